@@ -1,0 +1,32 @@
+// Location property conditions, shared by cohorts' location_conditions and scopes' location payload.
+import { z } from "zod";
+
+const NUMERIC = ["_gt", "_gte", "_lt", "_lte"] as const;
+
+/** `{property, <operator>: value}`; a property reads as number or text, never both in one condition. */
+export const locationPropertyCondition = z.strictObject({
+  property: z.string().min(1, { error: "must name a location property (or name / reference_key)" }),
+  optional: z.boolean().optional(),
+  _eq: z.union([z.string(), z.number(), z.boolean()]).nullish(),
+  _in: z.array(z.union([z.string(), z.number()])).nullish(),
+  _nin: z.array(z.union([z.string(), z.number()])).nullish(),
+  _matches: z.string().nullish(),
+  _gt: z.number().nullish(),
+  _gte: z.number().nullish(),
+  _lt: z.number().nullish(),
+  _lte: z.number().nullish(),
+  _null: z.boolean().nullish(),
+  _nnull: z.boolean().nullish(),
+}).check((ctx) => {
+  const v = ctx.value;
+  if (v._matches != null) {
+    for (const op of NUMERIC) {
+      if (v[op] != null) {
+        ctx.issues.push({
+          code: "custom", input: v, path: [op],
+          message: `cannot be combined with _matches in one condition: give each comparison its own condition`,
+        });
+      }
+    }
+  }
+});

@@ -1,0 +1,49 @@
+// RFC 7396 JSON merge patch: what PATCH bodies mean on this service.
+
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Deep equality of JSON values; object key order is ignored. */
+export function jsonEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((v, i) => jsonEqual(v, b[i]));
+  if (isObject(a) && isObject(b)) {
+    const ka = Object.keys(a).filter((k) => a[k] !== undefined);
+    const kb = Object.keys(b).filter((k) => b[k] !== undefined);
+    return ka.length === kb.length && ka.every((k) => jsonEqual(a[k], b[k]));
+  }
+  return false;
+}
+
+/**
+ * The minimal merge patch that turns `from` into `to`: removed members become `null`, changed objects are
+ * patched member by member, arrays and scalars are replaced whole. Returns `undefined` when nothing changed.
+ */
+export function mergePatch(from: unknown, to: unknown): unknown {
+  if (jsonEqual(from, to)) return undefined;
+  if (!isObject(from) || !isObject(to)) return to === undefined ? null : to;
+  const patch: Record<string, unknown> = {};
+  for (const key of Object.keys(from)) {
+    if (from[key] !== undefined && to[key] === undefined) patch[key] = null;
+  }
+  for (const [key, value] of Object.entries(to)) {
+    if (value === undefined) continue;
+    const member = key in from && from[key] !== undefined ? mergePatch(from[key], value) : value;
+    if (member !== undefined) patch[key] = member;
+  }
+  return patch;
+}
+
+/** Applies an RFC 7396 merge patch to a document, returning a new document. */
+export function applyMergePatch(target: unknown, patch: unknown): unknown {
+  if (!isObject(patch)) return patch;
+  const result: Record<string, unknown> = isObject(target) ? { ...target } : {};
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === null) delete result[key];
+    else result[key] = applyMergePatch(result[key], value);
+  }
+  return result;
+}
