@@ -39,8 +39,10 @@ export interface FamilyDef<
 > {
   /** Singular name in the spec's words: "scope", "persona_set". */
   name: string;
-  /** Collection path segment and `resource_type`: "scopes", "persona_sets". */
+  /** Collection name and `resource_type`: "scopes", "persona_sets". */
   collection: string;
+  /** URL path of the collection relative to the base URL, without leading slash: "scopes", "knowledgebase/use_cases". */
+  path: string;
   /** Wire (snake_case) body of POST; strict, with the spec's rules and defaults. */
   create: Create;
   /** Wire body of PATCH (merge patch): every member optional, optional members nullable. */
@@ -58,9 +60,10 @@ export interface FamilyDef<
 }
 
 export function defineFamily<C extends z.ZodType, P extends z.ZodType, R extends z.ZodType>(
-  def: Omit<FamilyDef<C, P, R>, "secrets" | "createOnly" | "builds"> & Partial<Pick<FamilyDef, "secrets" | "createOnly" | "builds">>,
+  def: Omit<FamilyDef<C, P, R>, "secrets" | "createOnly" | "builds" | "path">
+    & Partial<Pick<FamilyDef, "secrets" | "createOnly" | "builds" | "path">>,
 ): FamilyDef<C, P, R> {
-  return { secrets: [], createOnly: [], builds: true, ...def };
+  return { secrets: [], createOnly: [], builds: true, path: def.collection, ...def };
 }
 
 /** A strict body: unknown members are refused (and reported as read-only where they are). */
@@ -87,7 +90,7 @@ export function patchOf<S extends z.core.$ZodLooseShape>(shape: S) {
   return z.strictObject(out) as z.ZodObject<{ [K in keyof S]: z.ZodOptional<z.ZodType> }, z.core.$strict>;
 }
 
-export interface ValidationError {
+export interface FieldError {
   /** Dotted wire path of the member, e.g. `population.cohort_ids[0]`. */
   path: string;
   message: string;
@@ -104,8 +107,8 @@ export function formatPath(path: readonly PropertyKey[]): string {
 }
 
 /** Turns zod issues into the service's validationErrors, one per offending member. */
-export function toValidationErrors(issues: readonly z.core.$ZodIssue[], readOnly: readonly string[] = []): ValidationError[] {
-  const out: ValidationError[] = [];
+export function toValidationErrors(issues: readonly z.core.$ZodIssue[], readOnly: readonly string[] = []): FieldError[] {
+  const out: FieldError[] = [];
   for (const issue of issues) {
     if (issue.code === "unrecognized_keys") {
       for (const key of issue.keys) {
@@ -123,7 +126,7 @@ export function toValidationErrors(issues: readonly z.core.$ZodIssue[], readOnly
   return out;
 }
 
-export type Validation<T> = { ok: true; value: T } | { ok: false; errors: ValidationError[] };
+export type Validation<T> = { ok: true; value: T } | { ok: false; errors: FieldError[] };
 
 /** Validates a wire body against a schema, naming each failing member by its path. */
 export function validate<T extends z.ZodType>(schema: T, value: unknown, readOnly: readonly string[] = []): Validation<z.output<T>> {
