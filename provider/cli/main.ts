@@ -1,0 +1,12 @@
+#!/usr/bin/env node
+// `audience`: the project's command line. Each subcommand lives in its own module and registers itself here.
+import { Command } from "commander";
+
+const program = new Command("audience")
+  .description("Audience-prediction pipelines as code: emulator, local runs, drift, code generation and the demo")
+  .showHelpAfterError();
+
+const commands: ((program: Command) => void)[] = [];
+for (const register of commands) register(program);
+
+await program.parseAsync(process.argv);
