@@ -57,13 +57,33 @@ export interface FamilyDef<
   builds: boolean;
   /** Members that cannot change after create: a change means a new resource. */
   createOnly: readonly string[];
+  /** Members naming other resources, e.g. `{ path: "population.cohort_ids[]", collection: "cohorts" }`. */
+  references: readonly Reference[];
+  /** False for families the API only reads (forecasts: seeded by the service). */
+  creatable: boolean;
+  /** False where DELETE is not offered. */
+  deletable: boolean;
+  /** Whether archive / unarchive / force_update apply. */
+  archivable: boolean;
+  /** One per account, no id in the path (insights). */
+  singleton: boolean;
 }
 
+/** A member holding the id(s) of another resource; `[]` marks array elements in the dotted wire path. */
+export interface Reference {
+  path: string;
+  collection: string;
+}
+
+type FamilyDefaults = "secrets" | "createOnly" | "builds" | "path" | "references" | "creatable" | "deletable" | "archivable" | "singleton";
+
 export function defineFamily<C extends z.ZodType, P extends z.ZodType, R extends z.ZodType>(
-  def: Omit<FamilyDef<C, P, R>, "secrets" | "createOnly" | "builds" | "path">
-    & Partial<Pick<FamilyDef, "secrets" | "createOnly" | "builds" | "path">>,
+  def: Omit<FamilyDef<C, P, R>, FamilyDefaults> & Partial<Pick<FamilyDef, FamilyDefaults>>,
 ): FamilyDef<C, P, R> {
-  return { secrets: [], createOnly: [], builds: true, path: def.collection, ...def };
+  return {
+    secrets: [], createOnly: [], references: [], builds: true, path: def.collection,
+    creatable: true, deletable: true, archivable: true, singleton: false, ...def,
+  };
 }
 
 /** A strict body: unknown members are refused (and reported as read-only where they are). */

@@ -90,4 +90,16 @@ export const scope = defineFamily({
   patch: scopePatch,
   response: scopeResponse,
   readOnly: [...COMMON_READ_ONLY, "report_url", "population_residence_count", "population_count", "columns"],
+  references: [
+    { path: "population.cohort_ids[]", collection: "cohorts" },
+    { path: "population.include[]", collection: "cohorts" },
+    { path: "population.exclusion_address_level_cohort_ids[]", collection: "cohorts" },
+    { path: "population.exclusion_cohort_ids[]", collection: "cohorts" },
+    { path: "payload.outcome_ids[]", collection: "outcomes" },
+    { path: "payload.persona_set_ids[]", collection: "persona_sets" },
+    { path: "payload.recommender_ids[]", collection: "recommenders" },
+    { path: "payload.forecast_ids[]", collection: "forecasts" },
+    { path: "payload.cohort_ids[]", collection: "cohorts" },
+    { path: "payload.location.atlas_ids[]", collection: "atlases" },
+  ],
 });
