@@ -4,11 +4,34 @@ import { z } from "zod";
 export const SECRET_PLACEHOLDER = "<secret>";
 
 export const id = z.guid({ error: "must be a uuid" });
-export const name = z.string({ error: "must be a string" }).refine((s) => s.trim().length > 0, {
+export const name = z.string({
+  error: (iss) => iss.input === undefined ? "is required" : iss.input === null ? "is required and cannot be null" : "must be a string",
+}).refine((s) => s.trim().length > 0, {
   error: "must be a non-empty string",
 });
 export const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, { error: "must be a date in YYYY-MM-DD form" });
 export const timestamp = z.string();
+export const ids = z.array(id);
+
+/** A column of a source table: non-blank. */
+export const column = z.string({ error: "must be a column name" }).refine((s) => s.trim().length > 0, {
+  error: "must name a column (non-blank)",
+});
+
+/** An enum whose error lists what is allowed. */
+export function oneOf<const T extends readonly [string, ...string[]]>(values: T) {
+  return z.enum(values, { error: `must be one of ${values.join(", ")}` });
+}
+
+/** A member a variant of a union does not take; `why` says where it belongs. */
+export function notAllowed(why: string) {
+  return z.never({ error: why }).optional();
+}
+
+/** Adds an issue at a path below the checked value (inside `.check`). */
+export function issue(ctx: { value: unknown; issues: z.core.$ZodRawIssue[] }, path: PropertyKey[], message: string): void {
+  ctx.issues.push({ code: "custom", input: ctx.value, path, message });
+}
 export const status = z.enum(["new", "starting", "running", "ready", "error"]);
 export type Status = z.infer<typeof status>;
 
@@ -67,6 +90,10 @@ export interface FamilyDef<
   archivable: boolean;
   /** One per account, no id in the path (insights). */
   singleton: boolean;
+  /** HTTP status of a successful create: 201, or 202 where creation is accepted and runs later (audits). */
+  createdStatus: 201 | 202;
+  /** `scheduled`: DELETE starts a waiting period instead of removing at once (accounts). */
+  deletion: "immediate" | "scheduled";
 }
 
 /** A member holding the id(s) of another resource; `[]` marks array elements in the dotted wire path. */
@@ -75,14 +102,15 @@ export interface Reference {
   collection: string;
 }
 
-type FamilyDefaults = "secrets" | "createOnly" | "builds" | "path" | "references" | "creatable" | "deletable" | "archivable" | "singleton";
+type FamilyDefaults = "secrets" | "createOnly" | "builds" | "path" | "references" | "creatable" | "deletable" | "archivable"
+  | "singleton" | "createdStatus" | "deletion";
 
 export function defineFamily<C extends z.ZodType, P extends z.ZodType, R extends z.ZodType>(
   def: Omit<FamilyDef<C, P, R>, FamilyDefaults> & Partial<Pick<FamilyDef, FamilyDefaults>>,
 ): FamilyDef<C, P, R> {
   return {
     secrets: [], createOnly: [], references: [], builds: true, path: def.collection,
-    creatable: true, deletable: true, archivable: true, singleton: false, ...def,
+    creatable: true, deletable: true, archivable: true, singleton: false, createdStatus: 201, deletion: "immediate", ...def,
   };
 }
 
@@ -93,21 +121,37 @@ export function body<S extends z.core.$ZodLooseShape>(shape: S) {
 
 /**
  * The merge-patch form of a strict create shape: every member optional; members that were optional may be
- * `null` (to clear them); nested plain objects are patched member by member. Cross-member rules are enforced
- * on the merged document with the create schema, as the service does.
+ * `null` (to clear them); nested plain objects are patched member by member, record entries may be `null`
+ * (to remove them), a union variant is patched like an object. Cross-member rules are enforced on the merged
+ * document with the create schema, as the service does.
  */
 export function patchOf<S extends z.core.$ZodLooseShape>(shape: S) {
   const out: Record<string, z.ZodType> = {};
   for (const [key, field] of Object.entries(shape) as [string, z.ZodType][]) {
     const optional = field instanceof z.ZodOptional || field instanceof z.ZodDefault || field.safeParse(undefined).success;
-    let inner: z.ZodType = field;
-    while (inner instanceof z.ZodOptional || inner instanceof z.ZodDefault || inner instanceof z.ZodNullable) {
-      inner = inner.def.innerType as z.ZodType;
-    }
-    const patched = inner instanceof z.ZodObject ? patchOf(inner.shape as z.core.$ZodLooseShape) : inner;
+    const patched = patchMember(field);
     out[key] = (optional ? patched.nullable() : patched).optional();
   }
   return z.strictObject(out) as z.ZodObject<{ [K in keyof S]: z.ZodOptional<z.ZodType> }, z.core.$strict>;
+}
+
+function patchMember(field: z.ZodType): z.ZodType {
+  let inner: z.ZodType = field;
+  while (inner instanceof z.ZodOptional || inner instanceof z.ZodDefault || inner instanceof z.ZodNullable) {
+    inner = inner.def.innerType as z.ZodType;
+  }
+  if (inner instanceof z.ZodObject) {
+    const patched = patchOf(inner.shape as z.core.$ZodLooseShape);
+    return inner.def.catchall instanceof z.ZodUnknown ? patched.loose() : patched;
+  }
+  if (inner instanceof z.ZodRecord) {
+    return z.record(inner.def.keyType as z.core.$ZodRecordKey, patchMember(inner.def.valueType as z.ZodType).nullable());
+  }
+  if (inner instanceof z.ZodUnion && (inner.def.options as z.ZodType[]).every((o) => o instanceof z.ZodObject)) {
+    const options = (inner.def.options as z.ZodObject[]).map((o) => patchMember(o));
+    return z.union(options as [z.ZodType, z.ZodType, ...z.ZodType[]]);
+  }
+  return inner;
 }
 
 export interface FieldError {
@@ -133,17 +177,32 @@ export function toValidationErrors(issues: readonly z.core.$ZodIssue[], readOnly
     if (issue.code === "unrecognized_keys") {
       for (const key of issue.keys) {
         const isReadOnly = issue.path.length === 0 && readOnly.includes(key);
+        const custom = !issue.message.startsWith("Unrecognized key");
         out.push({
           path: formatPath([...issue.path, key]),
-          message: isReadOnly ? "is read-only and cannot be set" : "is not a recognized field",
+          message: isReadOnly ? "is read-only and cannot be set" : custom ? issue.message : "is not a recognized field",
           context: { errorType: isReadOnly ? "read_only" : "unrecognized_key" },
         });
       }
     } else {
-      out.push({ path: formatPath(issue.path), message: issue.message, context: { errorType: issue.code } });
+      out.push({ path: formatPath(issue.path), message: plainMessage(issue), context: { errorType: issue.code } });
     }
   }
   return out;
+}
+
+/** zod's default wording, said in the service's terms; messages written by the schemas are kept. */
+function plainMessage(issue: z.core.$ZodIssue): string {
+  const m = issue.message;
+  if (issue.code === "invalid_type" && m.startsWith("Invalid input")) {
+    if (m.endsWith("received undefined")) return "is required";
+    if (m.endsWith("received null")) return "is required and cannot be null";
+    return `must be ${issue.expected === "array" || issue.expected === "object" ? "an" : "a"} ${issue.expected}`;
+  }
+  if (issue.code === "invalid_value" && m.startsWith("Invalid")) {
+    return `must be one of ${issue.values.map(String).join(", ")}`;
+  }
+  return m;
 }
 
 export type Validation<T> = { ok: true; value: T } | { ok: false; errors: FieldError[] };
@@ -153,4 +212,39 @@ export function validate<T extends z.ZodType>(schema: T, value: unknown, readOnl
   const result = schema.safeParse(value);
   if (result.success) return { ok: true, value: result.data };
   return { ok: false, errors: toValidationErrors(result.error.issues, readOnly) };
+}
+
+/**
+ * The answer form of a request schema: objects keep unknown server members, optional members may come back
+ * `null`, defaults are not applied, and cross-member rules are dropped (the service already applied them).
+ */
+export function loosen(schema: z.ZodType): z.ZodType {
+  if (schema instanceof z.ZodOptional || schema instanceof z.ZodDefault) return loosen(schema.def.innerType as z.ZodType).nullish();
+  if (schema instanceof z.ZodNullable) return loosen(schema.def.innerType as z.ZodType).nullable();
+  if (schema instanceof z.ZodObject) return z.object(loosenShape(schema.shape as z.core.$ZodLooseShape)).loose();
+  if (schema instanceof z.ZodArray) return z.array(loosen(schema.def.element as z.ZodType));
+  if (schema instanceof z.ZodRecord) return z.record(z.string(), loosen(schema.def.valueType as z.ZodType));
+  if (schema instanceof z.ZodUnion) {
+    const options = (schema.def.options as z.ZodType[]).map(loosen) as [z.ZodType, z.ZodType, ...z.ZodType[]];
+    const discriminator = (schema.def as { discriminator?: string }).discriminator;
+    return discriminator === undefined
+      ? z.union(options)
+      : z.discriminatedUnion(discriminator, options as unknown as [z.ZodObject, z.ZodObject, ...z.ZodObject[]]);
+  }
+  return schema;
+}
+
+/** Members in their answer form, typed as the request's output (or null). */
+export type Loosened<S extends z.core.$ZodLooseShape> = { [K in keyof S]: z.ZodType<z.output<S[K]> | null | undefined> };
+
+export function loosenShape<S extends z.core.$ZodLooseShape>(shape: S): Loosened<S> {
+  return Object.fromEntries(Object.entries(shape).map(([k, v]) => [k, loosen(v as z.ZodType)])) as Loosened<S>;
+}
+
+/**
+ * A family's response: the common bookkeeping, the create members in their answer form, and the family's
+ * read-only members; unknown server members are kept.
+ */
+export function responseOf<S extends z.core.$ZodLooseShape, R extends z.core.$ZodLooseShape>(shape: S, readOnlyShape: R) {
+  return z.object({ ...common, ...loosenShape(shape), name: z.string(), ...readOnlyShape }).loose();
 }

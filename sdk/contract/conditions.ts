@@ -1,0 +1,115 @@
+// Conditions on event stream properties, traits and attributes: `{property | name, optional?, <operator>: value}`.
+import { z } from "zod";
+import { type FieldError, isoDate, issue } from "./common.ts";
+
+const scalar = z.union([z.string(), z.number(), z.boolean()]);
+const scalarList = z.array(z.union([z.string(), z.number()]));
+
+/** Every comparison operator of the service and the value it takes. */
+export const operatorShape = {
+  _eq: scalar.optional(),
+  _in: scalarList.optional(),
+  _nin: scalarList.optional(),
+  /** A regular expression matched against text. */
+  _matches: z.string().optional(),
+  _gt: z.number().optional(),
+  _gte: z.number().optional(),
+  _lt: z.number().optional(),
+  _lte: z.number().optional(),
+  _null: z.boolean().optional(),
+  _nnull: z.boolean().optional(),
+};
+export const OPERATORS = Object.keys(operatorShape);
+export const NUMERIC_OPERATORS = ["_gt", "_gte", "_lt", "_lte"] as const;
+
+function requireOperator(ctx: { value: Record<string, unknown>; issues: z.core.$ZodRawIssue[] }, allowed: readonly string[]) {
+  if (!allowed.some((op) => ctx.value[op] !== undefined)) {
+    issue(ctx, [], `must give an operator: one of ${allowed.join(", ")}`);
+  }
+}
+
+/** Strict condition object; a stray operator is named with the operators this condition takes. */
+export function conditionOf<S extends z.core.$ZodLooseShape>(what: string, shape: S, operators: readonly string[]) {
+  return z.strictObject(shape, {
+    error: (iss) => iss.code === "unrecognized_keys"
+      ? `is not allowed on a ${what} condition; allowed operators: ${operators.join(", ")}` : undefined,
+  }).check((ctx) => requireOperator(ctx as never, operators));
+}
+
+/** Cohort trait condition: `{name, optional?, <operator>}`. */
+export const traitCondition = conditionOf("trait", {
+  name: z.string().min(1, { error: "must name a trait" }),
+  /** Union semantics: a person lacking the trait still qualifies. */
+  optional: z.boolean().optional(),
+  ...operatorShape,
+}, OPERATORS);
+
+/** Cohort attribute condition: `{name, optional?, <operator>}` on an attribute such as `ig/age`. */
+export const attributeCondition = conditionOf("attribute", {
+  name: z.string().min(1, { error: "must name an attribute" }),
+  optional: z.boolean().optional(),
+  ...operatorShape,
+}, OPERATORS);
+
+const streamOperators = [...OPERATORS, "_on_or_before", "_on_or_after"];
+
+/** Stream condition: `{property, optional?, <operator>}`; dates compare by calendar day, both ends included. */
+export const streamCondition = z.strictObject({
+  property: z.string().min(1, { error: "must name a stream property" }),
+  optional: z.boolean().optional(),
+  ...operatorShape,
+  _on_or_before: isoDate.optional(),
+  _on_or_after: isoDate.optional(),
+}, {
+  error: (iss) => iss.code === "unrecognized_keys"
+    ? `is not allowed on a stream condition; allowed operators: ${streamOperators.join(", ")}` : undefined,
+}).check((ctx) => {
+  requireOperator(ctx as never, streamOperators);
+  const { _on_or_after: after, _on_or_before: before } = ctx.value;
+  if (after !== undefined && before !== undefined && after > before) {
+    issue(ctx, ["_on_or_after"], `must not be later than _on_or_before (${before})`);
+  }
+});
+export type StreamCondition = z.input<typeof streamCondition>;
+
+/** Types of stream properties; a stream's `datetime` property has type date. */
+export const streamPropertyType = z.enum(["boolean", "long", "double", "string", "date", "datetime"]);
+export type StreamPropertyType = z.infer<typeof streamPropertyType>;
+const DATE_TYPES: readonly StreamPropertyType[] = ["date", "datetime"];
+
+/**
+ * The stream-condition rules that need the stream's property types: `_on_or_before`/`_on_or_after` only on
+ * date properties, `_gt/_gte/_lt/_lte` never on date or datetime properties. Properties absent from
+ * `propertyTypes` are not judged (any property name may be created by a dataset). `path` prefixes each error.
+ */
+export function checkStreamConditions(
+  conditions: readonly StreamCondition[] | null | undefined,
+  propertyTypes: Readonly<Record<string, StreamPropertyType>>,
+  path = "stream_conditions",
+): FieldError[] {
+  const errors: FieldError[] = [];
+  (conditions ?? []).forEach((condition, i) => {
+    const type = Object.hasOwn(propertyTypes, condition.property) ? propertyTypes[condition.property] : undefined;
+    if (type === undefined) return;
+    const isDate = DATE_TYPES.includes(type);
+    for (const op of ["_on_or_before", "_on_or_after"] as const) {
+      if (condition[op] !== undefined && !isDate) {
+        errors.push({
+          path: `${path}[${i}].${op}`,
+          message: `is only allowed on date properties; ${condition.property} is of type ${type} (use _eq, _in, _gt, ... instead)`,
+          context: { errorType: "invalid_operator" },
+        });
+      }
+    }
+    for (const op of NUMERIC_OPERATORS) {
+      if (condition[op] !== undefined && isDate) {
+        errors.push({
+          path: `${path}[${i}].${op}`,
+          message: `is not allowed on ${type} property ${condition.property}; use _on_or_before / _on_or_after (YYYY-MM-DD)`,
+          context: { errorType: "invalid_operator" },
+        });
+      }
+    }
+  });
+  return errors;
+}
