@@ -1,12 +1,13 @@
 #!/usr/bin/env node
 // `audience`: the project's command line. Each subcommand lives in its own module and registers itself here.
 import { Command } from "commander";
+import { register as emulator } from "./emulator.ts";
 
 const program = new Command("audience")
   .description("Audience-prediction pipelines as code: emulator, local runs, drift, code generation and the demo")
   .showHelpAfterError();
 
-const commands: ((program: Command) => void)[] = [];
+const commands: ((program: Command) => void)[] = [emulator];
 for (const register of commands) register(program);
 
 await program.parseAsync(process.argv);

@@ -1,0 +1,239 @@
+// The HTTP service: Fastify with the service's error body, JSON and merge-patch bodies, `/v1` and unprefixed
+// routes, Bearer auth, injected faults and the request log. Route modules add the endpoints.
+import Fastify, { type FastifyInstance, type FastifyRequest } from "fastify";
+import { ApiError, badRequest, codeForStatus, forbidden, notFound } from "./errors.ts";
+import { Builds, type BuildSettings } from "./builds.ts";
+import { Faults } from "./faults.ts";
+import { RequestLog } from "./request-log.ts";
+import { RecordStore } from "./store.ts";
+import { familyOf, maskSecrets, ServiceState, type Account, type Doc } from "./state.ts";
+import { signUrl } from "./signing.ts";
+import type { EmulatorContext } from "./context.ts";
+import { routes } from "./routes/index.ts";
+
+declare module "fastify" {
+  interface FastifyRequest {
+    account?: Account;
+    resetAfter?: boolean;
+  }
+  interface FastifyContextConfig {
+    /** Served without an API key. */
+    public?: boolean;
+  }
+}
+
+export interface AppOptions {
+  dataDir?: string;
+  apiKey?: string;
+  builds?: BuildSettings;
+  world?: unknown;
+}
+
+/** Body size limit of ordinary requests; uploads set their own. */
+export const BODY_LIMIT = 1024 * 1024;
+const JSON_TYPES = ["application/json", "application/merge-patch+json", "application/json+merge-patch"];
+const OUTPUT_URL_TTL_MS = 60 * 60 * 1000;
+
+export interface App {
+  app: FastifyInstance;
+  ctx: EmulatorContext;
+  apiKey: string;
+  close(): Promise<void>;
+}
+
+export function createApp(options: AppOptions = {}): App {
+  const store = new RecordStore(options.dataDir);
+  const state = new ServiceState(store);
+  const apiKey = ensureDefaultAccount(state, options.apiKey);
+  const builds = new Builds(state, options.builds);
+  const faults = new Faults();
+  const requests = new RequestLog();
+
+  const app = Fastify({
+    bodyLimit: BODY_LIMIT,
+    logger: false,
+    // `/v1/...` and `/...` are the same routes; the control plane exists only unprefixed.
+    rewriteUrl: (req) => {
+      const url = req.url ?? "/";
+      if (url === "/v1" || url.startsWith("/v1?")) return `/${url.slice(3)}`;
+      if (url.startsWith("/v1/") && !url.startsWith("/v1/_emulator")) return url.slice(3);
+      return url;
+    },
+  });
+
+  app.removeContentTypeParser(["application/json", "text/plain"]);
+  app.addContentTypeParser(JSON_TYPES, { parseAs: "string" }, (_req, text, done) => {
+    const source = String(text);
+    if (source.trim() === "") return done(null, undefined);
+    try {
+      done(null, JSON.parse(source, (key, value: unknown) => {
+        if (key === "__proto__") throw new Error("the member name __proto__ is not allowed");
+        return value;
+      }));
+    } catch (error) {
+      done(badRequest(`The body is not valid JSON: ${(error as Error).message}`), undefined);
+    }
+  });
+
+  const ctx: EmulatorContext = {
+    state, builds, faults, requests, world: options.world,
+    usage: {
+      add: (accountId, metric, n = 1) => state.store.transaction(() => state.addUsage(accountId, metric, n)),
+      get: (accountId) => state.usage(accountId),
+    },
+    resources: {
+      get: (accountId, collection, id) => {
+        const r = state.resource(collection, id);
+        return r?.account_id === accountId ? r.doc : undefined;
+      },
+      list: (accountId, collection, opts) => state.resources(accountId, collection, opts).map((r) => r.doc),
+      update: (accountId, collection, id, fields) => state.store.transaction(() => {
+        const r = state.resource(collection, id);
+        if (r?.account_id !== accountId) return undefined;
+        Object.assign(r.doc, fields);
+        maskSecrets(familyOf(collection), r.doc);
+        state.save(r);
+        return r.doc;
+      }),
+    },
+    account(request) {
+      if (!request.account) throw new ApiError(401, "MISSING_API_KEY", "Send the header Authorization: Bearer <API_KEY>");
+      return request.account;
+    },
+    owned(request, collection, id) {
+      const account = ctx.account(request);
+      const found = state.resource(collection, id);
+      const family = familyOf(collection);
+      const kind = family?.name ?? collection;
+      if (!found) throw notFound(`No ${kind} with id ${id} exists`);
+      if (found.account_id !== account.id) throw forbidden(`The ${kind} ${id} belongs to another account`);
+      return found;
+    },
+    present(request, resource) {
+      const doc: Doc = maskSecrets(familyOf(resource.collection), structuredClone(resource.doc));
+      if (resource.collection === "targets") {
+        const type = (doc.options as { type?: unknown } | undefined)?.type;
+        const id = String(doc.id);
+        if (type === "hosted_csv") {
+          doc.output_url = ctx.baseUrl(request) + signUrl(`/v1/targets/${id}/download.csv`, new Date(Date.now() + OUTPUT_URL_TTL_MS));
+        } else if (type === "lookup_api") {
+          doc.output_url = `${ctx.baseUrl(request)}/v1/targets/${id}/lookup`;
+        }
+      }
+      return doc;
+    },
+    baseUrl(request) {
+      return `${request.protocol}://${request.host}`;
+    },
+    reset() {
+      state.store.transaction(() => {
+        state.store.clear();
+        ensureDefaultAccount(state, apiKey);
+        state.setSetting("builds", options.builds ?? {});
+      });
+      faults.set([]);
+      requests.clear();
+    },
+  };
+
+  app.addHook("onRequest", async (request, reply) => {
+    (request as FastifyRequest & { startedAt?: number }).startedAt = performance.now();
+    if (request.url.startsWith("/_emulator")) return;
+    const fault = faults.match(request.method, request.url.split("?")[0] ?? "/");
+    if (fault) {
+      if (fault.latency_ms) await new Promise((r) => setTimeout(r, fault.latency_ms));
+      if (fault.reset === "before") {
+        request.raw.socket.destroy();
+        return reply.hijack();
+      }
+      if (fault.reset === "after") request.resetAfter = true;
+      if (fault.status !== undefined) {
+        const error = new ApiError(fault.status, (fault.error ?? codeForStatus(fault.status)) as ApiError["code"], "Injected fault",
+          undefined, fault.retry_after !== undefined ? { "retry-after": String(fault.retry_after) } : {});
+        throw error;
+      }
+    }
+    if (request.routeOptions.url === undefined || request.routeOptions.config?.public === true) return;
+    request.account = authenticate(state, request.headers.authorization);
+  });
+
+  app.addHook("onSend", async (request, reply, payload) => {
+    if (request.resetAfter) {
+      // The request was processed; the client never hears back.
+      reply.raw.socket?.destroy();
+    }
+    return payload;
+  });
+
+  app.addHook("onResponse", async (request, reply) => {
+    if (request.url.startsWith("/_emulator")) return;
+    const [path = "/", query = ""] = request.url.split("?");
+    requests.add({
+      method: request.method, path, query, status: reply.statusCode, account_id: request.account?.id ?? null,
+      at: new Date().toISOString(),
+      duration_ms: Math.round(performance.now() - ((request as FastifyRequest & { startedAt?: number }).startedAt ?? 0)),
+    });
+  });
+
+  app.setNotFoundHandler((request) => {
+    throw notFound(`No route ${request.method} ${request.url.split("?")[0] ?? ""}`);
+  });
+
+  app.setErrorHandler((error: unknown, _request, reply) => {
+    let apiError: ApiError;
+    if (error instanceof ApiError) {
+      apiError = error;
+    } else {
+      const e = error as { statusCode?: number; code?: string; message?: string };
+      if (e.statusCode !== undefined && e.statusCode < 500) {
+        // Framework refusals (unsupported media type, body too large, bad JSON) are the client's fault.
+        apiError = badRequest(e.code === "FST_ERR_CTP_BODY_TOO_LARGE" ? `The body is larger than the limit` : e.message ?? "Bad request");
+      } else {
+        console.error(error);
+        apiError = new ApiError(500, "INTERNAL_SERVER_ERROR", "The service failed to process the request");
+      }
+    }
+    void reply.code(apiError.status).headers(apiError.headers).type("application/json").send(apiError.body());
+  });
+
+  for (const register of routes) register(app, ctx);
+
+  return {
+    app, ctx, apiKey,
+    async close() {
+      builds.close();
+      await app.close();
+      store.close();
+    },
+  };
+}
+
+/** The default account exists once; the given key (or a fresh one) opens it. */
+function ensureDefaultAccount(state: ServiceState, apiKey: string | undefined): string {
+  return state.store.transaction(() => {
+    let id = state.setting<string>("default_account");
+    if (!id || !state.account(id)) {
+      id = state.createAccount({ name: "Default account", early_access: ["forecasts"], owner_email: "owner@example.com" }).id;
+      state.setSetting("default_account", id);
+    }
+    const known = apiKey !== undefined ? state.keyRecord(apiKey) : undefined;
+    if (apiKey !== undefined && known?.account_id === id) return apiKey;
+    return state.addKey(id, apiKey);
+  });
+}
+
+function authenticate(state: ServiceState, header: string | undefined): Account {
+  if (header === undefined || header.trim() === "") {
+    throw new ApiError(401, "MISSING_API_KEY", "Send the header Authorization: Bearer <API_KEY>");
+  }
+  const match = /^Bearer ([\x21-\x7e]+)$/.exec(header.trim());
+  if (!match) throw new ApiError(401, "MALFORMED_API_KEY", "The Authorization header must read: Bearer <API_KEY>");
+  const record = state.keyRecord(match[1] as string);
+  if (!record) throw new ApiError(401, "INVALID_AUTHORIZATION", "The API key is not valid");
+  if (record.expires_at !== null && Date.parse(record.expires_at) <= Date.now()) {
+    throw new ApiError(401, "EXPIRED_API_KEY", `The API key expired at ${record.expires_at}`);
+  }
+  const account = state.account(record.account_id);
+  if (!account) throw new ApiError(401, "INVALID_AUTHORIZATION", "The API key's account no longer exists");
+  return account;
+}

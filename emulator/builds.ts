@@ -1,0 +1,175 @@
+// Background builds: new -> starting -> running -> ready (or error), progressing per family immediately,
+// after a duration, or only when advanced through the control plane. A change re-runs the resource and
+// everything downstream of it; finishing a scope or target mails the account owner.
+import { familyOf, now, PREVIEW_HOLDS_BUILD, type Doc, type ServiceState, type StoredResource } from "./state.ts";
+
+/** `immediate`: ready before the request is answered; a number: total build time in ms; `manual`: advanced on request. */
+export type BuildMode = "immediate" | "manual" | number;
+export type BuildSettings = { default?: BuildMode } & Record<string, BuildMode>;
+
+/**
+ * Called as a build finishes. It may return server-computed members to store on the resource
+ * (e.g. `population_count`); throwing fails the build with the error's message as `status_error`.
+ */
+export type ReadyListener = (resource: Readonly<StoredResource>) => Doc | void;
+
+export interface BuildHooks {
+  onReady(listener: ReadyListener): void;
+}
+
+const STEPS = ["new", "starting", "running", "ready"] as const;
+type Step = (typeof STEPS)[number];
+const MAILED = new Set(["scopes", "targets"]);
+
+export class Builds implements BuildHooks {
+  private readonly state: ServiceState;
+  private readonly listeners: ReadyListener[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private closed = false;
+
+  constructor(state: ServiceState, initial: BuildSettings = {}) {
+    this.state = state;
+    if (this.state.setting("builds") === undefined) this.state.setSetting("builds", initial);
+    this.schedule();
+  }
+
+  onReady(listener: ReadyListener): void {
+    this.listeners.push(listener);
+  }
+
+  settings(): BuildSettings {
+    return this.state.setting<BuildSettings>("builds") ?? {};
+  }
+
+  configure(settings: BuildSettings): void {
+    this.state.setSetting("builds", { ...this.settings(), ...settings });
+  }
+
+  mode(collection: string): BuildMode {
+    const s = this.settings();
+    return s[collection] ?? s.default ?? "immediate";
+  }
+
+  /** (Re)starts the build of a resource and of everything downstream of it. */
+  rerun(resource: StoredResource): StoredResource {
+    const started = this.start(resource);
+    for (const downstream of this.state.closure(resource.account_id, String(resource.doc.id), "downstream")) {
+      this.start(downstream);
+    }
+    return this.state.resource(started.collection, String(started.doc.id)) ?? started;
+  }
+
+  /** Starts one resource's build, if it builds and is not archived or held by preview. */
+  start(resource: StoredResource): StoredResource {
+    const family = familyOf(resource.collection);
+    const doc = resource.doc;
+    if (!family?.builds || doc.archived_at != null || doc.managed === true) return resource;
+    if (PREVIEW_HOLDS_BUILD.has(resource.collection) && doc.preview === true) {
+      this.transition(resource, "new");
+      delete resource.build;
+      this.state.save(resource);
+      return resource;
+    }
+    const mode = this.mode(resource.collection);
+    this.transition(resource, "new");
+    resource.build = typeof mode === "number" ? { duration: mode, due: Date.now() + mode / 3 } : {};
+    this.state.save(resource);
+    if (mode === "immediate") while (resource.build) this.step(resource);
+    this.schedule();
+    return resource;
+  }
+
+  /** Moves a building resource one step on, or straight to `to`; `error` fails it. */
+  advance(resource: StoredResource, options: { to?: Step | "error"; error?: string } = {}): StoredResource {
+    if (!resource.build) return resource;
+    if (options.error !== undefined || options.to === "error") {
+      this.fail(resource, options.error ?? "The build failed");
+    } else if (options.to) {
+      while (resource.build && resource.doc.status !== options.to) this.step(resource);
+    } else {
+      this.step(resource);
+    }
+    return resource;
+  }
+
+  /** Builds in progress (any account), oldest first. */
+  pending(): StoredResource[] {
+    return this.state.store.values<StoredResource>("resource").filter((r) => r.build).map((r) => structuredClone(r));
+  }
+
+  close(): void {
+    this.closed = true;
+    if (this.timer) clearTimeout(this.timer);
+  }
+
+  private step(resource: StoredResource): void {
+    const current = STEPS.indexOf(resource.doc.status as Step);
+    const next = STEPS[Math.min(current + 1, STEPS.length - 1)] as Step;
+    if (next !== "ready") {
+      this.transition(resource, next);
+      if (resource.build?.duration !== undefined) resource.build.due = Date.now() + resource.build.duration / 3;
+      this.state.save(resource);
+      return;
+    }
+    let computed: Doc = {};
+    try {
+      for (const listener of this.listeners) computed = { ...computed, ...(listener(structuredClone(resource)) ?? {}) };
+    } catch (error) {
+      this.fail(resource, error instanceof Error ? error.message : String(error));
+      return;
+    }
+    Object.assign(resource.doc, computed);
+    this.transition(resource, "ready");
+    resource.doc.last_updated_output_at = resource.doc.status_changed_at;
+    resource.doc.last_read_input_at = resource.doc.status_changed_at;
+    delete resource.build;
+    this.state.save(resource);
+    if (MAILED.has(resource.collection)) this.mail(resource);
+  }
+
+  private fail(resource: StoredResource, message: string): void {
+    this.transition(resource, "error");
+    resource.doc.status_error = message;
+    delete resource.build;
+    this.state.save(resource);
+  }
+
+  private transition(resource: StoredResource, status: Step | "error"): void {
+    const doc = resource.doc;
+    if (doc.status !== status) doc.status_changed_at = now();
+    doc.status = status;
+    doc.status_error = null;
+  }
+
+  private mail(resource: StoredResource): void {
+    const account = this.state.account(resource.account_id);
+    if (!account) return;
+    const kind = resource.collection === "scopes" ? "scope" : "target";
+    this.state.send({
+      account_id: account.id, to: account.owner_email, resource_type: resource.collection, resource_id: String(resource.doc.id),
+      subject: `Your ${kind} "${String(resource.doc.name)}" has finished building`,
+      text: `The ${kind} ${String(resource.doc.name)} (${String(resource.doc.id)}) is ready.`,
+    });
+  }
+
+  /** Arms one timer for the earliest timed step. */
+  private schedule(): void {
+    if (this.closed) return;
+    if (this.timer) clearTimeout(this.timer);
+    const dues = this.pending().map((r) => r.build?.due).filter((d): d is number => d !== undefined);
+    if (dues.length === 0) return;
+    const wait = Math.max(0, Math.min(...dues) - Date.now());
+    this.timer = setTimeout(() => this.tick(), wait);
+    this.timer.unref();
+  }
+
+  private tick(): void {
+    const at = Date.now();
+    this.state.store.transaction(() => {
+      for (const resource of this.pending()) {
+        if (resource.build?.due !== undefined && resource.build.due <= at) this.step(resource);
+      }
+    });
+    this.schedule();
+  }
+}

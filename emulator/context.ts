@@ -1,0 +1,43 @@
+// What every route module receives: the model, the build engine, auth and rendering helpers.
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { Account, Doc, ServiceState, StoredResource } from "./state.ts";
+import type { Builds, BuildHooks } from "./builds.ts";
+import type { Faults } from "./faults.ts";
+import type { RequestLog } from "./request-log.ts";
+
+/** An account's resources as wire documents (secrets already `<secret>`), by collection and id. */
+export interface ResourceReader {
+  get(accountId: string, collection: string, id: string): Doc | undefined;
+  list(accountId: string, collection: string, options?: { archived?: boolean }): Doc[];
+  /** Stores server-computed members on a resource (e.g. counts), without starting a build. */
+  update(accountId: string, collection: string, id: string, fields: Doc): Doc | undefined;
+}
+
+export interface UsageCounter {
+  add(accountId: string, metric: string, n?: number): void;
+  get(accountId: string): Record<string, number>;
+}
+
+export interface EmulatorContext {
+  state: ServiceState;
+  resources: ResourceReader;
+  usage: UsageCounter;
+  builds: BuildHooks & Builds;
+  faults: Faults;
+  requests: RequestLog;
+  /** Whatever `startEmulator({ world })` was given, for the outputs engine. */
+  world: unknown;
+  /** The account of the request's key (set by the auth hook); throws 401 when there is none. */
+  account(request: FastifyRequest): Account;
+  /** A resource owned by the request's account: 404 when it exists nowhere, 403 when another account owns it. */
+  owned(request: FastifyRequest, collection: string, id: string): StoredResource;
+  /** The wire form of a resource as answered to this request (secrets masked, signed URLs fresh). */
+  present(request: FastifyRequest, resource: StoredResource): Doc;
+  /** `http://host:port` as the client reached the service, without `/v1`. */
+  baseUrl(request: FastifyRequest): string;
+  /** Forgets every account and resource and seeds the default account again (same key). */
+  reset(): void;
+}
+
+/** A route module: `register(app, ctx)`, listed in routes/index.ts. */
+export type RouteModule = (app: FastifyInstance, ctx: EmulatorContext) => void;

@@ -1,0 +1,34 @@
+// Dotted wire paths with `[]` for array elements ("population.cohort_ids[]"), as the contract names members.
+
+type Visit = (value: unknown, concretePath: string, set: (v: unknown) => void) => void;
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Calls `visit` for every value at `path` in `doc`, with its concrete path (`population.cohort_ids[1]`). */
+export function visitPath(doc: unknown, path: string, visit: Visit): void {
+  const parts = path.split(".");
+  const walk = (node: unknown, i: number, at: string, set: (v: unknown) => void): void => {
+    if (i === parts.length) return visit(node, at, set);
+    const part = parts[i] as string;
+    const isArray = part.endsWith("[]");
+    const key = isArray ? part.slice(0, -2) : part;
+    if (!isObject(node) || !(key in node) || node[key] === undefined) return;
+    const here = at === "" ? key : `${at}.${key}`;
+    const child = node[key];
+    if (!isArray) return walk(child, i + 1, here, (v) => { node[key] = v; });
+    if (!Array.isArray(child)) return;
+    child.forEach((element, n) => walk(element, i + 1, `${here}[${n}]`, (v) => { child[n] = v; }));
+  };
+  walk(doc, 0, "", () => undefined);
+}
+
+/** Every string found at `path`, with where it was found. */
+export function valuesAt(doc: unknown, path: string): { at: string; value: string }[] {
+  const out: { at: string; value: string }[] = [];
+  visitPath(doc, path, (value, at) => {
+    if (typeof value === "string") out.push({ at, value });
+  });
+  return out;
+}

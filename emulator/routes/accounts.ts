@@ -1,0 +1,62 @@
+// Accounts, usage and billing: the current account is the key's; a parent reads its sub-accounts.
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import { SECRET_PLACEHOLDER } from "pulumi-audience/sdk/contract";
+import { forbidden, notFound } from "../errors.ts";
+import type { EmulatorContext } from "../context.ts";
+import { now, type Account } from "../state.ts";
+
+/** Usage metrics every account reports, zero until used. */
+export const USAGE_METRICS = ["batch_deployments", "lookup_api_calls", "predictive_data", "people_with_nearest_location"];
+
+export function register(app: FastifyInstance, ctx: EmulatorContext): void {
+  const { state } = ctx;
+
+  const view = (a: Account) => ({
+    id: a.id, name: a.name, resource_type: "accounts", parent_id: a.parent_id, api_key: SECRET_PLACEHOLDER,
+    identity_graph: a.identity_graph, contract_started_at: a.contract_started_at, branding: null,
+    created_at: a.created_at, updated_at: a.created_at, status: "ready",
+    ...(a.deletion_requested_at ? { deletion_requested_at: a.deletion_requested_at } : {}),
+  });
+
+  /** `current` or an id the request's account may read (itself or a sub-account). */
+  const readable = (request: FastifyRequest<{ Params: { id: string } }>): Account => {
+    const self = ctx.account(request);
+    if (request.params.id === "current") return self;
+    const target = state.account(request.params.id);
+    if (!target) throw notFound(`No account with id ${request.params.id} exists`);
+    if (!state.isSelfOrDescendant(self.id, target.id)) throw forbidden(`The account ${target.id} is neither this account nor one of its sub-accounts`);
+    return target;
+  };
+
+  const family = (self: Account) => state.accounts().filter((a) => state.isSelfOrDescendant(self.id, a.id));
+
+  const usage = (a: Account) => {
+    const counts = state.usage(a.id);
+    const metrics = Object.fromEntries([...new Set([...USAGE_METRICS, ...Object.keys(counts)])].map((m) => [m, counts[m] ?? 0]));
+    return { account_id: a.id, period_start: a.contract_started_at, period_end: now(), metrics };
+  };
+
+  app.get("/accounts", (request, reply) => reply.send(family(ctx.account(request)).map(view)));
+  app.get<{ Params: { id: string } }>("/accounts/:id", (request, reply) => reply.send(view(readable(request))));
+  app.get<{ Params: { id: string } }>("/accounts/:id/usage", (request, reply) => reply.send(usage(readable(request))));
+  app.get<{ Params: { id: string } }>("/accounts/:id/usage/all", (request, reply) => {
+    const root = readable(request);
+    const all = family(root).map(usage);
+    const metrics: Record<string, number> = {};
+    for (const u of all) for (const [m, n] of Object.entries(u.metrics)) metrics[m] = (metrics[m] ?? 0) + n;
+    // A yearly contractual limit would appear here as `limit`; none is on record in the emulator.
+    return reply.send({ account_id: root.id, period_start: root.contract_started_at, period_end: now(), metrics, accounts: all });
+  });
+  app.get<{ Params: { id: string } }>("/accounts/:id/billing", (request, reply) => {
+    const u = usage(readable(request));
+    return reply.send({ ...u, billable: Object.fromEntries(Object.entries(u.metrics).filter(([m]) => m !== "people_with_nearest_location")) });
+  });
+  app.get("/usages", (request, reply) => reply.send(family(ctx.account(request)).map(usage)));
+
+  app.delete<{ Params: { id: string } }>("/accounts/:id", (request, reply) => {
+    const target = readable(request);
+    // Accounts are deleted after a waiting period: the request is recorded, the account keeps working.
+    state.store.transaction(() => state.store.set("account", target.id, { ...target, deletion_requested_at: target.deletion_requested_at ?? now() }));
+    return reply.code(202).send();
+  });
+}

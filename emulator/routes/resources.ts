@@ -1,0 +1,207 @@
+// Generic endpoints of every resource family in the contract: create, list (with ?ids=), get, merge-patch
+// update, delete, archive / unarchive (with cascades) and force_update. A family added to the contract's
+// `families` gets them without a change here.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { applyMergePatch, id as uuid, jsonEqual, validate, type FamilyDef } from "pulumi-audience/sdk/contract";
+import { z } from "zod";
+import { ApiError, conflict, fieldError, notFound, validationFailed } from "../errors.ts";
+import { allFamilies, now, type Doc, type StoredResource } from "../state.ts";
+import {
+  assertQuota, assertValid, assertWritable, clientMembers, createOnlyErrors, referenceErrors, runContextRules, serviceMembers,
+} from "../rules.ts";
+import type { EmulatorContext } from "../context.ts";
+
+export const MAX_IDS = 100;
+
+const archiveBody = z.strictObject({
+  cascade_to: z.array(uuid).optional(),
+  cascade_to_all: z.boolean().optional(),
+}).optional();
+
+type Params = { id: string };
+
+/** `?ids=a&ids=b`: at most 100 uuids. */
+export function idsFilter(query: unknown): Set<string> | undefined {
+  const raw = (query as { ids?: string | string[] } | undefined)?.ids;
+  if (raw === undefined) return undefined;
+  const ids = (Array.isArray(raw) ? raw : [raw]).flatMap((s) => s.split(",")).filter((s) => s !== "");
+  if (ids.length > MAX_IDS) {
+    throw validationFailed([fieldError("ids", `names ${ids.length} ids; at most ${MAX_IDS} are allowed per request`, "too_big")]);
+  }
+  const bad = ids.findIndex((s) => !uuid.safeParse(s).success);
+  if (bad >= 0) throw validationFailed([fieldError(`ids[${bad}]`, "must be a uuid", "invalid_format")]);
+  return new Set(ids);
+}
+
+export function register(app: FastifyInstance, ctx: EmulatorContext): void {
+  for (const family of allFamilies()) registerFamily(app, ctx, family);
+}
+
+function registerFamily(server: FastifyInstance, ctx: EmulatorContext, family: FamilyDef): void {
+  const { state, builds } = ctx;
+  // Routes another module serves specially (registered before this one) keep their handler.
+  const route = (method: "GET" | "POST" | "PATCH" | "DELETE") =>
+    <P extends object = object>(url: string, handler: (request: FastifyRequest<{ Params: P }>, reply: FastifyReply) => unknown) => {
+      if (!server.hasRoute({ method, url })) server.route<{ Params: P }>({ method, url, handler });
+    };
+  const app = { get: route("GET"), post: route("POST"), patch: route("PATCH"), delete: route("DELETE") };
+  const base = `/${family.path}`;
+  const collection = family.collection;
+
+  const lookup = (request: FastifyRequest<{ Params: Params }>): StoredResource => {
+    const key = request.params.id;
+    // Streams are also addressed by name.
+    if (collection === "streams" && !uuid.safeParse(key).success) {
+      const found = state.resources(ctx.account(request).id, collection).find((r) => r.doc.name === key);
+      if (!found) throw notFound(`No stream named ${key} exists`);
+      return found;
+    }
+    return ctx.owned(request, collection, key);
+  };
+
+  const singleton = (request: FastifyRequest): StoredResource => {
+    const found = state.resources(ctx.account(request).id, collection)[0];
+    if (!found) throw notFound(`The account has no ${family.name} yet: create it with POST ${base}`);
+    return found;
+  };
+
+  const create = (request: FastifyRequest, reply: FastifyReply) => {
+    const accountId = ctx.account(request).id;
+    const parsed = validate(family.create, request.body, family.readOnly);
+    if (!parsed.ok) throw validationFailed(parsed.errors);
+    const doc = parsed.value as Doc;
+    assertValid([...referenceErrors(state, accountId, family, doc), ...runContextRules(state, accountId, collection, doc)]);
+    const created = state.store.transaction(() => {
+      if (family.singleton && state.resources(accountId, collection).length > 0) {
+        throw conflict(`The account already has its ${family.name}; change it with PATCH ${base}`);
+      }
+      assertQuota(state, accountId, collection);
+      const inserted = state.insert(accountId, collection, { ...doc, status: family.builds ? "new" : "ready" });
+      const stored = state.resource(collection, String(inserted.id)) as StoredResource;
+      return builds.start(stored);
+    });
+    return reply.code(201).send(ctx.present(request, created));
+  };
+
+  const update = (request: FastifyRequest, reply: FastifyReply, resource: StoredResource) => {
+    assertWritable(resource);
+    if (resource.doc.archived_at != null) {
+      throw conflict(`The ${family.name} ${String(resource.doc.id)} is archived: unarchive it before changing it`);
+    }
+    if (request.body === undefined || typeof request.body !== "object" || request.body === null || Array.isArray(request.body)) {
+      throw validationFailed([fieldError("", "must be a JSON object (a merge patch)", "invalid_type")]);
+    }
+    const patch = validate(family.patch, request.body, family.readOnly);
+    if (!patch.ok) throw validationFailed(patch.errors);
+    const before = clientMembers(family, resource.doc);
+    // Cross-member rules hold on the merged document, as validated on create.
+    const merged = validate(family.create, applyMergePatch(before, request.body), family.readOnly);
+    if (!merged.ok) throw validationFailed(merged.errors);
+    const after = merged.value as Doc;
+    const accountId = resource.account_id;
+    assertValid([
+      ...createOnlyErrors(family, before, after),
+      ...referenceErrors(state, accountId, family, after),
+      ...runContextRules(state, accountId, collection, after, before),
+    ]);
+    if (jsonEqual(before, after)) return reply.send(ctx.present(request, resource));
+    const updated = state.store.transaction(() => {
+      const at = now();
+      const next: StoredResource = {
+        ...resource,
+        doc: { ...serviceMembers(family, resource.doc), ...after, updated_at: at, last_updated_config_at: at },
+      };
+      state.save(next);
+      return builds.rerun(next);
+    });
+    return reply.send(ctx.present(request, updated));
+  };
+
+  const remove = (reply: FastifyReply, resource: StoredResource) => {
+    assertWritable(resource);
+    const dependents = state.downstreamOf(resource.account_id, String(resource.doc.id));
+    if (dependents.length > 0) {
+      const names = dependents.map((d) => `${d.collection.replace(/s$/, "")} ${String(d.doc.name ?? "")} (${String(d.doc.id)})`);
+      throw conflict(`The ${family.name} ${String(resource.doc.id)} cannot be deleted: ${names.join(", ")} depend${dependents.length === 1 ? "s" : ""} on it. Delete or change them first.`);
+    }
+    state.store.transaction(() => state.remove(collection, String(resource.doc.id)));
+    return reply.code(204).send();
+  };
+
+  const forceUpdate = (reply: FastifyReply, resource: StoredResource) => {
+    assertWritable(resource);
+    if (resource.doc.archived_at != null) throw conflict(`The ${family.name} ${String(resource.doc.id)} is archived`);
+    state.store.transaction(() => builds.rerun(resource));
+    return reply.code(204).send();
+  };
+
+  if (family.singleton) {
+    app.get(base, (request, reply) => reply.send(ctx.present(request, singleton(request))));
+    if (family.creatable) app.post(base, create);
+    app.patch(base, (request, reply) => update(request, reply, singleton(request)));
+    if (family.deletable) app.delete(base, (request, reply) => remove(reply, singleton(request)));
+    app.post(`${base}/force_update`, (request, reply) => forceUpdate(reply, singleton(request)));
+    return;
+  }
+
+  app.get(base, (request, reply) => {
+    const ids = idsFilter(request.query);
+    const archived = (request.query as { archived?: string }).archived === "true";
+    const list = state.resources(ctx.account(request).id, collection, { archived })
+      .filter((r) => !ids || ids.has(String(r.doc.id)));
+    return reply.send(list.map((r) => ctx.present(request, r)));
+  });
+  if (family.creatable) app.post(base, create);
+  app.get<Params>(`${base}/:id`, (request, reply) => reply.send(ctx.present(request, lookup(request))));
+  app.patch<Params>(`${base}/:id`, (request, reply) => update(request, reply, lookup(request)));
+  if (family.deletable) app.delete<Params>(`${base}/:id`, (request, reply) => remove(reply, lookup(request)));
+  if (!family.archivable) return;
+
+  app.post<Params>(`${base}/:id/force_update`, (request, reply) => forceUpdate(reply, lookup(request)));
+  for (const action of ["archive", "unarchive"] as const) {
+    app.post<Params>(`${base}/:id/${action}`, (request, reply) => {
+      const resource = lookup(request);
+      assertWritable(resource);
+      const parsed = validate(archiveBody, request.body);
+      if (!parsed.ok) throw validationFailed(parsed.errors);
+      state.store.transaction(() => archive(ctx, resource, action, parsed.value ?? {}));
+      return reply.code(204).send();
+    });
+  }
+}
+
+/**
+ * Archiving needs everything downstream archived first, unarchiving everything upstream unarchived;
+ * `cascade_to` names the resources that may move along, `cascade_to_all` lets all of them.
+ */
+function archive(ctx: EmulatorContext, resource: StoredResource, action: "archive" | "unarchive",
+  options: { cascade_to?: string[]; cascade_to_all?: boolean }): void {
+  const { state, builds } = ctx;
+  const archiving = action === "archive";
+  const id = String(resource.doc.id);
+  const needed = state.closure(resource.account_id, id, archiving ? "downstream" : "upstream")
+    .filter((r) => r.collection !== "migrations" && (r.doc.archived_at != null) !== archiving && r.doc.managed !== true);
+  if (!options.cascade_to_all) {
+    const allowed = new Set(options.cascade_to ?? []);
+    const blocking = needed.filter((r) => !allowed.has(String(r.doc.id)));
+    if (blocking.length > 0) {
+      const list = blocking.map((r) => `${r.collection} ${String(r.doc.id)}`).join(", ");
+      throw new ApiError(409, "CONFLICT", archiving
+        ? `Archive the downstream resources first, or name them in cascade_to (or set cascade_to_all): ${list}`
+        : `Unarchive the upstream resources first, or name them in cascade_to (or set cascade_to_all): ${list}`);
+    }
+  }
+  const at = now();
+  for (const r of [resource, ...needed]) {
+    if ((r.doc.archived_at != null) === archiving) continue;
+    r.doc.archived_at = archiving ? at : null;
+    r.doc.updated_at = at;
+    if (archiving) delete r.build;
+    state.save(r);
+  }
+  // A build cut short by archiving starts again.
+  if (archiving) return;
+  for (const r of [resource, ...needed]) {
+    if (r.doc.status !== "ready" && r.doc.status !== "error") builds.start(state.resource(r.collection, String(r.doc.id)) as StoredResource);
+  }
+}

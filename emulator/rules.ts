@@ -1,0 +1,78 @@
+// Request rules that need more than the body: references to other resources, quotas, create-only members,
+// and the contract's context rules (those that read other resources of the account).
+import { COMMON_READ_ONLY, jsonEqual, type FamilyDef, type FieldError } from "pulumi-audience/sdk/contract";
+import { ApiError, fieldError, validationFailed } from "./errors.ts";
+import { DEFAULT_QUOTA, familyOf, type Doc, type ServiceState, type StoredResource } from "./state.ts";
+import { valuesAt } from "./paths.ts";
+
+/** A rule over a whole document in its account, for rules the body alone cannot decide. */
+export type ContextRule = (input: { state: ServiceState; accountId: string; doc: Doc; previous?: Doc }) => FieldError[];
+
+/** Context rules per collection; each wraps a rule function the contract exports. */
+export const contextRules: Record<string, ContextRule[]> = {};
+
+/** Members a client wrote (what a merge patch applies to): everything but the read-only members. */
+export function clientMembers(family: FamilyDef, doc: Doc): Doc {
+  const readOnly = new Set([...COMMON_READ_ONLY, ...family.readOnly, "managed", "classic", "output_url"]);
+  return Object.fromEntries(Object.entries(doc).filter(([k, v]) => !readOnly.has(k) && v !== undefined));
+}
+
+/** The read-only members the service keeps when a client rewrites the rest. */
+export function serviceMembers(family: FamilyDef, doc: Doc): Doc {
+  const client = clientMembers(family, doc);
+  return Object.fromEntries(Object.entries(doc).filter(([k]) => !(k in client)));
+}
+
+/** Every reference must name an existing resource of the same account, of the right family. */
+export function referenceErrors(state: ServiceState, accountId: string, family: FamilyDef, doc: Doc): FieldError[] {
+  const errors: FieldError[] = [];
+  for (const ref of family.references) {
+    for (const { at, value } of valuesAt(doc, ref.path)) {
+      const target = state.resource(ref.collection, value);
+      const kind = familyOf(ref.collection)?.name ?? ref.collection;
+      if (!target || target.account_id !== accountId) {
+        errors.push(fieldError(at, `names ${kind} ${value}, which does not exist in this account`, "reference_not_found"));
+      }
+    }
+  }
+  return errors;
+}
+
+function getPath(doc: unknown, path: string): unknown {
+  let node = doc;
+  for (const part of path.split(".")) {
+    if (typeof node !== "object" || node === null) return undefined;
+    node = (node as Record<string, unknown>)[part];
+  }
+  return node;
+}
+
+export function createOnlyErrors(family: FamilyDef, before: Doc, after: Doc): FieldError[] {
+  return family.createOnly
+    .filter((path) => !jsonEqual(getPath(before, path), getPath(after, path)))
+    .map((path) => fieldError(path, "cannot be changed after create: create a new resource instead", "create_only"));
+}
+
+export function runContextRules(state: ServiceState, accountId: string, collection: string, doc: Doc, previous?: Doc): FieldError[] {
+  return (contextRules[collection] ?? []).flatMap((rule) => rule({ state, accountId, doc, previous }));
+}
+
+/** Body, references and context rules together: one 400 naming every offending member. */
+export function assertValid(errors: FieldError[]): void {
+  if (errors.length > 0) throw validationFailed(errors);
+}
+
+export function assertQuota(state: ServiceState, accountId: string, collection: string): void {
+  const account = state.account(accountId);
+  const quota = account?.quotas[collection] ?? DEFAULT_QUOTA;
+  const used = state.allResources(accountId).filter((r) => r.collection === collection && r.doc.managed !== true).length;
+  if (used >= quota) {
+    throw new ApiError(403, "MAX_RESOURCES_REACHED", `The account has reached its quota of ${quota} ${collection}`);
+  }
+}
+
+export function assertWritable(resource: StoredResource): void {
+  if (resource.doc.managed === true) {
+    throw new ApiError(403, "FORBIDDEN", `The ${resource.collection.replace(/s$/, "")} ${String(resource.doc.id)} is managed by the service and read-only`);
+  }
+}
