@@ -1,0 +1,382 @@
+// The HTTP client of the audience prediction service: auth, JSON, retries, typed errors, ids batching, paging.
+import { inspect } from "node:util";
+import { setTimeout as sleep } from "node:timers/promises";
+import { Agent, request as undiciRequest, type Dispatcher } from "undici";
+import type { z } from "zod";
+import { families, type Collection } from "../contract/index.ts";
+import {
+  apiError, AudienceError, ConnectionError, NotFoundError, readErrorBody, TimeoutError, type RequestInfo,
+} from "./errors.ts";
+import {
+  backoffMs, failedBeforeSend, errorCode, parseRetryAfter, RETRYABLE_STATUSES, retryPolicy,
+  type RetryOptions, type RetryPolicy,
+} from "./retry.ts";
+
+export interface AudienceClientOptions {
+  apiKey: string;
+  /** The service's base URL, with or without the `/v1` prefix (it is added when missing). */
+  baseUrl: string;
+  /** Time one attempt may take, headers and body, in ms (default 30000). */
+  timeoutMs?: number;
+  retry?: RetryOptions;
+  userAgent?: string;
+  /** A shared undici dispatcher (e.g. one Agent for many accounts); the client then never closes it. */
+  dispatcher?: Dispatcher;
+  /** Keep-alive connections per origin of the client's own pool (default 8). */
+  connections?: number;
+}
+
+type Family<C extends Collection> = (typeof families)[C];
+/** Wire (snake_case) body of POST for a collection. */
+export type CreateBody<C extends Collection> = z.input<Family<C>["create"]>;
+/** Wire merge-patch body of PATCH for a collection. */
+export type PatchBody<C extends Collection> = z.input<Family<C>["patch"]>;
+/** A resource as the service answers it (read leniently: newer members pass through). */
+export type Resource<C extends Collection> = z.output<Family<C>["response"]>;
+
+export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD";
+export type QueryValue = string | number | boolean | null | undefined | readonly (string | number | boolean)[];
+export type Query = Record<string, QueryValue>;
+
+export interface RequestOptions {
+  method: HttpMethod;
+  /** Path relative to the base URL, e.g. `/scopes/<id>/analysis`. */
+  path: string;
+  /** Query parameters; arrays repeat the parameter (`?ids=a&ids=b`). */
+  query?: Query;
+  /** JSON body. */
+  body?: unknown;
+  /** Default `application/json`. */
+  contentType?: string;
+  /**
+   * Whether sending the request twice has the effect of sending it once; decides retries after an
+   * ambiguous failure. Default: every method but POST.
+   */
+  idempotent?: boolean;
+  /** Overrides the client's per-attempt timeout. */
+  timeoutMs?: number;
+}
+
+export interface ApiResponse<T> {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  /** Parsed JSON; the text for other media types; undefined for an empty body. */
+  body: T;
+}
+
+export interface ArchiveOptions {
+  /** Ids of downstream (archive) or upstream (unarchive) resources that may be archived along. */
+  cascade_to?: string[];
+  /** Cascade to everything downstream (archive) or upstream (unarchive). */
+  cascade_to_all?: boolean;
+}
+
+export interface ListOptions {
+  /** Only these resources; more than 100 are fetched in several requests, results in the order of `ids`. */
+  ids?: readonly string[];
+  query?: Query;
+}
+
+export interface PaginateOptions {
+  /** Page size asked of the service. */
+  limit?: number;
+  query?: Query;
+}
+
+/** The service's limit of ids per list request. */
+export const MAX_IDS_PER_REQUEST = 100;
+
+export const MERGE_PATCH = "application/merge-patch+json";
+
+function normalizeBaseUrl(baseUrl: string): URL {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    throw new TypeError(`baseUrl must be an absolute http(s) URL, got ${JSON.stringify(baseUrl)}`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new TypeError(`baseUrl must use http or https, got ${url.protocol}`);
+  }
+  if (url.search || url.hash) throw new TypeError("baseUrl must not carry a query string or fragment");
+  const path = url.pathname.replace(/\/+$/, "");
+  url.pathname = path.endsWith("/v1") ? path : `${path}/v1`;
+  return url;
+}
+
+function queryString(query: Query | undefined): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query ?? {})) {
+    if (value === undefined || value === null) continue;
+    for (const item of Array.isArray(value) ? value : [value]) params.append(key, String(item));
+  }
+  const text = params.toString();
+  return text ? `?${text}` : "";
+}
+
+function parseBody(raw: string, contentType: string | string[] | undefined): unknown {
+  if (raw === "") return undefined;
+  const type = String(contentType ?? "").toLowerCase();
+  if (type.includes("json") || (type === "" && /^\s*[[{"]/.test(raw))) {
+    try {
+      return JSON.parse(raw);
+    } catch {
+      return raw;
+    }
+  }
+  return raw;
+}
+
+/** The `rel="next"` target of an RFC 8288 `Link` header. */
+export function nextLink(header: string | string[] | undefined): string | undefined {
+  for (const value of Array.isArray(header) ? header : header ? [header] : []) {
+    for (const match of value.matchAll(/<([^>]*)>((?:\s*;\s*[^;,]+)*)/g)) {
+      const rel = /;\s*rel\s*=\s*"?([^";]+)"?/i.exec(match[2] ?? "")?.[1];
+      if (rel?.toLowerCase().split(/\s+/).includes("next")) return match[1];
+    }
+  }
+  return undefined;
+}
+
+interface Attempt {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  raw: string;
+}
+
+export class AudienceClient {
+  /** The normalized base URL, ending in `/v1`. */
+  readonly baseUrl: string;
+  readonly timeoutMs: number;
+  readonly retry: Readonly<RetryPolicy>;
+  readonly #apiKey: string;
+  readonly #base: URL;
+  readonly #dispatcher: Dispatcher;
+  readonly #ownsDispatcher: boolean;
+  readonly #userAgent: string;
+
+  constructor(options: AudienceClientOptions) {
+    if (typeof options.apiKey !== "string" || options.apiKey.trim() === "") {
+      throw new TypeError("apiKey is required: pass the account's API key (stack config audience:apiKey or AUDIENCE_API_KEY)");
+    }
+    this.#apiKey = options.apiKey;
+    this.#base = normalizeBaseUrl(options.baseUrl);
+    this.baseUrl = this.#base.href;
+    const timeoutMs = options.timeoutMs ?? 30_000;
+    if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new RangeError(`timeoutMs must be a positive number, got ${String(timeoutMs)}`);
+    this.timeoutMs = timeoutMs;
+    this.retry = retryPolicy(options.retry);
+    this.#userAgent = options.userAgent ?? `pulumi-audience (node ${process.version})`;
+    this.#ownsDispatcher = options.dispatcher === undefined;
+    this.#dispatcher = options.dispatcher ?? new Agent({
+      connections: options.connections ?? 8,
+      keepAliveTimeout: 10_000,
+      keepAliveMaxTimeout: 60_000,
+    });
+  }
+
+  /** Creates a resource: `POST /{collection}`. Retried only when the request provably never reached the service. */
+  async create<C extends Collection>(collection: C, body: CreateBody<C>): Promise<Resource<C>> {
+    return this.request<Resource<C>>({ method: "POST", path: this.#collectionPath(collection), body, idempotent: false });
+  }
+
+  async get<C extends Collection>(collection: C, id: string): Promise<Resource<C>> {
+    return this.request<Resource<C>>({ method: "GET", path: this.#itemPath(collection, id) });
+  }
+
+  /** Lists a collection; with `ids`, only those resources, in the order of `ids`, whatever their number. */
+  async list<C extends Collection>(collection: C, options: ListOptions = {}): Promise<Resource<C>[]> {
+    const path = this.#collectionPath(collection);
+    if (options.ids === undefined) {
+      return asArray<Resource<C>>(await this.request({ method: "GET", path, query: options.query }), path);
+    }
+    const ids = [...new Set(options.ids)];
+    const results: Resource<C>[] = [];
+    for (let start = 0; start < ids.length; start += MAX_IDS_PER_REQUEST) {
+      const batch = ids.slice(start, start + MAX_IDS_PER_REQUEST);
+      const page = await this.request<Resource<C>[]>({ method: "GET", path, query: { ...options.query, ids: batch } });
+      results.push(...asArray<Resource<C>>(page, path));
+    }
+    const position = new Map(ids.map((id, index) => [id, index]));
+    const rank = (item: Resource<C>) => position.get((item as { id?: string }).id ?? "") ?? ids.length;
+    return results.sort((a, b) => rank(a) - rank(b));
+  }
+
+  /** Applies an RFC 7396 merge patch: `PATCH /{collection}/{id}` as `application/merge-patch+json`. */
+  async update<C extends Collection>(collection: C, id: string, patch: PatchBody<C>): Promise<Resource<C>> {
+    return this.request<Resource<C>>({ method: "PATCH", path: this.#itemPath(collection, id), body: patch, contentType: MERGE_PATCH });
+  }
+
+  /** Deletes a resource. A retry that finds it gone counts as success: an earlier attempt deleted it. */
+  async delete(collection: Collection, id: string): Promise<void> {
+    try {
+      await this.request({ method: "DELETE", path: this.#itemPath(collection, id) });
+    } catch (error) {
+      if (error instanceof NotFoundError && error.attempts > 1) return;
+      throw error;
+    }
+  }
+
+  async archive(collection: Collection, id: string, options?: ArchiveOptions): Promise<void> {
+    await this.#action(collection, id, "archive", options);
+  }
+
+  async unarchive(collection: Collection, id: string, options?: ArchiveOptions): Promise<void> {
+    await this.#action(collection, id, "unarchive", options);
+  }
+
+  /** Forces a re-run of the resource's build. */
+  async forceUpdate(collection: Collection, id: string): Promise<void> {
+    await this.#action(collection, id, "force_update");
+  }
+
+  /** Looks people up through a lookup API target (`POST /targets/{id}/lookup`, a read: retried). */
+  async lookup(targetId: string, body: Record<string, unknown>): Promise<Record<string, unknown>> {
+    if (typeof targetId !== "string" || targetId === "") throw new TypeError("lookup: targetId must be a non-empty string");
+    return this.request({ method: "POST", path: `/targets/${encodeURIComponent(targetId)}/lookup`, body, idempotent: true });
+  }
+
+  /** Iterates over every item of a paged listing (`/locations`, ...), following the `Link` rel="next" header. */
+  async *paginate<T = Record<string, unknown>>(path: string, options: PaginateOptions = {}): AsyncGenerator<T, void, undefined> {
+    let url: URL | undefined = this.#url(path, { ...options.query, limit: options.limit });
+    while (url !== undefined) {
+      const response: ApiResponse<T[]> = await this.#send<T[]>({ method: "GET" }, url);
+      yield* asArray<T>(response.body, url.pathname);
+      const next = nextLink(response.headers.link);
+      if (next === undefined) return;
+      const nextUrl: URL = new URL(next, url);
+      if (nextUrl.origin !== this.#base.origin) {
+        // The API key must never travel to another host.
+        throw new AudienceError(this.#info("GET", url, 1), `refusing to follow a next link to another origin (${nextUrl.origin})`);
+      }
+      url = nextUrl;
+    }
+  }
+
+  /** Any call to the service; answers the parsed body. */
+  async request<T = unknown>(options: RequestOptions): Promise<T> {
+    return (await this.requestWithResponse<T>(options)).body;
+  }
+
+  /** Any call to the service; answers status, headers and parsed body. */
+  async requestWithResponse<T = unknown>(options: RequestOptions): Promise<ApiResponse<T>> {
+    return this.#send<T>(options, this.#url(options.path, options.query));
+  }
+
+  /** Closes the client's connection pool (a shared dispatcher passed in stays open). */
+  async close(): Promise<void> {
+    if (this.#ownsDispatcher) await this.#dispatcher.close();
+  }
+
+  toJSON(): Record<string, unknown> {
+    return { baseUrl: this.baseUrl, timeoutMs: this.timeoutMs, retry: this.retry };
+  }
+
+  [inspect.custom](): string {
+    return `AudienceClient ${inspect(this.toJSON())}`;
+  }
+
+  #collectionPath(collection: Collection): string {
+    const family = families[collection] as (typeof families)[Collection] | undefined;
+    if (family === undefined) {
+      throw new TypeError(`unknown collection ${JSON.stringify(collection)}; known: ${Object.keys(families).join(", ")}`);
+    }
+    return `/${family.path}`;
+  }
+
+  #itemPath(collection: Collection, id: string): string {
+    if (typeof id !== "string" || id === "") throw new TypeError(`${collection}: id must be a non-empty string`);
+    return `${this.#collectionPath(collection)}/${encodeURIComponent(id)}`;
+  }
+
+  async #action(collection: Collection, id: string, action: string, body?: ArchiveOptions): Promise<void> {
+    await this.request({ method: "POST", path: `${this.#itemPath(collection, id)}/${action}`, body, idempotent: true });
+  }
+
+  #url(path: string, query: Query | undefined): URL {
+    const relative = path.startsWith("/") ? path : `/${path}`;
+    return new URL(`${this.#base.href}${relative}${queryString(query)}`);
+  }
+
+  /** Method and path relative to the base URL, for error messages. */
+  #info(method: string, url: URL, attempts: number): RequestInfo {
+    const prefix = this.#base.pathname;
+    const path = url.pathname.startsWith(`${prefix}/`) ? url.pathname.slice(prefix.length) : url.pathname;
+    return { method, path, attempts };
+  }
+
+  async #send<T>(options: Pick<RequestOptions, "method" | "body" | "contentType" | "idempotent" | "timeoutMs">, url: URL): Promise<ApiResponse<T>> {
+    const method = options.method;
+    const idempotent = options.idempotent ?? method !== "POST";
+    const timeoutMs = options.timeoutMs ?? this.timeoutMs;
+    const payload = options.body === undefined ? undefined : JSON.stringify(options.body);
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${this.#apiKey}`,
+      accept: "application/json",
+      "user-agent": this.#userAgent,
+      ...(payload !== undefined ? { "content-type": options.contentType ?? "application/json" } : {}),
+    };
+    for (let attempt = 1; ; attempt++) {
+      const info = this.#info(method, url, attempt);
+      let failure: AudienceError;
+      let retryable: boolean;
+      let waitMs: number | undefined;
+      try {
+        const answer = await this.#attempt(method, url, headers, payload, timeoutMs);
+        if (answer.status < 400) {
+          return { status: answer.status, headers: answer.headers, body: parseBody(answer.raw, answer.headers["content-type"]) as T };
+        }
+        const raw = this.#redact(answer.raw);
+        waitMs = parseRetryAfter(answer.headers["retry-after"]);
+        failure = apiError(info, answer.status, readErrorBody(parseBody(raw, answer.headers["content-type"]), raw), waitMs);
+        // A 429 is a refusal: the service did not act on the request, so even a create may be sent again.
+        retryable = RETRYABLE_STATUSES.has(answer.status) && (idempotent || answer.status === 429);
+      } catch (error) {
+        failure = this.#transportError(info, error, timeoutMs);
+        retryable = failure instanceof ConnectionError && (idempotent || failure.beforeSend);
+      }
+      if (!retryable || attempt > this.retry.maxRetries) throw failure;
+      if (waitMs !== undefined && waitMs > this.retry.maxRetryAfterMs) throw failure;
+      await sleep(waitMs ?? backoffMs(this.retry, attempt));
+    }
+  }
+
+  async #attempt(method: HttpMethod, url: URL, headers: Record<string, string>, body: string | undefined, timeoutMs: number): Promise<Attempt> {
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(new TimedOut()), timeoutMs);
+    try {
+      const response = await undiciRequest(url, { method, headers, body, dispatcher: this.#dispatcher, signal: controller.signal });
+      const raw = await response.body.text();
+      return { status: response.statusCode, headers: response.headers, raw };
+    } catch (error) {
+      throw controller.signal.aborted ? new TimedOut("timed out", { cause: error }) : error;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  #transportError(info: RequestInfo, error: unknown, timeoutMs: number): AudienceError {
+    if (error instanceof AudienceError) return error;
+    const code = errorCode(error);
+    if (error instanceof TimedOut || code === "UND_ERR_HEADERS_TIMEOUT" || code === "UND_ERR_BODY_TIMEOUT") {
+      return new TimeoutError(info, timeoutMs);
+    }
+    const detail = this.#redact(error instanceof Error ? error.message : String(error));
+    const beforeSend = failedBeforeSend(error);
+    const message = `${beforeSend ? "could not connect" : "connection failed"}${code ? ` (${code})` : ""}: ${detail}`;
+    return new ConnectionError(info, message, beforeSend);
+  }
+
+  /** Removes the API key from text the service or the network sent back. */
+  #redact(text: string): string {
+    return text.split(this.#apiKey).join("<secret>");
+  }
+}
+
+/** Marks an attempt aborted by the client's own timer. */
+class TimedOut extends Error {}
+
+function asArray<T>(body: unknown, path: string): T[] {
+  if (Array.isArray(body)) return body as T[];
+  throw new TypeError(`GET ${path}: expected a JSON array, got ${body === undefined ? "an empty body" : typeof body}`);
+}
