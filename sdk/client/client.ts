@@ -3,7 +3,7 @@ import { inspect } from "node:util";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Agent, request as undiciRequest, type Dispatcher } from "undici";
 import type { z } from "zod";
-import { families, type Collection } from "../contract/index.ts";
+import { families, type Collection, type FamilyDef } from "../contract/index.ts";
 import {
   apiError, AudienceError, ConnectionError, NotFoundError, readErrorBody, TimeoutError, type RequestInfo,
 } from "./errors.ts";
@@ -277,16 +277,19 @@ export class AudienceClient {
   }
 
   #collectionPath(collection: Collection): string {
-    const family = families[collection] as (typeof families)[Collection] | undefined;
+    const family = families[collection] as FamilyDef | undefined;
     if (family === undefined) {
       throw new TypeError(`unknown collection ${JSON.stringify(collection)}; known: ${Object.keys(families).join(", ")}`);
     }
     return `/${family.path}`;
   }
 
+  /** A singleton family (one per account, e.g. insights) has no id in its path: the id is ignored. */
   #itemPath(collection: Collection, id: string): string {
+    const path = this.#collectionPath(collection);
+    if ((families[collection] as FamilyDef).singleton) return path;
     if (typeof id !== "string" || id === "") throw new TypeError(`${collection}: id must be a non-empty string`);
-    return `${this.#collectionPath(collection)}/${encodeURIComponent(id)}`;
+    return `${path}/${encodeURIComponent(id)}`;
   }
 
   async #action(collection: Collection, id: string, action: string, body?: ArchiveOptions): Promise<void> {

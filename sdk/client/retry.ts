@@ -44,7 +44,8 @@ export function parseRetryAfter(value: string | string[] | undefined, now: numbe
   if (header === undefined || header.trim() === "") return undefined;
   const trimmed = header.trim();
   if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
-  const date = Date.parse(trimmed);
+  // An HTTP date names its day and month; bare numbers that are not delay-seconds ("-1") are no instruction.
+  const date = /[a-z]/i.test(trimmed) ? Date.parse(trimmed) : Number.NaN;
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
