@@ -1,9 +1,7 @@
 // Scope (pipeline): a population of cohorts joined to a payload of predictions.
 import { z } from "zod";
-import { body, common, COMMON_READ_ONLY, defineFamily, id, isoDate, name, patchOf } from "./common.ts";
+import { body, COMMON_READ_ONLY, defineFamily, ids, isoDate, name, patchOf, responseOf } from "./common.ts";
 import { locationPropertyCondition } from "./location.ts";
-
-const ids = z.array(id);
 
 export const locationPayload = z.strictObject({
   /** Atlases whose locations are selected. */
@@ -69,11 +67,7 @@ const shape = {
 
 export const scopeCreate = body(shape);
 export const scopePatch = patchOf(shape);
-export const scopeResponse = z.object({
-  ...common,
-  population: population.loose(),
-  payload: payload.loose(),
-  preview: z.boolean(),
+export const scopeResponse = responseOf(shape, {
   report_url: z.string().nullish(),
   population_residence_count: z.number().int().nullish(),
   population_count: z.number().int().nullish(),

@@ -1,0 +1,155 @@
+// Dataset: a source table of people and events, matched through identity sets and feeding streams and traits.
+import { z } from "zod";
+import { body, column, COMMON_READ_ONLY, defineFamily, id, issue, name, patchOf, responseOf } from "./common.ts";
+import { conditionOf, operatorShape, OPERATORS } from "./conditions.ts";
+
+/** Columns of one identifying record; values are column names of the source. */
+export const identitySet = z.strictObject({
+  email: column.optional(),
+  email_hash: column.optional(),
+  email_hash_base64: column.optional(),
+  phone: column.optional(),
+  phone_hash_base64: column.optional(),
+  person_first_name: column.optional(),
+  person_last_name: column.optional(),
+  person_full_name: column.optional(),
+  date_of_birth: column.optional(),
+  person_date_of_birth_postcode_hash_base64: column.optional(),
+  /** Preferred over address_line_1 / address_line_2: the street lines in order. */
+  house_number_and_street: z.array(column).min(1).optional(),
+  address_line_1: column.optional().meta({ deprecated: true }),
+  address_line_2: column.optional().meta({ deprecated: true }),
+  city: column.optional(),
+  state: column.optional(),
+  postcode: column.optional(),
+  freeform_address: column.optional(),
+});
+export type IdentitySet = z.input<typeof identitySet>;
+
+export const IDENTITY_SET_SUFFICIENT =
+  "email, email_hash or email_hash_base64; or phone (or phone_hash_base64) with person_last_name (or person_full_name); "
+  + "or house_number_and_street (or address_line_1) with city and state; or freeform_address";
+
+/** Whether one identity set carries enough to match a person (API-FACTS: address+city+state, email, or phone+last name). */
+export function identitySetSufficient(set: IdentitySet): boolean {
+  const email = set.email ?? set.email_hash ?? set.email_hash_base64;
+  const phone = (set.phone ?? set.phone_hash_base64) !== undefined && (set.person_last_name ?? set.person_full_name) !== undefined;
+  const address = (set.house_number_and_street ?? set.address_line_1) !== undefined && set.city !== undefined && set.state !== undefined;
+  return email !== undefined || phone || address || set.freeform_address !== undefined;
+}
+
+/** Identity set names start with a letter or underscore; spaces and capitals are allowed. */
+const identitySetName = z.string().regex(/^[A-Za-z_]/, { error: "must start with a letter or underscore" });
+
+export const identitySets = z.record(identitySetName, identitySet).check((ctx) => {
+  const entries = Object.entries(ctx.value);
+  if (entries.length === 0) issue(ctx, [], `must define at least one identity set (${IDENTITY_SET_SUFFICIENT})`);
+  for (const [key, set] of entries) {
+    if (!identitySetSufficient(set)) issue(ctx, [key], `is insufficient for matching: give ${IDENTITY_SET_SUFFICIENT}`);
+  }
+});
+
+/** Stream and trait property formats; the service lists more than these (kept open). */
+const format = z.string().min(1);
+
+export const streamMapping = z.strictObject({
+  /** `datetime` gives the event date. */
+  data_map: z.record(z.string().min(1), z.strictObject({ column_name: column, format: format.optional() })),
+  /** Rows kept for the stream: conditions on source columns. */
+  conditions: z.array(conditionOf("row", { column_name: column, ...operatorShape }, OPERATORS)).optional(),
+});
+
+export const traitMapping = z.strictObject({
+  column_name: column.optional(),
+  /** A constant instead of a column. */
+  value: z.union([z.string(), z.number(), z.boolean()]).optional(),
+  format: format.optional(),
+  transformation_table: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])).optional(),
+  null_values: z.array(z.string()).optional(),
+}).check((ctx) => {
+  if ((ctx.value.column_name === undefined) === (ctx.value.value === undefined)) {
+    issue(ctx, ["column_name"], "give exactly one of column_name or value");
+  }
+});
+
+const text = z.string().min(1);
+const csv = { delimiter: z.string().min(1).optional(), header_row: z.boolean().optional() };
+
+/** Source options keyed by type; names beyond hosted_csv are not shown by the spec (mirror targets'). */
+export const datasetOptions = z.discriminatedUnion("type", [
+  z.strictObject({ type: z.literal("hosted_csv"), upload_directory: text, ...csv }),
+  z.strictObject({ type: z.literal("snowflake"), table_name: text, schema: text.optional() }),
+  z.strictObject({ type: z.literal("bigquery"), table_name: text }),
+  z.strictObject({ type: z.literal("s3_csv"), object_key: text.optional(), prefix: text.optional(), ...csv }),
+  z.strictObject({ type: z.literal("gcs_csv"), object_key: text.optional(), prefix: text.optional(), ...csv }),
+  z.strictObject({ type: z.literal("postgres"), table_name: text, schema: text.optional() }),
+  z.strictObject({ type: z.literal("redshift"), table_name: text, schema: text.optional() }),
+  z.strictObject({ type: z.literal("databricks"), table_name: text, schema: text.optional() }),
+], { error: "must be one of hosted_csv, snowflake, bigquery, s3_csv, gcs_csv, postgres, redshift, databricks" });
+
+const shape = {
+  name,
+  identity_sets: identitySets,
+  options: datasetOptions,
+  connection_id: id.optional(),
+  /** Stream name -> mapping of columns to event properties. */
+  output_to_streams: z.record(z.string().min(1), streamMapping).optional(),
+  /** Trait name -> column (or constant). */
+  output_to_traits: z.record(z.string().min(1), traitMapping).optional(),
+  output_all_columns_as_traits: z.strictObject({ include: z.array(column).optional() }).optional(),
+  /** Datasets merged into this one (shape not shown: their ids). */
+  merge_datasets: z.array(id).optional(),
+  reference_columns: z.array(column).optional(),
+  /** Deprecated: use reference_columns. */
+  reference_key_column: column.optional().meta({ deprecated: true }),
+  reference_key_columns: z.array(column).optional(),
+  primary_key_column: column.optional(),
+  upsert_columns: z.array(column).optional(),
+  upsert_column: column.optional(),
+  /** The dataset is a suppress list or a delete list (shape not shown). */
+  privacy: z.strictObject({ type: z.enum(["suppress", "delete"], { error: "must be one of suppress, delete" }) }).optional(),
+  /** A preview dataset only detects columns and samples data. */
+  preview: z.boolean().optional(),
+};
+
+const CONNECTIONLESS = ["hosted_csv"];
+
+export const datasetCreate = body(shape).check((ctx) => {
+  const v = ctx.value;
+  if (!CONNECTIONLESS.includes(v.options.type) && v.connection_id === undefined) {
+    issue(ctx, ["connection_id"], `is required for options.type ${v.options.type} (only hosted_csv needs no connection)`);
+  }
+  if (v.reference_key_column !== undefined && v.reference_columns !== undefined) {
+    issue(ctx, ["reference_key_column"], "cannot be given together with reference_columns (reference_key_column is deprecated)");
+  }
+});
+export const datasetPatch = patchOf(shape);
+export const datasetResponse = responseOf(shape, {
+  row_count: z.number().int().nullish(),
+  identified_count: z.number().int().nullish(),
+  matched_count: z.number().int().nullish(),
+  /** Deprecated: use enrichment. */
+  match_count: z.number().int().nullish(),
+  enrichment: z.unknown().optional(),
+  detected_columns: z.array(z.object({ name: z.string() }).loose()).nullish(),
+  sample_data: z.unknown().optional(),
+  managed: z.boolean().nullish(),
+});
+
+export type DatasetCreate = z.input<typeof datasetCreate>;
+export type DatasetResponse = z.output<typeof datasetResponse>;
+
+export const dataset = defineFamily({
+  name: "dataset",
+  collection: "datasets",
+  create: datasetCreate,
+  patch: datasetPatch,
+  response: datasetResponse,
+  readOnly: [...COMMON_READ_ONLY, "row_count", "identified_count", "matched_count", "match_count", "enrichment",
+    "detected_columns", "sample_data", "managed"],
+  createOnly: ["options.type"],
+  references: [
+    { path: "connection_id", collection: "connections" },
+    { path: "merge_datasets[]", collection: "datasets" },
+  ],
+});

@@ -1,0 +1,67 @@
+// Migration: moves an account from identity graph v1 to v2, pairing its resources; approved by either account.
+import { z } from "zod";
+import { body, COMMON_READ_ONLY, defineFamily, id, patchOf, responseOf, timestamp } from "./common.ts";
+
+/** A v1 resource and its v2 counterpart (pair shape not shown: the two ids). */
+const pair = z.strictObject({ v1_id: id, v2_id: id });
+const targetPair = z.strictObject({
+  v1_id: id,
+  v2_id: id,
+  /** How the v2 target's destination maps from the v1 one (shape not shown). */
+  destination_mapping: z.record(z.string(), z.unknown()).optional(),
+  /** Forces push readiness despite review notes. */
+  override: z.boolean().optional(),
+});
+
+const shape = {
+  name: z.string().min(1).optional(),
+  type: z.literal("identity_graph_v1_to_v2", { error: "must be identity_graph_v1_to_v2" }),
+  v1_account_id: id,
+  v2_account_id: id,
+  notes: z.string().optional(),
+  /** Approval: a non-null time from either linked account; the first one is kept. */
+  approved_at: timestamp.optional(),
+  datasets: z.array(pair).optional(),
+  targets: z.array(targetPair).optional(),
+  cohorts: z.array(pair).optional(),
+  outcomes: z.array(pair).optional(),
+  persona_sets: z.array(pair).optional(),
+  recommenders: z.array(pair).optional(),
+};
+
+export const migrationCreate = body(shape);
+export const migrationPatch = patchOf(shape);
+export const migrationResponse = z.object({
+  ...responseOf(shape, {}).shape,
+  name: z.string().nullish(),
+  finished_at: timestamp.nullish(),
+  rolled_back_at: timestamp.nullish(),
+  status_needs_fix_from: z.enum(["user", "support"]).nullish(),
+  account_tree_relationship: z.string().nullish(),
+  targets: z.array(z.object({
+    v1_id: z.string(),
+    v2_id: z.string(),
+    push_readiness: z.object({ status: z.enum(["ready", "needs_external_review", "blocked"]) }).loose().nullish(),
+  }).loose()).nullish(),
+}).loose();
+export type MigrationCreate = z.input<typeof migrationCreate>;
+export type MigrationResponse = z.output<typeof migrationResponse>;
+
+const PAIRED = ["datasets", "targets", "cohorts", "outcomes", "persona_sets", "recommenders"] as const;
+
+export const migration = defineFamily({
+  name: "migration",
+  collection: "migrations",
+  create: migrationCreate,
+  patch: migrationPatch,
+  response: migrationResponse,
+  readOnly: [...COMMON_READ_ONLY, "finished_at", "rolled_back_at", "status_needs_fix_from", "account_tree_relationship"],
+  createOnly: ["type", "v1_account_id", "v2_account_id"],
+  references: [
+    { path: "v1_account_id", collection: "accounts" },
+    { path: "v2_account_id", collection: "accounts" },
+    ...PAIRED.flatMap((c) => [{ path: `${c}[].v1_id`, collection: c }, { path: `${c}[].v2_id`, collection: c }]),
+  ],
+  builds: false,
+  archivable: false,
+});

@@ -1,0 +1,26 @@
+// Place (deprecated, superseded by atlases and locations): a named geometry; still accepted.
+import { z } from "zod";
+import { body, COMMON_READ_ONLY, defineFamily, name, patchOf, responseOf } from "./common.ts";
+
+/** Fields beyond name are not shown; a GeoJSON geometry is the obvious one. */
+const shape = {
+  name,
+  geometry: z.record(z.string(), z.unknown()).optional(),
+  description: z.string().optional(),
+};
+
+export const placeCreate = body(shape);
+export const placePatch = patchOf(shape);
+export const placeResponse = responseOf(shape, {});
+export type PlaceCreate = z.input<typeof placeCreate>;
+export type PlaceResponse = z.output<typeof placeResponse>;
+
+/** Deprecated: use atlases. */
+export const place = defineFamily({
+  name: "place",
+  collection: "places",
+  create: placeCreate,
+  patch: placePatch,
+  response: placeResponse,
+  readOnly: COMMON_READ_ONLY,
+});

@@ -1,0 +1,49 @@
+// Stream: a named series of events; properties are declared here or created by datasets' output_to_streams.
+import { z } from "zod";
+import { body, COMMON_READ_ONLY, defineFamily, isoDate, name, oneOf, patchOf, responseOf } from "./common.ts";
+
+export const STATISTICAL_TYPES = [
+  "continuous_ordinal", "categorical_nominal", "multicategorical_nominal", "categorical_ordinal", "binary", "count",
+  "interval", "ratio",
+] as const;
+/** Deprecated statistical types, still accepted. */
+export const LEGACY_STATISTICAL_TYPES = ["categorical", "multicategorical", "ordinal", "nominal"] as const;
+export const statisticalType = oneOf([...STATISTICAL_TYPES, ...LEGACY_STATISTICAL_TYPES]);
+
+/** Declared type of a stream property (the `datetime` property is of type date). */
+export const propertyType = oneOf(["boolean", "long", "double", "string", "date"]);
+
+export const streamProperty = z.strictObject({
+  type: propertyType.optional(),
+  statistical_type: statisticalType.optional(),
+  unit: z.string().optional(),
+  description: z.string().optional(),
+});
+
+const shape = {
+  name,
+  description: z.string().optional(),
+  /** Property name -> declaration; any property name may be created. */
+  properties: z.record(z.string().min(1), streamProperty).optional(),
+};
+
+export const streamCreate = body(shape);
+export const streamPatch = patchOf(shape);
+export const streamResponse = responseOf(shape, {
+  event_count: z.number().int().nullish(),
+  oldest_date: isoDate.or(z.string()).nullish(),
+  newest_date: isoDate.or(z.string()).nullish(),
+  event_contribution_by_dataset: z.array(z.object({ dataset_id: z.string(), event_count: z.number() }).loose()).nullish(),
+});
+
+export type StreamCreate = z.input<typeof streamCreate>;
+export type StreamResponse = z.output<typeof streamResponse>;
+
+export const stream = defineFamily({
+  name: "stream",
+  collection: "streams",
+  create: streamCreate,
+  patch: streamPatch,
+  response: streamResponse,
+  readOnly: [...COMMON_READ_ONLY, "event_count", "oldest_date", "newest_date", "event_contribution_by_dataset"],
+});

@@ -1,0 +1,115 @@
+import { describe, expect, it } from "vitest";
+import { type Collection, families, SECRET_PLACEHOLDER, validate } from "pulumi-audience/sdk/contract";
+
+const A = "6f1c2a9e-0a8b-4c3d-9e2f-1a2b3c4d5e6f";
+const B = "0d3e8a6c-51b7-4f0a-8c2d-7e9f1a2b3c4d";
+
+/** A valid create body per creatable family, and what the service stores for it (defaults applied). */
+const valid: Partial<Record<Collection, { body: Record<string, unknown>; stored?: Record<string, unknown> }>> = {
+  scopes: { body: { name: "Leads", population: { cohort_ids: [A] }, payload: { outcome_ids: [B] }, preview: true } },
+  targets: {
+    body: { name: "CSV", scope_id: A, representation: { mode: "identified" }, options: { type: "hosted_csv" } },
+  },
+  cohorts: { body: { name: "Leads" }, stored: { name: "Leads", explore: false } },
+  atlases: {
+    body: { name: "Stores", options: { type: "hosted_csv", upload_directory: "stores" }, output_to_locations: { name: "store", latitude: "lat", longitude: "lon" } },
+  },
+  streams: { body: { name: "orders", properties: { amount: { type: "double" } } } },
+  traits: { body: { name: "loyalty_tier", statistical_type: "categorical_ordinal" } },
+  attributes: { body: { name: "spend", sources: [{ authority: "pos", source_column: "total", effective_from: "2024-01-01" }] } },
+  feature_stores: { body: { name: "Main", attribute_ids: [A] } },
+  persona_sets: { body: { name: "Personas", cohort_id: A }, stored: { name: "Personas", cohort_id: A, explore: false } },
+  outcomes: {
+    body: { name: "Conversion", attainment_cohort_id: A, eligible_cohort_id: B },
+    stored: { name: "Conversion", attainment_cohort_id: A, eligible_cohort_id: B, prediction_mode: "auto" },
+  },
+  recommenders: { body: { name: "Next product", stream_name: "orders", stream_property_name: "sku" } },
+  datasets: {
+    body: { name: "CRM", identity_sets: { customer: { email: "Email" } }, options: { type: "hosted_csv", upload_directory: "crm" } },
+  },
+  connections: {
+    body: { name: "Warehouse", options: { type: "snowflake", database: "d", user: "u", warehouse: "w", password: "pw" } },
+  },
+  accounts: { body: { name: "Brand A" } },
+  webhook_endpoints: {
+    body: { url: "https://example.com/hooks", enabled_events: ["resource.errored"] },
+    stored: { url: "https://example.com/hooks", enabled_events: ["resource.errored"], status: "enabled" },
+  },
+  migrations: { body: { type: "identity_graph_v1_to_v2", v1_account_id: A, v2_account_id: B } },
+  audits: { body: {} },
+  use_cases: { body: { name: "Win back lapsed customers", guide: "..." } },
+  insights: { body: {} },
+  market_opportunity_analyses: {
+    body: { name: "Stores", scope_id: A, locations: { atlas_ids: [B] } },
+    stored: { name: "Stores", scope_id: A, locations: { atlas_ids: [B] }, aggregate: "person" },
+  },
+  places: { body: { name: "HQ", geometry: { type: "Point", coordinates: [-73.2, 44.5] } } },
+};
+
+describe("families registry", () => {
+  it.each(Object.entries(families))("%s is registered under its collection name", (key, family) => {
+    expect(family.collection).toBe(key);
+  });
+
+  it.each(Object.entries(families).filter(([, f]) => f.creatable))("%s has a valid create body that passes", (key, family) => {
+    const sample = valid[key as Collection];
+    expect(sample, `no sample body for ${key}`).toBeDefined();
+    const result = validate(family.create, sample?.body, family.readOnly);
+    expect(result).toEqual({ ok: true, value: sample?.stored ?? sample?.body });
+  });
+
+  it.each(Object.entries(families).filter(([, f]) => f.creatable))("%s refuses its read-only members on create", (key, family) => {
+    const body = { ...valid[key as Collection]?.body, id: A, created_at: "2024-01-01T00:00:00Z" };
+    const result = validate(family.create, body, family.readOnly);
+    expect(result.ok).toBe(false);
+    if (!result.ok) {
+      expect(result.errors).toEqual(expect.arrayContaining([
+        expect.objectContaining({ path: "id", message: "is read-only and cannot be set" }),
+        expect.objectContaining({ path: "created_at", message: "is read-only and cannot be set" }),
+      ]));
+    }
+  });
+
+  it.each(Object.entries(families).filter(([, f]) => f.creatable && f.readOnly.length > 0))(
+    "%s's response accepts what the service answers, extra members included",
+    (key, family) => {
+      const answer = {
+        ...valid[key as Collection]?.stored ?? valid[key as Collection]?.body,
+        id: A, name: "x", created_at: "2024-01-01T00:00:00Z", updated_at: "2024-01-01T00:00:00Z",
+        resource_type: key, status: key === "webhook_endpoints" ? "enabled" : "ready", status_error: null,
+        some_new_server_field: { nested: true },
+      };
+      const parsed = family.response.safeParse(answer);
+      expect(parsed.error?.issues).toBeUndefined();
+      expect(parsed.data).toMatchObject({ id: A, some_new_server_field: { nested: true } });
+    },
+  );
+
+  it("names each family's secrets by their wire path and answers them with the placeholder", () => {
+    expect(families.connections.secrets).toEqual(expect.arrayContaining(["options.password", "options.token", "options.client_secret", "options.private_key"]));
+    expect(families.accounts.secrets).toEqual(["api_key"]);
+    expect(families.webhook_endpoints.secrets).toEqual(["secret"]);
+    expect(families.webhook_endpoints.readOnly).toContain("secret");
+    const answered = families.connections.response.parse({
+      id: A, name: "w", created_at: "t", updated_at: "t", resource_type: "connections", status: "ready",
+      options: { type: "postgres", host: "h", port: 5432, database: "d", schema: "s", user: "u", password: SECRET_PLACEHOLDER },
+    });
+    expect(answered.options).toMatchObject({ password: SECRET_PLACEHOLDER });
+  });
+
+  it("gives the capabilities the spec describes", () => {
+    expect(families.forecasts).toMatchObject({ creatable: false, deletable: false, builds: true });
+    expect(families.locations).toMatchObject({ creatable: false, deletable: false });
+    expect(families.insights).toMatchObject({ singleton: true });
+    expect(families.audits).toMatchObject({ path: "accounts/current/audits", createdStatus: 202 });
+    expect(families.use_cases.path).toBe("knowledgebase/use_cases");
+    expect(families.accounts.deletion).toBe("scheduled");
+    expect(families.scopes.deletion).toBe("immediate");
+  });
+
+  it("only references collections that exist", () => {
+    for (const family of Object.values(families)) {
+      for (const ref of family.references) expect(Object.keys(families), `${family.collection} ${ref.path}`).toContain(ref.collection);
+    }
+  });
+});
