@@ -1,0 +1,247 @@
+// The one check / diff / create / read / update / delete of every resource family, driven by its descriptor.
+// Inputs and outputs are camelCase as a program writes them; the wire is snake_case; the contract converts.
+import type * as pulumi from "@pulumi/pulumi";
+import { fromWire, jsonEqual, mergePatch, toWire, validate, type FamilyDef } from "pulumi-audience/sdk/contract";
+import type { Kind } from "../kinds/kind.ts";
+import { kindOf } from "../kinds/index.ts";
+import { controlsSchema, CONTROL_KEYS, KIND_KEY, PROVIDER_KEY, type Controls } from "./controls.ts";
+import { type Service } from "./service.ts";
+import { canonical, camelPath, isObject, keepSecrets, pathsOverlap, project, unknownPaths, UNKNOWN, wireOf, withoutNulls, type Props } from "./shape.ts";
+import { unknownAccount, type Settings } from "./settings.ts";
+
+/** Where the lifecycle gets its settings and its connection to an account. */
+export interface Environment {
+  settings(): Settings;
+  service(account: string | undefined): Service;
+  /** Pause between polls of a build; tests shorten it. */
+  sleep(ms: number): Promise<void>;
+}
+
+interface Parts {
+  kind: Kind;
+  controls: Controls;
+  /** The resource's own camelCase members, as the program declared them. */
+  config: Props;
+  /** Declared inputs the descriptor handles itself (`Kind.extraInputs`). */
+  extras: Props;
+}
+
+function split(props: Props): Parts {
+  const kind = kindOf(props[KIND_KEY]);
+  const controls: Props = {};
+  const config: Props = {};
+  const extras: Props = {};
+  for (const [key, value] of Object.entries(props)) {
+    if (key === KIND_KEY || key === PROVIDER_KEY || value === undefined) continue;
+    if ((CONTROL_KEYS as readonly string[]).includes(key)) controls[key] = value;
+    else if (kind.extraInputs.includes(key)) extras[key] = value;
+    else config[key] = value;
+  }
+  return { kind, controls: controls as Controls, config, extras };
+}
+
+/** The canonical wire configuration behind recorded outputs (a response seen through the create shape). */
+function recordedConfig(family: FamilyDef, outputs: Props): unknown {
+  return canonical(family.create, toWire(family.response, outputs));
+}
+
+function declaredConfig(family: FamilyDef, config: Props): unknown {
+  return canonical(family.create, wireOf(family.create, config));
+}
+
+function controlsOf(parts: Parts): Props {
+  return { ...parts.controls, [KIND_KEY]: parts.kind.family.collection };
+}
+
+/** Outputs recorded for an answer: every response member in camelCase, secrets as declared, plus controls. */
+function outputsOf(parts: Parts, response: Props, known: Props): Props {
+  const camel = fromWire(parts.kind.family.response, response);
+  const members = isObject(camel) ? (keepSecrets(camel, known) as Props) : {};
+  delete members.id; // the resource's id is its own output
+  const extras = parts.kind.extraOutputs?.(parts.extras, response) ?? {};
+  return { ...members, ...parts.extras, ...extras, ...controlsOf(parts) };
+}
+
+/** The error form that keeps a created resource in state while failing the step. */
+class InitError extends Error {
+  readonly id: string;
+  readonly properties: Props;
+  readonly reasons: string[];
+
+  constructor(id: string, properties: Props, reason: string) {
+    super(reason);
+    this.id = id;
+    this.properties = properties;
+    this.reasons = [reason];
+  }
+}
+
+export function createLifecycle(env: Environment) {
+  async function waitForBuild(parts: Parts, service: Service, id: string, response: Props, inputs: Props): Promise<Props> {
+    const { kind, controls } = parts;
+    if (controls.waitFor !== "ready" || !kind.family.builds) return response;
+    const deadline = Date.now() + (controls.waitTimeoutSeconds ?? 1800) * 1000;
+    let current = response;
+    let delay = 250;
+    for (;;) {
+      if (current.status === "ready") return current;
+      const keep = () => ({ ...outputsOf(parts, current, inputs), [PROVIDER_KEY]: inputs[PROVIDER_KEY] });
+      if (current.status === "error") {
+        const why = typeof current.status_error === "string" ? current.status_error : "no reason given";
+        throw new InitError(id, keep(), `${kind.name} ${id} failed to build: ${why}`);
+      }
+      if (Date.now() + delay > deadline) {
+        throw new InitError(id, keep(), `${kind.name} ${id} is still ${String(current.status)} after ${controls.waitTimeoutSeconds ?? 1800}s (waitTimeoutSeconds)`);
+      }
+      await env.sleep(delay);
+      delay = Math.min(delay * 2, 10_000);
+      current = await service.get(kind.family, id);
+    }
+  }
+
+  async function finish(parts: Parts, service: Service, id: string, response: Props, inputs: Props): Promise<Props> {
+    let answer = response;
+    if (parts.kind.afterWrite && Object.keys(parts.extras).length > 0) {
+      answer = await parts.kind.afterWrite(service, id, parts.extras, answer);
+    }
+    return waitForBuild(parts, service, id, answer, inputs);
+  }
+
+  const provider = {
+    async check(_olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
+      const failures: pulumi.dynamic.CheckFailure[] = [];
+      let parts: Parts;
+      try {
+        parts = split(news);
+      } catch (e) {
+        return { inputs: news, failures: [{ property: KIND_KEY, reason: (e as Error).message }] };
+      }
+      const { kind, controls, config } = parts;
+
+      const controlUnknowns = unknownPaths(controls);
+      const controlResult = validate(controlsSchema, controls);
+      if (!controlResult.ok) {
+        for (const error of controlResult.errors) {
+          if (!controlUnknowns.some((u) => pathsOverlap(u, error.path))) failures.push({ property: error.path, reason: error.message });
+        }
+      }
+      if (typeof controls.account === "string" && controls.account !== UNKNOWN) {
+        const problem = unknownAccount(env.settings(), controls.account);
+        if (problem) failures.push({ property: "account", reason: problem });
+      }
+      if (!kind.family.creatable && controls.adoptId === undefined) {
+        failures.push({ property: "adoptId", reason: `${kind.name} cannot be created through the API: give adoptId to manage an existing one` });
+      }
+
+      const wire = wireOf(kind.family.create, config);
+      const unknowns = unknownPaths(wire);
+      const result = validate(kind.family.create, wire, kind.family.readOnly);
+      if (!result.ok) {
+        for (const error of result.errors) {
+          if (unknowns.some((u) => pathsOverlap(u, error.path))) continue; // decided once the value is known
+          const property = camelPath(kind.family.create, error.path);
+          failures.push({ property, reason: `${property} ${error.message}` });
+        }
+      }
+      return { inputs: news, failures };
+    },
+
+    async diff(_id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
+      const before = split(olds);
+      const after = split(news);
+      if (before.kind !== after.kind) return { changes: true, replaces: [KIND_KEY], deleteBeforeReplace: false };
+      const family = after.kind.family;
+      const old = recordedConfig(family, before.config);
+      const now = declaredConfig(family, after.config);
+      const changed = new Set<string>();
+      const keys = new Set([...Object.keys(isObject(old) ? old : {}), ...Object.keys(isObject(now) ? now : {})]);
+      for (const key of keys) {
+        if (!jsonEqual(isObject(old) ? old[key] : undefined, isObject(now) ? now[key] : undefined)) changed.add(key);
+      }
+      const replaces = family.createOnly
+        .filter((path) => !jsonEqual(at(old, path), at(now, path)))
+        .map((path) => camelPath(family.create, path.split(/[.[]/)[0] ?? path));
+      if (!jsonEqual(before.extras, after.extras)) changed.add("extras");
+      for (const key of CONTROL_KEYS) {
+        if (!jsonEqual(before.controls[key], after.controls[key])) changed.add(key);
+      }
+      if (before.controls.adoptId !== after.controls.adoptId && after.controls.adoptId !== undefined) replaces.push("adoptId");
+      return { changes: changed.size > 0 || replaces.length > 0, replaces: [...new Set(replaces)], deleteBeforeReplace: false };
+    },
+
+    async create(inputs: Props): Promise<pulumi.dynamic.CreateResult> {
+      const parts = split(inputs);
+      const { kind, controls, config } = parts;
+      const service = env.service(controls.account);
+      const desired = wireOf(kind.family.create, config);
+      let response: Props;
+      if (controls.adoptId !== undefined) {
+        const existing = await service.get(kind.family, controls.adoptId);
+        const patch = mergePatch(recordedConfig(kind.family, fromWire(kind.family.response, existing) as Props), canonical(kind.family.create, desired));
+        response = patch === undefined ? existing : await service.update(kind.family, controls.adoptId, patch as Props);
+      } else {
+        response = await service.create(kind.family, desired);
+      }
+      const id = String(response.id);
+      response = await finish(parts, service, id, response, inputs);
+      return { id, outs: outputsOf(parts, response, config) };
+    },
+
+    async read(id: string, props: Props): Promise<pulumi.dynamic.ReadResult> {
+      const parts = split(props);
+      const { kind } = parts;
+      const service = env.service(parts.controls.account);
+      const response = await service.find(kind.family, id);
+      if (response === undefined) return {};
+      const outs = outputsOf(parts, response, parts.config);
+      // The inputs a program would write to get this resource: the create shape of the answer.
+      const declared = fromWire(kind.family.create, withoutNulls(project(kind.family.create, response)));
+      const inputs = { ...(keepSecrets(declared, parts.config) as Props), ...parts.extras, ...controlsOf(parts) };
+      return { id, props: outs, inputs };
+    },
+
+    async update(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult> {
+      const before = split(olds);
+      const parts = split(news);
+      const { kind } = parts;
+      const service = env.service(parts.controls.account);
+      const patch = mergePatch(recordedConfig(kind.family, before.config), declaredConfig(kind.family, parts.config));
+      if (patch === undefined && jsonEqual(before.extras, parts.extras)) {
+        // Only controls changed (wait, deletion, account name): nothing to send.
+        return { outs: { ...withoutControls(olds), ...parts.extras, ...controlsOf(parts) } };
+      }
+      let response = patch === undefined ? await service.get(kind.family, id) : await service.update(kind.family, id, patch as Props);
+      response = await finish(parts, service, id, response, news);
+      return { outs: outputsOf(parts, response, parts.config) };
+    },
+
+    async delete(id: string, props: Props): Promise<void> {
+      const { kind, controls } = split(props);
+      const family = kind.family;
+      const archive = controls.deletionMode === "archive" || (!family.deletable && family.archivable);
+      if (family.singleton || (!family.deletable && !family.archivable)) return; // nothing to remove: state forgets it
+      const service = env.service(controls.account);
+      if (archive) {
+        const body: Props = {};
+        if (controls.cascadeTo !== undefined) body.cascade_to = controls.cascadeTo;
+        if (controls.cascadeToAll !== undefined) body.cascade_to_all = controls.cascadeToAll;
+        await service.archive(family, id, body);
+      } else {
+        await service.delete(family, id);
+      }
+    },
+  };
+  return provider;
+}
+
+/** Recorded outputs without the controls, which the new inputs restate. */
+function withoutControls(olds: Props): Props {
+  return Object.fromEntries(Object.entries(olds).filter(([key]) => !(CONTROL_KEYS as readonly string[]).includes(key)));
+}
+
+/** The member at a dotted wire path (`representation.mode`). */
+function at(value: unknown, path: string): unknown {
+  let current = value;
+  for (const part of path.split(".")) current = isObject(current) ? current[part] : undefined;
+  return current;
+}

@@ -1,0 +1,77 @@
+// Which account a request goes to: `audience:apiKey` / `audience:baseUrl` (or AUDIENCE_API_KEY /
+// AUDIENCE_BASE_URL) for the default one, `audience:accounts` for named ones. Credentials live here only: never in
+// inputs, outputs, `__provider` or messages.
+
+export interface Credentials {
+  apiKey: string;
+  baseUrl: string;
+}
+
+export interface Settings {
+  /** The default account; members may be missing until a resource needs them. */
+  default: Partial<Credentials>;
+  /** Named accounts from `audience:accounts`. */
+  accounts: Record<string, Partial<Credentials>>;
+}
+
+/** Reads a config value that may arrive as a string (JSON for structured values) or already parsed. */
+function structured(value: unknown, key: string): unknown {
+  if (typeof value !== "string") return value;
+  try {
+    return JSON.parse(value);
+  } catch {
+    throw new Error(`${key} must be a map of account name to {apiKey, baseUrl}, given as JSON or YAML config`);
+  }
+}
+
+function text(value: unknown): string | undefined {
+  return typeof value === "string" && value !== "" ? value : undefined;
+}
+
+/** Settings from a config getter taking full keys (`audience:apiKey`) and the environment. */
+export function readSettings(get: (key: string) => unknown, env: NodeJS.ProcessEnv = process.env): Settings {
+  const accounts: Settings["accounts"] = {};
+  const raw = get("audience:accounts");
+  if (raw !== undefined && raw !== null && raw !== "") {
+    const parsed = structured(raw, "audience:accounts");
+    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+      throw new Error("audience:accounts must be a map of account name to {apiKey, baseUrl}");
+    }
+    for (const [name, entry] of Object.entries(parsed as Record<string, unknown>)) {
+      const e = (typeof entry === "object" && entry !== null ? entry : {}) as Record<string, unknown>;
+      accounts[name] = { apiKey: text(e.apiKey), baseUrl: text(e.baseUrl) };
+    }
+  }
+  return {
+    default: {
+      apiKey: text(get("audience:apiKey")) ?? text(env.AUDIENCE_API_KEY),
+      baseUrl: text(get("audience:baseUrl")) ?? text(env.AUDIENCE_BASE_URL),
+    },
+    accounts,
+  };
+}
+
+/** Why `account` cannot be used, or undefined when it can be named. */
+export function unknownAccount(settings: Settings, account: string): string | undefined {
+  if (account in settings.accounts) return undefined;
+  const known = Object.keys(settings.accounts);
+  return known.length === 0
+    ? `names account "${account}" but audience:accounts is not set`
+    : `names account "${account}", which audience:accounts does not define (defined: ${known.join(", ")})`;
+}
+
+/** The credentials of a named account, or of the default one. Fails naming the config to set. */
+export function credentialsFor(settings: Settings, account?: string): Credentials {
+  if (account !== undefined) {
+    const problem = unknownAccount(settings, account);
+    if (problem) throw new Error(`account ${problem}`);
+    const entry = settings.accounts[account] ?? {};
+    const missing = (["apiKey", "baseUrl"] as const).filter((k) => entry[k] === undefined);
+    if (missing.length > 0) throw new Error(`audience:accounts.${account} lacks ${missing.join(" and ")}`);
+    return entry as Credentials;
+  }
+  const { apiKey, baseUrl } = settings.default;
+  if (apiKey === undefined) throw new Error("no API key: set audience:apiKey (as a secret) or AUDIENCE_API_KEY");
+  if (baseUrl === undefined) throw new Error("no service URL: set audience:baseUrl or AUDIENCE_BASE_URL");
+  return { apiKey, baseUrl };
+}

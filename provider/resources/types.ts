@@ -1,0 +1,55 @@
+// The TypeScript face of a family: camelCase args that take `pulumi.Input` at every level, and outputs for every
+// response member. Both are derived from the contract's zod schemas, so they cannot drift from it.
+import type * as pulumi from "@pulumi/pulumi";
+import type { Camel, Collection, families } from "pulumi-audience/sdk/contract";
+import type { z } from "zod";
+
+type Primitive = string | number | boolean | null | undefined;
+
+/** A value whose members may each be a `pulumi.Input`. */
+export type DeepInput<T> = T extends Primitive
+  ? T
+  : T extends readonly (infer E)[]
+    ? pulumi.Input<DeepInput<E>>[]
+    : T extends object
+      ? { [K in keyof T]: pulumi.Input<DeepInput<T[K]>> }
+      : T;
+
+type Family<C extends Collection> = (typeof families)[C];
+
+/** The program-facing shape of a family's create body. */
+export type Config<C extends Collection> = Camel<z.input<Family<C>["create"]>>;
+/** The program-facing shape of a family's response. */
+export type State<C extends Collection> = Camel<z.output<Family<C>["response"]>>;
+
+/** Inputs every resource takes that steer the provider; recorded in state, never sent to the service. */
+export interface ResourceControls {
+  /**
+   * Name of an entry of the `audience:accounts` stack config map (`{apiKey, baseUrl}`) to manage this resource
+   * in; the default account (`audience:apiKey` / `audience:baseUrl`) when absent. Changing it never replaces.
+   */
+  account?: pulumi.Input<string>;
+  /**
+   * Id of an existing resource to take over instead of creating one: it is read, merge-patched to these inputs
+   * and managed from then on. (Pulumi's `import` option does not apply to these resources.)
+   */
+  adoptId?: pulumi.Input<string>;
+  /** `"ready"`: create and update wait until the resource has built; a failed build fails the step. */
+  waitFor?: pulumi.Input<"ready" | "none">;
+  /** How long `waitFor: "ready"` waits, in seconds (default 1800). */
+  waitTimeoutSeconds?: pulumi.Input<number>;
+  /** `"archive"` archives the resource on destroy instead of deleting it (default `"delete"`). */
+  deletionMode?: pulumi.Input<"delete" | "archive">;
+  /** With `deletionMode: "archive"`: ids of downstream resources that may be archived along. */
+  cascadeTo?: pulumi.Input<pulumi.Input<string>[]>;
+  /** With `deletionMode: "archive"`: archive everything downstream too. */
+  cascadeToAll?: pulumi.Input<boolean>;
+}
+
+/** Arguments of a family's resource class. */
+export type Args<C extends Collection> = DeepInput<Config<C>> & ResourceControls;
+
+/** Outputs of a family's resource class: every response member (the id is the resource's own `id`). */
+export type Outputs<C extends Collection> = {
+  readonly [K in Exclude<keyof State<C>, "id">]-?: pulumi.Output<State<C>[K]>;
+};
