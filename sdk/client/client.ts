@@ -104,16 +104,6 @@ function normalizeBaseUrl(baseUrl: string): URL {
   return url;
 }
 
-function queryString(query: Query | undefined): string {
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query ?? {})) {
-    if (value === undefined || value === null) continue;
-    for (const item of Array.isArray(value) ? value : [value]) params.append(key, String(item));
-  }
-  const text = params.toString();
-  return text ? `?${text}` : "";
-}
-
 function parseBody(raw: string, contentType: string | string[] | undefined): unknown {
   if (raw === "") return undefined;
   const type = String(contentType ?? "").toLowerCase();
@@ -232,8 +222,7 @@ export class AudienceClient {
 
   /** Looks people up through a lookup API target (`POST /targets/{id}/lookup`, a read: retried). */
   async lookup(targetId: string, body: Record<string, unknown>): Promise<Record<string, unknown>> {
-    if (typeof targetId !== "string" || targetId === "") throw new TypeError("lookup: targetId must be a non-empty string");
-    return this.request({ method: "POST", path: `/targets/${encodeURIComponent(targetId)}/lookup`, body, idempotent: true });
+    return this.request({ method: "POST", path: `${this.#itemPath("targets", targetId)}/lookup`, body, idempotent: true });
   }
 
   /** Iterates over every item of a paged listing (`/locations`, ...), following the `Link` rel="next" header. */
@@ -296,9 +285,14 @@ export class AudienceClient {
     await this.request({ method: "POST", path: `${this.#itemPath(collection, id)}/${action}`, body, idempotent: true });
   }
 
+  /** The URL of a path relative to the base; `query` adds to any query string the path already has. */
   #url(path: string, query: Query | undefined): URL {
-    const relative = path.startsWith("/") ? path : `/${path}`;
-    return new URL(`${this.#base.href}${relative}${queryString(query)}`);
+    const url = new URL(`${this.#base.href}${path.startsWith("/") ? path : `/${path}`}`);
+    for (const [key, value] of Object.entries(query ?? {})) {
+      if (value === undefined || value === null) continue;
+      for (const item of Array.isArray(value) ? value : [value]) url.searchParams.append(key, String(item));
+    }
+    return url;
   }
 
   /** Method and path relative to the base URL, for error messages. */

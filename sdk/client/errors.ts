@@ -69,6 +69,10 @@ export class BadRequestError extends AudienceApiError {}
 /** 400 `VALIDATION_FAILED`: `validationErrors` names each offending member by its wire path. */
 export class ValidationFailedError extends AudienceApiError {
   declare readonly validationErrors: ApiFieldError[];
+
+  constructor(info: RequestInfo, status: number, body: ErrorBody) {
+    super(info, status, { ...body, validationErrors: body.validationErrors ?? [] });
+  }
 }
 /** The API key was refused (401 and the key codes). */
 export class AuthenticationError extends AudienceApiError {}

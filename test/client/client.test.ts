@@ -314,6 +314,14 @@ describe("typed errors", () => {
     expect((error as Error).message).toBe(`PATCH /scopes/${SCOPE_ID}: 400 VALIDATION_FAILED: population.cohort_ids[0]: must be a uuid`);
   });
 
+  it("a validation failure without entries still reads as one, with the note", async () => {
+    service().post("/scopes").reply(400, errorBody("VALIDATION_FAILED", "identity sets cannot be matched"));
+    const error = await rejection(client.create("scopes", { name: "s", population: { cohort_ids: [COHORT_ID] }, payload: {}, preview: true }));
+    expect(error).toBeInstanceOf(ValidationFailedError);
+    expect(error).toMatchObject({ validationErrors: [], note: "identity sets cannot be matched" });
+    expect((error as Error).message).toBe("POST /scopes: 400 VALIDATION_FAILED: identity sets cannot be matched");
+  });
+
   it.each([
     [400, "BAD_REQUEST", BadRequestError],
     [401, "INVALID_AUTHORIZATION", InvalidAuthorizationError],
@@ -376,6 +384,14 @@ describe("Link paging", () => {
     for await (const location of client.paginate<{ id: string }>("/locations", { limit: 2 })) ids.push(location.id);
     expect(ids).toEqual(["loc-1", "loc-2", "loc-3", "loc-4", "loc-5"]);
     expect(requested).toEqual(["/v1/locations?limit=2", "/v1/locations?limit=2&offset=2", "/v1/locations?limit=2&offset=4"]);
+  });
+
+  it("keeps a query already in the path and adds the page size", async () => {
+    const mock = service().get("/atlases/a1/locations").query({ sort: "name", limit: "50" }).reply(200, [{ id: "loc-1" }]);
+    const seen: unknown[] = [];
+    for await (const location of client.paginate("atlases/a1/locations?sort=name", { limit: 50 })) seen.push(location);
+    expect(seen).toEqual([{ id: "loc-1" }]);
+    expect(mock.isDone()).toBe(true);
   });
 
   it("refuses a next link to another host, so the key never travels there", async () => {
