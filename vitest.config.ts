@@ -5,6 +5,7 @@ export default defineConfig({
   ssr: { resolve: { conditions: ["source"], externalConditions: ["source"] } },
   test: {
     include: ["test/**/*.test.ts"],
+    reporters: ["default", "./test/summary-reporter.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",
