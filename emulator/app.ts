@@ -8,6 +8,7 @@ import { RequestLog } from "./request-log.ts";
 import { RecordStore } from "./store.ts";
 import { familyOf, maskSecrets, ServiceState, type Account, type Doc } from "./state.ts";
 import { signUrl } from "./signing.ts";
+import { registerBuildSteps } from "./derived.ts";
 import type { EmulatorContext } from "./context.ts";
 import { routes } from "./routes/index.ts";
 
@@ -46,6 +47,7 @@ export function createApp(options: AppOptions = {}): App {
   const state = new ServiceState(store);
   const apiKey = ensureDefaultAccount(state, options.apiKey);
   const builds = new Builds(state, options.builds);
+  registerBuildSteps(state, builds);
   const faults = new Faults();
   const requests = new RequestLog();
 

@@ -4,12 +4,15 @@ import { COMMON_READ_ONLY, jsonEqual, type FamilyDef, type FieldError } from "pu
 import { ApiError, fieldError, validationFailed } from "./errors.ts";
 import { DEFAULT_QUOTA, familyOf, type Doc, type ServiceState, type StoredResource } from "./state.ts";
 import { valuesAt } from "./paths.ts";
+import { cohortStreamConditions } from "./stream-rules.ts";
 
 /** A rule over a whole document in its account, for rules the body alone cannot decide. */
 export type ContextRule = (input: { state: ServiceState; accountId: string; doc: Doc; previous?: Doc }) => FieldError[];
 
 /** Context rules per collection; each wraps a rule function the contract exports. */
-export const contextRules: Record<string, ContextRule[]> = {};
+export const contextRules: Record<string, ContextRule[]> = {
+  cohorts: [cohortStreamConditions],
+};
 
 /** Members a client wrote (what a merge patch applies to): everything but the read-only members. */
 export function clientMembers(family: FamilyDef, doc: Doc): Doc {

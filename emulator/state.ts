@@ -19,6 +19,8 @@ export interface Account {
   identity_graph: string | null;
   contract_started_at: string;
   created_at: string;
+  updated_at?: string;
+  branding?: Record<string, unknown> | null;
   /** Set by DELETE /accounts/{id}: deletion happens after a waiting period. */
   deletion_requested_at?: string;
 }

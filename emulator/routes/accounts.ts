@@ -1,9 +1,9 @@
 // Accounts, usage and billing: the current account is the key's; a parent reads its sub-accounts.
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { SECRET_PLACEHOLDER } from "pulumi-audience/sdk/contract";
-import { forbidden, notFound } from "../errors.ts";
+import { SECRET_PLACEHOLDER, validate } from "pulumi-audience/sdk/contract";
+import { forbidden, notFound, validationFailed } from "../errors.ts";
 import type { EmulatorContext } from "../context.ts";
-import { now, type Account } from "../state.ts";
+import { familyOf, now, type Account } from "../state.ts";
 
 /** Usage metrics every account reports, zero until used. */
 export const USAGE_METRICS = ["batch_deployments", "lookup_api_calls", "predictive_data", "people_with_nearest_location"];
@@ -12,9 +12,9 @@ export function register(app: FastifyInstance, ctx: EmulatorContext): void {
   const { state } = ctx;
 
   const view = (a: Account) => ({
-    id: a.id, name: a.name, resource_type: "accounts", parent_id: a.parent_id, api_key: SECRET_PLACEHOLDER,
-    identity_graph: a.identity_graph, contract_started_at: a.contract_started_at, branding: null,
-    created_at: a.created_at, updated_at: a.created_at, status: "ready",
+    id: a.id, name: a.name, resource_type: "accounts", parent_id: a.parent_id, parent_account_id: a.parent_id,
+    api_key: SECRET_PLACEHOLDER, identity_graph: a.identity_graph, contract_started_at: a.contract_started_at,
+    branding: a.branding ?? null, created_at: a.created_at, updated_at: a.updated_at ?? a.created_at, status: "ready",
     ...(a.deletion_requested_at ? { deletion_requested_at: a.deletion_requested_at } : {}),
   });
 
@@ -28,7 +28,7 @@ export function register(app: FastifyInstance, ctx: EmulatorContext): void {
     return target;
   };
 
-  const family = (self: Account) => state.accounts().filter((a) => state.isSelfOrDescendant(self.id, a.id));
+  const tree = (self: Account) => state.accounts().filter((a) => state.isSelfOrDescendant(self.id, a.id));
 
   const usage = (a: Account) => {
     const counts = state.usage(a.id);
@@ -36,12 +36,12 @@ export function register(app: FastifyInstance, ctx: EmulatorContext): void {
     return { account_id: a.id, period_start: a.contract_started_at, period_end: now(), metrics };
   };
 
-  app.get("/accounts", (request, reply) => reply.send(family(ctx.account(request)).map(view)));
+  app.get("/accounts", (request, reply) => reply.send(tree(ctx.account(request)).map(view)));
   app.get<{ Params: { id: string } }>("/accounts/:id", (request, reply) => reply.send(view(readable(request))));
   app.get<{ Params: { id: string } }>("/accounts/:id/usage", (request, reply) => reply.send(usage(readable(request))));
   app.get<{ Params: { id: string } }>("/accounts/:id/usage/all", (request, reply) => {
     const root = readable(request);
-    const all = family(root).map(usage);
+    const all = tree(root).map(usage);
     const metrics: Record<string, number> = {};
     for (const u of all) for (const [m, n] of Object.entries(u.metrics)) metrics[m] = (metrics[m] ?? 0) + n;
     // A yearly contractual limit would appear here as `limit`; none is on record in the emulator.
@@ -51,7 +51,35 @@ export function register(app: FastifyInstance, ctx: EmulatorContext): void {
     const u = usage(readable(request));
     return reply.send({ ...u, billable: Object.fromEntries(Object.entries(u.metrics).filter(([m]) => m !== "people_with_nearest_location")) });
   });
-  app.get("/usages", (request, reply) => reply.send(family(ctx.account(request)).map(usage)));
+  app.get("/usages", (request, reply) => reply.send(tree(ctx.account(request)).map(usage)));
+
+  const family = familyOf("accounts");
+  if (family) {
+    // A sub-account of the current account; its keys come from the control plane.
+    app.post("/accounts", (request, reply) => {
+      const parsed = validate(family.create, request.body, family.readOnly);
+      if (!parsed.ok) throw validationFailed(parsed.errors);
+      const body = parsed.value as { name: string; identity_graph?: string; branding?: Record<string, unknown> };
+      const created = state.createAccount({ name: body.name, parent_id: ctx.account(request).id });
+      const stored = { ...created, identity_graph: body.identity_graph ?? null, ...(body.branding ? { branding: body.branding } : {}) };
+      state.store.transaction(() => state.store.set("account", created.id, stored));
+      return reply.code(201).send(view(stored));
+    });
+    app.patch<{ Params: { id: string } }>("/accounts/:id", (request, reply) => {
+      const target = readable(request);
+      const parsed = validate(family.patch, request.body, family.readOnly);
+      if (!parsed.ok) throw validationFailed(parsed.errors);
+      const patch = request.body as { name?: string; identity_graph?: string | null; branding?: Record<string, unknown> | null };
+      const next: Account = {
+        ...target, updated_at: now(),
+        ...(patch.name !== undefined ? { name: patch.name } : {}),
+        ...(patch.identity_graph !== undefined ? { identity_graph: patch.identity_graph } : {}),
+        ...(patch.branding !== undefined ? { branding: patch.branding } : {}),
+      };
+      state.store.transaction(() => state.store.set("account", target.id, next));
+      return reply.send(view(next));
+    });
+  }
 
   app.delete<{ Params: { id: string } }>("/accounts/:id", (request, reply) => {
     const target = readable(request);

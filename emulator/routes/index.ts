@@ -19,5 +19,12 @@ import { register as resources } from "./resources.ts";
 import { register as accounts } from "./accounts.ts";
 import { register as graph } from "./graph.ts";
 import { register as openapi } from "./openapi.ts";
+import { register as locations } from "./locations.ts";
+import { register as uploads } from "./uploads.ts";
+import { register as related } from "./related.ts";
+import { register as actions } from "./actions.ts";
+import { register as insights } from "./insights.ts";
+import { register as traits } from "./traits.ts";
 
-export const routes: RouteModule[] = [control, openapi, accounts, graph, resources];
+/** Special routes first: the generic family routes (last) leave a route that is already served alone. */
+export const routes: RouteModule[] = [control, openapi, accounts, graph, locations, uploads, related, actions, insights, traits, resources];

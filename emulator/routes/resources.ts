@@ -10,6 +10,7 @@ import {
   assertQuota, assertValid, assertWritable, clientMembers, createOnlyErrors, referenceErrors, runContextRules, serviceMembers,
 } from "../rules.ts";
 import type { EmulatorContext } from "../context.ts";
+import { membersOnCreate } from "../derived.ts";
 
 export const MAX_IDS = 100;
 
@@ -33,8 +34,11 @@ export function idsFilter(query: unknown): Set<string> | undefined {
   return new Set(ids);
 }
 
+/** Families whose resources are not documents of an account (routes/accounts.ts serves them). */
+const SERVED_ELSEWHERE = new Set(["accounts", "uploads"]);
+
 export function register(app: FastifyInstance, ctx: EmulatorContext): void {
-  for (const family of allFamilies()) registerFamily(app, ctx, family);
+  for (const family of allFamilies()) if (!SERVED_ELSEWHERE.has(family.collection)) registerFamily(app, ctx, family);
 }
 
 function registerFamily(server: FastifyInstance, ctx: EmulatorContext, family: FamilyDef): void {
@@ -76,11 +80,13 @@ function registerFamily(server: FastifyInstance, ctx: EmulatorContext, family: F
         throw conflict(`The account already has its ${family.name}; change it with PATCH ${base}`);
       }
       assertQuota(state, accountId, collection);
-      const inserted = state.insert(accountId, collection, { ...doc, status: family.builds ? "new" : "ready" });
+      const inserted = state.insert(accountId, collection, {
+        ...doc, ...membersOnCreate(state, accountId, collection, doc), status: family.builds ? "new" : "ready",
+      });
       const stored = state.resource(collection, String(inserted.id)) as StoredResource;
       return builds.start(stored);
     });
-    return reply.code(201).send(ctx.present(request, created));
+    return reply.code(family.createdStatus).send(ctx.present(request, created));
   };
 
   const update = (request: FastifyRequest, reply: FastifyReply, resource: StoredResource) => {
@@ -123,6 +129,11 @@ function registerFamily(server: FastifyInstance, ctx: EmulatorContext, family: F
     if (dependents.length > 0) {
       const names = dependents.map((d) => `${d.collection.replace(/s$/, "")} ${String(d.doc.name ?? "")} (${String(d.doc.id)})`);
       throw conflict(`The ${family.name} ${String(resource.doc.id)} cannot be deleted: ${names.join(", ")} depend${dependents.length === 1 ? "s" : ""} on it. Delete or change them first.`);
+    }
+    if (family.deletion === "scheduled") {
+      // Deleted after a waiting period: the request is recorded and the resource keeps working meanwhile.
+      state.store.transaction(() => state.save({ ...resource, doc: { ...resource.doc, deletion_requested_at: resource.doc.deletion_requested_at ?? now() } }));
+      return reply.code(202).send();
     }
     state.store.transaction(() => state.remove(collection, String(resource.doc.id)));
     return reply.code(204).send();

@@ -1,0 +1,68 @@
+// Reading uploaded CSV files, as hosted_csv datasets and atlases do when they build.
+import { gunzipSync } from "node:zlib";
+import { parse } from "csv-parse/sync";
+import type { ServiceState } from "./state.ts";
+
+export interface StoredUpload {
+  account_id: string;
+  directory: string;
+  filename: string;
+  size: number;
+  created_at: string;
+  /** File bytes, base64. */
+  data: string;
+}
+
+export const uploadKey = (accountId: string, directory: string, filename: string) => `${accountId}/${directory}/${filename}`;
+
+export function uploadsIn(state: ServiceState, accountId: string, directory?: string): StoredUpload[] {
+  return state.store.values<StoredUpload>("upload", `${accountId}/${directory === undefined ? "" : `${directory}/`}`)
+    .sort((a, b) => a.created_at.localeCompare(b.created_at));
+}
+
+export interface Table {
+  columns: string[];
+  rows: Record<string, string>[];
+  /** Rows the parser could not read. */
+  malformed: number;
+}
+
+/** Rows of every CSV file of an upload directory (gzip is decompressed; bzip2 is not read by the emulator). */
+export function readDirectory(state: ServiceState, accountId: string, directory: string, options: { delimiter?: string; header_row?: boolean } = {}): Table {
+  const table: Table = { columns: [], rows: [], malformed: 0 };
+  for (const upload of uploadsIn(state, accountId, directory)) {
+    let bytes = Buffer.from(upload.data, "base64");
+    const name = upload.filename.toLowerCase();
+    if (name.endsWith(".bz2")) throw new Error(`${upload.filename}: bzip2 files are not read by the emulator; upload .csv or .csv.gz`);
+    if (name.endsWith(".gz")) bytes = gunzipSync(bytes);
+    const records = parse(bytes, {
+      delimiter: options.delimiter ?? ",", bom: true, skip_empty_lines: true, relax_column_count: true, trim: true,
+    }) as string[][];
+    const header = options.header_row === false ? (records[0] ?? []).map((_c, i) => `column_${i + 1}`) : records.shift() ?? [];
+    for (const c of header) if (!table.columns.includes(c)) table.columns.push(c);
+    for (const record of records) {
+      if (record.length !== header.length) {
+        table.malformed++;
+        continue;
+      }
+      table.rows.push(Object.fromEntries(header.map((c, i) => [c, record[i] ?? ""])));
+    }
+  }
+  return table;
+}
+
+/** The type a column's values read as: long, double, boolean, date or string. */
+export function detectType(values: readonly string[]): string {
+  const present = values.filter((v) => v !== "");
+  if (present.length === 0) return "unknown";
+  if (present.every((v) => /^-?\d+$/.test(v))) return "long";
+  if (present.every((v) => /^-?\d*\.?\d+(e-?\d+)?$/i.test(v))) return "double";
+  if (present.every((v) => /^(true|false)$/i.test(v))) return "boolean";
+  if (present.every((v) => /^\d{4}-\d{2}-\d{2}/.test(v))) return "date";
+  if (present.every((v) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v))) return "uuid";
+  return "string";
+}
+
+export function detectedColumns(table: Table): { name: string; type: string }[] {
+  return table.columns.map((name) => ({ name, type: detectType(table.rows.slice(0, 1000).map((r) => r[name] ?? "")) }));
+}

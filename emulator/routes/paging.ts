@@ -1,0 +1,35 @@
+// limit / offset paging with X-Total-Count and an RFC 8288 Link header, for the few listings that page.
+import type { FastifyReply, FastifyRequest } from "fastify";
+import { fieldError, validationFailed } from "../errors.ts";
+
+export const DEFAULT_PAGE_SIZE = 100;
+export const MAX_PAGE_SIZE = 1000;
+
+function integer(query: Record<string, unknown>, name: string, fallback: number, max: number): number {
+  const raw = query[name];
+  if (raw === undefined) return fallback;
+  const n = Number(raw);
+  if (typeof raw !== "string" || !/^\d+$/.test(raw) || n > max) {
+    throw validationFailed([fieldError(name, `must be an integer from 0 to ${max}`, "invalid_type")]);
+  }
+  return n;
+}
+
+/** Answers one page of `items` with the paging headers. */
+export function sendPage<T>(request: FastifyRequest, reply: FastifyReply, items: readonly T[]): FastifyReply {
+  const query = request.query as Record<string, unknown>;
+  const limit = integer(query, "limit", DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
+  const offset = integer(query, "offset", 0, Number.MAX_SAFE_INTEGER);
+  const url = new URL(request.originalUrl, `${request.protocol}://${request.host}`);
+  const link = (rel: string, at: number) => {
+    url.searchParams.set("limit", String(limit));
+    url.searchParams.set("offset", String(at));
+    return `<${url.toString()}>; rel="${rel}"`;
+  };
+  const links: string[] = [];
+  if (limit > 0 && offset + limit < items.length) links.push(link("next", offset + limit));
+  if (offset > 0) links.push(link("prev", Math.max(0, offset - limit)));
+  links.push(link("first", 0));
+  if (limit > 0) links.push(link("last", Math.max(0, Math.floor((items.length - 1) / limit) * limit)));
+  return reply.header("x-total-count", String(items.length)).header("link", links.join(", ")).send(items.slice(offset, offset + limit));
+}

@@ -1,0 +1,43 @@
+// Uploads: raw file bytes POSTed to /uploads/{directory}/{filename}, listed and downloaded; read by
+// hosted_csv datasets and atlases as they build.
+import type { FastifyInstance } from "fastify";
+import { checkUpload } from "pulumi-audience/sdk/contract";
+import { badRequest, notFound, validationFailed } from "../errors.ts";
+import type { EmulatorContext } from "../context.ts";
+import { uploadKey, uploadsIn, type StoredUpload } from "../ingest.ts";
+import { now } from "../state.ts";
+
+export const UPLOAD_LIMIT = 32 * 1024 * 1024;
+const FILE_TYPES = ["text/csv", "application/octet-stream", "application/gzip", "application/x-gzip", "application/x-bzip2", "text/plain"];
+
+type Params = { directory: string; filename: string };
+
+export function register(app: FastifyInstance, ctx: EmulatorContext): void {
+  const { state } = ctx;
+  const view = (u: StoredUpload) => ({ directory: u.directory, filename: u.filename, size: u.size, created_at: u.created_at });
+
+  app.get("/uploads", (request, reply) => reply.send(uploadsIn(state, ctx.account(request).id).map(view)));
+
+  app.get<{ Params: Params }>("/uploads/:directory/:filename", (request, reply) => {
+    const found = state.store.get<StoredUpload>("upload", uploadKey(ctx.account(request).id, request.params.directory, request.params.filename));
+    if (!found) throw notFound(`No upload ${request.params.directory}/${request.params.filename} exists`);
+    return reply.type(found.filename.endsWith(".csv") ? "text/csv" : "application/octet-stream").send(Buffer.from(found.data, "base64"));
+  });
+
+  // File bodies are bytes, parsed only inside this plugin.
+  void app.register(async (files) => {
+    files.addContentTypeParser(FILE_TYPES, { parseAs: "buffer", bodyLimit: UPLOAD_LIMIT }, (_request, body, done) => done(null, body));
+    files.post<{ Params: Params }>("/uploads/:directory/:filename", { bodyLimit: UPLOAD_LIMIT }, (request, reply) => {
+      const { directory, filename } = request.params;
+      const errors = checkUpload(directory, filename);
+      if (errors.length > 0) throw validationFailed(errors);
+      if (!Buffer.isBuffer(request.body)) throw badRequest(`Send the file's bytes with Content-Type ${FILE_TYPES.slice(0, 2).join(" or ")}`);
+      const accountId = ctx.account(request).id;
+      const upload: StoredUpload = {
+        account_id: accountId, directory, filename, size: request.body.length, created_at: now(), data: request.body.toString("base64"),
+      };
+      state.store.transaction(() => state.store.set("upload", uploadKey(accountId, directory, filename), upload));
+      return reply.code(201).send(view(upload));
+    });
+  });
+}
