@@ -108,6 +108,19 @@ describe("resource calls", () => {
     expect(archiveBodies).toEqual([{ cascade_to: [COHORT_ID] }]);
   });
 
+  it("is typed by the contract: a body of the wrong shape or an unknown collection does not compile", async () => {
+    // @ts-expect-error `preview` is required on a scope and `name` is a string
+    const wrongBody = () => client.create("scopes", { name: 1, population: { cohort_ids: [COHORT_ID] }, payload: {} });
+    expect(wrongBody).toBeTypeOf("function");
+    // @ts-expect-error "scope" is not a collection ("scopes" is)
+    await expect(client.get("scope", SCOPE_ID)).rejects.toThrow(/^unknown collection "scope"; known: scopes, /);
+    const found: { id: string; name: string; resource_type: string } = (await (async () => {
+      service().get(`/scopes/${SCOPE_ID}`).reply(200, scope());
+      return client.get("scopes", SCOPE_ID);
+    })());
+    expect(found).toMatchObject({ id: SCOPE_ID, preview: true });
+  });
+
   it("refuses an empty id before sending anything", async () => {
     await expect(client.get("scopes", "")).rejects.toThrow("scopes: id must be a non-empty string");
   });
