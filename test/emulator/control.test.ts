@@ -1,0 +1,85 @@
+// The control plane: faults, the request log, reset, and that it lives only outside /v1.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { emulator, type Client, type Json } from "./helpers.ts";
+
+let api: Client;
+beforeAll(async () => {
+  api = await emulator();
+});
+beforeEach(async () => {
+  await api.control("POST", "/reset");
+});
+afterAll(() => api.close());
+
+describe("faults", () => {
+  it("answer matching requests with the status, error body and Retry-After, count times", async () => {
+    await api.control("PUT", "/faults", { rules: [{ method: "GET", path: "/scopes", status: 503, retry_after: 2, count: 2 }] });
+    for (const path of ["/v1/scopes", "/scopes"]) {
+      const reply = await api.get<Json>(path);
+      expect(reply.status).toBe(503);
+      expect(reply.headers.get("retry-after")).toBe("2");
+      expect(reply.body).toMatchObject({ error: "INTERNAL_SERVER_ERROR", id: expect.any(String), note: expect.any(String) });
+    }
+    expect((await api.get("/v1/scopes")).status).toBe(200);
+    expect((await api.get("/v1/cohorts")).status).toBe(200);
+  });
+
+  it("match path patterns with * and never by chance at probability 0", async () => {
+    await api.control("PUT", "/faults", { rules: [
+      { path: "/cohorts/*", status: 429, probability: 0 },
+      { path: "/cohorts/*", status: 500 },
+    ] });
+    const cohorts = (await api.get<Json[]>("/v1/cohorts")).body;
+    expect((await api.get(`/v1/cohorts/${String(cohorts[0]?.id)}`)).status).toBe(500);
+  });
+
+  it("add latency", async () => {
+    await api.control("PUT", "/faults", { rules: [{ path: "/cohorts", latency_ms: 300, count: 1 }] });
+    const started = performance.now();
+    expect((await api.get("/v1/cohorts")).status).toBe(200);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(290);
+  });
+
+  it("reset the connection before the request is processed: nothing changes", async () => {
+    await api.control("PUT", "/faults", { rules: [{ method: "POST", path: "/cohorts", reset: "before", count: 1 }] });
+    await expect(api.post("/v1/cohorts", { name: "Lost" })).rejects.toThrow();
+    expect((await api.get<Json[]>("/v1/cohorts")).body.map((c) => c.name)).not.toContain("Lost");
+  });
+
+  it("reset the connection after the request is processed: the change is kept", async () => {
+    await api.control("PUT", "/faults", { rules: [{ method: "POST", path: "/cohorts", reset: "after", count: 1 }] });
+    await expect(api.post("/v1/cohorts", { name: "Kept" })).rejects.toThrow();
+    expect((await api.get<Json[]>("/v1/cohorts")).body.map((c) => c.name)).toContain("Kept");
+  });
+
+  it("refuse a rule without a path", async () => {
+    const reply = await api.control<Json>("PUT", "/faults", { rules: [{ status: 500 }] });
+    expect(reply.status).toBe(400);
+    expect(reply.body.validationErrors).toEqual([expect.objectContaining({ path: "rules[0].path" })]);
+  });
+});
+
+describe("the request log", () => {
+  it("records the API requests served, not the control plane's", async () => {
+    await api.get("/v1/cohorts");
+    await api.post("/v1/cohorts", { name: "" });
+    const log = (await api.control<Json[]>("GET", "/requests")).body;
+    expect(log.map((r) => [r.method, r.path, r.status])).toEqual([["GET", "/cohorts", 200], ["POST", "/cohorts", 400]]);
+    expect(log[0]?.account_id).toEqual(expect.any(String));
+    expect((await api.control<Json[]>("GET", "/requests?method=POST")).body).toHaveLength(1);
+  });
+});
+
+describe("reset", () => {
+  it("forgets resources and accounts but keeps the default key working", async () => {
+    await api.post("/v1/cohorts", { name: "Temporary" });
+    const extra = (await api.control<Json>("POST", "/accounts", { name: "Gone" })).body;
+    await api.control("POST", "/reset");
+    expect((await api.get<Json[]>("/v1/cohorts")).body.map((c) => c.name).sort()).toEqual(["Customers", "Leads"]);
+    expect((await api.get("/v1/cohorts", String(extra.api_key))).status).toBe(401);
+  });
+
+  it("is not served under /v1", async () => {
+    expect((await api.call("POST", "/v1/_emulator/reset", undefined, { key: null })).status).toBe(404);
+  });
+});
