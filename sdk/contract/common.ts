@@ -3,10 +3,14 @@ import { z } from "zod";
 
 export const SECRET_PLACEHOLDER = "<secret>";
 
-export const id = z.guid({ error: "must be a uuid" });
-export const name = z.string({
-  error: (iss) => iss.input === undefined ? "is required" : iss.input === null ? "is required and cannot be null" : "must be a string",
-}).refine((s) => s.trim().length > 0, {
+/** An error message for a missing, null or mistyped member. */
+export function expected(what: string) {
+  return (iss: { input?: unknown }) =>
+    iss.input === undefined ? "is required" : iss.input === null ? "is required and cannot be null" : `must be ${what}`;
+}
+
+export const id = z.guid({ error: expected("a uuid") });
+export const name = z.string({ error: expected("a string") }).refine((s) => s.trim().length > 0, {
   error: "must be a non-empty string",
 });
 export const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, { error: "must be a date in YYYY-MM-DD form" });
@@ -127,12 +131,18 @@ export function body<S extends z.core.$ZodLooseShape>(shape: S) {
  */
 export function patchOf<S extends z.core.$ZodLooseShape>(shape: S) {
   const out: Record<string, z.ZodType> = {};
+  const required: string[] = [];
   for (const [key, field] of Object.entries(shape) as [string, z.ZodType][]) {
     const optional = field instanceof z.ZodOptional || field instanceof z.ZodDefault || field.safeParse(undefined).success;
-    const patched = patchMember(field);
-    out[key] = (optional ? patched.nullable() : patched).optional();
+    if (!optional) required.push(key);
+    out[key] = patchMember(field).nullable().optional();
   }
-  return z.strictObject(out) as z.ZodObject<{ [K in keyof S]: z.ZodOptional<z.ZodType> }, z.core.$strict>;
+  // Null passes the member so that the refusal below says why, whatever the member's own message.
+  return z.strictObject(out).check((ctx) => {
+    for (const key of required) {
+      if (ctx.value[key] === null) issue(ctx, [key], "is required and cannot be null");
+    }
+  }) as unknown as z.ZodObject<{ [K in keyof S]: z.ZodOptional<z.ZodType> }, z.core.$strict>;
 }
 
 function patchMember(field: z.ZodType): z.ZodType {
@@ -198,6 +208,9 @@ function plainMessage(issue: z.core.$ZodIssue): string {
     if (m.endsWith("received undefined")) return "is required";
     if (m.endsWith("received null")) return "is required and cannot be null";
     return `must be ${issue.expected === "array" || issue.expected === "object" ? "an" : "a"} ${issue.expected}`;
+  }
+  if (issue.code === "invalid_key") {
+    return `is not an allowed key: ${issue.issues.map((i) => i.message).join("; ")}`;
   }
   if (issue.code === "invalid_value" && m.startsWith("Invalid")) {
     return `must be one of ${issue.values.map(String).join(", ")}`;
