@@ -120,9 +120,10 @@ function parseBody(raw: string, contentType: string | string[] | undefined): unk
 /** The `rel="next"` target of an RFC 8288 `Link` header. */
 export function nextLink(header: string | string[] | undefined): string | undefined {
   for (const value of Array.isArray(header) ? header : header ? [header] : []) {
-    for (const match of value.matchAll(/<([^>]*)>((?:\s*;\s*[^;,]+)*)/g)) {
-      const rel = /;\s*rel\s*=\s*"?([^";]+)"?/i.exec(match[2] ?? "")?.[1];
-      if (rel?.toLowerCase().split(/\s+/).includes("next")) return match[1];
+    // Each link is `<target>` followed by `; name=value` parameters whose quoted values may hold `,` or `;`.
+    for (const match of value.matchAll(/<([^>]*)>((?:\s*;\s*[\w*-]+\s*(?:=\s*(?:"[^"]*"|[^;,]*))?)*)/g)) {
+      const rel = /;\s*rel\s*=\s*(?:"([^"]*)"|([^;,\s]+))/i.exec(match[2] ?? "");
+      if ((rel?.[1] ?? rel?.[2])?.toLowerCase().split(/\s+/).includes("next")) return match[1];
     }
   }
   return undefined;

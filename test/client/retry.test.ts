@@ -1,6 +1,6 @@
-// Backoff and Retry-After arithmetic, and how a failure is read as "never sent".
+// Backoff and Retry-After arithmetic, how a failure is read as "never sent", and Link headers.
 import { describe, expect, it } from "vitest";
-import { backoffMs, DEFAULT_RETRY, parseRetryAfter } from "pulumi-audience/sdk/client";
+import { backoffMs, DEFAULT_RETRY, nextLink, parseRetryAfter } from "pulumi-audience/sdk/client";
 import { failedBeforeSend } from "../../sdk/client/retry.ts";
 
 describe("backoffMs", () => {
@@ -51,5 +51,21 @@ describe("failedBeforeSend", () => {
 
   it("an error without a code proves nothing", () => {
     expect(failedBeforeSend(new Error("boom"))).toBe(false);
+  });
+});
+
+describe("nextLink", () => {
+  it.each([
+    ['<https://a.test/v1/locations?offset=2>; rel="next"', "https://a.test/v1/locations?offset=2"],
+    ['</v1/locations?offset=0>; rel="prev", </v1/locations?offset=4>; rel=next', "/v1/locations?offset=4"],
+    ['</p?offset=4>; title="page 3, of 9; roughly"; rel="last next"', "/p?offset=4"],
+    ['</p?offset=0>; rel="first", </p?offset=8>; REL="Next"', "/p?offset=8"],
+    [["</p?offset=0>; rel=prev", "</p?offset=6>; rel=next"], "/p?offset=6"],
+  ] as const)("%j -> %s", (header, next) => {
+    expect(nextLink(header as string | string[])).toBe(next);
+  });
+
+  it.each([undefined, "", '</p?offset=0>; rel="prev"', '</p?offset=0>; title="rel=next"'])("%j has no next", (header) => {
+    expect(nextLink(header)).toBeUndefined();
   });
 });
