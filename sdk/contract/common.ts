@@ -194,6 +194,11 @@ export function toValidationErrors(issues: readonly z.core.$ZodIssue[], readOnly
           context: { errorType: isReadOnly ? "read_only" : "unrecognized_key" },
         });
       }
+    } else if (issue.code === "invalid_union" && issue.errors.length > 0 && !issue.message.startsWith("must")) {
+      // No variant matched: report the closest one's complaints, below the union's path.
+      const closest = issue.errors.reduce((a, b) => (b.length < a.length ? b : a));
+      const nested = closest.map((i) => ({ ...i, path: [...issue.path, ...i.path] }) as z.core.$ZodIssue);
+      out.push(...toValidationErrors(nested, issue.path.length === 0 ? readOnly : []));
     } else {
       out.push({ path: formatPath(issue.path), message: plainMessage(issue), context: { errorType: issue.code } });
     }

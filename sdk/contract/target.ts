@@ -14,7 +14,9 @@ export const AGGREGATE_GEOGRAPHIES = [
 
 /** Named transform preset per destination kind (names not shown by the spec). */
 const transformPreset = z.string().min(1).optional();
-const imputePayload = z.array(oneOf(["attributes"])).optional();
+/** Off by default; `attributes` adds attribute values imputed from cohabitants and neighbors. */
+const imputePayload = z.array(oneOf(["attributes"])).default([]);
+const multipleIdentities = z.boolean().default(false);
 const reference = z.strictObject({ dataset_id: id, column_name: z.string().min(1, { error: "must name a column" }) });
 
 const notOnAggregated = notAllowed("is not supported by mode aggregated (only identified, hashed, referenced)");
@@ -28,7 +30,7 @@ export const representation = z.discriminatedUnion("mode", [
     /** One row per person (default) or per residence. */
     aggregate: oneOf(["person", "residence"]).optional(),
     transform_preset: transformPreset,
-    output_multiple_identities: z.boolean().optional(),
+    output_multiple_identities: multipleIdentities,
     impute_payload: imputePayload,
     include_geometry: onlyAggregated("identified"),
     reference: onlyReferenced("identified"),
@@ -49,7 +51,7 @@ export const representation = z.discriminatedUnion("mode", [
     /** Deprecated: use reference {dataset_id, column_name}. */
     reference_dataset_id: id.optional().meta({ deprecated: true }),
     transform_preset: transformPreset,
-    output_multiple_identities: z.boolean().optional(),
+    output_multiple_identities: multipleIdentities,
     impute_payload: imputePayload,
     include_geometry: onlyAggregated("referenced"),
   }).check((ctx) => {

@@ -9,6 +9,10 @@ const valid: Partial<Record<Collection, { body: Record<string, unknown>; stored?
   scopes: { body: { name: "Leads", population: { cohort_ids: [A] }, payload: { outcome_ids: [B] }, preview: true } },
   targets: {
     body: { name: "CSV", scope_id: A, representation: { mode: "identified" }, options: { type: "hosted_csv" } },
+    stored: {
+      name: "CSV", scope_id: A, options: { type: "hosted_csv" },
+      representation: { mode: "identified", impute_payload: [], output_multiple_identities: false },
+    },
   },
   cohorts: { body: { name: "Leads" }, stored: { name: "Leads", explore: false } },
   atlases: {

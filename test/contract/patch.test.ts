@@ -51,6 +51,13 @@ describe("merge-patch bodies", () => {
     expect(patchErrors("targets", { representation: { transform_preset: "default" }, options: { gzip: true } })).toEqual([]);
   });
 
+  it("names the member of a patched union that no variant takes", () => {
+    expect(patchErrors("targets", { representation: { transform_preset: "p", colour: "blue" } }))
+      .toEqual([expect.objectContaining({ path: "representation.colour", message: "is not a recognized field" })]);
+    expect(patchErrors("targets", { options: { gzip: "yes" } }))
+      .toEqual([expect.objectContaining({ path: "options.gzip", message: "must be a boolean" })]);
+  });
+
   it("still types the members it patches", () => {
     expect(patchErrors("cohorts", { explore: "yes" })).toEqual([expect.objectContaining({ path: "explore", message: "must be a boolean" })]);
   });
