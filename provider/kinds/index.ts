@@ -2,6 +2,7 @@
 // program uses and the few family-specific steps.
 import { families, type Collection, type FamilyDef } from "pulumi-audience/sdk/contract";
 import { defineKind, type Kind } from "./kind.ts";
+import { personaSetExtras } from "./persona-set.ts";
 
 export { defineKind, type Calls, type Kind } from "./kind.ts";
 
@@ -32,7 +33,9 @@ export const KIND_NAMES: Record<string, string> = {
 };
 
 /** Family-specific parts of a descriptor; most families need none. */
-const EXTRAS: Partial<Record<string, Partial<Omit<Kind, "name" | "family">>>> = {};
+const EXTRAS: Partial<Record<string, Partial<Omit<Kind, "name" | "family">>>> = {
+  persona_sets: personaSetExtras,
+};
 
 function pascal(collection: string): string {
   return collection.replace(/(?:^|_)([a-z])/g, (_m, c: string) => c.toUpperCase()).replace(/s$/, "");

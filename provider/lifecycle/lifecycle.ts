@@ -6,7 +6,7 @@ import type { Kind } from "../kinds/kind.ts";
 import { kindOf } from "../kinds/index.ts";
 import { controlsSchema, CONTROL_KEYS, KIND_KEY, PROVIDER_KEY, type Controls } from "./controls.ts";
 import { type Service } from "./service.ts";
-import { canonical, camelPath, isObject, keepSecrets, pathsOverlap, project, unknownPaths, UNKNOWN, wireOf, withoutNulls, type Props } from "./shape.ts";
+import { canonical, camelPath, isObject, keepSecrets, memberNames, pathsOverlap, project, unknownPaths, UNKNOWN, wireOf, withoutNulls, type Props } from "./shape.ts";
 import { unknownAccount, type Settings } from "./settings.ts";
 
 /** Where the lifecycle gets its settings and its connection to an account. */
@@ -55,9 +55,11 @@ function controlsOf(parts: Parts): Props {
 
 /** Outputs recorded for an answer: every response member in camelCase, secrets as declared, plus controls. */
 function outputsOf(parts: Parts, response: Props, known: Props): Props {
-  const camel = fromWire(parts.kind.family.response, response);
+  // Only the members the contract declares: they are the class's typed outputs (the id is the resource's own).
+  const declared = memberNames(parts.kind.family.response);
+  const wire = Object.fromEntries(Object.entries(response).filter(([key]) => key !== "id" && declared.includes(key)));
+  const camel = fromWire(parts.kind.family.response, wire);
   const members = isObject(camel) ? (keepSecrets(camel, known) as Props) : {};
-  delete members.id; // the resource's id is its own output
   const extras = parts.kind.extraOutputs?.(parts.extras, response) ?? {};
   return { ...members, ...parts.extras, ...extras, ...controlsOf(parts) };
 }
@@ -99,12 +101,11 @@ export function createLifecycle(env: Environment) {
     }
   }
 
+  /** The optional wait, then the family's own steps (which may need the built resource). */
   async function finish(parts: Parts, service: Service, id: string, response: Props, inputs: Props): Promise<Props> {
-    let answer = response;
-    if (parts.kind.afterWrite && Object.keys(parts.extras).length > 0) {
-      answer = await parts.kind.afterWrite(service, id, parts.extras, answer);
-    }
-    return waitForBuild(parts, service, id, answer, inputs);
+    const built = await waitForBuild(parts, service, id, response, inputs);
+    if (!parts.kind.afterWrite || Object.keys(parts.extras).length === 0) return built;
+    return parts.kind.afterWrite(service, id, parts.extras, built);
   }
 
   const provider = {

@@ -150,3 +150,12 @@ export function keepSecrets(value: unknown, known: unknown): unknown {
   for (const [k, v] of Object.entries(value)) out[k] = keepSecrets(v, isObject(known) ? known[k] : undefined);
   return out;
 }
+
+/** Every member name a schema's objects may carry (all options of a union). */
+export function memberNames(schema: z.ZodType): string[] {
+  const s = unwrap(schema);
+  if (s instanceof z.ZodObject) return Object.keys(s.shape);
+  if (s instanceof z.ZodUnion) return [...new Set((s.def.options as z.ZodType[]).flatMap(memberNames))];
+  if (s instanceof z.ZodIntersection) return [...memberNames(s.def.left as z.ZodType), ...memberNames(s.def.right as z.ZodType)];
+  return [];
+}

@@ -1,21 +1,12 @@
 // The one factory behind every resource class: a `pulumi.dynamic.Resource` with the type token
 // `pulumi-nodejs:dynamic/audience:<Name>`, the shared `__provider` shim and the family's typed args and outputs.
 import * as pulumi from "@pulumi/pulumi";
-import { camelKey, families, unwrap, type Collection } from "pulumi-audience/sdk/contract";
-import { z } from "zod";
+import { camelKey, families, type Collection } from "pulumi-audience/sdk/contract";
 import { kinds } from "../kinds/index.ts";
 import { KIND_KEY } from "../lifecycle/controls.ts";
+import { memberNames } from "../lifecycle/shape.ts";
 import { provider } from "./shim.ts";
 import type { Args, Outputs, ResourceControls } from "./types.ts";
-
-/** Every member name a schema's objects may carry (all options of a union). */
-function memberNames(schema: z.ZodType): string[] {
-  const s = unwrap(schema);
-  if (s instanceof z.ZodObject) return Object.keys(s.shape);
-  if (s instanceof z.ZodUnion) return [...new Set((s.def.options as z.ZodType[]).flatMap(memberNames))];
-  if (s instanceof z.ZodIntersection) return [...memberNames(s.def.left as z.ZodType), ...memberNames(s.def.right as z.ZodType)];
-  return [];
-}
 
 export type AudienceResource<C extends Collection> = pulumi.dynamic.Resource & Outputs<C>;
 

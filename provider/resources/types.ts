@@ -46,8 +46,16 @@ export interface ResourceControls {
   cascadeToAll?: pulumi.Input<boolean>;
 }
 
+/** Inputs some families take beyond their service body (see the family's descriptor). */
+interface ExtraArgs {
+  persona_sets: {
+    /** Persona id -> name, applied through the personas endpoint once the set has built (see `personas`). */
+    personaNames?: pulumi.Input<Record<string, pulumi.Input<string>>>;
+  };
+}
+
 /** Arguments of a family's resource class. */
-export type Args<C extends Collection> = DeepInput<Config<C>> & ResourceControls;
+export type Args<C extends Collection> = DeepInput<Config<C>> & ResourceControls & (C extends keyof ExtraArgs ? ExtraArgs[C] : unknown);
 
 /** Outputs of a family's resource class: every response member (the id is the resource's own `id`). */
 export type Outputs<C extends Collection> = {
