@@ -262,12 +262,17 @@ export interface World {
 }
 
 /** One emulator, one recording proxy and one provider host, configured with the emulator's key. */
-export async function startWorld(options: { builds?: Record<string, "immediate" | "manual" | number>; config?: Props } = {}): Promise<World> {
+export async function startWorld(options: {
+  builds?: Record<string, "immediate" | "manual" | number>;
+  /** More stack config, computed once the emulator runs (e.g. `audience:accounts` of accounts made on it). */
+  config?: (emulator: { url: string; proxyUrl: string }) => Promise<Props>;
+} = {}): Promise<World> {
   const { startEmulator } = await import("pulumi-audience/emulator");
   const emulator = await startEmulator({ port: 0, ...(options.builds ? { builds: options.builds } : {}) });
   const proxy = await startRecordingProxy(emulator.url);
   const host = await startProviderHost();
-  await host.configure({ "audience:apiKey": emulator.apiKey, "audience:baseUrl": proxy.url, ...options.config });
+  const extra = options.config ? await options.config({ url: emulator.url, proxyUrl: proxy.url }) : {};
+  await host.configure({ "audience:apiKey": emulator.apiKey, "audience:baseUrl": proxy.url, ...extra });
   const shim = await serializedProvider();
   const api = async (method: string, path: string, body?: unknown) => {
     const response = await fetch(`${emulator.url}${path}`, {

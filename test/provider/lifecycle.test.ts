@@ -1,0 +1,184 @@
+// What the generic lifecycle promises beyond a plain create/update/delete, through the real dynamic-provider host:
+// check paths and unknowns, replacements, builds awaited or failed (kept in state), adoption, archive, accounts.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { HostError, startWorld, type Props, type World } from "./harness.ts";
+
+const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+
+let world: World;
+let leads: string;
+let second: { id: string; apiKey: string };
+
+beforeAll(async () => {
+  world = await startWorld({
+    builds: { scopes: "manual" },
+    async config({ url, proxyUrl }) {
+      const made = await fetch(`${url}/_emulator/accounts`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ name: "Second brand" }) });
+      const account = (await made.json()) as { id: string; api_key: string };
+      second = { id: account.id, apiKey: account.api_key };
+      return { "audience:accounts": JSON.stringify({ second: { apiKey: account.api_key, baseUrl: proxyUrl } }) };
+    },
+  });
+  const cohorts = (await world.api("GET", "/cohorts")) as { id: string; name: string }[];
+  leads = cohorts.find((c) => c.name === "Leads")!.id;
+});
+afterAll(async () => world?.close());
+
+const scope = (extra: Props = {}) =>
+  world.inputs("scopes", { name: "Discounting", population: { cohortIds: [leads] }, payload: { cohortIds: [leads] }, preview: true, ...extra });
+
+async function advance(id: string, to: "ready" | "error", error?: string) {
+  await world.api("POST", "/_emulator/builds/advance", { id, to, ...(error ? { error } : {}) });
+}
+
+/** Runs `step` and advances the build of the scope it creates as soon as the emulator has it pending. */
+async function withBuild<T>(step: Promise<T>, to: "ready" | "error", error?: string): Promise<T> {
+  for (let i = 0; i < 100; i++) {
+    const { pending } = (await world.api("GET", "/_emulator/builds")) as { pending: { id: string; resource_type: string }[] };
+    const found = pending.find((p) => p.resource_type === "scopes");
+    if (found) {
+      await advance(found.id, to, error);
+      break;
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return step;
+}
+
+describe("check", () => {
+  it("names each failing member by its camelCase path", async () => {
+    const { failures } = await world.host.check({}, world.inputs("scopes", { name: "", population: { cohortIds: ["not-a-uuid"] }, payload: {} }));
+    const properties = failures.map((f) => f.property);
+    expect(properties).toEqual(expect.arrayContaining(["name", "population.cohortIds[0]", "preview"]));
+    expect(failures.find((f) => f.property === "population.cohortIds[0]")?.reason).toMatch(/uuid/);
+  });
+
+  it("accepts values unknown during preview, and still checks the rest", async () => {
+    const preview = await world.host.check({}, world.inputs("targets", { name: "Hosted", scopeId: UNKNOWN, representation: { mode: "identified" }, options: { type: "hosted_csv" } }));
+    expect(preview.failures).toEqual([]);
+    const wholeList = await world.host.check({}, scope({ population: { cohortIds: UNKNOWN } }));
+    expect(wholeList.failures).toEqual([]);
+    const partly = await world.host.check({}, scope({ population: { cohortIds: [UNKNOWN] }, preview: "yes" }));
+    expect(partly.failures.map((f) => f.property)).toEqual(["preview"]);
+  });
+
+  it("refuses an account that audience:accounts does not define, and bad controls", async () => {
+    const { failures } = await world.host.check({}, scope({ account: "third", waitFor: "built", deletionMode: "shred" }));
+    expect(failures).toEqual(expect.arrayContaining([
+      { property: "account", reason: expect.stringMatching(/third.*audience:accounts.*second/) },
+      { property: "waitFor", reason: expect.stringMatching(/ready/) },
+      { property: "deletionMode", reason: expect.stringMatching(/archive/) },
+    ]));
+  });
+});
+
+describe("diff", () => {
+  it("replaces on a create-only member, updates in place otherwise; the account name never replaces", async () => {
+    const target = (options: Props, extra: Props = {}) =>
+      world.inputs("targets", { name: "Hosted", scopeId: leads, representation: { mode: "identified" }, options, ...extra });
+    const recorded = { ...target({ type: "hosted_csv" }), representation: { mode: "identified", imputePayload: [], outputMultipleIdentities: false }, status: "ready" };
+    const mark = await world.mark();
+    expect(await world.host.diff("t", recorded, target({ type: "lookup_api" }))).toMatchObject({ changes: "some", replaces: ["options"] });
+    expect(await world.host.diff("t", recorded, target({ type: "hosted_csv", gzip: true }))).toMatchObject({ changes: "some", replaces: [] });
+    expect(await world.host.diff("t", recorded, target({ type: "hosted_csv" }, { account: "second" }))).toMatchObject({ changes: "some", replaces: [] });
+    // Key order and defaults the service fills in make no difference.
+    expect(await world.host.diff("t", recorded, { ...target({ type: "hosted_csv" }), representation: { outputMultipleIdentities: false, mode: "identified" } })).toMatchObject({ changes: "none" });
+    expect(await world.serviceCalls(mark)).toEqual([]);
+  });
+});
+
+describe("builds", () => {
+  it("waits for a build with waitFor: ready", async () => {
+    const created = await withBuild(world.host.create(scope({ waitFor: "ready", waitTimeoutSeconds: 30 })), "ready");
+    expect(created.properties.status).toBe("ready");
+  });
+
+  it("fails the step with the build error while keeping the resource in state", async () => {
+    const error = (await withBuild(world.host.create(scope({ name: "Broken", waitFor: "ready" })), "error", "cohort has no members").catch((e: unknown) => e)) as HostError;
+    expect(error).toBeInstanceOf(HostError);
+    expect(error.message).toMatch(/cohort has no members/);
+    expect(error.initFailed?.id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(error.initFailed?.reasons.join()).toMatch(/cohort has no members/);
+    // Kept with everything later steps need: the provider shim, the family, the service's answer.
+    expect(error.initFailed?.properties).toMatchObject({ __provider: world.shim, __kind: "scopes", status: "error", statusError: "cohort has no members", name: "Broken" });
+    const read = await world.host.read(error.initFailed!.id, error.initFailed!.properties);
+    expect(read.id).toBe(error.initFailed!.id);
+  });
+
+  it("gives up at the deadline, keeping the resource", async () => {
+    const error = (await world.host.create(scope({ name: "Slow", waitFor: "ready", waitTimeoutSeconds: 0.5 })).catch((e: unknown) => e)) as HostError;
+    expect(error.message).toMatch(/still new after 0.5s/);
+    expect(error.initFailed?.properties.status).toBe("new");
+  });
+
+  it("does not wait without waitFor", async () => {
+    const created = await world.host.create(scope({ name: "Unwaited" }));
+    expect(created.properties.status).toBe("new");
+  });
+});
+
+describe("adopt", () => {
+  it("takes over an existing resource: GET, one merge patch to the declared inputs, no POST", async () => {
+    const existing = (await world.api("POST", "/cohorts", { name: "Lapsed", stream_name: "transactions", stream_conditions: [{ property: "amount", _lt: 5 }] })) as { id: string };
+    const mark = await world.mark();
+    const before = world.proxy.requests.length;
+    const adopted = await world.host.create(world.inputs("cohorts", { name: "Lapsed customers", streamName: "transactions", streamConditions: [{ property: "amount", _lt: 5 }], adoptId: existing.id }));
+    expect(adopted.id).toBe(existing.id);
+    expect((await world.serviceCalls(mark)).map((c) => c.method)).toEqual(["GET", "PATCH"]);
+    expect(world.proxy.requests.slice(before).at(-1)?.body).toEqual({ name: "Lapsed customers" });
+    expect(adopted.properties).toMatchObject({ name: "Lapsed customers", adoptId: existing.id });
+  });
+
+  it("changing adoptId replaces", async () => {
+    const inputs = world.inputs("cohorts", { name: "A", adoptId: "11111111-1111-4111-8111-111111111111" });
+    expect(await world.host.diff("x", inputs, { ...inputs, adoptId: "22222222-2222-4222-8222-222222222222" })).toMatchObject({ replaces: ["adoptId"] });
+  });
+});
+
+describe("delete", () => {
+  it("archives instead with deletionMode: archive, cascading as told", async () => {
+    const cohort = await world.host.create(world.inputs("cohorts", { name: "Seasonal", deletionMode: "archive" }));
+    const outcome = (await world.api("POST", "/outcomes", { name: "Seasonal buyers", attainment_cohort_id: cohort.id })) as { id: string };
+    await expect(world.host.delete(cohort.id, cohort.properties)).rejects.toThrow(/outcome|downstream|archiv/i);
+    const mark = await world.mark();
+    await world.host.delete(cohort.id, { ...cohort.properties, cascadeTo: [outcome.id] });
+    expect((await world.serviceCalls(mark)).map((c) => `${c.method} ${c.path.replace(/\/v1/, "")}`)).toEqual([`POST /cohorts/${cohort.id}/archive`]);
+    expect(await world.api("GET", `/cohorts/${cohort.id}`)).toMatchObject({ archived_at: expect.any(String) });
+    expect(await world.api("GET", `/outcomes/${outcome.id}`)).toMatchObject({ archived_at: expect.any(String) });
+  });
+
+  it("treats a resource already gone as deleted", async () => {
+    const cohort = await world.host.create(world.inputs("cohorts", { name: "Short-lived" }));
+    await world.api("DELETE", `/cohorts/${cohort.id}`);
+    await expect(world.host.delete(cohort.id, cohort.properties)).resolves.toBeUndefined();
+    expect((await world.host.read(cohort.id, cohort.properties)).id).toBe("");
+  });
+});
+
+describe("accounts", () => {
+  it("manages a resource in the account an `account` input names", async () => {
+    const created = await world.host.create(world.inputs("cohorts", { name: "Second brand leads", account: "second" }));
+    const inSecond = await fetch(`${world.emulator.url}/cohorts/${created.id}`, { headers: { authorization: `Bearer ${second.apiKey}` } });
+    expect(inSecond.status).toBe(200);
+    await expect(world.api("GET", `/cohorts/${created.id}`)).rejects.toThrow(/403 .*another account/);
+    // Renaming the account entry is recorded without a request.
+    const mark = await world.mark();
+    const moved = await world.host.update(created.id, created.properties, world.inputs("cohorts", { name: "Second brand leads" }));
+    expect(await world.serviceCalls(mark)).toEqual([]);
+    expect(moved.properties.account).toBeUndefined();
+  });
+});
+
+describe("drift", () => {
+  it("refresh reports a change made outside the program, and the next update patches it back", async () => {
+    const created = await world.host.create(world.inputs("cohorts", { name: "Loyal" }));
+    await world.api("PATCH", `/cohorts/${created.id}`, { name: "Loyal (edited)" });
+    const refreshed = await world.host.read(created.id, created.properties);
+    expect(refreshed.inputs.name).toBe("Loyal (edited)");
+    const news = world.inputs("cohorts", { name: "Loyal" });
+    expect((await world.host.diff(created.id, refreshed.properties, news)).changes).toBe("some");
+    const before = world.proxy.requests.length;
+    await world.host.update(created.id, refreshed.properties, news);
+    expect(world.proxy.requests.slice(before).map((r) => [r.method, r.body])).toEqual([["PATCH", { name: "Loyal" }]]);
+  });
+});
