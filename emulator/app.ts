@@ -7,7 +7,7 @@ import { Faults } from "./faults.ts";
 import { RequestLog } from "./request-log.ts";
 import { RecordStore } from "./store.ts";
 import { familyOf, maskSecrets, ServiceState, type Account, type Doc } from "./state.ts";
-import { signUrl } from "./signing.ts";
+import { signUrl, verifySignedUrl } from "./signing.ts";
 import { registerBuildSteps } from "./derived.ts";
 import type { EmulatorContext } from "./context.ts";
 import { routes } from "./routes/index.ts";
@@ -20,6 +20,8 @@ declare module "fastify" {
   interface FastifyContextConfig {
     /** Served without an API key. */
     public?: boolean;
+    /** A valid signed URL (signUrl) stands in for the API key; outputs engine seam for hosted CSV downloads. */
+    signed?: boolean;
   }
 }
 
@@ -154,6 +156,11 @@ export function createApp(options: AppOptions = {}): App {
           undefined, fault.retry_after !== undefined ? { "retry-after": String(fault.retry_after) } : {});
         throw error;
       }
+    }
+    if (request.routeOptions.config?.signed === true && new URL(request.url, "http://localhost").searchParams.has("signature")) {
+      const check = verifySignedUrl(request.url);
+      if (check === "valid") return;
+      throw forbidden(check === "expired" ? "The signed URL has expired: read the resource again for a fresh URL" : "The URL's signature is not valid");
     }
     if (request.routeOptions.url === undefined || request.routeOptions.config?.public === true) return;
     request.account = authenticate(state, request.headers.authorization);

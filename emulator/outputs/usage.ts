@@ -1,5 +1,6 @@
 // What a delivery or a lookup adds to an account's usage. Preview scopes are not billed; lift columns are
-// never billed; probability and percentile count as separate prediction columns.
+// never billed; probability and percentile count as separate prediction columns. The deployment itself
+// (batch_deployments) is counted by the emulator core when a target build finishes.
 import { billedColumns } from "./names.ts";
 import type { DeliveryCount } from "./csv.ts";
 
@@ -7,10 +8,10 @@ export const USAGE_METRICS = ["batch_deployments", "lookup_api_calls", "predicti
 export type UsageMetric = (typeof USAGE_METRICS)[number];
 export type UsageIncrement = [UsageMetric, number];
 
-/** Usage of one batch delivery of `columns` (a hosted CSV download, a target preview). */
+/** Predictions billed for one batch delivery of `columns` (a target build). */
 export function deliveryUsage(columns: readonly string[], delivered: DeliveryCount, scopePreview: boolean, nearest: boolean): UsageIncrement[] {
   if (scopePreview) return [];
-  const out: UsageIncrement[] = [["batch_deployments", 1], ["predictive_data", delivered.rows * billedColumns(columns).length]];
+  const out: UsageIncrement[] = [["predictive_data", delivered.rows * billedColumns(columns).length]];
   if (nearest && delivered.located > 0) out.push(["people_with_nearest_location", delivered.located]);
   return out;
 }

@@ -25,6 +25,7 @@ import { register as related } from "./related.ts";
 import { register as actions } from "./actions.ts";
 import { register as insights } from "./insights.ts";
 import { register as traits } from "./traits.ts";
+import { register as outputs } from "./outputs.ts";
 
 /** Special routes first: the generic family routes (last) leave a route that is already served alone. */
-export const routes: RouteModule[] = [control, openapi, accounts, graph, locations, uploads, related, actions, insights, traits, resources];
+export const routes: RouteModule[] = [control, openapi, accounts, graph, locations, uploads, related, actions, insights, traits, outputs, resources];

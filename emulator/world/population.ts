@@ -127,8 +127,14 @@ const STREET_KINDS = ["St", "Ave", "Rd", "Blvd", "Ln", "Dr", "Ct", "Way"];
 /** Properties of the streams every generated world knows; any other stream name gets the generic set. */
 export const STREAM_CATALOG: Record<string, { properties: StreamProperty[]; values: Record<string, string[]>; rate: number }> = {
   transactions: {
-    properties: [{ name: "datetime", type: "date" }, { name: "value", type: "double" }, { name: "category", type: "string" }, { name: "channel", type: "string" }],
-    values: { category: ["apparel", "electronics", "grocery", "home", "beauty", "sports"], channel: ["online", "store", "app"] },
+    properties: [
+      { name: "datetime", type: "date" }, { name: "value", type: "double" }, { name: "amount", type: "double" },
+      { name: "category", type: "string" }, { name: "product", type: "string" }, { name: "channel", type: "string" },
+    ],
+    values: {
+      category: ["apparel", "electronics", "grocery", "home", "beauty", "sports"], channel: ["online", "store", "app"],
+      product: ["shoes", "shirt", "laptop", "phone", "coffee", "sofa", "lamp", "racket"],
+    },
     rate: 2.5,
   },
   web_visits: {

@@ -64,9 +64,9 @@ describe("usage", () => {
   const columns = ["email", `svc_outcome_${O}_propensity_percentile`, `svc_outcome_${O}_propensity_probability`, `svc_outcome_${O}_propensity_lift`, "svc_forecast_x_value"];
 
   it("bills probability and percentile as separate prediction columns and never lift", () => {
-    expect(deliveryUsage(columns, { rows: 10, located: 0 }, false, false)).toEqual([["batch_deployments", 1], ["predictive_data", 30]]);
+    expect(deliveryUsage(columns, { rows: 10, located: 0 }, false, false)).toEqual([["predictive_data", 30]]);
     expect(deliveryUsage([`avg_${columns[1]}`, `count_${columns[3]}`, `avg_${columns[3]}`], { rows: 4, located: 0 }, false, false))
-      .toEqual([["batch_deployments", 1], ["predictive_data", 4]]);
+      .toEqual([["predictive_data", 4]]);
     expect(lookupUsage(columns, false)).toEqual([["lookup_api_calls", 1], ["predictive_data", 3]]);
   });
 

@@ -1,0 +1,172 @@
+// What pipelines deliver, over HTTP: hosted CSV downloads (API key or signed URL), lookups, target previews,
+// the analysis PDF and every analysis route; and the build step that fills population counts and bills
+// delivered predictions. All of it is computed from the account's synthetic world (emulator/world).
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { EmulatorContext } from "../context.ts";
+import { ApiError, badRequest, fieldError, notFound, validationFailed } from "../errors.ts";
+import { signUrl } from "../signing.ts";
+import type { Doc, StoredResource } from "../state.ts";
+import { countMembers, cohortMembers } from "../world/cohorts.ts";
+import { generateWorld, type World, type WorldOptions } from "../world/population.ts";
+import type { Resources } from "../world/resources.ts";
+import {
+  cohortMembership, outcomeAnalysis, personaDimensions, scopeAnalysis, scopeEfficacy, scopeGeography, streamAnalysis, targetAnalysis, traitDimensions,
+} from "../outputs/analysis.ts";
+import { csvOptionsOf, csvStream, type DeliveryCount } from "../outputs/csv.ts";
+import { canIdentify, INSUFFICIENT_IDENTITY, lookup, lookupRecords } from "../outputs/lookup.ts";
+import { targetAnalysisPdf } from "../outputs/pdf.ts";
+import { residenceCount, scopePopulation } from "../outputs/scope.ts";
+import { PREVIEW_ROW_LIMIT, targetTable } from "../outputs/target.ts";
+import { deliveryUsage, lookupUsage } from "../outputs/usage.ts";
+
+type Params = { id: string };
+const PDF_URL_TTL_MS = 15 * 60_000;
+
+/** `startEmulator({ world })`: the synthetic population every account gets. */
+function worldOptions(value: unknown): WorldOptions {
+  if (value === undefined || value === null) return {};
+  if (typeof value !== "object") throw new Error("startEmulator({ world }) must be an object { size?, seed?, today? }");
+  const { size, seed, today } = value as Record<string, unknown>;
+  if (size !== undefined && (!Number.isInteger(size) || (size as number) < 0)) throw new Error("world.size must be a non-negative integer");
+  if (seed !== undefined && !Number.isInteger(seed)) throw new Error("world.seed must be an integer");
+  if (today !== undefined && (typeof today !== "string" || !/^\d{4}-\d{2}-\d{2}$/.test(today))) throw new Error("world.today must be a date in YYYY-MM-DD form");
+  return { size: size as number | undefined, seed: seed as number | undefined, today: today as string | undefined };
+}
+
+export function register(app: FastifyInstance, ctx: EmulatorContext): void {
+  const options = worldOptions(ctx.world);
+  const worlds = new Map<string, World>();
+  const worldOf = (accountId: string) => {
+    let world = worlds.get(accountId);
+    if (!world) worlds.set(accountId, (world = generateWorld(options)));
+    return world;
+  };
+  const resourcesOf = (accountId: string): Resources => ({
+    get: (collection, id) => ctx.resources.get(accountId, collection, id),
+    list: (collection) => ctx.resources.list(accountId, collection),
+  });
+  /** Outputs engine errors name the member and resource at fault: the caller's request is what is wrong. */
+  const attempt = <T>(compute: () => T): T => {
+    try {
+      return compute();
+    } catch (error) {
+      if (error instanceof ApiError) throw error;
+      throw badRequest((error as Error).message);
+    }
+  };
+  const scopeOf = (target: StoredResource) => {
+    const scope = ctx.state.resource("scopes", String(target.doc.scope_id));
+    if (!scope || scope.account_id !== target.account_id) throw badRequest(`The target's scope ${String(target.doc.scope_id)} does not exist`);
+    return scope;
+  };
+  const optionsType = (target: StoredResource) => String((target.doc.options as Doc | undefined)?.type ?? "");
+  /** A target reached with the API key, or (on signed routes) through a valid signed URL. */
+  const targetFor = (request: FastifyRequest<{ Params: Params }>) => {
+    if (request.account) return ctx.owned(request, "targets", request.params.id);
+    const target = ctx.state.resource("targets", request.params.id);
+    if (!target) throw notFound(`No target with id ${request.params.id} exists`);
+    return target;
+  };
+  const table = (target: StoredResource, rowLimit?: number) => {
+    const scope = scopeOf(target);
+    return attempt(() => targetTable(worldOf(target.account_id), target.doc, scope.doc, resourcesOf(target.account_id), rowLimit === undefined ? {} : { rowLimit }));
+  };
+
+  // Building fills counts and bills what a target delivers.
+  ctx.builds.onReady((resource) => {
+    const world = () => worldOf(resource.account_id);
+    const res = resourcesOf(resource.account_id);
+    switch (resource.collection) {
+      case "cohorts":
+        return countMembers(world(), cohortMembers(world(), resource.doc, res));
+      case "scopes": {
+        const people = scopePopulation(world(), resource.doc, res);
+        return { population_count: people.length, population_residence_count: residenceCount(world(), people) };
+      }
+      case "targets": {
+        if (optionsType(resource) === "lookup_api") return undefined;
+        const scope = scopeOf(resource);
+        const delivered = targetTable(world(), resource.doc, scope.doc, res);
+        const count: DeliveryCount = { rows: 0, located: 0 };
+        const distance = delivered.columns.findIndex((c) => c.startsWith("svc_location_distance"));
+        for (const row of delivered.rows()) {
+          count.rows++;
+          if (distance >= 0 && typeof row[distance] === "number") count.located++;
+        }
+        const nearest = (scope.doc.payload as Doc | undefined)?.location !== undefined;
+        for (const [metric, n] of deliveryUsage(delivered.columns, count, scope.doc.preview === true, nearest)) ctx.usage.add(resource.account_id, metric, n);
+        return undefined;
+      }
+      default:
+        return undefined;
+    }
+  });
+
+  app.get<{ Params: Params }>("/targets/:id/download.csv", { config: { signed: true } }, (request, reply) => {
+    const target = targetFor(request);
+    if (optionsType(target) === "lookup_api") throw badRequest("A lookup_api target delivers no file: use POST /targets/{id}/lookup");
+    const csv = csvOptionsOf(target.doc.options as Doc | undefined);
+    const body = csvStream(table(target), csv);
+    const name = `target-${request.params.id}.csv${csv.gzip ? ".gz" : ""}`;
+    return reply
+      .type(csv.gzip ? "application/gzip" : "text/csv; charset=utf-8")
+      .header("content-disposition", `attachment; filename="${name}"`)
+      .send(body);
+  });
+
+  app.post<{ Params: Params }>("/targets/:id/lookup", (request, reply) => {
+    const target = ctx.owned(request, "targets", request.params.id);
+    if (optionsType(target) !== "lookup_api") throw badRequest(`Target ${request.params.id} is not a lookup_api target (options.type is ${optionsType(target)})`);
+    const body = request.body;
+    if (typeof body !== "object" || body === null || Array.isArray(body)) throw badRequest("The lookup body must be a JSON object of identifying fields or identity_sets");
+    if (!canIdentify(lookupRecords(body as Doc))) {
+      throw validationFailed([fieldError("identity_sets", INSUFFICIENT_IDENTITY, "insufficient_identity")]);
+    }
+    const scope = scopeOf(target);
+    const answer = attempt(() => lookup(worldOf(target.account_id), target.doc, scope.doc, resourcesOf(target.account_id), body as Doc));
+    const answered = Object.keys(answer).filter((k) => answer[k] !== null && k !== "error");
+    for (const [metric, n] of lookupUsage(answer.error === undefined ? answered : [], scope.doc.preview === true)) ctx.usage.add(target.account_id, metric, n);
+    return reply.code(200).send(answer);
+  });
+
+  app.post<{ Params: Params }>("/targets/:id/preview", (request, reply) => {
+    const target = ctx.owned(request, "targets", request.params.id);
+    if (optionsType(target) === "lookup_api") throw badRequest("A lookup_api target has no delivery to preview");
+    let rows = 0;
+    for (const _row of table(target, PREVIEW_ROW_LIMIT).rows()) rows++;
+    return reply.send({ message: `Delivered the first ${rows} rows of target ${request.params.id}`, target_id: request.params.id });
+  });
+
+  const analysisOf = (target: StoredResource) => attempt(() => targetAnalysis(worldOf(target.account_id), target.doc, scopeOf(target).doc, resourcesOf(target.account_id)));
+  app.get<{ Params: Params }>("/targets/:id/analysis", (request, reply) => reply.send(analysisOf(ctx.owned(request, "targets", request.params.id))));
+  app.get<{ Params: Params }>("/targets/:id/pdf", (request, reply) => {
+    ctx.owned(request, "targets", request.params.id);
+    const url = ctx.baseUrl(request) + signUrl(`/v1/targets/${request.params.id}/analysis.pdf`, new Date(Date.now() + PDF_URL_TTL_MS));
+    return reply.redirect(url, 302);
+  });
+  app.get<{ Params: Params }>("/targets/:id/analysis.pdf", { config: { signed: true } }, async (request, reply) => {
+    const target = targetFor(request);
+    const pdf = await targetAnalysisPdf(analysisOf(target), String(target.doc.name ?? target.doc.id));
+    return reply.type("application/pdf").send(pdf);
+  });
+
+  const scoped = (collection: string, compute: (world: World, doc: Doc, res: Resources, resource: StoredResource) => Doc) =>
+    (request: FastifyRequest<{ Params: Params }>) => {
+      const resource = ctx.owned(request, collection, request.params.id);
+      return attempt(() => compute(worldOf(resource.account_id), resource.doc, resourcesOf(resource.account_id), resource));
+    };
+  app.get<{ Params: Params }>("/scopes/:id/analysis", scoped("scopes", scopeAnalysis));
+  app.get<{ Params: Params }>("/scopes/:id/analysis/geography", scoped("scopes", (w, doc, res) => scopeGeography(w, doc, res, doc.status === "ready")));
+  app.get<{ Params: Params }>("/scopes/:id/efficacy", scoped("scopes", scopeEfficacy));
+  app.get<{ Params: Params }>("/cohorts/:id/analysis/membership", scoped("cohorts", cohortMembership));
+  app.get<{ Params: Params }>("/outcomes/:id/analysis", scoped("outcomes", outcomeAnalysis));
+  app.get<{ Params: Params }>("/persona_sets/:id/analysis/dimensions", scoped("persona_sets", personaDimensions));
+  app.get<{ Params: Params }>("/traits/:id/analysis/dimensions", scoped("traits", (w, doc) => ({ trait_id: doc.id, ...traitDimensions(w, String(doc.name)) })));
+  app.get<{ Params: { id: string } }>("/streams/:id/analysis", (request, reply) => {
+    const accountId = ctx.account(request).id;
+    // A stream is named by its id or its name.
+    const stream = ctx.state.resources(accountId, "streams").find((s) => s.doc.id === request.params.id || s.doc.name === request.params.id);
+    if (!stream) throw notFound(`No stream with id or name ${request.params.id} exists`);
+    return reply.send({ stream_id: stream.doc.id, ...streamAnalysis(worldOf(accountId), String(stream.doc.name)) });
+  });
+}
