@@ -9,6 +9,7 @@ import { RecordStore } from "./store.ts";
 import { familyOf, maskSecrets, ServiceState, type Account, type Doc } from "./state.ts";
 import { signUrl, verifySignedUrl } from "./signing.ts";
 import { registerBuildSteps } from "./derived.ts";
+import { withPushReadiness } from "./migrations.ts";
 import type { EmulatorContext } from "./context.ts";
 import { routes } from "./routes/index.ts";
 
@@ -110,11 +111,12 @@ export function createApp(options: AppOptions = {}): App {
       const family = familyOf(collection);
       const kind = family?.name ?? collection;
       if (!found) throw notFound(`No ${kind} with id ${id} exists`);
-      if (found.account_id !== account.id) throw forbidden(`The ${kind} ${id} belongs to another account`);
+      if (!state.canAccess(found, account.id)) throw forbidden(`The ${kind} ${id} belongs to another account`);
       return found;
     },
     present(request, resource) {
-      const doc: Doc = maskSecrets(familyOf(resource.collection), structuredClone(resource.doc));
+      let doc: Doc = maskSecrets(familyOf(resource.collection), structuredClone(resource.doc));
+      if (resource.collection === "migrations") doc = withPushReadiness(state, doc);
       if (resource.collection === "targets") {
         const type = (doc.options as { type?: unknown } | undefined)?.type;
         const id = String(doc.id);

@@ -5,6 +5,7 @@ import { ApiError, fieldError, validationFailed } from "./errors.ts";
 import { DEFAULT_QUOTA, familyOf, type Doc, type ServiceState, type StoredResource } from "./state.ts";
 import { valuesAt } from "./paths.ts";
 import { cohortStreamConditions } from "./stream-rules.ts";
+import { migrationAccounts } from "./migrations.ts";
 
 /** A rule over a whole document in its account, for rules the body alone cannot decide. */
 export type ContextRule = (input: { state: ServiceState; accountId: string; doc: Doc; previous?: Doc }) => FieldError[];
@@ -12,6 +13,7 @@ export type ContextRule = (input: { state: ServiceState; accountId: string; doc:
 /** Context rules per collection; each wraps a rule function the contract exports. */
 export const contextRules: Record<string, ContextRule[]> = {
   cohorts: [cohortStreamConditions],
+  migrations: [migrationAccounts],
 };
 
 /** Members a client wrote (what a merge patch applies to): everything but the read-only members. */
@@ -26,15 +28,25 @@ export function serviceMembers(family: FamilyDef, doc: Doc): Doc {
   return Object.fromEntries(Object.entries(doc).filter(([k]) => !(k in client)));
 }
 
-/** Every reference must name an existing resource of the same account, of the right family. */
+/**
+ * Every reference must name an existing resource of the same account, of the right family; a migration's
+ * pairs name resources of its v1 and v2 accounts, and its account members name accounts.
+ */
 export function referenceErrors(state: ServiceState, accountId: string, family: FamilyDef, doc: Doc): FieldError[] {
   const errors: FieldError[] = [];
   for (const ref of family.references) {
     for (const { at, value } of valuesAt(doc, ref.path)) {
-      const target = state.resource(ref.collection, value);
       const kind = familyOf(ref.collection)?.name ?? ref.collection;
-      if (!target || target.account_id !== accountId) {
-        errors.push(fieldError(at, `names ${kind} ${value}, which does not exist in this account`, "reference_not_found"));
+      if (ref.collection === "accounts") {
+        if (!state.account(value)) errors.push(fieldError(at, `names account ${value}, which does not exist`, "reference_not_found"));
+        continue;
+      }
+      const owner = family.collection === "migrations" && /\.v[12]_id$/.test(ref.path)
+        ? String(ref.path.endsWith(".v1_id") ? doc.v1_account_id : doc.v2_account_id) : accountId;
+      const target = state.resource(ref.collection, value);
+      if (!target || target.account_id !== owner) {
+        const where = owner === accountId ? "this account" : `account ${owner}`;
+        errors.push(fieldError(at, `names ${kind} ${value}, which does not exist in ${where}`, "reference_not_found"));
       }
     }
   }

@@ -149,9 +149,15 @@ export class ServiceState {
     return found && structuredClone(found);
   }
 
+  /** Whether an account may read and change a resource: its own, or a migration it is linked to. */
+  canAccess(resource: StoredResource, accountId: string): boolean {
+    if (resource.account_id === accountId) return true;
+    return resource.collection === "migrations" && (resource.doc.v1_account_id === accountId || resource.doc.v2_account_id === accountId);
+  }
+
   resources(accountId: string, collection: string, options: { archived?: boolean } = {}): StoredResource[] {
     return this.store.values<StoredResource>("resource", `${collection}/`)
-      .filter((r) => r.account_id === accountId && (options.archived ?? false) === (r.doc.archived_at != null))
+      .filter((r) => this.canAccess(r, accountId) && (options.archived ?? false) === (r.doc.archived_at != null))
       .sort((a, b) => String(a.doc.created_at).localeCompare(String(b.doc.created_at)))
       .map((r) => structuredClone(r));
   }

@@ -11,6 +11,7 @@ import {
 } from "../rules.ts";
 import type { EmulatorContext } from "../context.ts";
 import { membersOnCreate } from "../derived.ts";
+import { migrationPatch } from "../migrations.ts";
 
 export const MAX_IDS = 100;
 
@@ -103,7 +104,7 @@ function registerFamily(server: FastifyInstance, ctx: EmulatorContext, family: F
     // Cross-member rules hold on the merged document, as validated on create.
     const merged = validate(family.create, applyMergePatch(before, request.body), family.readOnly);
     if (!merged.ok) throw validationFailed(merged.errors);
-    const after = merged.value as Doc;
+    const after = collection === "migrations" ? migrationPatch(resource.doc, merged.value as Doc) : merged.value as Doc;
     const accountId = resource.account_id;
     assertValid([
       ...createOnlyErrors(family, before, after),

@@ -49,7 +49,7 @@ const exited = (child: ChildProcess) => new Promise<number | null>((ok) => {
 });
 
 describe("audience emulator", () => {
-  it("prints its URL and key, and stops cleanly on SIGTERM and SIGINT", async () => {
+  it("prints its URL and key, and stops cleanly on SIGTERM and SIGINT", { timeout: 90_000 }, async () => {
     for (const signal of ["SIGTERM", "SIGINT"] as const) {
       const { child, url, lines } = await cli(["--api-key", "fixed-key"]);
       expect(lines[0]).toMatch(/^listening on http:\/\/127\.0\.0\.1:\d+$/);
@@ -60,7 +60,7 @@ describe("audience emulator", () => {
     }
   });
 
-  it("keeps state across a restart", async () => {
+  it("keeps state across a restart", { timeout: 90_000 }, async () => {
     const dir = dataDir();
     const first = await cli(["--data-dir", dir, "--api-key", "k1"]);
     const api = client(first.url, "k1");
@@ -77,7 +77,7 @@ describe("audience emulator", () => {
     await exited(second.child);
   });
 
-  it("loses no acknowledged write to a kill -9 in the middle of writing", async () => {
+  it("loses no acknowledged write to a kill -9 in the middle of writing", { timeout: 90_000 }, async () => {
     const dir = dataDir();
     const first = await cli(["--data-dir", dir, "--api-key", "k2"]);
     const api = client(first.url, "k2");
@@ -93,8 +93,10 @@ describe("audience emulator", () => {
         }
       }
     };
-    const writers = Array.from({ length: 4 }, writer);
-    while (acknowledged.length < 40) await new Promise((r) => setTimeout(r, 5));
+    let running = 4;
+    const writers = Array.from({ length: running }, () => writer().finally(() => running--));
+    while (acknowledged.length < 30 && running > 0) await new Promise((r) => setTimeout(r, 5));
+    expect(acknowledged.length).toBeGreaterThanOrEqual(30);
     first.child.kill("SIGKILL");
     stop = true;
     await Promise.all(writers);
