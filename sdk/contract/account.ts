@@ -1,6 +1,6 @@
 // Account: a sub-account of the key's account; deletion starts a waiting period.
 import { z } from "zod";
-import { body, COMMON_READ_ONLY, defineFamily, name, patchOf, responseOf } from "./common.ts";
+import { body, COMMON_READ_ONLY, defineFamily, name, patchOf, responseOf, type MergePatchOf } from "./common.ts";
 
 const shape = {
   name,
@@ -19,6 +19,7 @@ export const accountResponse = responseOf(shape, {
   parent_account_id: z.string().nullish(),
 });
 export type AccountCreate = z.input<typeof accountCreate>;
+export type AccountPatch = MergePatchOf<AccountCreate>;
 export type AccountResponse = z.output<typeof accountResponse>;
 
 export const account = defineFamily({

@@ -1,6 +1,6 @@
 // Atlas: a collection of geographic locations imported from a connection; Location: one of them (read-only).
 import { z } from "zod";
-import { body, column, COMMON_READ_ONLY, defineFamily, id, issue, name, patchOf, responseOf } from "./common.ts";
+import { body, column, COMMON_READ_ONLY, defineFamily, id, issue, name, patchOf, responseOf, type MergePatchOf } from "./common.ts";
 
 const RESERVED_PROPERTIES = ["name", "reference_key"];
 
@@ -81,6 +81,7 @@ export const atlasResponse = responseOf(shape, {
 });
 
 export type AtlasCreate = z.input<typeof atlasCreate>;
+export type AtlasPatch = MergePatchOf<AtlasCreate>;
 export type AtlasResponse = z.output<typeof atlasResponse>;
 export type OutputToLocations = z.input<typeof outputToLocations>;
 

@@ -1,6 +1,6 @@
 // Attribute: one trait-like value selected from several event stream assertions; feature store: a set of them.
 import { z } from "zod";
-import { body, COMMON_READ_ONLY, defineFamily, ids, isoDate, issue, name, patchOf, responseOf } from "./common.ts";
+import { body, COMMON_READ_ONLY, defineFamily, ids, isoDate, issue, name, patchOf, responseOf, type MergePatchOf } from "./common.ts";
 import { statisticalType } from "./stream.ts";
 
 /** Optional transform of a source value: a cast, a selector, or a decode/recode table. */
@@ -45,6 +45,7 @@ export const attributeResponse = responseOf(shape, {
   permissions: z.array(z.string()).nullish(),
 });
 export type AttributeCreate = z.input<typeof attributeCreate>;
+export type AttributePatch = MergePatchOf<AttributeCreate>;
 export type AttributeResponse = z.output<typeof attributeResponse>;
 
 export const attribute = defineFamily({
@@ -63,6 +64,7 @@ export const featureStoreCreate = body(featureStoreShape);
 export const featureStorePatch = patchOf(featureStoreShape);
 export const featureStoreResponse = responseOf(featureStoreShape, {});
 export type FeatureStoreCreate = z.input<typeof featureStoreCreate>;
+export type FeatureStorePatch = MergePatchOf<FeatureStoreCreate>;
 export type FeatureStoreResponse = z.output<typeof featureStoreResponse>;
 
 export const featureStore = defineFamily({

@@ -1,6 +1,6 @@
 // Configuration audit: compares an account's configuration with its knowledgebase use cases (created with 202).
 import { z } from "zod";
-import { body, common, COMMON_READ_ONLY, defineFamily, ids, patchOf } from "./common.ts";
+import { body, common, COMMON_READ_ONLY, defineFamily, ids, patchOf, type MergePatchOf } from "./common.ts";
 
 /** Body of POST .../audits; nothing is required (members not shown: an optional use case selection). */
 const shape = { use_case_ids: ids.optional() };
@@ -19,6 +19,7 @@ export const auditResponse = z.object({
   applied_at: z.string().nullish(),
 }).loose();
 export type AuditCreate = z.input<typeof auditCreate>;
+export type AuditPatch = MergePatchOf<AuditCreate>;
 export type AuditResponse = z.output<typeof auditResponse>;
 
 export const audit = defineFamily({

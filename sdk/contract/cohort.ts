@@ -1,6 +1,6 @@
 // Cohort: a group of people defined by stream events, traits, attributes and places they are near.
 import { z } from "zod";
-import { body, COMMON_READ_ONLY, defineFamily, id, issue, name, oneOf, patchOf, responseOf } from "./common.ts";
+import { body, COMMON_READ_ONLY, defineFamily, id, issue, name, oneOf, patchOf, responseOf, type MergePatchOf } from "./common.ts";
 import { attributeCondition, streamCondition, traitCondition } from "./conditions.ts";
 import { locationPropertyCondition } from "./location.ts";
 
@@ -69,6 +69,7 @@ export const cohortResponse = responseOf(shape, {
 });
 
 export type CohortCreate = z.input<typeof cohortCreate>;
+export type CohortPatch = MergePatchOf<CohortCreate>;
 export type CohortResponse = z.output<typeof cohortResponse>;
 export type LocationCondition = z.input<typeof locationCondition>;
 

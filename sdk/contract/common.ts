@@ -266,3 +266,8 @@ export function loosenShape<S extends z.core.$ZodLooseShape>(shape: S): Loosened
 export function responseOf<S extends z.core.$ZodLooseShape, R extends z.core.$ZodLooseShape>(shape: S, readOnlyShape: R) {
   return z.object({ ...common, ...loosenShape(shape), name: z.string(), ...readOnlyShape }).loose();
 }
+
+/** The type of a merge-patch body for a document of type T: members optional, `null` clears, objects patched deeply. */
+export type MergePatchOf<T> = {
+  [K in keyof T]?: (T[K] extends readonly unknown[] ? T[K] : T[K] extends object ? MergePatchOf<T[K]> : T[K]) | null;
+};

@@ -1,6 +1,6 @@
 // Connection: credentials and location of a warehouse, bucket or database the service reads from or writes to.
 import { z } from "zod";
-import { body, COMMON_READ_ONLY, defineFamily, issue, name, patchOf, responseOf } from "./common.ts";
+import { body, COMMON_READ_ONLY, defineFamily, issue, name, patchOf, responseOf, type MergePatchOf } from "./common.ts";
 
 const text = z.string().min(1);
 const secret = z.string().min(1);
@@ -59,6 +59,7 @@ export const connectionResponse = responseOf(shape, {
 export const rotateCredentials = z.strictObject({ type: text });
 
 export type ConnectionCreate = z.input<typeof connectionCreate>;
+export type ConnectionPatch = MergePatchOf<ConnectionCreate>;
 export type ConnectionResponse = z.output<typeof connectionResponse>;
 export type ConnectionOptions = z.input<typeof connectionOptions>;
 

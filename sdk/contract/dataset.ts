@@ -1,6 +1,6 @@
 // Dataset: a source table of people and events, matched through identity sets and feeding streams and traits.
 import { z } from "zod";
-import { body, column, COMMON_READ_ONLY, defineFamily, id, issue, name, patchOf, responseOf } from "./common.ts";
+import { body, column, COMMON_READ_ONLY, defineFamily, id, issue, name, patchOf, responseOf, type MergePatchOf } from "./common.ts";
 import { conditionOf, operatorShape, OPERATORS } from "./conditions.ts";
 
 /** Columns of one identifying record; values are column names of the source. */
@@ -137,6 +137,7 @@ export const datasetResponse = responseOf(shape, {
 });
 
 export type DatasetCreate = z.input<typeof datasetCreate>;
+export type DatasetPatch = MergePatchOf<DatasetCreate>;
 export type DatasetResponse = z.output<typeof datasetResponse>;
 
 export const dataset = defineFamily({

@@ -1,6 +1,6 @@
 // Market opportunity analysis: metrics of a scope's people around a selection of atlas locations.
 import { z } from "zod";
-import { body, COMMON_READ_ONLY, defineFamily, id, ids, name, oneOf, patchOf, responseOf } from "./common.ts";
+import { body, COMMON_READ_ONLY, defineFamily, id, ids, name, oneOf, patchOf, responseOf, type MergePatchOf } from "./common.ts";
 
 /** The atlas locations covered (shape not shown: selected like a scope's location payload). */
 export const analysisLocations = z.strictObject({
@@ -21,6 +21,7 @@ export const marketOpportunityAnalysisCreate = body(shape);
 export const marketOpportunityAnalysisPatch = patchOf(shape);
 export const marketOpportunityAnalysisResponse = responseOf(shape, { results: z.unknown().optional() });
 export type MarketOpportunityAnalysisCreate = z.input<typeof marketOpportunityAnalysisCreate>;
+export type MarketOpportunityAnalysisPatch = MergePatchOf<MarketOpportunityAnalysisCreate>;
 export type MarketOpportunityAnalysisResponse = z.output<typeof marketOpportunityAnalysisResponse>;
 
 export const marketOpportunityAnalysis = defineFamily({

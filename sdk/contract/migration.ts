@@ -1,6 +1,6 @@
 // Migration: moves an account from identity graph v1 to v2, pairing its resources; approved by either account.
 import { z } from "zod";
-import { body, COMMON_READ_ONLY, defineFamily, id, patchOf, responseOf, timestamp } from "./common.ts";
+import { body, COMMON_READ_ONLY, defineFamily, id, patchOf, responseOf, timestamp, type MergePatchOf } from "./common.ts";
 
 /** A v1 resource and its v2 counterpart (pair shape not shown: the two ids). */
 const pair = z.strictObject({ v1_id: id, v2_id: id });
@@ -45,6 +45,7 @@ export const migrationResponse = z.object({
   }).loose()).nullish(),
 }).loose();
 export type MigrationCreate = z.input<typeof migrationCreate>;
+export type MigrationPatch = MergePatchOf<MigrationCreate>;
 export type MigrationResponse = z.output<typeof migrationResponse>;
 
 const PAIRED = ["datasets", "targets", "cohorts", "outcomes", "persona_sets", "recommenders"] as const;

@@ -1,6 +1,6 @@
 // Outcome: a propensity objective: who, among the eligible, attains the attainment cohort.
 import { z } from "zod";
-import { body, COMMON_READ_ONLY, defineFamily, id, isoDate, name, oneOf, patchOf, responseOf } from "./common.ts";
+import { body, COMMON_READ_ONLY, defineFamily, id, isoDate, name, oneOf, patchOf, responseOf, type MergePatchOf } from "./common.ts";
 
 export const predictors = z.strictObject({
   blocked: z.strictObject({ providers: z.array(z.string().min(1)).optional() }).optional(),
@@ -29,6 +29,7 @@ export const outcomePatch = patchOf(shape);
 export const outcomeResponse = responseOf(shape, { report_url: z.string().nullish() });
 
 export type OutcomeCreate = z.input<typeof outcomeCreate>;
+export type OutcomePatch = MergePatchOf<OutcomeCreate>;
 export type OutcomeResponse = z.output<typeof outcomeResponse>;
 
 export const outcome = defineFamily({

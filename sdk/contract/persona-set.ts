@@ -1,6 +1,6 @@
 // Persona set: clusters a cohort into personas along clustering dimensions.
 import { z } from "zod";
-import { body, COMMON_READ_ONLY, defineFamily, id, isoDate, name, patchOf, responseOf } from "./common.ts";
+import { body, COMMON_READ_ONLY, defineFamily, id, isoDate, name, patchOf, responseOf, type MergePatchOf } from "./common.ts";
 
 const names = z.array(z.string().min(1));
 
@@ -49,6 +49,7 @@ export const personaSetResponse = responseOf(shape, {
 });
 
 export type PersonaSetCreate = z.input<typeof personaSetCreate>;
+export type PersonaSetPatch = MergePatchOf<PersonaSetCreate>;
 export type PersonaSetResponse = z.output<typeof personaSetResponse>;
 export type Persona = z.output<typeof persona>;
 export type PersonaPatch = z.input<typeof personaPatch>;

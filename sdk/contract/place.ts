@@ -1,6 +1,6 @@
 // Place (deprecated, superseded by atlases and locations): a named geometry; still accepted.
 import { z } from "zod";
-import { body, COMMON_READ_ONLY, defineFamily, name, patchOf, responseOf } from "./common.ts";
+import { body, COMMON_READ_ONLY, defineFamily, name, patchOf, responseOf, type MergePatchOf } from "./common.ts";
 
 /** Fields beyond name are not shown; a GeoJSON geometry is the obvious one. */
 const shape = {
@@ -13,6 +13,7 @@ export const placeCreate = body(shape);
 export const placePatch = patchOf(shape);
 export const placeResponse = responseOf(shape, {});
 export type PlaceCreate = z.input<typeof placeCreate>;
+export type PlacePatch = MergePatchOf<PlaceCreate>;
 export type PlaceResponse = z.output<typeof placeResponse>;
 
 /** Deprecated: use atlases. */

@@ -1,6 +1,6 @@
 // Recommender: ranks the values of an event stream property for each person.
 import { z } from "zod";
-import { body, COMMON_READ_ONLY, defineFamily, id, name, patchOf, responseOf } from "./common.ts";
+import { body, COMMON_READ_ONLY, defineFamily, id, name, patchOf, responseOf, type MergePatchOf } from "./common.ts";
 import { predictors } from "./outcome.ts";
 
 /** Beyond report_url and predictors the spec shows no fields; stream_name / stream_property_name follow the service's client. */
@@ -17,6 +17,7 @@ export const recommenderCreate = body(shape);
 export const recommenderPatch = patchOf(shape);
 export const recommenderResponse = responseOf(shape, { report_url: z.string().nullish() });
 export type RecommenderCreate = z.input<typeof recommenderCreate>;
+export type RecommenderPatch = MergePatchOf<RecommenderCreate>;
 export type RecommenderResponse = z.output<typeof recommenderResponse>;
 
 export const recommender = defineFamily({

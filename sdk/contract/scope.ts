@@ -1,6 +1,6 @@
 // Scope (pipeline): a population of cohorts joined to a payload of predictions.
 import { z } from "zod";
-import { body, COMMON_READ_ONLY, defineFamily, ids, isoDate, name, patchOf, responseOf } from "./common.ts";
+import { body, COMMON_READ_ONLY, defineFamily, ids, isoDate, name, patchOf, responseOf, type MergePatchOf } from "./common.ts";
 import { locationPropertyCondition } from "./location.ts";
 
 export const locationPayload = z.strictObject({
@@ -75,6 +75,7 @@ export const scopeResponse = responseOf(shape, {
 });
 
 export type ScopeCreate = z.input<typeof scopeCreate>;
+export type ScopePatch = MergePatchOf<ScopeCreate>;
 export type ScopeResponse = z.output<typeof scopeResponse>;
 
 export const scope = defineFamily({

@@ -1,6 +1,6 @@
 // Stream: a named series of events; properties are declared here or created by datasets' output_to_streams.
 import { z } from "zod";
-import { body, COMMON_READ_ONLY, defineFamily, isoDate, name, oneOf, patchOf, responseOf } from "./common.ts";
+import { body, COMMON_READ_ONLY, defineFamily, isoDate, name, oneOf, patchOf, responseOf, type MergePatchOf } from "./common.ts";
 
 export const STATISTICAL_TYPES = [
   "continuous_ordinal", "categorical_nominal", "multicategorical_nominal", "categorical_ordinal", "binary", "count",
@@ -37,6 +37,7 @@ export const streamResponse = responseOf(shape, {
 });
 
 export type StreamCreate = z.input<typeof streamCreate>;
+export type StreamPatch = MergePatchOf<StreamCreate>;
 export type StreamResponse = z.output<typeof streamResponse>;
 
 export const stream = defineFamily({

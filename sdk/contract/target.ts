@@ -1,6 +1,6 @@
 // Target: delivery of a scope's output to a destination, in one representation, optionally filtered and limited.
 import { z } from "zod";
-import { body, COMMON_READ_ONLY, defineFamily, id, issue, name, notAllowed, oneOf, patchOf, responseOf } from "./common.ts";
+import { body, COMMON_READ_ONLY, defineFamily, id, issue, name, notAllowed, oneOf, patchOf, responseOf, type MergePatchOf } from "./common.ts";
 import { conditionOf, operatorShape, OPERATORS } from "./conditions.ts";
 
 /** Attribute names of the identity graph: `ig/` then a lowercase identifier. */
@@ -194,6 +194,7 @@ export const targetResponse = responseOf(shape, {
 });
 
 export type TargetCreate = z.input<typeof targetCreate>;
+export type TargetPatch = MergePatchOf<TargetCreate>;
 export type TargetResponse = z.output<typeof targetResponse>;
 export type TargetRepresentation = z.input<typeof representation>;
 export type TargetOptions = z.input<typeof targetOptions>;

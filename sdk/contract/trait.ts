@@ -1,6 +1,6 @@
 // Trait: a fact about a person (user-defined from datasets, or provided by the service's identity graph).
 import { z } from "zod";
-import { body, COMMON_READ_ONLY, defineFamily, name, patchOf, responseOf } from "./common.ts";
+import { body, COMMON_READ_ONLY, defineFamily, name, patchOf, responseOf, type MergePatchOf } from "./common.ts";
 import { statisticalType } from "./stream.ts";
 
 const shape = {
@@ -28,6 +28,7 @@ export const traitResponse = responseOf(shape, {
 });
 
 export type TraitCreate = z.input<typeof traitCreate>;
+export type TraitPatch = MergePatchOf<TraitCreate>;
 export type TraitResponse = z.output<typeof traitResponse>;
 
 export const trait = defineFamily({

@@ -1,6 +1,6 @@
 // Use case: a knowledgebase entry describing what an account should be configured for.
 import { z } from "zod";
-import { body, COMMON_READ_ONLY, defineFamily, name, patchOf, responseOf } from "./common.ts";
+import { body, COMMON_READ_ONLY, defineFamily, name, patchOf, responseOf, type MergePatchOf } from "./common.ts";
 
 const shape = {
   name,
@@ -23,6 +23,7 @@ export const useCaseResponse = responseOf(shape, {
   generated_guide_status: z.string().nullish(),
 });
 export type UseCaseCreate = z.input<typeof useCaseCreate>;
+export type UseCasePatch = MergePatchOf<UseCaseCreate>;
 export type UseCaseResponse = z.output<typeof useCaseResponse>;
 
 export const useCase = defineFamily({

@@ -1,6 +1,6 @@
 // Webhook endpoint: a URL the service signs and posts resource events to.
 import { z } from "zod";
-import { body, COMMON_READ_ONLY, defineFamily, oneOf, patchOf, responseOf } from "./common.ts";
+import { body, COMMON_READ_ONLY, defineFamily, oneOf, patchOf, responseOf, type MergePatchOf } from "./common.ts";
 
 export const WEBHOOK_EVENTS = ["resource.errored", "resource.ready_with_update"] as const;
 
@@ -22,6 +22,7 @@ export const webhookEndpointResponse = z.object({
   secret: z.string().nullish(),
 }).loose();
 export type WebhookEndpointCreate = z.input<typeof webhookEndpointCreate>;
+export type WebhookEndpointPatch = MergePatchOf<WebhookEndpointCreate>;
 export type WebhookEndpointResponse = z.output<typeof webhookEndpointResponse>;
 
 export const webhookEndpoint = defineFamily({

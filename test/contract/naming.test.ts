@@ -74,3 +74,15 @@ describe("camelCase <-> wire naming", () => {
     expect(camelKey("v1_account_id")).toBe("v1AccountId");
   });
 });
+
+describe("camelCase types", () => {
+  it("describe what a program writes", async () => {
+    const { families: f } = await import("pulumi-audience/sdk/contract");
+    type Target = import("pulumi-audience/sdk/contract").Camel<import("pulumi-audience/sdk/contract").TargetCreate>;
+    const program: Target = {
+      name: "CSV", scopeId: "s", representation: { mode: "hashed", transformPreset: "p" }, options: { type: "hosted_csv", quoteAll: true },
+      filter: { cohortMembership: [{ cohortId: "c", _eq: true }] }, limit: { method: "row_count", threshold: 10 },
+    };
+    expect(toWire(f.targets.create, program)).toMatchObject({ scope_id: "s", options: { quote_all: true }, filter: { cohort_membership: [{ cohort_id: "c" }] } });
+  });
+});
