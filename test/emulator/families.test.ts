@@ -56,6 +56,8 @@ describe.each(tested.map((f) => [f.collection, f] as const))("%s", (_name, famil
   });
 });
 
-for (const family of all.filter((f) => f.creatable && !f.singleton && !(f.collection in samples))) {
+/** Families whose rules need more than one account or a build; endpoints.test.ts and auth.test.ts cover them. */
+const COVERED_ELSEWHERE = new Set(["accounts", "migrations", "audits"]);
+for (const family of all.filter((f) => f.creatable && !f.singleton && !(f.collection in samples) && !COVERED_ELSEWHERE.has(f.collection))) {
   it.todo(`${family.collection}: a conformance sample`);
 }

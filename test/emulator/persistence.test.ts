@@ -12,7 +12,7 @@ const dirs: string[] = [];
 const children: ChildProcess[] = [];
 
 afterAll(() => {
-  for (const child of children) if (child.exitCode === null) child.kill("SIGKILL");
+  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -44,7 +44,7 @@ async function cli(args: string[]): Promise<{ child: ChildProcess; url: string; 
 }
 
 const exited = (child: ChildProcess) => new Promise<number | null>((ok) => {
-  if (child.exitCode !== null) ok(child.exitCode);
+  if (child.exitCode !== null || child.signalCode !== null) ok(child.exitCode);
   else child.once("exit", (code) => ok(code));
 });
 

@@ -82,6 +82,10 @@ export const samples: Record<string, Sample> = {
     body: async () => ({ name: "Win back lapsed customers" }),
     change: { guide: "Step one" },
   },
+  places: {
+    body: async () => ({ name: "Head office", geometry: { type: "Point", coordinates: [-74, 40.7] } }),
+    change: { description: "Deprecated, still accepted" },
+  },
   market_opportunity_analyses: {
     body: async () => ({ name: "Market" }),
     change: { name: "Market 2" },
