@@ -93,7 +93,8 @@ export function register(app: FastifyInstance, ctx: EmulatorContext): void {
           count.rows++;
           if (distance >= 0 && typeof row[distance] === "number") count.located++;
         }
-        const nearest = (scope.doc.payload as Doc | undefined)?.location !== undefined;
+        const location = (scope.doc.payload as Doc | undefined)?.location as Doc | undefined;
+        const nearest = location !== undefined && (location.selection ?? "nearest") === "nearest";
         for (const [metric, n] of deliveryUsage(delivered.columns, count, scope.doc.preview === true, nearest)) ctx.usage.add(resource.account_id, metric, n);
         return undefined;
       }
