@@ -1,6 +1,6 @@
 // Atlas: a collection of geographic locations imported from a connection; Location: one of them (read-only).
 import { z } from "zod";
-import { body, column, COMMON_READ_ONLY, defineFamily, id, issue, name, patchOf, responseOf, type MergePatchOf } from "./common.ts";
+import { body, expected, column, COMMON_READ_ONLY, crossRule, defineFamily, id, issue, name, patchOf, responseOf, type MergePatchOf } from "./common.ts";
 
 const RESERVED_PROPERTIES = ["name", "reference_key"];
 
@@ -59,7 +59,7 @@ export const atlasOptions = z.discriminatedUnion("type", [
   z.strictObject({ type: z.literal("postgres"), table_name: text, schema: text.optional() }),
   z.strictObject({ type: z.literal("redshift"), table_name: text, schema: text.optional() }),
   z.strictObject({ type: z.literal("databricks"), table_name: text, schema: text.optional() }),
-], { error: "must be one of hosted_csv, s3_csv, gcs_csv, snowflake, bigquery, postgres, redshift, databricks" });
+], { error: expected("one of hosted_csv, s3_csv, gcs_csv, snowflake, bigquery, postgres, redshift, databricks") });
 
 const shape = {
   name,
@@ -68,11 +68,11 @@ const shape = {
   output_to_locations: outputToLocations,
 };
 
-export const atlasCreate = body(shape).check((ctx) => {
-  if (ctx.value.options.type !== "hosted_csv" && ctx.value.connection_id === undefined) {
-    issue(ctx, ["connection_id"], `is required for options.type ${ctx.value.options.type} (only hosted_csv needs no connection)`);
+export const atlasCreate = body(shape).check(crossRule<z.output<z.ZodObject<typeof shape>>>(["options", "connection_id"], (v, add) => {
+  if (v.options.type !== "hosted_csv" && v.connection_id === undefined) {
+    add(["connection_id"], `is required for options.type ${v.options.type} (only hosted_csv needs no connection)`);
   }
-});
+}));
 export const atlasPatch = patchOf(shape);
 export const atlasResponse = responseOf(shape, {
   /** Source rows, rows that produced a location, rows that placed none. */

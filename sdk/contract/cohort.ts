@@ -1,6 +1,6 @@
 // Cohort: a group of people defined by stream events, traits, attributes and places they are near.
 import { z } from "zod";
-import { body, COMMON_READ_ONLY, defineFamily, id, issue, name, oneOf, patchOf, responseOf, type MergePatchOf } from "./common.ts";
+import { body, COMMON_READ_ONLY, crossRule, defineFamily, id, issue, name, oneOf, patchOf, responseOf, type MergePatchOf } from "./common.ts";
 import { attributeCondition, streamCondition, traitCondition } from "./conditions.ts";
 import { locationPropertyCondition } from "./location.ts";
 
@@ -44,20 +44,22 @@ const shape = {
   place_conditions: z.array(z.record(z.string(), z.unknown())).optional().meta({ deprecated: true }),
 };
 
-function cohortRules(ctx: { value: z.output<z.ZodObject<typeof shape>>; issues: z.core.$ZodRawIssue[] }) {
-  const v = ctx.value;
-  if (v.location_conditions !== undefined && v.place_conditions !== undefined) {
-    issue(ctx, ["place_conditions"], "cannot be set together with location_conditions (place_conditions is deprecated: use location_conditions)");
-  }
-  if (v.stream_conditions?.length && v.stream_name === undefined) {
-    issue(ctx, ["stream_name"], "is required when stream_conditions are given");
-  }
-  for (const [lo, hi] of [["min_count", "max_count"], ["min_value", "max_value"]] as const) {
-    const a = v[lo];
-    const b = v[hi];
-    if (a !== undefined && b !== undefined && a > b) issue(ctx, [lo], `must not exceed ${hi}`);
-  }
-}
+type CohortBody = z.output<z.ZodObject<typeof shape>>;
+
+const cohortRules = crossRule<CohortBody>(
+  ["location_conditions", "place_conditions", "stream_conditions", "stream_name", "min_count", "max_count", "min_value", "max_value"],
+  (v, add) => {
+    if (v.location_conditions !== undefined && v.place_conditions !== undefined) {
+      add(["place_conditions"], "cannot be set together with location_conditions (place_conditions is deprecated: use location_conditions)");
+    }
+    if (v.stream_conditions?.length && v.stream_name === undefined) add(["stream_name"], "is required when stream_conditions are given");
+    for (const [lo, hi] of [["min_count", "max_count"], ["min_value", "max_value"]] as const) {
+      const a = v[lo];
+      const b = v[hi];
+      if (a !== undefined && b !== undefined && a > b) add([lo], `must not exceed ${hi}`);
+    }
+  },
+);
 
 export const cohortCreate = body(shape).check(cohortRules);
 export const cohortPatch = patchOf(shape);

@@ -18,7 +18,7 @@ export const timestamp = z.string();
 export const ids = z.array(id);
 
 /** A column of a source table: non-blank. */
-export const column = z.string({ error: "must be a column name" }).refine((s) => s.trim().length > 0, {
+export const column = z.string({ error: expected("a column name") }).refine((s) => s.trim().length > 0, {
   error: "must name a column (non-blank)",
 });
 
@@ -158,8 +158,20 @@ function patchMember(field: z.ZodType): z.ZodType {
     return z.record(inner.def.keyType as z.core.$ZodRecordKey, patchMember(inner.def.valueType as z.ZodType).nullable());
   }
   if (inner instanceof z.ZodUnion && (inner.def.options as z.ZodType[]).every((o) => o instanceof z.ZodObject)) {
-    const options = (inner.def.options as z.ZodObject[]).map((o) => patchMember(o));
-    return z.union(options as [z.ZodType, z.ZodType, ...z.ZodType[]]);
+    const variants = inner.def.options as z.ZodObject[];
+    // A patch may omit the discriminator; when given, any of the union's values is structurally fine (the merged
+    // document is checked against the create schema).
+    const discriminator = (inner.def as { discriminator?: string }).discriminator;
+    const values = discriminator === undefined ? [] : variants.flatMap((o) => {
+      const field = o.shape[discriminator] as z.ZodType | undefined;
+      return [...((field?._zod as { values?: Set<string> } | undefined)?.values ?? [])];
+    });
+    const options = variants.map((o) => {
+      const shape = discriminator !== undefined && values.length > 0
+        ? { ...o.shape, [discriminator]: oneOf(values as [string, ...string[]]) } : o.shape;
+      return patchOf(shape as z.core.$ZodLooseShape);
+    });
+    return z.union(options as unknown as [z.ZodType, z.ZodType, ...z.ZodType[]]);
   }
   return inner;
 }
@@ -183,7 +195,10 @@ export function formatPath(path: readonly PropertyKey[]): string {
 /** Turns zod issues into the service's validationErrors, one per offending member. */
 export function toValidationErrors(issues: readonly z.core.$ZodIssue[], readOnly: readonly string[] = []): FieldError[] {
   const out: FieldError[] = [];
+  const mistyped = new Set(issues.filter((i) => i.code === "invalid_type").map((i) => formatPath(i.path)));
   for (const issue of issues) {
+    // A value of the wrong type is reported once, not also for its length or format.
+    if (issue.code !== "invalid_type" && issue.code !== "custom" && mistyped.has(formatPath(issue.path))) continue;
     if (issue.code === "unrecognized_keys") {
       for (const key of issue.keys) {
         const isReadOnly = issue.path.length === 0 && readOnly.includes(key);
@@ -212,7 +227,19 @@ function plainMessage(issue: z.core.$ZodIssue): string {
   if (issue.code === "invalid_type" && m.startsWith("Invalid input")) {
     if (m.endsWith("received undefined")) return "is required";
     if (m.endsWith("received null")) return "is required and cannot be null";
-    return `must be ${issue.expected === "array" || issue.expected === "object" ? "an" : "a"} ${issue.expected}`;
+    const what = { int: "an integer", record: "an object", object: "an object", array: "an array" }[issue.expected as string];
+    return `must be ${what ?? `a ${issue.expected}`}`;
+  }
+  if ((issue.code === "too_small" || issue.code === "too_big") && m.startsWith("Too")) {
+    const small = issue.code === "too_small";
+    const bound = small ? issue.minimum : issue.maximum;
+    const inclusive = issue.inclusive !== false;
+    if (issue.origin === "string") return small && Number(bound) === 1 ? "must not be empty" : `must have ${small ? "at least" : "at most"} ${bound} characters`;
+    if (issue.origin === "array" || issue.origin === "set") return `must have ${small ? "at least" : "at most"} ${bound} item${Number(bound) === 1 ? "" : "s"}`;
+    return `must be ${small ? (inclusive ? "at least" : "greater than") : (inclusive ? "at most" : "less than")} ${bound}`;
+  }
+  if (issue.code === "invalid_format" && m.startsWith("Invalid")) {
+    return issue.format === "regex" && issue.pattern ? `must match ${issue.pattern}` : `must be a valid ${issue.format}`;
   }
   if (issue.code === "invalid_key") {
     return `is not an allowed key: ${issue.issues.map((i) => i.message).join("; ")}`;
@@ -271,3 +298,18 @@ export function responseOf<S extends z.core.$ZodLooseShape, R extends z.core.$Zo
 export type MergePatchOf<T> = {
   [K in keyof T]?: (T[K] extends readonly unknown[] ? T[K] : T[K] extends object ? MergePatchOf<T[K]> : T[K]) | null;
 };
+
+/**
+ * A rule across members of an object, run whenever the members it reads are well-formed, so that one answer
+ * names every offending member; `reads` lists those members.
+ */
+export function crossRule<T>(reads: readonly (keyof T & string)[], rule: (value: T, add: (path: PropertyKey[], message: string) => void) => void) {
+  return z.superRefine<T>((value, ctx) => {
+    rule(value, (path, message) => ctx.addIssue({ code: "custom", path, message, input: value }));
+  }, {
+    when: (payload) => !payload.issues.some((i) => {
+      const path = i.path ?? [];
+      return (path.length === 0 && i.code === "invalid_type") || (reads as readonly PropertyKey[]).includes(path[0] ?? "");
+    }),
+  });
+}

@@ -1,6 +1,6 @@
 // Connection: credentials and location of a warehouse, bucket or database the service reads from or writes to.
 import { z } from "zod";
-import { body, COMMON_READ_ONLY, defineFamily, issue, name, patchOf, responseOf, type MergePatchOf } from "./common.ts";
+import { body, expected, COMMON_READ_ONLY, defineFamily, issue, name, patchOf, responseOf, type MergePatchOf } from "./common.ts";
 
 const text = z.string().min(1);
 const secret = z.string().min(1);
@@ -42,7 +42,7 @@ export const connectionOptions = z.discriminatedUnion("type", [
       issue(ctx, ["token"], "is required unless client_id and client_secret are given");
     }
   }),
-], { error: "must be one of hosted_csv, lookup_api, snowflake, bigquery, s3_csv, gcs_csv, postgres, redshift, databricks" });
+], { error: expected("one of hosted_csv, lookup_api, snowflake, bigquery, s3_csv, gcs_csv, postgres, redshift, databricks") });
 
 export const CONNECTION_SECRETS = ["options.password", "options.private_key", "options.token", "options.client_secret"] as const;
 

@@ -1,6 +1,6 @@
 // Dataset: a source table of people and events, matched through identity sets and feeding streams and traits.
 import { z } from "zod";
-import { body, column, COMMON_READ_ONLY, defineFamily, id, issue, name, patchOf, responseOf, type MergePatchOf } from "./common.ts";
+import { body, expected, column, COMMON_READ_ONLY, crossRule, defineFamily, id, issue, name, patchOf, responseOf, type MergePatchOf } from "./common.ts";
 import { conditionOf, operatorShape, OPERATORS } from "./conditions.ts";
 
 /** Columns of one identifying record; values are column names of the source. */
@@ -85,7 +85,7 @@ export const datasetOptions = z.discriminatedUnion("type", [
   z.strictObject({ type: z.literal("postgres"), table_name: text, schema: text.optional() }),
   z.strictObject({ type: z.literal("redshift"), table_name: text, schema: text.optional() }),
   z.strictObject({ type: z.literal("databricks"), table_name: text, schema: text.optional() }),
-], { error: "must be one of hosted_csv, snowflake, bigquery, s3_csv, gcs_csv, postgres, redshift, databricks" });
+], { error: expected("one of hosted_csv, snowflake, bigquery, s3_csv, gcs_csv, postgres, redshift, databricks") });
 
 const shape = {
   name,
@@ -114,15 +114,17 @@ const shape = {
 
 const CONNECTIONLESS = ["hosted_csv"];
 
-export const datasetCreate = body(shape).check((ctx) => {
-  const v = ctx.value;
-  if (!CONNECTIONLESS.includes(v.options.type) && v.connection_id === undefined) {
-    issue(ctx, ["connection_id"], `is required for options.type ${v.options.type} (only hosted_csv needs no connection)`);
-  }
-  if (v.reference_key_column !== undefined && v.reference_columns !== undefined) {
-    issue(ctx, ["reference_key_column"], "cannot be given together with reference_columns (reference_key_column is deprecated)");
-  }
-});
+export const datasetCreate = body(shape).check(crossRule<z.output<z.ZodObject<typeof shape>>>(
+  ["options", "connection_id", "reference_key_column", "reference_columns"],
+  (v, add) => {
+    if (!CONNECTIONLESS.includes(v.options.type) && v.connection_id === undefined) {
+      add(["connection_id"], `is required for options.type ${v.options.type} (only hosted_csv needs no connection)`);
+    }
+    if (v.reference_key_column !== undefined && v.reference_columns !== undefined) {
+      add(["reference_key_column"], "cannot be given together with reference_columns (reference_key_column is deprecated)");
+    }
+  },
+));
 export const datasetPatch = patchOf(shape);
 export const datasetResponse = responseOf(shape, {
   row_count: z.number().int().nullish(),

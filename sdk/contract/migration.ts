@@ -1,6 +1,6 @@
 // Migration: moves an account from identity graph v1 to v2, pairing its resources; approved by either account.
 import { z } from "zod";
-import { body, COMMON_READ_ONLY, defineFamily, id, patchOf, responseOf, timestamp, type MergePatchOf } from "./common.ts";
+import { body, expected, COMMON_READ_ONLY, defineFamily, id, patchOf, responseOf, timestamp, type MergePatchOf } from "./common.ts";
 
 /** A v1 resource and its v2 counterpart (pair shape not shown: the two ids). */
 const pair = z.strictObject({ v1_id: id, v2_id: id });
@@ -15,7 +15,7 @@ const targetPair = z.strictObject({
 
 const shape = {
   name: z.string().min(1).optional(),
-  type: z.literal("identity_graph_v1_to_v2", { error: "must be identity_graph_v1_to_v2" }),
+  type: z.literal("identity_graph_v1_to_v2", { error: expected("identity_graph_v1_to_v2") }),
   v1_account_id: id,
   v2_account_id: id,
   notes: z.string().optional(),

@@ -1,6 +1,6 @@
 // Target: delivery of a scope's output to a destination, in one representation, optionally filtered and limited.
 import { z } from "zod";
-import { body, COMMON_READ_ONLY, defineFamily, id, issue, name, notAllowed, oneOf, patchOf, responseOf, type MergePatchOf } from "./common.ts";
+import { body, expected, COMMON_READ_ONLY, crossRule, defineFamily, id, issue, name, notAllowed, oneOf, patchOf, responseOf, type MergePatchOf } from "./common.ts";
 import { conditionOf, operatorShape, OPERATORS } from "./conditions.ts";
 
 /** Attribute names of the identity graph: `ig/` then a lowercase identifier. */
@@ -70,7 +70,7 @@ export const representation = z.discriminatedUnion("mode", [
     reference: onlyReferenced("aggregated"),
     reference_dataset_id: onlyReferenced("aggregated"),
   }),
-], { error: `must be one of ${REPRESENTATION_MODES.join(", ")}` });
+], { error: expected(`one of ${REPRESENTATION_MODES.join(", ")}`) });
 
 const csv = { delimiter: z.string().min(1).optional(), gzip: z.boolean().optional(), quote_all: z.boolean().optional() };
 const upsert = z.boolean().optional();
@@ -95,7 +95,7 @@ export const targetOptions = z.discriminatedUnion("type", [
   }),
   z.strictObject({ type: z.literal("databricks"), table_name: z.string().min(1), schema: z.string().min(1).optional() }),
   z.strictObject({ type: z.literal("redshift"), table_name: z.string().min(1), schema: z.string().min(1).optional() }),
-], { error: "must be one of hosted_csv, lookup_api, snowflake, bigquery, s3_csv, gcs_csv, postgres, databricks, redshift" });
+], { error: expected("one of hosted_csv, lookup_api, snowflake, bigquery, s3_csv, gcs_csv, postgres, databricks, redshift") });
 export const HOSTED_TYPES = ["hosted_csv", "lookup_api"] as const;
 
 /** Row limit: a percentile range of an outcome, or an absolute row count. */
@@ -115,7 +115,7 @@ export const targetLimit = z.discriminatedUnion("method", [
     /** Which end of the outcome ranking is kept (values not shown; kept permissive). */
     direction: z.string().min(1).optional(),
   }),
-], { error: "must be one of percentile, row_count" });
+], { error: expected("one of percentile, row_count") });
 
 const NUMERIC_OPS = ["_eq", "_gt", "_gte", "_lt", "_lte", "_null", "_nnull"];
 const numericShape = {
@@ -174,17 +174,19 @@ const shape = {
   custom_structure: z.array(z.record(z.string(), z.unknown())).optional(),
 };
 
-function targetRules(ctx: { value: z.output<z.ZodObject<typeof shape>>; issues: z.core.$ZodRawIssue[] }) {
-  const v = ctx.value;
-  const hosted = (HOSTED_TYPES as readonly string[]).includes(v.options.type);
-  if (!hosted && v.connection_id === undefined) {
-    issue(ctx, ["connection_id"], `is required for options.type ${v.options.type} (only hosted_csv and lookup_api need no connection)`);
-  }
-  if (v.options.type === "lookup_api" && v.filter !== undefined) {
-    issue(ctx, ["filter"], "is not allowed on lookup_api targets (filters apply to delivered files and tables)");
-  }
-  if (v.limit !== undefined && v.count !== undefined) issue(ctx, ["count"], "cannot be given together with limit (they are the same setting)");
-}
+const targetRules = crossRule<z.output<z.ZodObject<typeof shape>>>(
+  ["options", "connection_id", "filter", "limit", "count"],
+  (v, add) => {
+    const hosted = (HOSTED_TYPES as readonly string[]).includes(v.options.type);
+    if (!hosted && v.connection_id === undefined) {
+      add(["connection_id"], `is required for options.type ${v.options.type} (only hosted_csv and lookup_api need no connection)`);
+    }
+    if (v.options.type === "lookup_api" && v.filter !== undefined) {
+      add(["filter"], "is not allowed on lookup_api targets (filters apply to delivered files and tables)");
+    }
+    if (v.limit !== undefined && v.count !== undefined) add(["count"], "cannot be given together with limit (they are the same setting)");
+  },
+);
 
 export const targetCreate = body(shape).check(targetRules);
 export const targetPatch = patchOf(shape);

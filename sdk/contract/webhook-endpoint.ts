@@ -1,13 +1,13 @@
 // Webhook endpoint: a URL the service signs and posts resource events to.
 import { z } from "zod";
-import { body, COMMON_READ_ONLY, defineFamily, oneOf, patchOf, responseOf, type MergePatchOf } from "./common.ts";
+import { body, expected, COMMON_READ_ONLY, defineFamily, oneOf, patchOf, responseOf, type MergePatchOf } from "./common.ts";
 
 export const WEBHOOK_EVENTS = ["resource.errored", "resource.ready_with_update"] as const;
 
 const shape = {
   /** Webhook endpoints need no name; one may be given. */
   name: z.string().min(1, { error: "must be a non-empty string" }).optional(),
-  url: z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }),
+  url: z.url({ protocol: /^https?$/, error: expected("an http(s) URL") }),
   enabled_events: z.array(oneOf(WEBHOOK_EVENTS)).min(1, { error: `must name at least one event: ${WEBHOOK_EVENTS.join(", ")}` }),
   status: oneOf(["enabled", "disabled"]).default("enabled"),
   description: z.string().optional(),
