@@ -17,10 +17,21 @@ export type DeepInput<T> = T extends Primitive
 
 type Family<C extends Collection> = (typeof families)[C];
 
+type WithoutIndex<T> = { [K in keyof T as string extends K ? never : number extends K ? never : K]: Known<T[K]> };
+/**
+ * The declared members of a type: answers are read leniently (unknown server members pass through), which gives
+ * them an index signature that would hide every declared member from the program's types. Pure maps stay maps.
+ */
+export type Known<T> = T extends readonly (infer E)[]
+  ? Known<E>[]
+  : T extends object
+    ? keyof WithoutIndex<T> extends never ? { [key: string]: Known<T[keyof T]> } : WithoutIndex<T>
+    : T;
+
 /** The program-facing shape of a family's create body. */
-export type Config<C extends Collection> = Camel<z.input<Family<C>["create"]>>;
+export type Config<C extends Collection> = Camel<Known<z.input<Family<C>["create"]>>>;
 /** The program-facing shape of a family's response. */
-export type State<C extends Collection> = Camel<z.output<Family<C>["response"]>>;
+export type State<C extends Collection> = Camel<Known<z.output<Family<C>["response"]>>>;
 
 /** Inputs every resource takes that steer the provider; recorded in state, never sent to the service. */
 export interface ResourceControls {
