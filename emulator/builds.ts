@@ -50,46 +50,72 @@ export class Builds implements BuildHooks {
     return s[collection] ?? s.default ?? "immediate";
   }
 
-  /** (Re)starts the build of a resource and of everything downstream of it. */
+  /** (Re)starts the build of a resource and of everything downstream of it; each waits for its upstream. */
   rerun(resource: StoredResource): StoredResource {
-    const started = this.start(resource);
-    for (const downstream of this.state.closure(resource.account_id, String(resource.doc.id), "downstream")) {
-      this.start(downstream);
-    }
-    return this.state.resource(started.collection, String(started.doc.id)) ?? started;
+    const id = String(resource.doc.id);
+    for (const r of [resource, ...this.state.closure(resource.account_id, id, "downstream")]) this.start(r, { drain: false });
+    this.drain();
+    this.schedule();
+    return this.state.resource(resource.collection, id) ?? resource;
   }
 
   /** Starts one resource's build, if it builds and is not archived or held by preview. */
-  start(resource: StoredResource): StoredResource {
+  start(resource: StoredResource, options: { drain?: boolean } = {}): StoredResource {
     const family = familyOf(resource.collection);
     const doc = resource.doc;
     if (!family?.builds || doc.archived_at != null || doc.managed === true) return resource;
+    this.transition(resource, "new");
     if (PREVIEW_HOLDS_BUILD.has(resource.collection) && doc.preview === true) {
-      this.transition(resource, "new");
       delete resource.build;
       this.state.save(resource);
       return resource;
     }
     const mode = this.mode(resource.collection);
-    this.transition(resource, "new");
     resource.build = typeof mode === "number" ? { duration: mode, due: Date.now() + mode / 3 } : {};
     this.state.save(resource);
-    if (mode === "immediate") while (resource.build) this.step(resource);
-    this.schedule();
-    return resource;
+    if (options.drain ?? true) {
+      this.drain();
+      this.schedule();
+    }
+    return this.state.resource(resource.collection, String(doc.id)) ?? resource;
   }
 
-  /** Moves a building resource one step on, or straight to `to`; `error` fails it. */
-  advance(resource: StoredResource, options: { to?: Step | "error"; error?: string } = {}): StoredResource {
-    if (!resource.build) return resource;
+  /**
+   * Moves a building resource one step on, or straight to `to`; `error` fails it. `force` moves it even while
+   * an upstream resource is still building (otherwise it waits at `new`). Returns whether it moved.
+   */
+  advance(resource: StoredResource, options: { to?: Step | "error"; error?: string; force?: boolean } = {}): boolean {
+    if (!resource.build || (options.to !== undefined && resource.doc.status === options.to)) return false;
     if (options.error !== undefined || options.to === "error") {
       this.fail(resource, options.error ?? "The build failed");
-    } else if (options.to) {
-      while (resource.build && resource.doc.status !== options.to) this.step(resource);
     } else {
-      this.step(resource);
+      if (!options.force && this.waiting(resource)) return false;
+      do this.step(resource); while (options.to && resource.build && resource.doc.status !== options.to);
     }
-    return resource;
+    this.drain();
+    this.schedule();
+    return true;
+  }
+
+  /** A new build waits while a resource it reads from is still building. */
+  waiting(resource: StoredResource): boolean {
+    if (resource.doc.status !== "new") return false;
+    return this.state.upstreamOf(resource).some((u) => {
+      const upstream = this.state.resource(u.collection, u.id);
+      return upstream !== undefined && upstream.account_id === resource.account_id && upstream.build !== undefined && upstream.doc.id !== resource.doc.id;
+    });
+  }
+
+  /** Runs every immediate build whose upstream has finished, until none is left to run. */
+  private drain(): void {
+    for (let progress = true; progress;) {
+      progress = false;
+      for (const r of this.pending()) {
+        if (this.mode(r.collection) !== "immediate" || this.waiting(r)) continue;
+        while (r.build) this.step(r);
+        progress = true;
+      }
+    }
   }
 
   /** Builds in progress (any account), oldest first. */
@@ -167,8 +193,19 @@ export class Builds implements BuildHooks {
     const at = Date.now();
     this.state.store.transaction(() => {
       for (const resource of this.pending()) {
-        if (resource.build?.due !== undefined && resource.build.due <= at) this.step(resource);
+        const build = resource.build;
+        if (build?.due === undefined || build.due > at) continue;
+        const waiting = this.waiting(resource);
+        if (waiting || build.held) {
+          // A held build's clock starts once its upstream has finished.
+          build.held = waiting;
+          build.due = at + (build.duration ?? 0) / 3;
+          this.state.save(resource);
+        } else {
+          this.step(resource);
+        }
       }
+      this.drain();
     });
     this.schedule();
   }

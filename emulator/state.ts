@@ -30,6 +30,8 @@ export interface BuildState {
   due?: number;
   /** Total duration of a timed build in ms. */
   duration?: number;
+  /** A timed build waiting for its upstream. */
+  held?: boolean;
 }
 
 export interface StoredResource {

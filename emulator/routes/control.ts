@@ -86,12 +86,29 @@ export function register(app: FastifyInstance, ctx: EmulatorContext): void {
 
   app.post("/_emulator/builds/advance", open, (request, reply) => {
     const body = parse(advanceBody, request.body) ?? {};
-    const chosen = builds.pending().filter((r: StoredResource) => (body.id === undefined || r.doc.id === body.id)
+    const chosen = () => builds.pending().filter((r: StoredResource) => (body.id === undefined || r.doc.id === body.id)
       && (body.collection === undefined || r.collection === body.collection));
-    if (body.id !== undefined && chosen.length === 0) throw notFound(`No build in progress for ${body.id}`);
-    const advanced = state.store.transaction(() => chosen.map((r) => builds.advance(r, {
-      ...(body.to ? { to: body.to } : {}), ...(body.error !== undefined ? { error: body.error } : {}),
-    })));
+    if (body.id !== undefined && chosen().length === 0) throw notFound(`No build in progress for ${body.id}`);
+    const options = { ...(body.to ? { to: body.to } : {}), ...(body.error !== undefined ? { error: body.error } : {}) };
+    const moved = new Map<string, StoredResource>();
+    state.store.transaction(() => {
+      if (body.id !== undefined) {
+        // A build named by id moves even while its upstream is still building.
+        const [one] = chosen();
+        if (one && builds.advance(one, { ...options, force: true })) moved.set(body.id, one);
+        return;
+      }
+      // Every chosen build moves once, in dependency order; with `to`, until each gets there or waits.
+      for (let progress = true; progress;) {
+        progress = false;
+        for (const r of chosen()) {
+          if ((!body.to && moved.has(String(r.doc.id))) || !builds.advance(r, options)) continue;
+          moved.set(String(r.doc.id), r);
+          progress = body.to !== undefined;
+        }
+      }
+    });
+    const advanced = [...moved.values()].map((r) => state.resource(r.collection, String(r.doc.id)) ?? r);
     return reply.send({ advanced: advanced.map((r) => ({ id: r.doc.id, resource_type: r.collection, status: r.doc.status })) });
   });
 

@@ -179,3 +179,39 @@ describe("the dependency graph", () => {
     expect(deps).toEqual([expect.objectContaining({ upstream_id: p.scope, upstream_status: "ready", downstream_status: "new" })]);
   });
 });
+
+describe("downstream re-runs", () => {
+  it("wait for the upstream build to finish", async () => {
+    const p = await pipeline();
+    await api.control("PUT", "/builds", { default: "manual" });
+    await api.post(`/v1/scopes/${p.scope}/force_update`);
+    const moved = (await api.control<{ advanced: Json[] }>("POST", "/builds/advance", { collection: "targets" })).body.advanced;
+    expect(moved).toEqual([]);
+    expect((await api.get<Json>(`/v1/targets/${p.target}`)).body.status).toBe("new");
+    await api.control("POST", "/builds/advance", { id: p.scope, to: "ready" });
+    await api.control("POST", "/builds/advance", { collection: "targets" });
+    expect((await api.get<Json>(`/v1/targets/${p.target}`)).body.status).toBe("starting");
+  });
+
+  it("run immediately once a manual upstream is advanced, when their own family is immediate", async () => {
+    const p = await pipeline();
+    await api.control("PUT", "/builds", { default: "immediate", scopes: "manual" });
+    await api.patch(`/v1/scopes/${p.scope}`, { name: "Changed" });
+    expect((await api.get<Json>(`/v1/targets/${p.target}`)).body.status).toBe("new");
+    await api.control("POST", "/builds/advance", { id: p.scope, to: "ready" });
+    expect((await api.get<Json>(`/v1/targets/${p.target}`)).body.status).toBe("ready");
+  });
+
+  it("finish after their upstream when builds take time", async () => {
+    const p = await pipeline();
+    await api.control("PUT", "/builds", { default: 90 });
+    await api.post(`/v1/outcomes/${p.outcome}/force_update`);
+    await new Promise((r) => setTimeout(r, 600));
+    const [outcome, scope, target] = await Promise.all([`/v1/outcomes/${p.outcome}`, `/v1/scopes/${p.scope}`, `/v1/targets/${p.target}`]
+      .map(async (path) => (await api.get<Json>(path)).body));
+    expect([outcome?.status, scope?.status, target?.status]).toEqual(["ready", "ready", "ready"]);
+    expect(String(scope?.last_updated_output_at) >= String(outcome?.last_updated_output_at)).toBe(true);
+    expect(String(target?.last_updated_output_at) >= String(scope?.last_updated_output_at)).toBe(true);
+    expect(Date.parse(String(target?.last_updated_output_at)) - Date.parse(String(outcome?.last_updated_output_at))).toBeGreaterThanOrEqual(150);
+  });
+});
