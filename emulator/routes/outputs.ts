@@ -9,6 +9,7 @@ import type { Doc, StoredResource } from "../state.ts";
 import { countMembers, cohortMembers } from "../world/cohorts.ts";
 import { generateWorld, type World, type WorldOptions } from "../world/population.ts";
 import type { Resources } from "../world/resources.ts";
+import { personaAssignment } from "../world/scores.ts";
 import {
   cohortMembership, outcomeAnalysis, personaDimensions, scopeAnalysis, scopeEfficacy, scopeGeography, streamAnalysis, targetAnalysis, traitDimensions,
 } from "../outputs/analysis.ts";
@@ -38,7 +39,11 @@ export function register(app: FastifyInstance, ctx: EmulatorContext): void {
   const worlds = new Map<string, World>();
   const worldOf = (accountId: string) => {
     let world = worlds.get(accountId);
-    if (!world) worlds.set(accountId, (world = generateWorld(options)));
+    if (!world) {
+      // Accounts forgotten by a reset give their worlds back.
+      for (const known of worlds.keys()) if (!ctx.state.account(known)) worlds.delete(known);
+      worlds.set(accountId, (world = generateWorld(options)));
+    }
     return world;
   };
   const resourcesOf = (accountId: string): Resources => ({
@@ -79,6 +84,15 @@ export function register(app: FastifyInstance, ctx: EmulatorContext): void {
     switch (resource.collection) {
       case "cohorts":
         return countMembers(world(), cohortMembers(world(), resource.doc, res));
+      case "persona_sets": {
+        // Personas keep derived ids across builds and count the cohort members they were built from.
+        const assignment = personaAssignment(world(), resource.doc, res);
+        const own = (Array.isArray(resource.doc.personas) ? resource.doc.personas : []) as Doc[];
+        return {
+          active: true,
+          personas: assignment.personas.map((persona, k) => ({ ...own.find((p) => p.id === persona.id), ...persona, individuals_count: assignment.individualsCount[k] })),
+        };
+      }
       case "scopes": {
         const people = scopePopulation(world(), resource.doc, res);
         return { population_count: people.length, population_residence_count: residenceCount(world(), people) };

@@ -9,10 +9,15 @@ import { docs, num, obj, str, type Doc, type Resources } from "./resources.ts";
 
 type NamedCondition = Operators & { name?: string; property?: string; attribute_name?: string };
 
+/** What a cohort's membership depends on, as text: the key its results are remembered by. */
+export function cohortDefinition(cohort: Doc): string {
+  return JSON.stringify([cohort.stream_name, cohort.stream_conditions, cohort.traits, cohort.attributes, cohort.recency,
+    cohort.min_count, cohort.max_count, cohort.min_value, cohort.max_value, cohort.location_conditions ?? cohort.place_conditions]);
+}
+
 /** Membership flags (1 = member) of a cohort, memoized on the world by the cohort's definition. */
 export function cohortMembers(world: World, cohort: Doc, resources: Resources): Uint8Array {
-  const definition = JSON.stringify([cohort.stream_name, cohort.stream_conditions, cohort.traits, cohort.attributes, cohort.recency,
-    cohort.min_count, cohort.max_count, cohort.min_value, cohort.max_value, cohort.location_conditions ?? cohort.place_conditions]);
+  const definition = cohortDefinition(cohort);
   // Locations change under a cohort without its definition changing: such cohorts are not memoized.
   if (docs(cohort.location_conditions ?? cohort.place_conditions).length > 0) return computeMembers(world, cohort, resources);
   return world.remember(`cohort:${definition}`, () => computeMembers(world, cohort, resources));

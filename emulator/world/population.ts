@@ -16,6 +16,8 @@ export interface WorldOptions {
 
 export const DEFAULT_WORLD_SIZE = 5000;
 export const DEFAULT_TODAY = "2026-01-01";
+/** Derived results (memberships, scores) a world keeps: a million people's scores are a few MB each. */
+const MEMO_ENTRIES = 64;
 
 export interface StreamProperty {
   name: string;
@@ -106,11 +108,17 @@ export class World {
     return formatPostcode(this.residences.postcode[this.residenceOf[person] as number] as number);
   }
 
-  /** Memoizes a derived value on the world. */
+  /** Memoizes a derived value on the world, keeping the most recently used few. */
   remember<T>(key: string, compute: () => T): T {
-    if (this.memo.has(key)) return this.memo.get(key) as T;
+    if (this.memo.has(key)) {
+      const value = this.memo.get(key) as T;
+      this.memo.delete(key);
+      this.memo.set(key, value);
+      return value;
+    }
     const value = compute();
     this.memo.set(key, value);
+    if (this.memo.size > MEMO_ENTRIES) this.memo.delete(this.memo.keys().next().value as string);
     return value;
   }
 }

@@ -1,6 +1,6 @@
 // Deterministic per-person predictions: outcome propensities, persona assignments, recommender ranks and
 // forecast values. Each is a pure function of the world and the resource's id and definition.
-import { cohortMembers } from "./cohorts.ts";
+import { cohortDefinition, cohortMembers } from "./cohorts.ts";
 import type { World } from "./population.ts";
 import { hashText, mix, unit } from "./random.ts";
 import { docs, num, str, type Doc, type Resources } from "./resources.ts";
@@ -22,9 +22,9 @@ const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));
 export function outcomeScores(world: World, outcome: Doc, resources: Resources): OutcomeScores {
   const id = String(outcome.id);
   const attainmentId = str(outcome.attainment_cohort_id);
-  return world.remember(`outcome:${id}:${attainmentId ?? ""}`, () => {
+  const attainmentDoc = attainmentId ? resources.get("cohorts", attainmentId) : undefined;
+  return world.remember(`outcome:${id}:${attainmentDoc ? cohortDefinition(attainmentDoc) : ""}`, () => {
     const seed = hashText(id) ^ world.seed;
-    const attainmentDoc = attainmentId ? resources.get("cohorts", attainmentId) : undefined;
     const attained = attainmentDoc ? cohortMembers(world, attainmentDoc, resources) : undefined;
     const base = Math.log(0.02 + unit(seed, -1) * 0.18);
     const probability = new Float64Array(world.size);
@@ -82,12 +82,17 @@ export function derivedId(text: string): string {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
 
-/** The personas of a persona set: its own `personas` when present, else `number_of_clusters` derived ones. */
+/** Clusters of a persona set that does not say how many. */
+export const DEFAULT_PERSONAS = 5;
+
+/**
+ * The personas of a persona set: `number_of_clusters` of them (default: as many as it has, else 5), its own where
+ * it has them, the rest with ids derived from the set's id so they are the same on every build.
+ */
 export function personasOf(personaSet: Doc): Persona[] {
   const own = docs(personaSet.personas).map((p) => ({ id: String(p.id), name: String(p.name ?? p.id) }));
-  if (own.length > 0) return own;
-  const count = Math.max(1, Math.min(20, num(personaSet.number_of_clusters) ?? 4));
-  return Array.from({ length: count }, (_, k) => ({ id: derivedId(`${String(personaSet.id)}:${k}`), name: `Persona ${k + 1}` }));
+  const count = Math.max(1, Math.min(50, num(personaSet.number_of_clusters) ?? (own.length || DEFAULT_PERSONAS)));
+  return Array.from({ length: count }, (_, k) => own[k] ?? { id: derivedId(`${String(personaSet.id)}:${k}`), name: `Persona ${k + 1}` });
 }
 
 /**
@@ -97,9 +102,9 @@ export function personasOf(personaSet: Doc): Persona[] {
 export function personaAssignment(world: World, personaSet: Doc, resources: Resources): PersonaAssignment {
   const id = String(personaSet.id);
   const personas = personasOf(personaSet);
-  return world.remember(`persona:${id}:${JSON.stringify(personas)}:${String(personaSet.cohort_id)}`, () => {
-    const cohortId = str(personaSet.cohort_id);
-    const cohortDoc = cohortId ? resources.get("cohorts", cohortId) : undefined;
+  const cohortId = str(personaSet.cohort_id);
+  const cohortDoc = cohortId ? resources.get("cohorts", cohortId) : undefined;
+  return world.remember(`persona:${id}:${JSON.stringify(personas)}:${cohortDoc ? cohortDefinition(cohortDoc) : ""}`, () => {
     const members = cohortDoc ? cohortMembers(world, cohortDoc, resources) : new Uint8Array(world.size).fill(1);
     const seed = hashText(id) ^ world.seed;
     const k = personas.length;

@@ -39,6 +39,22 @@ describe("outputs over HTTP", () => {
     expect(scope.population_residence_count).toBe(gold.residence_count);
   });
 
+  it("persona set builds count each persona's individuals and keep persona ids across builds", async () => {
+    const set = await create("/v1/persona_sets", { name: "Shoppers", cohort_id: ids.buyers, number_of_clusters: 3 });
+    const built = (await api.get(`/v1/persona_sets/${String(set.id)}`)).body;
+    const personas = built.personas as Json[];
+    expect(personas).toHaveLength(3);
+    const buyers = (await api.get(`/v1/cohorts/${ids.buyers}`)).body.population_count as number;
+    const counted = personas.reduce((s, p) => s + (p.individuals_count as number), 0);
+    // Only buyers matched at individual level built the personas: most buyers, not all.
+    expect(counted).toBeGreaterThan(buyers * 0.8);
+    expect(counted).toBeLessThan(buyers);
+    expect((await api.post(`/v1/persona_sets/${String(set.id)}/force_update`)).status).toBeLessThan(300);
+    const rebuilt = (await api.get(`/v1/persona_sets/${String(set.id)}`)).body.personas as Json[];
+    expect(rebuilt.map((p) => p.id)).toEqual(personas.map((p) => p.id));
+    expect(rebuilt.map((p) => p.individuals_count)).toEqual(personas.map((p) => p.individuals_count));
+  });
+
   it("serves the hosted CSV at its signed output_url without a key, and with the key", async () => {
     const target = (await api.get(`/v1/targets/${ids.hosted}`)).body;
     const url = String(target.output_url);
