@@ -182,3 +182,39 @@ describe("drift", () => {
     expect(world.proxy.requests.slice(before).map((r) => [r.method, r.body])).toEqual([["PATCH", { name: "Loyal" }]]);
   });
 });
+
+describe("families with their own shapes", () => {
+  it("Insights: the account's singleton is created, patched and forgotten on destroy without a request", async () => {
+    const created = await world.host.create(world.inputs("insights", { plan: "standard" }));
+    expect(created.properties).toMatchObject({ plan: "standard" });
+    const read = await world.host.read(created.id, created.properties);
+    expect((await world.host.diff(created.id, read.properties, world.inputs("insights", { plan: "standard" }))).changes).toBe("none");
+    const before = world.proxy.requests.length;
+    await world.host.update(created.id, read.properties, world.inputs("insights", { plan: "premium" }));
+    expect(world.proxy.requests.slice(before).map((r) => [r.method, r.path, r.body])).toEqual([["PATCH", "/insights", { plan: "premium" }]]);
+    const mark = await world.mark();
+    await world.host.delete(created.id, read.properties);
+    expect(await world.serviceCalls(mark)).toEqual([]);
+  });
+
+  it("ConfigurationAudit: accepted (202) for the current account, read back, never deleted by the service", async () => {
+    const created = await world.host.create(world.inputs("audits", {}));
+    expect(created.id).toMatch(/^[0-9a-f-]{36}$/);
+    const read = await world.host.read(created.id, created.properties);
+    expect(read.id).toBe(created.id);
+    const mark = await world.mark();
+    await world.host.delete(created.id, read.properties);
+    expect(await world.serviceCalls(mark)).toEqual([]);
+  });
+
+  it("Migration: replaced when its accounts change", async () => {
+    const v1 = (await world.api("POST", "/accounts", { name: "Brand v1" })) as { id: string };
+    const v2 = (await world.api("POST", "/accounts", { name: "Brand v2" })) as { id: string };
+    const inputs = world.inputs("migrations", { type: "identity_graph_v1_to_v2", v1AccountId: v1.id, v2AccountId: v2.id });
+    expect((await world.host.check({}, inputs)).failures).toEqual([]);
+    const created = await world.host.create(inputs);
+    expect(created.properties).toMatchObject({ v1AccountId: v1.id, v2AccountId: v2.id });
+    const swapped = { ...inputs, v1AccountId: v2.id, v2AccountId: v1.id };
+    expect(await world.host.diff(created.id, created.properties, swapped)).toMatchObject({ changes: "some", replaces: ["v1AccountId", "v2AccountId"] });
+  });
+});
