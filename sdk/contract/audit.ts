@@ -30,7 +30,7 @@ export const audit = defineFamily({
   patch: auditPatch,
   response: auditResponse,
   readOnly: [...COMMON_READ_ONLY, "changes", "orphaned_resources", "conflicts", "use_cases", "applied_at"],
-  references: [{ path: "use_case_ids[]", collection: "use_cases" }],
+  // No references: an audit reads the configuration, it is no part of the dependency graph.
   createdStatus: 202,
   deletable: false,
   archivable: false,

@@ -48,8 +48,6 @@ export type MigrationCreate = z.input<typeof migrationCreate>;
 export type MigrationPatch = MergePatchOf<MigrationCreate>;
 export type MigrationResponse = z.output<typeof migrationResponse>;
 
-const PAIRED = ["datasets", "targets", "cohorts", "outcomes", "persona_sets", "recommenders"] as const;
-
 export const migration = defineFamily({
   name: "migration",
   collection: "migrations",
@@ -58,11 +56,8 @@ export const migration = defineFamily({
   response: migrationResponse,
   readOnly: [...COMMON_READ_ONLY, "finished_at", "rolled_back_at", "status_needs_fix_from", "account_tree_relationship"],
   createOnly: ["type", "v1_account_id", "v2_account_id"],
-  references: [
-    { path: "v1_account_id", collection: "accounts" },
-    { path: "v2_account_id", collection: "accounts" },
-    ...PAIRED.flatMap((c) => [{ path: `${c}[].v1_id`, collection: c }, { path: `${c}[].v2_id`, collection: c }]),
-  ],
+  // No references: the pairs name resources of two different accounts, and a migration is never a dependency
+  // (it must stay out of the dependency graph the references build).
   builds: false,
   archivable: false,
 });

@@ -109,6 +109,8 @@ describe("families registry", () => {
     expect(families.use_cases.path).toBe("knowledgebase/use_cases");
     expect(families.accounts.deletion).toBe("scheduled");
     expect(families.scopes.deletion).toBe("immediate");
+    expect(families.migrations.references).toEqual([]); // a migration is never a dependency
+    expect(families.webhook_endpoints.readOnly).not.toContain("status"); // enabled / disabled is the client's to set
   });
 
   it("only references collections that exist", () => {
