@@ -2,7 +2,7 @@
 // synthetic population the deliveries come from.
 import { valueAt, type Column } from "../world/columns.ts";
 import { isoDay, type Scalar } from "../world/conditions.ts";
-import { cohortMembers, countMembers } from "../world/cohorts.ts";
+import { cohortMembers, countMembers, streamOf } from "../world/cohorts.ts";
 import type { World } from "../world/population.ts";
 import { obj, str, strings, type Doc, type Resources } from "../world/resources.ts";
 import { forecastValues, outcomeScores, personaAssignment, recommenderScores, type OutcomeScores } from "../world/scores.ts";
@@ -240,7 +240,7 @@ export function cohortMembership(world: World, cohort: Doc, resources: Resources
   const streamName = str(cohort.stream_name);
   const firstDay = new Float64Array(world.size).fill(-Infinity);
   if (streamName) {
-    const stream = world.stream(streamName);
+    const stream = streamOf(world, streamName, resources);
     const dates = stream.columns.get("datetime") as Column;
     for (let p = 0; p < world.size; p++) {
       let first = Infinity;
@@ -319,8 +319,8 @@ export function personaDimensions(world: World, personaSet: Doc, resources: Reso
 }
 
 /** GET /streams/{id}/analysis: events per month and the distribution of each property. */
-export function streamAnalysis(world: World, streamName: string): Doc {
-  const stream = world.stream(streamName);
+export function streamAnalysis(world: World, streamName: string, resources: Resources): Doc {
+  const stream = streamOf(world, streamName, resources);
   const total = stream.offsets[world.size] as number;
   const dates = stream.columns.get("datetime") as Column;
   const months = new Map<string, { event_count: number; people: Set<number> }>();

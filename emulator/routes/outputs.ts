@@ -182,6 +182,6 @@ export function register(app: FastifyInstance, ctx: EmulatorContext): void {
     // A stream is named by its id or its name.
     const stream = ctx.state.resources(accountId, "streams").find((s) => s.doc.id === request.params.id || s.doc.name === request.params.id);
     if (!stream) throw notFound(`No stream with id or name ${request.params.id} exists`);
-    return reply.send({ stream_id: stream.doc.id, ...streamAnalysis(worldOf(accountId), String(stream.doc.name)) });
+    return reply.send({ stream_id: stream.doc.id, ...streamAnalysis(worldOf(accountId), String(stream.doc.name), resourcesOf(accountId)) });
   });
 }

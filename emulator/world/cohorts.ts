@@ -1,10 +1,10 @@
 // Cohort membership computed from a cohort's definition: stream conditions with counts, values and recency,
 // trait and attribute conditions, and location conditions (with invert). A cohort with no condition holds
 // everyone.
-import { valueAt } from "./columns.ts";
+import { valueAt, type ValueType } from "./columns.ts";
 import { compileCondition, type Operators } from "./conditions.ts";
 import { distanceTo, locationSelectionOf, selectPlaces } from "./locations.ts";
-import type { World } from "./population.ts";
+import type { Stream, StreamProperty, World } from "./population.ts";
 import { docs, num, obj, str, type Doc, type Resources } from "./resources.ts";
 
 type NamedCondition = Operators & { name?: string; property?: string; attribute_name?: string };
@@ -26,15 +26,30 @@ export function cohortMembers(world: World, cohort: Doc, resources: Resources): 
 function computeMembers(world: World, cohort: Doc, resources: Resources): Uint8Array {
   const members = new Uint8Array(world.size).fill(1);
   const streamName = str(cohort.stream_name);
-  if (streamName) applyStream(world, cohort, streamName, members);
+  if (streamName) applyStream(world, cohort, streamName, members, resources);
   applyTraits(world, docs(cohort.traits) as NamedCondition[], members, (name) => name);
   applyTraits(world, docs(cohort.attributes) as NamedCondition[], members, (name) => (world.traits.has(name) ? name : `ig/${name}`));
   for (const condition of docs(cohort.location_conditions ?? cohort.place_conditions)) applyLocation(world, condition, resources, members);
   return members;
 }
 
-function applyStream(world: World, cohort: Doc, streamName: string, members: Uint8Array): void {
-  const stream = world.stream(streamName);
+/** Properties an account's stream declares (`properties: {name: {type}}`), which its generated events then carry. */
+export function declaredProperties(resources: Resources, streamName: string): StreamProperty[] {
+  const doc = resources.list("streams").find((s) => s.name === streamName);
+  const properties = obj(doc?.properties) ?? {};
+  const TYPES: readonly ValueType[] = ["double", "long", "string", "boolean", "date"];
+  return Object.entries(properties).map(([name, p]) => {
+    const type = str(obj(p)?.type) as ValueType | undefined;
+    return { name, type: type && TYPES.includes(type) ? type : "string" };
+  });
+}
+
+export function streamOf(world: World, streamName: string, resources: Resources): Stream {
+  return world.stream(streamName, declaredProperties(resources, streamName));
+}
+
+function applyStream(world: World, cohort: Doc, streamName: string, members: Uint8Array, resources: Resources): void {
+  const stream = streamOf(world, streamName, resources);
   const conditions = (docs(cohort.stream_conditions) as NamedCondition[]).map((c) => {
     const name = c.property ?? c.name ?? "";
     const col = stream.columns.get(name);

@@ -67,11 +67,11 @@ export class World {
   /** Memo of derived results (memberships, scores) keyed by what they were computed from. */
   readonly memo = new Map<string, unknown>();
   private readonly streams = new Map<string, Stream>();
-  private readonly makeStream: (name: string) => Stream;
+  private readonly makeStream: (name: string, declared: readonly StreamProperty[]) => Stream;
 
   constructor(parts: {
     size: number; seed: number; today: number; residenceOf: Int32Array; residences: Residences; cities: readonly City[];
-    addressLevel: Uint8Array; identity: Identity; traits: Map<string, Column>; makeStream: (world: World, name: string) => Stream;
+    addressLevel: Uint8Array; identity: Identity; traits: Map<string, Column>; makeStream: (world: World, name: string, declared: readonly StreamProperty[]) => Stream;
   }) {
     this.size = parts.size;
     this.seed = parts.seed;
@@ -82,14 +82,14 @@ export class World {
     this.addressLevel = parts.addressLevel;
     this.identity = parts.identity;
     this.traits = parts.traits;
-    this.makeStream = (name) => parts.makeStream(this, name);
+    this.makeStream = (name, declared) => parts.makeStream(this, name, declared);
   }
 
-  /** A stream's events, generated on first use. */
-  stream(name: string): Stream {
+  /** A stream's events, generated on first use; `declared` adds the properties the account's stream declares. */
+  stream(name: string, declared: readonly StreamProperty[] = []): Stream {
     let stream = this.streams.get(name);
     if (!stream) {
-      stream = this.makeStream(name);
+      stream = this.makeStream(name, declared);
       this.streams.set(name, stream);
     }
     return stream;
@@ -263,12 +263,19 @@ export function generateWorld(options: WorldOptions = {}): World {
 
   return new World({
     size, seed, today, residenceOf, residences, cities: CITIES, addressLevel, identity, traits,
-    makeStream: (world, name) => generateStream(world, name),
+    makeStream: generateStream,
   });
 }
 
-function generateStream(world: World, name: string): Stream {
-  const def = STREAM_CATALOG[name] ?? GENERIC_STREAM;
+function generateStream(world: World, name: string, declared: readonly StreamProperty[]): Stream {
+  const known = STREAM_CATALOG[name] ?? (declared.length > 0 ? { properties: [{ name: "datetime", type: "date" as const }], values: {}, rate: 2 } : GENERIC_STREAM);
+  const extra = declared.filter((d) => !known.properties.some((k) => k.name === d.name));
+  // Declared text properties take a handful of values named after the property.
+  const def = {
+    ...known,
+    properties: [...known.properties, ...extra],
+    values: { ...known.values, ...Object.fromEntries(extra.map((d) => [d.name, [1, 2, 3, 4, 5].map((k) => `${d.name}_${k}`)])) },
+  };
   const r: Rng = rng(world.seed ^ hashText(name));
   const offsets = new Int32Array(world.size + 1);
   // Engaged people have more events; counts first, so the columns are allocated once.

@@ -79,7 +79,7 @@ describe("analyses", () => {
     expect(series[0]).toEqual({ date: "2025-02-28", population_count: 1 });
     expect(series[3]).toEqual({ date: "2025-05-31", population_count: 2 });
     expect(series.at(-1)).toEqual({ date: "2026-01-01", population_count: 4 });
-    const s = streamAnalysis(world, "transactions");
+    const s = streamAnalysis(world, "transactions", res);
     expect(s).toMatchObject({ event_count: 5, oldest_date: "2024-01-10", newest_date: "2025-12-30" });
     expect((s.series as Doc[]).find((x) => x.month === "2025-12")).toEqual({ month: "2025-12", event_count: 2, people_count: 2 });
     expect((s.properties as Doc[]).find((p) => p.name === "category")?.values).toContainEqual({ value: "grocery", count: 2 });

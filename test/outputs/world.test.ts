@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { cohortMembers, countMembers } from "../../emulator/world/cohorts.ts";
+import { streamAnalysis } from "../../emulator/outputs/analysis.ts";
+import { cohortMembers, countMembers, streamOf } from "../../emulator/world/cohorts.ts";
 import { generateWorld } from "../../emulator/world/population.ts";
-import type { Doc } from "../../emulator/world/resources.ts";
+import { memoryResources, type Doc } from "../../emulator/world/resources.ts";
 import { lift, outcomeScores, personaAssignment } from "../../emulator/world/scores.ts";
 import { COHORTS, fixtureWorld, IDS, resources } from "./fixture.ts";
 
@@ -108,6 +109,21 @@ describe("synthetic world", () => {
     const share = buyers.reduce((s, v) => s + v, 0) / w.size;
     expect(share).toBeGreaterThan(0.05);
     expect(share).toBeLessThan(0.9);
+  });
+});
+
+describe("declared streams", () => {
+  it("generates the properties an account's stream declares, so conditions on them select people", () => {
+    const w = generateWorld({ size: 1000 });
+    const res = memoryResources({ streams: [{ name: "orders", properties: { total: { type: "double" }, store: { type: "string" } } }] });
+    const stream = streamOf(w, "orders", res);
+    expect(stream.properties.map((p) => p.name)).toEqual(["datetime", "total", "store"]);
+    const flags = cohortMembers(w, { id: "o", name: "o", stream_name: "orders", stream_conditions: [{ property: "store", _eq: "store_2" }] }, res);
+    const share = flags.reduce((s, v) => s + v, 0) / w.size;
+    expect(share).toBeGreaterThan(0.05);
+    expect(share).toBeLessThan(0.7);
+    const analysis = streamAnalysis(w, "orders", res);
+    expect((analysis.properties as Doc[]).map((p) => p.name)).toEqual(["total", "store"]);
   });
 });
 
