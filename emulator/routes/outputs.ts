@@ -3,7 +3,7 @@
 // delivered predictions. All of it is computed from the account's synthetic world (emulator/world).
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { EmulatorContext } from "../context.ts";
-import { ApiError, badRequest, fieldError, notFound, validationFailed } from "../errors.ts";
+import { ApiError, badRequest, conflict, fieldError, notFound, validationFailed } from "../errors.ts";
 import { signUrl } from "../signing.ts";
 import type { Doc, StoredResource } from "../state.ts";
 import { countMembers, cohortMembers } from "../world/cohorts.ts";
@@ -72,6 +72,13 @@ export function register(app: FastifyInstance, ctx: EmulatorContext): void {
     if (!target) throw notFound(`No target with id ${request.params.id} exists`);
     return target;
   };
+  /** A hosted file or lookup exists once the target's first build has finished. */
+  const delivered = (target: StoredResource) => {
+    if (target.doc.last_updated_output_at == null) {
+      throw conflict(`Target ${String(target.doc.id)} has not delivered yet (status ${String(target.doc.status)}): its output exists once its first build finishes`);
+    }
+    return target;
+  };
   const table = (target: StoredResource, rowLimit?: number) => {
     const scope = scopeOf(target);
     return attempt(() => targetTable(worldOf(target.account_id), target.doc, scope.doc, resourcesOf(target.account_id), rowLimit === undefined ? {} : { rowLimit }));
@@ -118,7 +125,7 @@ export function register(app: FastifyInstance, ctx: EmulatorContext): void {
   });
 
   app.get<{ Params: Params }>("/targets/:id/download.csv", { config: { signed: true } }, (request, reply) => {
-    const target = targetFor(request);
+    const target = delivered(targetFor(request));
     if (optionsType(target) === "lookup_api") throw badRequest("A lookup_api target delivers no file: use POST /targets/{id}/lookup");
     const csv = csvOptionsOf(target.doc.options as Doc | undefined);
     const body = csvStream(table(target), csv);
@@ -130,7 +137,7 @@ export function register(app: FastifyInstance, ctx: EmulatorContext): void {
   });
 
   app.post<{ Params: Params }>("/targets/:id/lookup", (request, reply) => {
-    const target = ctx.owned(request, "targets", request.params.id);
+    const target = delivered(ctx.owned(request, "targets", request.params.id));
     if (optionsType(target) !== "lookup_api") throw badRequest(`Target ${request.params.id} is not a lookup_api target (options.type is ${optionsType(target)})`);
     const body = request.body;
     if (typeof body !== "object" || body === null || Array.isArray(body)) throw badRequest("The lookup body must be a JSON object of identifying fields or identity_sets");

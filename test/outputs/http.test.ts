@@ -138,6 +138,23 @@ describe("outputs over HTTP", () => {
     expect(Buffer.from(await pdf.arrayBuffer()).subarray(0, 5).toString()).toBe("%PDF-");
   });
 
+  it("has no file or lookup before a target's first build, and empty scope geography before the scope's", async () => {
+    expect((await api.control("PUT", "/builds", { scopes: "manual", targets: "manual" })).status).toBe(200);
+    try {
+      const scope = await create("/v1/scopes", { name: "Later", population: { cohort_ids: [ids.gold] }, payload: { outcome_ids: [ids.outcome] }, preview: false });
+      expect((await api.get(`/v1/scopes/${String(scope.id)}/analysis/geography`)).body).toEqual({ states: {}, postcodes: {} });
+      const hosted = await create("/v1/targets", { name: "Later", scope_id: scope.id, representation: { mode: "identified" }, options: { type: "hosted_csv" } });
+      const early = await fetch(String(hosted.output_url));
+      expect(early.status).toBe(409);
+      expect(((await early.json()) as Json).note).toMatch(/has not delivered yet/);
+      await api.control("POST", "/builds/advance", { to: "ready" });
+      expect((await fetch(String((await api.get(`/v1/targets/${String(hosted.id)}`)).body.output_url))).status).toBe(200);
+      expect(Object.keys((await api.get(`/v1/scopes/${String(scope.id)}/analysis/geography`)).body.states as Json).length).toBeGreaterThan(0);
+    } finally {
+      await api.control("PUT", "/builds", { scopes: "immediate", targets: "immediate" });
+    }
+  });
+
   it("serves every analysis", async () => {
     const scope = (await api.get(`/v1/scopes/${ids.scope}`)).body;
     const analysis = await api.get(`/v1/scopes/${ids.scope}/analysis`);
