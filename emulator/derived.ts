@@ -198,8 +198,9 @@ export function registerBuildSteps(state: ServiceState, builds: Builds): void {
       case "audits": return buildAudit(state, resource);
       case "targets": {
         const scope = state.resource("scopes", String(resource.doc.scope_id));
-        // A preview pipeline is not billed.
-        if (scope && scope.doc.preview !== true) state.addUsage(resource.account_id, "batch_deployments", 1);
+        // A preview pipeline is not billed; a lookup target answers calls instead of delivering batches.
+        const lookupOnly = (resource.doc.options as Doc | undefined)?.type === "lookup_api";
+        if (scope && scope.doc.preview !== true && !lookupOnly) state.addUsage(resource.account_id, "batch_deployments", 1);
         return undefined;
       }
       default: return undefined;

@@ -1,5 +1,6 @@
 // /openapi.json, generated from the contract's schemas for every family.
 import type { FastifyInstance } from "fastify";
+import { insightsQuery, insightsQueryResponse, locationResponse, personaPatch, rotateCredentials } from "pulumi-audience/sdk/contract";
 import { z } from "zod";
 import type { EmulatorContext } from "../context.ts";
 import { allFamilies } from "../state.ts";
@@ -32,7 +33,8 @@ export function openApiDocument(): JsonSchema {
     },
   };
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const family of allFamilies()) {
+  // Uploads have no JSON body and no id: described with the special paths.
+  for (const family of allFamilies().filter((f) => f.collection !== "uploads")) {
     const title = family.name.replace(/(^|_)([a-z])/g, (_m, _s: string, c: string) => c.toUpperCase());
     schemas[`${title}Create`] = jsonSchema(family.create, "input");
     schemas[`${title}Patch`] = jsonSchema(family.patch, "input");
@@ -69,6 +71,7 @@ export function openApiDocument(): JsonSchema {
       }
     }
   }
+  for (const [path, operations] of Object.entries(specialPaths(schemas))) paths[path] = { ...(paths[path] ?? {}), ...operations };
   return {
     openapi: "3.0.3",
     info: { title: "Audience prediction service (emulator)", version: "0.21.0" },
@@ -76,6 +79,58 @@ export function openApiDocument(): JsonSchema {
     security: [{ bearer: [] }],
     paths,
     components: { schemas, securitySchemes: { bearer: { type: "http", scheme: "bearer" } } },
+  };
+}
+
+/** Endpoints beyond a family's CRUD, with the contract's schemas where it has them. */
+function specialPaths(schemas: Record<string, JsonSchema>): Record<string, Record<string, unknown>> {
+  schemas.RotateCredentials = jsonSchema(rotateCredentials, "input");
+  schemas.PersonaPatch = jsonSchema(personaPatch, "input");
+  schemas.InsightsQuery = jsonSchema(insightsQuery, "input");
+  schemas.InsightsQueryResponse = jsonSchema(insightsQueryResponse, "output");
+  schemas.Location = jsonSchema(locationResponse, "output");
+  const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+  const json = (schema: unknown) => ({ content: { "application/json": { schema } } });
+  const ok = (schema: unknown = { type: "object" }) => ({ 200: { description: "OK", ...json(schema) }, ...errors });
+  const id = (name = "id") => ({ name, in: "path", required: true, schema: { type: "string" } });
+  const paging = [
+    { name: "limit", in: "query", schema: { type: "integer", minimum: 0, maximum: 1000, default: 100 } },
+    { name: "offset", in: "query", schema: { type: "integer", minimum: 0, default: 0 } },
+  ];
+  const paged = {
+    200: {
+      description: "One page; X-Total-Count gives the total, Link the next and previous pages",
+      headers: { "X-Total-Count": { schema: { type: "integer" } }, Link: { schema: { type: "string" } } },
+      ...json({ type: "array", items: ref("Location") }),
+    },
+    ...errors,
+  };
+  const list = { type: "array", items: { type: "object" } };
+  return {
+    "/locations": { get: { summary: "List locations (paged)", parameters: paging, responses: paged } },
+    "/atlases/{id}/locations": { get: { summary: "List an atlas's locations (paged)", parameters: [id(), ...paging], responses: paged } },
+    "/atlases/{id}/logs/ingress": { get: { summary: "An atlas's build logs (paged)", parameters: [id(), ...paging], responses: ok(list) } },
+    "/datasets/{id}/logs/ingress": { get: { summary: "A dataset's row-processing logs (paged)", parameters: [id(), ...paging], responses: ok(list) } },
+    "/connections/{id}/rotate_credentials": { post: { summary: "Rotate a connection's credentials", parameters: [id()], requestBody: { required: true, ...json(ref("RotateCredentials")) }, responses: ok() } },
+    "/connections/{id}/targets": { get: { summary: "Targets delivering through a connection", parameters: [id()], responses: ok(list) } },
+    "/persona_sets/{id}/personas/{persona_id}": { patch: { summary: "Rename a persona", parameters: [id(), id("persona_id")], requestBody: { required: true, content: { "application/merge-patch+json": { schema: ref("PersonaPatch") } } }, responses: ok() } },
+    "/insights/query": { post: { summary: "One aggregate query (429 QUOTA_EXCEEDED beyond the daily allowance)", requestBody: { required: true, ...json(ref("InsightsQuery")) }, responses: { ...ok(ref("InsightsQueryResponse")), 429: errors["400"] } } },
+    "/scopes/{id}/datasets": { get: { summary: "Datasets tied to the scope's population cohorts", parameters: [id()], responses: ok(list) } },
+    "/scopes/{id}/payload/cohorts": { get: { summary: "Cohorts in the scope's payload", parameters: [id()], responses: ok(list) } },
+    "/scopes/{id}/population/exclusion_address_level_cohorts": { get: { summary: "Cohorts whose addresses are suppressed", parameters: [id()], responses: ok(list) } },
+    "/graph": { get: { summary: "Dependency graph edges with live statuses", responses: ok(list) } },
+    "/dependencies": { get: { summary: "Dependency edges, optionally of one resource", parameters: [{ name: "id", in: "query", schema: { type: "string" } }], responses: ok(list) } },
+    "/accounts": { get: { summary: "The current account and its sub-accounts", responses: ok(list) } },
+    "/accounts/{id}": { get: { summary: "An account (`current` is the key's)", parameters: [id()], responses: ok() } },
+    "/accounts/{id}/usage": { get: { summary: "Usage metrics", parameters: [id()], responses: ok() } },
+    "/accounts/{id}/usage/all": { get: { summary: "Usage rolled up over sub-accounts", parameters: [id()], responses: ok() } },
+    "/accounts/{id}/billing": { get: { summary: "Billable usage", parameters: [id()], responses: ok() } },
+    "/accounts/{id}/audits/{audit_id}/apply": { post: { summary: "Apply a configuration audit", parameters: [id(), id("audit_id")], responses: { 202: { description: "Accepted", ...json({ type: "object" }) }, ...errors } } },
+    "/uploads/{directory}/{filename}": {
+      post: { summary: "Upload a file (CSV, optionally gzip or bzip2)", parameters: [id("directory"), id("filename")], requestBody: { required: true, content: { "text/csv": { schema: { type: "string", format: "binary" } } } }, responses: { 201: { description: "Stored", ...json({ type: "object" }) }, ...errors } },
+      get: { summary: "Download an uploaded file", parameters: [id("directory"), id("filename")], responses: { 200: { description: "The file" }, ...errors } },
+    },
+    "/traits.csv": { get: { summary: "Every trait, as CSV", responses: { 200: { description: "CSV", content: { "text/csv": { schema: { type: "string" } } } }, ...errors } } },
   };
 }
 

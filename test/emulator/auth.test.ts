@@ -106,3 +106,31 @@ describe("quotas", () => {
     expect((await api.get<Json[]>("/v1/cohorts", limited.api_key)).body).toHaveLength(4);
   });
 });
+
+describe("the account API", () => {
+  it("creates a sub-account of the current one, renames it, and schedules its deletion", async () => {
+    const created = await api.post<Json>("/v1/accounts", { name: "Region east" });
+    expect(created.status).toBe(201);
+    const me = (await api.get<Json>("/v1/accounts/current")).body.id;
+    expect(created.body).toMatchObject({ name: "Region east", parent_id: me, api_key: "<secret>" });
+    const id = String(created.body.id);
+    expect((await api.patch<Json>(`/v1/accounts/${id}`, { name: "Region East" })).body.name).toBe("Region East");
+    expect((await api.patch<Json>(`/v1/accounts/${id}`, { name: "" })).status).toBe(400);
+    expect((await api.del(`/v1/accounts/${id}`)).status).toBe(202);
+    expect((await api.get<Json>(`/v1/accounts/${id}`)).body.deletion_requested_at).toEqual(expect.any(String));
+    expect((await api.del(`/v1/accounts/${other.id}`)).status).toBe(403);
+  });
+
+  it("counts a finished, enabled pipeline's delivery in usage; a preview one is not billed", async () => {
+    const account = (await api.control<{ id: string; api_key: string }>("POST", "/accounts", { name: "Billing", forecasts: true })).body;
+    const ids = await seeded(api, account.api_key);
+    const deliver = async (preview: boolean) => {
+      const scope = (await api.post<Json>("/v1/scopes", scopeBody(ids.leads, String(ids.forecast), { preview }), account.api_key)).body;
+      await api.post("/v1/targets", { name: "t", scope_id: scope.id, representation: { mode: "identified" }, options: { type: "hosted_csv" } }, account.api_key);
+    };
+    await deliver(true);
+    expect(((await api.get<Json>("/v1/accounts/current/usage", account.api_key)).body.metrics as Json).batch_deployments).toBe(0);
+    await deliver(false);
+    expect(((await api.get<Json>("/v1/accounts/current/usage", account.api_key)).body.metrics as Json).batch_deployments).toBe(1);
+  });
+});

@@ -76,7 +76,9 @@ describe("/openapi.json", () => {
     const reply = await api.call<Json>("GET", "/openapi.json", undefined, { key: null });
     expect(reply.status).toBe(200);
     const paths = reply.body.paths as Record<string, Json>;
-    expect(Object.keys(paths)).toEqual(expect.arrayContaining(["/scopes", "/scopes/{id}", "/targets/{id}/archive"]));
+    expect(Object.keys(paths)).toEqual(expect.arrayContaining(["/scopes", "/scopes/{id}", "/targets/{id}/archive", "/insights/query", "/uploads/{directory}/{filename}"]));
+    expect(Object.keys(paths["/accounts/{id}"]!)).toEqual(expect.arrayContaining(["get", "patch", "delete"]));
+    expect(JSON.stringify(paths["/locations"])).toContain("X-Total-Count");
     const schemas = (reply.body.components as { schemas: Record<string, Json> }).schemas;
     expect(schemas.ScopeCreate).toMatchObject({ type: "object", required: expect.arrayContaining(["name", "population", "payload", "preview"]) });
   });
