@@ -26,6 +26,7 @@ export * from "./insights.ts";
 export * from "./market-opportunity-analysis.ts";
 export * from "./upload.ts";
 export * from "./place.ts";
+export * from "./actions.ts";
 
 import { account } from "./account.ts";
 import { atlas, location } from "./atlas.ts";
