@@ -103,9 +103,17 @@ export function createLifecycle(env: Environment) {
 
   /** The optional wait, then the family's own steps (which may need the built resource). */
   async function finish(parts: Parts, service: Service, id: string, response: Props, inputs: Props): Promise<Props> {
-    const built = await waitForBuild(parts, service, id, response, inputs);
-    if (!parts.kind.afterWrite || Object.keys(parts.extras).length === 0) return built;
-    return parts.kind.afterWrite(service, id, parts.extras, built);
+    let current = response;
+    try {
+      current = await waitForBuild(parts, service, id, current, inputs);
+      if (!parts.kind.afterWrite || Object.keys(parts.extras).length === 0) return current;
+      return await parts.kind.afterWrite(service, id, parts.extras, current);
+    } catch (error) {
+      if (error instanceof InitError) throw error;
+      // The write went through: keep the resource in state, failing the step with the reason.
+      const kept = { ...outputsOf({ ...parts, extras: {} }, current, inputs), [PROVIDER_KEY]: inputs[PROVIDER_KEY] };
+      throw new InitError(id, kept, (error as Error).message);
+    }
   }
 
   const provider = {

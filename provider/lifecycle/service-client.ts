@@ -1,5 +1,5 @@
 // The lifecycle's calls made with the SDK client, one client per account.
-import { AudienceClient, NotFoundError } from "pulumi-audience/sdk/client";
+import { AudienceClient, MERGE_PATCH, NotFoundError } from "pulumi-audience/sdk/client";
 import type { Collection, FamilyDef } from "pulumi-audience/sdk/contract";
 import type { Service } from "./service.ts";
 import { isObject, type Props } from "./shape.ts";
@@ -26,7 +26,7 @@ export function clientService(credentials: Credentials): Service {
   const get = async (family: FamilyDef, id: string) =>
     resource(family.singleton ? await client.request({ method: "GET", path: item(family, id) }) : await client.get(collection(family), id), `GET ${item(family, id)}`);
   return {
-    request: (method, path, body) => client.request({ method, path, body }),
+    request: (method, path, body) => client.request({ method, path, body, ...(method === "PATCH" ? { contentType: MERGE_PATCH } : {}) }),
     create: async (family, body) => resource(await client.create(collection(family), body as never), `POST /${family.path}`),
     get,
     async find(family, id) {
@@ -39,7 +39,7 @@ export function clientService(credentials: Credentials): Service {
     },
     update: async (family, id, patch) =>
       resource(family.singleton
-        ? await client.request({ method: "PATCH", path: item(family, id), body: patch, contentType: "application/merge-patch+json" })
+        ? await client.request({ method: "PATCH", path: item(family, id), body: patch, contentType: MERGE_PATCH })
         : await client.update(collection(family), id, patch as never), `PATCH ${item(family, id)}`),
     delete: (family, id) => ignoringGone(client.delete(collection(family), id)),
     archive: (family, id, body) => ignoringGone(client.archive(collection(family), id, body)),

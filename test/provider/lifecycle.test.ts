@@ -218,3 +218,35 @@ describe("families with their own shapes", () => {
     expect(await world.host.diff(created.id, created.properties, swapped)).toMatchObject({ changes: "some", replaces: ["v1AccountId", "v2AccountId"] });
   });
 });
+
+describe("persona names", () => {
+  it("names personas through the personas endpoint once built, and shows a rename made elsewhere as drift", async () => {
+    const base = { name: "Shoppers", cohortId: leads, numberOfClusters: 3, waitFor: "ready" };
+    const created = await world.host.create(world.inputs("persona_sets", base));
+    const personas = created.properties.personas as { id: string; name: string }[];
+    expect(personas.length).toBe(3);
+    const [first] = personas;
+
+    const named = world.inputs("persona_sets", { ...base, personaNames: { [first!.id]: "Bargain hunters" } });
+    expect((await world.host.diff(created.id, created.properties, named)).changes).toBe("some");
+    const before = world.proxy.requests.length;
+    const updated = await world.host.update(created.id, created.properties, named);
+    expect(world.proxy.requests.slice(before).filter((r) => r.method === "PATCH").map((r) => [r.path, r.body]))
+      .toEqual([[`/persona_sets/${created.id}/personas/${first!.id}`, { name: "Bargain hunters" }]]);
+    expect(updated.properties.personaNames).toEqual({ [first!.id]: "Bargain hunters" });
+    expect((updated.properties.personas as { id: string; name: string }[]).find((p) => p.id === first!.id)?.name).toBe("Bargain hunters");
+    expect((await world.host.diff(created.id, updated.properties, named)).changes).toBe("none");
+
+    await world.api("PATCH", `/persona_sets/${created.id}/personas/${first!.id}`, { name: "Renamed elsewhere" });
+    const refreshed = await world.host.read(created.id, updated.properties);
+    expect(refreshed.properties.personaNames).toEqual({ [first!.id]: "Renamed elsewhere" });
+    expect((await world.host.diff(created.id, refreshed.properties, named)).changes).toBe("some");
+  });
+
+  it("refuses a persona id the set does not have, listing its personas", async () => {
+    const error = (await world.host.create(world.inputs("persona_sets", { name: "Unknown persona", cohortId: leads, waitFor: "ready", personaNames: { "no-such-persona": "X" } })).catch((e: unknown) => e)) as HostError;
+    expect(error.message).toMatch(/no-such-persona.*its personas: /);
+    // The set was created: it stays in state, so the next update can fix the names.
+    expect(error.initFailed?.properties).toMatchObject({ name: "Unknown persona", __kind: "persona_sets" });
+  });
+});
