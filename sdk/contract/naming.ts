@@ -106,6 +106,18 @@ function arrayElementSchema(schema: z.ZodType): z.ZodType | undefined {
   return undefined;
 }
 
+const camelFieldsCache = new WeakMap<Record<string, z.ZodType>, Map<string, string>>();
+
+/** camelCase name -> wire name of a shape's fields, computed once per shape. */
+function camelFields(shape: Record<string, z.ZodType>): Map<string, string> {
+  let fields = camelFieldsCache.get(shape);
+  if (!fields) {
+    fields = new Map(Object.keys(shape).map((field) => [camelKey(field), field]));
+    camelFieldsCache.set(shape, fields);
+  }
+  return fields;
+}
+
 function walk(schema: z.ZodType, value: unknown, direction: Direction): unknown {
   if (Array.isArray(value)) {
     const element = arrayElementSchema(schema);
@@ -123,13 +135,8 @@ function walk(schema: z.ZodType, value: unknown, direction: Direction): unknown 
     let wireKey: string | undefined;
     let child: z.ZodType | undefined;
     for (const shape of shapes) {
-      for (const field of Object.keys(shape)) {
-        if ((direction === "toWire" ? camelKey(field) : field) === key) {
-          wireKey = field;
-          child = shape[field];
-          break;
-        }
-      }
+      wireKey = direction === "toWire" ? camelFields(shape).get(key) : Object.hasOwn(shape, key) ? key : undefined;
+      child = wireKey === undefined ? undefined : shape[wireKey];
       if (child) break;
     }
     if (!child || wireKey === undefined) {
