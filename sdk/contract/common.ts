@@ -138,11 +138,9 @@ export function patchOf<S extends z.core.$ZodLooseShape>(shape: S) {
     out[key] = patchMember(field).nullable().optional();
   }
   // Null passes the member so that the refusal below says why, whatever the member's own message.
-  return z.strictObject(out).check((ctx) => {
-    for (const key of required) {
-      if (ctx.value[key] === null) issue(ctx, [key], "is required and cannot be null");
-    }
-  }) as unknown as z.ZodObject<{ [K in keyof S]: z.ZodOptional<z.ZodType> }, z.core.$strict>;
+  return z.strictObject(out).check(crossRule<Record<string, unknown>>(required, (value, add) => {
+    for (const key of required) if (value[key] === null) add([key], "is required and cannot be null");
+  })) as unknown as z.ZodObject<{ [K in keyof S]: z.ZodOptional<z.ZodType> }, z.core.$strict>;
 }
 
 function patchMember(field: z.ZodType): z.ZodType {

@@ -58,6 +58,11 @@ describe("merge-patch bodies", () => {
       .toEqual([expect.objectContaining({ path: "options.gzip", message: "must be a boolean" })]);
   });
 
+  it("reports a cleared required member alongside other mistakes", () => {
+    expect(patchErrors("targets", { name: null, human_readable: "yes" }).map((e) => `${e.path}: ${e.message}`).sort())
+      .toEqual(["human_readable: must be a boolean", "name: is required and cannot be null"]);
+  });
+
   it("still types the members it patches", () => {
     expect(patchErrors("cohorts", { explore: "yes" })).toEqual([expect.objectContaining({ path: "explore", message: "must be a boolean" })]);
   });
