@@ -4,10 +4,10 @@ import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { csvStream } from "../../emulator/outputs/csv.ts";
 import { targetTable, type Table } from "../../emulator/outputs/target.ts";
-import { generateWorld } from "../../emulator/world/population.ts";
+import { generateWorld, worldFromRecords } from "../../emulator/world/population.ts";
 import type { Doc } from "../../emulator/world/resources.ts";
 import { lift, outcomeScores, personaAssignment, recommenderScores } from "../../emulator/world/scores.ts";
-import { fixtureWorld, IDS, resources, scopeDoc, targetDoc } from "./fixture.ts";
+import { fixtureWorld, IDS, PEOPLE, resources, scopeDoc, targetDoc } from "./fixture.ts";
 
 const world = fixtureWorld();
 const res = resources();
@@ -239,6 +239,16 @@ describe("CSV", () => {
     const lines = csv.trimEnd().split("\n");
     expect(lines[0]).toBe([...IDENTITY, "svc_location_distance", "svc_location_name", "svc_location_reference_key"].join(";"));
     expect(lines[2]).toBe('Cara;Diaz;5 Oak Ave;Austin;TX;78702;cara@example.com;;[1111.95,1667.93];"[""Downtown"",""North""]";"[""S1"",""S2""]"');
+  });
+
+  it("quotes only the fields that hold the delimiter, a quote or a line break", async () => {
+    const person = { ...PEOPLE[5]!, first_name: "Mary Ann", last_name: 'O"Neil, Jr', traits: {}, events: {} };
+    const w = worldFromRecords([PEOPLE[4]!, person]);
+    const t = targetTable(w, targetDoc(), scopeDoc(), res);
+    const lines = (await text(t, {})).toString().trimEnd().split("\n");
+    expect(lines[1]?.startsWith("Eve,Kim,9 Pine Rd,Seattle,WA,98101,eve.kim@example.com,+12065550105,")).toBe(true);
+    expect(lines[2]?.startsWith('Mary Ann,"O""Neil, Jr",2 Elm St,Boston,MA,02108,finn@example.com,')).toBe(true);
+    expect((await text(t, { delimiter: ";" })).toString().split("\n")[2]?.startsWith('Mary Ann;"O""Neil, Jr";2 Elm St;')).toBe(true);
   });
 
   it("quotes every field with quote_all and compresses with gzip", async () => {
