@@ -2,8 +2,12 @@
 import { z } from "zod";
 
 const NUMERIC = ["_gt", "_gte", "_lt", "_lte"] as const;
+const OPERATORS = ["_eq", "_in", "_nin", "_matches", ...NUMERIC, "_null", "_nnull"] as const;
 
-/** `{property, <operator>: value}`; a property reads as number or text, never both in one condition. */
+/**
+ * `{property, <operator>: value}`; a property reads as number or text, never both in one condition. `property`
+ * may be `name` or `reference_key` (the location's own). Operators accept null (a PATCH clears a stored value).
+ */
 export const locationPropertyCondition = z.strictObject({
   property: z.string().min(1, { error: "must name a location property (or name / reference_key)" }),
   optional: z.boolean().optional(),
@@ -17,6 +21,9 @@ export const locationPropertyCondition = z.strictObject({
   _lte: z.number().nullish(),
   _null: z.boolean().nullish(),
   _nnull: z.boolean().nullish(),
+}, {
+  error: (iss) => iss.code === "unrecognized_keys"
+    ? `is not allowed on a location property condition; allowed operators: ${OPERATORS.join(", ")}` : undefined,
 }).check((ctx) => {
   const v = ctx.value;
   if (v._matches != null) {
@@ -28,5 +35,8 @@ export const locationPropertyCondition = z.strictObject({
         });
       }
     }
+  }
+  if (!OPERATORS.some((op) => v[op] != null)) {
+    ctx.issues.push({ code: "custom", input: v, path: [], message: `must give an operator: one of ${OPERATORS.join(", ")}` });
   }
 });
