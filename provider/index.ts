@@ -110,6 +110,11 @@ export const Insights = resourceClass("insights");
 export type Insights = AudienceResource<"insights">;
 export type InsightsArgs = Args<"insights">;
 
+/** A file (CSV, optionally gzip- or bzip2-compressed) in an upload directory that datasets and atlases read. */
+export const Upload = resourceClass("uploads");
+export type Upload = AudienceResource<"uploads">;
+export type UploadArgs = Args<"uploads">;
+
 // Lookups: `get<Name>({ name } | { id }, account?)` resolves to the one matching resource (camelCase), and
 // `get<Name>Output` takes inputs and answers an Output. None or several matches fail, listing the names seen.
 export type CohortResult = State<"cohorts">;

@@ -1,15 +1,26 @@
-// A location pipeline: an atlas of stores, a cohort of people within 5 km of one, a scope publishing each
-// person's nearest store (distance in miles), delivered aggregated by postcode.
+// A location pipeline: our stores uploaded as a CSV, an atlas of them, a cohort of people within 5 km of one, a
+// scope publishing each person's nearest store (distance in miles), delivered aggregated by postcode.
 import * as pulumi from "@pulumi/pulumi";
 import * as audience from "pulumi-audience";
 
 const config = new pulumi.Config();
 
+const storesFile = new audience.Upload("stores-csv", {
+  directory: config.get("storesDirectory") ?? "stores",
+  filename: "stores.csv",
+  content: [
+    "store_id,store_name,lat,lon",
+    "s-001,Main Street,40.7128,-74.0060",
+    "s-002,Riverside,40.8005,-73.9712",
+    "s-003,Harbour Point,40.6413,-74.0776",
+  ].join("\n") + "\n",
+});
+
 const stores = new audience.Atlas("stores", {
   name: "Stores",
-  options: { type: "hosted_csv", uploadDirectory: config.get("storesDirectory") ?? "stores" },
+  options: { type: "hosted_csv", uploadDirectory: storesFile.directory },
   outputToLocations: { name: "store_name", referenceKey: "store_id", latitude: "lat", longitude: "lon" },
-});
+}, { dependsOn: [storesFile] });
 
 const nearStores = new audience.Cohort("near-stores", {
   name: "Within 5 km of a store",

@@ -35,6 +35,7 @@ export const KIND_NAMES: Record<string, string> = {
 /** Family-specific parts of a descriptor; most families need none. */
 const EXTRAS: Partial<Record<string, Partial<Omit<Kind, "name" | "family">>>> = {
   persona_sets: personaSetExtras,
+  uploads: { body: "file", extraInputs: ["directory", "filename", "content", "source"], extraOutputNames: ["sha256"] },
 };
 
 function pascal(collection: string): string {

@@ -24,6 +24,10 @@ export interface Kind {
    * answer to record (e.g. re-read after naming personas). Absent for most families.
    */
   afterWrite?: (calls: Calls, id: string, extras: Record<string, unknown>, response: Record<string, unknown>) => Promise<Record<string, unknown>>;
+  /** `file`: the resource is a file's bytes (uploads), handled by its own small lifecycle. */
+  body: "json" | "file";
+  /** Outputs beyond the response members and the extra inputs (e.g. an upload's `sha256`). */
+  extraOutputNames: readonly string[];
   /** Extra outputs derived from the answer and the declared extras, compared by diff (e.g. persona names). */
   extraOutputs?: (extras: Record<string, unknown>, response: Record<string, unknown>) => Record<string, unknown>;
 }
@@ -31,5 +35,5 @@ export interface Kind {
 /** A descriptor from a family: secret outputs follow from the contract's secret paths. */
 export function defineKind(name: string, family: FamilyDef, extras: Partial<Omit<Kind, "name" | "family">> = {}): Kind {
   const secretOutputs = [...new Set(family.secrets.map((path) => camelKey(path.split(/[.[]/)[0] ?? path)))];
-  return { name, family, secretOutputs, extraInputs: [], ...extras };
+  return { name, family, secretOutputs, extraInputs: [], body: "json", extraOutputNames: [], ...extras };
 }

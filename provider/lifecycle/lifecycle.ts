@@ -4,6 +4,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { fromWire, jsonEqual, mergePatch, toWire, validate, type FamilyDef } from "pulumi-audience/sdk/contract";
 import type { Kind } from "../kinds/kind.ts";
 import { kindOf } from "../kinds/index.ts";
+import { checkUploadInputs, declaredDigest, findUpload, sendUpload, uploadId } from "../kinds/upload.ts";
 import { controlsSchema, CONTROL_KEYS, KIND_KEY, PROVIDER_KEY, type Controls } from "./controls.ts";
 import { type Service } from "./service.ts";
 import { canonical, camelPath, isObject, keepSecrets, memberNames, pathsOverlap, project, unknownPaths, UNKNOWN, wireOf, withoutNulls, type Props } from "./shape.ts";
@@ -61,7 +62,8 @@ function outputsOf(parts: Parts, response: Props, known: Props): Props {
   const camel = fromWire(parts.kind.family.response, wire);
   const members = isObject(camel) ? (keepSecrets(camel, known) as Props) : {};
   const extras = parts.kind.extraOutputs?.(parts.extras, response) ?? {};
-  return { ...members, ...parts.extras, ...extras, ...controlsOf(parts) };
+  const own = Object.fromEntries(parts.kind.extraOutputNames.filter((n) => response[n] !== undefined).map((n) => [n, response[n]]));
+  return { ...members, ...parts.extras, ...extras, ...own, ...controlsOf(parts) };
 }
 
 /** The error form that keeps a created resource in state while failing the step. */
@@ -142,6 +144,10 @@ export function createLifecycle(env: Environment) {
         failures.push({ property: "adoptId", reason: `${kind.name} cannot be created through the API: give adoptId to manage an existing one` });
       }
 
+      if (kind.body === "file") {
+        const unknown = unknownPaths(parts.extras);
+        failures.push(...checkUploadInputs(parts.extras).filter((f) => !unknown.some((u) => pathsOverlap(u, f.property))));
+      }
       const wire = wireOf(kind.family.create, config);
       const unknowns = unknownPaths(wire);
       const result = validate(kind.family.create, wire, kind.family.readOnly);
@@ -171,6 +177,13 @@ export function createLifecycle(env: Environment) {
         .filter((path) => !jsonEqual(at(old, path), at(now, path)))
         .map((path) => camelPath(family.create, path.split(/[.[]/)[0] ?? path));
       if (!jsonEqual(before.extras, after.extras)) changed.add("extras");
+      if (after.kind.body === "file") {
+        for (const key of ["directory", "filename"]) if (before.extras[key] !== after.extras[key]) replaces.push(key);
+        // A local source file edited in place: its bytes no longer match what was uploaded.
+        if (typeof after.extras.source === "string" && !unknownPaths(after.extras).length && olds.sha256 !== await declaredDigest(after.extras).catch(() => undefined)) {
+          changed.add("source");
+        }
+      }
       for (const key of CONTROL_KEYS) {
         if (!jsonEqual(before.controls[key], after.controls[key])) changed.add(key);
       }
@@ -184,6 +197,10 @@ export function createLifecycle(env: Environment) {
       const service = env.service(controls.account);
       const desired = wireOf(kind.family.create, config);
       let response: Props;
+      if (kind.body === "file") {
+        response = await sendUpload(service, parts.extras);
+        return { id: uploadId(parts.extras as { directory: string; filename: string }), outs: outputsOf(parts, response, config) };
+      }
       if (controls.adoptId !== undefined) {
         const existing = await service.get(kind.family, controls.adoptId);
         const patch = mergePatch(recordedConfig(kind.family, fromWire(kind.family.response, existing) as Props), canonical(kind.family.create, desired));
@@ -200,6 +217,11 @@ export function createLifecycle(env: Environment) {
       const parts = split(props);
       const { kind } = parts;
       const service = env.service(parts.controls.account);
+      if (kind.body === "file") {
+        const listed = await findUpload(service, id);
+        if (listed === undefined) return {};
+        return { id, props: outputsOf(parts, { ...listed, sha256: props.sha256 }, parts.config), inputs: { ...parts.extras, ...controlsOf(parts) } };
+      }
       const response = await service.find(kind.family, id);
       if (response === undefined) return {};
       const outs = outputsOf(parts, response, parts.config);
@@ -214,6 +236,12 @@ export function createLifecycle(env: Environment) {
       const parts = split(news);
       const { kind } = parts;
       const service = env.service(parts.controls.account);
+      if (kind.body === "file") {
+        const same = jsonEqual(before.extras, parts.extras)
+          && (typeof parts.extras.source !== "string" || olds.sha256 === await declaredDigest(parts.extras));
+        if (same) return { outs: { ...withoutControls(olds), ...controlsOf(parts) } };
+        return { outs: outputsOf(parts, await sendUpload(service, parts.extras), parts.config) };
+      }
       const patch = mergePatch(recordedConfig(kind.family, before.config), declaredConfig(kind.family, parts.config));
       if (patch === undefined && jsonEqual(before.extras, parts.extras)) {
         // Only controls changed (wait, deletion, account name): nothing to send.

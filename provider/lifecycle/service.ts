@@ -1,9 +1,9 @@
 // The calls the lifecycle makes, per family, on one account.
 import type { FamilyDef } from "pulumi-audience/sdk/contract";
-import type { Calls } from "../kinds/kind.ts";
+import type { FileCalls } from "../kinds/upload.ts";
 import type { Props } from "./shape.ts";
 
-export interface Service extends Calls {
+export interface Service extends FileCalls {
   create(family: FamilyDef, body: Props): Promise<Props>;
   get(family: FamilyDef, id: string): Promise<Props>;
   /** The resource, or undefined when the service no longer has it. */

@@ -19,7 +19,8 @@ export interface ResourceClass<C extends Collection> {
 export function resourceClass<C extends Collection>(collection: C): ResourceClass<C> {
   const kind = kinds[collection];
   if (!kind) throw new Error(`no descriptor for ${collection}`);
-  const outputNames = memberNames(families[collection].response).map(camelKey).filter((k) => k !== "id");
+  const outputNames = [...memberNames(families[collection].response).map(camelKey), ...kind.extraInputs, ...kind.extraOutputNames]
+    .filter((k) => k !== "id");
   const secret = new Set(kind.secretOutputs);
 
   class Resource extends pulumi.dynamic.Resource {

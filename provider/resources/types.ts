@@ -25,7 +25,11 @@ type WithoutIndex<T> = { [K in keyof T as string extends K ? never : number exte
 export type Known<T> = T extends readonly (infer E)[]
   ? Known<E>[]
   : T extends object
-    ? keyof WithoutIndex<T> extends never ? { [key: string]: Known<T[keyof T]> } : WithoutIndex<T>
+    ? string extends keyof T
+      ? keyof WithoutIndex<T> extends never
+        ? [T[string & keyof T]] extends [never] ? { [K in never]: never } : { [key: string]: Known<T[string & keyof T]> }
+        : WithoutIndex<T>
+      : WithoutIndex<T>
     : T;
 
 /** The program-facing shape of a family's create body. */
@@ -63,6 +67,27 @@ interface ExtraArgs {
     /** Persona id -> name, applied through the personas endpoint once the set has built (see `personas`). */
     personaNames?: pulumi.Input<Record<string, pulumi.Input<string>>>;
   };
+  uploads: {
+    /** Upload directory, as datasets' and atlases' `options.uploadDirectory` name it. */
+    directory: pulumi.Input<string>;
+    /** File name: `.csv`, `.csv.gz` or `.csv.bz2`. */
+    filename: pulumi.Input<string>;
+    /** The file's text; or give `source`. */
+    content?: pulumi.Input<string>;
+    /** Path of a local file to upload, read where the provider runs; a change of its bytes re-uploads it. */
+    source?: pulumi.Input<string>;
+  };
+}
+
+/** Outputs some families record beyond their response members. */
+interface ExtraOutputs {
+  persona_sets: { readonly personaNames: pulumi.Output<Record<string, string> | undefined> };
+  uploads: {
+    /** SHA-256 of the uploaded bytes. */
+    readonly sha256: pulumi.Output<string>;
+    readonly content: pulumi.Output<string | undefined>;
+    readonly source: pulumi.Output<string | undefined>;
+  };
 }
 
 /** Arguments of a family's resource class. */
@@ -71,4 +96,4 @@ export type Args<C extends Collection> = DeepInput<Config<C>> & ResourceControls
 /** Outputs of a family's resource class: every response member (the id is the resource's own `id`). */
 export type Outputs<C extends Collection> = {
   readonly [K in Exclude<keyof State<C>, "id">]-?: pulumi.Output<State<C>[K]>;
-};
+} & (C extends keyof ExtraOutputs ? ExtraOutputs[C] : unknown);

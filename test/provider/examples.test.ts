@@ -95,6 +95,8 @@ describe("adaptive-discounting", () => {
 describe("location-pipeline", () => {
   it("wires the atlas into the cohort's location conditions and the scope's location payload, aggregated by postcode", async () => {
     const { resources, exports } = await run("location-pipeline");
+    expect(named(resources, "stores-csv").inputs).toMatchObject({ directory: "stores", filename: "stores.csv", content: expect.stringMatching(/^store_id,store_name,lat,lon\n/) });
+    expect(named(resources, "stores").inputs).toMatchObject({ options: { type: "hosted_csv", uploadDirectory: "stores" } });
     expect(named(resources, "near-stores").inputs).toMatchObject({ locationConditions: [{ atlasId: "stores-id", distance: 5000 }] });
     expect(named(resources, "store-proximity").inputs).toMatchObject({
       population: { cohortIds: ["near-stores-id"] },

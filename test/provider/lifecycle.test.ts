@@ -250,3 +250,37 @@ describe("persona names", () => {
     expect(error.initFailed?.properties).toMatchObject({ name: "Unknown persona", __kind: "persona_sets" });
   });
 });
+
+describe("uploads", () => {
+  const stores = "store_id,store_name,lat,lon\n1,Main St,40.7,-74.0\n";
+  const upload = (extra: Props) => world.inputs("uploads", { directory: "stores", filename: "stores.csv", content: stores, ...extra });
+
+  it("checks names and content before any request", async () => {
+    const mark = await world.mark();
+    const { failures } = await world.host.check({}, upload({ filename: "stores.zip", source: "/tmp/x.csv" }));
+    expect(failures).toEqual(expect.arrayContaining([
+      { property: "content", reason: expect.stringMatching(/exactly one of content or source/) },
+      { property: "filename", reason: expect.stringMatching(/no longer supported/) },
+    ]));
+    expect(await world.serviceCalls(mark)).toEqual([]);
+  });
+
+  it("uploads the bytes, reads the file back, re-uploads changed content, replaces on a new name", async () => {
+    const inputs = upload({});
+    const created = await world.host.create(inputs);
+    expect(created.id).toBe("stores/stores.csv");
+    expect(world.proxy.requests.at(-1)).toMatchObject({ method: "POST", path: "/uploads/stores/stores.csv" });
+    expect(created.properties).toMatchObject({ directory: "stores", filename: "stores.csv", size: Buffer.byteLength(stores), sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    const read = await world.host.read(created.id, created.properties);
+    expect(read.properties).toMatchObject({ size: Buffer.byteLength(stores), sha256: created.properties.sha256 });
+    const mark = await world.mark();
+    expect((await world.host.diff(created.id, read.properties, inputs)).changes).toBe("none");
+    expect(await world.serviceCalls(mark)).toEqual([]);
+
+    const changed = upload({ content: "store_id,store_name,lat,lon\n1,Main St,40.7,-74.0\n2,Elm St,40.8,-73.9\n" });
+    expect(await world.host.diff(created.id, read.properties, changed)).toMatchObject({ changes: "some", replaces: [] });
+    const updated = await world.host.update(created.id, read.properties, changed);
+    expect(updated.properties.sha256).not.toBe(created.properties.sha256);
+    expect(await world.host.diff(created.id, updated.properties, upload({ filename: "shops.csv" }))).toMatchObject({ replaces: ["filename"] });
+  });
+});
