@@ -119,3 +119,28 @@ describe("families registry", () => {
     }
   });
 });
+
+describe("defaults the service applies on create", () => {
+  const cases: [string, Collection, Record<string, unknown>, string, unknown][] = [
+    ["cohort explore", "cohorts", { name: "c" }, "explore", false],
+    ["persona set explore", "persona_sets", { name: "p", cohort_id: A }, "explore", false],
+    ["outcome prediction_mode", "outcomes", { name: "o", attainment_cohort_id: A }, "prediction_mode", "auto"],
+    ["webhook status", "webhook_endpoints", { url: "https://x.example", enabled_events: ["resource.errored"] }, "status", "enabled"],
+    ["analysis aggregate", "market_opportunity_analyses", { name: "m" }, "aggregate", "person"],
+    ["scope location selection and units", "scopes",
+      { name: "s", population: { cohort_ids: [A] }, payload: { location: { atlas_ids: [B] } }, preview: false },
+      "payload", { location: { atlas_ids: [B], selection: "nearest", distance_output_units: "meters" } }],
+    ["target representation switches", "targets",
+      { name: "t", scope_id: A, representation: { mode: "referenced", reference: { dataset_id: B, column_name: "id" } }, options: { type: "lookup_api" } },
+      "representation", { mode: "referenced", reference: { dataset_id: B, column_name: "id" }, impute_payload: [], output_multiple_identities: false }],
+  ];
+  it.each(cases)("%s", (_what, collection, body, member, value) => {
+    const result = validate(families[collection].create, body);
+    expect(result.ok && (result.value as Record<string, unknown>)[member]).toEqual(value);
+  });
+
+  it("keeps a value the client gave over the default", () => {
+    const result = validate(families.outcomes.create, { name: "o", attainment_cohort_id: A, prediction_mode: "static" });
+    expect(result.ok && result.value.prediction_mode).toBe("static");
+  });
+});
