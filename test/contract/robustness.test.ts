@@ -42,3 +42,19 @@ describe("odd input never crashes validation", () => {
     expect(target.ok ? [] : target.errors.map((e) => e.path).sort()).toEqual(["connection_id", "scope_id"]);
   });
 });
+
+describe("secrets in bad bodies", () => {
+  const SECRET = "hunter2-very-secret";
+  const bodies: unknown[] = [
+    { name: "", options: { type: "postgres", host: "h", port: 99999, database: "d", schema: "s", user: "u", password: SECRET } },
+    { name: "c", options: { type: "snowflake", private_key: SECRET } },
+    { name: "c", options: { type: "databricks", host: "h", http_path: "p", catalog: "c", schema: "s", client_secret: SECRET, extra: SECRET } },
+    { name: "c", options: { type: SECRET, password: SECRET } },
+    { name: "c", options: { type: "bigquery", project_id: "p", dataset_name: "d", token: SECRET } },
+  ];
+  it.each(bodies)("are never echoed in validation errors (%#)", (body) => {
+    const result = validate(families.connections.create, body, families.connections.readOnly);
+    expect(result.ok).toBe(false);
+    expect(JSON.stringify(result)).not.toContain(SECRET);
+  });
+});
