@@ -175,8 +175,11 @@ const shape = {
 };
 
 const targetRules = crossRule<z.output<z.ZodObject<typeof shape>>>(
-  ["options", "connection_id", "filter", "limit", "count"],
+  ["options", "connection_id", "filter", "limit", "count", "representation"],
   (v, add) => {
+    if ("upsert" in v.options && v.options.upsert && v.representation.mode !== "referenced") {
+      add(["options", "upsert"], `is only supported by mode referenced (rows are matched by the reference column), not ${v.representation.mode}`);
+    }
     const hosted = (HOSTED_TYPES as readonly string[]).includes(v.options.type);
     if (!hosted && v.connection_id === undefined) {
       add(["connection_id"], `is required for options.type ${v.options.type} (only hosted_csv and lookup_api need no connection)`);

@@ -84,6 +84,8 @@ const cases: [string, Collection, unknown, string, string][] = [
   ["warehouse needs table", "targets", target({ connection_id: B, options: { type: "bigquery" } }), "options.table_name", "is required"],
   ["full replace needs order_by", "targets", target({ connection_id: B, options: { type: "postgres", table_name: "t", full_replace: true } }),
     "options.order_by", "full_replace"],
+  ["upsert needs referenced mode", "targets", target({ connection_id: B, options: { type: "snowflake", table_name: "t", upsert: true } }),
+    "options.upsert", "only supported by mode referenced"],
   // count / limit
   ["percentile min above max", "targets", target({ limit: { method: "percentile", outcome_id: A, percentile_min: 90, percentile_max: 10 } }),
     "limit.percentile_min", "percentile_max"],
@@ -168,7 +170,11 @@ describe("bodies the rules allow", () => {
     ["deprecated reference_dataset_id", "targets", target({ representation: { mode: "referenced", reference_dataset_id: A } })],
     ["aggregated target", "targets", target({ representation: { mode: "aggregated", aggregate: "census_tract", include_geometry: true } })],
     ["row_count without outcome", "targets", target({ count: { method: "row_count", threshold: 1000 } })],
-    ["connection target", "targets", target({ connection_id: B, options: { type: "snowflake", table_name: "t", upsert: true } })],
+    ["connection target", "targets", target({ connection_id: B, options: { type: "snowflake", table_name: "t" } })],
+    ["upsert on a referenced target", "targets", target({
+      connection_id: B, options: { type: "bigquery", table_name: "t", upsert: true },
+      representation: { mode: "referenced", reference: { dataset_id: A, column_name: "customer_id" } },
+    })],
     ["cohort_membership false", "targets", target({ filter: { cohort_membership: [{ cohort_id: A, _eq: false }] } })],
     ["phone with last name", "datasets", dataset({ identity_sets: { people: { phone: "p", person_last_name: "l" } } })],
     ["address with city and state", "datasets", dataset({ identity_sets: { _home: { house_number_and_street: ["s1", "s2"], city: "c", state: "s" } } })],
