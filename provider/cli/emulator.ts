@@ -18,11 +18,21 @@ export function register(program: Command): void {
     .option("--data-dir <dir>", "keep state in this directory (in memory without it)")
     .option("--api-key <key>", "API key of the default account (a fresh one without it)")
     .action(async (options: { port: number; host: string; dataDir?: string; apiKey?: string }) => {
-      const emulator = await startEmulator({
-        port: options.port, host: options.host,
-        ...(options.dataDir !== undefined ? { dataDir: options.dataDir } : {}),
-        ...(options.apiKey !== undefined ? { apiKey: options.apiKey } : {}),
-      });
+      let emulator: Awaited<ReturnType<typeof startEmulator>>;
+      try {
+        emulator = await startEmulator({
+          port: options.port, host: options.host,
+          ...(options.dataDir !== undefined ? { dataDir: options.dataDir } : {}),
+          ...(options.apiKey !== undefined ? { apiKey: options.apiKey } : {}),
+        });
+      } catch (error) {
+        const e = error as NodeJS.ErrnoException;
+        const reason = e.code === "EADDRINUSE" ? `port ${options.port} on ${options.host} is already in use (--port 0 picks a free one)`
+          : e.code === "EACCES" ? `permission denied (${e.message})` : e.message;
+        process.stderr.write(`audience emulator: cannot start: ${reason}\n`);
+        process.exitCode = 1;
+        return;
+      }
       process.stdout.write(`listening on ${emulator.url}\napi key ${emulator.apiKey}\n`);
       await new Promise<void>((resolve) => {
         const stop = () => resolve();

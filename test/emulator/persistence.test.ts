@@ -55,6 +55,13 @@ describe("audience emulator", () => {
       expect(lines[0]).toMatch(/^listening on http:\/\/127\.0\.0\.1:\d+$/);
       expect(lines[1]).toBe("api key fixed-key");
       expect((await client(url, "fixed-key").get("/v1/accounts/current")).status).toBe(200);
+      if (signal === "SIGTERM") {
+        const clash = spawn(NODE, [CLI, "emulator", "--port", new URL(url).port], { env: { ...process.env, NODE_OPTIONS: "--conditions=source" } });
+        let err = "";
+        clash.stderr.on("data", (chunk: Buffer) => (err += chunk.toString()));
+        expect(await exited(clash)).toBe(1);
+        expect(err).toContain("already in use");
+      }
       child.kill(signal);
       expect(await exited(child)).toBe(0);
     }
