@@ -1,0 +1,110 @@
+// Runs a program through @pulumi/pulumi's Node language runtime (cmd/run), as the Pulumi CLI's language host does.
+import { spawn, type ChildProcess } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { createInterface } from "node:readline";
+import { ProjectError, type Project } from "./project.ts";
+import { resolvePulumiModule } from "./proto.ts";
+
+/** NODE_OPTIONS for child processes: ours, plus the `source` export condition when this process runs with it. */
+export function childNodeOptions(env: NodeJS.ProcessEnv = process.env): string {
+  const options = env["NODE_OPTIONS"] ?? "";
+  const ours = [...process.execArgv, ...(process.env["NODE_OPTIONS"] ?? "").split(/\s+/)];
+  const source = ours.some((a) => a === "--conditions=source" || a === "-C=source");
+  return source && !/(^|\s)--conditions=source(\s|$)/.test(options) ? `${options} --conditions=source`.trim() : options;
+}
+
+function nearestPackageDir(from: string): string | undefined {
+  for (let dir = from; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, "package.json"))) return dir;
+    if (dirname(dir) === dir) return undefined;
+  }
+}
+
+/**
+ * A module preloaded into the program. Node 22.23's util.inspect loops forever, eating memory, on a stack line
+ * such as ".../node_modules/@pulumi/resource.ts:1:2", which source-map-support makes from @pulumi/pulumi's source
+ * maps; the runtime inspects every unhandled error that way, so a failing program would hang instead of exiting.
+ * Stack traces are kept on the compiled files instead.
+ */
+function stackTracePreload(runEntry: string): string {
+  let sourceMapSupport: string;
+  try {
+    sourceMapSupport = createRequire(runEntry).resolve("source-map-support");
+  } catch {
+    return "";
+  }
+  const code = `require(${JSON.stringify(sourceMapSupport)}).install({ overrideRetrieveSourceMap: true, retrieveSourceMap: () => null });\n`;
+  const file = join(tmpdir(), `pulumi-audience-preload-${createHash("sha256").update(code).digest("hex").slice(0, 16)}.cjs`);
+  if (!existsSync(file)) writeFileSync(file, code);
+  return file;
+}
+
+export interface ProgramRun {
+  project: Project;
+  stack: string;
+  monitorAddress: string;
+  dryRun: boolean;
+  parallel: number;
+  env: NodeJS.ProcessEnv;
+  onOutput: (line: string, stream: "stdout" | "stderr") => void;
+  /** Stops the program (e.g. once a step failed and it does not exit by itself). */
+  signal?: AbortSignal;
+}
+
+const running = new Set<ChildProcess>();
+// A program must not outlive the engine that serves it.
+process.once("exit", () => {
+  for (const child of running) child.kill("SIGKILL");
+});
+
+/** Runs the program to completion; resolves with its exit code. */
+export async function runLanguageRuntime(run: ProgramRun): Promise<number> {
+  const { project } = run;
+  if (project.main === ".") {
+    // The runtime then takes the entry point from the nearest package.json, which may belong to another package.
+    const pkg = nearestPackageDir(project.dir);
+    if (pkg !== project.dir) {
+      throw new ProjectError(
+        `${join(project.dir, "Pulumi.yaml")}: set "main" (e.g. main: index.ts): the program has no package.json of its own, so the Node runtime would run the entry point of ${pkg ? join(pkg, "package.json") : "no package"} instead`,
+      );
+    }
+  }
+  const entry = resolvePulumiModule(project.dir, "cmd/run/index.js");
+  const preload = stackTracePreload(entry);
+  const args = [
+    ...(preload ? ["--require", preload] : []),
+    ...project.nodeArgs,
+    entry,
+    `--monitor=${run.monitorAddress}`,
+    `--engine=${run.monitorAddress}`,
+    `--organization=organization`,
+    `--project=${project.name}`,
+    `--stack=${run.stack}`,
+    `--root-directory=${project.dir}`,
+    `--pwd=${project.dir}`,
+    `--parallel=${run.parallel}`,
+    ...(run.dryRun ? ["--dry-run"] : []),
+    project.main === "." ? "." : resolve(project.dir, project.main),
+  ];
+  const env: NodeJS.ProcessEnv = { ...run.env, NODE_OPTIONS: childNodeOptions(run.env) };
+  if (project.typescript) env["PULUMI_NODEJS_TYPESCRIPT"] = "true";
+  else delete env["PULUMI_NODEJS_TYPESCRIPT"];
+  const child = spawn(process.execPath, args, { cwd: project.dir, env, stdio: ["ignore", "pipe", "pipe"] });
+  running.add(child);
+  const stop = () => child.kill("SIGKILL");
+  run.signal?.addEventListener("abort", stop, { once: true });
+  createInterface({ input: child.stdout }).on("line", (line) => run.onOutput(line, "stdout"));
+  createInterface({ input: child.stderr }).on("line", (line) => run.onOutput(line, "stderr"));
+  return new Promise((resolvePromise, reject) => {
+    child.once("error", reject);
+    child.once("close", (code, signal) => {
+      running.delete(child);
+      run.signal?.removeEventListener("abort", stop);
+      resolvePromise(code ?? (signal ? 128 : 1));
+    });
+  });
+}

@@ -1,0 +1,136 @@
+// The engine side of Pulumi's language protocol: the ResourceMonitor and Engine gRPC services a program talks to.
+import type { sendUnaryData, ServerUnaryCall, ServiceError, UntypedServiceImplementation } from "@grpc/grpc-js";
+import { emptyProto, engineProto, engineRpc, grpc, resourceProto, resourceRpc, structProto } from "./proto.ts";
+import type { PropertyMap } from "./values.ts";
+
+export interface Registration {
+  type: string;
+  name: string;
+  parent: string;
+  custom: boolean;
+  inputs: PropertyMap;
+  dependencies: string[];
+  propertyDependencies: Record<string, string[]>;
+  provider: string;
+  protect?: boolean;
+  retainOnDelete?: boolean;
+  deleteBeforeReplace?: boolean;
+  ignoreChanges: string[];
+  replaceOnChanges: string[];
+  additionalSecretOutputs: string[];
+  aliasUrns: string[];
+  importId: string;
+}
+
+export type Severity = "debug" | "info" | "warning" | "error";
+
+export interface MonitorHandler {
+  register(reg: Registration): Promise<{ urn: string; id: string; outputs: PropertyMap }>;
+  registerOutputs(urn: string, outputs: PropertyMap): Promise<void>;
+  invoke(token: string, args: PropertyMap): Promise<PropertyMap>;
+  log(severity: Severity, message: string, urn: string): void;
+}
+
+/** Monitor features this engine implements; the SDK adapts to the rest (e.g. computes alias URNs itself). */
+const FEATURES = new Set(["secrets"]);
+const FEATURE_ENUMS = [resourceProto.ResourceMonitorFeature.RESOURCE_MONITOR_FEATURE_SECRETS];
+
+const SEVERITIES: Record<number, Severity> = {
+  [engineProto.LogSeverity.DEBUG]: "debug",
+  [engineProto.LogSeverity.INFO]: "info",
+  [engineProto.LogSeverity.WARNING]: "warning",
+  [engineProto.LogSeverity.ERROR]: "error",
+};
+
+type JsStruct = Record<string, import("google-protobuf/google/protobuf/struct_pb.js").JavaScriptValue>;
+
+function failure(e: unknown): Partial<ServiceError> {
+  return { code: grpc.status.UNKNOWN, details: e instanceof Error ? e.message : String(e) };
+}
+
+/** Wraps an async handler as a gRPC unary method whose errors become status errors. */
+function unary<Req, Res>(fn: (req: Req) => Promise<Res> | Res) {
+  return (call: ServerUnaryCall<Req, Res>, callback: sendUnaryData<Res>) => {
+    Promise.resolve()
+      .then(() => fn(call.request))
+      .then((res) => callback(null, res), (e: unknown) => callback(failure(e), null));
+  };
+}
+
+export interface MonitorServer {
+  address: string;
+  close(): Promise<void>;
+}
+
+export async function startMonitor(handler: MonitorHandler): Promise<MonitorServer> {
+  let rootUrn = "";
+  const monitor = {
+    getDeploymentInfo: unary(() => new resourceProto.DeploymentInfo().setSupportedfeaturesList(FEATURE_ENUMS)),
+    supportsFeature: unary((req: InstanceType<typeof resourceProto.SupportsFeatureRequest>) => new resourceProto.SupportsFeatureResponse().setHassupport(FEATURES.has(req.getId()))),
+    registerResource: unary(async (req: InstanceType<typeof resourceProto.RegisterResourceRequest>) => {
+      const propertyDependencies: Record<string, string[]> = {};
+      req.getPropertydependenciesMap().forEach((deps, key) => (propertyDependencies[key] = deps.getUrnsList()));
+      const reg: Registration = {
+        type: req.getType(),
+        name: req.getName(),
+        parent: req.getParent(),
+        custom: req.getCustom(),
+        inputs: (req.getObject()?.toJavaScript() ?? {}) as PropertyMap,
+        dependencies: req.getDependenciesList(),
+        propertyDependencies,
+        provider: req.getProvider(),
+        ignoreChanges: req.getIgnorechangesList(),
+        replaceOnChanges: req.getReplaceonchangesList(),
+        additionalSecretOutputs: req.getAdditionalsecretoutputsList(),
+        aliasUrns: req.getAliasurnsList(),
+        importId: req.getImportid(),
+      };
+      if (req.hasProtect()) reg.protect = req.getProtect();
+      if (req.hasRetainondelete()) reg.retainOnDelete = req.getRetainondelete();
+      if (req.getDeletebeforereplacedefined()) reg.deleteBeforeReplace = req.getDeletebeforereplace();
+      const { urn, id, outputs } = await handler.register(reg);
+      const res = new resourceProto.RegisterResourceResponse();
+      res.setUrn(urn);
+      res.setId(id);
+      res.setObject(structProto.Struct.fromJavaScript(outputs as JsStruct));
+      return res;
+    }),
+    registerResourceOutputs: unary(async (req: InstanceType<typeof resourceProto.RegisterResourceOutputsRequest>) => {
+      await handler.registerOutputs(req.getUrn(), (req.getOutputs()?.toJavaScript() ?? {}) as PropertyMap);
+      return new emptyProto.Empty();
+    }),
+    invoke: unary(async (req: InstanceType<typeof resourceProto.ResourceInvokeRequest>) => {
+      const result = await handler.invoke(req.getTok(), (req.getArgs()?.toJavaScript() ?? {}) as PropertyMap);
+      return new resourceProto.ResourceInvokeResponse().setReturn(structProto.Struct.fromJavaScript(result as JsStruct));
+    }),
+    readResource: unary((req: InstanceType<typeof resourceProto.ReadResourceRequest>) => {
+      throw new Error(`reading an existing resource (${req.getType()} "${req.getName()}" via .get()) is not supported by the local engine; use the Pulumi CLI`);
+    }),
+    registerStackTransform: unary(() => {
+      throw new Error("stack transforms are not supported by the local engine; use the Pulumi CLI");
+    }),
+    signalAndWaitForShutdown: unary(() => new emptyProto.Empty()),
+  };
+  const engine = {
+    log: unary((req: InstanceType<typeof engineProto.LogRequest>) => {
+      handler.log(SEVERITIES[req.getSeverity()] ?? "info", req.getMessage(), req.getUrn());
+      return new emptyProto.Empty();
+    }),
+    getRootResource: unary(() => new engineProto.GetRootResourceResponse().setUrn(rootUrn)),
+    setRootResource: unary((req: InstanceType<typeof engineProto.SetRootResourceRequest>) => {
+      rootUrn = req.getUrn();
+      return new engineProto.SetRootResourceResponse();
+    }),
+    requirePulumiVersion: unary(() => new engineProto.RequirePulumiVersionResponse()),
+  };
+  const server = new grpc.Server({ "grpc.max_receive_message_length": 400 * 1024 * 1024 });
+  server.addService(resourceRpc.ResourceMonitorService, monitor as unknown as UntypedServiceImplementation);
+  server.addService(engineRpc.EngineService, engine as unknown as UntypedServiceImplementation);
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))),
+  );
+  return {
+    address: `127.0.0.1:${port}`,
+    close: () => new Promise<void>((resolve) => server.tryShutdown(() => resolve())),
+  };
+}

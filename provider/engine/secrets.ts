@@ -1,0 +1,97 @@
+// Pulumi's passphrase secrets provider: PBKDF2-SHA256 (1,000,000 rounds, 8-byte salt) to an AES-256-GCM key;
+// ciphertext "v1:<nonce>:<sealed+tag>"; the salt state "v1:<salt>:<ciphertext of 'pulumi'>" checks the passphrase.
+import { createCipheriv, createDecipheriv, createHash, pbkdf2, randomBytes } from "node:crypto";
+import { promisify } from "node:util";
+import { SECRET_SIG, SIG_KEY, isSecret, type Value } from "./values.ts";
+
+const derive = promisify(pbkdf2);
+const ROUNDS = 1_000_000;
+const CHECK_PLAINTEXT = "pulumi";
+const keyCache = new Map<string, Promise<Buffer>>();
+
+export class PassphraseError extends Error {
+  override name = "PassphraseError";
+}
+
+export class PassphraseCrypter {
+  readonly saltState: string;
+  readonly #key: Buffer;
+
+  private constructor(key: Buffer, saltState: string) {
+    this.#key = key;
+    this.saltState = saltState;
+  }
+
+  /** Opens an existing salt state (from a state file or a stack's `encryptionsalt`), or makes a new one. */
+  static async open(passphrase: string, saltState?: string): Promise<PassphraseCrypter> {
+    if (saltState === undefined) {
+      const salt = randomBytes(8);
+      const key = await deriveKey(passphrase, salt);
+      const check = new PassphraseCrypter(key, "").encrypt(CHECK_PLAINTEXT);
+      return new PassphraseCrypter(key, `v1:${salt.toString("base64")}:${check}`);
+    }
+    const parts = saltState.split(":");
+    if (parts.length !== 5 || parts[0] !== "v1" || !parts[1]) throw new PassphraseError(`malformed encryption salt "${saltState}": expected v1:<salt>:v1:<nonce>:<ciphertext>`);
+    const crypter = new PassphraseCrypter(await deriveKey(passphrase, Buffer.from(parts[1], "base64")), saltState);
+    let check: string | undefined;
+    try {
+      check = crypter.decrypt(parts.slice(2).join(":"));
+    } catch {
+      // wrong key: reported below
+    }
+    if (check !== CHECK_PLAINTEXT) throw new PassphraseError("incorrect passphrase: it does not open this stack's secrets (PULUMI_CONFIG_PASSPHRASE)");
+    return crypter;
+  }
+
+  encrypt(plaintext: string): string {
+    const nonce = randomBytes(12);
+    const cipher = createCipheriv("aes-256-gcm", this.#key, nonce);
+    const sealed = Buffer.concat([cipher.update(plaintext, "utf8"), cipher.final(), cipher.getAuthTag()]);
+    return `v1:${nonce.toString("base64")}:${sealed.toString("base64")}`;
+  }
+
+  decrypt(ciphertext: string): string {
+    const [version, nonce, sealed] = ciphertext.split(":");
+    if (version !== "v1" || !nonce || !sealed) throw new PassphraseError("malformed ciphertext: expected v1:<nonce>:<ciphertext>");
+    const bytes = Buffer.from(sealed, "base64");
+    if (bytes.length < 16) throw new PassphraseError("malformed ciphertext: too short");
+    const decipher = createDecipheriv("aes-256-gcm", this.#key, Buffer.from(nonce, "base64"));
+    decipher.setAuthTag(bytes.subarray(bytes.length - 16));
+    try {
+      return Buffer.concat([decipher.update(bytes.subarray(0, bytes.length - 16)), decipher.final()]).toString("utf8");
+    } catch {
+      throw new PassphraseError("cannot decrypt a secret: wrong passphrase or corrupted ciphertext");
+    }
+  }
+
+  /** Replaces every secret with its encrypted form, as `pulumi stack export` shows it. */
+  sealValue(v: Value): Value {
+    if (isSecret(v)) return { [SIG_KEY]: SECRET_SIG, ciphertext: this.encrypt(JSON.stringify(v.value)) };
+    if (Array.isArray(v)) return v.map((x) => this.sealValue(x));
+    if (v !== null && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, this.sealValue(x)]));
+    return v;
+  }
+
+  /** The inverse of sealValue: encrypted secrets become in-memory secrets again. */
+  openValue(v: Value): Value {
+    if (v !== null && typeof v === "object" && !Array.isArray(v)) {
+      if (v[SIG_KEY] === SECRET_SIG && typeof v["ciphertext"] === "string") {
+        return { [SIG_KEY]: SECRET_SIG, value: JSON.parse(this.decrypt(v["ciphertext"])) as Value };
+      }
+      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, this.openValue(x)]));
+    }
+    if (Array.isArray(v)) return v.map((x) => this.openValue(x));
+    return v;
+  }
+}
+
+function deriveKey(passphrase: string, salt: Buffer): Promise<Buffer> {
+  // The derivation takes about a second by design; runs in one process reuse it.
+  const id = createHash("sha256").update(salt).update("\0").update(passphrase).digest("hex");
+  let key = keyCache.get(id);
+  if (!key) {
+    key = derive(passphrase, salt, ROUNDS, 32, "sha256");
+    keyCache.set(id, key);
+  }
+  return key;
+}

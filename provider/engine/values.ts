@@ -1,0 +1,142 @@
+// Property values as they travel between program, engine and provider: JSON with Pulumi's special markers.
+import { isDeepStrictEqual } from "node:util";
+
+export type Value = null | boolean | number | string | Value[] | { [key: string]: Value };
+export type PropertyMap = Record<string, Value>;
+
+/** Key and value that mark an object as one of Pulumi's special values. */
+export const SIG_KEY = "4dabf18193072939515e22adb298388d";
+export const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
+/** What a value not known until the resource exists looks like during preview. */
+export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+/** The serialized dynamic provider a dynamic resource carries among its inputs and outputs. */
+export const PROVIDER_KEY = "__provider";
+
+type SecretValue = { [SIG_KEY]: typeof SECRET_SIG; value: Value };
+
+function isObject(v: unknown): v is { [key: string]: Value } {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+export function isSecret(v: unknown): v is SecretValue {
+  return isObject(v) && v[SIG_KEY] === SECRET_SIG && "value" in v;
+}
+
+export function makeSecret(v: Value): Value {
+  return isSecret(v) ? v : { [SIG_KEY]: SECRET_SIG, value: v };
+}
+
+/** The value with every secret marker removed, as handed to a provider that does not accept secrets. */
+export function revealed(v: Value): Value {
+  if (isSecret(v)) return revealed(v.value);
+  if (Array.isArray(v)) return v.map(revealed);
+  if (isObject(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, revealed(x)]));
+  return v;
+}
+
+export function revealedMap(m: PropertyMap): PropertyMap {
+  return revealed(m) as PropertyMap;
+}
+
+export function containsSecret(v: Value): boolean {
+  if (isSecret(v)) return true;
+  if (Array.isArray(v)) return v.some(containsSecret);
+  if (isObject(v)) return Object.values(v).some(containsSecret);
+  return false;
+}
+
+export function containsUnknown(v: Value): boolean {
+  if (v === UNKNOWN) return true;
+  if (Array.isArray(v)) return v.some(containsUnknown);
+  if (isObject(v)) return Object.values(v).some(containsUnknown);
+  return false;
+}
+
+/**
+ * Copies secretness from inputs to outputs as Pulumi's engine does for providers that do not accept secrets:
+ * objects present on both sides are walked key by key; any other output whose input held a secret becomes secret.
+ */
+export function annotateSecrets(outs: PropertyMap, ins: PropertyMap): PropertyMap {
+  const result: PropertyMap = {};
+  for (const [key, out] of Object.entries(outs)) {
+    const input = ins[key];
+    if (input === undefined) result[key] = out;
+    else if (isObject(out) && !isSecret(out) && isObject(input) && !isSecret(input)) result[key] = annotateSecrets(out, input);
+    else result[key] = containsSecret(input) ? makeSecret(out) : out;
+  }
+  return result;
+}
+
+export function markSecret(outs: PropertyMap, keys: readonly string[]): PropertyMap {
+  const result = { ...outs };
+  for (const key of keys) if (key in result) result[key] = makeSecret(result[key] as Value);
+  return result;
+}
+
+/** Top-level properties whose values differ (secretness alone is not a change); the provider blob is left out. */
+export function changedKeys(olds: PropertyMap, news: PropertyMap): string[] {
+  const keys = new Set([...Object.keys(olds), ...Object.keys(news)]);
+  keys.delete(PROVIDER_KEY);
+  return [...keys].filter((k) => !isDeepStrictEqual(revealed(olds[k] ?? null), revealed(news[k] ?? null))).sort();
+}
+
+export function sameValues(a: PropertyMap, b: PropertyMap): boolean {
+  return isDeepStrictEqual(revealed(a), revealed(b));
+}
+
+/** Splits a property path such as `a.b[0]["c.d"]` into its keys. */
+export function parsePath(path: string): (string | number)[] {
+  const parts: (string | number)[] = [];
+  const re = /([^.[\]]+)|\[(\d+)\]|\["((?:[^"\\]|\\.)*)"\]/g;
+  let last = 0;
+  for (let m = re.exec(path); m; m = re.exec(path)) {
+    const gap = path.slice(last, m.index);
+    if (gap !== "" && gap !== ".") throw new Error(`ignoreChanges: cannot parse property path "${path}"`);
+    parts.push(m[1] ?? (m[2] !== undefined ? Number(m[2]) : JSON.parse(`"${m[3]}"`)));
+    last = re.lastIndex;
+  }
+  if (last !== path.length || parts.length === 0) throw new Error(`ignoreChanges: cannot parse property path "${path}"`);
+  return parts;
+}
+
+function getPath(v: Value | undefined, path: (string | number)[]): Value | undefined {
+  let cur = v;
+  for (const part of path) {
+    if (isSecret(cur)) cur = cur.value;
+    if (typeof part === "number") cur = Array.isArray(cur) ? cur[part] : undefined;
+    else cur = isObject(cur) ? cur[part] : undefined;
+    if (cur === undefined) return undefined;
+  }
+  return cur;
+}
+
+function setPath(target: PropertyMap, path: (string | number)[], value: Value | undefined): PropertyMap {
+  const copy: Value = structuredClone(target);
+  let cur: Value = copy;
+  for (const part of path.slice(0, -1)) {
+    let next: Value | undefined = typeof part === "number" ? (Array.isArray(cur) ? cur[part] : undefined) : isObject(cur) ? cur[part] : undefined;
+    if (isSecret(next)) next = next.value;
+    // The new inputs lack the enclosing value: there is nothing to put the old one back into.
+    if (next === undefined || next === null || typeof next !== "object") return target;
+    cur = next;
+  }
+  const leaf = path[path.length - 1];
+  if (typeof leaf === "number" && Array.isArray(cur)) {
+    if (value === undefined) cur.splice(leaf, 1);
+    else cur[leaf] = value;
+  } else if (typeof leaf === "string" && isObject(cur)) {
+    if (value === undefined) delete cur[leaf];
+    else cur[leaf] = value;
+  }
+  return copy as PropertyMap;
+}
+
+/** New inputs with the ignored paths put back to their old values, as `ignoreChanges` asks. */
+export function applyIgnoreChanges(olds: PropertyMap, news: PropertyMap, paths: readonly string[]): PropertyMap {
+  let result = news;
+  for (const path of paths) {
+    const parts = parsePath(path);
+    result = setPath(result, parts, getPath(olds, parts));
+  }
+  return result;
+}
