@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `audience`: the project's command line. Each subcommand lives in its own module and registers itself here.
 import { Command } from "commander";
+import { register as drift } from "./drift.ts";
 import { register as emulator } from "./emulator.ts";
 import { register as run } from "./run.ts";
 
@@ -8,7 +9,7 @@ const program = new Command("audience")
   .description("Audience-prediction pipelines as code: emulator, local runs, drift, code generation and the demo")
   .showHelpAfterError();
 
-const commands: ((program: Command) => void)[] = [emulator, run];
+const commands: ((program: Command) => void)[] = [emulator, run, drift];
 for (const register of commands) register(program);
 
 await program.parseAsync(process.argv);

@@ -6,7 +6,7 @@ import type { Service } from "./service.ts";
 import { clientService } from "./service-client.ts";
 import { credentialsFor, readSettings, type Settings } from "./settings.ts";
 
-export { createLifecycle, type Environment } from "./lifecycle.ts";
+export { compare, createLifecycle, type Environment } from "./lifecycle.ts";
 export { CONTROL_KEYS, KIND_KEY, PROVIDER_KEY, controlsSchema, type Controls } from "./controls.ts";
 export { credentialsFor, readSettings, unknownAccount, type Credentials, type Settings } from "./settings.ts";
 export { UNKNOWN } from "./shape.ts";

@@ -162,33 +162,8 @@ export function createLifecycle(env: Environment) {
     },
 
     async diff(_id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
-      const before = split(olds);
-      const after = split(news);
-      if (before.kind !== after.kind) return { changes: true, replaces: [KIND_KEY], deleteBeforeReplace: false };
-      const family = after.kind.family;
-      const old = recordedConfig(family, before.config);
-      const now = declaredConfig(family, after.config);
-      const changed = new Set<string>();
-      const keys = new Set([...Object.keys(isObject(old) ? old : {}), ...Object.keys(isObject(now) ? now : {})]);
-      for (const key of keys) {
-        if (!jsonEqual(isObject(old) ? old[key] : undefined, isObject(now) ? now[key] : undefined)) changed.add(key);
-      }
-      const replaces = family.createOnly
-        .filter((path) => !jsonEqual(at(old, path), at(now, path)))
-        .map((path) => camelPath(family.create, path.split(/[.[]/)[0] ?? path));
-      if (!jsonEqual(before.extras, after.extras)) changed.add("extras");
-      if (after.kind.body === "file") {
-        for (const key of ["directory", "filename"]) if (before.extras[key] !== after.extras[key]) replaces.push(key);
-        // A local source file edited in place: its bytes no longer match what was uploaded.
-        if (typeof after.extras.source === "string" && !unknownPaths(after.extras).length && olds.sha256 !== await declaredDigest(after.extras).catch(() => undefined)) {
-          changed.add("source");
-        }
-      }
-      for (const key of CONTROL_KEYS) {
-        if (!jsonEqual(before.controls[key], after.controls[key])) changed.add(key);
-      }
-      if (before.controls.adoptId !== after.controls.adoptId && after.controls.adoptId !== undefined) replaces.push("adoptId");
-      return { changes: changed.size > 0 || replaces.length > 0, replaces: [...new Set(replaces)], deleteBeforeReplace: false };
+      const { changed, replaces } = await compare(olds, news);
+      return { changes: changed.length > 0 || replaces.length > 0, replaces, deleteBeforeReplace: false };
     },
 
     async create(inputs: Props): Promise<pulumi.dynamic.CreateResult> {
@@ -269,6 +244,39 @@ export function createLifecycle(env: Environment) {
     },
   };
   return provider;
+}
+
+/** What differs between recorded outputs and declared inputs (camelCase member names), and what forces a replacement. */
+export async function compare(olds: Props, news: Props): Promise<{ changed: string[]; replaces: string[] }> {
+  const before = split(olds);
+  const after = split(news);
+  if (before.kind !== after.kind) return { changed: [KIND_KEY], replaces: [KIND_KEY] };
+  const family = after.kind.family;
+  const old = recordedConfig(family, before.config);
+  const now = declaredConfig(family, after.config);
+  const changed = new Set<string>();
+  const keys = new Set([...Object.keys(isObject(old) ? old : {}), ...Object.keys(isObject(now) ? now : {})]);
+  for (const key of keys) {
+    if (!jsonEqual(isObject(old) ? old[key] : undefined, isObject(now) ? now[key] : undefined)) changed.add(camelPath(family.create, key));
+  }
+  const replaces = family.createOnly
+    .filter((path) => !jsonEqual(at(old, path), at(now, path)))
+    .map((path) => camelPath(family.create, path.split(/[.[]/)[0] ?? path));
+  for (const key of new Set([...Object.keys(before.extras), ...Object.keys(after.extras)])) {
+    if (!jsonEqual(before.extras[key], after.extras[key])) changed.add(key);
+  }
+  if (after.kind.body === "file") {
+    for (const key of ["directory", "filename"]) if (before.extras[key] !== after.extras[key]) replaces.push(key);
+    // A local source file edited in place: its bytes no longer match what was uploaded.
+    if (typeof after.extras.source === "string" && !unknownPaths(after.extras).length && olds.sha256 !== await declaredDigest(after.extras).catch(() => undefined)) {
+      changed.add("source");
+    }
+  }
+  for (const key of CONTROL_KEYS) {
+    if (!jsonEqual(before.controls[key], after.controls[key])) changed.add(key);
+  }
+  if (before.controls.adoptId !== after.controls.adoptId && after.controls.adoptId !== undefined) replaces.push("adoptId");
+  return { changed: [...changed], replaces: [...new Set(replaces)] };
 }
 
 /** Recorded outputs without the controls, which the new inputs restate. */
