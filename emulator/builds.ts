@@ -27,9 +27,10 @@ export class Builds implements BuildHooks {
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
 
-  constructor(state: ServiceState, initial: BuildSettings = {}) {
+  constructor(state: ServiceState, initial?: BuildSettings) {
     this.state = state;
-    if (this.state.setting("builds") === undefined) this.state.setSetting("builds", initial);
+    // Progression given at start wins over what a data directory remembers.
+    if (initial !== undefined || this.state.setting("builds") === undefined) this.state.setSetting("builds", initial ?? {});
     this.schedule();
   }
 
