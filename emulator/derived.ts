@@ -5,7 +5,7 @@ import type { Builds } from "./builds.ts";
 import { detectedColumns, readDirectory, type Table } from "./ingest.ts";
 import { now, type Doc, type ServiceState, type StoredResource } from "./state.ts";
 
-const SOURCE_ONLY = new Set<string>();
+/** Connections that can only receive deliveries; every other kind can also be read from. */
 const DESTINATION_ONLY = new Set(["hosted_csv", "lookup_api"]);
 
 /** Read-only members a new resource starts with. */
@@ -15,7 +15,7 @@ export function membersOnCreate(state: ServiceState, accountId: string, collecti
       return { secret: `whsec_${randomBytes(24).toString("base64url")}` };
     case "connections": {
       const type = String((doc.options as Doc | undefined)?.type);
-      return { directionality: DESTINATION_ONLY.has(type) ? "destination_only" : SOURCE_ONLY.has(type) ? "source_only" : "bidirectional", managed: false };
+      return { directionality: DESTINATION_ONLY.has(type) ? "destination_only" : "bidirectional", managed: false };
     }
     case "persona_sets":
       return { personas: [], active: false };

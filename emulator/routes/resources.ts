@@ -82,7 +82,8 @@ function registerFamily(server: FastifyInstance, ctx: EmulatorContext, family: F
       }
       assertQuota(state, accountId, collection);
       const inserted = state.insert(accountId, collection, {
-        ...doc, ...membersOnCreate(state, accountId, collection, doc), status: family.builds ? "new" : "ready",
+        // A family whose own `status` is a client member (webhook endpoints) keeps it.
+        status: family.builds ? "new" : "ready", ...doc, ...membersOnCreate(state, accountId, collection, doc),
       });
       const stored = state.resource(collection, String(inserted.id)) as StoredResource;
       return builds.start(stored);

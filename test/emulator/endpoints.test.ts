@@ -149,6 +149,8 @@ describe("connections", () => {
     const rotated = await api.post<Json>(`/v1/connections/${id}/rotate_credentials`, { type: "postgres" });
     expect(rotated.status).toBe(200);
     expect(JSON.stringify(rotated.body)).not.toContain("pw-123");
+    const renamed = await api.patch<Json>(`/v1/connections/${id}`, { name: "warehouse" });
+    expect(renamed.status, JSON.stringify(renamed.body)).toBe(200);
     const scope = (await api.post<Json>("/v1/scopes", scopeBody(ids.leads, String(ids.forecast)))).body;
     const target = (await api.post<Json>("/v1/targets", { name: "t", scope_id: scope.id, connection_id: id, representation: { mode: "hashed" }, options: { type: "postgres", table_name: "out" } })).body;
     expect(target.status, JSON.stringify(target)).toBe("ready");
@@ -237,6 +239,8 @@ describe("traits and webhooks", () => {
 
   it("gives a webhook endpoint a secret, answered as <secret>", async () => {
     const hook = (await api.post<Json>("/v1/webhook_endpoints", { url: "https://example.com/h", enabled_events: ["resource.errored"] })).body;
-    expect(hook.secret).toBe("<secret>");
+    expect(hook).toMatchObject({ secret: "<secret>", status: "enabled" });
+    const disabled = await api.patch<Json>(`/v1/webhook_endpoints/${String(hook.id)}`, { status: "disabled" });
+    expect(disabled.body).toMatchObject({ status: "disabled", secret: "<secret>" });
   });
 });
