@@ -365,9 +365,12 @@ export class Deployment implements MonitorHandler {
       }
       const outputs = markSecret(annotateSecrets(read.outputs, r.outputs), r.additionalSecretOutputs ?? []);
       const inputs = read.inputs ? annotateSecrets(read.inputs, r.inputs) : r.inputs;
-      const keys = [...new Set([...changedKeys(r.outputs, outputs), ...changedKeys(r.inputs, inputs)])].sort();
+      // Drift is a declared property that no longer holds; server-computed outputs (timestamps, signed URLs)
+      // move on their own and are only recorded.
+      const keys = read.inputs ? changedKeys(r.inputs, inputs) : changedKeys(r.outputs, outputs);
+      const moved = read.id !== r.id || changedKeys(r.outputs, outputs).length > 0 || keys.length > 0;
       await this.#step(keys.length ? "drift" : "same", r.urn, keys, async () => {
-        if (!this.#o.dryRun && (keys.length || read.id !== r.id)) await this.#state.upsert({ ...r, id: read.id, inputs, outputs });
+        if (!this.#o.dryRun && moved) await this.#state.upsert({ ...r, id: read.id, inputs, outputs });
       });
     });
   }

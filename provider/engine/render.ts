@@ -27,7 +27,7 @@ export function createRenderer({ out, err, tty }: RendererOptions) {
   const line = (e: StepEvent, verb: string) => {
     const keys = e.keys.length ? (e.op === "replace" ? ` [replace: ${e.keys.join(", ")}]` : ` [${e.op === "drift" ? "drift" : "diff"}: ${e.keys.join(", ")}]`) : "";
     const detail = e.detail ? ` (${e.detail})` : "";
-    const time = e.ms !== undefined && !e.planned && e.op !== "same" ? ` ${(e.ms / 1000).toFixed(1)}s` : "";
+    const time = e.ms !== undefined && !e.planned && !["same", "drift", "gone"].includes(e.op) ? ` ${(e.ms / 1000).toFixed(1)}s` : "";
     return `${paint(COLOR[e.op], `${SYMBOL[e.op].padEnd(2)} ${verb.padEnd(10)}`)} ${displayType(e.type)}  ${e.name}${keys}${detail}${time}\n`;
   };
   return {

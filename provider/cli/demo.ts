@@ -1,0 +1,143 @@
+// `audience demo` (also `npm run demo`): the whole story in under a minute, on a fresh machine, touching nothing.
+// An emulated service, the adaptive-discounting example deployed, enabled, its CSV read, drift found, all destroyed.
+import { cpSync, existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { Writable } from "node:stream";
+import { fileURLToPath } from "node:url";
+import type { Command } from "commander";
+import { startEmulator } from "pulumi-audience/emulator";
+import { runProgram, type Operation } from "../engine/index.ts";
+import { pulumiOnPath, runWithPulumiCli } from "../engine/pulumi-cli.ts";
+import { createRenderer } from "../engine/render.ts";
+
+const EXAMPLE = "adaptive-discounting";
+
+/** The package root: the nearest folder above this module holding the example. */
+function packageRoot(): string {
+  for (let dir = dirname(fileURLToPath(import.meta.url)); ; dir = dirname(dir)) {
+    if (existsSync(join(dir, "examples", EXAMPLE, "Pulumi.yaml"))) return dir;
+    if (dirname(dir) === dir) throw new Error(`examples/${EXAMPLE} not found above ${fileURLToPath(import.meta.url)}`);
+  }
+}
+
+/** A stream that indents what it is given, so run output nests under the demo's steps. */
+function indented(target: NodeJS.WriteStream, prefix = "     "): Writable {
+  let atLineStart = true;
+  return new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      const text = chunk.toString();
+      let out = "";
+      for (const ch of text) {
+        if (atLineStart && ch !== "\n") out += prefix;
+        out += ch;
+        atLineStart = ch === "\n";
+      }
+      target.write(out);
+      done();
+    },
+  });
+}
+
+interface Outcome {
+  ok: boolean;
+  error?: string;
+  outputs: Record<string, unknown>;
+}
+
+export async function runDemo(): Promise<boolean> {
+  const started = Date.now();
+  const say = (text: string) => process.stdout.write(`${text}\n`);
+  const tty = Boolean(process.stdout.isTTY);
+  const bold = (text: string) => (tty ? `\x1b[1m${text}\x1b[0m` : text);
+  const root = packageRoot();
+  const scratch = mkdtempSync(join(tmpdir(), "audience-demo-"));
+  const passphrase = process.env["PULUMI_CONFIG_PASSPHRASE"] ?? "demo passphrase";
+  const pulumi = pulumiOnPath();
+
+  say(bold("pulumi-audience demo: an audience pipeline as code, against an emulated service\n"));
+  const emulator = await startEmulator();
+  const env = { AUDIENCE_BASE_URL: `${emulator.url}/v1`, AUDIENCE_API_KEY: emulator.apiKey };
+  say(`1. Started the emulated service at ${emulator.url} with a fresh account.`);
+
+  // The Pulumi CLI writes Pulumi.<stack>.yaml next to the program: give it a copy inside the package (so
+  // `pulumi-audience` still resolves) that is removed afterwards; the local engine reads the example in place.
+  const cliCopy = pulumi ? join(root, ".audience", `demo-${process.pid}`) : undefined;
+  if (cliCopy) cpSync(join(root, "examples", EXAMPLE), cliCopy, { recursive: true });
+  const cwd = cliCopy ?? join(root, "examples", EXAMPLE);
+  const how = pulumi ? `pulumi (${pulumi})` : "audience run (the local engine; no Pulumi CLI on this machine)";
+
+  const run = async (operation: Operation, config: Record<string, string> = {}): Promise<Outcome> => {
+    if (pulumi) {
+      const r = await runWithPulumiCli({ pulumi, cwd, operation, stack: "demo", passphrase, backendDir: scratch, config, env });
+      indented(process.stdout).write(r.output.trimEnd() + "\n");
+      return r.ok ? { ok: true, outputs: r.outputs } : { ok: false, error: `pulumi ${operation} failed`, outputs: r.outputs };
+    }
+    const renderer = createRenderer({ out: indented(process.stdout), err: indented(process.stderr), tty });
+    const r = await runProgram({ cwd, operation, stack: "demo", passphrase, stateDir: scratch, env, config, onEvent: renderer.event });
+    return r.ok ? { ok: true, outputs: r.outputs } : { ok: false, error: r.error ?? `${operation} failed`, outputs: r.outputs };
+  };
+  const must = (o: Outcome, what: string) => {
+    if (!o.ok) throw new Error(`${what}: ${o.error}`);
+    return o.outputs;
+  };
+  const api = (path: string, init: RequestInit = {}) =>
+    fetch(`${emulator.url}/v1${path}`, { ...init, headers: { authorization: `Bearer ${emulator.apiKey}`, ...init.headers } });
+
+  let deployed = false;
+  try {
+    say(`\n2. Deploy examples/${EXAMPLE} with ${how}: a scope (Leads x Forecasted spend) and a hosted CSV target.`);
+    deployed = true;
+    const first = must(await run("up"), "up");
+    say(`\n3. The build finished: scope ${first["scopeId"]} is ${first["scopeStatus"]}, still in preview (previewing = ${first["previewing"]}).`);
+
+    say(`\n4. Enable the pipeline: the same program with config enabled=true turns preview off (one minimal update).`);
+    const enabled = must(await run("up", { enabled: "true" }), "enable");
+    const csvUrl = String(enabled["csvUrl"] ?? "");
+    const csv = await fetch(csvUrl);
+    const rows = (await csv.text()).trim().split("\n");
+    say(`\n5. The delivered CSV (${csv.status === 200 ? `${rows.length - 1} rows` : `HTTP ${csv.status}`}), first lines:`);
+    for (const row of rows.slice(0, 6)) say(`     ${row}`);
+
+    say(`\n6. Someone renames the scope in the service's console, outside Pulumi.`);
+    const patch = await api(`/scopes/${String(enabled["scopeId"])}`, {
+      method: "PATCH",
+      headers: { "content-type": "application/merge-patch+json" },
+      body: JSON.stringify({ name: "Adaptive discounting (renamed by hand)" }),
+    });
+    if (!patch.ok) throw new Error(`renaming the scope: HTTP ${patch.status} ${await patch.text()}`);
+    say(`\n7. refresh reads every resource back and reports the drift:`);
+    must(await run("refresh", { enabled: "true" }), "refresh");
+    say(`   The next up would rename it back to what the program says.`);
+  } catch (e) {
+    process.stderr.write(`\nThe demo stopped: ${(e as Error).message}\n`);
+    process.exitCode = 1;
+  } finally {
+    if (deployed) {
+      say(`\n8. Destroy everything the program made:`);
+      const destroyed = await run("destroy", { enabled: "true" }).catch((e: Error) => ({ ok: false, error: e.message, outputs: {} }));
+      const left = await api("/scopes").then((r) => r.json() as Promise<unknown>).catch(() => undefined);
+      const count = Array.isArray(left) ? left.length : Array.isArray((left as { data?: unknown[] } | undefined)?.data) ? (left as { data: unknown[] }).data.length : undefined;
+      if (!destroyed.ok) {
+        process.stderr.write(`   destroy failed: ${destroyed.error}\n`);
+        process.exitCode = 1;
+      } else say(`   The account is empty again${count === undefined ? "" : ` (${count} scopes)`}.`);
+    }
+    await emulator.close();
+    rmSync(scratch, { recursive: true, force: true });
+    if (cliCopy) rmSync(cliCopy, { recursive: true, force: true });
+  }
+  say(`\nDone in ${((Date.now() - started) / 1000).toFixed(1)}s; state and service data were temporary and are gone.`);
+  say(`Next: read examples/${EXAMPLE}/index.ts, run it yourself with \`npx audience emulator\` and \`npx audience run up --cwd examples/${EXAMPLE}\`,`);
+  say(`or with \`pulumi up\` against the live service.`);
+  return process.exitCode === undefined || process.exitCode === 0;
+}
+
+export function register(program: Command): void {
+  program
+    .command("demo")
+    .description("start an emulated service, deploy examples/adaptive-discounting, enable it, read its CSV, show drift, destroy")
+    .action(async () => {
+      await runDemo();
+    });
+}
