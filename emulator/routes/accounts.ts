@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import { SECRET_PLACEHOLDER, validate } from "pulumi-audience/sdk/contract";
 import { forbidden, notFound, validationFailed } from "../errors.ts";
 import type { EmulatorContext } from "../context.ts";
+import { idsFilter } from "./paging.ts";
 import { familyOf, now, type Account } from "../state.ts";
 
 /** Usage metrics every account reports, zero until used. */
@@ -36,7 +37,10 @@ export function register(app: FastifyInstance, ctx: EmulatorContext): void {
     return { account_id: a.id, period_start: a.contract_started_at, period_end: now(), metrics };
   };
 
-  app.get("/accounts", (request, reply) => reply.send(tree(ctx.account(request)).map(view)));
+  app.get("/accounts", (request, reply) => {
+    const ids = idsFilter(request.query);
+    return reply.send(tree(ctx.account(request)).filter((a) => !ids || ids.has(a.id)).map(view));
+  });
   app.get<{ Params: { id: string } }>("/accounts/:id", (request, reply) => reply.send(view(readable(request))));
   app.get<{ Params: { id: string } }>("/accounts/:id/usage", (request, reply) => reply.send(usage(readable(request))));
   app.get<{ Params: { id: string } }>("/accounts/:id/usage/all", (request, reply) => {

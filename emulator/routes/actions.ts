@@ -4,7 +4,7 @@ import type { FastifyInstance } from "fastify";
 import { personaPatch, rotateCredentials, validate } from "pulumi-audience/sdk/contract";
 import { fieldError, forbidden, notFound, validationFailed } from "../errors.ts";
 import type { EmulatorContext } from "../context.ts";
-import { now, type Doc } from "../state.ts";
+import { familyOf, now, type Doc } from "../state.ts";
 
 export function register(app: FastifyInstance, ctx: EmulatorContext): void {
   const { state, builds } = ctx;
@@ -65,8 +65,11 @@ export function register(app: FastifyInstance, ctx: EmulatorContext): void {
   });
   app.post<{ Params: { account: string } }>("/accounts/:account/audits", (request, reply) => {
     const accountId = readableAccount(request, request.params.account);
+    const family = familyOf("audits");
+    const parsed = family ? validate(family.create, request.body ?? {}, family.readOnly) : { ok: true as const, value: {} };
+    if (!parsed.ok) throw validationFailed(parsed.errors);
     const audit = state.store.transaction(() => {
-      const inserted = state.insert(accountId, "audits", { use_case_ids: [] , status: "new" });
+      const inserted = state.insert(accountId, "audits", { ...(parsed.value as Doc), status: "new" });
       return builds.start(state.resource("audits", String(inserted.id))!);
     });
     return reply.code(202).send(ctx.present(request, audit));

@@ -1,8 +1,9 @@
 // Atlas locations (paged) and the ingress logs of atlas and dataset builds.
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { notFound } from "../errors.ts";
 import type { EmulatorContext } from "../context.ts";
-import { sendPage } from "./paging.ts";
+import { idsFilter, sendPage } from "./paging.ts";
+import type { StoredResource } from "../state.ts";
 
 type Params = { id: string; log_id: string };
 
@@ -15,10 +16,14 @@ export function register(app: FastifyInstance, ctx: EmulatorContext): void {
       return atlas !== undefined && atlas.doc.archived_at == null;
     });
 
-  app.get("/locations", (request, reply) => sendPage(request, reply, locations(ctx.account(request).id).map((r) => ctx.present(request, r))));
+  const page = (request: FastifyRequest, reply: FastifyReply, list: StoredResource[]) => {
+    const ids = idsFilter(request.query);
+    return sendPage(request, reply, list.filter((r) => !ids || ids.has(String(r.doc.id))).map((r) => ctx.present(request, r)));
+  };
+  app.get("/locations", (request, reply) => page(request, reply, locations(ctx.account(request).id)));
   app.get<{ Params: Params }>("/atlases/:id/locations", (request, reply) => {
     const atlas = ctx.owned(request, "atlases", request.params.id);
-    return sendPage(request, reply, locations(atlas.account_id, String(atlas.doc.id)).map((r) => ctx.present(request, r)));
+    return page(request, reply, locations(atlas.account_id, String(atlas.doc.id)));
   });
 
   for (const collection of ["atlases", "datasets"]) {

@@ -1,6 +1,23 @@
-// limit / offset paging with X-Total-Count and an RFC 8288 Link header, for the few listings that page.
+// Listing parameters: the repeated `ids` filter every list takes, and limit / offset paging with X-Total-Count
+// and an RFC 8288 Link header for the few listings that page.
 import type { FastifyReply, FastifyRequest } from "fastify";
+import { id as uuid } from "pulumi-audience/sdk/contract";
 import { fieldError, validationFailed } from "../errors.ts";
+
+export const MAX_IDS = 100;
+
+/** `?ids=a&ids=b`: at most 100 uuids. */
+export function idsFilter(query: unknown): Set<string> | undefined {
+  const raw = (query as { ids?: string | string[] } | undefined)?.ids;
+  if (raw === undefined) return undefined;
+  const ids = (Array.isArray(raw) ? raw : [raw]).flatMap((s) => s.split(",")).filter((s) => s !== "");
+  if (ids.length > MAX_IDS) {
+    throw validationFailed([fieldError("ids", `names ${ids.length} ids; at most ${MAX_IDS} are allowed per request`, "too_big")]);
+  }
+  const bad = ids.findIndex((s) => !uuid.safeParse(s).success);
+  if (bad >= 0) throw validationFailed([fieldError(`ids[${bad}]`, "must be a uuid", "invalid_format")]);
+  return new Set(ids);
+}
 
 export const DEFAULT_PAGE_SIZE = 100;
 export const MAX_PAGE_SIZE = 1000;

@@ -2,6 +2,7 @@
 import type { FastifyInstance } from "fastify";
 import type { EmulatorContext } from "../context.ts";
 import type { Doc, StoredResource } from "../state.ts";
+import { idsFilter } from "./paging.ts";
 
 type Params = { id: string };
 
@@ -11,7 +12,10 @@ export function register(app: FastifyInstance, ctx: EmulatorContext): void {
   const { state } = ctx;
   const cohorts = (accountId: string, wanted: string[]) =>
     state.resources(accountId, "cohorts").filter((c) => wanted.includes(String(c.doc.id)));
-  const present = (request: Parameters<EmulatorContext["present"]>[0], list: StoredResource[]) => list.map((r) => ctx.present(request, r));
+  const present = (request: Parameters<EmulatorContext["present"]>[0], list: StoredResource[]) => {
+    const wanted = idsFilter(request.query);
+    return list.filter((r) => !wanted || wanted.has(String(r.doc.id))).map((r) => ctx.present(request, r));
+  };
 
   app.get<{ Params: Params }>("/scopes/:id/payload/cohorts", (request, reply) => {
     const scope = ctx.owned(request, "scopes", request.params.id);

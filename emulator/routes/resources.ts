@@ -11,9 +11,8 @@ import {
 } from "../rules.ts";
 import type { EmulatorContext } from "../context.ts";
 import { membersOnCreate } from "../derived.ts";
+import { idsFilter } from "./paging.ts";
 import { migrationPatch } from "../migrations.ts";
-
-export const MAX_IDS = 100;
 
 const archiveBody = z.strictObject({
   cascade_to: z.array(uuid).optional(),
@@ -21,19 +20,6 @@ const archiveBody = z.strictObject({
 }).optional();
 
 type Params = { id: string };
-
-/** `?ids=a&ids=b`: at most 100 uuids. */
-export function idsFilter(query: unknown): Set<string> | undefined {
-  const raw = (query as { ids?: string | string[] } | undefined)?.ids;
-  if (raw === undefined) return undefined;
-  const ids = (Array.isArray(raw) ? raw : [raw]).flatMap((s) => s.split(",")).filter((s) => s !== "");
-  if (ids.length > MAX_IDS) {
-    throw validationFailed([fieldError("ids", `names ${ids.length} ids; at most ${MAX_IDS} are allowed per request`, "too_big")]);
-  }
-  const bad = ids.findIndex((s) => !uuid.safeParse(s).success);
-  if (bad >= 0) throw validationFailed([fieldError(`ids[${bad}]`, "must be a uuid", "invalid_format")]);
-  return new Set(ids);
-}
 
 /** Families whose resources are not documents of an account (routes/accounts.ts serves them). */
 const SERVED_ELSEWHERE = new Set(["accounts", "uploads"]);

@@ -61,6 +61,9 @@ describe("uploads, atlases and locations", () => {
     expect(last.body).toHaveLength(5);
     expect(last.headers.get("link")).not.toContain('rel="next"');
     expect((await api.get<Json>("/v1/locations?limit=-1")).status).toBe(400);
+    const picked = await api.get<Json[]>(`/v1/locations?ids=${String(first.body[3]?.id)}&ids=${String(first.body[5]?.id)}`);
+    expect(picked.body.map((l) => l.name)).toEqual(["Store 3", "Store 5"]);
+    expect(picked.headers.get("x-total-count")).toBe("2");
   });
 
   it("refuses a property named name, and placement columns from two groups, also after a merge patch", async () => {
