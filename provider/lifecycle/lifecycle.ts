@@ -7,7 +7,7 @@ import { kindOf } from "../kinds/index.ts";
 import { checkUploadInputs, declaredDigest, findUpload, sendUpload, uploadId } from "../kinds/upload.ts";
 import { controlsSchema, CONTROL_KEYS, KIND_KEY, PROVIDER_KEY, type Controls } from "./controls.ts";
 import { type Service } from "./service.ts";
-import { canonical, camelPath, isObject, keepSecrets, memberNames, pathsOverlap, project, unknownPaths, UNKNOWN, wireOf, withoutNulls, type Props } from "./shape.ts";
+import { canonical, camelPath, isObject, keepSecrets, keepSignedUrls, memberNames, minimal, pathsOverlap, project, unknownPaths, UNKNOWN, wireOf, withoutNulls, type Props } from "./shape.ts";
 import { unknownAccount, type Settings } from "./settings.ts";
 
 /** Where the lifecycle gets its settings and its connection to an account. */
@@ -140,7 +140,7 @@ export function createLifecycle(env: Environment) {
         const problem = unknownAccount(env.settings(), controls.account);
         if (problem) failures.push({ property: "account", reason: problem });
       }
-      if (!kind.family.creatable && controls.adoptId === undefined) {
+      if (!kind.family.creatable && kind.body === "json" && controls.adoptId === undefined) {
         failures.push({ property: "adoptId", reason: `${kind.name} cannot be created through the API: give adoptId to manage an existing one` });
       }
 
@@ -199,9 +199,9 @@ export function createLifecycle(env: Environment) {
       }
       const response = await service.find(kind.family, id);
       if (response === undefined) return {};
-      const outs = outputsOf(parts, response, parts.config);
-      // The inputs a program would write to get this resource: the create shape of the answer.
-      const declared = fromWire(kind.family.create, withoutNulls(project(kind.family.create, response)));
+      const outs = keepSignedUrls(outputsOf(parts, response, parts.config), props) as Props;
+      // The inputs a program would write to get this resource: the create shape of the answer, without defaults.
+      const declared = fromWire(kind.family.create, minimal(kind.family.create, withoutNulls(project(kind.family.create, response))));
       const inputs = { ...(keepSecrets(declared, parts.config) as Props), ...parts.extras, ...controlsOf(parts) };
       return { id, props: outs, inputs };
     },

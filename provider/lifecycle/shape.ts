@@ -1,7 +1,7 @@
 // Turning values between the three forms the lifecycle meets: the program's camelCase inputs, the wire body the
 // contract validates, and the service's response. All of it is guided by the family's zod schemas.
 import { z } from "zod";
-import { fromWire, SECRET_PLACEHOLDER, toWire, unwrap } from "pulumi-audience/sdk/contract";
+import { fromWire, jsonEqual, SECRET_PLACEHOLDER, toWire, unwrap } from "pulumi-audience/sdk/contract";
 
 /** What the engine sends in place of a value not known during preview. */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
@@ -158,4 +158,51 @@ export function memberNames(schema: z.ZodType): string[] {
   if (s instanceof z.ZodUnion) return [...new Set((s.def.options as z.ZodType[]).flatMap(memberNames))];
   if (s instanceof z.ZodIntersection) return [...memberNames(s.def.left as z.ZodType), ...memberNames(s.def.right as z.ZodType)];
   return [];
+}
+
+/**
+ * The smallest wire form with the same canonical meaning: members the create schema would fill in with the same
+ * value (defaults) are left out, so inputs read back from the service read as a program would have written them.
+ */
+export function minimal(create: z.ZodType, wire: unknown): unknown {
+  const target = canonical(create, wire);
+  const whole = structuredClone(wire);
+  const prune = (node: unknown) => {
+    if (!isObject(node)) return;
+    for (const key of Object.keys(node)) {
+      const value = node[key];
+      delete node[key];
+      if (jsonEqual(canonical(create, whole), target)) continue;
+      node[key] = value;
+      prune(value);
+    }
+  };
+  prune(whole);
+  return whole;
+}
+
+/** A URL signed for a time (`expires`, `signature`): re-signed copies of it name the same file. */
+function signedUrl(value: unknown): { base: string; expires: number } | undefined {
+  if (typeof value !== "string" || !/^https?:\/\//.test(value)) return undefined;
+  try {
+    const url = new URL(value);
+    const expires = Number(url.searchParams.get("expires"));
+    if (!url.searchParams.has("signature") || !Number.isFinite(expires)) return undefined;
+    return { base: `${url.origin}${url.pathname}`, expires: expires * 1000 };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Keeps a recorded signed URL while it stays valid for at least ten more minutes when the service answers a
+ * freshly signed one for the same file: a new signature is not a change; one about to expire is renewed.
+ */
+export function keepSignedUrls(value: unknown, recorded: unknown, now = Date.now()): unknown {
+  const fresh = signedUrl(value);
+  const old = signedUrl(recorded);
+  if (fresh && old && fresh.base === old.base && old.expires - now > 600_000) return recorded;
+  if (Array.isArray(value)) return value.map((v, i) => keepSignedUrls(v, Array.isArray(recorded) ? recorded[i] : undefined, now));
+  if (!isObject(value)) return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, keepSignedUrls(v, isObject(recorded) ? recorded[k] : undefined, now)]));
 }

@@ -267,6 +267,7 @@ describe("uploads", () => {
 
   it("uploads the bytes, reads the file back, re-uploads changed content, replaces on a new name", async () => {
     const inputs = upload({});
+    expect((await world.host.check({}, inputs)).failures).toEqual([]);
     const created = await world.host.create(inputs);
     expect(created.id).toBe("stores/stores.csv");
     expect(world.proxy.requests.at(-1)).toMatchObject({ method: "POST", path: "/uploads/stores/stores.csv" });

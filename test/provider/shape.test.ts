@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { families } from "pulumi-audience/sdk/contract";
 import { credentialsFor, readSettings } from "../../provider/lifecycle/settings.ts";
-import { camelPath, canonical, keepSecrets, pathsOverlap, project, unknownPaths, UNKNOWN } from "../../provider/lifecycle/shape.ts";
+import { camelPath, canonical, keepSecrets, keepSignedUrls, minimal, pathsOverlap, project, unknownPaths, UNKNOWN } from "../../provider/lifecycle/shape.ts";
 
 describe("camelPath", () => {
   it("renames fields but not map keys or operators", () => {
@@ -61,5 +61,27 @@ describe("settings", () => {
     expect(() => credentialsFor(readSettings(config({ "audience:accounts": { north: { apiKey: "n" } } }), {}), "north")).toThrow(/audience:accounts.north lacks baseUrl/);
     expect(() => credentialsFor(readSettings(config({ "audience:accounts": { north: {} } }), {}), "south")).toThrow(/south.*defined: north/);
     expect(() => readSettings(config({ "audience:accounts": "{not json" }), {})).toThrow(/audience:accounts must be a map/);
+  });
+});
+
+describe("minimal", () => {
+  it("leaves out what the service fills in by default, keeping everything declared", () => {
+    const answered = { name: "T", scope_id: "11111111-1111-4111-8111-111111111111", representation: { mode: "identified", impute_payload: [], output_multiple_identities: false }, options: { type: "hosted_csv" } };
+    expect(minimal(families.targets.create, answered)).toEqual({ ...answered, representation: { mode: "identified" } });
+    const withChoice = { ...answered, representation: { mode: "identified", output_multiple_identities: true } };
+    expect(minimal(families.targets.create, withChoice)).toEqual(withChoice);
+  });
+});
+
+describe("keepSignedUrls", () => {
+  const now = Date.parse("2026-11-22T00:00:00Z");
+  const url = (expires: number, signature: string) => `https://svc.example/v1/targets/t/download.csv?expires=${expires}&signature=${signature}`;
+  it("keeps a recorded signed URL valid for ten more minutes, takes a new one otherwise", () => {
+    const inAYear = now / 1000 + 365 * 86_400;
+    expect(keepSignedUrls({ outputUrl: url(inAYear + 60, "new") }, { outputUrl: url(inAYear, "old") }, now)).toEqual({ outputUrl: url(inAYear, "old") });
+    const inFiveMinutes = now / 1000 + 300;
+    expect(keepSignedUrls({ outputUrl: url(inAYear, "new") }, { outputUrl: url(inFiveMinutes, "old") }, now)).toEqual({ outputUrl: url(inAYear, "new") });
+    expect(keepSignedUrls({ outputUrl: "https://svc.example/other.csv?expires=1&signature=x" }, { outputUrl: url(inAYear, "old") }, now))
+      .toEqual({ outputUrl: "https://svc.example/other.csv?expires=1&signature=x" });
   });
 });
