@@ -10,6 +10,7 @@ import { familyOf, maskSecrets, ServiceState, type Account, type Doc } from "./s
 import { signUrl, verifySignedUrl } from "./signing.ts";
 import { registerBuildSteps } from "./derived.ts";
 import { withPushReadiness } from "./migrations.ts";
+import { Webhooks } from "./webhooks.ts";
 import type { EmulatorContext } from "./context.ts";
 import { routes } from "./routes/index.ts";
 
@@ -51,6 +52,7 @@ export function createApp(options: AppOptions = {}): App {
   const apiKey = ensureDefaultAccount(state, options.apiKey);
   const builds = new Builds(state, options.builds);
   registerBuildSteps(state, builds);
+  const webhooks = new Webhooks(state, builds);
   const faults = new Faults();
   const requests = new RequestLog();
 
@@ -81,7 +83,7 @@ export function createApp(options: AppOptions = {}): App {
   });
 
   const ctx: EmulatorContext = {
-    state, builds, faults, requests, world: options.world,
+    state, builds, faults, webhooks, requests, world: options.world,
     usage: {
       add: (accountId, metric, n = 1) => state.store.transaction(() => state.addUsage(accountId, metric, n)),
       get: (accountId) => state.usage(accountId),
@@ -214,6 +216,7 @@ export function createApp(options: AppOptions = {}): App {
     async close() {
       builds.close();
       await app.close();
+      await webhooks.settle();
       store.close();
     },
   };

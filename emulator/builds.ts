@@ -17,6 +17,10 @@ export interface BuildHooks {
   onReady(listener: ReadyListener): void;
 }
 
+/** What a finished build announces to webhook endpoints. */
+export type BuildEvent = "resource.errored" | "resource.ready_with_update";
+export type EventListener = (event: BuildEvent, resource: Readonly<StoredResource>) => void;
+
 const STEPS = ["new", "starting", "running", "ready"] as const;
 type Step = (typeof STEPS)[number];
 const MAILED = new Set(["scopes", "targets"]);
@@ -24,6 +28,7 @@ const MAILED = new Set(["scopes", "targets"]);
 export class Builds implements BuildHooks {
   private readonly state: ServiceState;
   private readonly listeners: ReadyListener[] = [];
+  private readonly eventListeners: EventListener[] = [];
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
 
@@ -36,6 +41,15 @@ export class Builds implements BuildHooks {
 
   onReady(listener: ReadyListener): void {
     this.listeners.push(listener);
+  }
+
+  /** Called after a build fails, or finishes a re-run (a resource that had built before). */
+  onEvent(listener: EventListener): void {
+    this.eventListeners.push(listener);
+  }
+
+  private emit(event: BuildEvent, resource: StoredResource): void {
+    for (const listener of this.eventListeners) listener(event, structuredClone(resource));
   }
 
   settings(): BuildSettings {
@@ -146,12 +160,14 @@ export class Builds implements BuildHooks {
       return;
     }
     Object.assign(resource.doc, computed);
+    const rebuilt = resource.doc.last_updated_output_at != null;
     this.transition(resource, "ready");
     resource.doc.last_updated_output_at = resource.doc.status_changed_at;
     resource.doc.last_read_input_at = resource.doc.status_changed_at;
     delete resource.build;
     this.state.save(resource);
     if (MAILED.has(resource.collection)) this.mail(resource);
+    if (rebuilt) this.emit("resource.ready_with_update", resource);
   }
 
   private fail(resource: StoredResource, message: string): void {
@@ -159,6 +175,7 @@ export class Builds implements BuildHooks {
     resource.doc.status_error = message;
     delete resource.build;
     this.state.save(resource);
+    this.emit("resource.errored", resource);
   }
 
   private transition(resource: StoredResource, status: Step | "error"): void {

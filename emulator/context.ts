@@ -4,6 +4,7 @@ import type { Account, Doc, ServiceState, StoredResource } from "./state.ts";
 import type { Builds, BuildHooks } from "./builds.ts";
 import type { Faults } from "./faults.ts";
 import type { RequestLog } from "./request-log.ts";
+import type { Webhooks } from "./webhooks.ts";
 
 /** An account's resources as wire documents (secrets already `<secret>`), by collection and id. */
 export interface ResourceReader {
@@ -24,6 +25,7 @@ export interface EmulatorContext {
   usage: UsageCounter;
   builds: BuildHooks & Builds;
   faults: Faults;
+  webhooks: Webhooks;
   requests: RequestLog;
   /** Whatever `startEmulator({ world })` was given, for the outputs engine. */
   world: unknown;

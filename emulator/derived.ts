@@ -1,6 +1,7 @@
 // Members the service computes itself: at create (secrets, directionality) and as builds finish (an
 // atlas's locations, a dataset's counts and the streams and traits it feeds, a persona set's personas).
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
+import { SECRET_PLACEHOLDER } from "pulumi-audience/sdk/contract";
 import type { Builds } from "./builds.ts";
 import { detectedColumns, readDirectory, type Table } from "./ingest.ts";
 import { now, type Doc, type ServiceState, type StoredResource } from "./state.ts";
@@ -12,7 +13,8 @@ const DESTINATION_ONLY = new Set(["hosted_csv", "lookup_api"]);
 export function membersOnCreate(state: ServiceState, accountId: string, collection: string, doc: Doc): Doc {
   switch (collection) {
     case "webhook_endpoints":
-      return { secret: `whsec_${randomBytes(24).toString("base64url")}` };
+      // The signing secret derives from the endpoint's id (emulator/webhooks.ts); the API only shows it masked.
+      return { secret: SECRET_PLACEHOLDER };
     case "connections": {
       const type = String((doc.options as Doc | undefined)?.type);
       return { directionality: DESTINATION_ONLY.has(type) ? "destination_only" : "bidirectional", managed: false };

@@ -6,7 +6,7 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import type { DatabaseSync } from "node:sqlite";
 
-export type Kind = "account" | "key" | "resource" | "outbox" | "usage" | "setting" | "upload" | "log";
+export type Kind = "account" | "key" | "resource" | "outbox" | "usage" | "setting" | "upload" | "secret";
 
 type Change = { kind: Kind; key: string; value: unknown; previous: unknown };
 

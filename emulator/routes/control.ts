@@ -122,6 +122,13 @@ export function register(app: FastifyInstance, ctx: EmulatorContext): void {
     return reply.code(204).send();
   });
 
+  app.get("/_emulator/webhooks/deliveries", open, (_request, reply) => reply.send(ctx.webhooks.deliveries()));
+  app.get<{ Params: { id: string } }>("/_emulator/webhook_endpoints/:id/secret", open, (request, reply) => {
+    const endpoint = state.resource("webhook_endpoints", request.params.id);
+    if (!endpoint) throw notFound(`No webhook endpoint with id ${request.params.id} exists`);
+    return reply.send({ secret: ctx.webhooks.secret(request.params.id) });
+  });
+
   app.get("/_emulator/outbox", open, (request, reply) => {
     const accountId = (request.query as { account_id?: string }).account_id;
     return reply.send(state.outbox().filter((m) => accountId === undefined || m.account_id === accountId));

@@ -1,0 +1,98 @@
+// Webhook deliveries: a failed build (`resource.errored`) and a finished re-run (`resource.ready_with_update`)
+// are POSTed to the account's enabled endpoints that subscribe to them, signed with the endpoint's secret
+// (HMAC-SHA256 over `${timestamp}.${body}`). Secrets derive from one key kept in the store, so they survive
+// a restart without being stored per endpoint; the API answers them as `<secret>`, the control plane reveals them.
+import { createHmac, randomBytes, randomUUID } from "node:crypto";
+import type { Builds, BuildEvent } from "./builds.ts";
+import type { ServiceState, StoredResource } from "./state.ts";
+
+export const SIGNATURE_HEADER = "webhook-signature";
+export const TIMESTAMP_HEADER = "webhook-timestamp";
+const DELIVERY_TIMEOUT_MS = 5000;
+const LOG_LIMIT = 1000;
+
+export interface Delivery {
+  id: string;
+  endpoint_id: string;
+  url: string;
+  event: BuildEvent;
+  resource_type: string;
+  resource_id: string;
+  /** HTTP status the endpoint answered; null when it could not be reached. */
+  status: number | null;
+  error: string | null;
+  at: string;
+}
+
+/** The signature a receiver recomputes: `sha256=` and the hex HMAC of `${timestamp}.${body}`. */
+export function webhookSignature(secret: string, timestamp: string, body: string): string {
+  return `sha256=${createHmac("sha256", secret).update(`${timestamp}.${body}`).digest("hex")}`;
+}
+
+export class Webhooks {
+  private readonly state: ServiceState;
+  private readonly log: Delivery[] = [];
+  private readonly inFlight = new Set<Promise<void>>();
+
+  constructor(state: ServiceState, builds: Builds) {
+    this.state = state;
+    builds.onEvent((event, resource) => this.announce(event, resource));
+  }
+
+  /** The signing secret of an endpoint. */
+  secret(endpointId: string): string {
+    let key = this.state.store.get<string>("secret", "webhooks");
+    if (key === undefined) {
+      key = randomBytes(32).toString("hex");
+      this.state.store.set("secret", "webhooks", key);
+    }
+    return `whsec_${createHmac("sha256", key).update(endpointId).digest("base64url")}`;
+  }
+
+  deliveries(): Delivery[] {
+    return [...this.log];
+  }
+
+  /** Waits for deliveries under way (for a clean close). */
+  async settle(): Promise<void> {
+    await Promise.all([...this.inFlight]);
+  }
+
+  private announce(event: BuildEvent, resource: StoredResource): void {
+    const endpoints = this.state.resources(resource.account_id, "webhook_endpoints")
+      .filter((e) => e.doc.status !== "disabled" && Array.isArray(e.doc.enabled_events) && e.doc.enabled_events.includes(event));
+    for (const endpoint of endpoints) {
+      const body = JSON.stringify({
+        id: randomUUID(), type: event, created_at: new Date().toISOString(), account_id: resource.account_id,
+        data: {
+          resource_type: resource.collection, resource_id: resource.doc.id, name: resource.doc.name ?? null, status: resource.doc.status,
+          status_error: resource.doc.status_error ?? null, last_updated_output_at: resource.doc.last_updated_output_at ?? null,
+        },
+      });
+      const secret = this.secret(String(endpoint.doc.id));
+      const delivery = this.send(String(endpoint.doc.id), String(endpoint.doc.url), secret, body, event, resource);
+      this.inFlight.add(delivery);
+      void delivery.finally(() => this.inFlight.delete(delivery));
+    }
+  }
+
+  private async send(endpointId: string, url: string, secret: string, body: string, event: BuildEvent, resource: StoredResource): Promise<void> {
+    const timestamp = String(Math.floor(Date.now() / 1000));
+    const record: Delivery = {
+      id: randomUUID(), endpoint_id: endpointId, url, event, resource_type: resource.collection, resource_id: String(resource.doc.id),
+      status: null, error: null, at: new Date().toISOString(),
+    };
+    try {
+      const response = await fetch(url, {
+        method: "POST", body, signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
+        headers: { "content-type": "application/json", [TIMESTAMP_HEADER]: timestamp, [SIGNATURE_HEADER]: webhookSignature(secret, timestamp, body) },
+      });
+      record.status = response.status;
+      await response.body?.cancel();
+    } catch (error) {
+      record.error = error instanceof Error ? error.message : String(error);
+    }
+    this.log.push(record);
+    if (this.log.length > LOG_LIMIT) this.log.splice(0, this.log.length - LOG_LIMIT);
+  }
+}
