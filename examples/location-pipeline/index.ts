@@ -31,7 +31,7 @@ const proximity = new audience.Scope("store-proximity", {
   name: "Store proximity",
   population: { cohortIds: [nearStores.id] },
   payload: {
-    location: { atlasIds: [stores.id], maxDistance: 20_000, distanceOutputUnits: "miles" }, // nearest store per person (the default selection)
+    location: { atlasIds: [stores.id], selection: "nearest", maxDistance: 20_000, distanceOutputUnits: "miles" },
   },
   preview: true,
 });

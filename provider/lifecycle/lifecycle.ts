@@ -7,7 +7,7 @@ import { kindOf } from "../kinds/index.ts";
 import { checkUploadInputs, declaredDigest, findUpload, sendUpload, uploadId } from "../kinds/upload.ts";
 import { controlsSchema, CONTROL_KEYS, KIND_KEY, PROVIDER_KEY, type Controls } from "./controls.ts";
 import { type Service } from "./service.ts";
-import { canonical, camelPath, isObject, keepSecrets, keepSignedUrls, memberNames, minimal, pathsOverlap, project, unknownPaths, UNKNOWN, wireOf, withoutNulls, type Props } from "./shape.ts";
+import { canonical, camelPath, isObject, keepSecrets, keepSignedUrls, memberNames, pathsOverlap, unknownPaths, UNKNOWN, wireOf, withoutNulls, type Props } from "./shape.ts";
 import { unknownAccount, type Settings } from "./settings.ts";
 
 /** Where the lifecycle gets its settings and its connection to an account. */
@@ -158,7 +158,11 @@ export function createLifecycle(env: Environment) {
           failures.push({ property, reason: `${property} ${error.message}` });
         }
       }
-      return { inputs: news, failures };
+      if (!result.ok || unknowns.length > 0) return { inputs: news, failures };
+      // Record the inputs with the service's defaults applied, the form refresh reads back: no spurious drift.
+      const complete = fromWire(kind.family.create, withoutNulls(result.value)) as Props;
+      const inputs = Object.fromEntries(Object.entries(news).filter(([key]) => !(key in config)));
+      return { inputs: { ...inputs, ...complete }, failures };
     },
 
     async diff(_id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
@@ -200,8 +204,8 @@ export function createLifecycle(env: Environment) {
       const response = await service.find(kind.family, id);
       if (response === undefined) return {};
       const outs = keepSignedUrls(outputsOf(parts, response, parts.config), props) as Props;
-      // The inputs a program would write to get this resource: the create shape of the answer, without defaults.
-      const declared = fromWire(kind.family.create, minimal(kind.family.create, withoutNulls(project(kind.family.create, response))));
+      // The inputs a program would write to get this resource, in the form check records them (defaults applied).
+      const declared = fromWire(kind.family.create, canonical(kind.family.create, response));
       const inputs = { ...(keepSecrets(declared, parts.config) as Props), ...parts.extras, ...controlsOf(parts) };
       return { id, props: outs, inputs };
     },

@@ -1,7 +1,7 @@
 // Turning values between the three forms the lifecycle meets: the program's camelCase inputs, the wire body the
 // contract validates, and the service's response. All of it is guided by the family's zod schemas.
 import { z } from "zod";
-import { fromWire, jsonEqual, SECRET_PLACEHOLDER, toWire, unwrap } from "pulumi-audience/sdk/contract";
+import { fromWire, SECRET_PLACEHOLDER, toWire, unwrap } from "pulumi-audience/sdk/contract";
 
 /** What the engine sends in place of a value not known during preview. */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
@@ -158,27 +158,6 @@ export function memberNames(schema: z.ZodType): string[] {
   if (s instanceof z.ZodUnion) return [...new Set((s.def.options as z.ZodType[]).flatMap(memberNames))];
   if (s instanceof z.ZodIntersection) return [...memberNames(s.def.left as z.ZodType), ...memberNames(s.def.right as z.ZodType)];
   return [];
-}
-
-/**
- * The smallest wire form with the same canonical meaning: members the create schema would fill in with the same
- * value (defaults) are left out, so inputs read back from the service read as a program would have written them.
- */
-export function minimal(create: z.ZodType, wire: unknown): unknown {
-  const target = canonical(create, wire);
-  const whole = structuredClone(wire);
-  const prune = (node: unknown) => {
-    if (!isObject(node)) return;
-    for (const key of Object.keys(node)) {
-      const value = node[key];
-      delete node[key];
-      if (jsonEqual(canonical(create, whole), target)) continue;
-      node[key] = value;
-      prune(value);
-    }
-  };
-  prune(whole);
-  return whole;
 }
 
 /** A URL signed for a time (`expires`, `signature`): re-signed copies of it name the same file. */

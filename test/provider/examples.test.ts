@@ -100,7 +100,7 @@ describe("location-pipeline", () => {
     expect(named(resources, "near-stores").inputs).toMatchObject({ locationConditions: [{ atlasId: "stores-id", distance: 5000 }] });
     expect(named(resources, "store-proximity").inputs).toMatchObject({
       population: { cohortIds: ["near-stores-id"] },
-      payload: { location: { atlasIds: ["stores-id"], maxDistance: 20_000, distanceOutputUnits: "miles" } },
+      payload: { location: { atlasIds: ["stores-id"], selection: "nearest", maxDistance: 20_000, distanceOutputUnits: "miles" } },
     });
     expect(named(resources, "store-proximity-by-postcode").inputs).toMatchObject({ scopeId: "store-proximity-id", representation: { mode: "aggregated", aggregate: "postcode" } });
     expect(exports.csvUrl).toBe("https://files.example.com/store-proximity-by-postcode.csv");

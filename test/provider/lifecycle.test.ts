@@ -62,6 +62,14 @@ describe("check", () => {
     expect(partly.failures.map((f) => f.property)).toEqual(["preview"]);
   });
 
+  it("records inputs with the service's defaults applied, whether the program wrote them or not", async () => {
+    const target = (representation: Props) => world.inputs("targets", { name: "T", scopeId: leads, representation, options: { type: "hosted_csv" }, account: "second" });
+    const implicit = await world.host.check({}, target({ mode: "identified" }));
+    const explicit = await world.host.check({}, target({ mode: "identified", outputMultipleIdentities: false }));
+    expect(implicit.inputs).toEqual(explicit.inputs);
+    expect(implicit.inputs).toMatchObject({ representation: { mode: "identified", imputePayload: [], outputMultipleIdentities: false }, account: "second", __kind: "targets" });
+  });
+
   it("refuses an account that audience:accounts does not define, and bad controls", async () => {
     const { failures } = await world.host.check({}, scope({ account: "third", waitFor: "built", deletionMode: "shred" }));
     expect(failures).toEqual(expect.arrayContaining([

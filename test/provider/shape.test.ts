@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { families } from "pulumi-audience/sdk/contract";
 import { credentialsFor, readSettings } from "../../provider/lifecycle/settings.ts";
-import { camelPath, canonical, keepSecrets, keepSignedUrls, minimal, pathsOverlap, project, unknownPaths, UNKNOWN } from "../../provider/lifecycle/shape.ts";
+import { camelPath, canonical, keepSecrets, keepSignedUrls, pathsOverlap, project, unknownPaths, UNKNOWN } from "../../provider/lifecycle/shape.ts";
 
 describe("camelPath", () => {
   it("renames fields but not map keys or operators", () => {
@@ -61,15 +61,6 @@ describe("settings", () => {
     expect(() => credentialsFor(readSettings(config({ "audience:accounts": { north: { apiKey: "n" } } }), {}), "north")).toThrow(/audience:accounts.north lacks baseUrl/);
     expect(() => credentialsFor(readSettings(config({ "audience:accounts": { north: {} } }), {}), "south")).toThrow(/south.*defined: north/);
     expect(() => readSettings(config({ "audience:accounts": "{not json" }), {})).toThrow(/audience:accounts must be a map/);
-  });
-});
-
-describe("minimal", () => {
-  it("leaves out what the service fills in by default, keeping everything declared", () => {
-    const answered = { name: "T", scope_id: "11111111-1111-4111-8111-111111111111", representation: { mode: "identified", impute_payload: [], output_multiple_identities: false }, options: { type: "hosted_csv" } };
-    expect(minimal(families.targets.create, answered)).toEqual({ ...answered, representation: { mode: "identified" } });
-    const withChoice = { ...answered, representation: { mode: "identified", output_multiple_identities: true } };
-    expect(minimal(families.targets.create, withChoice)).toEqual(withChoice);
   });
 });
 
