@@ -136,6 +136,23 @@ describe("two-accounts", () => {
 
 });
 
+describe("reading an existing resource", () => {
+  it("Class.get reads by id under the family's type token, in the named account", async () => {
+    const reads: { type: string; id?: string; inputs: Record<string, unknown> }[] = [];
+    await pulumi.runtime.setMocks({
+      newResource(args) {
+        reads.push({ type: args.type, id: args.id, inputs: args.inputs as Record<string, unknown> });
+        return { id: args.id ?? `${args.name}-id`, state: { ...args.inputs, name: "Leads" } };
+      },
+      call: (args) => args.inputs,
+    }, "get", "dev", false);
+    const audience = await import("pulumi-audience");
+    const cohort = audience.Cohort.get("leads", "11111111-1111-4111-8111-111111111111", { account: "north" });
+    expect(await value(cohort.name)).toBe("Leads");
+    expect(reads).toEqual([{ type: "pulumi-nodejs:dynamic/audience:Cohort", id: "11111111-1111-4111-8111-111111111111", inputs: expect.objectContaining({ __kind: "cohorts", account: "north" }) }]);
+  });
+});
+
 describe("lookups", () => {
   it("find by name or id, and fail listing the names seen, or naming the missing account config", async () => {
     pulumi.runtime.setAllConfig({ "audience:apiKey": emulator.apiKey, "audience:baseUrl": emulator.url }, ["audience:apiKey"]);
