@@ -235,13 +235,13 @@ export class Deployment implements MonitorHandler {
     const id = old.id ?? "";
     const diff = await host.diff(id, urn, old.outputs, inputs, old.inputs, reg.ignoreChanges);
     const keys = changedKeys(old.inputs, inputs);
-    const forced = reg.replaceOnChanges.filter((k) => k === "*" ? keys.length > 0 : keys.includes(k));
+    const forced = reg.replaceOnChanges.filter((k) => (k === "*" ? keys.length > 0 : keys.some((p) => p === k || p.startsWith(`${k}.`))));
     const replaces = [...new Set([...diff.replaces, ...forced])];
     const changed = diff.changes === "some" || (diff.changes === "unknown" && !sameValues(old.inputs, inputs));
 
     if (replaces.length > 0) {
       const deleteFirst = reg.deleteBeforeReplace ?? diff.deleteBeforeReplace;
-      return this.#step("replace", urn, [...replaces, ...keys.filter((k) => !replaces.includes(k))], async () => {
+      return this.#step("replace", urn, [...replaces, ...keys.filter((k) => !replaces.some((r) => k === r || k.startsWith(`${r}.`)))], async () => {
         if (old.protect) throw new Error(`${urn} is protected: replacing it would delete it; remove protect first`);
         if (this.#o.dryRun) return { urn, id: "", outputs: inputs };
         if (deleteFirst) await this.#delete(old);

@@ -73,11 +73,19 @@ export function markSecret(outs: PropertyMap, keys: readonly string[]): Property
   return result;
 }
 
-/** Top-level properties whose values differ (secretness alone is not a change); the provider blob is left out. */
+/** Paths of the properties whose values differ, nested objects walked (`options.host`); secretness alone is no change. */
 export function changedKeys(olds: PropertyMap, news: PropertyMap): string[] {
-  const keys = new Set([...Object.keys(olds), ...Object.keys(news)]);
-  keys.delete(PROVIDER_KEY);
-  return [...keys].filter((k) => !isDeepStrictEqual(revealed(olds[k] ?? null), revealed(news[k] ?? null))).sort();
+  const walk = (a: Value | undefined, b: Value | undefined, prefix: string): string[] => {
+    const ra = a === undefined ? undefined : revealed(a);
+    const rb = b === undefined ? undefined : revealed(b);
+    if (isDeepStrictEqual(ra, rb)) return [];
+    if (isObject(ra) && isObject(rb)) {
+      return [...new Set([...Object.keys(ra), ...Object.keys(rb)])].flatMap((k) => walk(ra[k], rb[k], `${prefix}${k}.`));
+    }
+    return [prefix.slice(0, -1)];
+  };
+  const keys = [...new Set([...Object.keys(olds), ...Object.keys(news)])].filter((k) => k !== PROVIDER_KEY);
+  return keys.flatMap((k) => walk(olds[k], news[k], `${k}.`)).sort();
 }
 
 export function sameValues(a: PropertyMap, b: PropertyMap): boolean {

@@ -131,32 +131,35 @@ describe("local engine, one stack through its life", { timeout: 120_000 }, () =>
     expect(state().deployment.resources.some((x) => x.urn.endsWith("::two"))).toBe(true);
   });
 
-  it("a resource the program no longer declares is deleted; a protected one is not", async () => {
+  it("protect refuses a delete; retainOnDelete drops the resource from the state but leaves it in place", async () => {
     const base = { greeting: "bonjour", slot: "c" };
     await run("up", { ...base, protectTwo: "true" }, { token: "s3cr3t-token" });
     journal();
     const refused = await run("up", { ...base, dropTwo: "true" }, { token: "s3cr3t-token" });
     expect(refused.ok).toBe(false);
     expect(refused.error).toMatch(/protected/);
+    expect(journal()).toEqual([]);
+    expect(state().deployment.resources.find((x) => x.urn.endsWith("::two"))?.protect).toBe(true);
+
+    await run("up", { ...base, retainTwo: "true" }, { token: "s3cr3t-token" });
+    const retained = await run("up", { ...base, dropTwo: "true" }, { token: "s3cr3t-token" });
+    expect(retained.ok, retained.error).toBe(true);
+    expect(names(retained, "delete")).toEqual(["two"]);
+    expect(journal()).toEqual([]);
     expect(existsSync(join(dir, "two-a.json"))).toBe(true);
+    expect(state().deployment.resources.some((x) => x.urn.endsWith("::two"))).toBe(false);
+    rmSync(join(dir, "two-a.json"));
+  });
+
+  it("a resource the program no longer declares is deleted", async () => {
+    const base = { greeting: "bonjour", slot: "c" };
     await run("up", base, { token: "s3cr3t-token" });
+    journal();
     const r = await run("up", { ...base, dropTwo: "true" }, { token: "s3cr3t-token" });
     expect(r.ok, r.error).toBe(true);
     expect(names(r, "delete")).toEqual(["two"]);
     expect(journal()).toEqual(["delete two"]);
     expect(state().deployment.resources.some((x) => x.urn.endsWith("::two"))).toBe(false);
-  });
-
-  it("retainOnDelete drops the resource from the state but leaves it in place", async () => {
-    const base = { greeting: "bonjour", slot: "c" };
-    await run("up", { ...base, retainTwo: "true" }, { token: "s3cr3t-token" });
-    journal();
-    const r = await run("up", { ...base, dropTwo: "true" }, { token: "s3cr3t-token" });
-    expect(r.ok, r.error).toBe(true);
-    expect(names(r, "delete")).toEqual(["two"]);
-    expect(journal()).toEqual([]);
-    expect(existsSync(join(dir, "two-a.json"))).toBe(true);
-    rmSync(join(dir, "two-a.json"));
   });
 
   it("refresh reports drift and out-of-band deletions and updates the state", async () => {
