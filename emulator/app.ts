@@ -1,6 +1,6 @@
 // The HTTP service: Fastify with the service's error body, JSON and merge-patch bodies, `/v1` and unprefixed
 // routes, Bearer auth, injected faults and the request log. Route modules add the endpoints.
-import Fastify, { type FastifyInstance, type FastifyRequest } from "fastify";
+import Fastify, { type FastifyInstance } from "fastify";
 import { ApiError, badRequest, codeForStatus, forbidden, notFound } from "./errors.ts";
 import { Builds, type BuildSettings } from "./builds.ts";
 import { Faults } from "./faults.ts";
@@ -13,11 +13,14 @@ import { withPushReadiness } from "./migrations.ts";
 import { Webhooks } from "./webhooks.ts";
 import type { EmulatorContext } from "./context.ts";
 import { routes } from "./routes/index.ts";
+import { UPLOAD_LIMIT } from "./routes/uploads.ts";
 
 declare module "fastify" {
   interface FastifyRequest {
     account?: Account;
     resetAfter?: boolean;
+    /** performance.now() when the request arrived, for the request log. */
+    startedAt?: number;
   }
   interface FastifyContextConfig {
     /** Served without an API key. */
@@ -34,8 +37,9 @@ export interface AppOptions {
   world?: unknown;
 }
 
+const MIB = 1024 * 1024;
 /** Body size limit of ordinary requests; uploads set their own. */
-export const BODY_LIMIT = 1024 * 1024;
+export const BODY_LIMIT = MIB;
 const JSON_TYPES = ["application/json", "application/merge-patch+json", "application/json+merge-patch"];
 const OUTPUT_URL_TTL_MS = 60 * 60 * 1000;
 
@@ -145,7 +149,7 @@ export function createApp(options: AppOptions = {}): App {
   };
 
   app.addHook("onRequest", async (request, reply) => {
-    (request as FastifyRequest & { startedAt?: number }).startedAt = performance.now();
+    request.startedAt = performance.now();
     if (request.url.startsWith("/_emulator")) return;
     const fault = faults.match(request.method, request.url.split("?")[0] ?? "/");
     if (fault) {
@@ -156,9 +160,8 @@ export function createApp(options: AppOptions = {}): App {
       }
       if (fault.reset === "after") request.resetAfter = true;
       if (fault.status !== undefined) {
-        const error = new ApiError(fault.status, (fault.error ?? codeForStatus(fault.status)) as ApiError["code"], "Injected fault",
+        throw new ApiError(fault.status, fault.error ?? codeForStatus(fault.status), "Injected fault",
           undefined, fault.retry_after !== undefined ? { "retry-after": String(fault.retry_after) } : {});
-        throw error;
       }
     }
     if (request.routeOptions.config?.signed === true && new URL(request.url, "http://localhost").searchParams.has("signature")) {
@@ -184,7 +187,7 @@ export function createApp(options: AppOptions = {}): App {
     requests.add({
       method: request.method, path, query, status: reply.statusCode, account_id: request.account?.id ?? null,
       at: new Date().toISOString(),
-      duration_ms: Math.round(performance.now() - ((request as FastifyRequest & { startedAt?: number }).startedAt ?? 0)),
+      duration_ms: Math.round(performance.now() - (request.startedAt ?? performance.now())),
     });
   });
 
@@ -200,7 +203,8 @@ export function createApp(options: AppOptions = {}): App {
       const e = error as { statusCode?: number; code?: string; message?: string };
       if (e.statusCode !== undefined && e.statusCode < 500) {
         // Framework refusals (unsupported media type, body too large, bad JSON) are the client's fault.
-        apiError = badRequest(e.code === "FST_ERR_CTP_BODY_TOO_LARGE" ? `The body is larger than the limit` : e.message ?? "Bad request");
+        apiError = badRequest(e.code === "FST_ERR_CTP_BODY_TOO_LARGE"
+          ? `The body is larger than the service accepts (${BODY_LIMIT / MIB} MiB; uploads ${UPLOAD_LIMIT / MIB} MiB)` : e.message ?? "Bad request");
       } else {
         console.error(error);
         apiError = new ApiError(500, "INTERNAL_SERVER_ERROR", "The service failed to process the request");

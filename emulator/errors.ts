@@ -2,10 +2,11 @@
 import { randomUUID } from "node:crypto";
 import type { FieldError } from "pulumi-audience/sdk/contract";
 
-export type ErrorCode =
-  | "BAD_REQUEST" | "FORBIDDEN" | "MAX_RESOURCES_REACHED" | "INTERNAL_SERVER_ERROR" | "INVALID_AUTHORIZATION"
-  | "NOT_FOUND" | "MALFORMED_API_KEY" | "MISSING_API_KEY" | "EXPIRED_API_KEY" | "VALIDATION_FAILED" | "CONFLICT"
-  | "QUOTA_EXCEEDED";
+export const ERROR_CODES = [
+  "BAD_REQUEST", "FORBIDDEN", "MAX_RESOURCES_REACHED", "INTERNAL_SERVER_ERROR", "INVALID_AUTHORIZATION", "NOT_FOUND",
+  "MALFORMED_API_KEY", "MISSING_API_KEY", "EXPIRED_API_KEY", "VALIDATION_FAILED", "CONFLICT", "QUOTA_EXCEEDED",
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
 
 export interface ErrorBody {
   error: ErrorCode;

@@ -1,6 +1,7 @@
 // Injected faults, by method and path pattern: an error status (with Retry-After), added latency, or a
 // connection reset before or after the request is processed; each with a probability and a count.
 import { z } from "zod";
+import { ERROR_CODES } from "./errors.ts";
 
 export const faultRule = z.strictObject({
   /** HTTP method to match; any when omitted. */
@@ -8,7 +9,8 @@ export const faultRule = z.strictObject({
   /** Path pattern without `/v1`: `*` matches within one segment, `**` across segments. */
   path: z.string().min(1),
   status: z.number().int().min(400).max(599).optional(),
-  error: z.string().optional(),
+  /** The error code of the body; the usual one for the status when omitted. */
+  error: z.enum(ERROR_CODES).optional(),
   retry_after: z.number().nonnegative().optional(),
   latency_ms: z.number().int().nonnegative().max(60_000).optional(),
   reset: z.enum(["before", "after"]).optional(),
