@@ -3,13 +3,13 @@
 import { randomUUID } from "node:crypto";
 import { stripVTControlCharacters } from "node:util";
 import { InitError, type DynamicProviderHost } from "./provider-host.ts";
-import type { MonitorHandler, Registration, Severity } from "./monitor.ts";
+import type { MonitorHandler, ReadRequest, Registration, Severity } from "./monitor.ts";
 import { prerequisites, type PendingOperation, type ResourceState, type StackState } from "./state.ts";
 import { annotateSecrets, applyIgnoreChanges, changedKeys, markSecret, sameValues, type PropertyMap } from "./values.ts";
 
 export type Operation = "preview" | "up" | "refresh" | "destroy";
-/** create/update/replace/delete/same as `pulumi up` shows them; drift and gone are what refresh finds. */
-export type StepOp = "create" | "update" | "replace" | "delete" | "same" | "drift" | "gone";
+/** create/update/replace/delete/same/read as `pulumi up` shows them; drift and gone are what refresh finds. */
+export type StepOp = "create" | "update" | "replace" | "delete" | "same" | "read" | "drift" | "gone";
 
 export interface StepEvent {
   kind: "step";
@@ -198,6 +198,34 @@ export class Deployment implements MonitorHandler {
     throw new Error(`function ${token} is not served by the local engine: a dynamic provider has no functions, so lookups run in the program`);
   }
 
+  async read(req: ReadRequest): Promise<{ urn: string; outputs: PropertyMap }> {
+    const urn = this.#urnFor(req.type, req.name, req.parent);
+    if (this.#registered.has(urn)) throw new Error(`duplicate resource URN ${urn}: give each resource a unique name`);
+    this.#registered.add(urn);
+    if (!req.type.startsWith("pulumi-nodejs:")) throw this.#fail("read", urn, [], `${req.type} "${req.name}": the local engine reads dynamic resources (pulumi-nodejs) only`);
+    return this.#step("read", urn, [], async () => {
+      const host = await this.#o.provider();
+      const found = await host.read(req.id, urn, {}, req.inputs);
+      if (!found.id) throw new Error(`${req.type} "${req.name}": no resource with id ${req.id}`);
+      const outputs = markSecret(annotateSecrets(found.outputs, req.inputs), req.additionalSecretOutputs);
+      const record: ResourceState = {
+        urn,
+        custom: true,
+        external: true,
+        type: req.type,
+        id: found.id,
+        inputs: req.inputs,
+        outputs,
+        ...(req.parent ? { parent: req.parent } : {}),
+        dependencies: req.dependencies,
+        provider: await this.#defaultProvider(),
+      };
+      this.#news.set(urn, record);
+      if (!this.#o.dryRun) await this.#state.upsert(record);
+      return { urn, outputs };
+    }, `id ${req.id}`);
+  }
+
   /** The default provider every dynamic resource records, as the Pulumi engine creates it implicitly. */
   #defaultProvider(): Promise<string> {
     this.#providerRef ??= (async () => {
@@ -313,7 +341,7 @@ export class Deployment implements MonitorHandler {
   /** Deletes one resource for real (or only forgets it, with retainOnDelete), then drops it from the state. */
   async #delete(r: ResourceState): Promise<void> {
     if (r.protect) throw new Error(`${r.urn} is protected: set protect: false and run up before deleting it`);
-    if (r.custom && r.id && !r.retainOnDelete && r.type !== PROVIDER_TYPE) {
+    if (r.custom && r.id && !r.retainOnDelete && !r.external && r.type !== PROVIDER_TYPE) {
       const host = await this.#o.provider();
       const op: PendingOperation = { resource: { urn: r.urn, type: r.type, id: r.id, inputs: r.inputs }, type: "deleting" };
       await this.#state.begin(op);
@@ -337,7 +365,7 @@ export class Deployment implements MonitorHandler {
   async deleteAll(resources: ResourceState[]): Promise<void> {
     const dependents = (r: ResourceState) => resources.filter((x) => x !== r && prerequisites(x).includes(r.urn));
     await inDependencyOrder(resources, dependents, this.#o.parallel, (r) =>
-      this.#step("delete", r.urn, [], () => (this.#o.dryRun ? Promise.resolve() : this.#delete(r)), r.retainOnDelete ? "retained: removed from the state only" : undefined),
+      this.#step("delete", r.urn, [], () => (this.#o.dryRun ? Promise.resolve() : this.#delete(r)), r.external ? "read with .get(): forgotten, not deleted" : r.retainOnDelete ? "retained: removed from the state only" : undefined),
     );
     if (!this.#o.dryRun) this.#dropUnusedProvider();
   }

@@ -22,11 +22,24 @@ export interface Registration {
   importId: string;
 }
 
+export interface ReadRequest {
+  id: string;
+  type: string;
+  name: string;
+  parent: string;
+  inputs: PropertyMap;
+  dependencies: string[];
+  provider: string;
+  additionalSecretOutputs: string[];
+}
+
 export type Severity = "debug" | "info" | "warning" | "error";
 
 export interface MonitorHandler {
   register(reg: Registration): Promise<{ urn: string; id: string; outputs: PropertyMap }>;
   registerOutputs(urn: string, outputs: PropertyMap): Promise<void>;
+  /** `Resource.get(name, id)`: reads an existing resource the stack does not manage. */
+  read(req: ReadRequest): Promise<{ urn: string; outputs: PropertyMap }>;
   invoke(token: string, args: PropertyMap): Promise<PropertyMap>;
   log(severity: Severity, message: string, urn: string): void;
 }
@@ -103,8 +116,18 @@ export async function startMonitor(handler: MonitorHandler): Promise<MonitorServ
       const result = await handler.invoke(req.getTok(), (req.getArgs()?.toJavaScript() ?? {}) as PropertyMap);
       return new resourceProto.ResourceInvokeResponse().setReturn(structProto.Struct.fromJavaScript(result as JsStruct));
     }),
-    readResource: unary((req: InstanceType<typeof resourceProto.ReadResourceRequest>) => {
-      throw new Error(`reading an existing resource (${req.getType()} "${req.getName()}" via .get()) is not supported by the local engine; use the Pulumi CLI`);
+    readResource: unary(async (req: InstanceType<typeof resourceProto.ReadResourceRequest>) => {
+      const { urn, outputs } = await handler.read({
+        id: req.getId(),
+        type: req.getType(),
+        name: req.getName(),
+        parent: req.getParent(),
+        inputs: (req.getProperties()?.toJavaScript() ?? {}) as PropertyMap,
+        dependencies: req.getDependenciesList(),
+        provider: req.getProvider(),
+        additionalSecretOutputs: req.getAdditionalsecretoutputsList(),
+      });
+      return new resourceProto.ReadResourceResponse().setUrn(urn).setProperties(structProto.Struct.fromJavaScript(outputs as JsStruct));
     }),
     registerStackTransform: unary(() => {
       throw new Error("stack transforms are not supported by the local engine; use the Pulumi CLI");

@@ -22,6 +22,8 @@ export interface ResourceState {
   deleteBeforeReplace?: boolean;
   additionalSecretOutputs?: string[];
   ignoreChanges?: string[];
+  /** Read with `.get()`, not managed: never deleted, only forgotten. */
+  external?: boolean;
   /** An old copy waiting to be deleted after its replacement was created. */
   delete?: boolean;
   /** Reasons the provider gave when the resource exists but did not finish initializing. */

@@ -151,14 +151,18 @@ describe("local engine, one stack through its life", { timeout: 120_000 }, () =>
     rmSync(join(dir, "two-a.json"));
   });
 
-  it("a resource the program no longer declares is deleted", async () => {
+  it("a resource the program no longer declares is deleted; one read with .get() is only forgotten", async () => {
     const base = { greeting: "bonjour", slot: "c" };
-    await run("up", base, { token: "s3cr3t-token" });
+    const read = await run("up", { ...base, readOne: "true" }, { token: "s3cr3t-token" });
+    expect(read.ok, read.error).toBe(true);
+    expect(names(read, "read")).toEqual(["one-copy"]);
+    expect(read.outputs["copyText"]).toBe("bonjour");
     journal();
     const r = await run("up", { ...base, dropTwo: "true" }, { token: "s3cr3t-token" });
     expect(r.ok, r.error).toBe(true);
-    expect(names(r, "delete")).toEqual(["two"]);
+    expect(names(r, "delete")).toEqual(["one-copy", "two"]);
     expect(journal()).toEqual(["delete two"]);
+    expect(existsSync(join(dir, "one-c.json"))).toBe(true);
     expect(state().deployment.resources.some((x) => x.urn.endsWith("::two"))).toBe(false);
   });
 
