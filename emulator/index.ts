@@ -6,6 +6,7 @@ export type { BuildMode, BuildSettings, ReadyListener } from "./builds.ts";
 export type { EmulatorContext, RouteModule, ResourceReader, UsageCounter } from "./context.ts";
 export { ApiError } from "./errors.ts";
 export { signUrl, verifySignedUrl } from "./signing.ts";
+export { webhookSignature, SIGNATURE_HEADER, TIMESTAMP_HEADER } from "./webhooks.ts";
 
 export interface EmulatorOptions {
   /** 0 (the default) picks a free port. */
