@@ -112,12 +112,14 @@ export class Builds implements BuildHooks {
     return true;
   }
 
-  /** A new build waits while a resource it reads from is still building. */
+  /** A new build waits while a resource it reads from is still building (unless that one reads from it too). */
   waiting(resource: StoredResource): boolean {
     if (resource.doc.status !== "new") return false;
+    const id = String(resource.doc.id);
     return this.state.upstreamOf(resource).some((u) => {
       const upstream = this.state.resource(u.collection, u.id);
-      return upstream !== undefined && upstream.account_id === resource.account_id && upstream.build !== undefined && upstream.doc.id !== resource.doc.id;
+      if (upstream === undefined || upstream.account_id !== resource.account_id || upstream.build === undefined || u.id === id) return false;
+      return !this.state.closure(resource.account_id, u.id, "upstream").some((r) => r.doc.id === id);
     });
   }
 

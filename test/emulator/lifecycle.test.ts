@@ -215,3 +215,14 @@ describe("downstream re-runs", () => {
     expect(Date.parse(String(target?.last_updated_output_at)) - Date.parse(String(outcome?.last_updated_output_at))).toBeGreaterThanOrEqual(150);
   });
 });
+
+describe("datasets merged into each other", () => {
+  it("still build: a cycle of references does not make them wait forever", async () => {
+    const body = (name: string) => ({ name, identity_sets: { main: { email: "email" } }, options: { type: "hosted_csv", upload_directory: name } });
+    const a = String((await api.post<Json>("/v1/datasets", body("a"))).body.id);
+    const b = String((await api.post<Json>("/v1/datasets", body("b"))).body.id);
+    expect((await api.patch(`/v1/datasets/${a}`, { merge_datasets: [b] })).status).toBe(200);
+    expect((await api.patch<Json>(`/v1/datasets/${b}`, { merge_datasets: [a] })).body.status).toBe("ready");
+    expect((await api.get<Json>(`/v1/datasets/${a}`)).body.status).toBe("ready");
+  });
+});
