@@ -1,0 +1,50 @@
+// `audience run` as a user meets it: plain progress lines off a terminal, one JSON document with --json,
+// secrets never printed, and a refusal to change anything without --yes when nobody can be asked.
+import { execFile } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, expect, it } from "vitest";
+
+const exec = promisify(execFile);
+const ROOT = join(import.meta.dirname, "..", "..");
+const FIXTURE = join(import.meta.dirname, "fixtures", "notes");
+const dir = mkdtempSync(join(tmpdir(), "engine-cli-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function audience(...args: string[]) {
+  return exec(process.execPath, ["--conditions=source", join(ROOT, "provider", "cli", "main.ts"), "run", ...args, "--cwd", FIXTURE, "--state-dir", dir], {
+    env: { ...process.env, NOTES_DIR: dir, PULUMI_CONFIG_PASSPHRASE: "cli passphrase" },
+  }).then(
+    (r) => ({ code: 0, ...r }),
+    (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
+  );
+}
+
+it("refuses to change a stack without --yes when not on a terminal", { timeout: 60_000 }, async () => {
+  const r = await audience("up");
+  expect(r.code).toBe(1);
+  expect(r.stderr).toMatch(/--yes is required to up when not on a terminal/);
+});
+
+it("up prints a line per change and a summary; secrets stay hidden", { timeout: 60_000 }, async () => {
+  const r = await audience("up", "--yes", "--secret", "token=hunter2-secret");
+  expect(r.code, r.stderr).toBe(0);
+  expect(r.stdout).toMatch(/^\+ {2}created {4}notes:Note {2}one \d+\.\ds$/m);
+  expect(r.stdout).toMatch(/Resources \(notes\/dev, up\):\n {4}\+ 6 created\n {4}0 unchanged/);
+  expect(r.stdout).toMatch(/vaultText: \[secret\]/);
+  expect(r.stdout + r.stderr).not.toContain("hunter2-secret");
+  expect(r.stdout).not.toContain("\u001b[");
+});
+
+it("--json prints one document: the changes planned, outputs with secrets masked", { timeout: 60_000 }, async () => {
+  const r = await audience("preview", "--json", "-c", "greeting=salut", "--secret", "token=hunter2-secret");
+  expect(r.code, r.stderr).toBe(0);
+  const doc = JSON.parse(r.stdout) as { ok: boolean; changes: Record<string, number>; steps: { op: string; name: string; keys: string[] }[]; outputs: Record<string, unknown> };
+  expect(doc.ok).toBe(true);
+  expect(doc.changes).toEqual({ update: 2, same: 4 });
+  expect(doc.steps.find((s) => s.name === "one" && s.op === "update")?.keys).toEqual(["text"]);
+  expect(doc.outputs["vaultText"]).toBe("[secret]");
+  expect(r.stdout).not.toContain("hunter2-secret");
+});

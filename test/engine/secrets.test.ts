@@ -1,0 +1,74 @@
+// The passphrase secrets provider against salt states made by Pulumi itself, and the property helpers the
+// engine uses for secrets, diffs and ignoreChanges.
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { PassphraseCrypter, PassphraseError } from "../../provider/engine/index.ts";
+import { loadProject, loadStackConfig, programConfigEnv } from "../../provider/engine/project.ts";
+import { annotateSecrets, applyIgnoreChanges, changedKeys, makeSecret, SECRET_SIG, SIG_KEY } from "../../provider/engine/values.ts";
+
+// From Pulumi's own passphrase manager tests: made with the passphrase "password", and with "".
+const PULUMI_SALT = "v1:fozI5u6B030=:v1:F+6ZduKKd8G0/V7L:PGMFeIzwobWRKmEAzUdaQHqC5mMRIQ==";
+const PULUMI_EMPTY_SALT = "v1:LVuDkcjhUns=:v1:WPbL+tmbxnqWswQ2:lebZxStyHT3IZkmbN+3xCx9zqtoPog==";
+
+describe("passphrase secrets, as Pulumi's passphrase provider", () => {
+  it("opens a salt state Pulumi wrote, with its passphrase only", async () => {
+    await expect(PassphraseCrypter.open("password", PULUMI_SALT)).resolves.toBeInstanceOf(PassphraseCrypter);
+    await expect(PassphraseCrypter.open("", PULUMI_EMPTY_SALT)).resolves.toBeInstanceOf(PassphraseCrypter);
+    await expect(PassphraseCrypter.open("password123", PULUMI_SALT)).rejects.toBeInstanceOf(PassphraseError);
+    await expect(PassphraseCrypter.open("password", "fozI5u6B030=:v1:F+6ZduL:PGMFeIzwobWRKmEAzUdaQHqC5mMRIQ==")).rejects.toThrow(/malformed encryption salt/);
+  });
+
+  it("seals secrets with a fresh nonce each time and opens them again", async () => {
+    const crypter = await PassphraseCrypter.open("password", PULUMI_SALT);
+    const sealed = crypter.sealValue({ plain: 1, token: makeSecret({ nested: ["a", "b"] }) }) as Record<string, Record<string, string>>;
+    expect(sealed["plain"]).toBe(1);
+    expect(sealed["token"]?.[SIG_KEY]).toBe(SECRET_SIG);
+    expect(sealed["token"]?.["ciphertext"]).toMatch(/^v1:[A-Za-z0-9+/=]{16}:[A-Za-z0-9+/=]+$/);
+    expect(JSON.stringify(sealed)).not.toContain("nested");
+    expect(crypter.encrypt("x")).not.toBe(crypter.encrypt("x"));
+    expect(crypter.openValue(sealed)).toEqual({ plain: 1, token: makeSecret({ nested: ["a", "b"] }) });
+    const other = await PassphraseCrypter.open("");
+    expect(() => other.openValue(sealed)).toThrow(PassphraseError);
+  });
+
+  it("decrypts secure values of Pulumi.<stack>.yaml and hands them to the program as secret config", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "engine-config-"));
+    try {
+      const crypter = await PassphraseCrypter.open("password", PULUMI_SALT);
+      writeFileSync(join(dir, "Pulumi.yaml"), "name: shop\nruntime: nodejs\nmain: index.ts\n");
+      writeFileSync(join(dir, "Pulumi.dev.yaml"), `encryptionsalt: ${PULUMI_SALT}\nconfig:\n  audience:apiKey:\n    secure: ${crypter.encrypt("key-123")}\n  region: eu\n  shop:limits:\n    daily: 5\n`);
+      const project = loadProject(dir);
+      const { config } = await loadStackConfig(project, "dev", "password");
+      const env = programConfigEnv(config);
+      expect(JSON.parse(env["PULUMI_CONFIG"]!)).toEqual({ "audience:apiKey": "key-123", "shop:region": "eu", "shop:limits": '{"daily":5}' });
+      expect(JSON.parse(env["PULUMI_CONFIG_SECRET_KEYS"]!)).toEqual(["audience:apiKey"]);
+      await expect(loadStackConfig(project, "dev", "wrong")).rejects.toBeInstanceOf(PassphraseError);
+      await expect(loadStackConfig(project, "dev", undefined)).rejects.toThrow(/PULUMI_CONFIG_PASSPHRASE/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("property helpers", () => {
+  it("outputs are secret where the inputs of the same name were", () => {
+    const ins = { key: makeSecret("k"), options: { password: makeSecret("p"), host: "h" }, name: "n" };
+    const outs = { key: "k", options: { password: "p", host: "h" }, name: "n", id: "1" };
+    expect(annotateSecrets(outs, ins)).toEqual({ key: makeSecret("k"), options: { password: makeSecret("p"), host: "h" }, name: "n", id: "1" });
+  });
+
+  it("changes are named by their nested paths; secretness alone is no change", () => {
+    expect(changedKeys({ a: 1, options: { host: "x", port: 1 }, __provider: "p1" }, { a: makeSecret(1), options: { host: "y", port: 1 }, __provider: "p2" })).toEqual(["options.host"]);
+    expect(changedKeys({ list: [1, 2] }, { list: [1, 3], added: true })).toEqual(["added", "list"]);
+  });
+
+  it("ignoreChanges puts old values back at nested paths and array indexes", () => {
+    const olds = { text: "old", options: { host: "a", tags: ["x", "y"] } };
+    const news = { text: "new", options: { host: "b", tags: ["x", "z"] } };
+    expect(applyIgnoreChanges(olds, news, ["options.host", 'options["tags"][1]'])).toEqual({ text: "new", options: { host: "a", tags: ["x", "y"] } });
+    expect(applyIgnoreChanges(olds, { options: { host: "b" } }, ["text"])).toEqual({ text: "old", options: { host: "b" } });
+    expect(() => applyIgnoreChanges(olds, news, ["options..host"])).toThrow(/cannot parse property path/);
+  });
+});
