@@ -1,7 +1,15 @@
 #!/usr/bin/env node
-// Runs the compiled CLI; inside a checkout without a build, the TypeScript sources under Node's type stripping.
+// Runs the compiled CLI; in a checkout without a build, runs the TypeScript sources under Node's type stripping
+// with the `source` export condition, which a running process cannot turn on for itself.
+import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
-const compiled = new URL("../dist/provider/cli/main.js", import.meta.url);
-await import(existsSync(fileURLToPath(compiled)) ? compiled.href : new URL("../provider/cli/main.ts", import.meta.url).href);
+const compiled = fileURLToPath(new URL("../dist/provider/cli/main.js", import.meta.url));
+if (existsSync(compiled)) {
+  await import(new URL("../dist/provider/cli/main.js", import.meta.url).href);
+} else {
+  const sources = fileURLToPath(new URL("../provider/cli/main.ts", import.meta.url));
+  const run = spawnSync(process.execPath, ["--conditions=source", sources, ...process.argv.slice(2)], { stdio: "inherit" });
+  process.exit(run.status ?? 1);
+}
