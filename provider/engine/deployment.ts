@@ -5,7 +5,7 @@ import { stripVTControlCharacters } from "node:util";
 import { InitError, type DynamicProviderHost } from "./provider-host.ts";
 import type { MonitorHandler, ReadRequest, Registration, Severity } from "./monitor.ts";
 import { prerequisites, type PendingOperation, type ResourceState, type StackState } from "./state.ts";
-import { annotateSecrets, applyIgnoreChanges, changedKeys, markSecret, sameValues, type PropertyMap } from "./values.ts";
+import { annotateSecrets, applyIgnoreChanges, changedKeys, containsSecret, markSecret, sameValues, type PropertyMap, type Value } from "./values.ts";
 
 export type Operation = "preview" | "up" | "refresh" | "destroy";
 /** create/update/replace/delete/same/read as `pulumi up` shows them; drift and gone are what refresh finds. */
@@ -38,6 +38,7 @@ export type EngineEvent = StepEvent | DiagnosticEvent;
 
 const STACK_TYPE = "pulumi:pulumi:Stack";
 const PROVIDER_TYPE = "pulumi:providers:pulumi-nodejs";
+const STACK_REFERENCE_TYPE = "pulumi:pulumi:StackReference";
 
 export function urnName(urn: string): string {
   return urn.slice(urn.lastIndexOf("::") + 2);
@@ -55,6 +56,8 @@ export interface DeploymentOptions {
   dryRun: boolean;
   parallel: number;
   provider: () => Promise<DynamicProviderHost>;
+  /** Outputs of another stack of this project, for StackReference. */
+  stackOutputs: (stack: string) => Promise<PropertyMap>;
   emit: (event: EngineEvent) => void;
 }
 
@@ -202,7 +205,8 @@ export class Deployment implements MonitorHandler {
     const urn = this.#urnFor(req.type, req.name, req.parent);
     if (this.#registered.has(urn)) throw new Error(`duplicate resource URN ${urn}: give each resource a unique name`);
     this.#registered.add(urn);
-    if (!req.type.startsWith("pulumi-nodejs:")) throw this.#fail("read", urn, [], `${req.type} "${req.name}": the local engine reads dynamic resources (pulumi-nodejs) only`);
+    if (req.type === STACK_REFERENCE_TYPE) return this.#readStackReference(urn, req);
+    if (!req.type.startsWith("pulumi-nodejs:")) throw this.#fail("read", urn, [], `${req.type} "${req.name}": the local engine reads dynamic resources (pulumi-nodejs) and stack references only`);
     return this.#step("read", urn, [], async () => {
       const host = await this.#o.provider();
       const found = await host.read(req.id, urn, {}, req.inputs);
@@ -224,6 +228,19 @@ export class Deployment implements MonitorHandler {
       if (!this.#o.dryRun) await this.#state.upsert(record);
       return { urn, outputs };
     }, `id ${req.id}`);
+  }
+
+  /** A StackReference reads the outputs another stack of this project keeps in its state file. */
+  #readStackReference(urn: string, req: ReadRequest): Promise<{ urn: string; outputs: PropertyMap }> {
+    return this.#step("read", urn, [], async () => {
+      const name = String(req.inputs["name"] ?? req.id);
+      const outputs = await this.#o.stackOutputs(name);
+      const state: PropertyMap = { name, outputs, secretOutputNames: Object.keys(outputs).filter((k) => containsSecret(outputs[k] as Value)) };
+      const record: ResourceState = { urn, custom: true, external: true, type: req.type, id: name, inputs: req.inputs, outputs: state, dependencies: req.dependencies, ...(req.parent ? { parent: req.parent } : {}) };
+      this.#news.set(urn, record);
+      if (!this.#o.dryRun) await this.#state.upsert(record);
+      return { urn, outputs: state };
+    }, `stack ${String(req.inputs["name"] ?? req.id)}`);
   }
 
   /** The default provider every dynamic resource records, as the Pulumi engine creates it implicitly. */
@@ -265,7 +282,8 @@ export class Deployment implements MonitorHandler {
     const keys = changedKeys(old.inputs, inputs);
     const forced = reg.replaceOnChanges.filter((k) => (k === "*" ? keys.length > 0 : keys.some((p) => p === k || p.startsWith(`${k}.`))));
     const replaces = [...new Set([...diff.replaces, ...forced])];
-    const changed = diff.changes === "some" || (diff.changes === "unknown" && !sameValues(old.inputs, inputs));
+    // A resource that exists but did not finish initializing is updated again, as Pulumi does.
+    const changed = diff.changes === "some" || (diff.changes === "unknown" && !sameValues(old.inputs, inputs)) || (old.initErrors?.length ?? 0) > 0;
 
     if (replaces.length > 0) {
       const deleteFirst = reg.deleteBeforeReplace ?? diff.deleteBeforeReplace;
@@ -381,7 +399,7 @@ export class Deployment implements MonitorHandler {
 
   /** Reads every resource from the service; drift and out-of-band deletions update the state (unless planned). */
   async refresh(): Promise<void> {
-    const targets = this.#state.resources.filter((r) => r.custom && r.id && !r.delete && r.type !== PROVIDER_TYPE);
+    const targets = this.#state.resources.filter((r) => r.custom && r.id && !r.delete && r.type.startsWith("pulumi-nodejs:"));
     await inDependencyOrder(targets, () => [], this.#o.parallel, async (r) => {
       const host = await this.#o.provider();
       const read = await host.read(r.id ?? "", r.urn, r.outputs, r.inputs).catch((e: Error) => {

@@ -1,6 +1,6 @@
 // The local engine: runs a Pulumi program (preview, up, refresh, destroy) the way `pulumi` does, without its CLI.
-import { readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import { Deployment, urnType, type EngineEvent, type Operation, type StepEvent, type StepOp } from "./deployment.ts";
 import { childNodeOptions, runLanguageRuntime } from "./language.ts";
 import { startMonitor } from "./monitor.ts";
@@ -125,7 +125,15 @@ async function deploy(options: RunOptions, { project, stack, parallel, passphras
       await h.configure(providerConfig(config));
       return h;
     }));
-  const deployment: Deployment = new Deployment({ project: project.name, stack, state, dryRun, parallel, emit, provider });
+  const stackOutputs = async (name: string): Promise<PropertyMap> => {
+    // "org/project/stack" or "stack": stacks of this project live next to this one.
+    const other = checkStackName(name.split("/").pop() ?? name);
+    const path = join(dirname(statePath), `${other}.json`);
+    if (!existsSync(path)) throw new Error(`StackReference ${name}: no stack "${other}" in ${dirname(statePath)}`);
+    const loaded = await StackState.load(path, passphrase);
+    return loaded.resources.find((r) => urnType(r.urn) === "pulumi:pulumi:Stack")?.outputs ?? {};
+  };
+  const deployment: Deployment = new Deployment({ project: project.name, stack, state, dryRun, parallel, emit, provider, stackOutputs });
 
   // A previous run that died mid-operation left a note: say what may exist without being tracked.
   for (const op of state.pending) {

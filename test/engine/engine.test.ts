@@ -84,6 +84,16 @@ describe("local engine, one stack through its life", { timeout: 120_000 }, () =>
     await expect(runProgram({ cwd: FIXTURE, operation: "refresh", passphrase: "wrong", stateDir: dir, env: { NOTES_DIR: dir } })).rejects.toBeInstanceOf(PassphraseError);
   });
 
+  it("a StackReference reads another stack's outputs, secrets still secret", async () => {
+    const r = await runProgram({ cwd: FIXTURE, operation: "preview", stack: "reader", passphrase: PASSPHRASE, stateDir: dir, env: { NOTES_DIR: dir }, config: { readStack: "organization/notes/dev" } });
+    expect(r.ok, r.error).toBe(true);
+    expect(names(r, "read")).toEqual(["organization/notes/dev", "organization/notes/dev-again"]);
+    expect(r.outputs["referencedOnePath"]).toBe(join(dir, "one-a.json"));
+    expect(r.outputs["referencedVault"]).toBe("s3cr3t-token");
+    expect(r.secretOutputs).toContain("referencedVault");
+    journal();
+  });
+
   it("a second up with nothing changed calls no create, update or delete", async () => {
     const r = await run("up", {}, { token: "s3cr3t-token" });
     expect(r.ok, r.error).toBe(true);
