@@ -5,7 +5,7 @@ import { isoDay, type Scalar } from "../world/conditions.ts";
 import { cohortMembers, countMembers, streamOf } from "../world/cohorts.ts";
 import type { World } from "../world/population.ts";
 import { obj, str, strings, type Doc, type Resources } from "../world/resources.ts";
-import { forecastValues, outcomeScores, personaAssignment, recommenderScores, type OutcomeScores } from "../world/scores.ts";
+import { forecastValues, outcomeScores, personaAssignment, RECOMMENDER_RANKS, recommenderScores, type OutcomeScores } from "../world/scores.ts";
 import { residenceCount, scopePopulation } from "./scope.ts";
 import { geographyOf, targetPeople } from "./target.ts";
 
@@ -290,6 +290,22 @@ export function outcomeAnalysis(world: World, outcome: Doc, resources: Resources
       groups: [...groups].sort(([a], [b]) => a.localeCompare(b)).map(([value, g]) => ({ value, count: g.count, mean_probability: round(g.sum / g.count) })),
     }],
     strategies: strategies(scores, everyone(world)),
+  };
+}
+
+/** GET /recommenders/{id}/analysis: how many people get each rank, with their mean uncalibrated probability. */
+export function recommenderAnalysis(world: World, recommender: Doc): Doc {
+  const scores = recommenderScores(world, recommender);
+  const ranks = Array.from({ length: RECOMMENDER_RANKS }, (_, i) => ({ rank: i + 1, people: 0, sum: 0 }));
+  for (let p = 0; p < world.size; p++) {
+    const r = ranks[(scores.rank[p] as number) - 1] as (typeof ranks)[number];
+    r.people++;
+    r.sum += scores.uncalibratedProbability[p] as number;
+  }
+  return {
+    recommender_id: recommender.id,
+    population_count: world.size,
+    ranks: ranks.map(({ sum, ...r }) => ({ ...r, mean_uncalibrated_probability: r.people ? round(sum / r.people) : null })),
   };
 }
 

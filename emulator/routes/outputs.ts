@@ -11,7 +11,7 @@ import { generateWorld, type World, type WorldOptions } from "../world/populatio
 import type { Resources } from "../world/resources.ts";
 import { personaAssignment } from "../world/scores.ts";
 import {
-  cohortMembership, outcomeAnalysis, personaDimensions, scopeAnalysis, scopeEfficacy, scopeGeography, streamAnalysis, targetAnalysis, traitDimensions,
+  cohortMembership, outcomeAnalysis, recommenderAnalysis, personaDimensions, scopeAnalysis, scopeEfficacy, scopeGeography, streamAnalysis, targetAnalysis, traitDimensions,
 } from "../outputs/analysis.ts";
 import { csvOptionsOf, csvStream, type DeliveryCount } from "../outputs/csv.ts";
 import { canIdentify, INSUFFICIENT_IDENTITY, lookup, lookupRecords } from "../outputs/lookup.ts";
@@ -182,6 +182,7 @@ export function register(app: FastifyInstance, ctx: EmulatorContext): void {
   app.get<{ Params: Params }>("/scopes/:id/efficacy", scoped("scopes", scopeEfficacy));
   app.get<{ Params: Params }>("/cohorts/:id/analysis/membership", scoped("cohorts", cohortMembership));
   app.get<{ Params: Params }>("/outcomes/:id/analysis", scoped("outcomes", outcomeAnalysis));
+  app.get<{ Params: Params }>("/recommenders/:id/analysis", scoped("recommenders", recommenderAnalysis));
   app.get<{ Params: Params }>("/persona_sets/:id/analysis/dimensions", scoped("persona_sets", personaDimensions));
   app.get<{ Params: Params }>("/traits/:id/analysis/dimensions", scoped("traits", (w, doc) => ({ trait_id: doc.id, ...traitDimensions(w, String(doc.name)) })));
   app.get<{ Params: { id: string } }>("/streams/:id/analysis", (request, reply) => {

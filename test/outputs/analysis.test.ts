@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
-  cohortMembership, outcomeAnalysis, personaDimensions, scopeAnalysis, scopeEfficacy, scopeGeography, streamAnalysis, targetAnalysis, traitDimensions,
+  cohortMembership, outcomeAnalysis, personaDimensions, recommenderAnalysis, scopeAnalysis, scopeEfficacy, scopeGeography, streamAnalysis, targetAnalysis, traitDimensions,
 } from "../../emulator/outputs/analysis.ts";
 import { targetAnalysisPdf } from "../../emulator/outputs/pdf.ts";
 import { generateWorld } from "../../emulator/world/population.ts";
@@ -54,6 +54,16 @@ describe("analyses", () => {
     expect(deciles.reduce((s, d) => s + (d.people as number), 0)).toBe(3000);
     expect(deciles[9]?.lift as number).toBeGreaterThan(deciles[0]?.lift as number);
     expect((a.bias as Doc[])[0]?.groups).toBeDefined();
+  });
+
+  it("recommender analysis: every person counted under the rank the scores give them", () => {
+    const w = generateWorld({ size: 2000 });
+    const a = recommenderAnalysis(w, { id: IDS.outcome });
+    const ranks = a.ranks as Doc[];
+    expect(ranks.map((r) => r.rank)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(ranks.reduce((s, r) => s + (r.people as number), 0)).toBe(2000);
+    // Rank 1 is the strongest recommendation: the highest uncalibrated probabilities.
+    expect(ranks[0]?.mean_uncalibrated_probability as number).toBeGreaterThan(ranks[9]?.mean_uncalibrated_probability as number);
   });
 
   it("target analysis and its PDF", async () => {

@@ -166,6 +166,8 @@ describe("outputs over HTTP", () => {
     expect((await api.get(`/v1/targets/${ids.hosted}/analysis`)).body.individuals_count).toBe(scope.population_count);
     expect((await api.get(`/v1/cohorts/${ids.gold}/analysis/membership`)).body.membership).toHaveLength(12);
     expect((await api.get(`/v1/outcomes/${ids.outcome}/analysis`)).body.strategies).toHaveLength(10);
+    const recommender = String((await create("/v1/recommenders", { name: "Next product", stream_name: "transactions", stream_property_name: "product" })).id);
+    expect((await api.get(`/v1/recommenders/${recommender}/analysis`)).body.ranks).toHaveLength(10);
     expect((await api.get("/v1/streams/does-not-exist/analysis")).status).toBe(404);
     expect((await api.get(`/v1/scopes/00000000-0000-4000-8000-000000000000/analysis`)).status).toBe(404);
   });
