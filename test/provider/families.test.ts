@@ -80,8 +80,11 @@ const samples: Record<string, Sample> = {
     change: () => ({ name: "All orders" }),
     patch: { name: "All orders" },
   },
-  // webhook_endpoints: left out until the emulator answers the endpoint's own `status` (enabled/disabled) instead
-  // of a build status ("ready"), which the contract refuses and which would show as a perpetual diff.
+  webhook_endpoints: {
+    inputs: () => ({ url: "https://hooks.example.com/audience", enabledEvents: ["resource.errored"] }),
+    change: () => ({ description: "Errors" }),
+    patch: { description: "Errors" },
+  },
   use_cases: {
     inputs: () => ({ name: "Win back lapsed customers" }),
     change: () => ({ guide: "Step one" }),
