@@ -182,7 +182,8 @@ export function createLifecycle(env: Environment) {
       }
       if (controls.adoptId !== undefined) {
         const existing = await service.get(kind.family, controls.adoptId);
-        const patch = mergePatch(recordedConfig(kind.family, fromWire(kind.family.response, existing) as Props), canonical(kind.family.create, desired));
+        // Declared inputs win: members the program leaves out are cleared, as an update would.
+        const patch = mergePatch(canonical(kind.family.create, existing), canonical(kind.family.create, desired));
         response = patch === undefined ? existing : await service.update(kind.family, controls.adoptId, patch as Props);
       } else {
         response = await service.create(kind.family, desired);
