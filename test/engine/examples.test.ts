@@ -153,21 +153,30 @@ describe.each(examples)("examples/%s through the local engine", { timeout: 180_0
     }
   });
 
-  it.skipIf(!pulumi)(`runs up, refresh and destroy through the Pulumi CLI${pulumi ? "" : " (skipped: no pulumi CLI on PATH)"}`, async () => {
+  it.skipIf(!pulumi)(`the same scenario through the Pulumi CLI${pulumi ? "" : " (skipped: no pulumi CLI on PATH)"}`, async () => {
     const copy = join(ROOT, ".audience", `e2e-${example}-${process.pid}`);
     const backendDir = mkdtempSync(join(tmpdir(), "pulumi-backend-"));
     cpSync(join(ROOT, "examples", example), copy, { recursive: true });
     try {
       const cli = await freshAccounts(scenario);
-      const base = { pulumi: pulumi!, cwd: copy, stack: "dev", passphrase: PASSPHRASE, backendDir, env: cli.env, secrets: cli.secrets };
-      const up = await runWithPulumiCli({ ...base, operation: "up" });
+      const base = { pulumi: pulumi!, cwd: copy, stack: "dev", passphrase: PASSPHRASE, backendDir, env: cli.env };
+      const up = await runWithPulumiCli({ ...base, operation: "up", secrets: cli.secrets });
       expect(up.ok, up.output).toBe(true);
       await requests();
-      const again = await runWithPulumiCli({ ...base, operation: "up", secrets: {} });
+      const again = await runWithPulumiCli({ ...base, operation: "up" });
       expect(again.ok, again.output).toBe(true);
       expect((await requests()).filter((x) => x.method !== "GET")).toEqual([]);
-      const destroyed = await runWithPulumiCli({ ...base, operation: "destroy", secrets: {} });
-      expect(destroyed.ok, destroyed.output).toBe(true);
+      const changed = await runWithPulumiCli({ ...base, operation: "up", config: scenario.change.config });
+      expect(changed.ok, changed.output).toBe(true);
+      const writes = (await requests()).filter((x) => x.method !== "GET");
+      expect(writes.filter((x) => x.method === "PATCH")).toHaveLength(Object.keys(scenario.change.updates ?? {}).length);
+      expect(writes.filter((x) => x.method === "DELETE")).toHaveLength((scenario.change.deletes ?? []).length);
+      const refreshed = await runWithPulumiCli({ ...base, operation: "refresh" });
+      expect(refreshed.ok, refreshed.output).toBe(true);
+      if (!scenario.destroyBlocked) {
+        const destroyed = await runWithPulumiCli({ ...base, operation: "destroy" });
+        expect(destroyed.ok, destroyed.output).toBe(true);
+      }
     } finally {
       rmSync(copy, { recursive: true, force: true });
       rmSync(backendDir, { recursive: true, force: true });
