@@ -2,7 +2,7 @@
 // `pulumi-nodejs:dynamic/audience:<Name>`, the shared `__provider` shim and the family's typed args and outputs.
 import * as pulumi from "@pulumi/pulumi";
 import { camelKey, families, type Collection } from "pulumi-audience/sdk/contract";
-import { kinds } from "../kinds/index.ts";
+import { kinds, type Kind } from "../kinds/index.ts";
 import { KIND_KEY } from "../lifecycle/controls.ts";
 import { memberNames } from "../lifecycle/shape.ts";
 import { provider } from "./shim.ts";
@@ -17,8 +17,9 @@ export interface ResourceClass<C extends Collection> {
 }
 
 export function resourceClass<C extends Collection>(collection: C): ResourceClass<C> {
-  const kind = kinds[collection];
-  if (!kind) throw new Error(`no descriptor for ${collection}`);
+  const found = kinds[collection];
+  if (!found) throw new Error(`no descriptor for ${collection}`);
+  const kind: Kind = found;
   const outputNames = [...memberNames(families[collection].response).map(camelKey), ...kind.extraInputs, ...kind.extraOutputNames]
     .filter((k) => k !== "id");
   const secret = new Set(kind.secretOutputs);
@@ -31,8 +32,8 @@ export function resourceClass<C extends Collection>(collection: C): ResourceClas
         props[key] = secret.has(key) && value !== undefined ? pulumi.secret(value) : value;
       }
       props[KIND_KEY] = collection;
-      const additionalSecretOutputs = [...new Set([...(opts.additionalSecretOutputs ?? []), ...kind!.secretOutputs])];
-      super(provider, name, props, { ...opts, additionalSecretOutputs }, "audience", kind!.name);
+      const additionalSecretOutputs = [...new Set([...(opts.additionalSecretOutputs ?? []), ...kind.secretOutputs])];
+      super(provider, name, props, { ...opts, additionalSecretOutputs }, "audience", kind.name);
     }
 
     static get(name: string, id: pulumi.Input<string>, state: Pick<ResourceControls, "account"> = {}, opts: pulumi.CustomResourceOptions = {}) {

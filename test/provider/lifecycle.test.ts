@@ -31,13 +31,19 @@ async function advance(id: string, to: "ready" | "error", error?: string) {
   await world.api("POST", "/_emulator/builds/advance", { id, to, ...(error ? { error } : {}) });
 }
 
-/** Runs `step` and advances the build of the scope it creates as soon as the emulator has it pending. */
-async function withBuild<T>(step: Promise<T>, to: "ready" | "error", error?: string): Promise<T> {
+async function pendingScopes(): Promise<string[]> {
+  const { pending } = (await world.api("GET", "/_emulator/builds")) as { pending: { id: string; resource_type: string }[] };
+  return pending.filter((p) => p.resource_type === "scopes").map((p) => p.id);
+}
+
+/** Runs `step` and advances the scope build it starts as soon as the emulator has it pending. */
+async function withBuild<T>(start: () => Promise<T>, to: "ready" | "error", error?: string): Promise<T> {
+  const earlier = new Set(await pendingScopes());
+  const step = start();
   for (let i = 0; i < 100; i++) {
-    const { pending } = (await world.api("GET", "/_emulator/builds")) as { pending: { id: string; resource_type: string }[] };
-    const found = pending.find((p) => p.resource_type === "scopes");
+    const found = (await pendingScopes()).find((id) => !earlier.has(id));
     if (found) {
-      await advance(found.id, to, error);
+      await advance(found, to, error);
       break;
     }
     await new Promise((r) => setTimeout(r, 50));
@@ -97,12 +103,12 @@ describe("diff", () => {
 
 describe("builds", () => {
   it("waits for a build with waitFor: ready", async () => {
-    const created = await withBuild(world.host.create(scope({ waitFor: "ready", waitTimeoutSeconds: 30 })), "ready");
+    const created = await withBuild(() => world.host.create(scope({ waitFor: "ready", waitTimeoutSeconds: 30 })), "ready");
     expect(created.properties.status).toBe("ready");
   });
 
   it("fails the step with the build error while keeping the resource in state", async () => {
-    const error = (await withBuild(world.host.create(scope({ name: "Broken", waitFor: "ready" })), "error", "cohort has no members").catch((e: unknown) => e)) as HostError;
+    const error = (await withBuild(() => world.host.create(scope({ name: "Broken", waitFor: "ready" })), "error", "cohort has no members").catch((e: unknown) => e)) as HostError;
     expect(error).toBeInstanceOf(HostError);
     expect(error.message).toMatch(/cohort has no members/);
     expect(error.initFailed?.id).toMatch(/^[0-9a-f-]{36}$/);
@@ -117,6 +123,14 @@ describe("builds", () => {
     const error = (await world.host.create(scope({ name: "Slow", waitFor: "ready", waitTimeoutSeconds: 0.5 })).catch((e: unknown) => e)) as HostError;
     expect(error.message).toMatch(/still new after 0.5s/);
     expect(error.initFailed?.properties.status).toBe("new");
+  });
+
+  it("waits again after an update that rebuilds (enabling a pipeline)", async () => {
+    const created = await withBuild(() => world.host.create(scope({ name: "To enable", waitFor: "ready" })), "ready");
+    const before = world.proxy.requests.length;
+    const updated = await withBuild(() => world.host.update(created.id, created.properties, scope({ name: "To enable", waitFor: "ready", preview: false })), "ready");
+    expect(world.proxy.requests.slice(before).filter((r) => r.method !== "GET").map((r) => [r.method, r.body])).toEqual([["PATCH", { preview: false }]]);
+    expect(updated.properties).toMatchObject({ preview: false, status: "ready" });
   });
 
   it("does not wait without waitFor", async () => {
