@@ -4,7 +4,7 @@ import { dirname, join, resolve } from "node:path";
 import { Deployment, urnType, type EngineEvent, type Operation, type StepEvent, type StepOp } from "./deployment.ts";
 import { childNodeOptions, runLanguageRuntime } from "./language.ts";
 import { startMonitor } from "./monitor.ts";
-import { checkStackName, loadProject, loadStackConfig, ProjectError, programConfigEnv, providerConfig, setConfigArg } from "./project.ts";
+import { checkStackName, loadProject, loadStackConfig, ProjectError, programConfigEnv, providerConfig, setConfigArg, type Project, type StackConfig } from "./project.ts";
 import { DynamicProviderHost } from "./provider-host.ts";
 import { lockStack, StackState } from "./state.ts";
 import { isSecret, revealed, type PropertyMap, type Value } from "./values.ts";
@@ -84,11 +84,11 @@ export async function runProgram(options: RunOptions): Promise<RunResult> {
 }
 
 interface Prepared {
-  project: ReturnType<typeof loadProject>;
+  project: Project;
   stack: string;
   parallel: number;
   passphrase: string;
-  config: Awaited<ReturnType<typeof loadStackConfig>>["config"];
+  config: StackConfig;
   encryptionSalt: string | undefined;
   statePath: string;
   dryRun: boolean;
@@ -101,7 +101,7 @@ async function deploy(options: RunOptions, { project, stack, parallel, passphras
   const stopProgram = new AbortController();
   let stopTimer: NodeJS.Timeout | undefined;
   const emit = (event: EngineEvent) => {
-    if (event.kind === "step" && event.phase === "failed") stopTimer ??= setTimeout(() => stopProgram.abort(), 10_000);
+    if (event.kind === "step" && event.phase === "failed") stopTimer ??= setTimeout(() => stopProgram.abort(), 10_000).unref();
     options.onEvent?.(event);
   };
 
@@ -161,7 +161,6 @@ async function deploy(options: RunOptions, { project, stack, parallel, passphras
         onOutput: (line) => deployment.log("info", line, ""),
         signal: stopProgram.signal,
       });
-      clearTimeout(stopTimer);
       await deployment.settled();
       if (code !== 0 && !deployment.failed) deployment.log("error", `the program exited with code ${code}`, "");
       if (code === 0 && !deployment.failed) await deployment.deleteUndeclared();
@@ -175,6 +174,7 @@ async function deploy(options: RunOptions, { project, stack, parallel, passphras
   } catch (e) {
     error = (e as Error).message;
   } finally {
+    clearTimeout(stopTimer);
     await monitor.close();
     if (host) await host.then((h) => h.close(), () => undefined);
     if (!dryRun) await state.save();
