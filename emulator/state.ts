@@ -198,8 +198,18 @@ export class ServiceState {
 
   /** Resources named by `doc`'s reference members, with the member path that names them. */
   upstreamOf(resource: StoredResource): { at: string; collection: string; id: string }[] {
+    return this.referencesOf(resource, false);
+  }
+
+  /** Resources that are part of `id` (an atlas's locations): removed with it. */
+  ownedBy(accountId: string, id: string): StoredResource[] {
+    return this.allResources(accountId).filter((r) => this.referencesOf(r, true).some((u) => u.id === id));
+  }
+
+  private referencesOf(resource: StoredResource, owned: boolean): { at: string; collection: string; id: string }[] {
     const out: { at: string; collection: string; id: string }[] = [];
     for (const ref of familyOf(resource.collection)?.references ?? []) {
+      if ((ref.owned ?? false) !== owned) continue;
       for (const { at, value } of valuesAt(resource.doc, ref.path)) out.push({ at, collection: ref.collection, id: value });
     }
     return out;

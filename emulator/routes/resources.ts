@@ -123,7 +123,11 @@ function registerFamily(server: FastifyInstance, ctx: EmulatorContext, family: F
       state.store.transaction(() => state.save({ ...resource, doc: { ...resource.doc, deletion_requested_at: resource.doc.deletion_requested_at ?? now() } }));
       return reply.code(202).send();
     }
-    state.store.transaction(() => state.remove(collection, String(resource.doc.id)));
+    state.store.transaction(() => {
+      const id = String(resource.doc.id);
+      for (const part of state.ownedBy(resource.account_id, id)) state.remove(part.collection, String(part.doc.id));
+      state.remove(collection, id);
+    });
     return reply.code(204).send();
   };
 

@@ -118,7 +118,7 @@ export const location = defineFamily({
   patch: z.strictObject({}),
   response: locationResponse,
   readOnly: Object.keys(locationResponse.shape),
-  references: [{ path: "atlas_id", collection: "atlases" }],
+  references: [{ path: "atlas_id", collection: "atlases", owned: true }],
   creatable: false,
   deletable: false,
   archivable: false,

@@ -104,6 +104,8 @@ export interface FamilyDef<
 export interface Reference {
   path: string;
   collection: string;
+  /** The referencing resource is part of the referenced one (an atlas's locations): it goes with its owner and never blocks it. */
+  owned?: boolean;
 }
 
 type FamilyDefaults = "secrets" | "createOnly" | "builds" | "path" | "references" | "creatable" | "deletable" | "archivable"

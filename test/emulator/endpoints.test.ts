@@ -75,6 +75,18 @@ describe("uploads, atlases and locations", () => {
     const moved = await api.patch<Json>(`/v1/atlases/${atlas}`, { output_to_locations: { geometry: "geom", latitude: null, longitude: null } });
     expect(moved.status, JSON.stringify(moved.body)).toBe(200);
   });
+
+  it("deletes an atlas with its locations: they are part of it, not dependents", async () => {
+    const created = await api.post<Json>("/v1/atlases", {
+      name: "Doomed", options: { type: "hosted_csv", upload_directory: "stores" },
+      output_to_locations: { name: "name", reference_key: "key", latitude: "lat", longitude: "lon" },
+    });
+    const doomed = String(created.body.id);
+    expect((await api.get<Json[]>(`/v1/atlases/${doomed}/locations`)).body.length).toBeGreaterThan(0);
+    expect((await api.del(`/v1/atlases/${doomed}`)).status).toBe(204);
+    const remaining = (await api.get<Json[]>("/v1/locations?limit=1000")).body;
+    expect(remaining.filter((l) => l.atlas_id === doomed)).toEqual([]);
+  });
 });
 
 describe("datasets, streams and cohort stream rules", () => {
