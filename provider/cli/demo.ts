@@ -128,8 +128,9 @@ export async function runDemo(): Promise<boolean> {
     if (cliCopy) rmSync(cliCopy, { recursive: true, force: true });
   }
   say(`\nDone in ${((Date.now() - started) / 1000).toFixed(1)}s; state and service data were temporary and are gone.`);
-  say(`Next: read examples/${EXAMPLE}/index.ts, run it yourself with \`npx audience emulator\` and \`npx audience run up --cwd examples/${EXAMPLE}\`,`);
-  say(`or with \`pulumi up\` against the live service.`);
+  say(`\nNext: read examples/${EXAMPLE}/index.ts, then run it yourself: \`npx audience emulator\` in one terminal and, with`);
+  say(`AUDIENCE_BASE_URL, AUDIENCE_API_KEY and PULUMI_CONFIG_PASSPHRASE set, \`npx audience run up --cwd examples/${EXAMPLE}\`.`);
+  say(`Deploy for real with the Pulumi CLI: \`pulumi up\` in that directory, against the live service.`);
   return process.exitCode === undefined || process.exitCode === 0;
 }
 
