@@ -21,8 +21,6 @@ interface Scenario {
   secrets?: Record<string, string>;
   /** A config change and what it must do: property keys updated per resource name, resource names deleted. */
   change: { config: Record<string, string>; updates?: Record<string, string[]>; deletes?: string[] };
-  /** Why destroy cannot empty the account yet (a known defect outside the engine), shown as the skip reason. */
-  destroyBlocked?: string;
 }
 
 const SCENARIOS: Record<string, Scenario> = {
@@ -31,10 +29,7 @@ const SCENARIOS: Record<string, Scenario> = {
     secrets: { warehousePassword: "first-password" },
     change: { config: { warehouseHost: "warehouse-2.example.com" }, updates: { warehouse: ["options.host"] } },
   },
-  "location-pipeline": {
-    change: { config: {} },
-    destroyBlocked: "deleting the atlas answers 409: the locations placed from its upload depend on it, and neither the provider nor the service removes them first",
-  },
+  "location-pipeline": { change: { config: {} } },
   "two-accounts": { accounts: ["north", "south"], change: { config: { brands: '["north"]' }, deletes: ["south-leads", "south-leads-csv"] } },
 };
 
@@ -141,7 +136,7 @@ describe.each(examples)("examples/%s through the local engine", { timeout: 180_0
     expect(drift[0]?.keys).toContain("name");
   });
 
-  it.skipIf(scenario.destroyBlocked)(`destroy removes everything from the account${scenario.destroyBlocked ? ` (skipped: ${scenario.destroyBlocked})` : ""}`, async () => {
+  it("destroy removes everything from the account", async () => {
     const before = live();
     const r = await run("destroy", scenario.change.config);
     expect(r.ok, r.error).toBe(true);
@@ -173,10 +168,8 @@ describe.each(examples)("examples/%s through the local engine", { timeout: 180_0
       expect(writes.filter((x) => x.method === "DELETE")).toHaveLength((scenario.change.deletes ?? []).length);
       const refreshed = await runWithPulumiCli({ ...base, operation: "refresh" });
       expect(refreshed.ok, refreshed.output).toBe(true);
-      if (!scenario.destroyBlocked) {
-        const destroyed = await runWithPulumiCli({ ...base, operation: "destroy" });
-        expect(destroyed.ok, destroyed.output).toBe(true);
-      }
+      const destroyed = await runWithPulumiCli({ ...base, operation: "destroy" });
+      expect(destroyed.ok, destroyed.output).toBe(true);
     } finally {
       rmSync(copy, { recursive: true, force: true });
       rmSync(backendDir, { recursive: true, force: true });
