@@ -14,6 +14,7 @@ import { Webhooks } from "./webhooks.ts";
 import type { EmulatorContext } from "./context.ts";
 import { routes } from "./routes/index.ts";
 import { UPLOAD_LIMIT } from "./routes/uploads.ts";
+import { parseClientJson } from "./json.ts";
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -77,12 +78,9 @@ export function createApp(options: AppOptions = {}): App {
     const source = String(text);
     if (source.trim() === "") return done(null, undefined);
     try {
-      done(null, JSON.parse(source, (key, value: unknown) => {
-        if (key === "__proto__") throw new Error("the member name __proto__ is not allowed");
-        return value;
-      }));
+      done(null, parseClientJson(source));
     } catch (error) {
-      done(badRequest(`The body is not valid JSON: ${(error as Error).message}`), undefined);
+      done(badRequest(`The body is not acceptable JSON: ${(error as Error).message}`), undefined);
     }
   });
 

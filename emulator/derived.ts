@@ -5,6 +5,7 @@ import { SECRET_PLACEHOLDER } from "pulumi-audience/sdk/contract";
 import type { Builds } from "./builds.ts";
 import { detectedColumns, readDirectory, type Table } from "./ingest.ts";
 import { now, type Doc, type ServiceState, type StoredResource } from "./state.ts";
+import { parseClientJson } from "./json.ts";
 
 /** Connections that can only receive deliveries; every other kind can also be read from. */
 const DESTINATION_ONLY = new Set(["hosted_csv", "lookup_api"]);
@@ -101,7 +102,7 @@ function buildAtlas(state: ServiceState, resource: StoredResource): Doc {
         Object.assign(location, { latitude: Number(pair[1]), longitude: Number(pair[2]) });
       } else {
         try {
-          const geometry = JSON.parse(raw) as Doc;
+          const geometry = parseClientJson(raw) as Doc;
           if (typeof geometry.type !== "string" || !Array.isArray(geometry.coordinates)) throw new Error("not GeoJSON");
           location.geometry = geometry;
         } catch {

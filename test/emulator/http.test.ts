@@ -40,6 +40,17 @@ describe("error bodies", () => {
     }
   });
 
+  it("refuse a body nested deeper than the limit with 400 naming the limit, on any JSON member", async () => {
+    const deep = (n: number) => '{"a":'.repeat(n) + "1" + "}".repeat(n);
+    for (const [path, raw] of [["/v1/accounts", `{"name":"x","branding":${deep(2000)}}`], ["/v1/scopes", "[".repeat(100000)]] as const) {
+      const reply = await api.call<Json>("POST", path, undefined, { raw });
+      expect(reply.status).toBe(400);
+      expect(reply.body).toMatchObject({ error: "BAD_REQUEST", note: expect.stringContaining("nest at most 64 levels") });
+    }
+    const within = await api.post<Json>("/v1/accounts", { name: "Nested", branding: JSON.parse(deep(60)) });
+    expect(within.status).toBe(201);
+  });
+
   it("refuse a __proto__ member instead of merging it", async () => {
     const reply = await api.call<Json>("POST", "/v1/scopes", undefined, { raw: '{"__proto__": {"polluted": true}}' });
     expect(reply.status).toBe(400);
