@@ -53,7 +53,13 @@ describe("analyses", () => {
     expect(deciles.map((d) => d.percentile_min)).toEqual([1, 11, 21, 31, 41, 51, 61, 71, 81, 91]);
     expect(deciles.reduce((s, d) => s + (d.people as number), 0)).toBe(3000);
     expect(deciles[9]?.lift as number).toBeGreaterThan(deciles[0]?.lift as number);
-    expect((a.bias as Doc[])[0]?.groups).toBeDefined();
+    // Bias by marital status: every person in exactly one group, each with a mean probability.
+    const bias = (a.bias as Doc[])[0] as Doc;
+    expect(bias.dimension).toBe("ig/individual_marital_status");
+    const groups = bias.groups as Doc[];
+    expect(groups.length).toBeGreaterThan(1);
+    expect(groups.reduce((s, g) => s + (g.count as number), 0)).toBe(3000);
+    for (const g of groups) expect(g.mean_probability).toEqual(expect.any(Number));
   });
 
   it("recommender analysis: every person counted under the rank the scores give them", () => {
