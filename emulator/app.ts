@@ -1,6 +1,6 @@
 // The HTTP service: Fastify with the service's error body, JSON and merge-patch bodies, `/v1` and unprefixed
 // routes, Bearer auth, injected faults and the request log. Route modules add the endpoints.
-import Fastify, { type FastifyInstance } from "fastify";
+import Fastify, { type FastifyInstance, type FastifyReply } from "fastify";
 import { ApiError, badRequest, codeForStatus, forbidden, notFound } from "./errors.ts";
 import { Builds, type BuildSettings } from "./builds.ts";
 import { Faults } from "./faults.ts";
@@ -42,6 +42,8 @@ const MIB = 1024 * 1024;
 /** Body size limit of ordinary requests; uploads set their own. */
 export const BODY_LIMIT = MIB;
 const JSON_TYPES = ["application/json", "application/merge-patch+json", "application/json+merge-patch"];
+/** Longer than any id of the service. */
+const MAX_PATH_SEGMENT = 100;
 const OUTPUT_URL_TTL_MS = 60 * 60 * 1000;
 
 export interface App {
@@ -63,7 +65,16 @@ export function createApp(options: AppOptions = {}): App {
 
   const app = Fastify({
     bodyLimit: BODY_LIMIT,
+    maxParamLength: MAX_PATH_SEGMENT,
     logger: false,
+    // Refusals made before routing (a path segment too long or not decodable) answer in the service's body
+    // too, without echoing the path back.
+    frameworkErrors: (error, _request, reply) => {
+      const note = error.code === "FST_ERR_MAX_PARAM_LENGTH"
+        ? `A path segment is longer than the service accepts (${MAX_PATH_SEGMENT} characters)`
+        : "The path is not a valid URL: check its percent-encoding";
+      sendError(reply, badRequest(note));
+    },
     // `/v1/...` and `/...` are the same routes; the control plane exists only unprefixed.
     rewriteUrl: (req) => {
       const url = req.url ?? "/";
@@ -208,7 +219,7 @@ export function createApp(options: AppOptions = {}): App {
         apiError = new ApiError(500, "INTERNAL_SERVER_ERROR", "The service failed to process the request");
       }
     }
-    void reply.code(apiError.status).headers(apiError.headers).type("application/json").send(apiError.body());
+    sendError(reply, apiError);
   });
 
   for (const register of routes) register(app, ctx);
@@ -222,6 +233,10 @@ export function createApp(options: AppOptions = {}): App {
       store.close();
     },
   };
+}
+
+function sendError(reply: FastifyReply, error: ApiError): void {
+  void reply.code(error.status).headers(error.headers).type("application/json").send(error.body());
 }
 
 /** The default account exists once; the given key (or a fresh one) opens it. */

@@ -46,8 +46,16 @@ export const forbidden = (note: string) => new ApiError(403, "FORBIDDEN", note);
 export const conflict = (note: string) => new ApiError(409, "CONFLICT", note);
 
 export function validationFailed(errors: FieldError[], note?: string): ApiError {
-  const summary = errors.map((e) => `${e.path || "body"}: ${e.message}`).join("; ");
-  return new ApiError(400, "VALIDATION_FAILED", note ?? `The request body is invalid: ${summary}`, errors);
+  return new ApiError(400, "VALIDATION_FAILED", note ?? `The request body is invalid: ${summary(errors)}`, errors);
+}
+
+/** A refused query parameter (`ids`, `limit`, ...): the note must not send the user looking in the body. */
+export function queryInvalid(errors: FieldError[]): ApiError {
+  return validationFailed(errors, `The query string is invalid: ${summary(errors)}`);
+}
+
+function summary(errors: FieldError[]): string {
+  return errors.map((e) => `${e.path || "body"}: ${e.message}`).join("; ");
 }
 
 export function fieldError(path: string, message: string, errorType = "custom"): FieldError {

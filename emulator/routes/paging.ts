@@ -2,7 +2,7 @@
 // and an RFC 8288 Link header for the few listings that page.
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { id as uuid } from "pulumi-audience/sdk/contract";
-import { fieldError, validationFailed } from "../errors.ts";
+import { fieldError, queryInvalid } from "../errors.ts";
 
 export const MAX_IDS = 100;
 
@@ -12,10 +12,10 @@ export function idsFilter(query: unknown): Set<string> | undefined {
   if (raw === undefined) return undefined;
   const ids = (Array.isArray(raw) ? raw : [raw]).flatMap((s) => s.split(",")).filter((s) => s !== "");
   if (ids.length > MAX_IDS) {
-    throw validationFailed([fieldError("ids", `names ${ids.length} ids; at most ${MAX_IDS} are allowed per request`, "too_big")]);
+    throw queryInvalid([fieldError("ids", `names ${ids.length} ids; at most ${MAX_IDS} are allowed per request`, "too_big")]);
   }
   const bad = ids.findIndex((s) => !uuid.safeParse(s).success);
-  if (bad >= 0) throw validationFailed([fieldError(`ids[${bad}]`, "must be a uuid", "invalid_format")]);
+  if (bad >= 0) throw queryInvalid([fieldError(`ids[${bad}]`, "must be a uuid", "invalid_format")]);
   return new Set(ids);
 }
 
@@ -27,7 +27,7 @@ function integer(query: Record<string, unknown>, name: string, fallback: number,
   if (raw === undefined) return fallback;
   const n = Number(raw);
   if (typeof raw !== "string" || !/^\d+$/.test(raw) || n > max) {
-    throw validationFailed([fieldError(name, `must be an integer from 0 to ${max}`, "invalid_type")]);
+    throw queryInvalid([fieldError(name, `must be an integer from 0 to ${max}`, "invalid_type")]);
   }
   return n;
 }

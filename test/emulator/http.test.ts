@@ -51,6 +51,17 @@ describe("error bodies", () => {
     expect(within.status).toBe(201);
   });
 
+  it("answer an overlong or undecodable path segment in the service's body, without echoing it", async () => {
+    const long = "x".repeat(500);
+    for (const path of [`/v1/scopes/${long}`, "/v1/scopes/%E0%A4%A"]) {
+      const reply = await api.get<Json>(path);
+      expect(reply.status).toBe(400);
+      expect(reply.body).toMatchObject({ error: "BAD_REQUEST", id: expect.stringMatching(UUID), note: expect.any(String) });
+      expect(JSON.stringify(reply.body)).not.toContain(long);
+    }
+    expect((await api.get<Json>(`/v1/scopes/${long}`)).body.note).toContain("100 characters");
+  });
+
   it("refuse a __proto__ member instead of merging it", async () => {
     const reply = await api.call<Json>("POST", "/v1/scopes", undefined, { raw: '{"__proto__": {"polluted": true}}' });
     expect(reply.status).toBe(400);
@@ -73,6 +84,7 @@ describe("lists", () => {
     const reply = await api.get<Json>(`/v1/cohorts?${many(101)}`);
     expect(reply.status).toBe(400);
     expect(reply.body).toMatchObject({ error: "VALIDATION_FAILED", validationErrors: [expect.objectContaining({ path: "ids" })] });
+    expect(reply.body.note).toMatch(/^The query string is invalid: ids: /);
   });
 
   it("refuse an id that is not a uuid", async () => {
