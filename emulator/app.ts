@@ -65,7 +65,7 @@ export function createApp(options: AppOptions = {}): App {
 
   const app = Fastify({
     bodyLimit: BODY_LIMIT,
-    maxParamLength: MAX_PATH_SEGMENT,
+    routerOptions: { maxParamLength: MAX_PATH_SEGMENT },
     logger: false,
     // Refusals made before routing (a path segment too long or not decodable) answer in the service's body
     // too, without echoing the path back.
