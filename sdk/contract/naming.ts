@@ -82,29 +82,23 @@ function objectShapes(schema: z.ZodType, value: Record<string, unknown>): Record
   return [];
 }
 
-function recordValueSchema(schema: z.ZodType): z.ZodType | undefined {
+/** The schema `inner` finds in `schema`, looking through the options of unions (first match wins). */
+function findInUnion(schema: z.ZodType, inner: (s: z.ZodType) => z.ZodType | undefined): z.ZodType | undefined {
   const s = unwrap(schema);
-  if (s instanceof z.ZodRecord) return s.def.valueType as z.ZodType;
-  if (s instanceof z.ZodUnion) {
-    for (const o of s.def.options as z.ZodType[]) {
-      const v = recordValueSchema(o);
-      if (v) return v;
-    }
+  const found = inner(s);
+  if (found || !(s instanceof z.ZodUnion)) return found;
+  for (const o of s.def.options as z.ZodType[]) {
+    const f = findInUnion(o, inner);
+    if (f) return f;
   }
   return undefined;
 }
 
-function arrayElementSchema(schema: z.ZodType): z.ZodType | undefined {
-  const s = unwrap(schema);
-  if (s instanceof z.ZodArray) return s.def.element as z.ZodType;
-  if (s instanceof z.ZodUnion) {
-    for (const o of s.def.options as z.ZodType[]) {
-      const e = arrayElementSchema(o);
-      if (e) return e;
-    }
-  }
-  return undefined;
-}
+const recordValueSchema = (schema: z.ZodType) =>
+  findInUnion(schema, (s) => (s instanceof z.ZodRecord ? (s.def.valueType as z.ZodType) : undefined));
+
+const arrayElementSchema = (schema: z.ZodType) =>
+  findInUnion(schema, (s) => (s instanceof z.ZodArray ? (s.def.element as z.ZodType) : undefined));
 
 const camelFieldsCache = new WeakMap<Record<string, z.ZodType>, Map<string, string>>();
 
