@@ -10,7 +10,9 @@ import type { StoredResource } from "../state.ts";
 
 const open = { config: { public: true } };
 
-const buildMode = z.union([z.enum(["immediate", "manual"]), z.number().int().nonnegative().max(3_600_000)]);
+const MAX_BUILD_MS = 3_600_000;
+const buildMode = z.union([z.enum(["immediate", "manual"]), z.number().int().nonnegative().max(MAX_BUILD_MS)],
+  { error: `must be immediate, manual, or a duration in ms from 0 to ${MAX_BUILD_MS}` });
 const accountBody = z.strictObject({
   name: z.string().min(1),
   parent_id: z.guid().optional(),

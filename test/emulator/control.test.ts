@@ -59,6 +59,16 @@ describe("faults", () => {
   });
 });
 
+describe("build progression", () => {
+  it("refuses a mode it does not know, naming the family and every allowed form", async () => {
+    const reply = await api.control<Json>("PUT", "/builds", { scopes: "sometimes" });
+    expect(reply.status).toBe(400);
+    expect(reply.body.validationErrors).toEqual([
+      expect.objectContaining({ path: "scopes", message: "must be immediate, manual, or a duration in ms from 0 to 3600000" }),
+    ]);
+  });
+});
+
 describe("the request log", () => {
   it("records the API requests served, not the control plane's", async () => {
     await api.get("/v1/cohorts");
