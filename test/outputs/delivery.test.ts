@@ -189,7 +189,13 @@ describe("filter", () => {
   it("filters by outcome percentile and probability, persona and recommender", () => {
     const all = [0, 1, 2, 3, 4, 5];
     const NAMES = ["Ann", "Bob", "Cara", "Dan", "Eve", "Finn"];
-    const pick = (keep: (p: number) => boolean) => all.filter(keep).map((p) => NAMES[p]);
+    // Each expectation keeps some people and drops others, so a filter that keeps all or none cannot pass.
+    const pick = (keep: (p: number) => boolean) => {
+      const kept = all.filter(keep).map((p) => NAMES[p]);
+      expect(kept.length, "the case should discriminate").toBeGreaterThan(0);
+      expect(kept.length, "the case should discriminate").toBeLessThan(all.length);
+      return kept;
+    };
     expect(names({ outcome_percentile: [{ outcome_id: O, _gte: 50 }] })).toEqual(pick((p) => (scores.percentile[p] as number) >= 50));
     expect(names({ outcome_probability: [{ outcome_id: O, _lt: 0.2 }] })).toEqual(pick((p) => (scores.probability[p] as number) < 0.2));
     expect(names({ outcome_score: [{ outcome_id: O, _lte: 50 }] })).toEqual(pick((p) => (scores.percentile[p] as number) <= 50));
