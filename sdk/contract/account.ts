@@ -1,6 +1,6 @@
 // Account: a sub-account of the key's account; deletion starts a waiting period.
 import { z } from "zod";
-import { body, COMMON_READ_ONLY, defineFamily, name, patchOf, responseOf, type MergePatchOf } from "./common.ts";
+import { body, defineFamily, name, patchOf, responseOf, type MergePatchOf } from "./common.ts";
 
 const shape = {
   name,
@@ -28,7 +28,6 @@ export const account = defineFamily({
   create: accountCreate,
   patch: accountPatch,
   response: accountResponse,
-  readOnly: [...COMMON_READ_ONLY, "api_key", "contract_started_at", "parent_account_id"],
   secrets: ["api_key"],
   builds: false,
   archivable: false,

@@ -1,6 +1,6 @@
 // Atlas: a collection of geographic locations imported from a connection; Location: one of them (read-only).
 import { z } from "zod";
-import { body, expected, column, COMMON_READ_ONLY, crossRule, defineFamily, id, issue, name, patchOf, responseOf, type MergePatchOf } from "./common.ts";
+import { body, expected, column, crossRule, defineFamily, id, issue, name, patchOf, responseOf, type MergePatchOf } from "./common.ts";
 
 const RESERVED_PROPERTIES = ["name", "reference_key"];
 
@@ -91,7 +91,6 @@ export const atlas = defineFamily({
   create: atlasCreate,
   patch: atlasPatch,
   response: atlasResponse,
-  readOnly: [...COMMON_READ_ONLY, "counts", "detected_columns"],
   createOnly: ["options.type"],
   references: [{ path: "connection_id", collection: "connections" }],
 });

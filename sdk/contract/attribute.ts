@@ -1,6 +1,6 @@
 // Attribute: one trait-like value selected from several event stream assertions; feature store: a set of them.
 import { z } from "zod";
-import { body, COMMON_READ_ONLY, defineFamily, ids, isoDate, issue, name, patchOf, responseOf, type MergePatchOf } from "./common.ts";
+import { body, defineFamily, ids, isoDate, issue, name, patchOf, responseOf, type MergePatchOf } from "./common.ts";
 import { statisticalType } from "./stream.ts";
 
 /** Optional transform of a source value: a cast, a selector, or a decode/recode table. */
@@ -54,7 +54,6 @@ export const attribute = defineFamily({
   create: attributeCreate,
   patch: attributePatch,
   response: attributeResponse,
-  readOnly: [...COMMON_READ_ONLY, "categories", "permissions"],
 });
 
 /** The feature store's member list (shape not shown): attribute ids. */
@@ -73,6 +72,5 @@ export const featureStore = defineFamily({
   create: featureStoreCreate,
   patch: featureStorePatch,
   response: featureStoreResponse,
-  readOnly: COMMON_READ_ONLY,
   references: [{ path: "attribute_ids[]", collection: "attributes" }],
 });

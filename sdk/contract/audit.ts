@@ -1,6 +1,6 @@
 // Configuration audit: compares an account's configuration with its knowledgebase use cases (created with 202).
 import { z } from "zod";
-import { body, common, COMMON_READ_ONLY, defineFamily, ids, patchOf, type MergePatchOf } from "./common.ts";
+import { body, common, defineFamily, ids, patchOf, type MergePatchOf } from "./common.ts";
 
 /** Body of POST .../audits; nothing is required (members not shown: an optional use case selection). */
 const shape = { use_case_ids: ids.optional() };
@@ -29,7 +29,6 @@ export const audit = defineFamily({
   create: auditCreate,
   patch: auditPatch,
   response: auditResponse,
-  readOnly: [...COMMON_READ_ONLY, "changes", "orphaned_resources", "conflicts", "use_cases", "applied_at"],
   // No references: an audit reads the configuration, it is no part of the dependency graph.
   createdStatus: 202,
   deletable: false,

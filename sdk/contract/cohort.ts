@@ -1,6 +1,6 @@
 // Cohort: a group of people defined by stream events, traits, attributes and places they are near.
 import { z } from "zod";
-import { body, COMMON_READ_ONLY, crossRule, defineFamily, id, issue, name, oneOf, patchOf, responseOf, type MergePatchOf } from "./common.ts";
+import { body, crossRule, defineFamily, id, issue, name, oneOf, patchOf, responseOf, type MergePatchOf } from "./common.ts";
 import { attributeCondition, streamCondition, traitCondition } from "./conditions.ts";
 import { locationPropertyCondition } from "./location.ts";
 
@@ -81,6 +81,5 @@ export const cohort = defineFamily({
   create: cohortCreate,
   patch: cohortPatch,
   response: cohortResponse,
-  readOnly: [...COMMON_READ_ONLY, "population_count", "residence_count", "classic", "managed"],
   references: [{ path: "location_conditions[].atlas_id", collection: "atlases" }],
 });

@@ -76,7 +76,10 @@ export interface FamilyDef<
   patch: Patch;
   /** Wire response body. */
   response: Response;
-  /** Response members a client may never send. */
+  /**
+   * Response members a client may never send. By default the response members that are not create members
+   * (the name apart), so adding a server-computed member to a response makes it read-only too.
+   */
   readOnly: readonly string[];
   /** Dotted wire paths of members holding credentials; answered as `<secret>`. */
   secrets: readonly string[];
@@ -108,16 +111,23 @@ export interface Reference {
   owned?: boolean;
 }
 
-type FamilyDefaults = "secrets" | "createOnly" | "builds" | "path" | "references" | "creatable" | "deletable" | "archivable"
-  | "singleton" | "createdStatus" | "deletion";
+type FamilyDefaults = "readOnly" | "secrets" | "createOnly" | "builds" | "path" | "references" | "creatable" | "deletable"
+  | "archivable" | "singleton" | "createdStatus" | "deletion";
 
 export function defineFamily<C extends z.ZodType, P extends z.ZodType, R extends z.ZodType>(
   def: Omit<FamilyDef<C, P, R>, FamilyDefaults> & Partial<Pick<FamilyDef, FamilyDefaults>>,
 ): FamilyDef<C, P, R> {
   return {
+    readOnly: responseOnlyMembers(def.create, def.response),
     secrets: [], createOnly: [], references: [], builds: true, path: def.collection,
     creatable: true, deletable: true, archivable: true, singleton: false, createdStatus: 201, deletion: "immediate", ...def,
   };
+}
+
+function responseOnlyMembers(create: z.ZodType, response: z.ZodType): string[] {
+  const keys = (schema: z.ZodType) => (schema instanceof z.ZodObject ? Object.keys(schema.shape) : []);
+  const written = new Set(keys(create));
+  return keys(response).filter((k) => k !== "name" && !written.has(k));
 }
 
 /** A strict body: unknown members are refused (and reported as read-only where they are). */

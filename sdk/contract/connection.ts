@@ -1,6 +1,6 @@
 // Connection: credentials and location of a warehouse, bucket or database the service reads from or writes to.
 import { z } from "zod";
-import { body, expected, COMMON_READ_ONLY, defineFamily, issue, name, patchOf, responseOf, type MergePatchOf } from "./common.ts";
+import { body, expected, defineFamily, issue, name, patchOf, responseOf, type MergePatchOf } from "./common.ts";
 
 const text = z.string().min(1);
 const secret = z.string().min(1);
@@ -69,7 +69,6 @@ export const connection = defineFamily({
   create: connectionCreate,
   patch: connectionPatch,
   response: connectionResponse,
-  readOnly: [...COMMON_READ_ONLY, "directionality", "managed"],
   secrets: CONNECTION_SECRETS,
   createOnly: ["options.type"],
   builds: false,

@@ -1,6 +1,6 @@
 // Dataset: a source table of people and events, matched through identity sets and feeding streams and traits.
 import { z } from "zod";
-import { body, expected, column, COMMON_READ_ONLY, crossRule, defineFamily, id, issue, name, patchOf, responseOf, type MergePatchOf } from "./common.ts";
+import { body, expected, column, crossRule, defineFamily, id, issue, name, patchOf, responseOf, type MergePatchOf } from "./common.ts";
 import { conditionOf, operatorShape, OPERATORS } from "./conditions.ts";
 
 /** Columns of one identifying record; values are column names of the source. */
@@ -148,8 +148,6 @@ export const dataset = defineFamily({
   create: datasetCreate,
   patch: datasetPatch,
   response: datasetResponse,
-  readOnly: [...COMMON_READ_ONLY, "row_count", "identified_count", "matched_count", "match_count", "enrichment",
-    "detected_columns", "sample_data", "managed"],
   createOnly: ["options.type"],
   references: [
     { path: "connection_id", collection: "connections" },

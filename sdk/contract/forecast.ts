@@ -1,6 +1,6 @@
 // Forecast: predicted number / value of a person's events; seeded by the service for accounts with access.
 import { z } from "zod";
-import { body, COMMON_READ_ONLY, defineFamily, name, patchOf, responseOf } from "./common.ts";
+import { body, defineFamily, name, patchOf, responseOf } from "./common.ts";
 
 /** Only id and name are shown by the spec; the service creates forecasts itself. */
 const shape = { name };
@@ -16,7 +16,6 @@ export const forecast = defineFamily({
   create: forecastCreate,
   patch: forecastPatch,
   response: forecastResponse,
-  readOnly: COMMON_READ_ONLY,
   creatable: false,
   deletable: false,
 });

@@ -1,6 +1,6 @@
 // Insights: one per account; aggregate queries over the account's data, within a daily allowance.
 import { z } from "zod";
-import { body, common, COMMON_READ_ONLY, defineFamily, patchOf } from "./common.ts";
+import { body, common, defineFamily, patchOf } from "./common.ts";
 
 /** Body of POST /insights (members not shown: an optional plan name). */
 const shape = { plan: z.string().min(1).optional() };
@@ -23,7 +23,6 @@ export const insights = defineFamily({
   create: insightsCreate,
   patch: insightsPatch,
   response: insightsResponse,
-  readOnly: COMMON_READ_ONLY,
   singleton: true,
   deletable: false,
   archivable: false,

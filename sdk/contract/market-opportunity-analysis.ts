@@ -1,6 +1,6 @@
 // Market opportunity analysis: metrics of a scope's people around a selection of atlas locations.
 import { z } from "zod";
-import { body, COMMON_READ_ONLY, defineFamily, id, ids, name, oneOf, patchOf, responseOf, type MergePatchOf } from "./common.ts";
+import { body, defineFamily, id, ids, name, oneOf, patchOf, responseOf, type MergePatchOf } from "./common.ts";
 
 /** The atlas locations covered (shape not shown: selected like a scope's location payload). */
 export const analysisLocations = z.strictObject({
@@ -30,7 +30,6 @@ export const marketOpportunityAnalysis = defineFamily({
   create: marketOpportunityAnalysisCreate,
   patch: marketOpportunityAnalysisPatch,
   response: marketOpportunityAnalysisResponse,
-  readOnly: [...COMMON_READ_ONLY, "results"],
   references: [
     { path: "scope_id", collection: "scopes" },
     { path: "locations.atlas_ids[]", collection: "atlases" },

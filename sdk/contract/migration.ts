@@ -1,6 +1,6 @@
 // Migration: moves an account from identity graph v1 to v2, pairing its resources; approved by either account.
 import { z } from "zod";
-import { body, expected, COMMON_READ_ONLY, defineFamily, id, patchOf, responseOf, timestamp, type MergePatchOf } from "./common.ts";
+import { body, expected, defineFamily, id, patchOf, responseOf, timestamp, type MergePatchOf } from "./common.ts";
 
 /** A v1 resource and its v2 counterpart (pair shape not shown: the two ids). */
 const pair = z.strictObject({ v1_id: id, v2_id: id });
@@ -54,7 +54,6 @@ export const migration = defineFamily({
   create: migrationCreate,
   patch: migrationPatch,
   response: migrationResponse,
-  readOnly: [...COMMON_READ_ONLY, "finished_at", "rolled_back_at", "status_needs_fix_from", "account_tree_relationship"],
   createOnly: ["type", "v1_account_id", "v2_account_id"],
   // No references: the pairs name resources of two different accounts, and a migration is never a dependency
   // (it must stay out of the dependency graph the references build).

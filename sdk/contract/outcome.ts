@@ -1,6 +1,6 @@
 // Outcome: a propensity objective: who, among the eligible, attains the attainment cohort.
 import { z } from "zod";
-import { body, COMMON_READ_ONLY, defineFamily, id, isoDate, name, oneOf, patchOf, responseOf, type MergePatchOf } from "./common.ts";
+import { body, defineFamily, id, isoDate, name, oneOf, patchOf, responseOf, type MergePatchOf } from "./common.ts";
 
 export const predictors = z.strictObject({
   blocked: z.strictObject({ providers: z.array(z.string().min(1)).optional() }).optional(),
@@ -38,7 +38,6 @@ export const outcome = defineFamily({
   create: outcomeCreate,
   patch: outcomePatch,
   response: outcomeResponse,
-  readOnly: [...COMMON_READ_ONLY, "report_url"],
   references: [
     { path: "attainment_cohort_id", collection: "cohorts" },
     { path: "eligible_cohort_id", collection: "cohorts" },

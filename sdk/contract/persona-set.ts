@@ -1,6 +1,6 @@
 // Persona set: clusters a cohort into personas along clustering dimensions.
 import { z } from "zod";
-import { body, COMMON_READ_ONLY, defineFamily, id, isoDate, name, patchOf, responseOf, type MergePatchOf } from "./common.ts";
+import { body, defineFamily, id, isoDate, name, patchOf, responseOf, type MergePatchOf } from "./common.ts";
 
 const names = z.array(z.string().min(1));
 
@@ -60,6 +60,5 @@ export const personaSet = defineFamily({
   create: personaSetCreate,
   patch: personaSetPatch,
   response: personaSetResponse,
-  readOnly: [...COMMON_READ_ONLY, "personas", "individuals_count", "interpretation", "active"],
   references: [{ path: "cohort_id", collection: "cohorts" }],
 });

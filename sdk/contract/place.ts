@@ -1,6 +1,6 @@
 // Place (deprecated, superseded by atlases and locations): a named geometry; still accepted.
 import { z } from "zod";
-import { body, COMMON_READ_ONLY, defineFamily, name, patchOf, responseOf, type MergePatchOf } from "./common.ts";
+import { body, defineFamily, name, patchOf, responseOf, type MergePatchOf } from "./common.ts";
 
 /** Fields beyond name are not shown; a GeoJSON geometry is the obvious one. */
 const shape = {
@@ -23,5 +23,4 @@ export const place = defineFamily({
   create: placeCreate,
   patch: placePatch,
   response: placeResponse,
-  readOnly: COMMON_READ_ONLY,
 });

@@ -1,6 +1,6 @@
 // Recommender: ranks the values of an event stream property for each person.
 import { z } from "zod";
-import { body, COMMON_READ_ONLY, defineFamily, id, name, patchOf, responseOf, type MergePatchOf } from "./common.ts";
+import { body, defineFamily, id, name, patchOf, responseOf, type MergePatchOf } from "./common.ts";
 import { predictors } from "./outcome.ts";
 
 /** Beyond report_url and predictors the spec shows no fields; stream_name / stream_property_name follow the service's client. */
@@ -26,6 +26,5 @@ export const recommender = defineFamily({
   create: recommenderCreate,
   patch: recommenderPatch,
   response: recommenderResponse,
-  readOnly: [...COMMON_READ_ONLY, "report_url"],
   references: [{ path: "eligible_cohort_id", collection: "cohorts" }],
 });

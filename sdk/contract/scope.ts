@@ -1,6 +1,6 @@
 // Scope (pipeline): a population of cohorts joined to a payload of predictions.
 import { z } from "zod";
-import { body, COMMON_READ_ONLY, defineFamily, ids, isoDate, name, patchOf, responseOf, type MergePatchOf } from "./common.ts";
+import { body, defineFamily, ids, isoDate, name, patchOf, responseOf, type MergePatchOf } from "./common.ts";
 import { locationPropertyCondition } from "./location.ts";
 
 export const locationPayload = z.strictObject({
@@ -84,7 +84,6 @@ export const scope = defineFamily({
   create: scopeCreate,
   patch: scopePatch,
   response: scopeResponse,
-  readOnly: [...COMMON_READ_ONLY, "report_url", "population_residence_count", "population_count", "columns"],
   references: [
     { path: "population.cohort_ids[]", collection: "cohorts" },
     { path: "population.include[]", collection: "cohorts" },

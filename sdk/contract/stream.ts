@@ -1,6 +1,6 @@
 // Stream: a named series of events; properties are declared here or created by datasets' output_to_streams.
 import { z } from "zod";
-import { body, COMMON_READ_ONLY, defineFamily, isoDate, name, oneOf, patchOf, responseOf, type MergePatchOf } from "./common.ts";
+import { body, defineFamily, isoDate, name, oneOf, patchOf, responseOf, type MergePatchOf } from "./common.ts";
 
 export const STATISTICAL_TYPES = [
   "continuous_ordinal", "categorical_nominal", "multicategorical_nominal", "categorical_ordinal", "binary", "count",
@@ -46,5 +46,4 @@ export const stream = defineFamily({
   create: streamCreate,
   patch: streamPatch,
   response: streamResponse,
-  readOnly: [...COMMON_READ_ONLY, "event_count", "oldest_date", "newest_date", "event_contribution_by_dataset"],
 });

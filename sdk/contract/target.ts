@@ -1,6 +1,6 @@
 // Target: delivery of a scope's output to a destination, in one representation, optionally filtered and limited.
 import { z } from "zod";
-import { body, expected, COMMON_READ_ONLY, crossRule, defineFamily, id, issue, name, notAllowed, oneOf, patchOf, responseOf, type MergePatchOf } from "./common.ts";
+import { body, expected, crossRule, defineFamily, id, issue, name, notAllowed, oneOf, patchOf, responseOf, type MergePatchOf } from "./common.ts";
 import { conditionOf, operatorShape, OPERATORS } from "./conditions.ts";
 
 /** Attribute names of the identity graph: `ig/` then a lowercase identifier. */
@@ -212,7 +212,6 @@ export const target = defineFamily({
   create: targetCreate,
   patch: targetPatch,
   response: targetResponse,
-  readOnly: [...COMMON_READ_ONLY, "output_url", "managed"],
   createOnly: ["options.type"],
   references: [
     { path: "scope_id", collection: "scopes" },

@@ -1,6 +1,6 @@
 // Trait: a fact about a person (user-defined from datasets, or provided by the service's identity graph).
 import { z } from "zod";
-import { body, COMMON_READ_ONLY, defineFamily, name, patchOf, responseOf, type MergePatchOf } from "./common.ts";
+import { body, defineFamily, name, patchOf, responseOf, type MergePatchOf } from "./common.ts";
 import { statisticalType } from "./stream.ts";
 
 const shape = {
@@ -37,6 +37,5 @@ export const trait = defineFamily({
   create: traitCreate,
   patch: traitPatch,
   response: traitResponse,
-  readOnly: [...COMMON_READ_ONLY, "coverage", "precision", "tier", "permissions", "deprecated", "metadata"],
   builds: false,
 });

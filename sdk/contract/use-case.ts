@@ -1,6 +1,6 @@
 // Use case: a knowledgebase entry describing what an account should be configured for.
 import { z } from "zod";
-import { body, COMMON_READ_ONLY, defineFamily, name, patchOf, responseOf, type MergePatchOf } from "./common.ts";
+import { body, defineFamily, name, patchOf, responseOf, type MergePatchOf } from "./common.ts";
 
 const shape = {
   name,
@@ -33,7 +33,6 @@ export const useCase = defineFamily({
   create: useCaseCreate,
   patch: useCasePatch,
   response: useCaseResponse,
-  readOnly: [...COMMON_READ_ONLY, "provisioning_guide", "enrollment_creates_resources", "applies_to", "generated_guide_status"],
   builds: false,
   archivable: false,
 });

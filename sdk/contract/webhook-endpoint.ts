@@ -1,6 +1,6 @@
 // Webhook endpoint: a URL the service signs and posts resource events to.
 import { z } from "zod";
-import { body, expected, COMMON_READ_ONLY, defineFamily, oneOf, patchOf, responseOf, type MergePatchOf } from "./common.ts";
+import { body, expected, defineFamily, oneOf, patchOf, responseOf, type MergePatchOf } from "./common.ts";
 
 export const WEBHOOK_EVENTS = ["resource.errored", "resource.ready_with_update"] as const;
 
@@ -31,7 +31,6 @@ export const webhookEndpoint = defineFamily({
   create: webhookEndpointCreate,
   patch: webhookEndpointPatch,
   response: webhookEndpointResponse,
-  readOnly: [...COMMON_READ_ONLY.filter((k) => k !== "status"), "secret"],
   secrets: ["secret"],
   builds: false,
   archivable: false,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type Collection, families, SECRET_PLACEHOLDER, validate } from "pulumi-audience/sdk/contract";
+import { type Collection, COMMON_READ_ONLY, families, SECRET_PLACEHOLDER, validate } from "pulumi-audience/sdk/contract";
 
 const A = "6f1c2a9e-0a8b-4c3d-9e2f-1a2b3c4d5e6f";
 const B = "0d3e8a6c-51b7-4f0a-8c2d-7e9f1a2b3c4d";
@@ -111,6 +111,15 @@ describe("families registry", () => {
     expect(families.scopes.deletion).toBe("immediate");
     expect(families.migrations.references).toEqual([]); // a migration is never a dependency
     expect(families.webhook_endpoints.readOnly).not.toContain("status"); // enabled / disabled is the client's to set
+  });
+
+  it("makes every server-computed member read-only: the response members a create body does not have", () => {
+    expect(families.targets.readOnly).toEqual([...COMMON_READ_ONLY, "output_url", "managed"]);
+    expect(families.scopes.readOnly).toEqual(expect.arrayContaining(["status", "population_count", "population_residence_count", "columns", "report_url"]));
+    expect(families.scopes.readOnly).not.toContain("name");
+    expect(families.forecasts.readOnly).toEqual(COMMON_READ_ONLY);
+    // Families the API never writes list their own.
+    expect(families.locations.readOnly).toContain("name");
   });
 
   it("only references collections that exist", () => {
