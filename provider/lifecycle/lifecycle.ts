@@ -223,7 +223,9 @@ export function createLifecycle(env: Environment) {
         return { outs: outputsOf(parts, await sendUpload(service, parts.extras), parts.config) };
       }
       const patch = mergePatch(recordedConfig(kind.family, before.config), declaredConfig(kind.family, parts.config));
-      if (patch === undefined && jsonEqual(before.extras, parts.extras)) {
+      // A build an earlier step left failed or unfinished is awaited again, so a retry cannot pass without it.
+      const unbuilt = parts.controls.waitFor === "ready" && kind.family.builds && olds.status !== "ready";
+      if (patch === undefined && jsonEqual(before.extras, parts.extras) && !unbuilt) {
         // Only controls changed (wait, deletion, account name): nothing to send.
         return { outs: { ...withoutControls(olds), ...parts.extras, ...controlsOf(parts) } };
       }

@@ -117,6 +117,14 @@ describe("builds", () => {
     expect(error.initFailed?.properties).toMatchObject({ __provider: world.shim, __kind: "scopes", status: "error", statusError: "cohort has no members", name: "Broken" });
     const read = await world.host.read(error.initFailed!.id, error.initFailed!.properties);
     expect(read.id).toBe(error.initFailed!.id);
+    // The next up retries the unfinished resource: with nothing to change, it fails again on the same build error
+    // instead of reporting success, and sends nothing.
+    const mark = await world.mark();
+    const retried = (await world.host.update(error.initFailed!.id, error.initFailed!.properties, scope({ name: "Broken", waitFor: "ready" })).catch((e: unknown) => e)) as HostError;
+    expect(retried).toBeInstanceOf(HostError);
+    expect(retried.message).toMatch(/cohort has no members/);
+    expect(retried.initFailed?.id).toBe(error.initFailed!.id);
+    expect((await world.serviceCalls(mark)).map((c) => c.method)).toEqual(["GET"]);
   });
 
   it("gives up at the deadline, keeping the resource", async () => {
