@@ -2,7 +2,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parse } from "yaml";
-import { PassphraseCrypter } from "./secrets.ts";
+import { PassphraseCrypter, PassphraseError } from "./secrets.ts";
 
 export interface Project {
   dir: string;
@@ -101,7 +101,13 @@ export async function loadStackConfig(project: Project, stack: string, passphras
       if (passphrase === undefined) throw new ProjectError(`${file}: "${key}" is a secure value; set PULUMI_CONFIG_PASSPHRASE to decrypt it`);
       if (salt === undefined) throw new ProjectError(`${file}: "${key}" is a secure value but the file has no encryptionsalt`);
       crypter ??= await PassphraseCrypter.open(passphrase, salt);
-      config.set(full, { value: crypter.decrypt((raw as Record<string, string>)["secure"] as string), secret: true });
+      let value: string;
+      try {
+        value = crypter.decrypt((raw as Record<string, string>)["secure"] as string);
+      } catch (e) {
+        throw new PassphraseError(`${file}: "${key}": ${(e as Error).message}`);
+      }
+      config.set(full, { value, secret: true });
     } else {
       config.set(full, { value: raw, secret: false });
     }

@@ -3,6 +3,7 @@
 import { randomBytes } from "node:crypto";
 import { mkdir, open, readFile, rename, rm } from "node:fs/promises";
 import { dirname } from "node:path";
+import { z } from "zod";
 import { PassphraseCrypter } from "./secrets.ts";
 import type { PropertyMap, Value } from "./values.ts";
 
@@ -46,6 +47,46 @@ export class StateError extends Error {
   override name = "StateError";
 }
 
+// The stored layout, checked on load so a damaged file is named, field by field, instead of failing later. Members
+// this engine does not use (a `pulumi stack export` has more) pass through untouched.
+const propertyMap = z.record(z.string(), z.unknown());
+const names = z.array(z.string());
+const storedResource = z.looseObject({
+  urn: z.string().startsWith("urn:pulumi:"),
+  type: z.string(),
+  custom: z.boolean().default(false),
+  id: z.string().optional(),
+  inputs: propertyMap.default({}),
+  outputs: propertyMap.default({}),
+  parent: z.string().optional(),
+  dependencies: names.default([]),
+  propertyDependencies: z.record(z.string(), names).optional(),
+  provider: z.string().optional(),
+  protect: z.boolean().optional(),
+  retainOnDelete: z.boolean().optional(),
+  deleteBeforeReplace: z.boolean().optional(),
+  additionalSecretOutputs: names.optional(),
+  ignoreChanges: names.optional(),
+  external: z.boolean().optional(),
+  delete: z.boolean().optional(),
+  initErrors: names.optional(),
+});
+const storedState = z.looseObject({
+  version: z.literal(3),
+  deployment: z.looseObject({
+    secrets_providers: z.looseObject({ state: z.looseObject({ salt: z.string() }) }),
+    resources: z.array(storedResource),
+    pending_operations: z.array(z.looseObject({
+      type: z.enum(["creating", "updating", "deleting"]),
+      resource: z.looseObject({ urn: z.string(), type: z.string(), id: z.string().optional(), inputs: propertyMap.default({}) }),
+    })).optional(),
+  }),
+});
+
+function where(path: readonly PropertyKey[]): string {
+  return path.map((p, i) => (typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`)).join("") || "(document)";
+}
+
 export class StackState {
   resources: ResourceState[];
   pending: PendingOperation[];
@@ -69,25 +110,32 @@ export class StackState {
       if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
     }
     if (text === undefined) return new StackState(path, await PassphraseCrypter.open(passphrase, saltForNewStack), [], []);
-    let doc: { version?: number; deployment?: Partial<Deployment> };
+    let doc: unknown;
     try {
-      doc = JSON.parse(text) as typeof doc;
+      doc = JSON.parse(text);
     } catch (e) {
       throw new StateError(`${path}: not valid JSON (${(e as Error).message}); restore it from a backup or remove it to start over`);
     }
-    const deployment = doc.deployment;
-    const salt = deployment?.secrets_providers?.state?.salt;
-    if (doc.version !== 3 || !deployment || !Array.isArray(deployment.resources) || typeof salt !== "string") {
-      throw new StateError(`${path}: not a stack state (expected version 3 with deployment.resources and a passphrase secrets provider)`);
+    const parsed = storedState.safeParse(doc);
+    if (!parsed.success) {
+      const problems = parsed.error.issues.slice(0, 3).map((i) => `${where(i.path)}: ${i.message}`).join("; ");
+      throw new StateError(`${path}: not a stack state of version 3 with a passphrase secrets provider (${problems}); restore it from a backup`);
     }
-    const crypter = await PassphraseCrypter.open(passphrase, salt);
+    const { deployment } = parsed.data;
+    const crypter = await PassphraseCrypter.open(passphrase, deployment.secrets_providers.state.salt);
+    const open = (value: Record<string, unknown>, what: string): PropertyMap => {
+      try {
+        return crypter.openValue(value as Value) as PropertyMap;
+      } catch (e) {
+        throw new StateError(`${path}: ${what}: ${(e as Error).message}`);
+      }
+    };
     const resources = deployment.resources.map((r) => ({
       ...r,
-      dependencies: r.dependencies ?? [],
-      inputs: crypter.openValue(r.inputs ?? {}) as PropertyMap,
-      outputs: crypter.openValue(r.outputs ?? {}) as PropertyMap,
-    }));
-    const pending = (deployment.pending_operations ?? []).map((op) => ({ ...op, resource: { ...op.resource, inputs: crypter.openValue(op.resource.inputs ?? {}) as PropertyMap } }));
+      inputs: open(r.inputs, `${r.urn} inputs`),
+      outputs: open(r.outputs, `${r.urn} outputs`),
+    })) as ResourceState[];
+    const pending = (deployment.pending_operations ?? []).map((op) => ({ ...op, resource: { ...op.resource, inputs: open(op.resource.inputs, `pending ${op.type} of ${op.resource.urn}`) } }));
     return new StackState(path, crypter, resources, pending);
   }
 

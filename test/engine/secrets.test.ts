@@ -46,6 +46,9 @@ describe("passphrase secrets, as Pulumi's passphrase provider", () => {
       expect(JSON.parse(env["PULUMI_CONFIG_SECRET_KEYS"]!)).toEqual(["audience:apiKey"]);
       await expect(loadStackConfig(project, "dev", "wrong")).rejects.toBeInstanceOf(PassphraseError);
       await expect(loadStackConfig(project, "dev", undefined)).rejects.toThrow(/PULUMI_CONFIG_PASSPHRASE/);
+      // A damaged secure value is named by its key.
+      writeFileSync(join(dir, "Pulumi.damaged.yaml"), `encryptionsalt: ${PULUMI_SALT}\nconfig:\n  audience:apiKey:\n    secure: v1:abc:def\n`);
+      await expect(loadStackConfig(project, "damaged", "password")).rejects.toThrow(/Pulumi\.damaged\.yaml: "audience:apiKey": malformed ciphertext/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
