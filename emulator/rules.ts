@@ -1,6 +1,6 @@
 // Request rules that need more than the body: references to other resources, quotas, create-only members,
 // and the contract's context rules (those that read other resources of the account).
-import { COMMON_READ_ONLY, jsonEqual, unwrap, type FamilyDef, type FieldError } from "pulumi-audience/sdk/contract";
+import { jsonEqual, unwrap, type FamilyDef, type FieldError } from "pulumi-audience/sdk/contract";
 import { z } from "zod";
 import { ApiError, fieldError, validationFailed } from "./errors.ts";
 import { DEFAULT_QUOTA, familyOf, type Doc, type ServiceState, type StoredResource } from "./state.ts";
@@ -17,12 +17,12 @@ export const contextRules: Record<string, ContextRule[]> = {
   migrations: [migrationAccounts],
 };
 
-/** Members a client writes (what a merge patch applies to): the create body's members, never read-only ones. */
+/** Members a client writes (what a merge patch applies to): the create body's members. */
 export function clientMembers(family: FamilyDef, doc: Doc): Doc {
   const create = unwrap(family.create);
-  const writable = create instanceof z.ZodObject ? new Set(Object.keys(create.shape)) : undefined;
-  const readOnly = new Set([...COMMON_READ_ONLY, ...family.readOnly, "managed", "classic", "output_url"]);
-  return Object.fromEntries(Object.entries(doc).filter(([k, v]) => v !== undefined && (writable ? writable.has(k) : !readOnly.has(k))));
+  // Every family's create body is an object (test/contract/families.test.ts holds each one to it).
+  const writable = new Set(create instanceof z.ZodObject ? Object.keys(create.shape) : []);
+  return Object.fromEntries(Object.entries(doc).filter(([k, v]) => v !== undefined && writable.has(k)));
 }
 
 /** The read-only members the service keeps when a client rewrites the rest. */

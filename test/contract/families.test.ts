@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
 import { type Collection, COMMON_READ_ONLY, families, SECRET_PLACEHOLDER, validate } from "pulumi-audience/sdk/contract";
 
 const A = "6f1c2a9e-0a8b-4c3d-9e2f-1a2b3c4d5e6f";
@@ -111,6 +112,11 @@ describe("families registry", () => {
     expect(families.scopes.deletion).toBe("immediate");
     expect(families.migrations.references).toEqual([]); // a migration is never a dependency
     expect(families.webhook_endpoints.readOnly).not.toContain("status"); // enabled / disabled is the client's to set
+  });
+
+  it.each(Object.entries(families))("%s has object create and response bodies (read-only and patchable members come from their shapes)", (_key, family) => {
+    expect(family.create).toBeInstanceOf(z.ZodObject);
+    expect(family.response).toBeInstanceOf(z.ZodObject);
   });
 
   it("makes every server-computed member read-only: the response members a create body does not have", () => {
