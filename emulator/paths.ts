@@ -32,3 +32,12 @@ export function valuesAt(doc: unknown, path: string): { at: string; value: strin
   });
   return out;
 }
+
+/** The value at a path without `[]` (`options.type`), or undefined when the document has none. */
+export function valueAt(doc: unknown, path: string): unknown {
+  let found: unknown;
+  visitPath(doc, path, (value) => {
+    found = value;
+  });
+  return found;
+}

@@ -4,7 +4,7 @@ import { jsonEqual, unwrap, type FamilyDef, type FieldError } from "pulumi-audie
 import { z } from "zod";
 import { ApiError, fieldError, validationFailed } from "./errors.ts";
 import { DEFAULT_QUOTA, familyOf, type Doc, type ServiceState, type StoredResource } from "./state.ts";
-import { valuesAt } from "./paths.ts";
+import { valueAt, valuesAt } from "./paths.ts";
 import { cohortStreamConditions } from "./stream-rules.ts";
 import { migrationAccounts } from "./migrations.ts";
 
@@ -56,18 +56,9 @@ export function referenceErrors(state: ServiceState, accountId: string, family: 
   return errors;
 }
 
-function getPath(doc: unknown, path: string): unknown {
-  let node = doc;
-  for (const part of path.split(".")) {
-    if (typeof node !== "object" || node === null) return undefined;
-    node = (node as Record<string, unknown>)[part];
-  }
-  return node;
-}
-
 export function createOnlyErrors(family: FamilyDef, before: Doc, after: Doc): FieldError[] {
   return family.createOnly
-    .filter((path) => !jsonEqual(getPath(before, path), getPath(after, path)))
+    .filter((path) => !jsonEqual(valueAt(before, path), valueAt(after, path)))
     .map((path) => fieldError(path, "cannot be changed after create: create a new resource instead", "create_only"));
 }
 
