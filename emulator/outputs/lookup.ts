@@ -1,12 +1,14 @@
 // The lookup API: find one person by what the caller knows of them and answer with the scope's payload.
 // A match needs an e-mail (or its hash), or a phone and last name, or an address with city and state.
+import { LOOKUP_MATCHABLE, lookupRecord, lookupRecordMatchable } from "pulumi-audience/sdk/contract";
 import type { Scalar } from "../world/conditions.ts";
 import type { World } from "../world/population.ts";
 import { docs, obj, type Doc, type Resources } from "../world/resources.ts";
 import { payloadColumns, scopePopulation } from "./scope.ts";
 import { carriesLift, normalizeEmail, normalizePhone, sha256 } from "./target.ts";
 
-export const LOOKUP_FIELDS = ["person_first_name", "person_last_name", "house_number_and_street", "city", "state", "postcode", "phone", "email", "email_hash"] as const;
+const LOOKUP_FIELDS = Object.keys(lookupRecord.shape) as (keyof typeof lookupRecord.shape)[];
+/** One identifying record with every field a string (address lines joined). */
 export type LookupRecord = Partial<Record<(typeof LOOKUP_FIELDS)[number], string>>;
 export type MatchType = "email" | "email_hash" | "phone_and_last_name" | "address";
 export const IDENTITY_PROVIDER = "identity_graph";
@@ -88,12 +90,7 @@ export function matchRecord(world: World, record: LookupRecord, eligible: (p: nu
   return undefined;
 }
 
-export const INSUFFICIENT_IDENTITY = "not enough to identify a person: give an email or email_hash, or a phone with person_last_name, or house_number_and_street with city and state";
-
-/** Whether any record could identify someone: the check behind a 400 for an unusable request. */
-export function canIdentify(records: readonly LookupRecord[]): boolean {
-  return records.some((r) => r.email || r.email_hash || (r.phone && r.person_last_name) || (r.house_number_and_street && r.city && r.state));
-}
+export const INSUFFICIENT_IDENTITY = `not enough to identify a person: give ${LOOKUP_MATCHABLE}`;
 
 export type LookupAnswer = Record<string, Scalar | Scalar[]>;
 
@@ -105,7 +102,7 @@ export function lookup(world: World, target: Doc, scope: Doc, resources: Resourc
   const echo: LookupAnswer = {};
   for (const [key, value] of Object.entries(body)) if (key !== "identity_sets" && (value === null || typeof value !== "object")) echo[key] = value as Scalar;
   const records = lookupRecords(body);
-  if (!canIdentify(records)) return { ...echo, error: INSUFFICIENT_IDENTITY };
+  if (!records.some(lookupRecordMatchable)) return { ...echo, error: INSUFFICIENT_IDENTITY };
   const population = world.remember(`lookup-population:${JSON.stringify([scope.population, scope.updated_at])}`, () => {
     const flags = new Uint8Array(world.size);
     for (const p of scopePopulation(world, scope, resources)) flags[p] = 1;

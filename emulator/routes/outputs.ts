@@ -2,6 +2,7 @@
 // the analysis PDF and every analysis route; and the build step that fills population counts and bills
 // delivered predictions. All of it is computed from the account's synthetic world (emulator/world).
 import type { FastifyInstance, FastifyRequest } from "fastify";
+import { lookupRequest, validate } from "pulumi-audience/sdk/contract";
 import type { EmulatorContext } from "../context.ts";
 import { ApiError, badRequest, conflict, fieldError, notFound, validationFailed } from "../errors.ts";
 import { signUrl } from "../signing.ts";
@@ -14,7 +15,7 @@ import {
   cohortMembership, outcomeAnalysis, recommenderAnalysis, personaDimensions, scopeAnalysis, scopeEfficacy, scopeGeography, streamAnalysis, targetAnalysis, traitDimensions,
 } from "../outputs/analysis.ts";
 import { csvOptionsOf, csvStream, type DeliveryCount } from "../outputs/csv.ts";
-import { canIdentify, INSUFFICIENT_IDENTITY, lookup, lookupRecords } from "../outputs/lookup.ts";
+import { INSUFFICIENT_IDENTITY, lookup } from "../outputs/lookup.ts";
 import { targetAnalysisPdf } from "../outputs/pdf.ts";
 import { residenceCount, scopePopulation } from "../outputs/scope.ts";
 import { PREVIEW_ROW_LIMIT, targetTable } from "../outputs/target.ts";
@@ -141,8 +142,11 @@ export function register(app: FastifyInstance, ctx: EmulatorContext): void {
     if (optionsType(target) !== "lookup_api") throw badRequest(`Target ${request.params.id} is not a lookup_api target (options.type is ${optionsType(target)})`);
     const body = request.body;
     if (typeof body !== "object" || body === null || Array.isArray(body)) throw badRequest("The lookup body must be a JSON object of identifying fields or identity_sets");
-    if (!canIdentify(lookupRecords(body as Doc))) {
-      throw validationFailed([fieldError("identity_sets", INSUFFICIENT_IDENTITY, "insufficient_identity")]);
+    const parsed = validate(lookupRequest, body);
+    if (!parsed.ok) {
+      // The contract's whole-body "cannot identify anyone" rule is answered on identity_sets, as the service does.
+      throw validationFailed(parsed.errors.map((e) => (e.path === "" && e.context.errorType === "custom"
+        ? fieldError("identity_sets", INSUFFICIENT_IDENTITY, "insufficient_identity") : e)));
     }
     const scope = scopeOf(target);
     const answer = attempt(() => lookup(worldOf(target.account_id), target.doc, scope.doc, resourcesOf(target.account_id), body as Doc));

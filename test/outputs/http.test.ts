@@ -114,6 +114,18 @@ describe("outputs over HTTP", () => {
     const insufficient = await api.post(`/v1/targets/${ids.lookup}/lookup`, { phone: "5550100" });
     expect(insufficient.status).toBe(400);
     expect(insufficient.body).toMatchObject({ error: "VALIDATION_FAILED", validationErrors: [{ path: "identity_sets" }] });
+    // The body is checked by the contract: wrong types and unknown members are named, blank values identify nobody.
+    const refusals: [Json, string, string][] = [
+      [{ email: 5 }, "email", "must be a string"],
+      [{ email: row[6], shoe_size: "9" }, "shoe_size", "is not a recognized field"],
+      [{ identity_sets: [{ email: ["a@example.com"] }] }, "identity_sets[0].email", "must be a string"],
+      [{ email: "  " }, "identity_sets", "not enough to identify a person"],
+    ];
+    for (const [body, path, message] of refusals) {
+      const refused = await api.post(`/v1/targets/${ids.lookup}/lookup`, body);
+      expect(refused.status, JSON.stringify(body)).toBe(400);
+      expect(refused.body.validationErrors, JSON.stringify(body)).toEqual(expect.arrayContaining([expect.objectContaining({ path, message: expect.stringContaining(message) })]));
+    }
     expect((await api.post(`/v1/targets/${ids.hosted}/lookup`, { email: row[6] })).status).toBe(400);
   });
 
