@@ -2,8 +2,7 @@
 // update, delete, archive / unarchive (with cascades) and force_update. A family added to the contract's
 // `families` gets them without a change here.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { applyMergePatch, id as uuid, jsonEqual, validate, type FamilyDef } from "pulumi-audience/sdk/contract";
-import { z } from "zod";
+import { applyMergePatch, archiveRequest, id as uuid, jsonEqual, validate, type FamilyDef } from "pulumi-audience/sdk/contract";
 import { ApiError, conflict, fieldError, notFound, validationFailed } from "../errors.ts";
 import { allFamilies, now, type Doc, type StoredResource } from "../state.ts";
 import {
@@ -14,10 +13,7 @@ import { membersOnCreate } from "../derived.ts";
 import { idsFilter } from "./paging.ts";
 import { migrationPatch } from "../migrations.ts";
 
-const archiveBody = z.strictObject({
-  cascade_to: z.array(uuid).optional(),
-  cascade_to_all: z.boolean().optional(),
-}).optional();
+const archiveBody = archiveRequest.optional();
 
 type Params = { id: string };
 
