@@ -1,6 +1,8 @@
 // /openapi.json, generated from the contract's schemas for every family.
 import type { FastifyInstance } from "fastify";
-import { insightsQuery, insightsQueryResponse, locationResponse, personaPatch, rotateCredentials } from "pulumi-audience/sdk/contract";
+import {
+  archiveRequest, insightsQuery, insightsQueryResponse, locationResponse, lookupRequest, lookupResponse, personaPatch, rotateCredentials,
+} from "pulumi-audience/sdk/contract";
 import { z } from "zod";
 import type { EmulatorContext } from "../context.ts";
 import { allFamilies } from "../state.ts";
@@ -8,11 +10,7 @@ import { allFamilies } from "../state.ts";
 type JsonSchema = Record<string, unknown>;
 
 function jsonSchema(schema: z.ZodType, io: "input" | "output"): JsonSchema {
-  try {
-    return z.toJSONSchema(schema, { io, unrepresentable: "any", target: "openapi-3.0" }) as JsonSchema;
-  } catch {
-    return {};
-  }
+  return z.toJSONSchema(schema, { io, unrepresentable: "any", target: "openapi-3.0" }) as JsonSchema;
 }
 
 const errorRef = { $ref: "#/components/schemas/Error" };
@@ -67,7 +65,8 @@ export function openApiDocument(): JsonSchema {
     else if (collectionOps.post) paths[base] = { ...(paths[base] ?? {}), post: collectionOps.post };
     if (family.archivable) {
       for (const action of family.singleton ? ["force_update"] : ["archive", "unarchive", "force_update"]) {
-        paths[`${item}/${action}`] = { post: { tags: [family.collection], summary: `${action.replace("_", " ")} a ${family.name}`, parameters: idParam, responses: { 204: { description: "Done" }, ...errors } } };
+        const cascade = action === "force_update" ? {} : { requestBody: { required: false, content: { "application/json": { schema: { $ref: "#/components/schemas/ArchiveRequest" } } } } };
+        paths[`${item}/${action}`] = { post: { tags: [family.collection], summary: `${action.replace("_", " ")} a ${family.name}`, parameters: idParam, ...cascade, responses: { 204: { description: "Done" }, ...errors } } };
       }
     }
   }
@@ -89,6 +88,9 @@ function specialPaths(schemas: Record<string, JsonSchema>): Record<string, Recor
   schemas.InsightsQuery = jsonSchema(insightsQuery, "input");
   schemas.InsightsQueryResponse = jsonSchema(insightsQueryResponse, "output");
   schemas.Location = jsonSchema(locationResponse, "output");
+  schemas.ArchiveRequest = jsonSchema(archiveRequest, "input");
+  schemas.LookupRequest = jsonSchema(lookupRequest, "input");
+  schemas.LookupResponse = jsonSchema(lookupResponse, "output");
   const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
   const json = (schema: unknown) => ({ content: { "application/json": { schema } } });
   const ok = (schema: unknown = { type: "object" }) => ({ 200: { description: "OK", ...json(schema) }, ...errors });
@@ -130,6 +132,20 @@ function specialPaths(schemas: Record<string, JsonSchema>): Record<string, Recor
       post: { summary: "Upload a file (CSV, optionally gzip or bzip2)", parameters: [id("directory"), id("filename")], requestBody: { required: true, content: { "text/csv": { schema: { type: "string", format: "binary" } } } }, responses: { 201: { description: "Stored", ...json({ type: "object" }) }, ...errors } },
       get: { summary: "Download an uploaded file", parameters: [id("directory"), id("filename")], responses: { 200: { description: "The file" }, ...errors } },
     },
+    "/targets/{id}/lookup": { post: { summary: "Look one person up through a lookup_api target (200, not 201)", parameters: [id()], requestBody: { required: true, ...json(ref("LookupRequest")) }, responses: ok(ref("LookupResponse")) } },
+    "/targets/{id}/download.csv": { get: { summary: "A hosted_csv target's delivery (also at its signed output_url)", parameters: [id()], responses: { 200: { description: "CSV, gzip-compressed when options.gzip", content: { "text/csv": { schema: { type: "string" } }, "application/gzip": { schema: { type: "string", format: "binary" } } } }, ...errors } } },
+    "/targets/{id}/preview": { post: { summary: "Deliver the first rows of a target", parameters: [id()], responses: ok() } },
+    "/targets/{id}/analysis": { get: { summary: "A target's analysis", parameters: [id()], responses: ok() } },
+    "/targets/{id}/pdf": { get: { summary: "Redirects to a signed URL of the analysis as PDF", parameters: [id()], responses: { 302: { description: "Signed PDF URL in Location" }, ...errors } } },
+    "/scopes/{id}/analysis": { get: { summary: "A scope's population and payload analysis", parameters: [id()], responses: ok() } },
+    "/scopes/{id}/analysis/geography": { get: { summary: "A scope's people per state and postcode (postcodes left out past 250)", parameters: [id()], responses: ok() } },
+    "/scopes/{id}/efficacy": { get: { summary: "How well a scope's outcomes separate attainers", parameters: [id()], responses: ok() } },
+    "/cohorts/{id}/analysis/membership": { get: { summary: "A cohort's membership over time", parameters: [id()], responses: ok() } },
+    "/outcomes/{id}/analysis": { get: { summary: "An outcome's model performance, feature importance, bias and strategies", parameters: [id()], responses: ok() } },
+    "/recommenders/{id}/analysis": { get: { summary: "People and mean uncalibrated probability per rank", parameters: [id()], responses: ok() } },
+    "/persona_sets/{id}/analysis/dimensions": { get: { summary: "Personas and their distributions", parameters: [id()], responses: ok() } },
+    "/streams/{id}/analysis": { get: { summary: "A stream's events (by id or name)", parameters: [id()], responses: ok() } },
+    "/traits/{id}/analysis/dimensions": { get: { summary: "A trait's value distribution", parameters: [id()], responses: ok() } },
     "/traits.csv": { get: { summary: "Every trait, as CSV", responses: { 200: { description: "CSV", content: { "text/csv": { schema: { type: "string" } } } }, ...errors } } },
   };
 }

@@ -104,5 +104,11 @@ describe("/openapi.json", () => {
     expect(JSON.stringify(paths["/locations"])).toContain("X-Total-Count");
     const schemas = (reply.body.components as { schemas: Record<string, Json> }).schemas;
     expect(schemas.ScopeCreate).toMatchObject({ type: "object", required: expect.arrayContaining(["name", "population", "payload", "preview"]) });
+    // The outputs and action bodies are described from the contract too, and no schema is left empty.
+    expect(Object.keys(paths)).toEqual(expect.arrayContaining(["/targets/{id}/lookup", "/targets/{id}/download.csv", "/scopes/{id}/analysis/geography", "/outcomes/{id}/analysis"]));
+    expect(JSON.stringify(paths["/targets/{id}/lookup"])).toContain("#/components/schemas/LookupRequest");
+    expect(JSON.stringify(paths["/scopes/{id}/archive"])).toContain("#/components/schemas/ArchiveRequest");
+    expect(schemas.LookupRequest).toMatchObject({ type: "object", properties: expect.objectContaining({ email: expect.any(Object), identity_sets: expect.any(Object) }) });
+    expect(Object.entries(schemas).filter(([, schema]) => Object.keys(schema).length === 0).map(([name]) => name)).toEqual([]);
   });
 });
