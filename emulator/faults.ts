@@ -7,7 +7,7 @@ export const faultRule = z.strictObject({
   /** HTTP method to match; any when omitted. */
   method: z.string().optional(),
   /** Path pattern without `/v1`: `*` matches within one segment, `**` across segments. */
-  path: z.string().min(1),
+  path: z.string().min(1).max(1000),
   status: z.number().int().min(400).max(599).optional(),
   /** The error code of the body; the usual one for the status when omitted. */
   error: z.enum(ERROR_CODES).optional(),
@@ -21,20 +21,47 @@ export const faultRule = z.strictObject({
 export const faultRules = z.strictObject({ rules: z.array(faultRule) });
 export type FaultRule = z.output<typeof faultRule>;
 
-function patternToRegExp(pattern: string): RegExp {
-  const escaped = pattern.replace(/^\/v1(?=\/)/, "").split(/(\*\*|\*)/).map((part) => {
-    if (part === "**") return ".*";
-    if (part === "*") return "[^/]*";
-    return part.replace(/[.+?^${}()|[\]\\]/g, "\\$&");
-  }).join("");
-  return new RegExp(`^${escaped}/?$`);
+/** A compiled path pattern: literal characters, `*` (within a segment) and `**` (across segments). */
+type PatternToken = string | typeof STAR | typeof GLOBSTAR;
+const STAR = Symbol("*");
+const GLOBSTAR = Symbol("**");
+
+function compilePattern(pattern: string): PatternToken[] {
+  const tokens: PatternToken[] = [];
+  for (const part of pattern.replace(/^\/v1(?=\/)/, "").split(/(\*+)/)) {
+    if (part === "") continue;
+    // A run of stars is one wildcard: `**` (or longer) crosses segments.
+    if (part.startsWith("*")) tokens.push(part.length > 1 ? GLOBSTAR : STAR);
+    else tokens.push(...part);
+  }
+  return tokens;
+}
+
+/**
+ * Whether `path` (with or without one trailing slash) matches the pattern. A table over the path's positions
+ * rather than a regular expression, so no pattern a client sends can make matching take exponential time.
+ */
+function matchesPattern(tokens: readonly PatternToken[], path: string): boolean {
+  const n = path.length;
+  let reach = new Array<boolean>(n + 1).fill(false);
+  reach[0] = true;
+  for (const token of tokens) {
+    const next = new Array<boolean>(n + 1).fill(false);
+    for (let i = 0; i <= n; i++) {
+      if (token === STAR) next[i] = reach[i]! || (i > 0 && next[i - 1]! && path[i - 1] !== "/");
+      else if (token === GLOBSTAR) next[i] = reach[i]! || (i > 0 && next[i - 1]!);
+      else next[i] = i > 0 && reach[i - 1]! && path[i - 1] === token;
+    }
+    reach = next;
+  }
+  return reach[n]! || (n > 0 && path[n - 1] === "/" && reach[n - 1]!);
 }
 
 export class Faults {
-  private rules: { rule: FaultRule; path: RegExp; remaining: number }[] = [];
+  private rules: { rule: FaultRule; path: PatternToken[]; remaining: number }[] = [];
 
   set(rules: FaultRule[]): void {
-    this.rules = rules.map((rule) => ({ rule, path: patternToRegExp(rule.path), remaining: rule.count ?? Infinity }));
+    this.rules = rules.map((rule) => ({ rule, path: compilePattern(rule.path), remaining: rule.count ?? Infinity }));
   }
 
   list(): (FaultRule & { remaining: number | null })[] {
@@ -46,7 +73,7 @@ export class Faults {
     for (const entry of this.rules) {
       if (entry.remaining <= 0) continue;
       if (entry.rule.method !== undefined && entry.rule.method.toUpperCase() !== method) continue;
-      if (!entry.path.test(path)) continue;
+      if (!matchesPattern(entry.path, path)) continue;
       if (Math.random() >= entry.rule.probability) continue;
       entry.remaining -= 1;
       return entry.rule;

@@ -52,6 +52,18 @@ describe("faults", () => {
     expect((await api.get<Json[]>("/v1/cohorts")).body.map((c) => c.name)).toContain("Kept");
   });
 
+  it("match a pattern of many wildcards without stalling the service, and keep ** across segments", async () => {
+    const set = await api.control("PUT", "/faults", { rules: [
+      { path: `${"*".repeat(900)}x`, status: 503 },
+      { path: `/cohorts/${"*a".repeat(200)}`, status: 503 },
+      { path: "/scopes/**", status: 502 },
+    ] });
+    expect(set.status).toBe(200);
+    expect((await api.get<Json>(`/v1/cohorts/${"a".repeat(90)}`)).status).toBe(404);
+    expect((await api.get<Json>("/v1/scopes/x/analysis/geography")).status).toBe(502);
+    await api.control("DELETE", "/faults");
+  });
+
   it("refuse a rule without a path", async () => {
     const reply = await api.control<Json>("PUT", "/faults", { rules: [{ status: 500 }] });
     expect(reply.status).toBe(400);
