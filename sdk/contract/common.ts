@@ -13,6 +13,15 @@ export const id = z.guid({ error: expected("a uuid") });
 export const name = z.string({ error: expected("a string") }).refine((s) => s.trim().length > 0, {
   error: "must be a non-empty string",
 });
+/** A `_matches` pattern: refused up front when it cannot compile, rather than failing a build later. */
+export const matchPattern = z.string().refine((source) => {
+  try {
+    new RegExp(source);
+    return true;
+  } catch {
+    return false;
+  }
+}, { error: "must be a valid regular expression" });
 export const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, { error: "must be a date in YYYY-MM-DD form" });
 export const timestamp = z.string();
 export const ids = z.array(id);

@@ -1,6 +1,6 @@
 // Conditions on event stream properties, traits and attributes: `{property | name, optional?, <operator>: value}`.
 import { z } from "zod";
-import { type FieldError, isoDate, issue } from "./common.ts";
+import { type FieldError, isoDate, issue, matchPattern } from "./common.ts";
 
 const scalar = z.union([z.string(), z.number(), z.boolean()]);
 const scalarList = z.array(z.union([z.string(), z.number()]));
@@ -11,7 +11,7 @@ export const operatorShape = {
   _in: scalarList.optional(),
   _nin: scalarList.optional(),
   /** A regular expression matched against text. */
-  _matches: z.string().optional(),
+  _matches: matchPattern.optional(),
   _gt: z.number().optional(),
   _gte: z.number().optional(),
   _lt: z.number().optional(),

@@ -1,5 +1,6 @@
 // Location property conditions, shared by cohorts' location_conditions and scopes' location payload.
 import { z } from "zod";
+import { matchPattern } from "./common.ts";
 
 const NUMERIC = ["_gt", "_gte", "_lt", "_lte"] as const;
 const OPERATORS = ["_eq", "_in", "_nin", "_matches", ...NUMERIC, "_null", "_nnull"] as const;
@@ -14,7 +15,7 @@ export const locationPropertyCondition = z.strictObject({
   _eq: z.union([z.string(), z.number(), z.boolean()]).nullish(),
   _in: z.array(z.union([z.string(), z.number()])).nullish(),
   _nin: z.array(z.union([z.string(), z.number()])).nullish(),
-  _matches: z.string().nullish(),
+  _matches: matchPattern.nullish(),
   _gt: z.number().nullish(),
   _gte: z.number().nullish(),
   _lt: z.number().nullish(),

@@ -37,6 +37,12 @@ const cases: [string, Collection, unknown, string, string][] = [
   ["unknown stream operator", "cohorts", cohort({ stream_name: "orders", stream_conditions: [{ property: "p", _like: "x" }] }),
     "stream_conditions[0]._like", "allowed operators"],
   ["stream conditions without stream", "cohorts", cohort({ stream_conditions: [{ property: "p", _eq: 1 }] }), "stream_name", "is required"],
+  ["stream _matches that cannot compile", "cohorts", cohort({ stream_name: "orders", stream_conditions: [{ property: "p", _matches: "(" }] }),
+    "stream_conditions[0]._matches", "must be a valid regular expression"],
+  ["trait _matches that cannot compile", "cohorts", cohort({ traits: [{ name: "tier", _matches: "[a-" }] }),
+    "traits[0]._matches", "must be a valid regular expression"],
+  ["location _matches that cannot compile", "cohorts", cohort({ location_conditions: [{ atlas_id: A, conditions: [{ property: "kind", _matches: "*big" }] }] }),
+    "location_conditions[0].conditions[0]._matches", "must be a valid regular expression"],
   // cohort
   ["location and place conditions together", "cohorts", cohort({ location_conditions: [{ atlas_id: A }], place_conditions: [{ place_id: B }] }),
     "place_conditions", "location_conditions"],
