@@ -4,9 +4,9 @@ import { readFile } from "node:fs/promises";
 import Table from "cli-table3";
 import type { Command } from "commander";
 import { clientService, compare, createLifecycle, credentialsFor, readSettings, type Settings } from "pulumi-audience/provider";
+import { SIG_KEY } from "../engine/values.ts";
 
 const TYPE_PREFIX = "pulumi-nodejs:dynamic/audience:";
-const SECRET_SIG = "4dabf18193072939515e22adb298388d";
 const HIDDEN = "[secret]";
 
 export interface DriftEntry {
@@ -35,7 +35,7 @@ function reveal(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(reveal);
   if (typeof value !== "object" || value === null) return value;
   const record = value as Record<string, unknown>;
-  if (SECRET_SIG in record) return typeof record.plaintext === "string" ? reveal(JSON.parse(record.plaintext)) : HIDDEN;
+  if (SIG_KEY in record) return typeof record.plaintext === "string" ? reveal(JSON.parse(record.plaintext)) : HIDDEN;
   return Object.fromEntries(Object.entries(record).map(([k, v]) => [k, reveal(v)]));
 }
 

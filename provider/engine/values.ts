@@ -45,13 +45,6 @@ export function containsSecret(v: Value): boolean {
   return false;
 }
 
-export function containsUnknown(v: Value): boolean {
-  if (v === UNKNOWN) return true;
-  if (Array.isArray(v)) return v.some(containsUnknown);
-  if (isObject(v)) return Object.values(v).some(containsUnknown);
-  return false;
-}
-
 /**
  * Copies secretness from inputs to outputs as Pulumi's engine does for providers that do not accept secrets:
  * objects present on both sides are walked key by key; any other output whose input held a secret becomes secret.

@@ -2,7 +2,7 @@
 // to wait for the build, how to delete, which existing resource to adopt. They are recorded, never sent.
 import { z } from "zod";
 
-export const PROVIDER_KEY = "__provider";
+export { PROVIDER_KEY } from "../engine/values.ts";
 /** Names the family of a resource's inputs: the dynamic provider host does not pass the type token. */
 export const KIND_KEY = "__kind";
 

@@ -2,9 +2,9 @@
 // contract validates, and the service's response. All of it is guided by the family's zod schemas.
 import { z } from "zod";
 import { fromWire, SECRET_PLACEHOLDER, toWire, unwrap } from "pulumi-audience/sdk/contract";
+import { UNKNOWN } from "../engine/values.ts";
 
-/** What the engine sends in place of a value not known during preview. */
-export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+export { UNKNOWN };
 
 export type Props = Record<string, unknown>;
 
@@ -20,10 +20,6 @@ export function unknownPaths(value: unknown, path = ""): string[] {
     return Object.entries(value).flatMap(([k, v]) => unknownPaths(v, path === "" ? k : `${path}.${k}`));
   }
   return [];
-}
-
-export function containsUnknown(value: unknown): boolean {
-  return unknownPaths(value).length > 0;
 }
 
 /** True when `a` is `b`, inside it, or encloses it (a rule on one may depend on the other). */
