@@ -50,7 +50,12 @@ export async function runWithPulumiCli(o: CliRunOptions): Promise<CliRunResult> 
   const pulumi = (...args: string[]) => exec(o.pulumi, [...args, "--non-interactive"], { cwd: o.cwd, env, maxBuffer: 64 * 1024 * 1024 });
   await pulumi("stack", "select", "--create", "--stack", o.stack);
   for (const [key, value] of Object.entries(o.config ?? {})) await pulumi("config", "set", "--stack", o.stack, key, value);
-  for (const [key, value] of Object.entries(o.secrets ?? {})) await pulumi("config", "set", "--secret", "--stack", o.stack, key, value);
+  for (const [key, value] of Object.entries(o.secrets ?? {})) {
+    // On stdin, which the CLI reads when not interactive: a command line shows in process lists and failure text.
+    const setting = pulumi("config", "set", "--secret", "--stack", o.stack, key);
+    setting.child.stdin?.end(value);
+    await setting;
+  }
   const command = o.operation === "preview" ? ["preview"] : o.operation === "up" ? ["up", "--yes", "--skip-preview"] : [o.operation, "--yes", "--skip-preview"];
   let output: string;
   let ok = true;
