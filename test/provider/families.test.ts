@@ -12,6 +12,8 @@ interface Sample {
   inputs: () => Props;
   change: () => Props;
   patch: Props;
+  /** A change of a create-only member, which the service cannot patch: the resource is replaced. */
+  replace?: () => Props;
 }
 
 const samples: Record<string, Sample> = {
@@ -24,6 +26,7 @@ const samples: Record<string, Sample> = {
     inputs: () => ({ name: "Warehouse", options: { type: "postgres", host: "db.example.com", port: 5432, database: "d", schema: "s", user: "u", password: "hunter2" } }),
     change: () => ({ name: "Main warehouse" }),
     patch: { name: "Main warehouse" },
+    replace: () => ({ options: { type: "bigquery", projectId: "analytics", datasetName: "audience" } }),
   },
   outcomes: {
     inputs: () => ({ name: "Will buy", attainmentCohortId: leads }),
@@ -49,6 +52,7 @@ const samples: Record<string, Sample> = {
     inputs: () => ({ name: "Hosted", scopeId, representation: { mode: "identified" }, options: { type: "hosted_csv" } }),
     change: () => ({ options: { type: "hosted_csv", delimiter: ";" } }),
     patch: { options: { delimiter: ";" } },
+    replace: () => ({ options: { type: "lookup_api" } }),
   },
   streams: {
     inputs: () => ({ name: "purchases", properties: { amount: { type: "double" } } }),
@@ -74,11 +78,13 @@ const samples: Record<string, Sample> = {
     inputs: () => ({ name: "Stores", options: { type: "hosted_csv", uploadDirectory: "stores" }, outputToLocations: { name: "store_name", latitude: "lat", longitude: "lon" } }),
     change: () => ({ name: "Our stores" }),
     patch: { name: "Our stores" },
+    replace: () => ({ connectionId: "11111111-1111-4111-8111-111111111111", options: { type: "s3_csv", objectKey: "stores.csv" } }),
   },
   datasets: {
     inputs: () => ({ name: "Orders", identitySets: { main: { email: "email" } }, options: { type: "hosted_csv", uploadDirectory: "orders" } }),
     change: () => ({ name: "All orders" }),
     patch: { name: "All orders" },
+    replace: () => ({ connectionId: "11111111-1111-4111-8111-111111111111", options: { type: "s3_csv", prefix: "orders/" } }),
   },
   webhook_endpoints: {
     inputs: () => ({ url: "https://hooks.example.com/audience", enabledEvents: ["resource.errored"] }),
@@ -159,5 +165,18 @@ describe.each(Object.entries(samples))("%s", (collection, sample) => {
     } else {
       expect((await world.host.read(created.id, updated.properties)).id).toBe("");
     }
+  });
+});
+
+// Families with create-only members (the service cannot patch them): changing one replaces the resource.
+describe.each(Object.entries(samples).filter(([, s]) => s.replace))("%s", (collection, sample) => {
+  it("replaces when a create-only member changes, deciding it without a request", async () => {
+    const recorded = (await world.host.check({}, world.inputs(collection, sample.inputs()))).inputs;
+    const replaced = world.inputs(collection, { ...sample.inputs(), ...sample.replace!() });
+    expect((await world.host.check({}, replaced)).failures).toEqual([]);
+    const mark = await world.mark();
+    const diff = await world.host.diff("x", recorded, replaced);
+    expect(diff).toMatchObject({ changes: "some", replaces: ["options"] });
+    expect(await world.serviceCalls(mark)).toEqual([]);
   });
 });
