@@ -31,7 +31,12 @@ const proximity = new audience.Scope("store-proximity", {
   name: "Store proximity",
   population: { cohortIds: [nearStores.id] },
   payload: {
-    location: { atlasIds: [stores.id], selection: "nearest", maxDistance: 20_000, distanceOutputUnits: "miles" },
+    location: {
+      atlasIds: [stores.id],
+      selection: "nearest",
+      maxDistance: config.getNumber("maxDistanceMeters") ?? 20_000,
+      distanceOutputUnits: "miles",
+    },
   },
   preview: true,
 });

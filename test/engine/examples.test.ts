@@ -29,7 +29,9 @@ const SCENARIOS: Record<string, Scenario> = {
     secrets: { warehousePassword: "first-password" },
     change: { config: { warehouseHost: "warehouse-2.example.com" }, updates: { warehouse: ["options.host"] } },
   },
-  "location-pipeline": { change: { config: {} } },
+  "location-pipeline": {
+    change: { config: { maxDistanceMeters: "50000" }, updates: { "store-proximity": ["payload.location.maxDistance"] } },
+  },
   "two-accounts": { accounts: ["north", "south"], change: { config: { brands: '["north"]' }, deletes: ["south-leads", "south-leads-csv"] } },
 };
 
