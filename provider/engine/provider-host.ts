@@ -193,9 +193,13 @@ export class DynamicProviderHost {
     await this.#call<Empty>("delete", (c, cb) => c.delete(req, cb));
   }
 
-  close(): void {
+  /** Closes the channel and stops the host, resolving once it has exited. */
+  async close(): Promise<void> {
     this.#client.close();
-    if (this.#child.exitCode === null) this.#child.kill();
+    if (this.#child.exitCode !== null) return;
+    const exited = new Promise((resolve) => this.#child.once("exit", resolve));
+    this.#child.kill();
+    await exited;
   }
 }
 
