@@ -1,10 +1,7 @@
 // Dotted wire paths with `[]` for array elements ("population.cohort_ids[]"), as the contract names members.
+import { isObject } from "pulumi-audience/sdk/contract";
 
 type Visit = (value: unknown, concretePath: string, set: (v: unknown) => void) => void;
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /** Calls `visit` for every value at `path` in `doc`, with its concrete path (`population.cohort_ids[1]`). */
 export function visitPath(doc: unknown, path: string, visit: Visit): void {

@@ -1,14 +1,10 @@
 // The cohort rules that read the account's streams: date operators only on date properties, numeric
 // comparisons never on them. Only new or changed conditions are judged, as the service does.
-import { checkStreamConditions, jsonEqual, type StreamCondition, type StreamPropertyType } from "pulumi-audience/sdk/contract";
+import { checkStreamConditions, isObject, jsonEqual, type StreamCondition, type StreamPropertyType } from "pulumi-audience/sdk/contract";
 import type { ContextRule } from "./rules.ts";
-import type { Doc, ServiceState } from "./state.ts";
+import type { ServiceState } from "./state.ts";
 
 const TYPES = new Set<string>(["boolean", "long", "double", "string", "date", "datetime"]);
-
-function isObject(value: unknown): value is Doc {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /** Property types of a stream as its datasets declare them (and the stream itself reports them). */
 export function streamPropertyTypes(state: ServiceState, accountId: string, streamName: string): Record<string, StreamPropertyType> {

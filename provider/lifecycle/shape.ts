@@ -1,16 +1,12 @@
 // Turning values between the three forms the lifecycle meets: the program's camelCase inputs, the wire body the
 // contract validates, and the service's response. All of it is guided by the family's zod schemas.
 import { z } from "zod";
-import { fromWire, SECRET_PLACEHOLDER, toWire, unwrap } from "pulumi-audience/sdk/contract";
+import { fromWire, isObject, SECRET_PLACEHOLDER, toWire, unwrap } from "pulumi-audience/sdk/contract";
 import { UNKNOWN } from "../engine/values.ts";
 
-export { UNKNOWN };
+export { isObject, UNKNOWN };
 
 export type Props = Record<string, unknown>;
-
-export function isObject(value: unknown): value is Props {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /** Wire paths (`a.b[0]`) of every unknown value inside `value`. */
 export function unknownPaths(value: unknown, path = ""): string[] {

@@ -1,6 +1,6 @@
 // Typed errors of the client: one class per service error code and status, plus transport failures.
 import { STATUS_CODES } from "node:http";
-import type { FieldError } from "../contract/index.ts";
+import { isObject, type FieldError } from "../contract/index.ts";
 
 /** Where a failed call went: enough to say which request failed, never its credentials. */
 export interface RequestInfo {
@@ -147,24 +147,20 @@ export function apiError(info: RequestInfo, status: number, body: ErrorBody, ret
   return new Class(info, status, body);
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 const text = (value: unknown): string | undefined => (typeof value === "string" ? value : undefined);
 
 /** Reads the service's error body leniently: a proxy's HTML page or a partial body still yields an error. */
 export function readErrorBody(parsed: unknown, raw: string): ErrorBody {
-  if (!isRecord(parsed)) {
+  if (!isObject(parsed)) {
     const note = raw.trim().slice(0, 200);
     return note ? { note } : {};
   }
   const list = parsed.validationErrors ?? parsed.validation_errors;
   const validationErrors = Array.isArray(list)
-    ? list.filter(isRecord).map((e): ApiFieldError => ({
+    ? list.filter((e) => isObject(e)).map((e): ApiFieldError => ({
       path: text(e.path) ?? "",
       message: text(e.message) ?? "is invalid",
-      context: { errorType: isRecord(e.context) ? text(e.context.errorType) ?? "" : "" },
+      context: { errorType: isObject(e.context) ? text(e.context.errorType) ?? "" : "" },
       ...(text(e.suggestion) !== undefined ? { suggestion: text(e.suggestion) } : {}),
     }))
     : undefined;

@@ -2,7 +2,8 @@
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
-function isObject(value: unknown): value is Record<string, unknown> {
+/** A JSON object: not null, not an array. */
+export function isObject<T = unknown>(value: unknown): value is Record<string, T> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 

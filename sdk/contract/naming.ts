@@ -2,6 +2,7 @@
 // schema's object shape are renamed: record keys (stream names, `ig/...` attributes) and operator keys
 // (`_eq`) are data and pass through untouched. The schemas are the single source of which keys are fields.
 import { z } from "zod";
+import { isObject } from "./merge-patch.ts";
 
 export type CamelCase<S extends string> = S extends `_${string}`
   ? S
@@ -33,10 +34,6 @@ export function toWire(schema: z.ZodType, value: unknown): unknown {
 /** Renames a wire value's field keys to camelCase, guided by `schema`. */
 export function fromWire(schema: z.ZodType, value: unknown): unknown {
   return walk(schema, value, "fromWire");
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** Strips wrappers (optional, nullable, default, pipe, lazy...) down to the structural schema. */
@@ -117,7 +114,7 @@ function walk(schema: z.ZodType, value: unknown, direction: Direction): unknown 
     const element = arrayElementSchema(schema);
     return element ? value.map((v) => walk(element, v, direction)) : value;
   }
-  if (!isPlainObject(value)) return value;
+  if (!isObject(value)) return value;
   const shapes = objectShapes(schema, value);
   if (shapes.length === 0) {
     const valueSchema = recordValueSchema(schema);
