@@ -22,10 +22,8 @@ async function ignoringGone(call: Promise<void>): Promise<void> {
 export function clientService(credentials: Credentials): Service {
   const client = new AudienceClient({ apiKey: credentials.apiKey, baseUrl: credentials.baseUrl });
   const collection = (family: FamilyDef) => family.collection as Collection;
-  // A singleton (insights) lives at its collection path, without an id.
-  const item = (family: FamilyDef, id: string) => (family.singleton ? `/${family.path}` : `/${family.path}/${encodeURIComponent(id)}`);
-  const get = async (family: FamilyDef, id: string) =>
-    resource(family.singleton ? await client.request({ method: "GET", path: item(family, id) }) : await client.get(collection(family), id), `GET ${item(family, id)}`);
+  // The client puts a singleton (insights) at its collection path, without the id.
+  const get = async (family: FamilyDef, id: string) => resource(await client.get(collection(family), id), `GET /${family.path}/${id}`);
   return {
     async sendFile(path, bytes, contentType) {
       // The client sends JSON only; a file's bytes go out as they are, with the same credentials.
@@ -46,10 +44,7 @@ export function clientService(credentials: Credentials): Service {
         throw error;
       }
     },
-    update: async (family, id, patch) =>
-      resource(family.singleton
-        ? await client.request({ method: "PATCH", path: item(family, id), body: patch, contentType: MERGE_PATCH })
-        : await client.update(collection(family), id, patch as never), `PATCH ${item(family, id)}`),
+    update: async (family, id, patch) => resource(await client.update(collection(family), id, patch as never), `PATCH /${family.path}/${id}`),
     delete: (family, id) => ignoringGone(client.delete(collection(family), id)),
     archive: (family, id, body) => ignoringGone(client.archive(collection(family), id, body)),
   };
