@@ -4,7 +4,7 @@ import { AudienceClient } from "pulumi-audience/sdk/client";
 import { fromWire, families, type Collection } from "pulumi-audience/sdk/contract";
 import { kinds } from "../kinds/index.ts";
 import { credentialsFor, readSettings } from "../lifecycle/settings.ts";
-import type { State } from "./types.ts";
+import type { Result } from "./types.ts";
 
 export interface LookupArgs {
   /** The resource's exact name. */
@@ -25,7 +25,7 @@ function settingsFromStack() {
 }
 
 /** The one resource of `collection` named (or with the id) given; fails listing the names seen otherwise. */
-export async function lookup<C extends Collection>(collection: C, args: LookupArgs): Promise<State<C>> {
+export async function lookup<C extends Collection>(collection: C, args: LookupArgs): Promise<Result<C>> {
   const what = kinds[collection]?.name ?? collection;
   if ((args.name === undefined) === (args.id === undefined)) {
     throw new Error(`get${what}: give exactly one of name or id`);
@@ -39,7 +39,7 @@ export async function lookup<C extends Collection>(collection: C, args: LookupAr
       const seen = listed.map((r) => JSON.stringify(r.name)).join(", ") || "none";
       throw new Error(`get${what}: ${found.length === 0 ? "no" : found.length} ${collection} with ${wanted}${args.account ? ` in account ${args.account}` : ""}; names seen: ${seen}`);
     }
-    return fromWire(families[collection].response, found[0]) as State<C>;
+    return fromWire(families[collection].response, found[0]) as Result<C>;
   } finally {
     await client.close();
   }
@@ -47,8 +47,8 @@ export async function lookup<C extends Collection>(collection: C, args: LookupAr
 
 /** The promise and `Output` forms of a family's lookup. */
 export function lookups<C extends Collection>(collection: C) {
-  const get = (args: LookupArgs): Promise<State<C>> => lookup(collection, args);
-  const getOutput = (args: LookupInputs): pulumi.Output<State<C>> =>
-    pulumi.output(args).apply((plain) => lookup(collection, plain as LookupArgs)) as pulumi.Output<State<C>>;
+  const get = (args: LookupArgs): Promise<Result<C>> => lookup(collection, args);
+  const getOutput = (args: LookupInputs): pulumi.Output<Result<C>> =>
+    pulumi.output(args).apply((plain) => lookup(collection, plain as LookupArgs)) as pulumi.Output<Result<C>>;
   return { get, getOutput };
 }

@@ -1,6 +1,7 @@
 // Place (deprecated, superseded by atlases and locations): a named geometry; still accepted.
 import { z } from "zod";
 import { body, defineFamily, name, patchOf, responseOf, type MergePatchOf } from "./common.ts";
+import type { MemberDocs } from "./docs.ts";
 
 /** Fields beyond name are not shown; a GeoJSON geometry is the obvious one. */
 const shape = {
@@ -15,6 +16,12 @@ export const placeResponse = responseOf(shape, {});
 export type PlaceCreate = z.input<typeof placeCreate>;
 export type PlacePatch = MergePatchOf<PlaceCreate>;
 export type PlaceResponse = z.output<typeof placeResponse>;
+
+/** Field docs of places, by member path (see docs.ts). */
+export const placeDocs = {
+  geometry: "The place's GeoJSON geometry.",
+  description: "What the place is.",
+} as const satisfies MemberDocs;
 
 /** Deprecated: use atlases. */
 export const place = defineFamily({

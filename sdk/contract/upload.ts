@@ -1,6 +1,7 @@
 // Uploads: files posted as raw bytes to /uploads/{directory}/{filename}, read by hosted_csv datasets and atlases.
 import { z } from "zod";
 import { defineFamily, type FieldError } from "./common.ts";
+import type { MemberDocs } from "./docs.ts";
 
 /** Accepted file names: CSV, optionally gzip- or bzip2-compressed (zip and tar are no longer supported). */
 export const UPLOAD_EXTENSIONS = [".csv", ".csv.gz", ".csv.bz2", ".gz", ".bz2"] as const;
@@ -25,6 +26,13 @@ export const uploadResponse = z.object({
   created_at: z.string().nullish(),
 }).loose();
 export type UploadResponse = z.output<typeof uploadResponse>;
+
+/** Field docs of uploads, by member path (see docs.ts). */
+export const uploadDocs = {
+  directory: "Upload directory: one path segment of letters, digits, `.`, `_` or `-` (what datasets' and atlases' `options.uploadDirectory` name).",
+  filename: "File name: one path segment ending `.csv`, `.csv.gz` or `.csv.bz2` (zip and tar are no longer supported).",
+  size: "Size of the file in bytes.",
+} as const satisfies MemberDocs;
 
 /** Uploads have no JSON body and no id: created by POST of the file's bytes, listed, downloaded. */
 export const upload = defineFamily({
