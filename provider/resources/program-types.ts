@@ -198,7 +198,7 @@ export interface ScopePayloadLocationConditionArgs {
   _nnull?: pulumi.Input<boolean | null>;
 }
 
-/** A scope as the service answers it, in camelCase (what a lookup resolves to). */
+/** What the service answers for a `Scope`, in camelCase (what its lookup resolves to). */
 export interface ScopeResult {
   /** The resource's id (uuid), assigned by the service. */
   id: string;
@@ -480,13 +480,13 @@ export interface TargetRepresentationIdentifiedArgs {
   transformPreset?: pulumi.Input<string>;
   /**
    * `identified` and `referenced` modes: one row per identity of a person rather than one per person.
-   * Default `false`. Default: `false`.
+   * Default: `false`.
    */
   outputMultipleIdentities?: pulumi.Input<boolean>;
   /**
    * `identified`, `hashed`, `referenced` modes: `["attributes"]` adds attribute values imputed from
    * cohabitants and neighbors; otherwise only values from rows matched at person-level precision are
-   * included. Default `[]` (off). Default: `[]`.
+   * included (off by default). Default: `[]`.
    */
   imputePayload?: pulumi.Input<pulumi.Input<"attributes">[]>;
 }
@@ -506,7 +506,7 @@ export interface TargetRepresentationHashedArgs {
   /**
    * `identified`, `hashed`, `referenced` modes: `["attributes"]` adds attribute values imputed from
    * cohabitants and neighbors; otherwise only values from rows matched at person-level precision are
-   * included. Default `[]` (off). Default: `[]`.
+   * included (off by default). Default: `[]`.
    */
   imputePayload?: pulumi.Input<pulumi.Input<"attributes">[]>;
 }
@@ -532,13 +532,13 @@ export interface TargetRepresentationReferencedArgs {
   transformPreset?: pulumi.Input<string>;
   /**
    * `identified` and `referenced` modes: one row per identity of a person rather than one per person.
-   * Default `false`. Default: `false`.
+   * Default: `false`.
    */
   outputMultipleIdentities?: pulumi.Input<boolean>;
   /**
    * `identified`, `hashed`, `referenced` modes: `["attributes"]` adds attribute values imputed from
    * cohabitants and neighbors; otherwise only values from rows matched at person-level precision are
-   * included. Default `[]` (off). Default: `[]`.
+   * included (off by default). Default: `[]`.
    */
   imputePayload?: pulumi.Input<pulumi.Input<"attributes">[]>;
 }
@@ -1015,7 +1015,7 @@ export interface TargetAnalysisConfigArgs {
   attributes?: pulumi.Input<pulumi.Input<string>[]>;
 }
 
-/** A target as the service answers it, in camelCase (what a lookup resolves to). */
+/** What the service answers for a `Target`, in camelCase (what its lookup resolves to). */
 export interface TargetResult {
   /** The resource's id (uuid), assigned by the service. */
   id: string;
@@ -1163,15 +1163,12 @@ export interface TargetRepresentationIdentified {
   aggregate?: "person" | "residence" | null;
   /** Named structure transform preset of the destination kind; the default structure when absent. */
   transformPreset?: string | null;
-  /**
-   * `identified` and `referenced` modes: one row per identity of a person rather than one per person.
-   * Default `false`.
-   */
+  /** `identified` and `referenced` modes: one row per identity of a person rather than one per person. */
   outputMultipleIdentities?: boolean | null;
   /**
    * `identified`, `hashed`, `referenced` modes: `["attributes"]` adds attribute values imputed from
    * cohabitants and neighbors; otherwise only values from rows matched at person-level precision are
-   * included. Default `[]` (off).
+   * included (off by default).
    */
   imputePayload?: "attributes"[] | null;
 }
@@ -1191,7 +1188,7 @@ export interface TargetRepresentationHashed {
   /**
    * `identified`, `hashed`, `referenced` modes: `["attributes"]` adds attribute values imputed from
    * cohabitants and neighbors; otherwise only values from rows matched at person-level precision are
-   * included. Default `[]` (off).
+   * included (off by default).
    */
   imputePayload?: "attributes"[] | null;
 }
@@ -1215,15 +1212,12 @@ export interface TargetRepresentationReferenced {
   referenceDatasetId?: string | null;
   /** Named structure transform preset of the destination kind; the default structure when absent. */
   transformPreset?: string | null;
-  /**
-   * `identified` and `referenced` modes: one row per identity of a person rather than one per person.
-   * Default `false`.
-   */
+  /** `identified` and `referenced` modes: one row per identity of a person rather than one per person. */
   outputMultipleIdentities?: boolean | null;
   /**
    * `identified`, `hashed`, `referenced` modes: `["attributes"]` adds attribute values imputed from
    * cohabitants and neighbors; otherwise only values from rows matched at person-level precision are
-   * included. Default `[]` (off).
+   * included (off by default).
    */
   imputePayload?: "attributes"[] | null;
 }
@@ -1917,7 +1911,7 @@ export interface CohortLocationConditionConditionArgs {
   _nnull?: pulumi.Input<boolean | null>;
 }
 
-/** A cohort as the service answers it, in camelCase (what a lookup resolves to). */
+/** What the service answers for a `Cohort`, in camelCase (what its lookup resolves to). */
 export interface CohortResult {
   /** The resource's id (uuid), assigned by the service. */
   id: string;
@@ -2247,7 +2241,7 @@ export interface ForecastArgs extends ResourceControls {
   name: pulumi.Input<string>;
 }
 
-/** A forecast as the service answers it, in camelCase (what a lookup resolves to). */
+/** What the service answers for a `Forecast`, in camelCase (what its lookup resolves to). */
 export interface ForecastResult {
   /** The resource's id (uuid), assigned by the service. */
   id: string;
@@ -2493,7 +2487,7 @@ export interface AtlasOutputToLocationsPropertyArgs {
   format?: pulumi.Input<string>;
 }
 
-/** A atlas as the service answers it, in camelCase (what a lookup resolves to). */
+/** What the service answers for an `Atlas`, in camelCase (what its lookup resolves to). */
 export interface AtlasResult {
   /** The resource's id (uuid), assigned by the service. */
   id: string;
@@ -2546,7 +2540,7 @@ export interface AtlasResult {
   detectedColumns?: AtlasDetectedColumn[] | null;
 }
 
-/** Outputs of a `Atlas` resource: every member the service answers (its id is the resource's own `id`). */
+/** Outputs of an `Atlas` resource: every member the service answers (its id is the resource's own `id`). */
 export interface AtlasOutputs {
   /** The resource's name: a non-empty string. */
   readonly name: pulumi.Output<string>;
@@ -2771,7 +2765,7 @@ export interface AtlasDetectedColumn {
 /** Arguments of `new Location(name, args)`: the service's members in camelCase and the provider's controls. */
 export type LocationArgs = ResourceControls;
 
-/** A location as the service answers it, in camelCase (what a lookup resolves to). */
+/** What the service answers for a `Location`, in camelCase (what its lookup resolves to). */
 export interface LocationResult {
   /** The resource's id (uuid), assigned by the service. */
   id: string;
@@ -2845,7 +2839,7 @@ export interface StreamPropertyArgs {
   description?: pulumi.Input<string>;
 }
 
-/** A stream as the service answers it, in camelCase (what a lookup resolves to). */
+/** What the service answers for a `Stream`, in camelCase (what its lookup resolves to). */
 export interface StreamResult {
   /** The resource's id (uuid), assigned by the service. */
   id: string;
@@ -2991,7 +2985,7 @@ export interface TraitArgs extends ResourceControls {
   categories?: pulumi.Input<pulumi.Input<string>[]>;
 }
 
-/** A trait as the service answers it, in camelCase (what a lookup resolves to). */
+/** What the service answers for a `Trait`, in camelCase (what its lookup resolves to). */
 export interface TraitResult {
   /** The resource's id (uuid), assigned by the service. */
   id: string;
@@ -3176,7 +3170,7 @@ export interface AttributeSourceTransformArgs {
   recode?: pulumi.Input<{ [key: string]: pulumi.Input<unknown> }>;
 }
 
-/** A attribute as the service answers it, in camelCase (what a lookup resolves to). */
+/** What the service answers for an `Attribute`, in camelCase (what its lookup resolves to). */
 export interface AttributeResult {
   /** The resource's id (uuid), assigned by the service. */
   id: string;
@@ -3230,7 +3224,7 @@ export interface AttributeResult {
   permissions?: string[] | null;
 }
 
-/** Outputs of a `Attribute` resource: every member the service answers (its id is the resource's own `id`). */
+/** Outputs of an `Attribute` resource: every member the service answers (its id is the resource's own `id`). */
 export interface AttributeOutputs {
   /** The resource's name: a non-empty string. */
   readonly name: pulumi.Output<string>;
@@ -3328,7 +3322,7 @@ export interface FeatureStoreArgs extends ResourceControls {
   attributeIds?: pulumi.Input<pulumi.Input<string>[]>;
 }
 
-/** A feature store as the service answers it, in camelCase (what a lookup resolves to). */
+/** What the service answers for a `FeatureStore`, in camelCase (what its lookup resolves to). */
 export interface FeatureStoreResult {
   /** The resource's id (uuid), assigned by the service. */
   id: string;
@@ -3444,7 +3438,7 @@ export interface PersonaSetClusteringDimensionsArgs {
   streams?: pulumi.Input<{ [key: string]: pulumi.Input<pulumi.Input<string>[]> }>;
 }
 
-/** A persona set as the service answers it, in camelCase (what a lookup resolves to). */
+/** What the service answers for a `PersonaSet`, in camelCase (what its lookup resolves to). */
 export interface PersonaSetResult {
   /** The resource's id (uuid), assigned by the service. */
   id: string;
@@ -3650,7 +3644,7 @@ export interface OutcomePredictorsBlockedArgs {
   providers?: pulumi.Input<pulumi.Input<string>[]>;
 }
 
-/** A outcome as the service answers it, in camelCase (what a lookup resolves to). */
+/** What the service answers for an `Outcome`, in camelCase (what its lookup resolves to). */
 export interface OutcomeResult {
   /** The resource's id (uuid), assigned by the service. */
   id: string;
@@ -3699,7 +3693,7 @@ export interface OutcomeResult {
   reportUrl?: string | null;
 }
 
-/** Outputs of a `Outcome` resource: every member the service answers (its id is the resource's own `id`). */
+/** Outputs of an `Outcome` resource: every member the service answers (its id is the resource's own `id`). */
 export interface OutcomeOutputs {
   /** The resource's name: a non-empty string. */
   readonly name: pulumi.Output<string>;
@@ -3790,7 +3784,7 @@ export interface RecommenderPredictorsBlockedArgs {
   providers?: pulumi.Input<pulumi.Input<string>[]>;
 }
 
-/** A recommender as the service answers it, in camelCase (what a lookup resolves to). */
+/** What the service answers for a `Recommender`, in camelCase (what its lookup resolves to). */
 export interface RecommenderResult {
   /** The resource's id (uuid), assigned by the service. */
   id: string;
@@ -4184,7 +4178,7 @@ export interface DatasetPrivacyArgs {
   type: pulumi.Input<"suppress" | "delete">;
 }
 
-/** A dataset as the service answers it, in camelCase (what a lookup resolves to). */
+/** What the service answers for a `Dataset`, in camelCase (what its lookup resolves to). */
 export interface DatasetResult {
   /** The resource's id (uuid), assigned by the service. */
   id: string;
@@ -4799,7 +4793,7 @@ export interface ConnectionOptionsDatabricksArgs {
  */
 export type ConnectionOptionsArgs = ConnectionOptionsHostedCsvArgs | ConnectionOptionsLookupApiArgs | ConnectionOptionsSnowflakeArgs | ConnectionOptionsBigqueryArgs | ConnectionOptionsS3CsvArgs | ConnectionOptionsGcsCsvArgs | ConnectionOptionsPostgresArgs | ConnectionOptionsRedshiftArgs | ConnectionOptionsDatabricksArgs;
 
-/** A connection as the service answers it, in camelCase (what a lookup resolves to). */
+/** What the service answers for a `Connection`, in camelCase (what its lookup resolves to). */
 export interface ConnectionResult {
   /** The resource's id (uuid), assigned by the service. */
   id: string;
@@ -5063,7 +5057,7 @@ export interface AccountArgs extends ResourceControls {
   branding?: pulumi.Input<{ [key: string]: pulumi.Input<unknown> }>;
 }
 
-/** A account as the service answers it, in camelCase (what a lookup resolves to). */
+/** What the service answers for an `Account`, in camelCase (what its lookup resolves to). */
 export interface AccountResult {
   /** The resource's id (uuid), assigned by the service. */
   id: string;
@@ -5104,7 +5098,7 @@ export interface AccountResult {
   parentAccountId?: string | null;
 }
 
-/** Outputs of a `Account` resource: every member the service answers (its id is the resource's own `id`). */
+/** Outputs of an `Account` resource: every member the service answers (its id is the resource's own `id`). */
 export interface AccountOutputs {
   /** The resource's name: a non-empty string. */
   readonly name: pulumi.Output<string>;
@@ -5157,7 +5151,7 @@ export interface WebhookEndpointArgs extends ResourceControls {
   description?: pulumi.Input<string>;
 }
 
-/** A webhook endpoint as the service answers it, in camelCase (what a lookup resolves to). */
+/** What the service answers for a `WebhookEndpoint`, in camelCase (what its lookup resolves to). */
 export interface WebhookEndpointResult {
   /** The resource's id (uuid), assigned by the service. */
   id: string;
@@ -5310,7 +5304,7 @@ export interface MigrationRecommenderArgs {
   v2Id: pulumi.Input<string>;
 }
 
-/** A migration as the service answers it, in camelCase (what a lookup resolves to). */
+/** What the service answers for a `Migration`, in camelCase (what its lookup resolves to). */
 export interface MigrationResult {
   /** The resource's id (uuid), assigned by the service. */
   id: string;
@@ -5507,7 +5501,7 @@ export interface ConfigurationAuditArgs extends ResourceControls {
   useCaseIds?: pulumi.Input<pulumi.Input<string>[]>;
 }
 
-/** A audit as the service answers it, in camelCase (what a lookup resolves to). */
+/** What the service answers for a `ConfigurationAudit`, in camelCase (what its lookup resolves to). */
 export interface ConfigurationAuditResult {
   /** The resource's id (uuid), assigned by the service. */
   id: string;
@@ -5614,7 +5608,7 @@ export interface UseCaseArgs extends ResourceControls {
   resources?: pulumi.Input<pulumi.Input<unknown>[]>;
 }
 
-/** A use case as the service answers it, in camelCase (what a lookup resolves to). */
+/** What the service answers for an `UseCase`, in camelCase (what its lookup resolves to). */
 export interface UseCaseResult {
   /** The resource's id (uuid), assigned by the service. */
   id: string;
@@ -5666,7 +5660,7 @@ export interface UseCaseResult {
   generatedGuideStatus?: string | null;
 }
 
-/** Outputs of a `UseCase` resource: every member the service answers (its id is the resource's own `id`). */
+/** Outputs of an `UseCase` resource: every member the service answers (its id is the resource's own `id`). */
 export interface UseCaseOutputs {
   /** The resource's name: a non-empty string. */
   readonly name: pulumi.Output<string>;
@@ -5722,7 +5716,7 @@ export interface InsightsArgs extends ResourceControls {
   plan?: pulumi.Input<string>;
 }
 
-/** A insights as the service answers it, in camelCase (what a lookup resolves to). */
+/** What the service answers for an `Insights`, in camelCase (what its lookup resolves to). */
 export interface InsightsResult {
   /** The resource's id (uuid), assigned by the service. */
   id: string;
@@ -5755,7 +5749,7 @@ export interface InsightsResult {
   plan?: string | null;
 }
 
-/** Outputs of a `Insights` resource: every member the service answers (its id is the resource's own `id`). */
+/** Outputs of an `Insights` resource: every member the service answers (its id is the resource's own `id`). */
 export interface InsightsOutputs {
   /** The plan's name, when it has one. */
   readonly name: pulumi.Output<string | null | undefined>;
@@ -5809,7 +5803,7 @@ export interface MarketOpportunityAnalysisLocationsArgs {
   locationReferenceKeys?: pulumi.Input<pulumi.Input<string>[]>;
 }
 
-/** A market opportunity analysis as the service answers it, in camelCase (what a lookup resolves to). */
+/** What the service answers for a `MarketOpportunityAnalysis`, in camelCase (what its lookup resolves to). */
 export interface MarketOpportunityAnalysisResult {
   /** The resource's id (uuid), assigned by the service. */
   id: string;
@@ -5902,7 +5896,7 @@ export interface MarketOpportunityAnalysisLocations {
 /** Arguments of `new Upload(name, args)`: the service's members in camelCase and the provider's controls. */
 export type UploadArgs = ResourceControls & UploadExtraArgs;
 
-/** A upload as the service answers it, in camelCase (what a lookup resolves to). */
+/** What the service answers for an `Upload`, in camelCase (what its lookup resolves to). */
 export interface UploadResult {
   /**
    * Upload directory: one path segment of letters, digits, `.`, `_` or `-` (what datasets' and atlases'
@@ -5920,7 +5914,7 @@ export interface UploadResult {
   createdAt?: string | null;
 }
 
-/** Outputs of a `Upload` resource: every member the service answers (its id is the resource's own `id`). */
+/** Outputs of an `Upload` resource: every member the service answers (its id is the resource's own `id`). */
 export interface UploadOutputs extends UploadExtraOutputs {
   /**
    * Upload directory: one path segment of letters, digits, `.`, `_` or `-` (what datasets' and atlases'
@@ -5948,7 +5942,7 @@ export interface PlaceArgs extends ResourceControls {
   description?: pulumi.Input<string>;
 }
 
-/** A place as the service answers it, in camelCase (what a lookup resolves to). */
+/** What the service answers for a `Place`, in camelCase (what its lookup resolves to). */
 export interface PlaceResult {
   /** The resource's id (uuid), assigned by the service. */
   id: string;

@@ -182,21 +182,23 @@ function familyTypes(collection: Collection): string {
   const args = emitter(collection, "args", family.create, argsOut);
   const createShape = shapesOf(family.create)[0] ?? {};
   const argLines = memberLines(args, createShape, "", name);
-  const argBases = ["ResourceControls", ...(hasExtras ? [`${name}ExtraArgs`] : [])].join(", ");
+  // Families with inputs beyond their body extend `<Name>ExtraArgs` / `<Name>ExtraOutputs`, written in types.ts.
+  const argBases = ["ResourceControls", ...(hasExtras ? [`${name}ExtraArgs`] : [])];
   parts.push(`/** Arguments of \`new ${name}(name, args)\`: the service's members in camelCase and the provider's controls. */\n`
-    + (argLines === "" ? `export type ${name}Args = ${argBases.replace(", ", " & ")};\n` : `export interface ${name}Args extends ${argBases} {\n${argLines}}\n`));
+    + (argLines === "" ? `export type ${name}Args = ${argBases.join(" & ")};\n` : `export interface ${name}Args extends ${argBases.join(", ")} {\n${argLines}}\n`));
   parts.push(...argsOut.values());
 
   const plainOut = new Map<string, string>();
   const plain = emitter(collection, "plain", family.response, plainOut);
   const responseShape = shapesOf(family.response)[0] ?? {};
-  parts.push(`/** A ${family.name.replaceAll("_", " ")} as the service answers it, in camelCase (what a lookup resolves to). */\n`
+  const article = /^[AEIOU]/.test(name) ? "an" : "a";
+  parts.push(`/** What the service answers for ${article} \`${name}\`, in camelCase (what its lookup resolves to). */\n`
     + `export interface ${name}Result {\n${memberLines(plain, responseShape, "", name)}}\n`);
   // Outputs: every answered member but the id (the resource's own `id`), as `pulumi.Output`s of the plain types.
   const outputLine: MemberLine = (key, optional, type) => `readonly ${key}: pulumi.Output<${type}${optional ? " | undefined" : ""}>`;
   const outputLines = memberLines(plain, responseShape, "", name, outputLine, (key) => key === "id");
   const outputBases = hasExtras ? ` extends ${name}ExtraOutputs` : "";
-  parts.push(`/** Outputs of a \`${name}\` resource: every member the service answers (its id is the resource's own \`id\`). */\n`
+  parts.push(`/** Outputs of ${article} \`${name}\` resource: every member the service answers (its id is the resource's own \`id\`). */\n`
     + `export interface ${name}Outputs${outputBases} {\n${outputLines}}\n`);
   parts.push(...plainOut.values());
   return parts.join("\n");
