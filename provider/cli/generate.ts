@@ -6,9 +6,9 @@ import { join } from "node:path";
 import type { Command } from "commander";
 import { AudienceClient } from "pulumi-audience/sdk/client";
 import { families, fromWire, SECRET_PLACEHOLDER, type Collection, type FamilyDef } from "pulumi-audience/sdk/contract";
-import { kinds } from "../kinds/index.ts";
-import { credentialsFor, readSettings, type Settings } from "../lifecycle/settings.ts";
-import { canonical } from "../lifecycle/shape.ts";
+import { kinds } from "../runtime/families/index.ts";
+import { credentialsFor, readSettings, type Settings } from "../runtime/lifecycle/settings.ts";
+import { canonical } from "../runtime/lifecycle/shape.ts";
 
 type Doc = Record<string, unknown>;
 

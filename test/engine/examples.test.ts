@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "pulumi-audience/emulator";
 import { families } from "pulumi-audience/sdk/contract";
-import { KIND_NAMES } from "../../provider/kinds/index.ts";
+import { KIND_NAMES } from "../../provider/runtime/families/index.ts";
 import { runProgram, type Operation, type RunResult } from "../../provider/engine/index.ts";
 import { pulumiOnPath, runWithPulumiCli } from "../../provider/engine/pulumi-cli.ts";
 

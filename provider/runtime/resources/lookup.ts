@@ -2,7 +2,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { AudienceClient } from "pulumi-audience/sdk/client";
 import { fromWire, families, type Collection } from "pulumi-audience/sdk/contract";
-import { kinds } from "../kinds/index.ts";
+import { kinds } from "../families/index.ts";
 import { credentialsFor, readSettings } from "../lifecycle/settings.ts";
 import type { State } from "./types.ts";
 

@@ -4,7 +4,7 @@ import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { checkUpload } from "pulumi-audience/sdk/contract";
 import { z } from "zod";
-import type { Calls } from "./kind.ts";
+import type { Calls } from "./family.ts";
 
 type Props = Record<string, unknown>;
 

@@ -1,6 +1,6 @@
 // The calls the lifecycle makes, per family, on one account.
 import type { FamilyDef } from "pulumi-audience/sdk/contract";
-import type { FileCalls } from "../kinds/upload.ts";
+import type { FileCalls } from "../families/upload.ts";
 import type { Props } from "./shape.ts";
 
 export interface Service extends FileCalls {

@@ -1,10 +1,10 @@
 // Every resource family the provider manages, keyed by collection: the contract's family plus the name a
 // program uses and the few family-specific steps.
 import { families, type Collection, type FamilyDef } from "pulumi-audience/sdk/contract";
-import { defineKind, type Kind } from "./kind.ts";
+import { defineKind, type Kind } from "./family.ts";
 import { personaSetExtras } from "./persona-set.ts";
 
-export { defineKind, type Calls, type Kind } from "./kind.ts";
+export { defineKind, type Calls, type Kind } from "./family.ts";
 
 /** The class name of each family, as a program writes it. */
 export const KIND_NAMES: Record<string, string> = {

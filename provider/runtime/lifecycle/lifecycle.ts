@@ -2,9 +2,9 @@
 // Inputs and outputs are camelCase as a program writes them; the wire is snake_case; the contract converts.
 import type * as pulumi from "@pulumi/pulumi";
 import { fromWire, jsonEqual, mergePatch, toWire, validate, type FamilyDef } from "pulumi-audience/sdk/contract";
-import type { Kind } from "../kinds/kind.ts";
-import { kindOf } from "../kinds/index.ts";
-import { checkUploadInputs, declaredDigest, findUpload, sendUpload, uploadId } from "../kinds/upload.ts";
+import type { Kind } from "../families/family.ts";
+import { kindOf } from "../families/index.ts";
+import { checkUploadInputs, declaredDigest, findUpload, sendUpload, uploadId } from "../families/upload.ts";
 import { controlsSchema, CONTROL_KEYS, KIND_KEY, PROVIDER_KEY, type Controls } from "./controls.ts";
 import { type Service } from "./service.ts";
 import { canonical, camelPath, isObject, keepSecrets, keepSignedUrls, memberNames, pathsOverlap, unknownPaths, UNKNOWN, wireOf, withoutNulls, type Props } from "./shape.ts";

@@ -1,7 +1,7 @@
 // Persona sets: persona names are set through the personas endpoint, one PATCH per renamed persona, once the
 // set has built and its personas exist. The program names them by persona id (`personaNames`).
 import { isObject } from "../lifecycle/shape.ts";
-import type { Kind } from "./kind.ts";
+import type { Kind } from "./family.ts";
 
 function personas(response: Record<string, unknown>): { id: string; name: string }[] {
   const list = Array.isArray(response.personas) ? response.personas : [];

@@ -2,7 +2,7 @@
 // `pulumi-nodejs:dynamic/audience:<Name>`, the shared `__provider` shim and the family's typed args and outputs.
 import * as pulumi from "@pulumi/pulumi";
 import { camelKey, families, type Collection } from "pulumi-audience/sdk/contract";
-import { kinds, type Kind } from "../kinds/index.ts";
+import { kinds, type Kind } from "../families/index.ts";
 import { KIND_KEY } from "../lifecycle/controls.ts";
 import { memberNames } from "../lifecycle/shape.ts";
 import { provider } from "./shim.ts";
