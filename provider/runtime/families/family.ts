@@ -1,39 +1,69 @@
-// What the provider knows about one resource family beyond its contract: the name a program uses, which
-// outputs are secret, and the few family-specific steps the generic lifecycle calls.
+// What the provider knows about one resource family beyond its contract: which outputs are secret, the inputs it
+// handles itself, and the lifecycle steps it does its own way. The generic lifecycle calls these; a family needs
+// nothing from the lifecycle, only what this module defines.
+import type { AudienceClient } from "pulumi-audience/sdk/client";
 import { camelKey, type FamilyDef } from "pulumi-audience/sdk/contract";
 
-/** One service call the family needs beyond create/get/update: used by the family's hooks. */
+export type Props = Record<string, unknown>;
+
+/** The service calls a family's own steps make, on the resource's account. */
 export interface Calls {
-  /** A request relative to the base URL, answering the parsed JSON body (undefined when empty). */
-  request(method: "GET" | "POST" | "PATCH" | "DELETE", path: string, body?: unknown): Promise<unknown>;
+  readonly client: AudienceClient;
 }
 
-export interface Kind {
-  /** Class name and type token suffix: `pulumi-nodejs:dynamic/audience:<name>`. */
-  name: string;
+export interface Failure {
+  property: string;
+  reason: string;
+}
+
+/** A declared resource's members the family handles itself (`extraInputs`), now and as last recorded. */
+export interface ExtraInputs {
+  /** The declared extra inputs. */
+  extras: Props;
+  /** The extra inputs recorded by the last step. */
+  recordedExtras: Props;
+  /** Everything the last step recorded. */
+  recorded: Props;
+}
+
+/**
+ * Steps a family does its own way, overriding or adding to the generic ones (pulumi-go-provider `infer` style).
+ * Most families need none.
+ */
+export interface Capabilities {
+  /** Failures of the declared extra inputs, by member; added to the generic checks. */
+  check?(extras: Props): Failure[];
+  /** Creates the resource from its extra inputs: its id and the service's answer. Replaces POST of the body. */
+  create?(calls: Calls, extras: Props): Promise<{ id: string; response: Props }>;
+  /** The service's answer for the resource, or undefined when it is gone. Replaces GET by id. */
+  find?(calls: Calls, id: string, recorded: Props): Promise<Props | undefined>;
+  /** Applies changed inputs: the service's new answer, or undefined when nothing needs sending. Replaces PATCH. */
+  update?(calls: Calls, id: string, inputs: ExtraInputs): Promise<Props | undefined>;
+  /** Changes and replacements the generic comparison cannot see; added to it. */
+  diff?(inputs: ExtraInputs): Promise<{ changed: string[]; replaces: string[] }>;
+  /**
+   * Runs after a create, adopt or update with the declared extra inputs and the service's answer; returns the
+   * answer to record (e.g. re-read after naming personas).
+   */
+  afterWrite?(calls: Calls, id: string, extras: Props, response: Props): Promise<Props>;
+  /** Extra outputs derived from the answer and the declared extras, compared by diff (e.g. persona names). */
+  extraOutputs?(extras: Props, response: Props): Props;
+}
+
+export interface ProviderFamily extends Capabilities {
   family: FamilyDef;
   /** Top-level camelCase outputs that hold a credential somewhere inside: kept secret in state. */
   secretOutputs: readonly string[];
-  /**
-   * Program inputs the service does not take in the resource body, handled by `afterWrite`
-   * (e.g. a persona set's persona names).
-   */
+  /** Program inputs the service does not take in the resource body, handled by the family's own steps. */
   extraInputs: readonly string[];
-  /**
-   * Runs after a create, adopt or update with the declared extra inputs and the service's answer; returns the
-   * answer to record (e.g. re-read after naming personas). Absent for most families.
-   */
-  afterWrite?: (calls: Calls, id: string, extras: Record<string, unknown>, response: Record<string, unknown>) => Promise<Record<string, unknown>>;
-  /** `file`: the resource is a file's bytes (uploads), handled by its own small lifecycle. */
-  body: "json" | "file";
   /** Outputs beyond the response members and the extra inputs (e.g. an upload's `sha256`). */
   extraOutputNames: readonly string[];
-  /** Extra outputs derived from the answer and the declared extras, compared by diff (e.g. persona names). */
-  extraOutputs?: (extras: Record<string, unknown>, response: Record<string, unknown>) => Record<string, unknown>;
 }
 
-/** A descriptor from a family: secret outputs follow from the contract's secret paths. */
-export function defineKind(name: string, family: FamilyDef, extras: Partial<Omit<Kind, "name" | "family">> = {}): Kind {
+export type FamilyExtras = Partial<Pick<ProviderFamily, "extraInputs" | "extraOutputNames">> & Capabilities;
+
+/** A provider family from a contract family: secret outputs follow from the contract's secret paths. */
+export function defineProviderFamily(family: FamilyDef, extras: FamilyExtras = {}): ProviderFamily {
   const secretOutputs = [...new Set(family.secrets.map((path) => camelKey(path.split(/[.[]/)[0] ?? path)))];
-  return { name, family, secretOutputs, extraInputs: [], body: "json", extraOutputNames: [], ...extras };
+  return { family, secretOutputs, extraInputs: [], extraOutputNames: [], ...extras };
 }

@@ -1,12 +1,12 @@
-// Uploads carry a file's bytes, not a JSON body, and have no id of their own (`directory/filename`), so they get
-// their own small lifecycle instead of the generic one. The service offers no DELETE: destroy forgets the file.
+// Uploads carry a file's bytes, not a JSON body, and have no id of their own (`directory/filename`), so they do
+// create, read, update and diff their own way, through the SDK client's upload calls. The service offers no
+// DELETE: destroy forgets the file.
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
-import { checkUpload } from "pulumi-audience/sdk/contract";
+import { checkUpload, isObject, jsonEqual } from "pulumi-audience/sdk/contract";
 import { z } from "zod";
-import type { Calls } from "./family.ts";
-
-type Props = Record<string, unknown>;
+import { UNKNOWN } from "../markers.ts";
+import type { Calls, ExtraInputs, Failure, FamilyExtras, Props } from "./family.ts";
 
 export const uploadInputs = z.strictObject({
   directory: z.string({ error: "is required: the upload directory datasets and atlases read from" }),
@@ -22,12 +22,7 @@ export const uploadInputs = z.strictObject({
 });
 export type UploadInputs = z.infer<typeof uploadInputs>;
 
-export interface FileCalls extends Calls {
-  /** POSTs raw bytes; answers the parsed JSON body. */
-  sendFile(path: string, bytes: Uint8Array, contentType: string): Promise<unknown>;
-}
-
-export function uploadId(inputs: Pick<UploadInputs, "directory" | "filename">): string {
+function uploadId(inputs: Pick<UploadInputs, "directory" | "filename">): string {
   return `${inputs.directory}/${inputs.filename}`;
 }
 
@@ -35,36 +30,60 @@ async function bytesOf(inputs: UploadInputs): Promise<Uint8Array> {
   return inputs.source !== undefined ? readFile(inputs.source) : Buffer.from(inputs.content ?? "", "utf8");
 }
 
-export function sha256(bytes: Uint8Array): string {
+function sha256(bytes: Uint8Array): string {
   return createHash("sha256").update(bytes).digest("hex");
 }
 
-/** Failures of the declared inputs, by member. */
-export function checkUploadInputs(config: Props): { property: string; reason: string }[] {
-  const parsed = uploadInputs.safeParse(config);
-  const failures = parsed.success ? [] : parsed.error.issues.map((i) => ({ property: i.path.join(".") || "content", reason: i.message }));
-  if (typeof config.directory === "string" && typeof config.filename === "string") {
-    for (const e of checkUpload(config.directory, config.filename)) failures.push({ property: e.path, reason: `${e.path} ${e.message}` });
-  }
-  return failures;
-}
-
 /** The digest the declared inputs would upload (reads `source`), to compare with the recorded one. */
-export async function declaredDigest(config: Props): Promise<string> {
-  return sha256(await bytesOf(uploadInputs.parse(config)));
+async function declaredDigest(extras: Props): Promise<string> {
+  return sha256(await bytesOf(uploadInputs.parse(extras)));
 }
 
-export async function sendUpload(calls: FileCalls, config: Props): Promise<Props> {
-  const inputs = uploadInputs.parse(config);
+async function send({ client }: Calls, extras: Props): Promise<Props> {
+  const inputs = uploadInputs.parse(extras);
   const bytes = await bytesOf(inputs);
-  const path = `/uploads/${encodeURIComponent(inputs.directory)}/${encodeURIComponent(inputs.filename)}`;
-  const contentType = inputs.filename.toLowerCase().endsWith(".csv") ? "text/csv" : "application/octet-stream";
-  const answer = await calls.sendFile(path, bytes, contentType);
-  return { ...(typeof answer === "object" && answer !== null ? answer : {}), sha256: sha256(bytes) };
+  const answer = await client.upload(inputs.directory, inputs.filename, bytes);
+  return { ...(isObject(answer) ? answer : {}), sha256: sha256(bytes) };
 }
 
-/** The listed file, or undefined when the service no longer has it. */
-export async function findUpload(calls: Calls, id: string): Promise<Props | undefined> {
-  const listed = await calls.request("GET", "/uploads");
-  return (Array.isArray(listed) ? (listed as Props[]) : []).find((u) => `${String(u.directory)}/${String(u.filename)}` === id);
+/** Whether the declared file is the one recorded: same inputs and, for a local source, the same bytes. */
+async function unchanged({ extras, recordedExtras, recorded }: ExtraInputs): Promise<boolean> {
+  if (!jsonEqual(recordedExtras, extras)) return false;
+  return typeof extras.source !== "string" || recorded.sha256 === await declaredDigest(extras);
 }
+
+export const uploads: FamilyExtras = {
+  extraInputs: ["directory", "filename", "content", "source"],
+  extraOutputNames: ["sha256"],
+
+  check(extras) {
+    const parsed = uploadInputs.safeParse(extras);
+    const failures: Failure[] = parsed.success ? [] : parsed.error.issues.map((i) => ({ property: i.path.join(".") || "content", reason: i.message }));
+    if (typeof extras.directory === "string" && typeof extras.filename === "string") {
+      for (const e of checkUpload(extras.directory, extras.filename)) failures.push({ property: e.path, reason: `${e.path} ${e.message}` });
+    }
+    return failures;
+  },
+
+  async create(calls, extras) {
+    return { id: uploadId(uploadInputs.parse(extras)), response: await send(calls, extras) };
+  },
+
+  async find({ client }, id, recorded) {
+    const listed = (await client.listUploads()).find((u) => uploadId(u) === id);
+    // The service lists no digest: the recorded one stands for the bytes sent.
+    return listed === undefined ? undefined : { ...listed, sha256: recorded.sha256 };
+  },
+
+  async update(calls, _id, inputs) {
+    return (await unchanged(inputs)) ? undefined : send(calls, inputs.extras);
+  },
+
+  async diff({ extras, recordedExtras, recorded }) {
+    const replaces = ["directory", "filename"].filter((key) => recordedExtras[key] !== extras[key]);
+    // A local source file edited in place: its bytes no longer match what was uploaded.
+    const known = !Object.values(extras).includes(UNKNOWN);
+    const edited = typeof extras.source === "string" && known && recorded.sha256 !== await declaredDigest(extras).catch(() => undefined);
+    return { changed: edited ? ["source"] : [], replaces };
+  },
+};

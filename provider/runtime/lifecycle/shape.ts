@@ -6,7 +6,9 @@ import { UNKNOWN } from "../markers.ts";
 
 export { isObject, UNKNOWN };
 
-export type Props = Record<string, unknown>;
+import type { Props } from "../families/index.ts";
+
+export type { Props };
 
 /** Wire paths (`a.b[0]`) of every unknown value inside `value`. */
 export function unknownPaths(value: unknown, path = ""): string[] {
