@@ -1,10 +1,10 @@
 // Uploads through the client's transport, over real loopback sockets: the bytes arrive as sent, a failed upload
 // is retried like any other call, errors are typed and never carry the API key.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import { inspect } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AudienceClient, ConnectionError, InvalidAuthorizationError, ServerError, ValidationFailedError } from "pulumi-audience/sdk/client";
+import { listen, shutdown } from "./loopback.ts";
 
 const API_KEY = "sk_live_uploads_0123456789";
 const CSV = "store_id,store_name\n1,Main St\n";
@@ -24,14 +24,10 @@ beforeAll(async () => {
       handler(req, res, hits.length - 1);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  baseUrl = await listen(server);
 });
 
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
-});
+afterAll(() => shutdown(server));
 
 function reset(next: typeof handler) {
   hits.length = 0;
