@@ -85,6 +85,8 @@ export interface FamilyDef<
 > {
   /** Singular name in the spec's words: "scope", "persona_set". */
   name: string;
+  /** Class name a program writes and the type token's suffix (`pulumi-nodejs:dynamic/audience:<className>`). */
+  className: string;
   /** Collection name and `resource_type`: "scopes", "persona_sets". */
   collection: string;
   /** URL path of the collection relative to the base URL, without leading slash: "scopes", "knowledgebase/use_cases". */

@@ -144,6 +144,7 @@ export type DatasetResponse = z.output<typeof datasetResponse>;
 
 export const dataset = defineFamily({
   name: "dataset",
+  className: "Dataset",
   collection: "datasets",
   create: datasetCreate,
   patch: datasetPatch,

@@ -50,6 +50,7 @@ export type MigrationResponse = z.output<typeof migrationResponse>;
 
 export const migration = defineFamily({
   name: "migration",
+  className: "Migration",
   collection: "migrations",
   create: migrationCreate,
   patch: migrationPatch,

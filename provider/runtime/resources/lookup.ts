@@ -2,7 +2,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import { AudienceClient } from "pulumi-audience/sdk/client";
 import { fromWire, families, type Collection } from "pulumi-audience/sdk/contract";
-import { kinds } from "../kinds/index.ts";
 import { credentialsFor, readSettings } from "../lifecycle/settings.ts";
 import type { State } from "./types.ts";
 
@@ -26,7 +25,7 @@ function settingsFromStack() {
 
 /** The one resource of `collection` named (or with the id) given; fails listing the names seen otherwise. */
 export async function lookup<C extends Collection>(collection: C, args: LookupArgs): Promise<State<C>> {
-  const what = kinds[collection]?.name ?? collection;
+  const what = families[collection].className;
   if ((args.name === undefined) === (args.id === undefined)) {
     throw new Error(`get${what}: give exactly one of name or id`);
   }

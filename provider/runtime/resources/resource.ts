@@ -2,7 +2,7 @@
 // `pulumi-nodejs:dynamic/audience:<Name>`, the shared `__provider` shim and the family's typed args and outputs.
 import * as pulumi from "@pulumi/pulumi";
 import { camelKey, families, type Collection } from "pulumi-audience/sdk/contract";
-import { kinds, type Kind } from "../kinds/index.ts";
+import { providerFamilies, type ProviderFamily } from "../families/index.ts";
 import { KIND_KEY } from "../lifecycle/controls.ts";
 import { memberNames } from "../lifecycle/shape.ts";
 import { provider } from "./shim.ts";
@@ -17,9 +17,9 @@ export interface ResourceClass<C extends Collection> {
 }
 
 export function resourceClass<C extends Collection>(collection: C): ResourceClass<C> {
-  const found = kinds[collection];
-  if (!found) throw new Error(`no descriptor for ${collection}`);
-  const kind: Kind = found;
+  const found = providerFamilies[collection];
+  if (!found) throw new Error(`no provider family for ${collection}`);
+  const kind: ProviderFamily = found;
   const outputNames = [...memberNames(families[collection].response).map(camelKey), ...kind.extraInputs, ...kind.extraOutputNames]
     .filter((k) => k !== "id");
   const secret = new Set(kind.secretOutputs);
@@ -33,13 +33,13 @@ export function resourceClass<C extends Collection>(collection: C): ResourceClas
       }
       props[KIND_KEY] = collection;
       const additionalSecretOutputs = [...new Set([...(opts.additionalSecretOutputs ?? []), ...kind.secretOutputs])];
-      super(provider, name, props, { ...opts, additionalSecretOutputs }, "audience", kind.name);
+      super(provider, name, props, { ...opts, additionalSecretOutputs }, "audience", kind.family.className);
     }
 
     static get(name: string, id: pulumi.Input<string>, state: Pick<ResourceControls, "account"> = {}, opts: pulumi.CustomResourceOptions = {}) {
       return new Resource(name, state as Args<C>, { ...opts, id });
     }
   }
-  Object.defineProperty(Resource, "name", { value: kind.name });
+  Object.defineProperty(Resource, "name", { value: kind.family.className });
   return Resource as unknown as ResourceClass<C>;
 }

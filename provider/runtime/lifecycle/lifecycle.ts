@@ -1,11 +1,10 @@
-// The one check / diff / create / read / update / delete of every resource family, driven by its descriptor.
+// The one check / diff / create / read / update / delete of every resource family, driven by its description;
+// a family's own steps (see families/family.ts) stand in for the generic ones where it has them.
 // Inputs and outputs are camelCase as a program writes them; the wire is snake_case; the contract converts.
 import type * as pulumi from "@pulumi/pulumi";
 import { fromWire, jsonEqual, mergePatch, toWire, validate, type FamilyDef } from "pulumi-audience/sdk/contract";
-import type { Kind } from "../kinds/kind.ts";
-import { kindOf } from "../kinds/index.ts";
-import { checkUploadInputs, declaredDigest, findUpload, sendUpload, uploadId } from "../kinds/upload.ts";
-import { controlsSchema, CONTROL_KEYS, KIND_KEY, PROVIDER_KEY, type Controls } from "./controls.ts";
+import { familyOf, type ProviderFamily } from "../families/index.ts";
+import { controlsSchema, CONTROL_KEYS, DEFAULT_WAIT_TIMEOUT_SECONDS, KIND_KEY, PROVIDER_KEY, type Controls } from "./controls.ts";
 import { type Service } from "./service.ts";
 import { canonical, camelPath, isObject, keepSecrets, keepSignedUrls, memberNames, pathsOverlap, unknownPaths, UNKNOWN, wireOf, withoutNulls, type Props } from "./shape.ts";
 import { unknownAccount, type Settings } from "./settings.ts";
@@ -19,16 +18,16 @@ export interface Environment {
 }
 
 interface Parts {
-  kind: Kind;
+  kind: ProviderFamily;
   controls: Controls;
   /** The resource's own camelCase members, as the program declared them. */
   config: Props;
-  /** Declared inputs the descriptor handles itself (`Kind.extraInputs`). */
+  /** Declared inputs the family handles itself (`ProviderFamily.extraInputs`). */
   extras: Props;
 }
 
 function split(props: Props): Parts {
-  const kind = kindOf(props[KIND_KEY]);
+  const kind = familyOf(props[KIND_KEY]);
   const controls: Props = {};
   const config: Props = {};
   const extras: Props = {};
@@ -66,8 +65,8 @@ function outputsOf(parts: Parts, response: Props, known: Props): Props {
   return { ...members, ...parts.extras, ...extras, ...own, ...controlsOf(parts) };
 }
 
-/** The error form that keeps a created resource in state while failing the step. */
-class InitError extends Error {
+/** A failed step whose resource exists: Pulumi records it in state with these reasons instead of losing it. */
+class KeptResourceError extends Error {
   readonly id: string;
   readonly properties: Props;
   readonly reasons: string[];
@@ -84,7 +83,8 @@ export function createLifecycle(env: Environment) {
   async function waitForBuild(parts: Parts, service: Service, id: string, response: Props, inputs: Props): Promise<Props> {
     const { kind, controls } = parts;
     if (controls.waitFor !== "ready" || !kind.family.builds) return response;
-    const deadline = Date.now() + (controls.waitTimeoutSeconds ?? 1800) * 1000;
+    const timeoutSeconds = controls.waitTimeoutSeconds ?? DEFAULT_WAIT_TIMEOUT_SECONDS;
+    const deadline = Date.now() + timeoutSeconds * 1000;
     let current = response;
     let delay = 250;
     for (;;) {
@@ -92,10 +92,10 @@ export function createLifecycle(env: Environment) {
       const keep = () => ({ ...outputsOf(parts, current, inputs), [PROVIDER_KEY]: inputs[PROVIDER_KEY] });
       if (current.status === "error") {
         const why = typeof current.status_error === "string" ? current.status_error : "no reason given";
-        throw new InitError(id, keep(), `${kind.name} ${id} failed to build: ${why}`);
+        throw new KeptResourceError(id, keep(), `${kind.family.className} ${id} failed to build: ${why}`);
       }
       if (Date.now() + delay > deadline) {
-        throw new InitError(id, keep(), `${kind.name} ${id} is still ${String(current.status)} after ${controls.waitTimeoutSeconds ?? 1800}s (waitTimeoutSeconds)`);
+        throw new KeptResourceError(id, keep(), `${kind.family.className} ${id} is still ${String(current.status)} after ${timeoutSeconds}s (waitTimeoutSeconds)`);
       }
       await env.sleep(delay);
       delay = Math.min(delay * 2, 10_000);
@@ -111,10 +111,10 @@ export function createLifecycle(env: Environment) {
       if (!parts.kind.afterWrite || Object.keys(parts.extras).length === 0) return current;
       return await parts.kind.afterWrite(service, id, parts.extras, current);
     } catch (error) {
-      if (error instanceof InitError) throw error;
+      if (error instanceof KeptResourceError) throw error;
       // The write went through: keep the resource in state, failing the step with the reason.
       const kept = { ...outputsOf({ ...parts, extras: {} }, current, inputs), [PROVIDER_KEY]: inputs[PROVIDER_KEY] };
-      throw new InitError(id, kept, (error as Error).message);
+      throw new KeptResourceError(id, kept, (error as Error).message);
     }
   }
 
@@ -140,13 +140,13 @@ export function createLifecycle(env: Environment) {
         const problem = unknownAccount(env.settings(), controls.account);
         if (problem) failures.push({ property: "account", reason: problem });
       }
-      if (!kind.family.creatable && kind.body === "json" && controls.adoptId === undefined) {
-        failures.push({ property: "adoptId", reason: `${kind.name} cannot be created through the API: give adoptId to manage an existing one` });
+      if (!kind.family.creatable && !kind.create && controls.adoptId === undefined) {
+        failures.push({ property: "adoptId", reason: `${kind.family.className} cannot be created through the API: give adoptId to manage an existing one` });
       }
 
-      if (kind.body === "file") {
+      if (kind.check) {
         const unknown = unknownPaths(parts.extras);
-        failures.push(...checkUploadInputs(parts.extras).filter((f) => !unknown.some((u) => pathsOverlap(u, f.property))));
+        failures.push(...kind.check(parts.extras).filter((f) => !unknown.some((u) => pathsOverlap(u, f.property))));
       }
       const wire = wireOf(kind.family.create, config);
       const unknowns = unknownPaths(wire);
@@ -176,19 +176,19 @@ export function createLifecycle(env: Environment) {
       const service = env.service(controls.account);
       const desired = wireOf(kind.family.create, config);
       let response: Props;
-      if (kind.body === "file") {
-        response = await sendUpload(service, parts.extras);
-        return { id: uploadId(parts.extras as { directory: string; filename: string }), outs: outputsOf(parts, response, config) };
-      }
-      if (controls.adoptId !== undefined) {
+      let id: string;
+      if (kind.create) {
+        ({ id, response } = await kind.create(service, parts.extras));
+      } else if (controls.adoptId !== undefined) {
         const existing = await service.get(kind.family, controls.adoptId);
         // Declared inputs win: members the program leaves out are cleared, as an update would.
         const patch = mergePatch(canonical(kind.family.create, existing), canonical(kind.family.create, desired));
         response = patch === undefined ? existing : await service.update(kind.family, controls.adoptId, patch as Props);
+        id = String(response.id);
       } else {
         response = await service.create(kind.family, desired);
+        id = String(response.id);
       }
-      const id = String(response.id);
       response = await finish(parts, service, id, response, inputs);
       return { id, outs: outputsOf(parts, response, config) };
     },
@@ -197,12 +197,7 @@ export function createLifecycle(env: Environment) {
       const parts = split(props);
       const { kind } = parts;
       const service = env.service(parts.controls.account);
-      if (kind.body === "file") {
-        const listed = await findUpload(service, id);
-        if (listed === undefined) return {};
-        return { id, props: outputsOf(parts, { ...listed, sha256: props.sha256 }, parts.config), inputs: { ...parts.extras, ...controlsOf(parts) } };
-      }
-      const response = await service.find(kind.family, id);
+      const response = kind.find ? await kind.find(service, id, props) : await service.find(kind.family, id);
       if (response === undefined) return {};
       const outs = keepSignedUrls(outputsOf(parts, response, parts.config), props) as Props;
       // The inputs a program would write to get this resource, in the form check records them (defaults applied).
@@ -216,20 +211,20 @@ export function createLifecycle(env: Environment) {
       const parts = split(news);
       const { kind } = parts;
       const service = env.service(parts.controls.account);
-      if (kind.body === "file") {
-        const same = jsonEqual(before.extras, parts.extras)
-          && (typeof parts.extras.source !== "string" || olds.sha256 === await declaredDigest(parts.extras));
-        if (same) return { outs: { ...withoutControls(olds), ...controlsOf(parts) } };
-        return { outs: outputsOf(parts, await sendUpload(service, parts.extras), parts.config) };
-      }
-      const patch = mergePatch(recordedConfig(kind.family, before.config), declaredConfig(kind.family, parts.config));
-      // A build an earlier step left failed or unfinished is awaited again, so a retry cannot pass without it.
-      const unbuilt = parts.controls.waitFor === "ready" && kind.family.builds && olds.status !== "ready";
-      if (patch === undefined && jsonEqual(before.extras, parts.extras) && !unbuilt) {
+      const unchanged = { outs: { ...withoutControls(olds), ...parts.extras, ...controlsOf(parts) } };
+      let response: Props;
+      if (kind.update) {
+        const answer = await kind.update(service, id, { extras: parts.extras, recordedExtras: before.extras, recorded: olds });
+        if (answer === undefined) return unchanged;
+        response = answer;
+      } else {
+        const patch = mergePatch(recordedConfig(kind.family, before.config), declaredConfig(kind.family, parts.config));
+        // A build an earlier step left failed or unfinished is awaited again, so a retry cannot pass without it.
+        const unbuilt = parts.controls.waitFor === "ready" && kind.family.builds && olds.status !== "ready";
         // Only controls changed (wait, deletion, account name): nothing to send.
-        return { outs: { ...withoutControls(olds), ...parts.extras, ...controlsOf(parts) } };
+        if (patch === undefined && jsonEqual(before.extras, parts.extras) && !unbuilt) return unchanged;
+        response = patch === undefined ? await service.get(kind.family, id) : await service.update(kind.family, id, patch as Props);
       }
-      let response = patch === undefined ? await service.get(kind.family, id) : await service.update(kind.family, id, patch as Props);
       response = await finish(parts, service, id, response, news);
       return { outs: outputsOf(parts, response, parts.config) };
     },
@@ -272,12 +267,10 @@ export async function compare(olds: Props, news: Props): Promise<{ changed: stri
   for (const key of new Set([...Object.keys(before.extras), ...Object.keys(after.extras)])) {
     if (!jsonEqual(before.extras[key], after.extras[key])) changed.add(key);
   }
-  if (after.kind.body === "file") {
-    for (const key of ["directory", "filename"]) if (before.extras[key] !== after.extras[key]) replaces.push(key);
-    // A local source file edited in place: its bytes no longer match what was uploaded.
-    if (typeof after.extras.source === "string" && !unknownPaths(after.extras).length && olds.sha256 !== await declaredDigest(after.extras).catch(() => undefined)) {
-      changed.add("source");
-    }
+  if (after.kind.diff) {
+    const own = await after.kind.diff({ extras: after.extras, recordedExtras: before.extras, recorded: olds });
+    for (const key of own.changed) changed.add(key);
+    replaces.push(...own.replaces);
   }
   for (const key of CONTROL_KEYS) {
     if (!jsonEqual(before.controls[key], after.controls[key])) changed.add(key);

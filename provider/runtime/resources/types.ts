@@ -3,6 +3,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { Camel, Collection, families } from "pulumi-audience/sdk/contract";
 import type { z } from "zod";
+import type { controlsSchema } from "../lifecycle/controls.ts";
 
 type Primitive = string | number | boolean | null | undefined;
 
@@ -37,31 +38,16 @@ export type Config<C extends Collection> = Camel<Known<z.input<Family<C>["create
 /** The program-facing shape of a family's response. */
 export type State<C extends Collection> = Camel<Known<z.output<Family<C>["response"]>>>;
 
-/** Inputs every resource takes that steer the provider; recorded in state, never sent to the service. */
-export interface ResourceControls {
-  /**
-   * Name of an entry of the `audience:accounts` stack config map (`{apiKey, baseUrl}`) to manage this resource
-   * in; the default account (`audience:apiKey` / `audience:baseUrl`) when absent. Changing it never replaces.
-   */
-  account?: pulumi.Input<string>;
-  /**
-   * Id of an existing resource to take over instead of creating one: it is read, merge-patched to these inputs
-   * and managed from then on. (Pulumi's `import` option does not apply to these resources.)
-   */
-  adoptId?: pulumi.Input<string>;
-  /** `"ready"`: create and update wait until the resource has built; a failed build fails the step. */
-  waitFor?: pulumi.Input<"ready" | "none">;
-  /** How long `waitFor: "ready"` waits, in seconds (default 1800). */
-  waitTimeoutSeconds?: pulumi.Input<number>;
-  /** `"archive"` archives the resource on destroy instead of deleting it (default `"delete"`). */
-  deletionMode?: pulumi.Input<"delete" | "archive">;
-  /** With `deletionMode: "archive"`: ids of downstream resources that may be archived along. */
-  cascadeTo?: pulumi.Input<pulumi.Input<string>[]>;
-  /** With `deletionMode: "archive"`: archive everything downstream too. */
-  cascadeToAll?: pulumi.Input<boolean>;
-}
+/**
+ * Inputs every resource takes that steer the provider; recorded in state, never sent to the service. Each is
+ * documented on `controlsSchema`, which checks them.
+ */
+export type ResourceControls = {
+  [K in keyof ControlInputs]?: pulumi.Input<DeepInput<Exclude<ControlInputs[K], undefined>>>;
+};
+type ControlInputs = z.input<typeof controlsSchema>;
 
-/** Inputs some families take beyond their service body (see the family's descriptor). */
+/** Inputs some families take beyond their service body (see the family's `extraInputs`). */
 interface ExtraArgs {
   persona_sets: {
     /** Persona id -> name, applied through the personas endpoint once the set has built (see `personas`). */

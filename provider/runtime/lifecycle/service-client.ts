@@ -1,6 +1,5 @@
 // The lifecycle's calls made with the SDK client, one client per account.
-import { AudienceClient, MERGE_PATCH, NotFoundError } from "pulumi-audience/sdk/client";
-import { request as send } from "undici";
+import { AudienceClient, NotFoundError } from "pulumi-audience/sdk/client";
 import type { Collection, FamilyDef } from "pulumi-audience/sdk/contract";
 import type { Service } from "./service.ts";
 import { isObject, type Props } from "./shape.ts";
@@ -25,15 +24,7 @@ export function clientService(credentials: Credentials): Service {
   // The client puts a singleton (insights) at its collection path, without the id.
   const get = async (family: FamilyDef, id: string) => resource(await client.get(collection(family), id), `GET /${family.path}/${id}`);
   return {
-    async sendFile(path, bytes, contentType) {
-      // The client sends JSON only; a file's bytes go out as they are, with the same credentials.
-      const url = `${client.baseUrl.replace(/\/$/, "")}${path}`;
-      const answer = await send(url, { method: "POST", body: bytes, headers: { authorization: `Bearer ${credentials.apiKey}`, "content-type": contentType } });
-      const text = await answer.body.text();
-      if (answer.statusCode >= 400) throw new Error(`POST ${path}: ${answer.statusCode} ${text.slice(0, 300)}`);
-      return text ? JSON.parse(text) : undefined;
-    },
-    request: (method, path, body) => client.request({ method, path, body, ...(method === "PATCH" ? { contentType: MERGE_PATCH } : {}) }),
+    client,
     create: async (family, body) => resource(await client.create(collection(family), body as never), `POST /${family.path}`),
     get,
     async find(family, id) {

@@ -1,20 +1,21 @@
 // Persona sets: persona names are set through the personas endpoint, one PATCH per renamed persona, once the
 // set has built and its personas exist. The program names them by persona id (`personaNames`).
-import { isObject } from "../lifecycle/shape.ts";
-import type { Kind } from "./kind.ts";
+import { MERGE_PATCH } from "pulumi-audience/sdk/client";
+import { isObject } from "pulumi-audience/sdk/contract";
+import type { FamilyExtras, Props } from "./family.ts";
 
-function personas(response: Record<string, unknown>): { id: string; name: string }[] {
+function personas(response: Props): { id: string; name: string }[] {
   const list = Array.isArray(response.personas) ? response.personas : [];
   return list.filter(isObject).map((p) => ({ id: String(p.id), name: String(p.name ?? "") }));
 }
 
-export const personaSetExtras: Partial<Kind> = {
+export const personaSets: FamilyExtras = {
   extraInputs: ["personaNames"],
-  async afterWrite(calls, id, extras, response) {
+  async afterWrite({ client }, id, extras, response) {
     const wanted = isObject(extras.personaNames) ? extras.personaNames : {};
     let current = response;
     if (Object.keys(wanted).length > 0 && personas(current).length === 0) {
-      current = (await calls.request("GET", `/persona_sets/${encodeURIComponent(id)}`)) as Record<string, unknown>;
+      current = await client.get("persona_sets", id);
     }
     const existing = personas(current);
     const unknown = Object.keys(wanted).filter((pid) => !existing.some((p) => p.id === pid));
@@ -24,9 +25,10 @@ export const personaSetExtras: Partial<Kind> = {
     }
     const renames = existing.filter((p) => typeof wanted[p.id] === "string" && wanted[p.id] !== p.name);
     for (const persona of renames) {
-      await calls.request("PATCH", `/persona_sets/${encodeURIComponent(id)}/personas/${encodeURIComponent(persona.id)}`, { name: wanted[persona.id] });
+      const path = `/persona_sets/${encodeURIComponent(id)}/personas/${encodeURIComponent(persona.id)}`;
+      await client.request({ method: "PATCH", path, body: { name: wanted[persona.id] }, contentType: MERGE_PATCH });
     }
-    return renames.length > 0 ? ((await calls.request("GET", `/persona_sets/${encodeURIComponent(id)}`)) as Record<string, unknown>) : current;
+    return renames.length > 0 ? await client.get("persona_sets", id) : current;
   },
   extraOutputs(extras, response) {
     // Record the names the service holds, so a rename made elsewhere shows as drift.

@@ -2,11 +2,13 @@
 // contract validates, and the service's response. All of it is guided by the family's zod schemas.
 import { z } from "zod";
 import { fromWire, isObject, SECRET_PLACEHOLDER, toWire, unwrap } from "pulumi-audience/sdk/contract";
-import { UNKNOWN } from "../engine/values.ts";
+import { UNKNOWN } from "../markers.ts";
 
 export { isObject, UNKNOWN };
 
-export type Props = Record<string, unknown>;
+import type { Props } from "../families/index.ts";
+
+export type { Props };
 
 /** Wire paths (`a.b[0]`) of every unknown value inside `value`. */
 export function unknownPaths(value: unknown, path = ""): string[] {

@@ -1,9 +1,10 @@
 // The calls the lifecycle makes, per family, on one account.
 import type { FamilyDef } from "pulumi-audience/sdk/contract";
-import type { FileCalls } from "../kinds/upload.ts";
+import type { Calls } from "../families/index.ts";
 import type { Props } from "./shape.ts";
 
-export interface Service extends FileCalls {
+/** The generic calls, plus the SDK client a family's own steps use. */
+export interface Service extends Calls {
   create(family: FamilyDef, body: Props): Promise<Props>;
   get(family: FamilyDef, id: string): Promise<Props>;
   /** The resource, or undefined when the service no longer has it. */
