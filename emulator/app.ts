@@ -1,7 +1,8 @@
 // The HTTP service: Fastify with the service's error body, JSON and merge-patch bodies, `/v1` and unprefixed
 // routes, Bearer auth, injected faults and the request log. Route modules add the endpoints.
 import Fastify, { type FastifyInstance, type FastifyReply } from "fastify";
-import { ApiError, badRequest, codeForStatus, forbidden, notFound } from "./errors.ts";
+import { codeForStatus } from "pulumi-audience/sdk/contract";
+import { ApiError, badRequest, forbidden, notFound } from "./errors.ts";
 import { Builds, type BuildSettings } from "./builds.ts";
 import { Faults } from "./faults.ts";
 import { RequestLog } from "./request-log.ts";
@@ -117,7 +118,7 @@ export function createApp(options: AppOptions = {}): App {
       }),
     },
     account(request) {
-      if (!request.account) throw new ApiError(401, "MISSING_API_KEY", "Send the header Authorization: Bearer <API_KEY>");
+      if (!request.account) throw new ApiError("MISSING_API_KEY", "Send the header Authorization: Bearer <API_KEY>");
       return request.account;
     },
     owned(request, collection, id) {
@@ -169,8 +170,9 @@ export function createApp(options: AppOptions = {}): App {
       }
       if (fault.reset === "after") request.resetAfter = true;
       if (fault.status !== undefined) {
-        throw new ApiError(fault.status, fault.error ?? codeForStatus(fault.status), "Injected fault",
-          undefined, fault.retry_after !== undefined ? { "retry-after": String(fault.retry_after) } : {});
+        throw new ApiError(fault.error ?? codeForStatus(fault.status) ?? "BAD_REQUEST", "Injected fault", {
+          status: fault.status, headers: fault.retry_after !== undefined ? { "retry-after": String(fault.retry_after) } : {},
+        });
       }
     }
     if (request.routeOptions.config?.signed === true && new URL(request.url, "http://localhost").searchParams.has("signature")) {
@@ -216,7 +218,7 @@ export function createApp(options: AppOptions = {}): App {
           ? `The body is larger than the service accepts (${BODY_LIMIT / MIB} MiB; uploads ${UPLOAD_LIMIT / MIB} MiB)` : e.message ?? "Bad request");
       } else {
         console.error(error);
-        apiError = new ApiError(500, "INTERNAL_SERVER_ERROR", "The service failed to process the request");
+        apiError = new ApiError("INTERNAL_SERVER_ERROR", "The service failed to process the request");
       }
     }
     sendError(reply, apiError);
@@ -255,16 +257,16 @@ function ensureDefaultAccount(state: ServiceState, apiKey: string | undefined): 
 
 function authenticate(state: ServiceState, header: string | undefined): Account {
   if (header === undefined || header.trim() === "") {
-    throw new ApiError(401, "MISSING_API_KEY", "Send the header Authorization: Bearer <API_KEY>");
+    throw new ApiError("MISSING_API_KEY", "Send the header Authorization: Bearer <API_KEY>");
   }
   const match = /^Bearer ([\x21-\x7e]+)$/.exec(header.trim());
-  if (!match) throw new ApiError(401, "MALFORMED_API_KEY", "The Authorization header must read: Bearer <API_KEY>");
+  if (!match) throw new ApiError("MALFORMED_API_KEY", "The Authorization header must read: Bearer <API_KEY>");
   const record = state.keyRecord(match[1] as string);
-  if (!record) throw new ApiError(401, "INVALID_AUTHORIZATION", "The API key is not valid");
+  if (!record) throw new ApiError("INVALID_AUTHORIZATION", "The API key is not valid");
   if (record.expires_at !== null && Date.parse(record.expires_at) <= Date.now()) {
-    throw new ApiError(401, "EXPIRED_API_KEY", `The API key expired at ${record.expires_at}`);
+    throw new ApiError("EXPIRED_API_KEY", `The API key expired at ${record.expires_at}`);
   }
   const account = state.account(record.account_id);
-  if (!account) throw new ApiError(401, "INVALID_AUTHORIZATION", "The API key's account no longer exists");
+  if (!account) throw new ApiError("INVALID_AUTHORIZATION", "The API key's account no longer exists");
   return account;
 }

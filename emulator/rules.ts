@@ -1,10 +1,10 @@
 // Request rules that need more than the body: references to other resources, quotas, create-only members,
 // and the contract's context rules (those that read other resources of the account).
-import { jsonEqual, unwrap, type FamilyDef, type FieldError } from "pulumi-audience/sdk/contract";
+import { jsonEqual, unwrap, valueAt, valuesAt, type FamilyDef, type FieldError } from "pulumi-audience/sdk/contract";
 import { z } from "zod";
 import { ApiError, fieldError, validationFailed } from "./errors.ts";
 import { DEFAULT_QUOTA, familyOf, type Doc, type ServiceState, type StoredResource } from "./state.ts";
-import { valueAt, valuesAt } from "./paths.ts";
+
 import { cohortStreamConditions } from "./stream-rules.ts";
 import { migrationAccounts } from "./migrations.ts";
 
@@ -76,12 +76,12 @@ export function assertQuota(state: ServiceState, accountId: string, collection: 
   const quota = account?.quotas[collection] ?? DEFAULT_QUOTA;
   const used = state.allResources(accountId).filter((r) => r.collection === collection && r.doc.managed !== true).length;
   if (used >= quota) {
-    throw new ApiError(403, "MAX_RESOURCES_REACHED", `The account has reached its quota of ${quota} ${collection}`);
+    throw new ApiError("MAX_RESOURCES_REACHED", `The account has reached its quota of ${quota} ${collection}`);
   }
 }
 
 export function assertWritable(resource: StoredResource): void {
   if (resource.doc.managed === true) {
-    throw new ApiError(403, "FORBIDDEN", `The ${resource.collection.replace(/s$/, "")} ${String(resource.doc.id)} is managed by the service and read-only`);
+    throw new ApiError("FORBIDDEN", `The ${resource.collection.replace(/s$/, "")} ${String(resource.doc.id)} is managed by the service and read-only`);
   }
 }

@@ -1,9 +1,8 @@
 // The emulated service's state: accounts and their keys, resources (wire documents), usage and the outbox,
 // all kept in the durable record store. HTTP concerns live in routes/; this module is the model.
 import { createHash, randomBytes, randomUUID } from "node:crypto";
-import { families, SECRET_PLACEHOLDER, type FamilyDef } from "pulumi-audience/sdk/contract";
+import { families, SECRET_PLACEHOLDER, valuesAt, visitPath, type FamilyDef } from "pulumi-audience/sdk/contract";
 import { RecordStore } from "./store.ts";
-import { visitPath, valuesAt } from "./paths.ts";
 
 export type Doc = Record<string, unknown>;
 

@@ -185,7 +185,7 @@ function archive(ctx: EmulatorContext, resource: StoredResource, action: "archiv
     const blocking = needed.filter((r) => !allowed.has(String(r.doc.id)));
     if (blocking.length > 0) {
       const list = blocking.map((r) => `${r.collection} ${String(r.doc.id)}`).join(", ");
-      throw new ApiError(409, "CONFLICT", archiving
+      throw new ApiError("CONFLICT", archiving
         ? `Archive the downstream resources first, or name them in cascade_to (or set cascade_to_all): ${list}`
         : `Unarchive the upstream resources first, or name them in cascade_to (or set cascade_to_all): ${list}`);
     }
