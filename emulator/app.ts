@@ -7,10 +7,10 @@ import { Builds, type BuildSettings } from "./builds.ts";
 import { Faults } from "./faults.ts";
 import { RequestLog } from "./request-log.ts";
 import { RecordStore } from "./store.ts";
-import { familyOf, maskSecrets, ServiceState, type Account, type Doc } from "./state.ts";
-import { signUrl, verifySignedUrl } from "./signing.ts";
-import { registerBuildSteps } from "./derived.ts";
-import { withPushReadiness } from "./migrations.ts";
+import { maskSecrets, ServiceState, type Account } from "./state.ts";
+import { familyOf, singular } from "./families/index.ts";
+import { verifySignedUrl } from "./signing.ts";
+import { worldsOf } from "./outputs/worlds.ts";
 import { Webhooks } from "./webhooks.ts";
 import type { EmulatorContext } from "./context.ts";
 import { routes } from "./routes/index.ts";
@@ -45,7 +45,6 @@ export const BODY_LIMIT = MIB;
 const JSON_TYPES = ["application/json", "application/merge-patch+json", "application/json+merge-patch"];
 /** Longer than any id of the service. */
 const MAX_PATH_SEGMENT = 100;
-const OUTPUT_URL_TTL_MS = 60 * 60 * 1000;
 
 export interface App {
   app: FastifyInstance;
@@ -59,7 +58,6 @@ export function createApp(options: AppOptions = {}): App {
   const state = new ServiceState(store);
   const apiKey = ensureDefaultAccount(state, options.apiKey);
   const builds = new Builds(state, options.builds);
-  registerBuildSteps(state, builds);
   const webhooks = new Webhooks(state, builds);
   const faults = new Faults();
   const requests = new RequestLog();
@@ -97,7 +95,7 @@ export function createApp(options: AppOptions = {}): App {
   });
 
   const ctx: EmulatorContext = {
-    state, builds, faults, webhooks, requests, world: options.world,
+    state, builds, faults, webhooks, requests, worldOf: worldsOf(state, options.world),
     usage: {
       add: (accountId, metric, n = 1) => state.store.transaction(() => state.addUsage(accountId, metric, n)),
       get: (accountId) => state.usage(accountId),
@@ -124,25 +122,15 @@ export function createApp(options: AppOptions = {}): App {
     owned(request, collection, id) {
       const account = ctx.account(request);
       const found = state.resource(collection, id);
-      const family = familyOf(collection);
-      const kind = family?.name ?? collection;
+      const kind = singular(collection);
       if (!found) throw notFound(`No ${kind} with id ${id} exists`);
       if (!state.canAccess(found, account.id)) throw forbidden(`The ${kind} ${id} belongs to another account`);
       return found;
     },
     present(request, resource) {
-      let doc: Doc = maskSecrets(familyOf(resource.collection), structuredClone(resource.doc));
-      if (resource.collection === "migrations") doc = withPushReadiness(state, doc);
-      if (resource.collection === "targets") {
-        const type = (doc.options as { type?: unknown } | undefined)?.type;
-        const id = String(doc.id);
-        if (type === "hosted_csv") {
-          doc.output_url = ctx.baseUrl(request) + signUrl(`/v1/targets/${id}/download.csv`, new Date(Date.now() + OUTPUT_URL_TTL_MS));
-        } else if (type === "lookup_api") {
-          doc.output_url = `${ctx.baseUrl(request)}/v1/targets/${id}/lookup`;
-        }
-      }
-      return doc;
+      const family = familyOf(resource.collection);
+      const doc = maskSecrets(family, structuredClone(resource.doc));
+      return family?.emulator.present?.(ctx, request, doc) ?? doc;
     },
     baseUrl(request) {
       return `${request.protocol}://${request.host}`;
@@ -157,6 +145,9 @@ export function createApp(options: AppOptions = {}): App {
       requests.clear();
     },
   };
+
+  // What a finished build computes is its family's to say.
+  builds.onReady((resource) => familyOf(resource.collection)?.emulator.build?.(ctx, resource));
 
   app.addHook("onRequest", async (request, reply) => {
     request.startedAt = performance.now();

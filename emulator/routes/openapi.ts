@@ -5,7 +5,7 @@ import {
 } from "pulumi-audience/sdk/contract";
 import { z } from "zod";
 import type { EmulatorContext } from "../context.ts";
-import { allFamilies } from "../state.ts";
+import { allFamilies } from "../families/index.ts";
 
 type JsonSchema = Record<string, unknown>;
 
@@ -22,8 +22,7 @@ const errors = Object.fromEntries([...new Set(Object.values(ERROR_STATUS))].filt
 export function openApiDocument(): JsonSchema {
   const schemas: Record<string, JsonSchema> = { Error: jsonSchema(serviceErrorBody, "output") };
   const paths: Record<string, Record<string, unknown>> = {};
-  // Uploads have no JSON body and no id: described with the special paths.
-  for (const family of allFamilies().filter((f) => f.collection !== "uploads")) {
+  for (const family of allFamilies().filter((f) => f.emulator.ownOpenApiPaths !== true)) {
     const title = family.name.replace(/(^|_)([a-z])/g, (_m, _s: string, c: string) => c.toUpperCase());
     schemas[`${title}Create`] = jsonSchema(family.create, "input");
     schemas[`${title}Patch`] = jsonSchema(family.patch, "input");
