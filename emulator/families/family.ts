@@ -17,7 +17,7 @@ export interface EmulatorFamily {
   onChange?(stored: Doc, merged: Doc): Doc;
   /** Members a build computes as it finishes; throwing fails the build. Default: none. */
   build?(ctx: EmulatorContext, resource: Readonly<StoredResource>): Doc | undefined;
-  /** The build waits while the resource's `preview` is true (API-FACTS "Preview"). Default: false. */
+  /** The build waits while the resource's `preview` is true: the service trains nothing for a preview. Default: false. */
   previewHoldsBuild?: boolean;
   /** The account owner is mailed when a build finishes. Default: false. */
   mailOnReady?: boolean;
