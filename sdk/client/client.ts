@@ -3,7 +3,7 @@ import { inspect } from "node:util";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Agent, request as undiciRequest, type Dispatcher } from "undici";
 import type { z } from "zod";
-import { families, type Collection, type FamilyDef, type UploadResponse } from "../contract/index.ts";
+import { collectionPath, families, itemPath, type Collection, type FamilyDef, type UploadResponse } from "../contract/index.ts";
 import {
   apiError, AudienceError, ConnectionError, NotFoundError, readErrorBody, TimeoutError, type RequestInfo,
 } from "./errors.ts";
@@ -286,20 +286,23 @@ export class AudienceClient {
     return `AudienceClient ${inspect(this.toJSON())}`;
   }
 
-  #collectionPath(collection: Collection): string {
+  #family(collection: Collection): FamilyDef {
     const family = families[collection] as FamilyDef | undefined;
     if (family === undefined) {
       throw new TypeError(`unknown collection ${JSON.stringify(collection)}; known: ${Object.keys(families).join(", ")}`);
     }
-    return `/${family.path}`;
+    return family;
+  }
+
+  #collectionPath(collection: Collection): string {
+    return collectionPath(this.#family(collection));
   }
 
   /** A singleton family (one per account, e.g. insights) has no id in its path: the id is ignored. */
   #itemPath(collection: Collection, id: string): string {
-    const path = this.#collectionPath(collection);
-    if ((families[collection] as FamilyDef).singleton) return path;
-    if (typeof id !== "string" || id === "") throw new TypeError(`${collection}: id must be a non-empty string`);
-    return `${path}/${encodeURIComponent(id)}`;
+    const family = this.#family(collection);
+    if (!family.singleton && (typeof id !== "string" || id === "")) throw new TypeError(`${collection}: id must be a non-empty string`);
+    return itemPath(family, encodeURIComponent(id));
   }
 
   #uploadPath(directory: string, filename: string): string {

@@ -58,7 +58,7 @@ export function issue(ctx: { value: unknown; issues: z.core.$ZodRawIssue[] }, pa
 export const status = z.enum(["new", "starting", "running", "ready", "error"]);
 export type Status = z.infer<typeof status>;
 
-/** Read-only members every resource answers with (API-FACTS "Common resource fields"). */
+/** Read-only members every resource answers with, whatever its family. */
 export const common = {
   id,
   name: z.string(),

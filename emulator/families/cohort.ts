@@ -1,13 +1,16 @@
-// The cohort rules that read the account's streams: date operators only on date properties, numeric
-// comparisons never on them. Only new or changed conditions are judged, as the service does.
+// Cohorts: the rules that read the account's streams (date operators only on date properties, numeric
+// comparisons never on them; only new or changed conditions are judged, as the service does), and the member
+// counts a build fills from the synthetic world.
 import { checkStreamConditions, isObject, jsonEqual, type StreamCondition, type StreamPropertyType } from "pulumi-audience/sdk/contract";
-import type { ContextRule } from "./rules.ts";
-import type { ServiceState } from "./state.ts";
+import { resourcesOf } from "../outputs/worlds.ts";
+import type { ServiceState } from "../state.ts";
+import { cohortMembers, countMembers } from "../world/cohorts.ts";
+import type { ContextRule, EmulatorFamily } from "./family.ts";
 
 const TYPES = new Set<string>(["boolean", "long", "double", "string", "date", "datetime"]);
 
 /** Property types of a stream as its datasets declare them (and the stream itself reports them). */
-export function streamPropertyTypes(state: ServiceState, accountId: string, streamName: string): Record<string, StreamPropertyType> {
+function streamPropertyTypes(state: ServiceState, accountId: string, streamName: string): Record<string, StreamPropertyType> {
   const types: Record<string, StreamPropertyType> = { datetime: "date" };
   const note = (property: string, type: unknown) => {
     if (typeof type === "string" && TYPES.has(type)) types[property] = type as StreamPropertyType;
@@ -30,7 +33,7 @@ export function streamPropertyTypes(state: ServiceState, accountId: string, stre
   return types;
 }
 
-export const cohortStreamConditions: ContextRule = ({ state, accountId, doc, previous }) => {
+const cohortStreamConditions: ContextRule = ({ state, accountId, doc, previous }) => {
   const streamName = typeof doc.stream_name === "string" ? doc.stream_name : undefined;
   const conditions = Array.isArray(doc.stream_conditions) ? (doc.stream_conditions as StreamCondition[]) : [];
   if (!streamName || conditions.length === 0) return [];
@@ -42,4 +45,12 @@ export const cohortStreamConditions: ContextRule = ({ state, accountId, doc, pre
   }
   return checkStreamConditions(conditions, streamPropertyTypes(state, accountId, streamName))
     .filter((e) => !unchanged.has(Number(/^stream_conditions\[(\d+)\]/.exec(e.path)?.[1])));
+};
+
+export const cohort: EmulatorFamily = {
+  rules: [cohortStreamConditions],
+  build(ctx, resource) {
+    const world = ctx.worldOf(resource.account_id);
+    return countMembers(world, cohortMembers(world, resource.doc, resourcesOf(ctx.resources, resource.account_id)));
+  },
 };

@@ -1,11 +1,22 @@
-// Migration rules: related accounts only, one live migration per pair, first approval kept, and target
-// pairs' push readiness (blocked whenever the v2 target is archived).
-import { conflict, fieldError } from "./errors.ts";
-import type { ContextRule } from "./rules.ts";
-import { relationship } from "./derived.ts";
-import type { Doc, ServiceState } from "./state.ts";
+// Migrations link two related accounts: only such accounts, one live migration per pair, the first approval
+// kept, nothing changed once finished or rolled back; both accounts may read it; its target pairs' push
+// readiness is evaluated as it is read (blocked whenever the v2 target is archived).
+import { conflict, fieldError } from "../errors.ts";
+import type { Doc, ServiceState } from "../state.ts";
+import type { ContextRule, EmulatorFamily } from "./family.ts";
 
-export const migrationAccounts: ContextRule = ({ state, accountId, doc, previous }) => {
+/** How two accounts of a migration are related: `v2_parent_of_v1`, `v1_parent_of_v2`, `siblings` or `unrelated`. */
+function relationship(state: ServiceState, v1: string, v2: string): string {
+  const a = state.account(v1);
+  const b = state.account(v2);
+  if (!a || !b) return "unrelated";
+  if (a.parent_id === b.id) return "v2_parent_of_v1";
+  if (b.parent_id === a.id) return "v1_parent_of_v2";
+  if (a.parent_id !== null && a.parent_id === b.parent_id) return "siblings";
+  return "unrelated";
+}
+
+const migrationAccounts: ContextRule = ({ state, accountId, doc, previous }) => {
   const v1 = String(doc.v1_account_id);
   const v2 = String(doc.v2_account_id);
   if (!state.account(v1) || !state.account(v2)) return []; // named by the reference check
@@ -26,16 +37,8 @@ export const migrationAccounts: ContextRule = ({ state, accountId, doc, previous
   return [];
 };
 
-/** A PATCH keeps the first approval time; a finished or rolled-back migration takes no changes. */
-export function migrationPatch(stored: Doc, after: Doc): Doc {
-  if (stored.finished_at != null || stored.rolled_back_at != null) {
-    throw conflict(`The migration ${String(stored.id)} has ${stored.finished_at != null ? "finished" : "been rolled back"} and cannot change`);
-  }
-  return stored.approved_at != null ? { ...after, approved_at: stored.approved_at } : after;
-}
-
 /** Target pairs with their push readiness, as evaluated now. */
-export function withPushReadiness(state: ServiceState, doc: Doc): Doc {
+function withPushReadiness(state: ServiceState, doc: Doc): Doc {
   if (!Array.isArray(doc.targets)) return doc;
   const targets = (doc.targets as Doc[]).map((pair) => {
     const v1 = state.resource("targets", String(pair.v1_id));
@@ -48,3 +51,18 @@ export function withPushReadiness(state: ServiceState, doc: Doc): Doc {
   });
   return { ...doc, targets };
 }
+
+export const migration: EmulatorFamily = {
+  rules: [migrationAccounts],
+  onCreate: (state, _accountId, doc) => ({
+    account_tree_relationship: relationship(state, String(doc.v1_account_id), String(doc.v2_account_id)), finished_at: null, rolled_back_at: null,
+  }),
+  onChange(stored, merged) {
+    if (stored.finished_at != null || stored.rolled_back_at != null) {
+      throw conflict(`The migration ${String(stored.id)} has ${stored.finished_at != null ? "finished" : "been rolled back"} and cannot change`);
+    }
+    return stored.approved_at != null ? { ...merged, approved_at: stored.approved_at } : merged;
+  },
+  sharedWith: (doc, accountId) => doc.v1_account_id === accountId || doc.v2_account_id === accountId,
+  present: (ctx, _request, doc) => withPushReadiness(ctx.state, doc),
+};
