@@ -8,7 +8,7 @@ import type { DynamicProviderHost } from "./provider-host.ts";
 import type { ResourceState, Snapshot } from "./snapshot.ts";
 import { StepExecutor } from "./step-executor.ts";
 import { StepGenerator } from "./step-generator.ts";
-import { PlanError, type DeleteStep, type Step, type StepOp } from "./steps.ts";
+import { PlanError, type DeleteStep, type Step } from "./steps.ts";
 import { makeUrn, PROVIDER_TYPE, STACK_TYPE, urnType } from "./urn.ts";
 import type { PropertyMap } from "./values.ts";
 
@@ -61,13 +61,12 @@ export class Deployment implements MonitorHandler {
   }
 
   /** Plans a step; a step that cannot be planned is reported failed. */
-  async #plan<S extends Step>(urn: string, op: StepOp, make: () => Promise<S>): Promise<S> {
+  async #plan<S extends Step>(urn: string, make: () => Promise<S>): Promise<S> {
     try {
       return await make();
     } catch (e) {
-      const failure = e instanceof PlanError ? e : new PlanError((e as Error).message, op);
-      this.progress.fail(failure.op, urn, failure.keys, failure.message);
-      throw failure;
+      if (e instanceof PlanError) this.progress.fail(e.op, urn, e.keys, e.message);
+      throw e;
     }
   }
 
@@ -98,7 +97,7 @@ export class Deployment implements MonitorHandler {
       if (failedDep) throw new Error(`${urn}: not attempted because ${failedDep} failed`);
       let old = this.#snapshot.find(urn);
       for (const alias of reg.aliasUrns) old ??= this.#snapshot.find(alias);
-      const step = await this.#plan(urn, old ? "update" : "create", () => this.#generator.register(urn, reg, old));
+      const step = await this.#plan(urn, () => this.#generator.register(urn, reg, old));
       const state = (await this.#perform(step))!;
       this.#news.set(urn, state);
       return { urn, id: state.id ?? "", outputs: reg.custom ? state.outputs : {} };
@@ -132,7 +131,7 @@ export class Deployment implements MonitorHandler {
 
   async read(req: ReadRequest): Promise<{ urn: string; outputs: PropertyMap }> {
     const urn = this.#claim(req.type, req.name, req.parent);
-    const step = await this.#plan(urn, "read", () => this.#generator.read(urn, req));
+    const step = await this.#plan(urn, () => this.#generator.read(urn, req));
     const state = (await this.#perform(step))!;
     this.#news.set(urn, state);
     return { urn, outputs: state.outputs };
@@ -179,7 +178,7 @@ export class Deployment implements MonitorHandler {
   /** Reads every resource from the service; drift and out-of-band deletions update the state (unless planned). */
   async refresh(): Promise<void> {
     await inDependencyOrder(this.#generator.refreshable(this.#snapshot.resources), () => [], this.#o.parallel, async (r) => {
-      const step = await this.#plan(r.urn, "drift", () => this.#generator.refresh(r));
+      const step = await this.#plan(r.urn, () => this.#generator.refresh(r));
       await this.#perform(step);
     });
   }
