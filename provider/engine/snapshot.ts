@@ -1,11 +1,12 @@
-// The stack's state file, in the layout of `pulumi stack export`, secrets sealed with the passphrase provider.
-// Every save writes a temporary file and renames it over the old one, so a crash never leaves half a state.
+// The stack's snapshot: the resources it holds and the operations in flight, kept in the stack's state file in the
+// layout of `pulumi stack export`, secrets sealed with the passphrase provider. Every save writes a temporary file
+// and renames it over the old one, so a crash never leaves half a state.
 import { randomBytes } from "node:crypto";
 import { mkdir, open, readFile, rename, rm } from "node:fs/promises";
 import { dirname } from "node:path";
 import { z } from "zod";
 import { PassphraseCrypter } from "./secrets.ts";
-import type { PropertyMap, Value } from "./values.ts";
+import { annotateSecrets, markSecret, type PropertyMap, type Value } from "./values.ts";
 
 export interface ResourceState {
   urn: string;
@@ -36,11 +37,15 @@ export interface PendingOperation {
   type: "creating" | "updating" | "deleting";
 }
 
-interface Deployment {
-  manifest: { time: string; magic: string; version: string };
-  secrets_providers: { type: "passphrase"; state: { salt: string } };
-  resources: ResourceState[];
-  pending_operations?: PendingOperation[];
+/** The state file; Pulumi names the snapshot in it `deployment`. */
+interface StateFile {
+  version: 3;
+  deployment: {
+    manifest: { time: string; magic: string; version: string };
+    secrets_providers: { type: "passphrase"; state: { salt: string } };
+    resources: ResourceState[];
+    pending_operations?: PendingOperation[];
+  };
 }
 
 export class StateError extends Error {
@@ -71,7 +76,7 @@ const storedResource = z.looseObject({
   delete: z.boolean().optional(),
   initErrors: names.optional(),
 });
-const storedState = z.looseObject({
+const storedStateFile = z.looseObject({
   version: z.literal(3),
   deployment: z.looseObject({
     secrets_providers: z.looseObject({ state: z.looseObject({ salt: z.string() }) }),
@@ -87,7 +92,7 @@ function where(path: readonly PropertyKey[]): string {
   return path.map((p, i) => (typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`)).join("") || "(document)";
 }
 
-export class StackState {
+export class Snapshot {
   resources: ResourceState[];
   pending: PendingOperation[];
   readonly path: string;
@@ -102,21 +107,21 @@ export class StackState {
   }
 
   /** Reads the state file, or starts an empty stack whose secrets use the given salt (or a new one). */
-  static async load(path: string, passphrase: string, saltForNewStack?: string): Promise<StackState> {
+  static async load(path: string, passphrase: string, saltForNewStack?: string): Promise<Snapshot> {
     let text: string | undefined;
     try {
       text = await readFile(path, "utf8");
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
     }
-    if (text === undefined) return new StackState(path, await PassphraseCrypter.open(passphrase, saltForNewStack), [], []);
+    if (text === undefined) return new Snapshot(path, await PassphraseCrypter.open(passphrase, saltForNewStack), [], []);
     let doc: unknown;
     try {
       doc = JSON.parse(text);
     } catch (e) {
       throw new StateError(`${path}: not valid JSON (${(e as Error).message}); restore it from a backup or remove it to start over`);
     }
-    const parsed = storedState.safeParse(doc);
+    const parsed = storedStateFile.safeParse(doc);
     if (!parsed.success) {
       const problems = parsed.error.issues.slice(0, 3).map((i) => `${where(i.path)}: ${i.message}`).join("; ");
       throw new StateError(`${path}: not a stack state of version 3 with a passphrase secrets provider (${problems}); restore it from a backup`);
@@ -136,15 +141,19 @@ export class StackState {
       outputs: open(r.outputs, `${r.urn} outputs`),
     })) as ResourceState[];
     const pending = (deployment.pending_operations ?? []).map((op) => ({ ...op, resource: { ...op.resource, inputs: open(op.resource.inputs, `pending ${op.type} of ${op.resource.urn}`) } }));
-    return new StackState(path, crypter, resources, pending);
+    return new Snapshot(path, crypter, resources, pending);
   }
 
   find(urn: string): ResourceState | undefined {
     return this.resources.find((r) => r.urn === urn && !r.delete);
   }
 
-  /** Puts the new state of a resource in place of its old one (or appends it), then saves. */
-  upsert(resource: ResourceState): Promise<void> {
+  /**
+   * Puts the new state of a resource in place of its old one (or appends it), then saves. `renamed` is its old
+   * entry under another URN (an alias), which gives way.
+   */
+  upsert(resource: ResourceState, renamed?: ResourceState): Promise<void> {
+    if (renamed && renamed.urn !== resource.urn) this.resources = this.resources.filter((r) => r !== renamed);
     const at = this.resources.findIndex((r) => r.urn === resource.urn && !r.delete);
     if (at >= 0) this.resources[at] = resource;
     else this.resources.push(resource);
@@ -168,20 +177,21 @@ export class StackState {
 
   /** Queues a write of the whole state; writes happen one at a time, in order. */
   save(): Promise<void> {
-    const snapshot = this.#serialize();
-    this.#writes = this.#writes.catch(() => undefined).then(() => writeAtomically(this.path, snapshot));
+    const text = this.#serialize();
+    this.#writes = this.#writes.catch(() => undefined).then(() => writeAtomically(this.path, text));
     return this.#writes;
   }
 
   #serialize(): string {
     const seal = (m: PropertyMap) => this.crypter.sealValue(m as Value);
-    const deployment: Deployment = {
+    const deployment: StateFile["deployment"] = {
       manifest: { time: new Date().toISOString(), magic: "", version: "pulumi-audience local engine" },
       secrets_providers: { type: "passphrase", state: { salt: this.crypter.saltState } },
       resources: dependencyOrder(this.resources).map((r) => ({ ...r, inputs: seal(r.inputs) as PropertyMap, outputs: seal(r.outputs) as PropertyMap })),
     };
     if (this.pending.length > 0) deployment.pending_operations = this.pending.map((op) => ({ ...op, resource: { ...op.resource, inputs: seal(op.resource.inputs) as PropertyMap } }));
-    return `${JSON.stringify({ version: 3, deployment }, null, 4)}\n`;
+    const file: StateFile = { version: 3, deployment };
+    return `${JSON.stringify(file, null, 4)}\n`;
   }
 }
 
@@ -215,6 +225,11 @@ export function dependencyOrder(resources: ResourceState[]): ResourceState[] {
   };
   for (const r of resources) visit(r, new Set());
   return out;
+}
+
+/** Outputs as recorded: secret where the same input (or, on refresh, the old output) was, and where asked. */
+export function recordedOutputs(resource: Pick<ResourceState, "inputs" | "additionalSecretOutputs">, outputs: PropertyMap, secretsFrom: PropertyMap = resource.inputs): PropertyMap {
+  return markSecret(annotateSecrets(outputs, secretsFrom), resource.additionalSecretOutputs ?? []);
 }
 
 /** URNs a resource needs to exist first: parent, provider, dependencies and property dependencies. */
