@@ -1,7 +1,7 @@
 // The local engine: runs a Pulumi program (preview, up, refresh, destroy) the way `pulumi` does, without its CLI.
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import type { Controls } from "../lifecycle/controls.ts";
+import type { Controls } from "../runtime/lifecycle/controls.ts";
 import { Deployment, type Operation } from "./deployment.ts";
 import type { EngineEvent, StepEvent } from "./events.ts";
 import { childNodeOptions, runLanguageRuntime } from "./language.ts";
