@@ -34,6 +34,7 @@ export const accountDocs = {
 
 export const account = defineFamily({
   name: "account",
+  className: "Account",
   collection: "accounts",
   create: accountCreate,
   patch: accountPatch,

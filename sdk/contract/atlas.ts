@@ -114,6 +114,7 @@ export const atlasDocs = {
 
 export const atlas = defineFamily({
   name: "atlas",
+  className: "Atlas",
   collection: "atlases",
   create: atlasCreate,
   patch: atlasPatch,
@@ -149,6 +150,7 @@ export const locationDocs = {
 /** Locations are written by their atlas's build; the API only lists them. */
 export const location = defineFamily({
   name: "location",
+  className: "Location",
   collection: "locations",
   create: z.strictObject({}),
   patch: z.strictObject({}),

@@ -77,6 +77,7 @@ export const attributeDocs = {
 
 export const attribute = defineFamily({
   name: "attribute",
+  className: "Attribute",
   collection: "attributes",
   create: attributeCreate,
   patch: attributePatch,
@@ -100,6 +101,7 @@ export const featureStoreDocs = {
 
 export const featureStore = defineFamily({
   name: "feature_store",
+  className: "FeatureStore",
   collection: "feature_stores",
   create: featureStoreCreate,
   patch: featureStorePatch,

@@ -38,6 +38,7 @@ export const auditDocs = {
 
 export const audit = defineFamily({
   name: "audit",
+  className: "ConfigurationAudit",
   collection: "audits",
   path: "accounts/current/audits",
   create: auditCreate,

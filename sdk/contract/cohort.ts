@@ -123,6 +123,7 @@ export const cohortDocs = {
 
 export const cohort = defineFamily({
   name: "cohort",
+  className: "Cohort",
   collection: "cohorts",
   create: cohortCreate,
   patch: cohortPatch,

@@ -94,6 +94,7 @@ export const connectionDocs = {
 
 export const connection = defineFamily({
   name: "connection",
+  className: "Connection",
   collection: "connections",
   create: connectionCreate,
   patch: connectionPatch,

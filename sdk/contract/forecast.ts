@@ -16,6 +16,7 @@ export const forecastDocs = {} as const satisfies MemberDocs;
 
 export const forecast = defineFamily({
   name: "forecast",
+  className: "Forecast",
   collection: "forecasts",
   create: forecastCreate,
   patch: forecastPatch,

@@ -26,6 +26,7 @@ export const insightsDocs = {
 
 export const insights = defineFamily({
   name: "insights",
+  className: "Insights",
   collection: "insights",
   create: insightsCreate,
   patch: insightsPatch,

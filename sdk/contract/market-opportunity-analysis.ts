@@ -37,6 +37,7 @@ export const marketOpportunityAnalysisDocs = {
 
 export const marketOpportunityAnalysis = defineFamily({
   name: "market_opportunity_analysis",
+  className: "MarketOpportunityAnalysis",
   collection: "market_opportunity_analyses",
   create: marketOpportunityAnalysisCreate,
   patch: marketOpportunityAnalysisPatch,

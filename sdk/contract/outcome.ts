@@ -56,6 +56,7 @@ export const outcomeDocs = {
 
 export const outcome = defineFamily({
   name: "outcome",
+  className: "Outcome",
   collection: "outcomes",
   create: outcomeCreate,
   patch: outcomePatch,

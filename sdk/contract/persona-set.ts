@@ -82,6 +82,7 @@ export const personaSetDocs = {
 
 export const personaSet = defineFamily({
   name: "persona_set",
+  className: "PersonaSet",
   collection: "persona_sets",
   create: personaSetCreate,
   patch: personaSetPatch,

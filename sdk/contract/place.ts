@@ -26,6 +26,7 @@ export const placeDocs = {
 /** Deprecated: use atlases. */
 export const place = defineFamily({
   name: "place",
+  className: "Place",
   collection: "places",
   create: placeCreate,
   patch: placePatch,

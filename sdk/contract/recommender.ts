@@ -34,6 +34,7 @@ export const recommenderDocs = {
 
 export const recommender = defineFamily({
   name: "recommender",
+  className: "Recommender",
   collection: "recommenders",
   create: recommenderCreate,
   patch: recommenderPatch,

@@ -115,6 +115,7 @@ export const scopeDocs = {
 
 export const scope = defineFamily({
   name: "scope",
+  className: "Scope",
   collection: "scopes",
   create: scopeCreate,
   patch: scopePatch,

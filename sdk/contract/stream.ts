@@ -59,6 +59,7 @@ export const streamDocs = {
 
 export const stream = defineFamily({
   name: "stream",
+  className: "Stream",
   collection: "streams",
   create: streamCreate,
   patch: streamPatch,

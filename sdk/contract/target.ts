@@ -301,6 +301,7 @@ export const targetDocs = {
 
 export const target = defineFamily({
   name: "target",
+  className: "Target",
   collection: "targets",
   create: targetCreate,
   patch: targetPatch,

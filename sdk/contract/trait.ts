@@ -51,6 +51,7 @@ export const traitDocs = {
 
 export const trait = defineFamily({
   name: "trait",
+  className: "Trait",
   collection: "traits",
   create: traitCreate,
   patch: traitPatch,

@@ -42,6 +42,7 @@ export const useCaseDocs = {
 
 export const useCase = defineFamily({
   name: "use_case",
+  className: "UseCase",
   collection: "use_cases",
   path: "knowledgebase/use_cases",
   create: useCaseCreate,

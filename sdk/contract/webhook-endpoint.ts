@@ -38,6 +38,7 @@ export const webhookEndpointDocs = {
 
 export const webhookEndpoint = defineFamily({
   name: "webhook_endpoint",
+  className: "WebhookEndpoint",
   collection: "webhook_endpoints",
   create: webhookEndpointCreate,
   patch: webhookEndpointPatch,

@@ -7,7 +7,7 @@ import ts from "typescript";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Collection } from "pulumi-audience/sdk/contract";
 import type { Args, Config, PersonaSetExtraArgs, ResourceControls, Result, State, UploadExtraArgs } from "../../provider/index.ts";
-import { PROGRAM_TYPES_FILE, programTypes } from "../../provider/resources/types-generator.ts";
+import { PROGRAM_TYPES_FILE, programTypes } from "../../provider/runtime/resources/types-generator.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const PROGRAM = path.join(ROOT, "examples", "hover-probe.ts");
