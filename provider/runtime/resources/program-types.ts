@@ -1727,9 +1727,9 @@ export interface CohortArgs extends ResourceControls {
   minCount?: pulumi.Input<number>;
   /** At most this many matching events per person. */
   maxCount?: pulumi.Input<number>;
-  /** At least this total event value per person (not more than `maxValue`). */
+  /** Lower bound of a person's event value (not more than `maxValue`). */
   minValue?: pulumi.Input<number>;
-  /** At most this total event value per person. */
+  /** Upper bound of a person's event value. */
   maxValue?: pulumi.Input<number>;
   /**
    * Spatial filters: people who intersect (or, with `invert`, do not intersect) the selected locations
@@ -1966,9 +1966,9 @@ export interface CohortResult {
   minCount?: number | null;
   /** At most this many matching events per person. */
   maxCount?: number | null;
-  /** At least this total event value per person (not more than `maxValue`). */
+  /** Lower bound of a person's event value (not more than `maxValue`). */
   minValue?: number | null;
-  /** At most this total event value per person. */
+  /** Upper bound of a person's event value. */
   maxValue?: number | null;
   /**
    * Spatial filters: people who intersect (or, with `invert`, do not intersect) the selected locations
@@ -2043,9 +2043,9 @@ export interface CohortOutputs {
   readonly minCount: pulumi.Output<number | null | undefined>;
   /** At most this many matching events per person. */
   readonly maxCount: pulumi.Output<number | null | undefined>;
-  /** At least this total event value per person (not more than `maxValue`). */
+  /** Lower bound of a person's event value (not more than `maxValue`). */
   readonly minValue: pulumi.Output<number | null | undefined>;
-  /** At most this total event value per person. */
+  /** Upper bound of a person's event value. */
   readonly maxValue: pulumi.Output<number | null | undefined>;
   /**
    * Spatial filters: people who intersect (or, with `invert`, do not intersect) the selected locations
