@@ -3,6 +3,7 @@
 import { families, type Collection, type FamilyDef } from "pulumi-audience/sdk/contract";
 import { defineKind, type Kind } from "./kind.ts";
 import { personaSetExtras } from "./persona-set.ts";
+import { uploadInputs } from "./upload.ts";
 
 export { defineKind, type Calls, type Kind } from "./kind.ts";
 
@@ -35,7 +36,7 @@ export const KIND_NAMES: Record<string, string> = {
 /** Family-specific parts of a descriptor; most families need none. */
 const EXTRAS: Partial<Record<string, Partial<Omit<Kind, "name" | "family">>>> = {
   persona_sets: personaSetExtras,
-  uploads: { body: "file", extraInputs: ["directory", "filename", "content", "source"], extraOutputNames: ["sha256"] },
+  uploads: { body: "file", extraInputs: ["directory", "filename", "content", "source"], extraInputSchema: uploadInputs, extraOutputNames: ["sha256"] },
 };
 
 function pascal(collection: string): string {

@@ -1,6 +1,7 @@
 // What the provider knows about one resource family beyond its contract: the name a program uses, which
 // outputs are secret, and the few family-specific steps the generic lifecycle calls.
 import { camelKey, type FamilyDef } from "pulumi-audience/sdk/contract";
+import type { z } from "zod";
 
 /** One service call the family needs beyond create/get/update: used by the family's hooks. */
 export interface Calls {
@@ -19,6 +20,8 @@ export interface Kind {
    * (e.g. a persona set's persona names).
    */
   extraInputs: readonly string[];
+  /** The shape of the extra inputs (camelCase), for the package schema. */
+  extraInputSchema?: z.ZodType;
   /**
    * Runs after a create, adopt or update with the declared extra inputs and the service's answer; returns the
    * answer to record (e.g. re-read after naming personas). Absent for most families.

@@ -1,5 +1,6 @@
 // Persona sets: persona names are set through the personas endpoint, one PATCH per renamed persona, once the
 // set has built and its personas exist. The program names them by persona id (`personaNames`).
+import { z } from "zod";
 import { isObject } from "../lifecycle/shape.ts";
 import type { Kind } from "./kind.ts";
 
@@ -10,6 +11,7 @@ function personas(response: Record<string, unknown>): { id: string; name: string
 
 export const personaSetExtras: Partial<Kind> = {
   extraInputs: ["personaNames"],
+  extraInputSchema: z.object({ personaNames: z.record(z.string(), z.string()).optional() }),
   async afterWrite(calls, id, extras, response) {
     const wanted = isObject(extras.personaNames) ? extras.personaNames : {};
     let current = response;

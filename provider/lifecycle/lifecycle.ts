@@ -14,8 +14,23 @@ import { unknownAccount, type Settings } from "./settings.ts";
 export interface Environment {
   settings(): Settings;
   service(account: string | undefined): Service;
-  /** Pause between polls of a build; tests shorten it. */
-  sleep(ms: number): Promise<void>;
+  /** Pause between polls of a build; tests shorten it. Rejects when `signal` aborts. */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+/** Limits a host may put on one create or update (a plugin gets them from the engine; the dynamic host has none). */
+export interface StepLimits {
+  /** The engine's timeout for the step (`customTimeouts`), in seconds; bounds the wait for a build. */
+  timeoutSeconds?: number;
+  /** Aborted when the engine cancels the operation: the wait for a build stops. */
+  signal?: AbortSignal;
+}
+
+/** One changed property path (camelCase) of a diff; `replace` when the change needs a new resource. */
+export interface PathChange {
+  path: string;
+  kind: "add" | "update" | "delete";
+  replace: boolean;
 }
 
 interface Parts {
@@ -81,10 +96,14 @@ class InitError extends Error {
 }
 
 export function createLifecycle(env: Environment) {
-  async function waitForBuild(parts: Parts, service: Service, id: string, response: Props, inputs: Props): Promise<Props> {
+  async function waitForBuild(parts: Parts, service: Service, id: string, response: Props, inputs: Props, limits: StepLimits): Promise<Props> {
     const { kind, controls } = parts;
     if (controls.waitFor !== "ready" || !kind.family.builds) return response;
-    const deadline = Date.now() + (controls.waitTimeoutSeconds ?? 1800) * 1000;
+    const own = controls.waitTimeoutSeconds ?? 1800;
+    const given = limits.timeoutSeconds;
+    const engine = given !== undefined && given > 0 && given < own ? given : undefined;
+    const seconds = engine ?? own;
+    const deadline = Date.now() + seconds * 1000;
     let current = response;
     let delay = 250;
     for (;;) {
@@ -95,19 +114,23 @@ export function createLifecycle(env: Environment) {
         throw new InitError(id, keep(), `${kind.name} ${id} failed to build: ${why}`);
       }
       if (Date.now() + delay > deadline) {
-        throw new InitError(id, keep(), `${kind.name} ${id} is still ${String(current.status)} after ${controls.waitTimeoutSeconds ?? 1800}s (waitTimeoutSeconds)`);
+        throw new InitError(id, keep(), `${kind.name} ${id} is still ${String(current.status)} after ${seconds}s (${engine !== undefined ? "customTimeouts" : "waitTimeoutSeconds"})`);
       }
-      await env.sleep(delay);
+      try {
+        await env.sleep(delay, limits.signal);
+      } catch {
+        throw new InitError(id, keep(), `${kind.name} ${id}: the wait for its build was cancelled while ${String(current.status)}`);
+      }
       delay = Math.min(delay * 2, 10_000);
       current = await service.get(kind.family, id);
     }
   }
 
   /** The optional wait, then the family's own steps (which may need the built resource). */
-  async function finish(parts: Parts, service: Service, id: string, response: Props, inputs: Props): Promise<Props> {
+  async function finish(parts: Parts, service: Service, id: string, response: Props, inputs: Props, limits: StepLimits): Promise<Props> {
     let current = response;
     try {
-      current = await waitForBuild(parts, service, id, current, inputs);
+      current = await waitForBuild(parts, service, id, current, inputs, limits);
       if (!parts.kind.afterWrite || Object.keys(parts.extras).length === 0) return current;
       return await parts.kind.afterWrite(service, id, parts.extras, current);
     } catch (error) {
@@ -170,7 +193,7 @@ export function createLifecycle(env: Environment) {
       return { changes: changed.length > 0 || replaces.length > 0, replaces, deleteBeforeReplace: false };
     },
 
-    async create(inputs: Props): Promise<pulumi.dynamic.CreateResult> {
+    async create(inputs: Props, limits: StepLimits = {}): Promise<pulumi.dynamic.CreateResult> {
       const parts = split(inputs);
       const { kind, controls, config } = parts;
       const service = env.service(controls.account);
@@ -189,7 +212,7 @@ export function createLifecycle(env: Environment) {
         response = await service.create(kind.family, desired);
       }
       const id = String(response.id);
-      response = await finish(parts, service, id, response, inputs);
+      response = await finish(parts, service, id, response, inputs, limits);
       return { id, outs: outputsOf(parts, response, config) };
     },
 
@@ -211,7 +234,7 @@ export function createLifecycle(env: Environment) {
       return { id, props: outs, inputs };
     },
 
-    async update(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult> {
+    async update(id: string, olds: Props, news: Props, limits: StepLimits = {}): Promise<pulumi.dynamic.UpdateResult> {
       const before = split(olds);
       const parts = split(news);
       const { kind } = parts;
@@ -230,7 +253,7 @@ export function createLifecycle(env: Environment) {
         return { outs: { ...withoutControls(olds), ...parts.extras, ...controlsOf(parts) } };
       }
       let response = patch === undefined ? await service.get(kind.family, id) : await service.update(kind.family, id, patch as Props);
-      response = await finish(parts, service, id, response, news);
+      response = await finish(parts, service, id, response, news, limits);
       return { outs: outputsOf(parts, response, parts.config) };
     },
 
@@ -253,11 +276,14 @@ export function createLifecycle(env: Environment) {
   return provider;
 }
 
-/** What differs between recorded outputs and declared inputs (camelCase member names), and what forces a replacement. */
-export async function compare(olds: Props, news: Props): Promise<{ changed: string[]; replaces: string[] }> {
+/**
+ * What differs between recorded outputs and declared inputs (camelCase member names), what forces a replacement,
+ * and the same per property path (`options.delimiter`) for hosts that show a detailed diff.
+ */
+export async function compare(olds: Props, news: Props): Promise<{ changed: string[]; replaces: string[]; details: PathChange[] }> {
   const before = split(olds);
   const after = split(news);
-  if (before.kind !== after.kind) return { changed: [KIND_KEY], replaces: [KIND_KEY] };
+  if (before.kind !== after.kind) return { changed: [KIND_KEY], replaces: [KIND_KEY], details: [{ path: KIND_KEY, kind: "update", replace: true }] };
   const family = after.kind.family;
   const old = recordedConfig(family, before.config);
   const now = declaredConfig(family, after.config);
@@ -269,21 +295,53 @@ export async function compare(olds: Props, news: Props): Promise<{ changed: stri
   const replaces = family.createOnly
     .filter((path) => !jsonEqual(at(old, path), at(now, path)))
     .map((path) => camelPath(family.create, path.split(/[.[]/)[0] ?? path));
+  const createOnly = family.createOnly.map((path) => camelPath(family.create, path));
+  const details: PathChange[] = changedPaths(old, now).map(({ path, kind }) => {
+    const camel = camelPath(family.create, path);
+    return { path: camel, kind, replace: createOnly.some((c) => pathsOverlap(c, camel)) };
+  });
+  const top = (key: string) => {
+    changed.add(key);
+    details.push({ path: key, kind: change(before.extras[key] ?? before.controls[key as keyof Controls], after.extras[key] ?? after.controls[key as keyof Controls]), replace: false });
+  };
   for (const key of new Set([...Object.keys(before.extras), ...Object.keys(after.extras)])) {
-    if (!jsonEqual(before.extras[key], after.extras[key])) changed.add(key);
+    if (!jsonEqual(before.extras[key], after.extras[key])) top(key);
   }
   if (after.kind.body === "file") {
     for (const key of ["directory", "filename"]) if (before.extras[key] !== after.extras[key]) replaces.push(key);
     // A local source file edited in place: its bytes no longer match what was uploaded.
     if (typeof after.extras.source === "string" && !unknownPaths(after.extras).length && olds.sha256 !== await declaredDigest(after.extras).catch(() => undefined)) {
-      changed.add("source");
+      top("source");
     }
   }
   for (const key of CONTROL_KEYS) {
-    if (!jsonEqual(before.controls[key], after.controls[key])) changed.add(key);
+    if (!jsonEqual(before.controls[key], after.controls[key])) top(key);
   }
   if (before.controls.adoptId !== after.controls.adoptId && after.controls.adoptId !== undefined) replaces.push("adoptId");
-  return { changed: [...changed], replaces: [...new Set(replaces)] };
+  for (const detail of details) if (replaces.includes(detail.path)) detail.replace = true;
+  return { changed: [...changed], replaces: [...new Set(replaces)], details: uniqueByPath(details) };
+}
+
+function change(old: unknown, now: unknown): PathChange["kind"] {
+  return old === undefined ? "add" : now === undefined ? "delete" : "update";
+}
+
+/** The innermost wire paths where two canonical configurations differ (objects and arrays walked). */
+function changedPaths(old: unknown, now: unknown, path = ""): { path: string; kind: PathChange["kind"] }[] {
+  if (jsonEqual(old, now)) return [];
+  if (path !== "" && (old === undefined || now === undefined)) return [{ path, kind: change(old, now) }];
+  if (isObject(old) && isObject(now)) {
+    const keys = new Set([...Object.keys(old), ...Object.keys(now)]);
+    return [...keys].flatMap((k) => changedPaths(old[k], now[k], path === "" ? k : `${path}.${k}`));
+  }
+  if (Array.isArray(old) && Array.isArray(now)) {
+    return Array.from({ length: Math.max(old.length, now.length) }, (_, i) => changedPaths(old[i], now[i], `${path}[${i}]`)).flat();
+  }
+  return [{ path, kind: "update" }];
+}
+
+function uniqueByPath(details: PathChange[]): PathChange[] {
+  return [...new Map(details.map((d) => [d.path, d])).values()];
 }
 
 /** Recorded outputs without the controls, which the new inputs restate. */
