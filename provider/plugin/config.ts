@@ -53,11 +53,11 @@ export function configFailures(config: Props): { property: string; reason: strin
 }
 
 /** The configuration of a Configure call: its `args` when the engine sends them, else its variables. */
-export function configOf(variables: ReadonlyMap<string, string> | Map<string, string>, args: Props | undefined): Props {
+export function configOf(variables: Record<string, string>, args: Props | undefined): Props {
   if (args && Object.keys(args).length > 0) return args;
   const prefix = `${PACKAGE}:config:`;
   const out: Props = {};
-  for (const [key, value] of variables) if (key.startsWith(prefix)) out[key.slice(prefix.length)] = value;
+  for (const [key, value] of Object.entries(variables)) if (key.startsWith(prefix)) out[key.slice(prefix.length)] = value;
   return out;
 }
 

@@ -148,7 +148,7 @@ export function createPluginServer(options: PluginOptions = {}): IResourceProvid
     }),
     configure: unary<provider.ConfigureRequest, provider.ConfigureResponse>((req) => {
       const args = req.hasArgs() ? plain(received(req.getArgs())) : undefined;
-      const config = configOf(req.getVariablesMap() as unknown as Map<string, string>, args);
+      const config = configOf(Object.fromEntries(req.getVariablesMap().toObject()), args);
       const problems = configFailures(config);
       if (problems.length > 0) throw Object.assign(new Error(problems.map((p) => p.reason).join("; ")), { code: grpc.status.INVALID_ARGUMENT });
       settings = settingsOf(config, env);
