@@ -125,6 +125,16 @@ export class Plugin {
     return { inputs: js(res.getInputs()), failures: res.getFailuresList().map((f) => ({ property: f.getProperty(), reason: f.getReason() })) };
   }
 
+  async diffConfig(olds: Props, news: Props): Promise<{ changes: string; replaces: string[]; diffs: string[] }> {
+    const req = new providerProto.DiffRequest();
+    req.setUrn(urnOf("pulumi:providers:audience", "default"));
+    req.setOlds(struct(olds));
+    req.setOldInputs(struct(olds));
+    req.setNews(struct(news));
+    const res = await this.#call<import("@pulumi/pulumi/proto/provider_pb.js").DiffResponse>((c, cb) => c.diffConfig(req, cb));
+    return { changes: res.getChanges() === providerProto.DiffResponse.DiffChanges.DIFF_SOME ? "some" : "none", replaces: res.getReplacesList(), diffs: res.getDiffsList() };
+  }
+
   async check(type: string, olds: Props, news: Props): Promise<{ inputs: Props; failures: { property: string; reason: string }[] }> {
     const req = new providerProto.CheckRequest();
     req.setUrn(urnOf(type));
