@@ -116,6 +116,14 @@ export class Plugin {
     return { acceptSecrets: res.getAcceptsecrets(), supportsPreview: res.getSupportspreview(), acceptResources: res.getAcceptresources() };
   }
 
+  /** Configure as newer engines send an explicit provider's inputs: `args`, secrets wrapped. */
+  async configureArgs(args: Props): Promise<void> {
+    const req = new providerProto.ConfigureRequest();
+    req.setArgs(struct(args));
+    req.setAcceptsecrets(true);
+    await this.#call((c, cb) => c.configure(req, cb));
+  }
+
   async checkConfig(news: Props): Promise<{ inputs: Props; failures: { property: string; reason: string }[] }> {
     const req = new providerProto.CheckRequest();
     req.setUrn(urnOf("pulumi:providers:audience", "default"));
