@@ -345,6 +345,7 @@ export function packageSchema(): PackageSchema {
     resources,
     functions,
     types,
-    language: { nodejs: { packageName: "pulumi-audience" }, python: { packageName: "pulumi_audience" } },
+    // TypeScript programs use `pulumi-audience/native`; generated SDKs serve the other languages.
+    language: { python: { packageName: "pulumi_audience" } },
   };
 }
