@@ -6,8 +6,8 @@
 // the dynamic type). Lookups are the provider's `audience:index:get<Name>` functions.
 import { nativeClass, nativeLookups, type NativeResource } from "./resource.ts";
 
-export type { Args, DeepInput, Outputs, ResourceControls, State } from "../resources/types.ts";
-export type { LookupArgs, LookupInputs } from "../resources/lookup.ts";
+export type { Args, DeepInput, Outputs, ResourceControls, State } from "../runtime/resources/types.ts";
+export type { LookupArgs, LookupInputs } from "../runtime/resources/lookup.ts";
 export { nativeClass, nativeLookups, Provider, type NativeResource, type NativeResourceClass, type ProviderArgs } from "./resource.ts";
 
 export const Scope = nativeClass("scopes");

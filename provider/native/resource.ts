@@ -2,13 +2,12 @@
 // served by the `audience` provider plugin, with the family's typed args and outputs (the same types as the
 // dynamic classes). An alias from the dynamic type moves a resource a dynamic stack holds without replacing it.
 import * as pulumi from "@pulumi/pulumi";
-import { camelKey, families, type Collection } from "pulumi-audience/sdk/contract";
-import { kinds, type Kind } from "../kinds/index.ts";
-import { memberNames } from "../lifecycle/shape.ts";
+import type { Collection } from "pulumi-audience/sdk/contract";
 import { VERSION } from "../plugin/config.ts";
 import { dynamicType, functionToken, resourceToken } from "../plugin/tokens.ts";
-import type { LookupInputs } from "../resources/lookup.ts";
-import type { Args, Outputs, ResourceControls, State } from "../resources/types.ts";
+import type { LookupInputs } from "../runtime/resources/lookup.ts";
+import { registration } from "../runtime/resources/resource.ts";
+import type { Args, Outputs, ResourceControls, State } from "../runtime/resources/types.ts";
 
 export type NativeResource<C extends Collection> = pulumi.CustomResource & Outputs<C>;
 
@@ -18,30 +17,16 @@ export interface NativeResourceClass<C extends Collection> {
   get(name: string, id: pulumi.Input<string>, state?: Pick<ResourceControls, "account">, opts?: pulumi.CustomResourceOptions): NativeResource<C>;
 }
 
-function kindOf(collection: Collection): Kind {
-  const kind = kinds[collection];
-  if (!kind) throw new Error(`no descriptor for ${collection}`);
-  return kind;
-}
-
 export function nativeClass<C extends Collection>(collection: C): NativeResourceClass<C> {
-  const kind = kindOf(collection);
-  const outputNames = [...memberNames(families[collection].response).map(camelKey), ...kind.extraInputs, ...kind.extraOutputNames]
-    .filter((k) => k !== "id");
-  const secret = new Set(kind.secretOutputs);
+  const { kind, props, additionalSecretOutputs } = registration(collection);
 
   class Resource extends pulumi.CustomResource {
     constructor(name: string, args: Args<C>, opts: pulumi.CustomResourceOptions = {}) {
-      const props: Record<string, unknown> = Object.fromEntries(outputNames.map((k) => [k, undefined]));
-      for (const [key, value] of Object.entries(args as Record<string, unknown>)) {
-        // Credentials stay secret in state even when the program passed them in plain text.
-        props[key] = secret.has(key) && value !== undefined ? pulumi.secret(value) : value;
-      }
-      super(resourceToken(kind), name, props, {
+      super(resourceToken(kind), name, props(args), {
         ...opts,
         version: opts.version ?? VERSION,
         aliases: [...(opts.aliases ?? []), { type: dynamicType(kind) }],
-        additionalSecretOutputs: [...new Set([...(opts.additionalSecretOutputs ?? []), ...kind.secretOutputs])],
+        additionalSecretOutputs: additionalSecretOutputs(opts),
       });
     }
 
@@ -49,13 +34,13 @@ export function nativeClass<C extends Collection>(collection: C): NativeResource
       return new Resource(name, state as Args<C>, { ...opts, id });
     }
   }
-  Object.defineProperty(Resource, "name", { value: kind.name });
+  Object.defineProperty(Resource, "name", { value: kind.family.className });
   return Resource as unknown as NativeResourceClass<C>;
 }
 
 /** The promise and `Output` forms of a family's lookup, answered by the provider's `get<Name>` function. */
 export function nativeLookups<C extends Collection>(collection: C) {
-  const token = functionToken(kindOf(collection));
+  const token = functionToken(registration(collection).kind);
   const get = (args: LookupInputs, opts: pulumi.InvokeOptions = {}): Promise<State<C>> =>
     pulumi.runtime.invoke(token, args, { ...opts, version: opts.version ?? VERSION }) as Promise<State<C>>;
   const getOutput = (args: LookupInputs, opts: pulumi.InvokeOutputOptions = {}): pulumi.Output<State<C>> =>

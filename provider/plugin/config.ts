@@ -4,8 +4,8 @@
 import { createRequire } from "node:module";
 import { validate } from "pulumi-audience/sdk/contract";
 import { z } from "zod";
-import { readSettings, type Settings } from "../lifecycle/settings.ts";
-import { isObject, type Props } from "../lifecycle/shape.ts";
+import { readSettings, type Settings } from "../runtime/lifecycle/settings.ts";
+import { isObject, type Props } from "../runtime/lifecycle/shape.ts";
 import { PACKAGE } from "./tokens.ts";
 
 /** The plugin's version is the package's. */

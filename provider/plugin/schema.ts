@@ -3,11 +3,11 @@
 // `replaceOnChanges` marks; the lifecycle's controls are inputs of every resource; lookups are functions.
 import { camelKey, type FamilyDef } from "pulumi-audience/sdk/contract";
 import { z } from "zod";
-import { kinds, type Kind } from "../kinds/index.ts";
-import { controlsSchema } from "../lifecycle/controls.ts";
-import { isObject } from "../lifecycle/shape.ts";
+import { providerFamilies, type ProviderFamily } from "../runtime/families/index.ts";
+import { controlsSchema } from "../runtime/lifecycle/controls.ts";
+import { isObject } from "../runtime/lifecycle/shape.ts";
 import { VERSION } from "./config.ts";
-import { functionToken, lookupKinds, PACKAGE, resourceToken } from "./tokens.ts";
+import { functionToken, lookupFamilies, PACKAGE, resourceToken } from "./tokens.ts";
 
 /** The part of JSON Schema that zod emits and this generator reads. */
 interface JsonSchema {
@@ -264,11 +264,11 @@ function marksOf(family: FamilyDef): Marks {
 
 const NO_MARKS: Marks = { secrets: new Set(), createOnly: new Set() };
 
-function resourceSpec(kind: Kind, builder: TypeBuilder): ResourceSpec {
+function resourceSpec(kind: ProviderFamily, builder: TypeBuilder): ResourceSpec {
   const { family } = kind;
   const marks = marksOf(family);
   const read = (schema: z.ZodType, io: "input" | "output", what: string, m: Marks) =>
-    builder.properties(builder.document(jsonSchema(schema, io), `${kind.name}/${what}`, io === "output" ? "Output" : "Args"), kind.name, "", m);
+    builder.properties(builder.document(jsonSchema(schema, io), `${kind.family.className}/${what}`, io === "output" ? "Output" : "Args"), kind.family.className, "", m);
   const inputs = read(family.create, "input", "create", marks);
   const outputs = read(family.response, "output", "response", marks);
   const extras = kind.extraInputSchema ? read(kind.extraInputSchema, "input", "extras", NO_MARKS) : { properties: {}, required: [] };
@@ -280,7 +280,7 @@ function resourceSpec(kind: Kind, builder: TypeBuilder): ResourceSpec {
     if (secret.has(name)) spec.secret = true;
   }
   return {
-    description: `${kind.name}: the service's ${family.name.replaceAll("_", " ")} resource (\`/${family.path}\`).${family.creatable ? "" : " The service does not create these: give `adoptId` to manage an existing one."}`,
+    description: `${kind.family.className}: the service's ${family.name.replaceAll("_", " ")} resource (\`/${family.path}\`).${family.creatable ? "" : " The service does not create these: give `adoptId` to manage an existing one."}`,
     inputProperties: { ...inputs.properties, ...extras.properties, ...controls.properties },
     requiredInputs: [...inputs.required, ...extras.required].sort(),
     properties: { ...outputs.properties, ...extras.properties, ...controls.properties },
@@ -313,13 +313,13 @@ export function packageSchema(): PackageSchema {
   };
   const resources: PackageSchema["resources"] = {};
   const builder = new TypeBuilder(types);
-  for (const kind of Object.values(kinds)) resources[resourceToken(kind)] = resourceSpec(kind, builder);
+  for (const kind of Object.values(providerFamilies)) resources[resourceToken(kind)] = resourceSpec(kind, builder);
   const functions: PackageSchema["functions"] = {};
-  for (const kind of lookupKinds()) {
+  for (const kind of lookupFamilies()) {
     const resource = resources[resourceToken(kind)]!;
     const outputs = Object.fromEntries(Object.entries(resource.properties).filter(([name]) => !(name in controlsSchema.shape)));
     functions[functionToken(kind)] = {
-      description: `The one ${kind.name} with the name (or id) given; fails when none or several match, listing the names seen.`,
+      description: `The one ${kind.family.className} with the name (or id) given; fails when none or several match, listing the names seen.`,
       inputs: {
         type: "object",
         properties: {

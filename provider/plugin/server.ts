@@ -7,16 +7,16 @@ import type { IResourceProviderServer } from "@pulumi/pulumi/proto/provider_grpc
 import type * as provider from "@pulumi/pulumi/proto/provider_pb.js";
 import { grpc, providerProto, providerRpc, statusProto } from "../engine/proto.ts";
 import type { PropertyMap } from "../engine/values.ts";
-import type { Kind } from "../kinds/index.ts";
-import { KIND_KEY, PROVIDER_KEY } from "../lifecycle/controls.ts";
-import { compare, createLifecycle, type PathChange } from "../lifecycle/lifecycle.ts";
-import { accountServices } from "../lifecycle/service-client.ts";
-import { credentialsFor, type Settings } from "../lifecycle/settings.ts";
-import type { Props } from "../lifecycle/shape.ts";
-import { lookupIn } from "../resources/lookup.ts";
+import type { ProviderFamily } from "../runtime/families/index.ts";
+import { KIND_KEY, PROVIDER_KEY } from "../runtime/lifecycle/controls.ts";
+import { compare, createLifecycle, type PathChange } from "../runtime/lifecycle/lifecycle.ts";
+import { accountServices } from "../runtime/lifecycle/service-client.ts";
+import { credentialsFor, type Settings } from "../runtime/lifecycle/settings.ts";
+import type { Props } from "../runtime/lifecycle/shape.ts";
+import { lookupIn } from "../runtime/resources/lookup.ts";
 import { configFailures, configOf, settingsOf, VERSION } from "./config.ts";
 import { packageSchema } from "./schema.ts";
-import { kindOfFunction, kindOfResource, typeOfUrn } from "./tokens.ts";
+import { familyOfFunction, familyOfResource, typeOfUrn } from "./tokens.ts";
 import { plain, received, sent } from "./wire.ts";
 import { anyProto, emptyProto, pluginProto } from "./proto.ts";
 
@@ -31,7 +31,7 @@ export interface PluginOptions {
 function failure(error: unknown, code: number = grpc.status.UNKNOWN): ServiceError {
   const message = error instanceof Error ? error.message : String(error);
   const metadata = new grpc.Metadata();
-  const init = error as { id?: unknown; properties?: Props; reasons?: string[]; kind?: Kind; secret?: PropertyMap[] };
+  const init = error as { id?: unknown; properties?: Props; reasons?: string[]; kind?: ProviderFamily; secret?: PropertyMap[] };
   if (typeof init.id === "string" && init.properties) {
     const detail = new providerProto.ErrorResourceInitFailed();
     detail.setId(init.id);
@@ -62,7 +62,7 @@ function unimplemented(what: string): Unary<unknown, never> {
 }
 
 /** The lifecycle's view of a resource: the family named, the dynamic provider's leftovers dropped. */
-function withKind(kind: Kind, props: Props): Props {
+function withKind(kind: ProviderFamily, props: Props): Props {
   const out: Props = { ...props, [KIND_KEY]: kind.family.collection };
   delete out[PROVIDER_KEY];
   return out;
@@ -93,10 +93,10 @@ export function createPluginServer(options: PluginOptions = {}): IResourceProvid
   });
   let schema: string | undefined;
 
-  const kindOf = (request: { getType(): string; getUrn(): string }) => kindOfResource(request.getType() || typeOfUrn(request.getUrn()));
+  const kindOf = (request: { getType(): string; getUrn(): string }) => familyOfResource(request.getType() || typeOfUrn(request.getUrn()));
   const limits = (timeout: number) => ({ timeoutSeconds: timeout > 0 ? timeout : undefined, signal: cancelled.signal });
   /** The lifecycle's errors carry the plain outputs; the plugin keeps their secrets when it reports them. */
-  const keeping = async <T>(kind: Kind, secret: PropertyMap[], run: () => Promise<T>): Promise<T> => {
+  const keeping = async <T>(kind: ProviderFamily, secret: PropertyMap[], run: () => Promise<T>): Promise<T> => {
     try {
       return await run();
     } catch (error) {
@@ -222,7 +222,7 @@ export function createPluginServer(options: PluginOptions = {}): IResourceProvid
       return new emptyProto.Empty();
     }),
     invoke: unary<provider.InvokeRequest, provider.InvokeResponse>(async (req) => {
-      const kind = kindOfFunction(req.getTok());
+      const kind = familyOfFunction(req.getTok());
       const args = plain(received(req.getArgs())) as { name?: string; id?: string; account?: string };
       const found = await lookupIn(() => credentialsFor(settings, args.account), kind.family.collection as never, args);
       const res = new providerProto.InvokeResponse();

@@ -2,9 +2,10 @@
 // accepts secrets) and resource references as objects. The lifecycle sees plain values; what was secret going in
 // stays secret coming out, and credential members are always secret.
 import type { Struct } from "google-protobuf/google/protobuf/struct_pb.js";
-import { annotateSecrets, markSecret, revealed, SIG_KEY, UNKNOWN, type PropertyMap, type Value } from "../engine/values.ts";
+import { annotateSecrets, markSecret, revealed, type PropertyMap, type Value } from "../engine/values.ts";
+import { SIG_KEY, UNKNOWN } from "../runtime/markers.ts";
 import { structProto } from "../engine/proto.ts";
-import { isObject, type Props } from "../lifecycle/shape.ts";
+import { isObject, type Props } from "../runtime/lifecycle/shape.ts";
 
 /** Marks an object as a reference to a resource (`{urn, id}`), sent when the engine passes resources. */
 const RESOURCE_SIG = "5cf8f73096256a8f31e491e813e4eb8e";

@@ -160,11 +160,11 @@ export class Plugin {
     req.setOlds(struct(olds));
     req.setNews(struct(news));
     const res = await this.#call<import("@pulumi/pulumi/proto/provider_pb.js").DiffResponse>((c, cb) => c.diff(req, cb));
-    const kinds = providerProto.DiffResponse.DiffChanges;
+    const providerFamilies = providerProto.DiffResponse.DiffChanges;
     const detailed: Record<string, string> = {};
     res.getDetaileddiffMap().forEach((diff, path) => { detailed[path] = String(KIND_NAMES[diff.getKind()]); });
     return {
-      changes: res.getChanges() === kinds.DIFF_SOME ? "some" : res.getChanges() === kinds.DIFF_NONE ? "none" : "unknown",
+      changes: res.getChanges() === providerFamilies.DIFF_SOME ? "some" : res.getChanges() === providerFamilies.DIFF_NONE ? "none" : "unknown",
       replaces: res.getReplacesList(),
       diffs: res.getDiffsList(),
       detailed,

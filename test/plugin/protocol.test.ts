@@ -2,8 +2,7 @@
 // create-only members, import by id, secrets, the engine's timeout and cancellation, preview, configuration
 // errors, lookups as functions.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Client, Json } from "../emulator/helpers.ts";
-import { leads } from "../emulator/samples.ts";
+import { sampleIds, type Client, type Json } from "../emulator/helpers.ts";
 import { isSecret, Plugin, PluginError, secret, startWorld, type Props, type World } from "./harness.ts";
 
 const TARGET = "audience:index:Target";
@@ -20,7 +19,7 @@ beforeAll(async () => {
   // Scopes never finish building unless advanced: waits end only by timeout or cancel.
   world = await startWorld({ default: "immediate", scopes: "manual" });
   ({ emulator, api, plugin } = world);
-  cohortId = await leads(api);
+  cohortId = await sampleIds(api).leads();
 }, 60_000);
 
 afterAll(async () => {

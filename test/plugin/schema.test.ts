@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { families } from "pulumi-audience/sdk/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { kinds } from "../../provider/kinds/index.ts";
+import { providerFamilies } from "../../provider/runtime/families/index.ts";
 import { packageSchema, type PackageSchema } from "../../provider/plugin/schema.ts";
 import { resourceToken } from "../../provider/plugin/tokens.ts";
 import { Plugin, REPO_ROOT } from "./harness.ts";
@@ -60,7 +60,7 @@ describe("the package schema", () => {
   });
 
   it("has a resource per family with the contract's members in camelCase and the controls", () => {
-    for (const kind of Object.values(kinds)) expect(served.resources).toHaveProperty([resourceToken(kind)]);
+    for (const kind of Object.values(providerFamilies)) expect(served.resources).toHaveProperty([resourceToken(kind)]);
     const target = served.resources["audience:index:Target"]!;
     expect(target.requiredInputs).toEqual(["name", "options", "representation", "scopeId"]);
     expect(Object.keys(target.inputProperties)).toEqual(expect.arrayContaining(["scopeId", "humanReadable", "waitFor", "deletionMode", "account", "adoptId"]));
