@@ -42,6 +42,16 @@ export default tseslint.config(
     rules: layers("the engine imports the runtime and the sdk, never the CLI built on it or tests", segment(["cli", "test"])),
   },
   {
+    files: ["provider/plugin/**"],
+    rules: layers("the provider plugin serves the runtime over gRPC beside the engine: never the CLI, the emulator or tests",
+      segment(["cli", "emulator", "test"]), PACKAGE_ROOT),
+  },
+  {
+    files: ["provider/native/**"],
+    rules: layers("the native resources are loaded by programs, as the runtime is: the runtime, the plugin's tokens and the sdk only",
+      segment(["engine", "cli", "emulator", "test"]), PACKAGE_ROOT),
+  },
+  {
     files: ["emulator/**"],
     rules: layers("the emulator depends on the sdk only: no provider code, no tests", segment(["provider", "test"]), PACKAGE_ROOT),
   },

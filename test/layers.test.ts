@@ -32,6 +32,10 @@ describe("layer rule", () => {
     ["emulator/probe.ts", "pulumi-audience/provider", /emulator depends on the sdk only/],
     ["bench/probe.ts", "../test/client/loopback.ts", /nothing outside test\/ imports test\//],
     ["provider/engine/probe.ts", "../../test/provider/harness.ts", /never the CLI built on it or tests/],
+    ["provider/plugin/probe.ts", "../cli/main.ts", /provider plugin/],
+    ["provider/plugin/probe.ts", "pulumi-audience/emulator", /provider plugin/],
+    ["provider/native/probe.ts", "../engine/values.ts", /native resources/],
+    ["provider/native/probe.ts", "pulumi-audience", /native resources/],
   ])("%s may not import %s", async (path, source, message) => {
     const found = await refusals(path, source);
     expect(found).toHaveLength(1);
@@ -43,6 +47,8 @@ describe("layer rule", () => {
     ["provider/runtime/lifecycle/probe.ts", "pulumi-audience/sdk/contract"],
     ["provider/engine/probe.ts", "../runtime/markers.ts"],
     ["provider/cli/probe.ts", "../engine/index.ts"],
+    ["provider/plugin/probe.ts", "../runtime/lifecycle/lifecycle.ts"],
+    ["provider/native/probe.ts", "../plugin/tokens.ts"],
     ["provider/cli/probe.ts", "pulumi-audience/emulator"],
     ["emulator/probe.ts", "pulumi-audience/sdk/contract"],
     ["sdk/client/probe.ts", "../contract/index.ts"],

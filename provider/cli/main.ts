@@ -6,12 +6,13 @@ import { register as demo } from "./demo.ts";
 import { register as emulator } from "./emulator.ts";
 import { register as generate } from "./generate.ts";
 import { register as run } from "./run.ts";
+import { register as schema } from "../plugin/command.ts";
 
 const program = new Command("audience")
-  .description("Audience-prediction pipelines as code: emulator, local runs, drift, code generation and the demo")
+  .description("Audience-prediction pipelines as code: emulator, local runs, drift, code generation, the package schema and the demo")
   .showHelpAfterError();
 
-const commands: ((program: Command) => void)[] = [emulator, run, demo, drift, generate];
+const commands: ((program: Command) => void)[] = [emulator, run, demo, drift, generate, schema];
 for (const register of commands) register(program);
 
 await program.parseAsync(process.argv);

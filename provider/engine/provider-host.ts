@@ -1,12 +1,12 @@
 // The real dynamic-provider host of @pulumi/pulumi, spawned and spoken to over gRPC as Pulumi's engine does.
-import { spawn, type ChildProcess } from "node:child_process";
-import { createInterface } from "node:readline";
+import type { ChildProcess } from "node:child_process";
 import type { Metadata, ServiceError } from "@grpc/grpc-js";
 import type { ResourceProviderClient } from "@pulumi/pulumi/proto/provider_grpc_pb.js";
 import type { CheckResponse, ConfigureResponse, CreateResponse, DiffResponse, ReadResponse, UpdateResponse } from "@pulumi/pulumi/proto/provider_pb.js";
 import type { Empty } from "google-protobuf/google/protobuf/empty_pb.js";
 import { grpc, providerProto, providerRpc, resolvePulumiModule, statusProto, structProto } from "./proto.ts";
 import { revealedMap, type PropertyMap } from "./values.ts";
+import { launchPlugin, stopPlugin, type LaunchedPlugin } from "../plugin/launch.ts";
 
 export interface CheckResult {
   inputs: PropertyMap;
@@ -58,12 +58,6 @@ export interface ProviderHostOptions {
   onOutput?: (line: string) => void;
 }
 
-const hosts = new Set<ChildProcess>();
-// A provider host must not outlive the engine that started it.
-process.once("exit", () => {
-  for (const child of hosts) child.kill("SIGKILL");
-});
-
 export class DynamicProviderHost {
   readonly #child: ChildProcess;
   readonly #client: ResourceProviderClient;
@@ -77,31 +71,13 @@ export class DynamicProviderHost {
 
   static async start(options: ProviderHostOptions): Promise<DynamicProviderHost> {
     const entry = resolvePulumiModule(options.cwd, "cmd/dynamic-provider/index.js");
-    const child = spawn(process.execPath, [entry, options.engineAddress], { cwd: options.cwd, env: options.env, stdio: ["ignore", "pipe", "pipe"] });
-    hosts.add(child);
-    child.once("exit", () => hosts.delete(child));
-    const stderr: string[] = [];
-    createInterface({ input: child.stderr! }).on("line", (line) => {
-      stderr.push(line);
-      if (stderr.length > 50) stderr.shift();
-      options.onOutput?.(line);
-    });
-    const lines = createInterface({ input: child.stdout! });
-    const port = await new Promise<string>((resolve, reject) => {
-      let first = true;
-      lines.on("line", (line) => {
-        if (first) {
-          first = false;
-          resolve(line.trim());
-        } else options.onOutput?.(line);
-      });
-      child.once("error", reject);
-      child.once("exit", (code) => reject(new ProviderError(`the dynamic-provider host exited (code ${code}) before listening:\n${stderr.join("\n")}`)));
-    });
-    if (!/^\d+$/.test(port)) {
-      child.kill();
-      throw new ProviderError(`the dynamic-provider host printed "${port}" instead of its port`);
+    let launched: LaunchedPlugin;
+    try {
+      launched = await launchPlugin("dynamic-provider host", [entry, options.engineAddress], options);
+    } catch (error) {
+      throw new ProviderError((error as Error).message);
     }
+    const { child, port, stderr } = launched;
     const client = new providerRpc.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure()) as unknown as ResourceProviderClient;
     return new DynamicProviderHost(child, client, stderr);
   }
@@ -199,10 +175,7 @@ export class DynamicProviderHost {
   /** Closes the channel and stops the host, resolving once it has exited. */
   async close(): Promise<void> {
     this.#client.close();
-    if (this.#child.exitCode !== null) return;
-    const exited = new Promise((resolve) => this.#child.once("exit", resolve));
-    this.#child.kill();
-    await exited;
+    await stopPlugin(this.#child);
   }
 }
 

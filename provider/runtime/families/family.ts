@@ -3,6 +3,7 @@
 // nothing from the lifecycle, only what this module defines.
 import type { AudienceClient } from "pulumi-audience/sdk/client";
 import { camelKey, type FamilyDef } from "pulumi-audience/sdk/contract";
+import type { z } from "zod";
 
 export type Props = Record<string, unknown>;
 
@@ -56,11 +57,13 @@ export interface ProviderFamily extends Capabilities {
   secretOutputs: readonly string[];
   /** Program inputs the service does not take in the resource body, handled by the family's own steps. */
   extraInputs: readonly string[];
+  /** The shape of the extra inputs (camelCase), for the package schema. */
+  extraInputSchema?: z.ZodType;
   /** Outputs beyond the response members and the extra inputs (e.g. an upload's `sha256`). */
   extraOutputNames: readonly string[];
 }
 
-export type FamilyExtras = Partial<Pick<ProviderFamily, "extraInputs" | "extraOutputNames">> & Capabilities;
+export type FamilyExtras = Partial<Pick<ProviderFamily, "extraInputs" | "extraInputSchema" | "extraOutputNames">> & Capabilities;
 
 /** A provider family from a contract family: secret outputs follow from the contract's secret paths. */
 export function defineProviderFamily(family: FamilyDef, extras: FamilyExtras = {}): ProviderFamily {

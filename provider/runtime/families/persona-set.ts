@@ -2,6 +2,7 @@
 // set has built and its personas exist. The program names them by persona id (`personaNames`).
 import { MERGE_PATCH } from "pulumi-audience/sdk/client";
 import { isObject } from "pulumi-audience/sdk/contract";
+import { z } from "zod";
 import type { FamilyExtras, Props } from "./family.ts";
 
 function personas(response: Props): { id: string; name: string }[] {
@@ -11,6 +12,7 @@ function personas(response: Props): { id: string; name: string }[] {
 
 export const personaSets: FamilyExtras = {
   extraInputs: ["personaNames"],
+  extraInputSchema: z.object({ personaNames: z.record(z.string(), z.string()).optional() }),
   async afterWrite({ client }, id, extras, response) {
     const wanted = isObject(extras.personaNames) ? extras.personaNames : {};
     let current = response;

@@ -54,6 +54,7 @@ async function unchanged({ extras, recordedExtras, recorded }: ExtraInputs): Pro
 
 export const uploads: FamilyExtras = {
   extraInputs: ["directory", "filename", "content", "source"],
+  extraInputSchema: uploadInputs,
   extraOutputNames: ["sha256"],
 
   check(extras) {

@@ -13,8 +13,23 @@ import { unknownAccount, type Settings } from "./settings.ts";
 export interface Environment {
   settings(): Settings;
   service(account: string | undefined): Service;
-  /** Pause between polls of a build; tests shorten it. */
-  sleep(ms: number): Promise<void>;
+  /** Pause between polls of a build; tests shorten it. Rejects when `signal` aborts. */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+/** Limits a host may put on one create or update (a plugin gets them from the engine; the dynamic host has none). */
+export interface StepLimits {
+  /** The engine's timeout for the step (`customTimeouts`), in seconds; bounds the wait for a build. */
+  timeoutSeconds?: number;
+  /** Aborted when the engine cancels the operation: the wait for a build stops. */
+  signal?: AbortSignal;
+}
+
+/** One changed property path (camelCase) of a diff; `replace` when the change needs a new resource. */
+export interface PathChange {
+  path: string;
+  kind: "add" | "update" | "delete";
+  replace: boolean;
 }
 
 interface Parts {
@@ -80,11 +95,14 @@ class KeptResourceError extends Error {
 }
 
 export function createLifecycle(env: Environment) {
-  async function waitForBuild(parts: Parts, service: Service, id: string, response: Props, inputs: Props): Promise<Props> {
+  async function waitForBuild(parts: Parts, service: Service, id: string, response: Props, inputs: Props, limits: StepLimits): Promise<Props> {
     const { kind, controls } = parts;
     if (controls.waitFor !== "ready" || !kind.family.builds) return response;
-    const timeoutSeconds = controls.waitTimeoutSeconds ?? DEFAULT_WAIT_TIMEOUT_SECONDS;
-    const deadline = Date.now() + timeoutSeconds * 1000;
+    const own = controls.waitTimeoutSeconds ?? DEFAULT_WAIT_TIMEOUT_SECONDS;
+    const given = limits.timeoutSeconds;
+    const engine = given !== undefined && given > 0 && given < own ? given : undefined;
+    const seconds = engine ?? own;
+    const deadline = Date.now() + seconds * 1000;
     let current = response;
     let delay = 250;
     for (;;) {
@@ -95,19 +113,23 @@ export function createLifecycle(env: Environment) {
         throw new KeptResourceError(id, keep(), `${kind.family.className} ${id} failed to build: ${why}`);
       }
       if (Date.now() + delay > deadline) {
-        throw new KeptResourceError(id, keep(), `${kind.family.className} ${id} is still ${String(current.status)} after ${timeoutSeconds}s (waitTimeoutSeconds)`);
+        throw new KeptResourceError(id, keep(), `${kind.family.className} ${id} is still ${String(current.status)} after ${seconds}s (${engine !== undefined ? "customTimeouts" : "waitTimeoutSeconds"})`);
       }
-      await env.sleep(delay);
+      try {
+        await env.sleep(delay, limits.signal);
+      } catch {
+        throw new KeptResourceError(id, keep(), `${kind.family.className} ${id}: the wait for its build was cancelled while ${String(current.status)}`);
+      }
       delay = Math.min(delay * 2, 10_000);
       current = await service.get(kind.family, id);
     }
   }
 
   /** The optional wait, then the family's own steps (which may need the built resource). */
-  async function finish(parts: Parts, service: Service, id: string, response: Props, inputs: Props): Promise<Props> {
+  async function finish(parts: Parts, service: Service, id: string, response: Props, inputs: Props, limits: StepLimits): Promise<Props> {
     let current = response;
     try {
-      current = await waitForBuild(parts, service, id, current, inputs);
+      current = await waitForBuild(parts, service, id, current, inputs, limits);
       if (!parts.kind.afterWrite || Object.keys(parts.extras).length === 0) return current;
       return await parts.kind.afterWrite(service, id, parts.extras, current);
     } catch (error) {
@@ -170,7 +192,7 @@ export function createLifecycle(env: Environment) {
       return { changes: changed.length > 0 || replaces.length > 0, replaces, deleteBeforeReplace: false };
     },
 
-    async create(inputs: Props): Promise<pulumi.dynamic.CreateResult> {
+    async create(inputs: Props, limits: StepLimits = {}): Promise<pulumi.dynamic.CreateResult> {
       const parts = split(inputs);
       const { kind, controls, config } = parts;
       const service = env.service(controls.account);
@@ -189,7 +211,7 @@ export function createLifecycle(env: Environment) {
         response = await service.create(kind.family, desired);
         id = String(response.id);
       }
-      response = await finish(parts, service, id, response, inputs);
+      response = await finish(parts, service, id, response, inputs, limits);
       return { id, outs: outputsOf(parts, response, config) };
     },
 
@@ -206,7 +228,7 @@ export function createLifecycle(env: Environment) {
       return { id, props: outs, inputs };
     },
 
-    async update(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult> {
+    async update(id: string, olds: Props, news: Props, limits: StepLimits = {}): Promise<pulumi.dynamic.UpdateResult> {
       const before = split(olds);
       const parts = split(news);
       const { kind } = parts;
@@ -225,7 +247,7 @@ export function createLifecycle(env: Environment) {
         if (patch === undefined && jsonEqual(before.extras, parts.extras) && !unbuilt) return unchanged;
         response = patch === undefined ? await service.get(kind.family, id) : await service.update(kind.family, id, patch as Props);
       }
-      response = await finish(parts, service, id, response, news);
+      response = await finish(parts, service, id, response, news, limits);
       return { outs: outputsOf(parts, response, parts.config) };
     },
 
@@ -248,11 +270,14 @@ export function createLifecycle(env: Environment) {
   return provider;
 }
 
-/** What differs between recorded outputs and declared inputs (camelCase member names), and what forces a replacement. */
-export async function compare(olds: Props, news: Props): Promise<{ changed: string[]; replaces: string[] }> {
+/**
+ * What differs between recorded outputs and declared inputs (camelCase member names), what forces a replacement,
+ * and the same per property path (`options.delimiter`) for hosts that show a detailed diff.
+ */
+export async function compare(olds: Props, news: Props): Promise<{ changed: string[]; replaces: string[]; details: PathChange[] }> {
   const before = split(olds);
   const after = split(news);
-  if (before.kind !== after.kind) return { changed: [KIND_KEY], replaces: [KIND_KEY] };
+  if (before.kind !== after.kind) return { changed: [KIND_KEY], replaces: [KIND_KEY], details: [{ path: KIND_KEY, kind: "update", replace: true }] };
   const family = after.kind.family;
   const old = recordedConfig(family, before.config);
   const now = declaredConfig(family, after.config);
@@ -264,19 +289,51 @@ export async function compare(olds: Props, news: Props): Promise<{ changed: stri
   const replaces = family.createOnly
     .filter((path) => !jsonEqual(at(old, path), at(now, path)))
     .map((path) => camelPath(family.create, path.split(/[.[]/)[0] ?? path));
+  const createOnly = family.createOnly.map((path) => camelPath(family.create, path));
+  const details: PathChange[] = changedPaths(old, now).map(({ path, kind }) => {
+    const camel = camelPath(family.create, path);
+    return { path: camel, kind, replace: createOnly.some((c) => pathsOverlap(c, camel)) };
+  });
+  const top = (key: string) => {
+    changed.add(key);
+    details.push({ path: key, kind: change(before.extras[key] ?? before.controls[key as keyof Controls], after.extras[key] ?? after.controls[key as keyof Controls]), replace: false });
+  };
   for (const key of new Set([...Object.keys(before.extras), ...Object.keys(after.extras)])) {
-    if (!jsonEqual(before.extras[key], after.extras[key])) changed.add(key);
+    if (!jsonEqual(before.extras[key], after.extras[key])) top(key);
   }
   if (after.kind.diff) {
     const own = await after.kind.diff({ extras: after.extras, recordedExtras: before.extras, recorded: olds });
-    for (const key of own.changed) changed.add(key);
+    for (const key of own.changed) if (!changed.has(key)) top(key);
     replaces.push(...own.replaces);
   }
   for (const key of CONTROL_KEYS) {
-    if (!jsonEqual(before.controls[key], after.controls[key])) changed.add(key);
+    if (!jsonEqual(before.controls[key], after.controls[key])) top(key);
   }
   if (before.controls.adoptId !== after.controls.adoptId && after.controls.adoptId !== undefined) replaces.push("adoptId");
-  return { changed: [...changed], replaces: [...new Set(replaces)] };
+  for (const detail of details) if (replaces.includes(detail.path)) detail.replace = true;
+  return { changed: [...changed], replaces: [...new Set(replaces)], details: uniqueByPath(details) };
+}
+
+function change(old: unknown, now: unknown): PathChange["kind"] {
+  return old === undefined ? "add" : now === undefined ? "delete" : "update";
+}
+
+/** The innermost wire paths where two canonical configurations differ (objects and arrays walked). */
+function changedPaths(old: unknown, now: unknown, path = ""): { path: string; kind: PathChange["kind"] }[] {
+  if (jsonEqual(old, now)) return [];
+  if (path !== "" && (old === undefined || now === undefined)) return [{ path, kind: change(old, now) }];
+  if (isObject(old) && isObject(now)) {
+    const keys = new Set([...Object.keys(old), ...Object.keys(now)]);
+    return [...keys].flatMap((k) => changedPaths(old[k], now[k], path === "" ? k : `${path}.${k}`));
+  }
+  if (Array.isArray(old) && Array.isArray(now)) {
+    return Array.from({ length: Math.max(old.length, now.length) }, (_, i) => changedPaths(old[i], now[i], `${path}[${i}]`)).flat();
+  }
+  return [{ path, kind: "update" }];
+}
+
+function uniqueByPath(details: PathChange[]): PathChange[] {
+  return [...new Map(details.map((d) => [d.path, d])).values()];
 }
 
 /** Recorded outputs without the controls, which the new inputs restate. */

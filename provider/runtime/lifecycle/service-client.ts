@@ -3,7 +3,7 @@ import { AudienceClient, NotFoundError } from "pulumi-audience/sdk/client";
 import type { Collection, FamilyDef } from "pulumi-audience/sdk/contract";
 import type { Service } from "./service.ts";
 import { isObject, type Props } from "./shape.ts";
-import type { Credentials } from "./settings.ts";
+import { credentialsFor, type Credentials, type Settings } from "./settings.ts";
 
 function resource(value: unknown, what: string): Props {
   if (!isObject(value)) throw new Error(`${what}: the service answered without a resource body`);
@@ -38,5 +38,22 @@ export function clientService(credentials: Credentials): Service {
     update: async (family, id, patch) => resource(await client.update(collection(family), id, patch as never), `PATCH /${family.path}/${id}`),
     delete: (family, id) => ignoringGone(client.delete(collection(family), id)),
     archive: (family, id, body) => ignoringGone(client.archive(collection(family), id, body)),
+  };
+}
+
+/** One service per account, made on first use from the current settings; `clear` when the settings change. */
+export function accountServices(settings: () => Settings): { service(account: string | undefined): Service; clear(): void } {
+  const services = new Map<string, Service>();
+  return {
+    service(account) {
+      const key = account ?? "";
+      let service = services.get(key);
+      if (!service) {
+        service = clientService(credentialsFor(settings(), account));
+        services.set(key, service);
+      }
+      return service;
+    },
+    clear: () => services.clear(),
   };
 }

@@ -2,7 +2,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { AudienceClient } from "pulumi-audience/sdk/client";
 import { fromWire, families, type Collection } from "pulumi-audience/sdk/contract";
-import { credentialsFor, readSettings } from "../lifecycle/settings.ts";
+import { credentialsFor, readSettings, type Credentials } from "../lifecycle/settings.ts";
 import type { Result } from "./types.ts";
 
 export interface LookupArgs {
@@ -25,11 +25,16 @@ function settingsFromStack() {
 
 /** The one resource of `collection` named (or with the id) given; fails listing the names seen otherwise. */
 export async function lookup<C extends Collection>(collection: C, args: LookupArgs): Promise<Result<C>> {
+  return lookupIn(() => credentialsFor(settingsFromStack(), args.account), collection, args);
+}
+
+/** `lookup` in the account `credentials` names (the program's stack config or a provider plugin's). */
+export async function lookupIn<C extends Collection>(credentials: () => Credentials, collection: C, args: LookupArgs): Promise<Result<C>> {
   const what = families[collection].className;
   if ((args.name === undefined) === (args.id === undefined)) {
     throw new Error(`get${what}: give exactly one of name or id`);
   }
-  const client = new AudienceClient(credentialsFor(settingsFromStack(), args.account));
+  const client = new AudienceClient(credentials());
   try {
     const listed = (await client.list(collection, args.id !== undefined ? { ids: [args.id] } : {})) as Record<string, unknown>[];
     const found = listed.filter((r) => (args.id !== undefined ? r.id === args.id : r.name === args.name));

@@ -16,24 +16,34 @@ export interface ResourceClass<C extends Collection> {
   get(name: string, id: pulumi.Input<string>, state?: Pick<ResourceControls, "account">, opts?: pulumi.CustomResourceOptions): AudienceResource<C>;
 }
 
-export function resourceClass<C extends Collection>(collection: C): ResourceClass<C> {
+/** What every resource class of a family registers: each output named (unknown until answered), credentials secret. */
+export function registration<C extends Collection>(collection: C) {
   const found = providerFamilies[collection];
   if (!found) throw new Error(`no provider family for ${collection}`);
   const kind: ProviderFamily = found;
   const outputNames = [...memberNames(families[collection].response).map(camelKey), ...kind.extraInputs, ...kind.extraOutputNames]
     .filter((k) => k !== "id");
   const secret = new Set(kind.secretOutputs);
-
-  class Resource extends pulumi.dynamic.Resource {
-    constructor(name: string, args: Args<C>, opts: pulumi.CustomResourceOptions = {}) {
+  return {
+    kind,
+    props(args: Args<C>): Record<string, unknown> {
       const props: Record<string, unknown> = Object.fromEntries(outputNames.map((k) => [k, undefined]));
       for (const [key, value] of Object.entries(args as Record<string, unknown>)) {
         // Credentials stay secret in state even when the program passed them in plain text.
         props[key] = secret.has(key) && value !== undefined ? pulumi.secret(value) : value;
       }
-      props[KIND_KEY] = collection;
-      const additionalSecretOutputs = [...new Set([...(opts.additionalSecretOutputs ?? []), ...kind.secretOutputs])];
-      super(provider, name, props, { ...opts, additionalSecretOutputs }, "audience", kind.family.className);
+      return props;
+    },
+    additionalSecretOutputs: (opts: pulumi.CustomResourceOptions) => [...new Set([...(opts.additionalSecretOutputs ?? []), ...kind.secretOutputs])],
+  };
+}
+
+export function resourceClass<C extends Collection>(collection: C): ResourceClass<C> {
+  const { kind, props, additionalSecretOutputs } = registration(collection);
+
+  class Resource extends pulumi.dynamic.Resource {
+    constructor(name: string, args: Args<C>, opts: pulumi.CustomResourceOptions = {}) {
+      super(provider, name, { ...props(args), [KIND_KEY]: collection }, { ...opts, additionalSecretOutputs: additionalSecretOutputs(opts) }, "audience", kind.family.className);
     }
 
     static get(name: string, id: pulumi.Input<string>, state: Pick<ResourceControls, "account"> = {}, opts: pulumi.CustomResourceOptions = {}) {

@@ -1,0 +1,53 @@
+"""The adaptive-discounting pipeline with the audience provider plugin.
+
+Needs the Pulumi CLI and the generated SDK (`pulumi package add`, see the top-level README); not run by this
+repository's tests. Run once with the default config (a preview build), check the file, then
+`pulumi config set enabled true && pulumi up` to enable the pipeline.
+"""
+
+import pulumi
+import pulumi_audience as audience
+
+config = pulumi.Config()
+enabled = config.get_bool("enabled") or False
+
+leads = audience.get_cohort_output(name="Leads")
+forecasted_spend = audience.get_forecast_output(name="Forecasted spend")
+
+scope = audience.Scope(
+    "adaptive-discounting",
+    name="Adaptive discounting",
+    population={"cohort_ids": [leads.id]},
+    payload={"forecast_ids": [forecasted_spend.id]},
+    preview=not enabled,
+    wait_for="ready",
+    # The wait for the build honours Pulumi's timeouts (and Ctrl-C cancels it).
+    opts=pulumi.ResourceOptions(custom_timeouts=pulumi.CustomTimeouts(create="30m", update="30m")),
+)
+
+csv = audience.Target(
+    "adaptive-discounting-csv",
+    name="Adaptive discounting (hosted CSV)",
+    scope_id=scope.id,
+    representation={"mode": "identified"},
+    options={"type": "hosted_csv"},
+)
+
+# A second account, the Pulumi way: an explicit provider passed to that account's resources.
+north_key = config.get_secret("northApiKey")
+if north_key is not None:
+    north = audience.Provider("north", api_key=north_key, base_url=config.require("northBaseUrl"))
+    audience.Cohort(
+        "north-leads",
+        name="North leads",
+        stream_name="transactions",
+        stream_conditions=[{"property": "amount", "_gte": 100}],
+        opts=pulumi.ResourceOptions(provider=north),
+    )
+
+# An existing resource is adopted with Pulumi's own import:
+#   pulumi import audience:index:Target legacy-csv <target id>
+# which reads it by id and prints the code that declares it.
+
+pulumi.export("scopeId", scope.id)
+pulumi.export("csvUrl", csv.output_url)

@@ -1,0 +1,70 @@
+// The one factory behind every native resource class: a `CustomResource` of the `audience:index:<Name>` token,
+// served by the `audience` provider plugin, with the family's typed args and outputs (the same types as the
+// dynamic classes). An alias from the dynamic type moves a resource a dynamic stack holds without replacing it.
+import * as pulumi from "@pulumi/pulumi";
+import type { Collection } from "pulumi-audience/sdk/contract";
+import { VERSION } from "../plugin/config.ts";
+import { dynamicType, functionToken, resourceToken } from "../plugin/tokens.ts";
+import type { LookupInputs } from "../runtime/resources/lookup.ts";
+import { registration } from "../runtime/resources/resource.ts";
+import type { Args, Outputs, ResourceControls, State } from "../runtime/resources/types.ts";
+
+export type NativeResource<C extends Collection> = pulumi.CustomResource & Outputs<C>;
+
+export interface NativeResourceClass<C extends Collection> {
+  new (name: string, args: Args<C>, opts?: pulumi.CustomResourceOptions): NativeResource<C>;
+  /** Reads an existing resource into the program without managing it. */
+  get(name: string, id: pulumi.Input<string>, state?: Pick<ResourceControls, "account">, opts?: pulumi.CustomResourceOptions): NativeResource<C>;
+}
+
+export function nativeClass<C extends Collection>(collection: C): NativeResourceClass<C> {
+  const { kind, props, additionalSecretOutputs } = registration(collection);
+
+  class Resource extends pulumi.CustomResource {
+    constructor(name: string, args: Args<C>, opts: pulumi.CustomResourceOptions = {}) {
+      super(resourceToken(kind), name, props(args), {
+        ...opts,
+        version: opts.version ?? VERSION,
+        aliases: [...(opts.aliases ?? []), { type: dynamicType(kind) }],
+        additionalSecretOutputs: additionalSecretOutputs(opts),
+      });
+    }
+
+    static get(name: string, id: pulumi.Input<string>, state: Pick<ResourceControls, "account"> = {}, opts: pulumi.CustomResourceOptions = {}) {
+      return new Resource(name, state as Args<C>, { ...opts, id });
+    }
+  }
+  Object.defineProperty(Resource, "name", { value: kind.family.className });
+  return Resource as unknown as NativeResourceClass<C>;
+}
+
+/** The promise and `Output` forms of a family's lookup, answered by the provider's `get<Name>` function. */
+export function nativeLookups<C extends Collection>(collection: C) {
+  const token = functionToken(registration(collection).kind);
+  const get = (args: LookupInputs, opts: pulumi.InvokeOptions = {}): Promise<State<C>> =>
+    pulumi.runtime.invoke(token, args, { ...opts, version: opts.version ?? VERSION }) as Promise<State<C>>;
+  const getOutput = (args: LookupInputs, opts: pulumi.InvokeOutputOptions = {}): pulumi.Output<State<C>> =>
+    pulumi.runtime.invokeOutput<State<C>>(token, args, { ...opts, version: opts.version ?? VERSION });
+  return { get, getOutput };
+}
+
+/** Credentials of one account, as an explicit provider takes them. */
+export interface ProviderArgs {
+  /** The account's API key (kept secret); AUDIENCE_API_KEY where the plugin runs when absent. */
+  apiKey?: pulumi.Input<string>;
+  /** The service's base URL, e.g. `https://<service>/v1`; AUDIENCE_BASE_URL when absent. */
+  baseUrl?: pulumi.Input<string>;
+}
+
+/**
+ * An explicit provider: one per account. Pass it as `{ provider }` to the resources and lookups of that account;
+ * resources without one use the default provider, configured from `audience:apiKey` / `audience:baseUrl`.
+ */
+export class Provider extends pulumi.ProviderResource {
+  declare readonly baseUrl: pulumi.Output<string | undefined>;
+
+  constructor(name: string, args: ProviderArgs = {}, opts: pulumi.ResourceOptions = {}) {
+    const apiKey = args.apiKey === undefined ? undefined : pulumi.secret(args.apiKey);
+    super("audience", name, { apiKey, baseUrl: args.baseUrl }, { ...opts, version: opts.version ?? VERSION });
+  }
+}

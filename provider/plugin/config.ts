@@ -1,0 +1,71 @@
+// The provider's configuration: `audience:apiKey`, `audience:baseUrl` and `audience:accounts`, given as stack
+// config (the default provider) or as a provider resource's inputs (explicit providers). The engine sends them
+// as `audience:config:<key>` variables (objects JSON-encoded) and, in newer engines, as `args`.
+import { createRequire } from "node:module";
+import { validate } from "pulumi-audience/sdk/contract";
+import { z } from "zod";
+import { readSettings, type Settings } from "../runtime/lifecycle/settings.ts";
+import { isObject, type Props } from "../runtime/lifecycle/shape.ts";
+import { PACKAGE } from "./tokens.ts";
+
+/** The plugin's version is the package's. */
+export const VERSION: string = (createRequire(import.meta.url)("pulumi-audience/package.json") as { version: string }).version;
+
+const httpUrl = z.url({ protocol: /^https?$/, error: "must be an http(s) URL such as https://<service>/v1" });
+const apiKey = z.string({ error: "must be a string" }).min(1, { error: "must not be empty" });
+
+/** The configuration a provider takes, in program (camelCase) form. */
+export const configSchema = z.strictObject({
+  apiKey: apiKey.optional(),
+  baseUrl: httpUrl.optional(),
+  accounts: z.record(z.string(), z.strictObject({ apiKey: apiKey.optional(), baseUrl: httpUrl.optional() }), {
+    error: "must be a map of account name to {apiKey, baseUrl}",
+  }).optional(),
+  // Set by the engine on provider resources, not by users.
+  version: z.string().optional(),
+  pluginDownloadURL: z.string().optional(),
+});
+
+/** The configuration keys a user sets, as schema and error messages name them. */
+export const CONFIG_KEYS = ["apiKey", "baseUrl", "accounts"] as const;
+
+/** Config values as the engine sends provider inputs: strings, objects possibly JSON-encoded. */
+function decoded(config: Props): Props {
+  const out: Props = {};
+  for (const [key, value] of Object.entries(config)) {
+    if (value === undefined || value === null || value === "") continue;
+    if (key === "accounts" && typeof value === "string") {
+      try {
+        out[key] = JSON.parse(value);
+      } catch {
+        out[key] = value; // reported by the schema, naming the key
+      }
+    } else out[key] = value;
+  }
+  return out;
+}
+
+/** What is wrong with a provider's configuration, each failure naming its config key (`audience:baseUrl`). */
+export function configFailures(config: Props): { property: string; reason: string }[] {
+  const result = validate(configSchema, decoded(config));
+  if (result.ok) return [];
+  return result.errors.map((e) => ({ property: e.path, reason: `${PACKAGE}:${e.path} ${e.message}` }));
+}
+
+/** The configuration of a Configure call: its `args` when the engine sends them, else its variables. */
+export function configOf(variables: Record<string, string>, args: Props | undefined): Props {
+  if (args && Object.keys(args).length > 0) return args;
+  const prefix = `${PACKAGE}:config:`;
+  const out: Props = {};
+  for (const [key, value] of Object.entries(variables)) if (key.startsWith(prefix)) out[key.slice(prefix.length)] = value;
+  return out;
+}
+
+/** Settings from a valid configuration, the environment filling what it leaves out. */
+export function settingsOf(config: Props, env: NodeJS.ProcessEnv = process.env): Settings {
+  const values = decoded(config);
+  return readSettings((key) => {
+    const name = key.slice(PACKAGE.length + 1);
+    return isObject(values) ? values[name] : undefined;
+  }, env);
+}

@@ -1,0 +1,266 @@
+// The `audience` resource provider plugin: Pulumi's ResourceProvider gRPC service over the one lifecycle.
+// Each call names its family by type token; the lifecycle gets plain values and the family through `__kind`, as
+// under the dynamic provider, so every rule (check, diff, create-only, secrets, read normalization) is the same.
+import { setTimeout as sleep } from "node:timers/promises";
+import type { sendUnaryData, ServerUnaryCall, ServiceError } from "@grpc/grpc-js";
+import type { IResourceProviderServer } from "@pulumi/pulumi/proto/provider_grpc_pb.js";
+import type * as provider from "@pulumi/pulumi/proto/provider_pb.js";
+import { grpc, providerProto, providerRpc, statusProto } from "../engine/proto.ts";
+import type { PropertyMap } from "../engine/values.ts";
+import type { ProviderFamily } from "../runtime/families/index.ts";
+import { KIND_KEY, PROVIDER_KEY } from "../runtime/lifecycle/controls.ts";
+import { compare, createLifecycle, type PathChange } from "../runtime/lifecycle/lifecycle.ts";
+import { accountServices } from "../runtime/lifecycle/service-client.ts";
+import { credentialsFor, type Settings } from "../runtime/lifecycle/settings.ts";
+import type { Props } from "../runtime/lifecycle/shape.ts";
+import { lookupIn } from "../runtime/resources/lookup.ts";
+import { configFailures, configOf, settingsOf, VERSION } from "./config.ts";
+import { packageSchema } from "./schema.ts";
+import { familyOfFunction, familyOfResource, typeOfUrn } from "./tokens.ts";
+import { plain, received, sent } from "./wire.ts";
+import { anyProto, emptyProto, pluginProto } from "./proto.ts";
+
+type Unary<Req, Res> = (call: ServerUnaryCall<Req, Res>, callback: sendUnaryData<Res>) => void;
+
+export interface PluginOptions {
+  /** Where unset configuration comes from (AUDIENCE_API_KEY, AUDIENCE_BASE_URL); the process environment by default. */
+  env?: NodeJS.ProcessEnv;
+}
+
+/** A failed call as gRPC reports it; a resource the service created but that failed after is kept in state. */
+function failure(error: unknown, code: number = grpc.status.UNKNOWN): ServiceError {
+  const message = error instanceof Error ? error.message : String(error);
+  const metadata = new grpc.Metadata();
+  const init = error as { id?: unknown; properties?: Props; reasons?: string[]; kind?: ProviderFamily; secret?: PropertyMap[] };
+  if (typeof init.id === "string" && init.properties) {
+    const detail = new providerProto.ErrorResourceInitFailed();
+    detail.setId(init.id);
+    detail.setProperties(sent(withoutMarkers(init.properties), init.secret ?? [], init.kind?.secretOutputs ?? []));
+    detail.setReasonsList(init.reasons ?? [message]);
+    const any = new anyProto.Any();
+    any.pack(detail.serializeBinary(), "pulumirpc.ErrorResourceInitFailed");
+    const status = new statusProto.Status();
+    status.setCode(code);
+    status.setMessage(message);
+    status.addDetails(any);
+    metadata.add("grpc-status-details-bin", Buffer.from(status.serializeBinary()));
+  }
+  return Object.assign(new Error(message), { code, details: message, metadata }) as ServiceError;
+}
+
+/** Runs a handler, answering its result or its error. */
+function unary<Req, Res>(run: (request: Req) => Promise<Res> | Res): Unary<Req, Res> {
+  return (call, callback) => {
+    Promise.resolve()
+      .then(() => run(call.request))
+      .then((res) => callback(null, res), (error: unknown) => callback(failure(error)));
+  };
+}
+
+function unimplemented(what: string): Unary<unknown, never> {
+  return (_call, callback) => callback({ code: grpc.status.UNIMPLEMENTED, details: `${what} is not implemented by the audience provider` } as ServiceError);
+}
+
+/** The lifecycle's view of a resource: the family named, the dynamic provider's leftovers dropped. */
+function withKind(kind: ProviderFamily, props: Props): Props {
+  const out: Props = { ...props, [KIND_KEY]: kind.family.collection };
+  delete out[PROVIDER_KEY];
+  return out;
+}
+
+function withoutMarkers(props: Props): Props {
+  const { [KIND_KEY]: _kind, [PROVIDER_KEY]: _provider, ...rest } = props;
+  return rest;
+}
+
+const DIFF_KIND: Record<PathChange["kind"], Record<"plain" | "replace", number>> = {
+  add: { plain: providerProto.PropertyDiff.Kind.ADD, replace: providerProto.PropertyDiff.Kind.ADD_REPLACE },
+  update: { plain: providerProto.PropertyDiff.Kind.UPDATE, replace: providerProto.PropertyDiff.Kind.UPDATE_REPLACE },
+  delete: { plain: providerProto.PropertyDiff.Kind.DELETE, replace: providerProto.PropertyDiff.Kind.DELETE_REPLACE },
+};
+
+/** The service implementation; one per plugin process, configured once per provider instance. */
+export function createPluginServer(options: PluginOptions = {}): IResourceProviderServer {
+  const env = options.env ?? process.env;
+  let settings: Settings = settingsOf({}, env);
+  const services = accountServices(() => settings);
+  // Cancel aborts every wait in flight; the engine shuts the plugin down after it.
+  const cancelled = new AbortController();
+  const lifecycle = createLifecycle({
+    settings: () => settings,
+    service: services.service,
+    sleep: (ms, signal) => sleep(ms, undefined, { signal }),
+  });
+  let schema: string | undefined;
+
+  const kindOf = (request: { getType(): string; getUrn(): string }) => familyOfResource(request.getType() || typeOfUrn(request.getUrn()));
+  const limits = (timeout: number) => ({ timeoutSeconds: timeout > 0 ? timeout : undefined, signal: cancelled.signal });
+  /** The lifecycle's errors carry the plain outputs; the plugin keeps their secrets when it reports them. */
+  const keeping = async <T>(kind: ProviderFamily, secret: PropertyMap[], run: () => Promise<T>): Promise<T> => {
+    try {
+      return await run();
+    } catch (error) {
+      if (error instanceof Error) Object.assign(error, { kind, secret });
+      throw error;
+    }
+  };
+
+  function checkResponse(inputs: Props, failures: { property: string; reason: string }[], sources: PropertyMap[], secret: readonly string[]) {
+    const res = new providerProto.CheckResponse();
+    res.setInputs(sent(inputs, sources, secret));
+    res.setFailuresList(failures.map((f) => {
+      const failure = new providerProto.CheckFailure();
+      failure.setProperty(f.property);
+      failure.setReason(f.reason);
+      return failure;
+    }));
+    return res;
+  }
+
+  const server: IResourceProviderServer = {
+    handshake: unary<provider.ProviderHandshakeRequest, provider.ProviderHandshakeResponse>(() => {
+      const res = new providerProto.ProviderHandshakeResponse();
+      res.setAcceptSecrets(true);
+      res.setAcceptResources(true);
+      return res;
+    }),
+    getPluginInfo: unary(() => new pluginProto.PluginInfo().setVersion(VERSION)),
+    getSchema: unary<provider.GetSchemaRequest, provider.GetSchemaResponse>(() => {
+      schema ??= JSON.stringify(packageSchema());
+      return new providerProto.GetSchemaResponse().setSchema(schema);
+    }),
+
+    checkConfig: unary<provider.CheckRequest, provider.CheckResponse>((req) => {
+      const news = received(req.getNews());
+      const inputs = plain(news);
+      return checkResponse(inputs, configFailures(inputs), [news], ["apiKey", "accounts"]);
+    }),
+    diffConfig: unary<provider.DiffRequest, provider.DiffResponse>((req) => {
+      const olds = plain(received(req.getOldInputs() ?? req.getOlds()));
+      const news = plain(received(req.getNews()));
+      const changed = [...new Set([...Object.keys(olds), ...Object.keys(news)])]
+        .filter((key) => JSON.stringify(olds[key]) !== JSON.stringify(news[key]));
+      // A new key or URL never replaces resources: it is the same account reached another way.
+      const res = new providerProto.DiffResponse();
+      res.setChanges(changed.length > 0 ? providerProto.DiffResponse.DiffChanges.DIFF_SOME : providerProto.DiffResponse.DiffChanges.DIFF_NONE);
+      res.setDiffsList(changed);
+      return res;
+    }),
+    configure: unary<provider.ConfigureRequest, provider.ConfigureResponse>((req) => {
+      const args = req.hasArgs() ? plain(received(req.getArgs())) : undefined;
+      const config = configOf(Object.fromEntries(req.getVariablesMap().toObject()), args);
+      const problems = configFailures(config);
+      if (problems.length > 0) throw Object.assign(new Error(problems.map((p) => p.reason).join("; ")), { code: grpc.status.INVALID_ARGUMENT });
+      settings = settingsOf(config, env);
+      services.clear();
+      const res = new providerProto.ConfigureResponse();
+      res.setAcceptsecrets(true);
+      res.setAcceptresources(true);
+      res.setSupportspreview(true);
+      return res;
+    }),
+
+    check: unary<provider.CheckRequest, provider.CheckResponse>(async (req) => {
+      const kind = kindOf(req);
+      const news = received(req.getNews());
+      const result = await lifecycle.check(withKind(kind, plain(received(req.getOlds()))), withKind(kind, plain(news)));
+      return checkResponse(withoutMarkers(result.inputs ?? {}), result.failures ?? [], [news], kind.secretOutputs);
+    }),
+    diff: unary<provider.DiffRequest, provider.DiffResponse>(async (req) => {
+      const kind = kindOf(req);
+      const { changed, replaces, details } = await compare(withKind(kind, plain(received(req.getOlds()))), withKind(kind, plain(received(req.getNews()))));
+      const res = new providerProto.DiffResponse();
+      res.setChanges(changed.length > 0 || replaces.length > 0 ? providerProto.DiffResponse.DiffChanges.DIFF_SOME : providerProto.DiffResponse.DiffChanges.DIFF_NONE);
+      res.setReplacesList(replaces);
+      res.setDiffsList([...new Set(details.map((d) => d.path.split(/[.[]/)[0] ?? d.path))]);
+      res.setHasdetaileddiff(true);
+      for (const detail of details) {
+        const diff = new providerProto.PropertyDiff();
+        diff.setKind(DIFF_KIND[detail.kind][detail.replace ? "replace" : "plain"] as provider.PropertyDiff.Kind);
+        diff.setInputdiff(true);
+        res.getDetaileddiffMap().set(detail.path, diff);
+      }
+      return res;
+    }),
+    create: unary<provider.CreateRequest, provider.CreateResponse>(async (req) => {
+      const kind = kindOf(req);
+      const inputs = received(req.getProperties());
+      const res = new providerProto.CreateResponse();
+      if (req.getPreview()) {
+        // Nothing is sent: the inputs are what is known; every other output stays unknown until the create.
+        return res.setProperties(sent(plain(inputs), [inputs], kind.secretOutputs));
+      }
+      const created = await keeping(kind, [inputs], () => lifecycle.create(withKind(kind, plain(inputs)), limits(req.getTimeout())));
+      return res.setId(created.id).setProperties(sent(withoutMarkers(created.outs ?? {}), [inputs], kind.secretOutputs));
+    }),
+    read: unary<provider.ReadRequest, provider.ReadResponse>(async (req) => {
+      const kind = kindOf(req);
+      const state = received(req.getProperties());
+      const inputs = received(req.getInputs());
+      // An import sends the id alone: the resource is read from the account the inputs (if any) name.
+      const found = await lifecycle.read(req.getId(), withKind(kind, { ...plain(inputs), ...plain(state) }));
+      const res = new providerProto.ReadResponse();
+      if (!found.id) return res; // gone: the engine drops it from state
+      res.setId(found.id);
+      res.setProperties(sent(withoutMarkers(found.props ?? {}), [state, inputs], kind.secretOutputs));
+      res.setInputs(sent(withoutMarkers(found.inputs ?? {}), [inputs, state], kind.secretOutputs));
+      return res;
+    }),
+    update: unary<provider.UpdateRequest, provider.UpdateResponse>(async (req) => {
+      const kind = kindOf(req);
+      const olds = received(req.getOlds());
+      const news = received(req.getNews());
+      const res = new providerProto.UpdateResponse();
+      if (req.getPreview()) return res.setProperties(sent(plain(news), [news], kind.secretOutputs));
+      const updated = await keeping(kind, [news, olds], () =>
+        lifecycle.update(req.getId(), withKind(kind, plain(olds)), withKind(kind, plain(news)), limits(req.getTimeout())));
+      return res.setProperties(sent(withoutMarkers(updated.outs ?? {}), [news, olds], kind.secretOutputs));
+    }),
+    delete: unary(async (req: provider.DeleteRequest) => {
+      const kind = kindOf(req);
+      await lifecycle.delete(req.getId(), withKind(kind, plain(received(req.getProperties()))));
+      return new emptyProto.Empty();
+    }),
+    invoke: unary<provider.InvokeRequest, provider.InvokeResponse>(async (req) => {
+      const kind = familyOfFunction(req.getTok());
+      const args = plain(received(req.getArgs())) as { name?: string; id?: string; account?: string };
+      const found = await lookupIn(() => credentialsFor(settings, args.account), kind.family.collection as never, args);
+      const res = new providerProto.InvokeResponse();
+      res.setReturn(sent(found as Props, [], kind.secretOutputs));
+      return res;
+    }),
+    cancel: unary(() => {
+      cancelled.abort();
+      return new emptyProto.Empty();
+    }),
+
+    parameterize: unimplemented("Parameterize"),
+    call: unimplemented("Call"),
+    construct: unimplemented("Construct"),
+    list: (call) => {
+      call.emit("error", { code: grpc.status.UNIMPLEMENTED, details: "List is not implemented by the audience provider" });
+    },
+    attach: unimplemented("Attach"),
+    getMapping: unary(() => new providerProto.GetMappingResponse()),
+    getMappings: unary(() => new providerProto.GetMappingsResponse()),
+  };
+  return server;
+}
+
+export interface RunningPlugin {
+  port: number;
+  close(): Promise<void>;
+}
+
+/** Serves the plugin on 127.0.0.1 (a free port), as the engine expects of every plugin. */
+export async function servePlugin(options: PluginOptions = {}): Promise<RunningPlugin> {
+  const server = new grpc.Server({ "grpc.max_receive_message_length": 400 * 1024 * 1024 });
+  server.addService(providerRpc.ResourceProviderService, createPluginServer(options) as never);
+  const port = await new Promise<number>((resolve, reject) => {
+    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p)));
+  });
+  return {
+    port,
+    close: () => new Promise((resolve) => server.tryShutdown(() => resolve())),
+  };
+}

@@ -1,0 +1,49 @@
+// The `audience` package's tokens: a resource family is `audience:index:<ClassName>`, its lookup
+// `audience:index:get<ClassName>`, and the provider itself `pulumi:providers:audience`.
+import { providerFamilies, type ProviderFamily } from "../runtime/families/index.ts";
+
+export const PACKAGE = "audience";
+export const PROVIDER_TYPE = `pulumi:providers:${PACKAGE}`;
+/** The type a resource of this package had under the dynamic provider: the alias that moves a stack over. */
+export function dynamicType(kind: ProviderFamily): string {
+  return `pulumi-nodejs:dynamic/${PACKAGE}:${kind.family.className}`;
+}
+
+export function resourceToken(kind: ProviderFamily): string {
+  return `${PACKAGE}:index:${kind.family.className}`;
+}
+
+export function functionToken(kind: ProviderFamily): string {
+  return `${PACKAGE}:index:get${kind.family.className}`;
+}
+
+/** Families a lookup serves: those listed and read by id the generic way (not a singleton, not found its own way). */
+export function lookupFamilies(): ProviderFamily[] {
+  return Object.values(providerFamilies).filter((family) => !family.family.singleton && family.find === undefined);
+}
+
+const byResource = new Map(Object.values(providerFamilies).map((kind) => [resourceToken(kind), kind]));
+const byFunction = new Map(lookupFamilies().map((kind) => [functionToken(kind), kind]));
+
+/** The type token of a URN (`urn:pulumi:stack::project::parent$type::name`). */
+export function typeOfUrn(urn: string): string {
+  const qualified = urn.split("::")[2] ?? "";
+  return qualified.slice(qualified.lastIndexOf("$") + 1);
+}
+
+function known(map: Map<string, ProviderFamily>): string {
+  return [...map.keys()].join(", ");
+}
+
+/** The family a resource type token names; fails listing the tokens this package has. */
+export function familyOfResource(type: string): ProviderFamily {
+  const kind = byResource.get(type);
+  if (!kind) throw new Error(`unknown resource type ${JSON.stringify(type)}; the ${PACKAGE} package has ${known(byResource)}`);
+  return kind;
+}
+
+export function familyOfFunction(token: string): ProviderFamily {
+  const kind = byFunction.get(token);
+  if (!kind) throw new Error(`unknown function ${JSON.stringify(token)}; the ${PACKAGE} package has ${known(byFunction)}`);
+  return kind;
+}

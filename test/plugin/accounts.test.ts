@@ -1,0 +1,67 @@
+// Several accounts the Pulumi way: one plugin process per provider, each configured with its account, as the
+// engine configures an explicit `pulumi:providers:audience` (its inputs sent as `args`, the key a secret).
+// Also the packaged executable, as `pulumi plugin install --file` finds it.
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { VERSION } from "../../provider/plugin/config.ts";
+import { launchPlugin, stopPlugin } from "../../provider/plugin/launch.ts";
+import type { Json } from "../emulator/helpers.ts";
+import { Plugin, REPO_ROOT, secret, startWorld, type World } from "./harness.ts";
+
+let world: World;
+let north: Plugin;
+let northKey: string;
+
+beforeAll(async () => {
+  world = await startWorld();
+  const made = await world.api.control<{ api_key: string }>("POST", "/accounts", { name: "north" });
+  northKey = made.body.api_key;
+  north = await Plugin.start();
+  await north.configureArgs({ apiKey: secret(northKey), baseUrl: `${world.emulator.url}/v1` });
+}, 60_000);
+
+afterAll(async () => {
+  await north?.close();
+  await world?.close();
+});
+
+describe("an explicit provider per account", () => {
+  it("creates and reads in its own account only", async () => {
+    const type = "audience:index:Cohort";
+    const inputs = (await north.check(type, {}, { name: "North spenders", streamName: "transactions", streamConditions: [{ property: "amount", _gte: 100 }] })).inputs;
+    const made = await north.create(type, inputs);
+    const names = async (key?: string) => (await world.api.get<Json[]>("/v1/cohorts", key)).body.map((c) => c.name);
+    expect(await names(northKey)).toContain("North spenders");
+    expect(await names()).not.toContain("North spenders");
+    expect((await north.read(type, made.id)).id).toBe(made.id);
+    await expect(world.plugin.read(type, made.id)).rejects.toThrow(/belongs to another account/);
+  });
+
+  it("answers lookups from its own account", async () => {
+    const northLeads = await north.invoke("audience:index:getCohort", { name: "Leads" });
+    const defaultLeads = await world.plugin.invoke("audience:index:getCohort", { name: "Leads" });
+    expect(northLeads.id).not.toBe(defaultLeads.id);
+  });
+});
+
+describe("the packaged executable", () => {
+  it("bin/pulumi-resource-audience.js prints its port first and serves the plugin", async () => {
+    const bin = fileURLToPath(new URL("../../bin/pulumi-resource-audience.js", import.meta.url));
+    const { child, port } = await launchPlugin("packaged plugin", [bin, "127.0.0.1:1"], { cwd: REPO_ROOT, env: process.env });
+    try {
+      const info = await new Promise<string>((resolve, reject) => {
+        import("../../provider/engine/proto.ts").then(({ grpc, providerRpc, emptyProto }) => {
+          const client = new providerRpc.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
+          client.getPluginInfo(new emptyProto.Empty(), (err, res) => {
+            client.close();
+            if (err) reject(err);
+            else resolve(res.getVersion());
+          });
+        }, reject);
+      });
+      expect(info).toBe(VERSION);
+    } finally {
+      await stopPlugin(child);
+    }
+  });
+});

@@ -1,0 +1,203 @@
+// What the plugin adds over the dynamic provider, over gRPC against the emulator: detailed diffs, replacement of
+// create-only members, import by id, secrets, the engine's timeout and cancellation, preview, configuration
+// errors, lookups as functions.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sampleIds, type Client, type Json } from "../emulator/helpers.ts";
+import { isSecret, Plugin, PluginError, secret, startWorld, type Props, type World } from "./harness.ts";
+
+const TARGET = "audience:index:Target";
+const SCOPE = "audience:index:Scope";
+const CONNECTION = "audience:index:Connection";
+
+let world: World;
+let emulator: World["emulator"];
+let api: Client;
+let plugin: Plugin;
+let cohortId: string;
+
+beforeAll(async () => {
+  // Scopes never finish building unless advanced: waits end only by timeout or cancel.
+  world = await startWorld({ default: "immediate", scopes: "manual" });
+  ({ emulator, api, plugin } = world);
+  cohortId = await sampleIds(api).leads();
+}, 60_000);
+
+afterAll(async () => {
+  await world?.close();
+});
+
+async function created(type: string, inputs: Props): Promise<{ id: string; inputs: Props; outputs: Props }> {
+  const checked = await plugin.check(type, {}, inputs);
+  expect(checked.failures).toEqual([]);
+  const made = await plugin.create(type, checked.inputs);
+  return { id: made.id, inputs: checked.inputs, outputs: made.properties };
+}
+
+const scopeInputs = () => ({ name: "Pipeline", population: { cohortIds: [cohortId] }, payload: { cohortIds: [cohortId] }, preview: true });
+
+async function target(): Promise<{ id: string; inputs: Props; outputs: Props }> {
+  const scope = await created(SCOPE, scopeInputs());
+  return created(TARGET, { name: "Hosted", scopeId: scope.id, representation: { mode: "identified" }, options: { type: "hosted_csv" } });
+}
+
+async function recheck(type: string, olds: Props, news: Props): Promise<Props> {
+  const checked = await plugin.check(type, olds, news);
+  expect(checked.failures).toEqual([]);
+  return checked.inputs;
+}
+
+describe("detailed diff", () => {
+  it("names each changed property path with add, update or delete", async () => {
+    const { id, inputs, outputs } = await target();
+    const news = await recheck(TARGET, inputs, { ...inputs, name: "Hosted file", options: { type: "hosted_csv", delimiter: ";" }, humanReadable: true });
+    const diff = await plugin.diff(TARGET, id, outputs, news);
+    expect(diff.changes).toBe("some");
+    expect(diff.detailed).toEqual({ name: "UPDATE", "options.delimiter": "ADD", humanReadable: "ADD" });
+    expect(diff.replaces).toEqual([]);
+    expect([...diff.diffs].sort()).toEqual(["humanReadable", "name", "options"]);
+
+    const updated = await plugin.update(TARGET, id, outputs, news);
+    const back = await recheck(TARGET, news, { ...news, humanReadable: undefined, options: { type: "hosted_csv" } });
+    expect((await plugin.diff(TARGET, id, updated, back)).detailed).toEqual({ "options.delimiter": "DELETE", humanReadable: "DELETE" });
+  });
+
+  it("marks a change of a create-only member as a replacement, decided without a request", async () => {
+    const { id, inputs, outputs } = await target();
+    const news = await recheck(TARGET, inputs, { ...inputs, options: { type: "lookup_api" } });
+    const diff = await plugin.diff(TARGET, id, outputs, news);
+    expect(diff.replaces).toEqual(["options"]);
+    expect(diff.detailed["options.type"]).toBe("UPDATE_REPLACE");
+  });
+});
+
+describe("import", () => {
+  it("reads a resource by its id alone into the outputs and inputs create recorded", async () => {
+    const scope = await created(SCOPE, scopeInputs());
+    const imported = await plugin.read(SCOPE, scope.id);
+    expect(imported.id).toBe(scope.id);
+    expect(imported.properties).toEqual(scope.outputs);
+    expect(imported.inputs).toEqual(scope.inputs);
+    // The engine then checks the program's inputs against them and diffs: nothing to change.
+    const checked = await recheck(SCOPE, imported.inputs, scopeInputs());
+    expect((await plugin.diff(SCOPE, scope.id, imported.properties, checked)).changes).toBe("none");
+  });
+});
+
+describe("secrets", () => {
+  const connection = () => ({ name: "Warehouse", options: { type: "postgres", host: "db.example.com", port: 5432, database: "d", schema: "s", user: "u", password: secret("hunter2") } });
+
+  it("keeps a secret input secret in checked inputs, outputs and reads, and out of the plugin's output", async () => {
+    const made = await created(CONNECTION, connection());
+    expect(isSecret(made.inputs.options)).toBe(true);
+    expect(isSecret(made.outputs.options)).toBe(true);
+    expect((made.outputs.options as { value: Json }).value.password).toBe("hunter2");
+    const read = await plugin.read(CONNECTION, made.id, made.outputs, made.inputs);
+    expect(isSecret(read.properties.options)).toBe(true);
+    expect(isSecret(read.inputs.options)).toBe(true);
+    expect(plugin.output).not.toContain("hunter2");
+  });
+
+  it("makes credential members secret even when the program passed them in plain text", async () => {
+    const plain = { ...connection(), options: { ...connection().options, password: "hunter2" } };
+    const made = await created(CONNECTION, plain);
+    expect(isSecret(made.inputs.options)).toBe(true);
+    expect(isSecret(made.outputs.options)).toBe(true);
+    const imported = await plugin.read(CONNECTION, made.id);
+    expect(isSecret(imported.properties.options)).toBe(true);
+    expect(isSecret(imported.inputs.options)).toBe(true);
+  });
+});
+
+describe("the engine's timeout and cancellation", () => {
+  it("ends a wait for a build at the step's timeout, keeping the created resource", async () => {
+    const inputs = await recheck(SCOPE, {}, { ...scopeInputs(), waitFor: "ready" });
+    const error = await plugin.create(SCOPE, inputs, { timeout: 1 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PluginError);
+    expect((error as PluginError).message).toContain("(customTimeouts)");
+    const kept = (error as PluginError).initFailed;
+    expect(kept?.id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(kept?.properties.status).toBe("new");
+  });
+
+  it("stops a wait for a build when the engine cancels", async () => {
+    const own = await Plugin.start();
+    try {
+      await own.configure({ apiKey: emulator.apiKey, baseUrl: `${emulator.url}/v1` });
+      const inputs = await recheck(SCOPE, {}, { ...scopeInputs(), name: "Cancelled", waitFor: "ready" });
+      const pending = own.create(SCOPE, inputs).catch((e: unknown) => e);
+      // Cancel once the scope exists, i.e. while the plugin waits for its build.
+      for (;;) {
+        const scopes = (await api.get<Json[]>("/v1/scopes")).body;
+        if (scopes.some((s) => s.name === "Cancelled")) break;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      await own.cancel();
+      const error = await pending;
+      expect(error).toBeInstanceOf(PluginError);
+      expect((error as PluginError).message).toContain("cancelled");
+      expect((error as PluginError).initFailed?.id).toBeTruthy();
+    } finally {
+      await own.close();
+    }
+  });
+});
+
+describe("preview", () => {
+  it("answers a create or update in preview from the inputs without a request", async () => {
+    const before = (await api.get<Json[]>("/v1/scopes")).body.length;
+    const inputs = await recheck(SCOPE, {}, { ...scopeInputs(), name: "Only previewed" });
+    const previewed = await plugin.create(SCOPE, inputs, { preview: true });
+    expect(previewed.id).toBe("");
+    expect(previewed.properties.name).toBe("Only previewed");
+    expect((await api.get<Json[]>("/v1/scopes")).body.length).toBe(before);
+
+    const { id, inputs: olds, outputs } = await created(SCOPE, scopeInputs());
+    const news = await recheck(SCOPE, olds, { ...olds, name: "Renamed in preview" });
+    expect((await plugin.update(SCOPE, id, outputs, news, { preview: true })).name).toBe("Renamed in preview");
+    expect((await api.get<Json>(`/v1/scopes/${id}`)).body.name).toBe("Pipeline");
+  });
+});
+
+describe("configuration", () => {
+  let own: Plugin;
+  beforeAll(async () => {
+    own = await Plugin.start();
+  }, 30_000);
+  afterAll(async () => {
+    await own?.close();
+  });
+
+  it("fails Configure naming the config key that is wrong", async () => {
+    const bad = await own.configure({ apiKey: "k", baseUrl: "ftp://example.com" }).catch((e: unknown) => e);
+    expect((bad as Error).message).toContain("audience:baseUrl must be an http(s) URL");
+    const accounts = await own.configure({ accounts: "[1, 2]" }).catch((e: unknown) => e);
+    expect((accounts as Error).message).toContain("audience:accounts");
+    const typo = await own.configure({ apikey: "k" }).catch((e: unknown) => e);
+    expect((typo as Error).message).toContain("apikey");
+  });
+
+  it("declares secrets, preview and resource references, and names the missing key when a resource needs one", async () => {
+    expect(await own.configure({})).toEqual({ acceptSecrets: true, supportsPreview: true, acceptResources: true });
+    expect(await own.version()).toMatch(/^\d+\.\d+\.\d+/);
+    const inputs = await own.check(SCOPE, {}, scopeInputs());
+    const error = await own.create(SCOPE, inputs.inputs).catch((e: unknown) => e);
+    expect((error as Error).message).toContain("audience:apiKey");
+  });
+
+  it("reports bad provider inputs from CheckConfig by key, keeping the API key secret", async () => {
+    const checked = await plugin.checkConfig({ apiKey: secret("k"), baseUrl: "not a url" });
+    expect(checked.failures).toEqual([{ property: "baseUrl", reason: expect.stringContaining("audience:baseUrl") }]);
+    expect(isSecret(checked.inputs.apiKey)).toBe(true);
+  });
+});
+
+describe("lookups", () => {
+  it("answers audience:index:getCohort by name", async () => {
+    expect(await plugin.invoke("audience:index:getCohort", { name: "Leads" })).toMatchObject({ id: cohortId, name: "Leads" });
+  });
+
+  it("fails an unknown function naming the ones there are", async () => {
+    const error = await plugin.invoke("audience:index:getNothing", { name: "x" }).catch((e: unknown) => e);
+    expect((error as Error).message).toMatch(/unknown function "audience:index:getNothing".*audience:index:getCohort/);
+  });
+});

@@ -1,0 +1,104 @@
+// The package schema: what the plugin serves, what `audience schema` prints, valid against Pulumi's metaschema,
+// and faithful to the contract (types, secrets, create-only members, config, lookups).
+import { execFile } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import { families } from "pulumi-audience/sdk/contract";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { providerFamilies } from "../../provider/runtime/families/index.ts";
+import { packageSchema, type PackageSchema } from "../../provider/plugin/schema.ts";
+import { resourceToken } from "../../provider/plugin/tokens.ts";
+import { Plugin, REPO_ROOT } from "./harness.ts";
+
+/**
+ * Pulumi's package metaschema (`pkg/codegen/schema/pulumi.json` in pulumi/pulumi), placed here by hand: it is
+ * not part of this repository. Without it the metaschema test is skipped, saying so.
+ */
+const METASCHEMA = fileURLToPath(new URL("./fixtures/pulumi-package-metaschema.json", import.meta.url));
+
+let plugin: Plugin;
+let served: PackageSchema;
+
+beforeAll(async () => {
+  plugin = await Plugin.start();
+  served = (await plugin.schema()) as unknown as PackageSchema;
+}, 30_000);
+
+afterAll(async () => {
+  await plugin?.close();
+});
+
+describe("the package schema", () => {
+  it("is what the plugin serves and what `audience schema` prints", async () => {
+    expect(served).toEqual(packageSchema());
+    const printed = await new Promise<string>((resolve, reject) => {
+      execFile(process.execPath, ["--conditions=source", "provider/cli/main.ts", "schema"], { cwd: REPO_ROOT, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) =>
+        error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout));
+    });
+    expect(JSON.parse(printed)).toEqual(served);
+  });
+
+  it.skipIf(!existsSync(METASCHEMA))("is valid against Pulumi's package metaschema (skipped without test/plugin/fixtures/pulumi-package-metaschema.json)", () => {
+    const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false });
+    const validate = ajv.compile(JSON.parse(readFileSync(METASCHEMA, "utf8")) as object);
+    validate(served);
+    expect(validate.errors ?? []).toEqual([]);
+  });
+
+  it("refers only to types it defines, and every object's required members exist", () => {
+    const refs = [...JSON.stringify(served).matchAll(/"\$ref":"#\/types\/([^"]+)"/g)].map((m) => m[1]!);
+    expect(refs.filter((token) => !(token in served.types))).toEqual([]);
+    for (const [token, type] of Object.entries(served.types)) {
+      if (type.type !== "object" || !("properties" in type)) continue;
+      expect((type.required ?? []).filter((name) => !(name in type.properties)), token).toEqual([]);
+    }
+    for (const [token, resource] of Object.entries(served.resources)) {
+      expect(resource.requiredInputs.filter((name) => !(name in resource.inputProperties)), token).toEqual([]);
+      expect(token).toMatch(/^audience:index:[A-Z][A-Za-z]+$/);
+    }
+  });
+
+  it("has a resource per family with the contract's members in camelCase and the controls", () => {
+    for (const kind of Object.values(providerFamilies)) expect(served.resources).toHaveProperty([resourceToken(kind)]);
+    const target = served.resources["audience:index:Target"]!;
+    expect(target.requiredInputs).toEqual(["name", "options", "representation", "scopeId"]);
+    expect(Object.keys(target.inputProperties)).toEqual(expect.arrayContaining(["scopeId", "humanReadable", "waitFor", "deletionMode", "account", "adoptId"]));
+    expect(target.properties).toHaveProperty("outputUrl");
+    expect(target.properties).not.toHaveProperty("id");
+    expect(served.types["audience:index:WaitFor"]).toEqual({ type: "string", enum: [{ value: "none" }, { value: "ready" }] });
+  });
+
+  it("marks create-only members replaceOnChanges and credential members secret", () => {
+    expect(families.targets.createOnly).toContain("options.type");
+    const targetOptions = served.resources["audience:index:Target"]!.inputProperties.options!.$ref!.replace("#/types/", "");
+    expect(served.types[targetOptions]).toMatchObject({ properties: { type: { replaceOnChanges: true } } });
+    const migration = served.resources["audience:index:Migration"]!.inputProperties;
+    expect(migration.v1AccountId).toMatchObject({ replaceOnChanges: true });
+    const connectionOptions = served.resources["audience:index:Connection"]!.inputProperties.options!;
+    expect(connectionOptions.secret).toBe(true);
+    expect(served.types[connectionOptions.$ref!.replace("#/types/", "")]).toMatchObject({ properties: { password: { secret: true }, token: { secret: true } } });
+    expect(served.resources["audience:index:Account"]!.properties.apiKey).toMatchObject({ type: "string", secret: true });
+    expect(served.resources["audience:index:Dataset"]!.inputProperties.options).toBeDefined();
+  });
+
+  it("describes deprecated members", () => {
+    const personaSet = served.resources["audience:index:PersonaSet"]!.inputProperties;
+    expect(personaSet.modelingFields?.deprecationMessage).toBeTruthy();
+    expect(personaSet.name?.deprecationMessage).toBeUndefined();
+  });
+
+  it("configures the provider with a secret apiKey and a baseUrl, both with their environment variables", () => {
+    expect(served.config.variables.apiKey).toMatchObject({ type: "string", secret: true, defaultInfo: { environment: ["AUDIENCE_API_KEY"] } });
+    expect(served.config.variables.baseUrl).toMatchObject({ type: "string", defaultInfo: { environment: ["AUDIENCE_BASE_URL"] } });
+    expect(served.provider.inputProperties.apiKey?.secret).toBe(true);
+  });
+
+  it("offers the lookups as functions returning the family's outputs", () => {
+    const getCohort = served.functions["audience:index:getCohort"]!;
+    expect(Object.keys(getCohort.inputs.properties)).toEqual(["name", "id", "account"]);
+    expect(getCohort.outputs.properties).toHaveProperty("id");
+    expect(getCohort.outputs.properties).toHaveProperty("streamName");
+    expect(served.functions).not.toHaveProperty("audience:index:getInsights");
+  });
+});
