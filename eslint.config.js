@@ -13,4 +13,6 @@ export default tseslint.config(
       "no-console": "off",
     },
   },
+  // Start-up files that any Node must load, before this package's own requirements are checked.
+  { files: ["**/*.cjs"], rules: { "@typescript-eslint/no-require-imports": "off" } },
 );

@@ -12,7 +12,7 @@ import { isSecret, revealed, type PropertyMap, type Value } from "./values.ts";
 export type { DiagnosticEvent, EngineEvent, Operation, StepEvent, StepOp } from "./deployment.ts";
 export { PassphraseCrypter, PassphraseError } from "./secrets.ts";
 export { ProjectError } from "./project.ts";
-export { StateError } from "./state.ts";
+export { StackState, StateError } from "./state.ts";
 
 export interface RunOptions {
   /** The program's directory (holds Pulumi.yaml). */
@@ -54,7 +54,16 @@ export interface RunResult {
   statePath: string;
 }
 
-function resolvePassphrase(explicit: string | undefined): string {
+/** The stack a command works on when none is named. */
+export const DEFAULT_STACK = "dev";
+
+/** Where a stack's state file lives: `<stateDir>/<stack>.json`, by default under `<program>/.audience/state`. */
+export function stackStatePath(projectDir: string, stack: string, stateDir?: string): string {
+  return join(resolve(stateDir ?? join(projectDir, ".audience", "state")), `${stack}.json`);
+}
+
+/** The passphrase of the stack's secrets: given, else PULUMI_CONFIG_PASSPHRASE, else PULUMI_CONFIG_PASSPHRASE_FILE. */
+export function resolvePassphrase(explicit?: string): string {
   if (explicit !== undefined) return explicit;
   const env = process.env["PULUMI_CONFIG_PASSPHRASE"];
   if (env !== undefined) return env;
@@ -66,14 +75,14 @@ function resolvePassphrase(explicit: string | undefined): string {
 export async function runProgram(options: RunOptions): Promise<RunResult> {
   const started = Date.now();
   const project = loadProject(options.cwd);
-  const stack = checkStackName(options.stack ?? "dev");
+  const stack = checkStackName(options.stack ?? DEFAULT_STACK);
   const parallel = options.parallel ?? 8;
   if (!Number.isInteger(parallel) || parallel < 1) throw new ProjectError(`parallel: expected a whole number >= 1 (got ${parallel})`);
   const passphrase = resolvePassphrase(options.passphrase);
   const { config, encryptionSalt } = await loadStackConfig(project, stack, passphrase);
   for (const [k, v] of Object.entries(options.config ?? {})) setConfigArg(config, project.name, `${k}=${v}`, false);
   for (const [k, v] of Object.entries(options.secrets ?? {})) setConfigArg(config, project.name, `${k}=${v}`, true);
-  const statePath = join(resolve(options.stateDir ?? join(project.dir, ".audience", "state")), `${stack}.json`);
+  const statePath = stackStatePath(project.dir, stack, options.stateDir);
   const dryRun = options.operation === "preview";
   const unlock = dryRun ? async () => undefined : await lockStack(statePath);
   try {
