@@ -2,6 +2,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { Deployment, urnType, type EngineEvent, type Operation, type StepEvent, type StepOp } from "./deployment.ts";
+import { nodeProblem } from "pulumi-audience/node-version";
 import { childNodeOptions, runLanguageRuntime } from "./language.ts";
 import { startMonitor } from "./monitor.ts";
 import { checkStackName, loadProject, loadStackConfig, ProjectError, programConfigEnv, providerConfig, setConfigArg, type Project, type StackConfig } from "./project.ts";
@@ -73,6 +74,10 @@ export function resolvePassphrase(explicit?: string): string {
 }
 
 export async function runProgram(options: RunOptions): Promise<RunResult> {
+  // The language runtime runs the program on this Node, whose type stripping its `.ts` files need: before anything
+  // starts, name the Node to get rather than fail on "Unknown file extension".
+  const tooOld = nodeProblem(process.versions.node);
+  if (tooOld) throw new ProjectError(tooOld);
   const started = Date.now();
   const project = loadProject(options.cwd);
   const stack = checkStackName(options.stack ?? DEFAULT_STACK);

@@ -6,7 +6,6 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { createInterface } from "node:readline";
-import { nodeProblem } from "pulumi-audience/node-version";
 import { ProjectError, type Project } from "./project.ts";
 import { resolvePulumiModule } from "./proto.ts";
 
@@ -65,9 +64,6 @@ process.once("exit", () => {
 /** Runs the program to completion; resolves with its exit code. */
 export async function runLanguageRuntime(run: ProgramRun): Promise<number> {
   const { project } = run;
-  // The program runs on this Node, and its `.ts` files need type stripping: name the Node to get, not the symptom.
-  const tooOld = nodeProblem(process.versions.node);
-  if (tooOld) throw new ProjectError(tooOld);
   if (project.main === ".") {
     // The runtime then takes the entry point from the nearest package.json, which may belong to another package.
     const pkg = nearestPackageDir(project.dir);

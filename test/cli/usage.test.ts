@@ -56,8 +56,9 @@ describe("an older Node", () => {
   it.each([
     ["the audience command", [join(ROOT, "bin", "audience.js"), "--version"]],
     ["a program preloading pulumi-audience/require-node, as a scaffold's Pulumi.yaml does", ["--require=pulumi-audience/require-node", "-e", 'throw new Error("the program ran")']],
+    ["the local engine, before it starts a program", ["--conditions=source", join(ROOT, "provider", "cli", "main.ts"), "run", "preview", "--cwd", join(ROOT, "test", "engine", "fixtures", "notes"), "--state-dir", dir]],
   ])("%s stops with that one line and exit status 1", (_what, args) => {
-    const r = spawnSync(process.execPath, ["--require", asNode20, ...args], { cwd: ROOT, encoding: "utf8", timeout: 30_000 });
+    const r = spawnSync(process.execPath, ["--require", asNode20, ...args], { cwd: ROOT, encoding: "utf8", timeout: 60_000, env: { ...process.env, PULUMI_CONFIG_PASSPHRASE: "unused" } });
     expect(r.stderr).toBe(`error: ${nodeProblem("20.20.2")}\n`);
     expect(r.status).toBe(1);
     expect(r.stdout).toBe("");
