@@ -1,6 +1,6 @@
 // `audience run preview|up|refresh|destroy`: runs a Pulumi program through the local engine, without a Pulumi CLI.
 import { createInterface } from "node:readline/promises";
-import { Command, Option } from "commander";
+import { Command, InvalidArgumentError, Option } from "commander";
 import { runProgram, type Operation, type RunOptions } from "../engine/index.ts";
 import { createRenderer, resultJson } from "../engine/render.ts";
 import { stackOptions } from "./stack-options.ts";
@@ -15,6 +15,12 @@ function keyValues(flag: "--config" | "--secret") {
     if (eq <= 0) throw new UsageError(`${flag}${flag === "--secret" ? "" : ` "${arg}"`}: expected key=value`);
     return { ...previous, [arg.slice(0, eq)]: arg.slice(eq + 1) };
   };
+}
+
+function wholeNumber(arg: string): number {
+  const n = Number(arg);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError("expected a whole number >= 1");
+  return n;
 }
 
 async function confirm(question: string): Promise<boolean> {
@@ -32,7 +38,7 @@ interface Flags {
   config?: Record<string, string>;
   secret?: Record<string, string>;
   stateDir?: string;
-  parallel: string;
+  parallel: number;
   yes?: boolean;
   json?: boolean;
 }
@@ -43,14 +49,14 @@ export function register(program: Command): void {
     .addArgument(program.createArgument("<operation>", "what to do").choices(OPERATIONS))
     .option("-c, --config <key=value>", "config value (repeatable)", keyValues("--config"))
     .option("--secret <key=value>", "secret config value (repeatable)", keyValues("--secret"))
-    .addOption(new Option("--parallel <n>", "resource operations at once").default("8"))
+    .addOption(new Option("--parallel <n>", "resource operations at once").argParser(wholeNumber).default(8))
     .option("-y, --yes", "proceed without asking")
     .option("--json", "print the result as one JSON document")
     .addHelpText("after", "\nConfig comes from Pulumi.yaml, then Pulumi.<stack>.yaml (see `audience config`), then -c/--secret.\nSecrets in the state are encrypted with PULUMI_CONFIG_PASSPHRASE, as Pulumi's passphrase provider does.")
     .action(async (operation: Operation, flags: Flags) => {
       const tty = Boolean(process.stdout.isTTY) && !flags.json;
       const renderer = createRenderer({ out: process.stdout, err: process.stderr, tty });
-      const parallel = Number(flags.parallel);
+      const { parallel } = flags;
       const base: RunOptions = {
         cwd: flags.cwd,
         operation,

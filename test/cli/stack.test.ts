@@ -19,7 +19,7 @@ const configFile = join(dir, "Pulumi.dev.yaml");
 const statePath = join(dir, ".audience", "state", "dev.json");
 
 describe("audience config", () => {
-  it("set writes Pulumi.<stack>.yaml as Pulumi does: secure values encrypted with the passphrase, nested keys with --path", { timeout: 60_000 }, async () => {
+  it("set writes Pulumi.<stack>.yaml as Pulumi does: secure values encrypted with the passphrase, nested keys with --path", { timeout: 120_000 }, async () => {
     for (const args of [
       ["config", "set", "greeting", "salut"],
       ["config", "set", "--secret", "token", SECRET],
@@ -43,7 +43,7 @@ describe("audience config", () => {
     await expect(PassphraseCrypter.open("another passphrase", doc.encryptionsalt)).rejects.toThrow(/incorrect passphrase/);
   });
 
-  it("get prints values decrypted, nested ones with --path; the listing masks secrets", { timeout: 60_000 }, async () => {
+  it("get prints values decrypted, nested ones with --path; the listing masks secrets", { timeout: 120_000 }, async () => {
     expect((await inProgram("config", "get", "token")).stdout).toBe(`${SECRET}\n`);
     expect((await inProgram("config", "get", "--path", "audience:accounts.north.apiKey")).stdout).toBe("key-north\n");
     const list = await inProgram("config");
@@ -60,6 +60,17 @@ describe("audience config", () => {
     expect(missing.stderr).toBe('error: config "nothing" is not set for stack dev (see `audience config --stack dev`)\n');
   });
 
+  it("set reads a value left out of the command line from stdin; a wrong passphrase changes nothing", { timeout: 120_000 }, async () => {
+    const piped = await audience(["config", "set", "--secret", "piped", "--cwd", dir], { env, input: "from-stdin\n" });
+    expect(piped.code, piped.stderr).toBe(0);
+    expect((await inProgram("config", "get", "piped")).stdout).toBe("from-stdin\n");
+    const before = readFileSync(configFile, "utf8");
+    const wrongSet = await audience(["config", "set", "--secret", "other", "value", "--cwd", dir], { env: { PULUMI_CONFIG_PASSPHRASE: "" } });
+    expect(wrongSet.code).toBe(1);
+    expect(wrongSet.stderr).toMatch(/^error: incorrect passphrase/);
+    expect(readFileSync(configFile, "utf8")).toBe(before);
+  });
+
   it("a structured value holding a secure member reaches the program decrypted and secret", async () => {
     const { config } = await loadStackConfig(loadProject(dir), "dev", PASSPHRASE);
     const programEnv = programConfigEnv(config);
@@ -67,7 +78,7 @@ describe("audience config", () => {
     expect(JSON.parse(programEnv["PULUMI_CONFIG_SECRET_KEYS"]!)).toEqual(expect.arrayContaining(["audience:accounts", "notes:token"]));
   });
 
-  it("audience run reads the stack's config file: no -c/--secret flags needed", { timeout: 90_000 }, async () => {
+  it("audience run reads the stack's config file: no -c/--secret flags needed", { timeout: 180_000 }, async () => {
     const up = await inProgram("run", "up", "--yes");
     expect(up.code, up.stderr).toBe(0);
     expect(up.stdout + up.stderr).not.toContain(SECRET);
@@ -76,7 +87,7 @@ describe("audience config", () => {
     expect(outputs["vaultText"]).toBe(SECRET);
   });
 
-  it("rm removes a key, or one member with --path", { timeout: 60_000 }, async () => {
+  it("rm removes a key, or one member with --path", { timeout: 120_000 }, async () => {
     expect((await inProgram("config", "rm", "--path", "audience:accounts.north.apiKey")).code).toBe(0);
     expect((await inProgram("config", "rm", "greeting")).code).toBe(0);
     const doc = parse(readFileSync(configFile, "utf8")) as { config: Record<string, unknown> };
@@ -88,7 +99,7 @@ describe("audience config", () => {
 });
 
 describe("audience stack", () => {
-  it("output lists the outputs with secrets masked, one output alone, or all as JSON", { timeout: 60_000 }, async () => {
+  it("output lists the outputs with secrets masked, one output alone, or all as JSON", { timeout: 120_000 }, async () => {
     const all = await inProgram("stack", "output");
     expect(all.code, all.stderr).toBe(0);
     expect(all.stdout).toMatch(/^Current stack outputs \(9\):\n {4}OUTPUT +VALUE\n/);
@@ -105,7 +116,7 @@ describe("audience stack", () => {
     expect(unknown.stderr).toMatch(/^error: stack dev has no output "nope" \(its outputs: copyText, .*vaultText\)\n$/);
   });
 
-  it("export prints the state as `pulumi stack export` does: secrets encrypted, or in plaintext with --show-secrets", { timeout: 60_000 }, async () => {
+  it("export prints the state as `pulumi stack export` does: secrets encrypted, or in plaintext with --show-secrets", { timeout: 120_000 }, async () => {
     const sealed = await inProgram("stack", "export");
     expect(sealed.code, sealed.stderr).toBe(0);
     expect(sealed.stdout).not.toContain(SECRET);
@@ -119,7 +130,7 @@ describe("audience stack", () => {
     expect(shown.stdout).not.toContain('"ciphertext"');
   });
 
-  it("import of an export made with --show-secrets gives back the same state, secrets encrypted again", { timeout: 90_000 }, async () => {
+  it("import of an export made with --show-secrets gives back the same state, secrets encrypted again", { timeout: 180_000 }, async () => {
     const before = await StackState.load(statePath, PASSPHRASE);
     const exported = join(dir, "export.json");
     expect((await inProgram("stack", "export", "--show-secrets", "--file", exported)).code).toBe(0);
@@ -141,7 +152,7 @@ describe("audience stack", () => {
     expect((JSON.parse(preview.stdout) as { changes: Record<string, number> }).changes).toEqual({ same: 4, update: 2 });
   });
 
-  it("import refuses another stack's resources and a damaged document, naming what is wrong", { timeout: 60_000 }, async () => {
+  it("import refuses another stack's resources and a damaged document, naming what is wrong", { timeout: 120_000 }, async () => {
     const exported = readFileSync(join(dir, "export.json"), "utf8");
     const foreign = join(dir, "foreign.json");
     writeFileSync(foreign, exported.replaceAll("urn:pulumi:dev::", "urn:pulumi:prod::"));

@@ -19,6 +19,7 @@ describe("usage errors are one line and exit status 2", () => {
   const cases: [string, string[], RegExp][] = [
     ["-c without =", ["run", "preview", "-c", "novalue"], /^error: --config "novalue": expected key=value \(see --help\)\n$/],
     ["--secret without = (never echoed)", ["run", "preview", "--secret", "hunter2-secret"], /^error: --secret: expected key=value \(see --help\)\n$/],
+    ["--parallel that is no whole number", ["run", "preview", "--parallel", "many"], /^error: option '--parallel <n>' argument 'many' is invalid\. expected a whole number >= 1 \(see --help\)\n$/],
     ["an unknown command", ["frobnicate"], /^error: unknown command 'frobnicate' \(see --help\)\n$/],
     ["an unknown option", ["run", "preview", "--colour"], /^error: unknown option '--colour' \(see --help\)\n$/],
     ["a missing argument", ["config", "set"], /^error: missing required argument 'key' \(see --help\)\n$/],
