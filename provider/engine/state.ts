@@ -74,8 +74,9 @@ const storedResource = z.looseObject({
 const storedState = z.looseObject({
   version: z.literal(3),
   deployment: z.looseObject({
-    // Absent from a document whose secrets are all plaintext (an export that had none to encrypt).
-    secrets_providers: z.looseObject({ state: z.looseObject({ salt: z.string() }) }).optional(),
+    // Without a passphrase salt (an export of another secrets provider made with --show-secrets, or of a stack
+    // without secrets) every secret must be in plaintext; they are then sealed with the stack's own salt.
+    secrets_providers: z.looseObject({ state: z.looseObject({ salt: z.string().optional() }).optional() }).optional(),
     resources: z.array(storedResource),
     pending_operations: z.array(z.looseObject({
       type: z.enum(["creating", "updating", "deleting"]),
@@ -131,7 +132,7 @@ export class StackState {
       throw new StateError(`${source}: not a stack state of version 3 with a passphrase secrets provider (${problems}); restore it from a backup`);
     }
     const { deployment } = parsed.data;
-    const crypter = await PassphraseCrypter.open(passphrase, deployment.secrets_providers?.state.salt ?? saltForNewStack);
+    const crypter = await PassphraseCrypter.open(passphrase, deployment.secrets_providers?.state?.salt ?? saltForNewStack);
     const open = (value: Record<string, unknown>, what: string): PropertyMap => {
       try {
         return crypter.openValue(value as Value) as PropertyMap;

@@ -146,6 +146,12 @@ describe("audience stack", () => {
     const again = await audience(["stack", "import", "--cwd", dir], { env, input: sealed });
     expect(again.code, again.stderr).toBe(0);
     expect((await StackState.load(statePath, PASSPHRASE)).resources).toEqual(before.resources);
+    // An export of a stack kept by another secrets provider (Pulumi Cloud), made with --show-secrets, is taken too.
+    const cloud = JSON.parse(readFileSync(exported, "utf8")) as { deployment: Record<string, unknown> };
+    cloud.deployment["secrets_providers"] = { type: "service", state: { url: "https://api.pulumi.com", owner: "org", project: "notes", stack: "dev" } };
+    const fromCloud = await audience(["stack", "import", "--cwd", dir], { env, input: JSON.stringify(cloud) });
+    expect(fromCloud.code, fromCloud.stderr).toBe(0);
+    expect((await StackState.load(statePath, PASSPHRASE)).resources).toEqual(before.resources);
     // The program finds every resource where it left it: nothing to create or delete (greeting was removed, hence updates).
     const preview = await inProgram("run", "preview", "--json");
     expect(preview.code, preview.stderr).toBe(0);
