@@ -4,25 +4,18 @@ import { existsSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import { text } from "node:stream/consumers";
 import type { Command } from "commander";
-import { resolvePassphrase, StackState } from "../engine/index.ts";
+import { resolvePassphrase, Snapshot } from "../engine/index.ts";
 import { loadStackConfig } from "../engine/project.ts";
-import { lockStack, StateError } from "../engine/state.ts";
+import { lockStack, StateError } from "../engine/snapshot.ts";
+import { STACK_TYPE, urnOwner } from "../engine/urn.ts";
 import { masked, revealed, type Value } from "../engine/values.ts";
 import { columns } from "./columns.ts";
 import { selectStack, stackOptions, type StackFlags } from "./stack-options.ts";
 
-const STACK_TYPE = "pulumi:pulumi:Stack";
-
-async function loadState(flags: StackFlags): Promise<{ state: StackState; stack: string }> {
+async function loadState(flags: StackFlags): Promise<{ state: Snapshot; stack: string }> {
   const { stack, statePath } = selectStack(flags);
   if (!existsSync(statePath)) throw new StateError(`stack ${stack} has no state at ${statePath}: run \`audience run up\` first`);
-  return { state: await StackState.load(statePath, resolvePassphrase()), stack };
-}
-
-/** `urn:pulumi:<stack>::<project>::<type>::<name>` belongs to that stack and project. */
-function urnOwner(urn: string): string {
-  const [head, project] = urn.split("::");
-  return `${project}/${head?.slice("urn:pulumi:".length)}`;
+  return { state: await Snapshot.load(statePath, resolvePassphrase()), stack };
 }
 
 export function register(program: Command): void {
@@ -80,7 +73,7 @@ export function register(program: Command): void {
       const { encryptionSalt } = await loadStackConfig(project, stackName, passphrase);
       const unlock = await lockStack(statePath);
       try {
-        const state = await StackState.parse(document, { path: statePath, passphrase, ...(encryptionSalt ? { saltForNewStack: encryptionSalt } : {}), source });
+        const state = await Snapshot.parse(document, { path: statePath, passphrase, ...(encryptionSalt ? { saltForNewStack: encryptionSalt } : {}), source });
         // Resources of another stack would not match this program's: its next run would create them all again.
         const foreign = state.resources.find((r) => urnOwner(r.urn) !== `${project.name}/${stackName}`);
         if (foreign) throw new StateError(`${source}: ${foreign.urn} belongs to ${urnOwner(foreign.urn)}, not to ${project.name}/${stackName}`);

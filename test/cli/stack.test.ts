@@ -5,7 +5,7 @@ import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { PassphraseCrypter, StackState } from "../../provider/engine/index.ts";
+import { PassphraseCrypter, Snapshot } from "../../provider/engine/index.ts";
 import { loadProject, loadStackConfig, programConfigEnv } from "../../provider/engine/project.ts";
 import { audience, copyProgram } from "./helpers.ts";
 
@@ -131,7 +131,7 @@ describe("audience stack", () => {
   });
 
   it("import of an export made with --show-secrets gives back the same state, secrets encrypted again", { timeout: 180_000 }, async () => {
-    const before = await StackState.load(statePath, PASSPHRASE);
+    const before = await Snapshot.load(statePath, PASSPHRASE);
     const exported = join(dir, "export.json");
     expect((await inProgram("stack", "export", "--show-secrets", "--file", exported)).code).toBe(0);
     rmSync(statePath);
@@ -139,19 +139,19 @@ describe("audience stack", () => {
     expect(imported.code, imported.stderr).toBe(0);
     expect(imported.stderr).toMatch(/^imported 7 resources into notes\/dev/);
     expect(readFileSync(statePath, "utf8")).not.toContain(SECRET);
-    const after = await StackState.load(statePath, PASSPHRASE);
+    const after = await Snapshot.load(statePath, PASSPHRASE);
     expect(after.resources).toEqual(before.resources);
     // Through stdin, an export with encrypted secrets is taken as well.
     const sealed = (await inProgram("stack", "export")).stdout;
     const again = await audience(["stack", "import", "--cwd", dir], { env, input: sealed });
     expect(again.code, again.stderr).toBe(0);
-    expect((await StackState.load(statePath, PASSPHRASE)).resources).toEqual(before.resources);
+    expect((await Snapshot.load(statePath, PASSPHRASE)).resources).toEqual(before.resources);
     // An export of a stack kept by another secrets provider (Pulumi Cloud), made with --show-secrets, is taken too.
     const cloud = JSON.parse(readFileSync(exported, "utf8")) as { deployment: Record<string, unknown> };
     cloud.deployment["secrets_providers"] = { type: "service", state: { url: "https://api.pulumi.com", owner: "org", project: "notes", stack: "dev" } };
     const fromCloud = await audience(["stack", "import", "--cwd", dir], { env, input: JSON.stringify(cloud) });
     expect(fromCloud.code, fromCloud.stderr).toBe(0);
-    expect((await StackState.load(statePath, PASSPHRASE)).resources).toEqual(before.resources);
+    expect((await Snapshot.load(statePath, PASSPHRASE)).resources).toEqual(before.resources);
     // The program finds every resource where it left it: nothing to create or delete (greeting was removed, hence updates).
     const preview = await inProgram("run", "preview", "--json");
     expect(preview.code, preview.stderr).toBe(0);
@@ -168,7 +168,7 @@ describe("audience stack", () => {
     const damaged = await audience(["stack", "import", "--cwd", dir], { env, input: '{"version": 3, "deployment": {"resources": [{"urn": 1}]}}' });
     expect(damaged.code).toBe(1);
     expect(damaged.stderr).toMatch(/^error: stdin: not a stack state of version 3 .*deployment\.resources\[0\]\.urn/);
-    const before = await StackState.load(statePath, PASSPHRASE);
+    const before = await Snapshot.load(statePath, PASSPHRASE);
     expect(before.resources).toHaveLength(7);
   });
 });
