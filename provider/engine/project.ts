@@ -92,7 +92,7 @@ export function stackConfigPath(project: Project, stack: string): string {
 }
 
 /** The ciphertext of a `{secure: "v1:..."}` config value, as `pulumi config set --secret` writes it; else undefined. */
-export function secureText(raw: unknown): string | undefined {
+function secureText(raw: unknown): string | undefined {
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return undefined;
   const secure = (raw as Record<string, unknown>)["secure"];
   return Object.keys(raw).length === 1 && typeof secure === "string" ? secure : undefined;
