@@ -55,4 +55,6 @@ export default tseslint.config(
     files: ["emulator/**"],
     rules: layers("the emulator depends on the sdk only: no provider code, no tests", segment(["provider", "test"]), PACKAGE_ROOT),
   },
+  // Start-up files that any Node must load, before this package's own requirements are checked.
+  { files: ["**/*.cjs"], rules: { "@typescript-eslint/no-require-imports": "off" } },
 );

@@ -1,17 +1,26 @@
 // `audience run preview|up|refresh|destroy`: runs a Pulumi program through the local engine, without a Pulumi CLI.
 import { createInterface } from "node:readline/promises";
-import { Command, Option } from "commander";
+import { Command, InvalidArgumentError, Option } from "commander";
 import { runProgram, type Operation, type RunOptions } from "../engine/index.ts";
 import { createRenderer, resultJson } from "../engine/render.ts";
+import { stackOptions } from "./stack-options.ts";
+import { UsageError } from "./usage.ts";
 
 const OPERATIONS: Operation[] = ["preview", "up", "refresh", "destroy"];
 
-function keyValues(flag: string) {
+function keyValues(flag: "--config" | "--secret") {
   return (arg: string, previous: Record<string, string> = {}) => {
     const eq = arg.indexOf("=");
-    if (eq <= 0) throw new Error(`${flag} "${flag === "--secret" ? arg.replace(/=.*/s, "=…") : arg}": expected key=value`);
+    // A malformed --secret may be the secret itself: it is never echoed.
+    if (eq <= 0) throw new UsageError(`${flag}${flag === "--secret" ? "" : ` "${arg}"`}: expected key=value`);
     return { ...previous, [arg.slice(0, eq)]: arg.slice(eq + 1) };
   };
+}
+
+function wholeNumber(arg: string): number {
+  const n = Number(arg);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError("expected a whole number >= 1");
+  return n;
 }
 
 async function confirm(question: string): Promise<boolean> {
@@ -29,29 +38,25 @@ interface Flags {
   config?: Record<string, string>;
   secret?: Record<string, string>;
   stateDir?: string;
-  parallel: string;
+  parallel: number;
   yes?: boolean;
   json?: boolean;
 }
 
 export function register(program: Command): void {
-  program
-    .command("run")
+  stackOptions(program.command("run"), { state: true })
     .description("run a Pulumi program as `pulumi <operation>` does, through the local engine (no Pulumi CLI needed)")
     .addArgument(program.createArgument("<operation>", "what to do").choices(OPERATIONS))
-    .option("--cwd <dir>", "the program's directory (holds Pulumi.yaml)", process.cwd())
-    .option("-s, --stack <name>", "stack name", "dev")
     .option("-c, --config <key=value>", "config value (repeatable)", keyValues("--config"))
     .option("--secret <key=value>", "secret config value (repeatable)", keyValues("--secret"))
-    .option("--state-dir <dir>", "where <stack>.json is kept (default <cwd>/.audience/state)")
-    .addOption(new Option("--parallel <n>", "resource operations at once").default("8"))
+    .addOption(new Option("--parallel <n>", "resource operations at once").argParser(wholeNumber).default(8))
     .option("-y, --yes", "proceed without asking")
     .option("--json", "print the result as one JSON document")
-    .addHelpText("after", "\nSecrets in the state are encrypted with PULUMI_CONFIG_PASSPHRASE, as Pulumi's passphrase provider does.")
+    .addHelpText("after", "\nConfig comes from Pulumi.yaml, then Pulumi.<stack>.yaml (see `audience config`), then -c/--secret.\nSecrets in the state are encrypted with PULUMI_CONFIG_PASSPHRASE, as Pulumi's passphrase provider does.")
     .action(async (operation: Operation, flags: Flags) => {
       const tty = Boolean(process.stdout.isTTY) && !flags.json;
       const renderer = createRenderer({ out: process.stdout, err: process.stderr, tty });
-      const parallel = Number(flags.parallel);
+      const { parallel } = flags;
       const base: RunOptions = {
         cwd: flags.cwd,
         operation,

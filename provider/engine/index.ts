@@ -1,6 +1,7 @@
 // The local engine: runs a Pulumi program (preview, up, refresh, destroy) the way `pulumi` does, without its CLI.
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
+import { nodeProblem } from "pulumi-audience/node-version";
 import type { Controls } from "../runtime/lifecycle/controls.ts";
 import { Deployment, type Operation } from "./deployment.ts";
 import type { EngineEvent, StepEvent } from "./events.ts";
@@ -18,7 +19,7 @@ export type { DiagnosticEvent, EngineEvent, StepEvent } from "./events.ts";
 export type { StepOp } from "./steps.ts";
 export { PassphraseCrypter, PassphraseError } from "./secrets.ts";
 export { ProjectError } from "./project.ts";
-export { StateError } from "./snapshot.ts";
+export { Snapshot, StateError } from "./snapshot.ts";
 
 export interface RunOptions {
   /** The program's directory (holds Pulumi.yaml). */
@@ -68,7 +69,16 @@ function adoptedId(inputs: PropertyMap): string | undefined {
   return typeof id === "string" && id !== "" ? id : undefined;
 }
 
-function resolvePassphrase(explicit: string | undefined): string {
+/** The stack a command works on when none is named. */
+export const DEFAULT_STACK = "dev";
+
+/** Where a stack's state file lives: `<stateDir>/<stack>.json`, by default under `<program>/.audience/state`. */
+export function stackStatePath(projectDir: string, stack: string, stateDir?: string): string {
+  return join(resolve(stateDir ?? join(projectDir, ".audience", "state")), `${stack}.json`);
+}
+
+/** The passphrase of the stack's secrets: given, else PULUMI_CONFIG_PASSPHRASE, else PULUMI_CONFIG_PASSPHRASE_FILE. */
+export function resolvePassphrase(explicit?: string): string {
   if (explicit !== undefined) return explicit;
   const env = process.env["PULUMI_CONFIG_PASSPHRASE"];
   if (env !== undefined) return env;
@@ -78,16 +88,20 @@ function resolvePassphrase(explicit: string | undefined): string {
 }
 
 export async function runProgram(options: RunOptions): Promise<RunResult> {
+  // The language runtime runs the program on this Node, whose type stripping its `.ts` files need: before anything
+  // starts, name the Node to get rather than fail on "Unknown file extension".
+  const tooOld = nodeProblem(process.versions.node);
+  if (tooOld) throw new ProjectError(tooOld);
   const started = Date.now();
   const project = loadProject(options.cwd);
-  const stack = checkStackName(options.stack ?? "dev");
+  const stack = checkStackName(options.stack ?? DEFAULT_STACK);
   const parallel = options.parallel ?? 8;
   if (!Number.isInteger(parallel) || parallel < 1) throw new ProjectError(`parallel: expected a whole number >= 1 (got ${parallel})`);
   const passphrase = resolvePassphrase(options.passphrase);
   const { config, encryptionSalt } = await loadStackConfig(project, stack, passphrase);
   for (const [k, v] of Object.entries(options.config ?? {})) setConfigArg(config, project.name, `${k}=${v}`, false);
   for (const [k, v] of Object.entries(options.secrets ?? {})) setConfigArg(config, project.name, `${k}=${v}`, true);
-  const statePath = join(resolve(options.stateDir ?? join(project.dir, ".audience", "state")), `${stack}.json`);
+  const statePath = stackStatePath(project.dir, stack, options.stateDir);
   const dryRun = options.operation === "preview";
   const unlock = dryRun ? async () => undefined : await lockStack(statePath);
   try {

@@ -86,10 +86,27 @@ export function qualify(key: string, project: string): string {
   return key.includes(":") ? key : `${project}:${key}`;
 }
 
-/** The stack's config file, secure values decrypted with the salt the file carries. */
+/** The stack's config file, beside Pulumi.yaml. */
+export function stackConfigPath(project: Project, stack: string): string {
+  return join(project.dir, `Pulumi.${stack}.yaml`);
+}
+
+/** The ciphertext of a `{secure: "v1:..."}` config value, as `pulumi config set --secret` writes it; else undefined. */
+function secureText(raw: unknown): string | undefined {
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return undefined;
+  const secure = (raw as Record<string, unknown>)["secure"];
+  return Object.keys(raw).length === 1 && typeof secure === "string" ? secure : undefined;
+}
+
+function holdsSecure(raw: unknown): boolean {
+  if (secureText(raw) !== undefined) return true;
+  return typeof raw === "object" && raw !== null && Object.values(raw).some(holdsSecure);
+}
+
+/** The stack's config file, secure values decrypted with the salt the file carries; a value holding one is secret. */
 export async function loadStackConfig(project: Project, stack: string, passphrase: string | undefined): Promise<{ config: StackConfig; encryptionSalt?: string }> {
   const config: StackConfig = new Map(Object.entries(project.defaults));
-  const file = join(project.dir, `Pulumi.${stack}.yaml`);
+  const file = stackConfigPath(project, stack);
   if (!existsSync(file)) return { config };
   const doc = readYaml(file);
   const salt = doc["encryptionsalt"];
@@ -97,20 +114,27 @@ export async function loadStackConfig(project: Project, stack: string, passphras
   let crypter: PassphraseCrypter | undefined;
   for (const [key, raw] of Object.entries((doc["config"] ?? {}) as Record<string, unknown>)) {
     const full = qualify(key, project.name);
-    if (typeof raw === "object" && raw !== null && !Array.isArray(raw) && Object.keys(raw).length === 1 && typeof (raw as Record<string, unknown>)["secure"] === "string") {
-      if (passphrase === undefined) throw new ProjectError(`${file}: "${key}" is a secure value; set PULUMI_CONFIG_PASSPHRASE to decrypt it`);
-      if (salt === undefined) throw new ProjectError(`${file}: "${key}" is a secure value but the file has no encryptionsalt`);
-      crypter ??= await PassphraseCrypter.open(passphrase, salt);
-      let value: string;
-      try {
-        value = crypter.decrypt((raw as Record<string, string>)["secure"] as string);
-      } catch (e) {
-        throw new PassphraseError(`${file}: "${key}": ${(e as Error).message}`);
-      }
-      config.set(full, { value, secret: true });
-    } else {
+    if (!holdsSecure(raw)) {
       config.set(full, { value: raw, secret: false });
+      continue;
     }
+    if (passphrase === undefined) throw new ProjectError(`${file}: "${key}" holds a secure value; set PULUMI_CONFIG_PASSPHRASE to decrypt it`);
+    if (salt === undefined) throw new ProjectError(`${file}: "${key}" holds a secure value but the file has no encryptionsalt`);
+    const opened = (crypter ??= await PassphraseCrypter.open(passphrase, salt));
+    const open = (v: unknown): unknown => {
+      const ciphertext = secureText(v);
+      if (ciphertext !== undefined) {
+        try {
+          return opened.decrypt(ciphertext);
+        } catch (e) {
+          throw new PassphraseError(`${file}: "${key}": ${(e as Error).message}`);
+        }
+      }
+      if (Array.isArray(v)) return v.map(open);
+      if (typeof v === "object" && v !== null) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, open(x)]));
+      return v;
+    };
+    config.set(full, { value: open(raw), secret: true });
   }
   return salt === undefined ? { config } : { config, encryptionSalt: salt };
 }

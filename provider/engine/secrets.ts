@@ -72,11 +72,14 @@ export class PassphraseCrypter {
     return v;
   }
 
-  /** The inverse of sealValue: encrypted secrets become in-memory secrets again. */
+  /** The inverse of sealValue: encrypted secrets (and plaintext ones, as an export with secrets shown has them) become in-memory secrets again. */
   openValue(v: Value): Value {
     if (v !== null && typeof v === "object" && !Array.isArray(v)) {
       if (v[SIG_KEY] === SECRET_SIG && typeof v["ciphertext"] === "string") {
         return { [SIG_KEY]: SECRET_SIG, value: JSON.parse(this.decrypt(v["ciphertext"])) as Value };
+      }
+      if (v[SIG_KEY] === SECRET_SIG && typeof v["plaintext"] === "string") {
+        return { [SIG_KEY]: SECRET_SIG, value: this.openValue(JSON.parse(v["plaintext"]) as Value) };
       }
       return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, this.openValue(x)]));
     }

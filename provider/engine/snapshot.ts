@@ -6,7 +6,7 @@ import { mkdir, open, readFile, rename, rm } from "node:fs/promises";
 import { dirname } from "node:path";
 import { z } from "zod";
 import { PassphraseCrypter } from "./secrets.ts";
-import { annotateSecrets, markSecret, type PropertyMap, type Value } from "./values.ts";
+import { annotateSecrets, markSecret, plaintextSecrets, type PropertyMap, type Value } from "./values.ts";
 
 export interface ResourceState {
   urn: string;
@@ -79,7 +79,9 @@ const storedResource = z.looseObject({
 const storedStateFile = z.looseObject({
   version: z.literal(3),
   deployment: z.looseObject({
-    secrets_providers: z.looseObject({ state: z.looseObject({ salt: z.string() }) }),
+    // Without a passphrase salt (an export of another secrets provider made with --show-secrets, or of a stack
+    // without secrets) every secret must be in plaintext; they are then sealed with the stack's own salt.
+    secrets_providers: z.looseObject({ state: z.looseObject({ salt: z.string().optional() }).optional() }).optional(),
     resources: z.array(storedResource),
     pending_operations: z.array(z.looseObject({
       type: z.enum(["creating", "updating", "deleting"]),
@@ -115,24 +117,32 @@ export class Snapshot {
       if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
     }
     if (text === undefined) return new Snapshot(path, await PassphraseCrypter.open(passphrase, saltForNewStack), [], []);
+    return Snapshot.parse(text, { path, passphrase, saltForNewStack });
+  }
+
+  /**
+   * A state document, as a state file holds it or `pulumi stack export` writes it (secrets as ciphertext, or as
+   * plaintext with --show-secrets), to be kept at `path`. `source` names the text in errors (default: path).
+   */
+  static async parse(text: string, { path, passphrase, saltForNewStack, source = path }: { path: string; passphrase: string; saltForNewStack?: string; source?: string }): Promise<Snapshot> {
     let doc: unknown;
     try {
       doc = JSON.parse(text);
     } catch (e) {
-      throw new StateError(`${path}: not valid JSON (${(e as Error).message}); restore it from a backup or remove it to start over`);
+      throw new StateError(`${source}: not valid JSON (${(e as Error).message}); restore it from a backup or remove it to start over`);
     }
     const parsed = storedStateFile.safeParse(doc);
     if (!parsed.success) {
       const problems = parsed.error.issues.slice(0, 3).map((i) => `${where(i.path)}: ${i.message}`).join("; ");
-      throw new StateError(`${path}: not a stack state of version 3 with a passphrase secrets provider (${problems}); restore it from a backup`);
+      throw new StateError(`${source}: not a stack state of version 3 with a passphrase secrets provider (${problems}); restore it from a backup`);
     }
     const { deployment } = parsed.data;
-    const crypter = await PassphraseCrypter.open(passphrase, deployment.secrets_providers.state.salt);
+    const crypter = await PassphraseCrypter.open(passphrase, deployment.secrets_providers?.state?.salt ?? saltForNewStack);
     const open = (value: Record<string, unknown>, what: string): PropertyMap => {
       try {
         return crypter.openValue(value as Value) as PropertyMap;
       } catch (e) {
-        throw new StateError(`${path}: ${what}: ${(e as Error).message}`);
+        throw new StateError(`${source}: ${what}: ${(e as Error).message}`);
       }
     };
     const resources = deployment.resources.map((r) => ({
@@ -177,13 +187,18 @@ export class Snapshot {
 
   /** Queues a write of the whole state; writes happen one at a time, in order. */
   save(): Promise<void> {
-    const text = this.#serialize();
+    const text = this.#serialize((v) => this.crypter.sealValue(v));
     this.#writes = this.#writes.catch(() => undefined).then(() => writeAtomically(this.path, text));
     return this.#writes;
   }
 
-  #serialize(): string {
-    const seal = (m: PropertyMap) => this.crypter.sealValue(m as Value);
+  /** The state as `pulumi stack export` writes it: secrets encrypted, or in plaintext with showSecrets. */
+  export({ showSecrets }: { showSecrets: boolean }): string {
+    return this.#serialize((v) => (showSecrets ? plaintextSecrets(v) : this.crypter.sealValue(v)));
+  }
+
+  #serialize(sealValue: (v: Value) => Value): string {
+    const seal = (m: PropertyMap) => sealValue(m as Value);
     const deployment: StateFile["deployment"] = {
       manifest: { time: new Date().toISOString(), magic: "", version: "pulumi-audience local engine" },
       secrets_providers: { type: "passphrase", state: { salt: this.crypter.saltState } },

@@ -13,6 +13,12 @@ export function makeUrn(stack: string, project: string, type: string, name: stri
   return `urn:pulumi:${stack}::${project}::${qualified}::${name}`;
 }
 
+/** The `<project>/<stack>` a URN belongs to. */
+export function urnOwner(urn: string): string {
+  const [head = "", project] = urn.split("::");
+  return `${project}/${head.slice("urn:pulumi:".length)}`;
+}
+
 export function urnName(urn: string): string {
   return urn.slice(urn.lastIndexOf("::") + 2);
 }

@@ -29,6 +29,25 @@ export function revealed(v: Value): Value {
   return v;
 }
 
+/** What a secret reads as wherever it is not to be revealed. */
+export const SECRET_MASK = "[secret]";
+
+/** The value with every secret as `[secret]`, as people and --json readers see it without --show-secrets. */
+export function masked(v: Value): Value {
+  if (isSecret(v)) return SECRET_MASK;
+  if (Array.isArray(v)) return v.map(masked);
+  if (isObject(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, masked(x)]));
+  return v;
+}
+
+/** Secrets as `pulumi stack export --show-secrets` writes them: the marker with the value's JSON as `plaintext`. */
+export function plaintextSecrets(v: Value): Value {
+  if (isSecret(v)) return { [SIG_KEY]: SECRET_SIG, plaintext: JSON.stringify(revealed(v.value)) };
+  if (Array.isArray(v)) return v.map(plaintextSecrets);
+  if (isObject(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, plaintextSecrets(x)]));
+  return v;
+}
+
 export function revealedMap(m: PropertyMap): PropertyMap {
   return revealed(m) as PropertyMap;
 }

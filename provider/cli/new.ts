@@ -1,0 +1,143 @@
+// `audience new [DIR]`: a program that runs at once, through `audience run` and under the Pulumi CLI, as `pulumi new`
+// makes one: Pulumi.yaml, package.json, tsconfig.json and the README's first pipeline as index.ts.
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { basename, dirname, join, resolve, sep } from "node:path";
+import type { Command } from "commander";
+import { UsageError } from "./usage.ts";
+
+interface Manifest {
+  version: string;
+  engines: { node: string };
+  dependencies: Record<string, string>;
+  devDependencies: Record<string, string>;
+}
+
+/** The first pipeline of the README (a test holds the two equal). */
+export const FIRST_PIPELINE = `import * as audience from "pulumi-audience";
+
+const leads = audience.getCohortOutput({ name: "Leads" });
+const spend = audience.getForecastOutput({ name: "Forecasted spend" });
+
+const scope = new audience.Scope("adaptive-discounting", {
+  name: "Adaptive discounting",
+  population: { cohortIds: [leads.id] },
+  payload: { forecastIds: [spend.id] },
+  preview: true,            // turn off once the preview build looks right: that enables the pipeline
+  waitFor: "ready",         // wait for the build; a failed build fails the step and keeps the resource in state
+});
+
+const csv = new audience.Target("adaptive-discounting-csv", {
+  name: "Adaptive discounting (hosted CSV)",
+  scopeId: scope.id,
+  representation: { mode: "identified" },
+  options: { type: "hosted_csv" },
+});
+
+export const csvUrl = csv.outputUrl;
+`;
+
+const PROJECT_NAME = /^[A-Za-z0-9_.-]{1,100}$/;
+
+export interface Scaffold {
+  /** Project name (Pulumi.yaml `name`, package.json `name`). */
+  name: string;
+  /** This package's version and dependencies, which the program's package.json pins alike. */
+  manifest: Manifest;
+  /** Where pulumi-audience comes from: `file:<checkout>` when run from a checkout, else the published version. */
+  dependency: string;
+  /** From a checkout, types resolve to the TypeScript sources (the `source` export condition). */
+  fromCheckout: boolean;
+}
+
+/** The files of a new program, by name. */
+export function scaffoldFiles({ name, manifest, dependency, fromCheckout }: Scaffold): Record<string, string> {
+  const pulumiYaml = [
+    `name: ${name}`,
+    "description: An audience-prediction pipeline",
+    "runtime:",
+    "  name: nodejs",
+    "  options:",
+    `    # Node ${manifest.engines.node} runs index.ts as it is (no build, no ts-node); the preload stops an older Node`,
+    "    # with one line saying which Node to get.",
+    "    typescript: false",
+    "    nodeargs: --require=pulumi-audience/require-node",
+    "main: index.ts",
+    "",
+  ].join("\n");
+  const packageJson = {
+    name: name.toLowerCase(),
+    private: true,
+    type: "module",
+    engines: { node: manifest.engines.node },
+    scripts: { typecheck: "tsc --noEmit" },
+    dependencies: { "@pulumi/pulumi": manifest.dependencies["@pulumi/pulumi"], "pulumi-audience": dependency },
+    devDependencies: { "@types/node": manifest.devDependencies["@types/node"], typescript: manifest.devDependencies["typescript"] },
+  };
+  const tsconfig = {
+    compilerOptions: {
+      target: "ES2023",
+      lib: ["ES2023"],
+      module: "NodeNext",
+      moduleResolution: "NodeNext",
+      ...(fromCheckout ? { customConditions: ["source"] } : {}),
+      types: ["node"],
+      strict: true,
+      noEmit: true,
+      allowImportingTsExtensions: true,
+      erasableSyntaxOnly: true,
+      verbatimModuleSyntax: true,
+      skipLibCheck: true,
+    },
+    include: ["*.ts"],
+  };
+  return {
+    "Pulumi.yaml": pulumiYaml,
+    "package.json": `${JSON.stringify(packageJson, null, 2)}\n`,
+    "tsconfig.json": `${JSON.stringify(tsconfig, null, 2)}\n`,
+    "index.ts": FIRST_PIPELINE,
+    ".gitignore": "node_modules/\n.audience/\n",
+  };
+}
+
+/** This package: its manifest, and whether it runs from a checkout (not from some node_modules). */
+function thisPackage(): { manifest: Manifest; root: string; fromCheckout: boolean } {
+  const path = createRequire(import.meta.url).resolve("pulumi-audience/package.json");
+  const root = dirname(path);
+  return { manifest: createRequire(import.meta.url)(path) as Manifest, root, fromCheckout: !root.split(sep).includes("node_modules") };
+}
+
+export function register(program: Command): void {
+  program
+    .command("new")
+    .description("create a program (Pulumi.yaml, package.json, tsconfig.json, index.ts) that `audience run` and the Pulumi CLI run as it is")
+    .argument("[dir]", "where to create it (created if missing; must be empty)", ".")
+    .option("-n, --name <name>", "project name (default: the directory's name)")
+    .option("--generate-only", "write the files without running npm install")
+    .action((dir: string, flags: { name?: string; generateOnly?: boolean }) => {
+      const target = resolve(dir);
+      const name = flags.name ?? basename(target);
+      if (!PROJECT_NAME.test(name)) throw new UsageError(`project name "${name}": allowed are letters, digits, "-", "_" and ".", 1 to 100 characters (--name)`);
+      if (existsSync(target) && readdirSync(target).length > 0) throw new UsageError(`${target} is not empty: name a new or empty directory`);
+      const { manifest, root, fromCheckout } = thisPackage();
+      const files = scaffoldFiles({ name, manifest, fromCheckout, dependency: fromCheckout ? `file:${root}` : `^${manifest.version}` });
+      mkdirSync(target, { recursive: true });
+      for (const [file, content] of Object.entries(files)) writeFileSync(join(target, file), content);
+      process.stdout.write(`Created ${name} in ${target}: ${Object.keys(files).join(", ")}\n`);
+      if (!flags.generateOnly) {
+        const install = spawnSync("npm", ["install"], { cwd: target, stdio: "inherit", shell: process.platform === "win32" });
+        if (install.status !== 0) throw new Error(`npm install failed in ${target}; the files are written: run npm install there once fixed`);
+      }
+      const steps = [
+        `cd ${dir}`,
+        ...(flags.generateOnly ? ["npm install"] : []),
+        "export PULUMI_CONFIG_PASSPHRASE=...                       # encrypts the stack's secrets",
+        "audience config set audience:baseUrl https://<service>/v1",
+        "audience config set --secret audience:apiKey <API_KEY>",
+        "audience run preview                                      # or: pulumi preview",
+      ];
+      process.stdout.write(`Next:\n${steps.map((s) => `    ${s}\n`).join("")}`);
+      if (fromCheckout) process.stdout.write(`pulumi-audience comes from the checkout ${root} (file:); for the Pulumi CLI, run \`npm run build\` there first.\n`);
+    });
+}

@@ -1,0 +1,86 @@
+// `audience stack output|export|import`: the stack's state as `pulumi stack` shows, exports and imports it, in the
+// `pulumi stack export` layout both read and write.
+import { existsSync } from "node:fs";
+import { readFile, writeFile } from "node:fs/promises";
+import { text } from "node:stream/consumers";
+import type { Command } from "commander";
+import { resolvePassphrase, Snapshot } from "../engine/index.ts";
+import { loadStackConfig } from "../engine/project.ts";
+import { lockStack, StateError } from "../engine/snapshot.ts";
+import { STACK_TYPE, urnOwner } from "../engine/urn.ts";
+import { masked, revealed, type Value } from "../engine/values.ts";
+import { columns } from "./columns.ts";
+import { selectStack, stackOptions, type StackFlags } from "./stack-options.ts";
+
+async function loadState(flags: StackFlags): Promise<{ state: Snapshot; stack: string }> {
+  const { stack, statePath } = selectStack(flags);
+  if (!existsSync(statePath)) throw new StateError(`stack ${stack} has no state at ${statePath}: run \`audience run up\` first`);
+  return { state: await Snapshot.load(statePath, resolvePassphrase()), stack };
+}
+
+export function register(program: Command): void {
+  const stack = program.command("stack").description("the stack's outputs and state, as `pulumi stack` shows, exports and imports them");
+
+  stackOptions(stack.command("output"), { state: true })
+    .description("print the stack's outputs (one with NAME); secrets read [secret] without --show-secrets")
+    .argument("[name]", "the output to print")
+    .option("--json", "print JSON")
+    .option("--show-secrets", "print secret outputs in plaintext")
+    .action(async (name: string | undefined, flags: StackFlags & { json?: boolean; showSecrets?: boolean }) => {
+      const { state, stack: stackName } = await loadState(flags);
+      const outputs = state.resources.find((r) => r.type === STACK_TYPE)?.outputs ?? {};
+      const view = (v: Value) => (flags.showSecrets ? revealed(v) : masked(v));
+      const line = (v: Value) => {
+        const shown = view(v);
+        return typeof shown === "string" ? shown : JSON.stringify(shown);
+      };
+      if (name !== undefined) {
+        const value = outputs[name];
+        if (value === undefined) throw new StateError(`stack ${stackName} has no output "${name}" (its outputs: ${Object.keys(outputs).join(", ") || "none"})`);
+        process.stdout.write(`${flags.json ? JSON.stringify(view(value), null, 2) : line(value)}\n`);
+        return;
+      }
+      const entries = Object.entries(outputs).sort(([a], [b]) => a.localeCompare(b));
+      if (flags.json) {
+        process.stdout.write(`${JSON.stringify(Object.fromEntries(entries.map(([k, v]) => [k, view(v)])), null, 2)}\n`);
+      } else if (entries.length === 0) {
+        process.stdout.write("No output values currently in this stack\n");
+      } else {
+        process.stdout.write(`Current stack outputs (${entries.length}):\n${columns(["OUTPUT", "VALUE"], entries.map(([k, v]) => [k, line(v)]), 4)}`);
+      }
+    });
+
+  stackOptions(stack.command("export"), { state: true })
+    .description("print the stack's state as `pulumi stack export` does (secrets encrypted unless --show-secrets)")
+    .option("--show-secrets", "secrets in plaintext, as `pulumi stack export --show-secrets` writes them")
+    .option("--file <path>", "write the document to this file instead of stdout")
+    .action(async (flags: StackFlags & { showSecrets?: boolean; file?: string }) => {
+      const { state } = await loadState(flags);
+      const document = state.export({ showSecrets: flags.showSecrets === true });
+      if (flags.file) await writeFile(flags.file, document, { mode: 0o600 });
+      else process.stdout.write(document);
+    });
+
+  stackOptions(stack.command("import"), { state: true })
+    .description("replace the stack's state with a `pulumi stack export` document (secrets encrypted or in plaintext)")
+    .option("--file <path>", "read the document from this file instead of stdin")
+    .action(async (flags: StackFlags & { file?: string }) => {
+      const { project, stack: stackName, statePath } = selectStack(flags);
+      const source = flags.file ?? "stdin";
+      const document = flags.file ? await readFile(flags.file, "utf8") : await text(process.stdin);
+      const passphrase = resolvePassphrase();
+      // A stack without state takes its config file's salt, as `audience run` would.
+      const { encryptionSalt } = await loadStackConfig(project, stackName, passphrase);
+      const unlock = await lockStack(statePath);
+      try {
+        const state = await Snapshot.parse(document, { path: statePath, passphrase, ...(encryptionSalt ? { saltForNewStack: encryptionSalt } : {}), source });
+        // Resources of another stack would not match this program's: its next run would create them all again.
+        const foreign = state.resources.find((r) => urnOwner(r.urn) !== `${project.name}/${stackName}`);
+        if (foreign) throw new StateError(`${source}: ${foreign.urn} belongs to ${urnOwner(foreign.urn)}, not to ${project.name}/${stackName}`);
+        await state.save();
+        process.stderr.write(`imported ${state.resources.length} resources into ${project.name}/${stackName} (${statePath})\n`);
+      } finally {
+        await unlock();
+      }
+    });
+}

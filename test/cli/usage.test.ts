@@ -1,0 +1,67 @@
+// What the command says when it cannot start or was called wrongly: --version, usage errors as one line with exit
+// status 2 (a secret never echoed), and a Node too old named in one line with the way to get a newer one.
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { nodeProblem, requiredNode } from "pulumi-audience/node-version";
+import { audience, ROOT } from "./helpers.ts";
+
+const manifest = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string; engines: { node: string } };
+
+it("--version prints the package's version", async () => {
+  const r = await audience(["--version"]);
+  expect(r).toEqual({ code: 0, stdout: `${manifest.version}\n`, stderr: "" });
+});
+
+describe("usage errors are one line and exit status 2", () => {
+  const cases: [string, string[], RegExp][] = [
+    ["-c without =", ["run", "preview", "-c", "novalue"], /^error: --config "novalue": expected key=value \(see --help\)\n$/],
+    ["--secret without = (never echoed)", ["run", "preview", "--secret", "hunter2-secret"], /^error: --secret: expected key=value \(see --help\)\n$/],
+    ["--parallel that is no whole number", ["run", "preview", "--parallel", "many"], /^error: option '--parallel <n>' argument 'many' is invalid\. expected a whole number >= 1 \(see --help\)\n$/],
+    ["an unknown command", ["frobnicate"], /^error: unknown command 'frobnicate' \(see --help\)\n$/],
+    ["an unknown option", ["run", "preview", "--colour"], /^error: unknown option '--colour' \(see --help\)\n$/],
+    ["a missing argument", ["config", "set"], /^error: missing required argument 'key' \(see --help\)\n$/],
+    ["an operation run does not know", ["run", "apply"], /^error: command-argument value 'apply' is invalid for argument 'operation'\. Allowed choices are preview, up, refresh, destroy\. \(see --help\)\n$/],
+  ];
+  it.each(cases)("%s", async (_what, args, message) => {
+    const r = await audience(args);
+    expect(r.stderr).toMatch(message);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe("");
+  });
+
+  it("a failure that is not a usage error exits 1, also in one line", async () => {
+    const r = await audience(["stack", "output", "--cwd", tmpdir()]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^error: no Pulumi\.yaml in .*\n$/);
+  });
+});
+
+describe("an older Node", () => {
+  it("is named with the Node needed and how to get it", () => {
+    expect(requiredNode).toBe(manifest.engines.node);
+    expect(nodeProblem("20.20.2")).toBe(
+      "pulumi-audience needs Node >= 22.18 (this is Node 20.20.2): install it from https://nodejs.org/ or with a version manager (`nvm install 22`), put it first on PATH, then run again",
+    );
+    expect(nodeProblem("22.17.1")).toMatch(/needs Node >= 22\.18 \(this is Node 22\.17\.1\)/);
+    for (const fine of ["22.18.0", "22.23.3", "23.0.0", "24.1.0", process.versions.node]) expect(nodeProblem(fine)).toBeUndefined();
+  });
+
+  const dir = mkdtempSync(join(tmpdir(), "cli-node-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const asNode20 = join(dir, "as-node-20.cjs");
+  writeFileSync(asNode20, 'Object.defineProperty(process.versions, "node", { value: "20.20.2" });\n');
+
+  it.each([
+    ["the audience command", [join(ROOT, "bin", "audience.js"), "--version"]],
+    ["a program preloading pulumi-audience/require-node, as a scaffold's Pulumi.yaml does", ["--require=pulumi-audience/require-node", "-e", 'throw new Error("the program ran")']],
+    ["the local engine, before it starts a program", ["--conditions=source", join(ROOT, "provider", "cli", "main.ts"), "run", "preview", "--cwd", join(ROOT, "test", "engine", "fixtures", "notes"), "--state-dir", dir]],
+  ])("%s stops with that one line and exit status 1", (_what, args) => {
+    const r = spawnSync(process.execPath, ["--require", asNode20, ...args], { cwd: ROOT, encoding: "utf8", timeout: 60_000, env: { ...process.env, PULUMI_CONFIG_PASSPHRASE: "unused" } });
+    expect(r.stderr).toBe(`error: ${nodeProblem("20.20.2")}\n`);
+    expect(r.status).toBe(1);
+    expect(r.stdout).toBe("");
+  });
+});
