@@ -75,6 +75,28 @@ export class ServiceState {
 
   constructor(store: RecordStore) {
     this.store = store;
+    this.scrub();
+  }
+
+  /**
+   * A data directory written before every write path masked credentials may hold some: they are masked, the
+   * webhook signing key is dropped (it lives in memory now), and the files are rewritten without the old bytes.
+   */
+  private scrub(): void {
+    let changed = false;
+    this.store.transaction(() => {
+      for (const [key, resource] of this.store.entries<StoredResource>("resource")) {
+        const masked = maskSecrets(familyOf(resource.collection), structuredClone(resource.doc));
+        if (JSON.stringify(masked) === JSON.stringify(resource.doc)) continue;
+        this.store.set("resource", key, { ...resource, doc: masked });
+        changed = true;
+      }
+      for (const [key] of this.store.entries("secret")) {
+        this.store.delete("secret", key);
+        changed = true;
+      }
+    });
+    if (changed) this.store.compact();
   }
 
   // Accounts and keys
@@ -162,7 +184,9 @@ export class ServiceState {
     return this.store.values<StoredResource>("resource", `${collection}/`).filter((r) => r.account_id === accountId).length;
   }
 
+  /** Stores a resource; its credentials are kept only as `<secret>` (masked in place). */
   save(resource: StoredResource): void {
+    maskSecrets(familyOf(resource.collection), resource.doc);
     this.store.set("resource", resourceKey(resource.collection, String(resource.doc.id)), resource);
   }
 
@@ -170,7 +194,7 @@ export class ServiceState {
     this.store.delete("resource", resourceKey(collection, id));
   }
 
-  /** Stores a new document with the common members filled in; credentials are kept only as `<secret>`. */
+  /** Stores a new document with the common members filled in. */
   insert(accountId: string, collection: string, fields: Doc): Doc {
     const at = now();
     const doc: Doc = {
@@ -179,7 +203,7 @@ export class ServiceState {
       last_updated_config_at: at, last_updated_output_at: null, ...fields,
     };
     if (doc.status === "ready") doc.last_updated_output_at = at;
-    this.save({ account_id: accountId, collection, doc: maskSecrets(familyOf(collection), doc) });
+    this.save({ account_id: accountId, collection, doc });
     return doc;
   }
 
