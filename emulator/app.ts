@@ -65,16 +65,36 @@ export function createApp(options: AppOptions = {}): App {
   const faults = new Faults();
   const requests = new RequestLog();
 
+  /** Every request received goes in the log once, however it ended; the control plane's do not. */
+  const log = (request: FastifyRequest, status: number | null, reset: LoggedRequest["reset"]) => {
+    if (request.logged || request.url.startsWith("/_emulator")) return;
+    request.logged = true;
+    const [path = "/", query = ""] = request.url.split("?");
+    const fault = request.fault;
+    requests.add({
+      method: request.method, path, query, status, account_id: request.account?.id ?? null,
+      at: new Date().toISOString(),
+      duration_ms: Math.round(performance.now() - (request.startedAt ?? performance.now())),
+      fault: fault ? {
+        ...(fault.status !== undefined ? { status: fault.status } : {}),
+        ...(fault.latency_ms !== undefined ? { latency_ms: fault.latency_ms } : {}),
+        ...(fault.reset !== undefined ? { reset: fault.reset } : {}),
+      } : null,
+      reset,
+    });
+  };
+
   const app = Fastify({
     bodyLimit: BODY_LIMIT,
     routerOptions: { maxParamLength: MAX_PATH_SEGMENT },
     logger: false,
     // Refusals made before routing (a path segment too long or not decodable) answer in the service's body
     // too, without echoing the path back.
-    frameworkErrors: (error, _request, reply) => {
+    frameworkErrors: (error, request, reply) => {
       const note = error.code === "FST_ERR_MAX_PARAM_LENGTH"
         ? `A path segment is longer than the service accepts (${MAX_PATH_SEGMENT} characters)`
         : "The path is not a valid URL: check its percent-encoding";
+      log(request, 400, null);
       sendError(reply, badRequest(note));
     },
     // `/v1/...` and `/...` are the same routes; the control plane exists only unprefixed.
@@ -150,25 +170,6 @@ export function createApp(options: AppOptions = {}): App {
 
   // What a finished build computes is its family's to say.
   builds.onReady((resource) => familyOf(resource.collection)?.emulator.build?.(ctx, resource));
-
-  /** Every request received goes in the log once, however it ended; the control plane's do not. */
-  const log = (request: FastifyRequest, status: number | null, reset: LoggedRequest["reset"]) => {
-    if (request.logged || request.url.startsWith("/_emulator")) return;
-    request.logged = true;
-    const [path = "/", query = ""] = request.url.split("?");
-    const fault = request.fault;
-    requests.add({
-      method: request.method, path, query, status, account_id: request.account?.id ?? null,
-      at: new Date().toISOString(),
-      duration_ms: Math.round(performance.now() - (request.startedAt ?? performance.now())),
-      fault: fault ? {
-        ...(fault.status !== undefined ? { status: fault.status } : {}),
-        ...(fault.latency_ms !== undefined ? { latency_ms: fault.latency_ms } : {}),
-        ...(fault.reset !== undefined ? { reset: fault.reset } : {}),
-      } : null,
-      reset,
-    });
-  };
 
   app.addHook("onRequest", async (request, reply) => {
     request.startedAt = performance.now();

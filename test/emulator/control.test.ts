@@ -135,6 +135,16 @@ describe("the request log", () => {
     ]);
   });
 
+  it("records requests refused before routing and on routes that do not exist", async () => {
+    await api.get(`/v1/scopes/${"x".repeat(300)}`);
+    await api.get("/v1/scopes/%E0%A4%A");
+    await api.get("/v1/nothing-here");
+    const log = (await api.control<Json[]>("GET", "/requests")).body;
+    expect(log.map((r) => [r.method, String(r.path).slice(0, 12), r.status])).toEqual([
+      ["GET", "/scopes/xxxx", 400], ["GET", "/scopes/%E0%", 400], ["GET", "/nothing-her", 404],
+    ]);
+  });
+
   it("records a request the client gave up on before the answer", async () => {
     await api.control("PUT", "/faults", { rules: [{ method: "GET", path: "/cohorts", latency_ms: 400, count: 1 }] });
     await expect(fetch(`${api.url}/v1/cohorts`, { headers: { authorization: `Bearer ${api.apiKey}` }, signal: AbortSignal.timeout(50) })).rejects.toThrow();

@@ -1,5 +1,6 @@
 // The data directory holds no credential, whichever request sent it, and only its owner may read it: every
 // byte of every file is scanned for every key, password, token and signing secret used.
+import { createHash } from "node:crypto";
 import { createRequire } from "node:module";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -35,6 +36,7 @@ function found(dir: string, credentials: string[]): string[] {
   return hits;
 }
 
+const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 const mode = (path: string) => (statSync(path).mode & 0o777).toString(8);
 
 const API_KEY = "aud_datadir_key_5f1e2d3c4b5a69788796";
@@ -82,7 +84,8 @@ describe("the data directory", () => {
       credentials = await write(api);
       // Running: the write-ahead log holds the latest writes.
       expect(files(dir).map((f) => f.path.slice(dir.length + 1)).sort()).toEqual(["emulator.sqlite", "emulator.sqlite-shm", "emulator.sqlite-wal"]);
-      expect(found(dir, credentials)).toEqual([]);
+      // Keys are stored salted: not even the key's plain hash is there.
+      expect(found(dir, [...credentials, sha256(API_KEY)])).toEqual([]);
       expect(mode(dir)).toBe("700");
       for (const f of files(dir)) expect([f.path, mode(f.path)]).toEqual([f.path, "600"]);
       // Nor does the request log.
@@ -111,17 +114,22 @@ describe("the data directory", () => {
     const row = db.prepare("SELECT value FROM records WHERE kind = 'resource' AND key = ?").get(`connections/${id}`) as { value: string };
     db.prepare("UPDATE records SET value = ? WHERE kind = 'resource' AND key = ?").run(row.value.replace("<secret>", secrets.patched), `connections/${id}`);
     db.prepare("INSERT INTO records (kind, key, value) VALUES ('secret', 'webhooks', ?)").run(JSON.stringify("legacy-signing-key-1234"));
+    const account = (db.prepare("SELECT value FROM records WHERE kind = 'setting' AND key = 'default_account'").get() as { value: string }).value;
+    db.prepare("INSERT INTO records (kind, key, value) VALUES ('key', ?, ?)").run(sha256("legacy-api-key"), JSON.stringify({ account_id: JSON.parse(account), expires_at: null }));
     db.close();
-    expect(found(dir, [secrets.patched, "legacy-signing-key-1234"])).toHaveLength(2);
+    expect(found(dir, [secrets.patched, "legacy-signing-key-1234", sha256("legacy-api-key")])).toHaveLength(3);
 
     const api = await emulator({ dataDir: dir, apiKey: API_KEY });
     try {
       expect((await api.get<Json>(`/v1/connections/${id}`)).body.options).toMatchObject({ password: "<secret>" });
       expect(found(dir, [secrets.patched, "legacy-signing-key-1234"])).toEqual([]);
+      // A key stored unsalted still opens its account, and is stored salted from then on.
+      expect((await api.get("/v1/accounts/current", "legacy-api-key")).status).toBe(200);
+      expect((await api.get("/v1/accounts/current", "legacy-api-key")).status).toBe(200);
     } finally {
       await api.close();
     }
-    expect(found(dir, [secrets.patched, "legacy-signing-key-1234", API_KEY])).toEqual([]);
+    expect(found(dir, [secrets.patched, "legacy-signing-key-1234", API_KEY, sha256("legacy-api-key"), "legacy-api-key"])).toEqual([]);
     expect((statSync(dir).mode & 0o777).toString(8)).toBe("700");
   });
 });
