@@ -24,9 +24,10 @@ export class RecordStore {
 
   constructor(dataDir?: string) {
     if (dataDir === undefined) return;
-    mkdirSync(dataDir, { recursive: true, mode: DIR_MODE });
-    chmodSync(dataDir, DIR_MODE);
+    const created = mkdirSync(dataDir, { recursive: true, mode: DIR_MODE }) !== undefined;
     const file = join(dataDir, "emulator.sqlite");
+    // A directory given to us that is not yet an emulator's (a project folder) keeps its mode.
+    if (created || existsSync(file)) chmodSync(dataDir, DIR_MODE);
     // SQLite gives its -wal and -shm files the database file's mode, so the file exists with it before opening.
     closeSync(openSync(file, "a", FILE_MODE));
     for (const path of [file, `${file}-wal`, `${file}-shm`]) if (existsSync(path)) chmodSync(path, FILE_MODE);

@@ -2,14 +2,17 @@
 // byte of every file is scanned for every key, password, token and signing secret used.
 import { createHash } from "node:crypto";
 import { createRequire } from "node:module";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { emulator, type Client, type Json } from "./helpers.ts";
 
 const dirs: string[] = [];
+let scanned = 0;
+const searched = new Set<string>();
 afterAll(() => {
+  console.log(`data directory scan: ${searched.size} credentials and key hashes searched for, ${scanned} bytes scanned`);
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -25,10 +28,10 @@ function files(dir: string): { path: string; bytes: Buffer }[] {
     .map((e) => ({ path: join(e.parentPath, e.name), bytes: readFileSync(join(e.parentPath, e.name)) }));
 }
 
-let scanned = 0;
 /** The credentials found in the directory's bytes, as `file: credential`. */
 function found(dir: string, credentials: string[]): string[] {
   const hits: string[] = [];
+  for (const c of credentials) searched.add(c);
   for (const { path, bytes } of files(dir)) {
     scanned += bytes.length;
     for (const c of credentials) if (bytes.includes(Buffer.from(c))) hits.push(`${path}: ${c}`);
@@ -95,7 +98,6 @@ describe("the data directory", () => {
     }
     expect(found(dir, credentials)).toEqual([]);
     for (const f of files(dir)) expect([f.path, mode(f.path)]).toEqual([f.path, "600"]);
-    console.log(`data directory: ${credentials.length} credentials, ${scanned} bytes scanned, 0 found`);
   });
 
   it("written by an older emulator with credentials in the clear is cleaned when opened", async () => {
@@ -118,6 +120,9 @@ describe("the data directory", () => {
     db.prepare("INSERT INTO records (kind, key, value) VALUES ('key', ?, ?)").run(sha256("legacy-api-key"), JSON.stringify({ account_id: JSON.parse(account), expires_at: null }));
     db.close();
     expect(found(dir, [secrets.patched, "legacy-signing-key-1234", sha256("legacy-api-key")])).toHaveLength(3);
+    // ...readable by everyone, as older emulators left it.
+    chmodSync(dir, 0o755);
+    for (const f of files(dir)) chmodSync(f.path, 0o644);
 
     const api = await emulator({ dataDir: dir, apiKey: API_KEY });
     try {
@@ -130,6 +135,7 @@ describe("the data directory", () => {
       await api.close();
     }
     expect(found(dir, [secrets.patched, "legacy-signing-key-1234", API_KEY, sha256("legacy-api-key"), "legacy-api-key"])).toEqual([]);
-    expect((statSync(dir).mode & 0o777).toString(8)).toBe("700");
+    expect(mode(dir)).toBe("700");
+    for (const f of files(dir)) expect([f.path, mode(f.path)]).toEqual([f.path, "600"]);
   });
 });
