@@ -10,6 +10,8 @@ import { acceptedNames, httpCases, sampled, type Base, type HttpCase } from "./h
 import { checkCases, sampleInputs } from "./check-cases.ts";
 
 let api: Client;
+/** The connection sample's password: no refusal may echo it. */
+let password: string;
 let base: Base;
 const counts = { http: 0, httpRejected: 0, check: 0, checkRefused: 0, accepted: 0 };
 
@@ -41,6 +43,7 @@ beforeAll(async () => {
     forecast: String(forecast),
     stream: String(made.get("streams")!.body.name),
   };
+  password = String((base.body("connections").options as Json).password);
 });
 
 afterAll(async () => {
@@ -76,6 +79,7 @@ describe("the emulator refuses every bad request with its 4xx and changes nothin
     const reply = await send(row);
     expect({ status: reply.status, error: reply.body?.error }).toEqual({ status: row.status, error: row.error });
     expect(serviceErrorBody.safeParse(reply.body).success).toBe(true);
+    expect(JSON.stringify(reply.body)).not.toContain(password);
     if (row.at !== undefined) {
       expect((reply.body.validationErrors as { path: string }[]).map((e) => e.path)).toContain(row.at);
     }
@@ -123,6 +127,7 @@ describe("the provider's check refuses every bad program input before any reques
     const news = { ...row.inputs(structuredClone(inputs[row.collection]!)), __kind: row.collection };
     const result = await lifecycle().check({}, news);
     expect((result.failures ?? []).map((f) => f.property)).toContain(row.property);
+    expect(JSON.stringify(result.failures)).not.toContain(password);
     counts.checkRefused += 1;
   });
 
