@@ -1,11 +1,11 @@
 // The HTTP service: Fastify with the service's error body, JSON and merge-patch bodies, `/v1` and unprefixed
 // routes, Bearer auth, injected faults and the request log. Route modules add the endpoints.
-import Fastify, { type FastifyInstance, type FastifyReply } from "fastify";
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import { codeForStatus } from "pulumi-audience/sdk/contract";
 import { ApiError, badRequest, forbidden, notFound } from "./errors.ts";
 import { Builds, type BuildSettings } from "./builds.ts";
-import { Faults } from "./faults.ts";
-import { RequestLog } from "./request-log.ts";
+import { Faults, type FaultRule } from "./faults.ts";
+import { RequestLog, type LoggedRequest } from "./request-log.ts";
 import { RecordStore } from "./store.ts";
 import { maskSecrets, ServiceState, type Account } from "./state.ts";
 import { familyOf, singular } from "./families/index.ts";
@@ -20,9 +20,12 @@ import { parseClientJson } from "./json.ts";
 declare module "fastify" {
   interface FastifyRequest {
     account?: Account;
-    resetAfter?: boolean;
+    /** The injected fault this request met, for the hooks after routing and the request log. */
+    fault?: FaultRule;
     /** performance.now() when the request arrived, for the request log. */
     startedAt?: number;
+    /** Set once the request is in the request log. */
+    logged?: boolean;
   }
   interface FastifyContextConfig {
     /** Served without an API key. */
@@ -62,16 +65,36 @@ export function createApp(options: AppOptions = {}): App {
   const faults = new Faults();
   const requests = new RequestLog();
 
+  /** Every request received goes in the log once, however it ended; the control plane's do not. */
+  const log = (request: FastifyRequest, status: number | null, reset: LoggedRequest["reset"]) => {
+    if (request.logged || request.url.startsWith("/_emulator")) return;
+    request.logged = true;
+    const [path = "/", query = ""] = request.url.split("?");
+    const fault = request.fault;
+    requests.add({
+      method: request.method, path, query, status, account_id: request.account?.id ?? null,
+      at: new Date().toISOString(),
+      duration_ms: Math.round(performance.now() - (request.startedAt ?? performance.now())),
+      fault: fault ? {
+        ...(fault.status !== undefined ? { status: fault.status } : {}),
+        ...(fault.latency_ms !== undefined ? { latency_ms: fault.latency_ms } : {}),
+        ...(fault.reset !== undefined ? { reset: fault.reset } : {}),
+      } : null,
+      reset,
+    });
+  };
+
   const app = Fastify({
     bodyLimit: BODY_LIMIT,
     routerOptions: { maxParamLength: MAX_PATH_SEGMENT },
     logger: false,
     // Refusals made before routing (a path segment too long or not decodable) answer in the service's body
     // too, without echoing the path back.
-    frameworkErrors: (error, _request, reply) => {
+    frameworkErrors: (error, request, reply) => {
       const note = error.code === "FST_ERR_MAX_PARAM_LENGTH"
         ? `A path segment is longer than the service accepts (${MAX_PATH_SEGMENT} characters)`
         : "The path is not a valid URL: check its percent-encoding";
+      log(request, 400, null);
       sendError(reply, badRequest(note));
     },
     // `/v1/...` and `/...` are the same routes; the control plane exists only unprefixed.
@@ -110,7 +133,6 @@ export function createApp(options: AppOptions = {}): App {
         const r = state.resource(collection, id);
         if (r?.account_id !== accountId) return undefined;
         Object.assign(r.doc, fields);
-        maskSecrets(familyOf(collection), r.doc);
         state.save(r);
         return r.doc;
       }),
@@ -154,12 +176,13 @@ export function createApp(options: AppOptions = {}): App {
     if (request.url.startsWith("/_emulator")) return;
     const fault = faults.match(request.method, request.url.split("?")[0] ?? "/");
     if (fault) {
+      request.fault = fault;
       if (fault.latency_ms) await new Promise((r) => setTimeout(r, fault.latency_ms));
       if (fault.reset === "before") {
+        log(request, null, "before");
         request.raw.socket.destroy();
         return reply.hijack();
       }
-      if (fault.reset === "after") request.resetAfter = true;
       if (fault.status !== undefined) {
         throw new ApiError(fault.error ?? codeForStatus(fault.status) ?? "BAD_REQUEST", "Injected fault", {
           status: fault.status, headers: fault.retry_after !== undefined ? { "retry-after": String(fault.retry_after) } : {},
@@ -176,21 +199,20 @@ export function createApp(options: AppOptions = {}): App {
   });
 
   app.addHook("onSend", async (request, reply, payload) => {
-    if (request.resetAfter) {
+    if (request.fault?.reset === "after") {
       // The request was processed; the client never hears back.
+      log(request, reply.statusCode, "after");
       reply.raw.socket?.destroy();
     }
     return payload;
   });
 
   app.addHook("onResponse", async (request, reply) => {
-    if (request.url.startsWith("/_emulator")) return;
-    const [path = "/", query = ""] = request.url.split("?");
-    requests.add({
-      method: request.method, path, query, status: reply.statusCode, account_id: request.account?.id ?? null,
-      at: new Date().toISOString(),
-      duration_ms: Math.round(performance.now() - (request.startedAt ?? performance.now())),
-    });
+    log(request, reply.statusCode, null);
+  });
+
+  app.addHook("onRequestAbort", async (request) => {
+    log(request, null, "client");
   });
 
   app.setNotFoundHandler((request) => {

@@ -1,7 +1,9 @@
 // Injected faults, by method and path pattern: an error status (with Retry-After), added latency, or a
-// connection reset before or after the request is processed; each with a probability and a count.
+// connection reset before or after the request is processed; each with a probability and a count. With a
+// seed, which requests a probability picks is the same on every run that sends the same requests.
 import { z } from "zod";
 import { ERROR_CODES } from "pulumi-audience/sdk/contract";
+import { rng } from "./world/random.ts";
 
 export const faultRule = z.strictObject({
   /** HTTP method to match; any when omitted. */
@@ -18,7 +20,11 @@ export const faultRule = z.strictObject({
   /** How many matching requests the fault applies to; unlimited when omitted. */
   count: z.number().int().positive().optional(),
 });
-export const faultRules = z.strictObject({ rules: z.array(faultRule) });
+export const faultRules = z.strictObject({
+  rules: z.array(faultRule),
+  /** Seeds the draws of `probability`; unseeded (Math.random) when omitted. */
+  seed: z.number().int().optional(),
+});
 export type FaultRule = z.output<typeof faultRule>;
 
 /** A compiled path pattern: literal characters, `*` (within a segment) and `**` (across segments). */
@@ -59,13 +65,21 @@ function matchesPattern(tokens: readonly PatternToken[], path: string): boolean 
 
 export class Faults {
   private rules: { rule: FaultRule; path: PatternToken[]; remaining: number }[] = [];
+  private seed: number | undefined;
+  private random: () => number = Math.random;
 
-  set(rules: FaultRule[]): void {
+  set(rules: FaultRule[], seed?: number): void {
     this.rules = rules.map((rule) => ({ rule, path: compilePattern(rule.path), remaining: rule.count ?? Infinity }));
+    this.seed = seed;
+    this.random = seed === undefined ? Math.random : rng(seed).float;
   }
 
-  list(): (FaultRule & { remaining: number | null })[] {
-    return this.rules.map((r) => ({ ...r.rule, remaining: Number.isFinite(r.remaining) ? r.remaining : null }));
+  /** The rule set as set, with what is left of each rule's count. */
+  list(): { rules: (FaultRule & { remaining: number | null })[]; seed?: number } {
+    return {
+      rules: this.rules.map((r) => ({ ...r.rule, remaining: Number.isFinite(r.remaining) ? r.remaining : null })),
+      ...(this.seed !== undefined ? { seed: this.seed } : {}),
+    };
   }
 
   /** The fault to apply to this request, if any (consuming one of its count). */
@@ -74,7 +88,7 @@ export class Faults {
       if (entry.remaining <= 0) continue;
       if (entry.rule.method !== undefined && entry.rule.method.toUpperCase() !== method) continue;
       if (!matchesPattern(entry.path, path)) continue;
-      if (Math.random() >= entry.rule.probability) continue;
+      if (this.random() >= entry.rule.probability) continue;
       entry.remaining -= 1;
       return entry.rule;
     }

@@ -1,6 +1,6 @@
 // The emulated service's state: accounts and their keys, resources (wire documents), usage and the outbox,
 // all kept in the durable record store. HTTP concerns live in routes/; this module is the model.
-import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { createHash, createHmac, randomBytes, randomUUID } from "node:crypto";
 import { SECRET_PLACEHOLDER, valuesAt, visitPath, type FamilyDef } from "pulumi-audience/sdk/contract";
 import { familyOf } from "./families/index.ts";
 import { RecordStore } from "./store.ts";
@@ -56,7 +56,8 @@ export const DEFAULT_QUOTA = 1000;
 
 export const now = () => new Date().toISOString();
 
-const hashKey = (key: string) => createHash("sha256").update(key).digest("hex");
+/** How keys were stored before they were salted; such records move to the salted form when first used. */
+const unsaltedHash = (key: string) => createHash("sha256").update(key).digest("hex");
 export const newApiKey = () => `aud_${randomBytes(24).toString("hex")}`;
 const resourceKey = (collection: string, id: string) => `${collection}/${id}`;
 
@@ -75,6 +76,28 @@ export class ServiceState {
 
   constructor(store: RecordStore) {
     this.store = store;
+    this.scrub();
+  }
+
+  /**
+   * A data directory written before every write path masked credentials may hold some: they are masked, the
+   * webhook signing key is dropped (it lives in memory now), and the files are rewritten without the old bytes.
+   */
+  private scrub(): void {
+    let changed = false;
+    this.store.transaction(() => {
+      for (const [key, resource] of this.store.entries<StoredResource>("resource")) {
+        const masked = maskSecrets(familyOf(resource.collection), structuredClone(resource.doc));
+        if (JSON.stringify(masked) === JSON.stringify(resource.doc)) continue;
+        this.store.set("resource", key, { ...resource, doc: masked });
+        changed = true;
+      }
+      for (const [key] of this.store.entries("secret")) {
+        this.store.delete("secret", key);
+        changed = true;
+      }
+    });
+    if (changed) this.store.compact();
   }
 
   // Accounts and keys
@@ -123,14 +146,34 @@ export class ServiceState {
     return this.insert(accountId, "forecasts", { name, managed: true, status: "ready" });
   }
 
-  /** Adds a key to an account; only its hash is stored. */
+  /**
+   * A key's stored form: an HMAC under the state's own random salt, so a key chosen by hand (`--api-key`) cannot
+   * be looked up from its hash in a table of common keys.
+   */
+  private keyHash(key: string): string {
+    let salt = this.setting<string>("key_salt");
+    if (salt === undefined) this.setSetting("key_salt", (salt = randomBytes(16).toString("hex")));
+    return createHmac("sha256", salt).update(key).digest("hex");
+  }
+
+  /** Adds a key to an account; only its salted hash is stored. */
   addKey(accountId: string, key: string = newApiKey(), expiresAt: string | null = null): string {
-    this.store.set("key", hashKey(key), { account_id: accountId, expires_at: expiresAt });
+    this.store.set("key", this.keyHash(key), { account_id: accountId, expires_at: expiresAt });
     return key;
   }
 
   keyRecord(key: string): { account_id: string; expires_at: string | null } | undefined {
-    return this.store.get("key", hashKey(key));
+    type KeyRecord = { account_id: string; expires_at: string | null };
+    const found = this.store.get<KeyRecord>("key", this.keyHash(key));
+    if (found) return found;
+    const legacy = this.store.get<KeyRecord>("key", unsaltedHash(key));
+    if (legacy) {
+      this.store.transaction(() => {
+        this.store.delete("key", unsaltedHash(key));
+        this.store.set("key", this.keyHash(key), legacy);
+      });
+    }
+    return legacy;
   }
 
   // Resources
@@ -162,7 +205,9 @@ export class ServiceState {
     return this.store.values<StoredResource>("resource", `${collection}/`).filter((r) => r.account_id === accountId).length;
   }
 
+  /** Stores a resource; its credentials are kept only as `<secret>` (masked in place). */
   save(resource: StoredResource): void {
+    maskSecrets(familyOf(resource.collection), resource.doc);
     this.store.set("resource", resourceKey(resource.collection, String(resource.doc.id)), resource);
   }
 
@@ -170,7 +215,7 @@ export class ServiceState {
     this.store.delete("resource", resourceKey(collection, id));
   }
 
-  /** Stores a new document with the common members filled in; credentials are kept only as `<secret>`. */
+  /** Stores a new document with the common members filled in. */
   insert(accountId: string, collection: string, fields: Doc): Doc {
     const at = now();
     const doc: Doc = {
@@ -179,7 +224,7 @@ export class ServiceState {
       last_updated_config_at: at, last_updated_output_at: null, ...fields,
     };
     if (doc.status === "ready") doc.last_updated_output_at = at;
-    this.save({ account_id: accountId, collection, doc: maskSecrets(familyOf(collection), doc) });
+    this.save({ account_id: accountId, collection, doc });
     return doc;
   }
 

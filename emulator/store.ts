@@ -1,13 +1,19 @@
 // Durable record store: every record is a JSON value under (kind, key). Reads come from memory; a write is
 // collected in a transaction and, with a data directory, committed to SQLite in one atomic, fsynced
-// transaction before the request is answered.
-import { mkdirSync } from "node:fs";
+// transaction before the request is answered. The directory and its files are the owner's alone.
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import type { DatabaseSync } from "node:sqlite";
 
-/** What a record is; records of different kinds may share a key. */
+/**
+ * What a record is; records of different kinds may share a key. `secret` is no longer written (the webhook
+ * signing key lives in memory): older data directories have one, removed when they are opened.
+ */
 export type RecordKind = "account" | "key" | "resource" | "outbox" | "usage" | "setting" | "upload" | "secret";
+
+const DIR_MODE = 0o700;
+const FILE_MODE = 0o600;
 
 type Change = { kind: RecordKind; key: string; value: unknown; previous: unknown };
 
@@ -18,11 +24,18 @@ export class RecordStore {
 
   constructor(dataDir?: string) {
     if (dataDir === undefined) return;
-    mkdirSync(dataDir, { recursive: true });
+    const created = mkdirSync(dataDir, { recursive: true, mode: DIR_MODE }) !== undefined;
+    const file = join(dataDir, "emulator.sqlite");
+    // A directory given to us that is not yet an emulator's (a project folder) keeps its mode.
+    if (created || existsSync(file)) chmodSync(dataDir, DIR_MODE);
+    // SQLite gives its -wal and -shm files the database file's mode, so the file exists with it before opening.
+    closeSync(openSync(file, "a", FILE_MODE));
+    for (const path of [file, `${file}-wal`, `${file}-shm`]) if (existsSync(path)) chmodSync(path, FILE_MODE);
     // Loaded only when persistence is asked for: node:sqlite is built in, but still flagged experimental.
     const { DatabaseSync: Database } = createRequire(import.meta.url)("node:sqlite") as typeof import("node:sqlite");
-    this.db = new Database(join(dataDir, "emulator.sqlite"));
-    this.db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL;");
+    this.db = new Database(file);
+    // secure_delete: a record overwritten or deleted leaves no old bytes in free pages.
+    this.db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA secure_delete = ON;");
     this.db.exec("CREATE TABLE IF NOT EXISTS records (kind TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (kind, key))");
     const rows = this.db.prepare("SELECT kind, key, value FROM records").all() as { kind: RecordKind; key: string; value: string }[];
     for (const row of rows) this.map(row.kind).set(row.key, JSON.parse(row.value));
@@ -84,6 +97,12 @@ export class RecordStore {
     this.transaction(() => {
       for (const [kind, m] of this.data) for (const key of [...m.keys()]) this.delete(kind, key);
     });
+  }
+
+  /** Rewrites the data files from the live records, so no older version of a record remains in them. */
+  compact(): void {
+    if (!this.db) return;
+    this.db.exec("PRAGMA wal_checkpoint(TRUNCATE); VACUUM; PRAGMA wal_checkpoint(TRUNCATE);");
   }
 
   close(): void {

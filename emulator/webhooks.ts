@@ -33,6 +33,8 @@ export class Webhooks {
   private readonly state: ServiceState;
   private readonly log: Delivery[] = [];
   private readonly inFlight = new Set<Promise<void>>();
+  /** Derives every endpoint's signing secret; kept in memory only, so secrets hold for the process's life. */
+  private readonly signingKey = randomBytes(32);
 
   constructor(state: ServiceState, builds: Builds) {
     this.state = state;
@@ -41,12 +43,7 @@ export class Webhooks {
 
   /** The signing secret of an endpoint. */
   secret(endpointId: string): string {
-    let key = this.state.store.get<string>("secret", "webhooks");
-    if (key === undefined) {
-      key = randomBytes(32).toString("hex");
-      this.state.store.set("secret", "webhooks", key);
-    }
-    return `whsec_${createHmac("sha256", key).update(endpointId).digest("base64url")}`;
+    return `whsec_${createHmac("sha256", this.signingKey).update(endpointId).digest("base64url")}`;
   }
 
   deliveries(): Delivery[] {

@@ -115,10 +115,11 @@ export function register(app: FastifyInstance, ctx: EmulatorContext): void {
     return reply.send({ advanced: advanced.map((r) => ({ id: r.doc.id, resource_type: r.collection, status: r.doc.status })) });
   });
 
-  app.get("/_emulator/faults", open, (_request, reply) => reply.send({ rules: faults.list() }));
+  app.get("/_emulator/faults", open, (_request, reply) => reply.send(faults.list()));
   app.put("/_emulator/faults", open, (request, reply) => {
-    faults.set(parse(faultRules, request.body).rules);
-    return reply.send({ rules: faults.list() });
+    const body = parse(faultRules, request.body);
+    faults.set(body.rules, body.seed);
+    return reply.send(faults.list());
   });
   app.delete("/_emulator/faults", open, (_request, reply) => {
     faults.set([]);

@@ -98,6 +98,19 @@ export class RateLimitedError extends AudienceApiError {
 }
 /** 5xx. */
 export class ServerError extends AudienceApiError {}
+/**
+ * 503: the service did not act on the request, so it may be sent again. The client resends every request but a
+ * create itself; a create's caller decides (it may first look for what an earlier attempt made).
+ */
+export class ServiceUnavailableError extends ServerError {
+  /** Always false: a 503 changed nothing. */
+  readonly acted = false;
+
+  constructor(info: RequestInfo, status: number, body: ErrorBody) {
+    super(info, status, body);
+    this.message = `${this.message} (the service did not act on the request)`;
+  }
+}
 
 /** The request got no answer: connection refused, reset, DNS failure... */
 export class ConnectionError extends AudienceError {
@@ -136,6 +149,7 @@ const byCode: Record<ErrorCode, typeof AudienceApiError> = {
 /** The error class for an answer: the service's code decides, then the status. */
 export function apiError(info: RequestInfo, status: number, body: ErrorBody, retryAfterMs?: number): AudienceApiError {
   if (status === 429) return new RateLimitedError(info, status, body, retryAfterMs);
+  if (status === 503) return new ServiceUnavailableError(info, status, body);
   if (status >= 500) return new ServerError(info, status, body);
   if (body.validationErrors?.length) return new ValidationFailedError(info, status, body);
   const code = body.code !== undefined && Object.hasOwn(byCode, body.code) ? body.code as ErrorCode : codeForStatus(status);

@@ -64,6 +64,31 @@ describe("faults", () => {
     await api.control("DELETE", "/faults");
   });
 
+  it("repeat the same draws for the same seed, and other draws for another", async () => {
+    const run = async (seed: number) => {
+      await api.control("POST", "/reset");
+      const set = await api.control<Json>("PUT", "/faults", { seed, rules: [
+        { method: "GET", path: "/cohorts", status: 503, probability: 0.3 },
+        { method: "GET", path: "/cohorts", reset: "before", probability: 0.2 },
+      ] });
+      expect(set.body.seed).toBe(seed);
+      for (let i = 0; i < 40; i++) await api.get("/v1/cohorts").catch(() => undefined);
+      return (await api.control<Json[]>("GET", "/requests")).body.map((r) => r.status ?? "reset").join(",");
+    };
+    const first = await run(42);
+    expect(first).toMatch(/503/);
+    expect(first).toMatch(/reset/);
+    expect(first).toMatch(/200/);
+    expect(await run(42)).toBe(first);
+    expect(await run(43)).not.toBe(first);
+  });
+
+  it("refuse a seed that is not an integer", async () => {
+    const reply = await api.control<Json>("PUT", "/faults", { seed: 1.5, rules: [] });
+    expect(reply.status).toBe(400);
+    expect(reply.body.validationErrors).toEqual([expect.objectContaining({ path: "seed" })]);
+  });
+
   it("refuse a rule without a path", async () => {
     const reply = await api.control<Json>("PUT", "/faults", { rules: [{ status: 500 }] });
     expect(reply.status).toBe(400);
@@ -89,6 +114,47 @@ describe("the request log", () => {
     expect(log.map((r) => [r.method, r.path, r.status])).toEqual([["GET", "/cohorts", 200], ["POST", "/cohorts", 400]]);
     expect(log[0]?.account_id).toEqual(expect.any(String));
     expect((await api.control<Json[]>("GET", "/requests?method=POST")).body).toHaveLength(1);
+  });
+
+  it("records requests whose connection was reset, with the fault and whether they were processed", async () => {
+    await api.control("PUT", "/faults", { rules: [
+      { method: "POST", path: "/cohorts", reset: "before", count: 1 },
+      { method: "POST", path: "/cohorts", reset: "after", count: 1 },
+      { method: "GET", path: "/cohorts", status: 429, retry_after: 0, count: 1 },
+    ] });
+    await expect(api.post("/v1/cohorts", { name: "Lost" })).rejects.toThrow();
+    await expect(api.post("/v1/cohorts", { name: "Kept" })).rejects.toThrow();
+    await api.get("/v1/cohorts");
+    await api.get("/v1/cohorts");
+    const log = (await api.control<Json[]>("GET", "/requests")).body;
+    expect(log.map((r) => [r.method, r.status, r.fault, r.reset])).toEqual([
+      ["POST", null, { reset: "before" }, "before"],
+      ["POST", 201, { reset: "after" }, "after"],
+      ["GET", 429, { status: 429 }, null],
+      ["GET", 200, null, null],
+    ]);
+  });
+
+  it("records requests refused before routing and on routes that do not exist", async () => {
+    await api.get(`/v1/scopes/${"x".repeat(300)}`);
+    await api.get("/v1/scopes/%E0%A4%A");
+    await api.get("/v1/nothing-here");
+    const log = (await api.control<Json[]>("GET", "/requests")).body;
+    expect(log.map((r) => [r.method, String(r.path).slice(0, 12), r.status])).toEqual([
+      ["GET", "/scopes/xxxx", 400], ["GET", "/scopes/%E0%", 400], ["GET", "/nothing-her", 404],
+    ]);
+  });
+
+  it("records a request the client gave up on before the answer", async () => {
+    await api.control("PUT", "/faults", { rules: [{ method: "GET", path: "/cohorts", latency_ms: 400, count: 1 }] });
+    await expect(fetch(`${api.url}/v1/cohorts`, { headers: { authorization: `Bearer ${api.apiKey}` }, signal: AbortSignal.timeout(50) })).rejects.toThrow();
+    let log: Json[] = [];
+    // The service notices the closed connection when the delay ends.
+    for (let i = 0; i < 50 && log.length === 0; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      log = (await api.control<Json[]>("GET", "/requests")).body;
+    }
+    expect(log.map((r) => [r.method, r.status, r.fault, r.reset])).toEqual([["GET", null, { latency_ms: 400 }, "client"]]);
   });
 });
 
