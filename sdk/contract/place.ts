@@ -2,10 +2,21 @@
 import { z } from "zod";
 import { body, defineFamily, name, patchOf, responseOf, type MergePatchOf } from "./common.ts";
 
-/** Fields beyond name are not shown; a GeoJSON geometry is the obvious one. */
+/** A postal address a place stands for; every part optional. */
+const placeAddress = z.strictObject({
+  house_number_and_street: z.string().optional(),
+  unit_number: z.string().optional(),
+  city: z.string().optional(),
+  state: z.string().optional(),
+  postcode: z.string().optional(),
+});
+
+/** As the live service takes a place: a GeoJSON geometry, addresses, or both. */
 const shape = {
   name,
-  geometry: z.record(z.string(), z.unknown()).optional(),
+  /** A GeoJSON geometry (`{type: "Point", coordinates: [lon, lat]}`, polygons, ...). */
+  geojson: z.record(z.string(), z.unknown()).optional(),
+  addresses: z.array(placeAddress).optional(),
   description: z.string().optional(),
 };
 

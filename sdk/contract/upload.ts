@@ -17,16 +17,23 @@ export function checkUpload(directory: string, filename: string): FieldError[] {
   return errors;
 }
 
-/** One uploaded file, as listed by GET /uploads (shape not shown). */
+/** One uploaded file, as GET /uploads lists it on the live service. */
 export const uploadResponse = z.object({
-  directory: z.string(),
-  filename: z.string(),
-  size: z.number().int().nullish(),
+  /** `directory/filename`. */
+  subpath: z.string(),
+  file_size: z.number().int().nullish(),
+  /** Hex MD5 of the file's bytes, as the service computes it. */
+  md5_hash: z.string().nullish(),
   created_at: z.string().nullish(),
 }).loose();
 export type UploadResponse = z.output<typeof uploadResponse>;
 
-/** Uploads have no JSON body and no id: created by POST of the file's bytes, listed, downloaded. */
+/** Where a file lives in the account's uploads: the `subpath` the service lists it under. */
+export function uploadSubpath(directory: string, filename: string): string {
+  return `${directory}/${filename}`;
+}
+
+/** Uploads have no JSON body and no id: created by POST of the file's bytes, listed, downloaded, deleted. */
 export const upload = defineFamily({
   name: "upload",
   className: "Upload",
@@ -36,7 +43,6 @@ export const upload = defineFamily({
   response: uploadResponse,
   readOnly: Object.keys(uploadResponse.shape),
   creatable: false,
-  deletable: false,
   archivable: false,
   builds: false,
 });

@@ -48,6 +48,8 @@ export interface Capabilities {
   afterWrite?(calls: Calls, id: string, extras: Props, response: Props): Promise<Props>;
   /** Extra outputs derived from the answer and the declared extras, compared by diff (e.g. persona names). */
   extraOutputs?(extras: Props, response: Props): Props;
+  /** Removes the resource; a resource already gone is no failure. Replaces DELETE by id. */
+  delete?(calls: Calls, id: string): Promise<void>;
 }
 
 export interface ProviderFamily extends Capabilities {
@@ -56,7 +58,7 @@ export interface ProviderFamily extends Capabilities {
   secretOutputs: readonly string[];
   /** Program inputs the service does not take in the resource body, handled by the family's own steps. */
   extraInputs: readonly string[];
-  /** Outputs beyond the response members and the extra inputs (e.g. an upload's `sha256`). */
+  /** Outputs beyond the response members and the extra inputs (e.g. a persona set's persona names). */
   extraOutputNames: readonly string[];
 }
 

@@ -235,7 +235,9 @@ export function createLifecycle(env: Environment) {
       const archive = controls.deletionMode === "archive" || (!family.deletable && family.archivable);
       if (family.singleton || (!family.deletable && !family.archivable)) return; // nothing to remove: state forgets it
       const service = env.service(controls.account);
-      if (archive) {
+      if (kind.delete) {
+        await kind.delete(service, id);
+      } else if (archive) {
         const body: Props = {};
         if (controls.cascadeTo !== undefined) body.cascade_to = controls.cascadeTo;
         if (controls.cascadeToAll !== undefined) body.cascade_to_all = controls.cascadeToAll;

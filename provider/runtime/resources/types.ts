@@ -69,8 +69,8 @@ interface ExtraArgs {
 interface ExtraOutputs {
   persona_sets: { readonly personaNames: pulumi.Output<Record<string, string> | undefined> };
   uploads: {
-    /** SHA-256 of the uploaded bytes. */
-    readonly sha256: pulumi.Output<string>;
+    readonly directory: pulumi.Output<string>;
+    readonly filename: pulumi.Output<string>;
     readonly content: pulumi.Output<string | undefined>;
     readonly source: pulumi.Output<string | undefined>;
   };
