@@ -1,6 +1,7 @@
 // Account: a sub-account of the key's account; deletion starts a waiting period.
 import { z } from "zod";
 import { body, defineFamily, name, patchOf, responseOf, type MergePatchOf } from "./common.ts";
+import type { MemberDocs } from "./docs.ts";
 
 const shape = {
   name,
@@ -21,6 +22,15 @@ export const accountResponse = responseOf(shape, {
 export type AccountCreate = z.input<typeof accountCreate>;
 export type AccountPatch = MergePatchOf<AccountCreate>;
 export type AccountResponse = z.output<typeof accountResponse>;
+
+/** Field docs of accounts, by member path (see docs.ts). */
+export const accountDocs = {
+  identity_graph: "Identity graph version the account matches people with.",
+  branding: "Branding of reports and the app (shape not published).",
+  api_key: "The account's API key (secret).",
+  contract_started_at: "When the account's contract started.",
+  parent_account_id: "Id of the parent account.",
+} as const satisfies MemberDocs;
 
 export const account = defineFamily({
   name: "account",

@@ -1,6 +1,8 @@
 // Atlas: a collection of geographic locations imported from a connection; Location: one of them (read-only).
 import { z } from "zod";
 import { body, expected, column, crossRule, defineFamily, id, issue, name, patchOf, responseOf, type MergePatchOf } from "./common.ts";
+import { sourceOptionsDocs } from "./dataset.ts";
+import { docsUnder, type MemberDocs } from "./docs.ts";
 
 const RESERVED_PROPERTIES = ["name", "reference_key"];
 
@@ -85,6 +87,31 @@ export type AtlasPatch = MergePatchOf<AtlasCreate>;
 export type AtlasResponse = z.output<typeof atlasResponse>;
 export type OutputToLocations = z.input<typeof outputToLocations>;
 
+/** Field docs of atlases, by member path (see docs.ts). */
+export const atlasDocs = {
+  options: "Where the locations are read from, chosen by `type`: `hosted_csv` (an upload directory), or through `connectionId`: `s3_csv`, `gcs_csv`, `snowflake`, `bigquery`, `postgres`, `redshift`, `databricks`.",
+  "options.type": "The source kind.",
+  ...docsUnder("options", sourceOptionsDocs),
+  connection_id: "Id of the connection read from; required for every `options.type` but `hosted_csv`.",
+  output_to_locations: "Maps source columns to each location. A location is placed by exactly one group: `geometry`; `latitude` and `longitude`; or address columns (`houseNumberAndStreet`, `city`, `state`, `postcode`, `freeformAddress`). Naming none is allowed; on update, set the columns of a group you leave to `null`.",
+  "output_to_locations.name": "Column of the location's name.",
+  "output_to_locations.reference_key": "Column of the location's reference key (what scopes and cohorts select locations by).",
+  "output_to_locations.geometry": "Column of a geometry, coordinates longitude first; a bare coordinate pair is split into latitude and longitude.",
+  "output_to_locations.latitude": "Column of the latitude; named together with `longitude`.",
+  "output_to_locations.longitude": "Column of the longitude; named together with `latitude`.",
+  "output_to_locations.house_number_and_street": "Columns of the street lines, in order.",
+  "output_to_locations.city": "Column of the city.",
+  "output_to_locations.state": "Column of the state.",
+  "output_to_locations.postcode": "Column of the postcode.",
+  "output_to_locations.freeform_address": "Column of a one-line address.",
+  "output_to_locations.properties": "Location property name -> source column; `name` and `reference_key` are reserved.",
+  "output_to_locations.properties.*.column_name": "The source column.",
+  "output_to_locations.properties.*.format": "How the column's values are read.",
+  counts: "Source rows, rows that produced a location, and rows that placed none (geometry unreadable, encloses nowhere, or outline too large).",
+  detected_columns: "Columns found in the source.",
+  "detected_columns[].name": "The column's name.",
+} as const satisfies MemberDocs;
+
 export const atlas = defineFamily({
   name: "atlas",
   className: "Atlas",
@@ -109,6 +136,16 @@ export const locationResponse = z.object({
   longitude: z.number().nullish(),
 }).loose();
 export type LocationResponse = z.output<typeof locationResponse>;
+
+/** Field docs of locations, by member path (see docs.ts). */
+export const locationDocs = {
+  atlas_id: "Id of the atlas the location belongs to.",
+  reference_key: "The location's reference key.",
+  geometry: "The location's geometry (GeoJSON).",
+  properties: "The location's properties, by name.",
+  latitude: "Decimal degrees (EPSG 4326); only for locations placed from latitude and longitude columns.",
+  longitude: "Decimal degrees (EPSG 4326); only for locations placed from latitude and longitude columns.",
+} as const satisfies MemberDocs;
 
 /** Locations are written by their atlas's build; the API only lists them. */
 export const location = defineFamily({

@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { body, defineFamily, ids, isoDate, issue, name, patchOf, responseOf, type MergePatchOf } from "./common.ts";
 import { statisticalType } from "./stream.ts";
+import type { MemberDocs } from "./docs.ts";
 
 /** Optional transform of a source value: a cast, a selector, or a decode/recode table. */
 export const sourceTransform = z.strictObject({
@@ -48,6 +49,32 @@ export type AttributeCreate = z.input<typeof attributeCreate>;
 export type AttributePatch = MergePatchOf<AttributeCreate>;
 export type AttributeResponse = z.output<typeof attributeResponse>;
 
+/** Field docs of attributes, by member path (see docs.ts). */
+export const attributeDocs = {
+  type: "The attribute's value type.",
+  statistical_type: "How the values are distributed; the legacy `categorical`, `multicategorical`, `ordinal` and `nominal` are deprecated but accepted.",
+  unit: "Unit of the values.",
+  breaks: "Bin edges for continuous data.",
+  aggregation: "How several assertions combine into one value.",
+  "aggregation.method": "The aggregation method, e.g. `sum` or `count_not_null`.",
+  default_selector_by_purpose: "Purpose -> the selector that picks the best assertion for it.",
+  sources: "Effective-dated sources: an authority's column from a date on.",
+  "sources[].authority": "The authority the values come from.",
+  "sources[].source_column": "The authority's column.",
+  "sources[].effective_from": "First day the source applies (`YYYY-MM-DD`, included).",
+  "sources[].effective_until": "Last day the source applies (`YYYY-MM-DD`); not before `effectiveFrom`.",
+  "sources[].precision": "Precision of the source's values.",
+  "sources[].quality": "Quality of the source's values.",
+  "sources[].derivations": "Derivations applied to the source's values.",
+  "sources[].transform": "Transform of the source's values: a cast, a selector, or a decode/recode table.",
+  "sources[].transform.cast": "Type the values are cast to.",
+  "sources[].transform.selector": "Selector applied to the values.",
+  "sources[].transform.decode": "Source value -> decoded value.",
+  "sources[].transform.recode": "Value -> recoded value.",
+  categories: "Observed values of categorical data.",
+  permissions: "What the account may do with the attribute, e.g. `add_to_scope_payload`.",
+} as const satisfies MemberDocs;
+
 export const attribute = defineFamily({
   name: "attribute",
   className: "Attribute",
@@ -66,6 +93,11 @@ export const featureStoreResponse = responseOf(featureStoreShape, {});
 export type FeatureStoreCreate = z.input<typeof featureStoreCreate>;
 export type FeatureStorePatch = MergePatchOf<FeatureStoreCreate>;
 export type FeatureStoreResponse = z.output<typeof featureStoreResponse>;
+
+/** Field docs of feature stores, by member path (see docs.ts). */
+export const featureStoreDocs = {
+  attribute_ids: "Ids of the attributes in the store.",
+} as const satisfies MemberDocs;
 
 export const featureStore = defineFamily({
   name: "feature_store",

@@ -1,6 +1,7 @@
 // Configuration audit: compares an account's configuration with its knowledgebase use cases (created with 202).
 import { z } from "zod";
 import { body, common, defineFamily, ids, patchOf, type MergePatchOf } from "./common.ts";
+import type { MemberDocs } from "./docs.ts";
 
 /** Body of POST .../audits; nothing is required (members not shown: an optional use case selection). */
 const shape = { use_case_ids: ids.optional() };
@@ -21,6 +22,19 @@ export const auditResponse = z.object({
 export type AuditCreate = z.input<typeof auditCreate>;
 export type AuditPatch = MergePatchOf<AuditCreate>;
 export type AuditResponse = z.output<typeof auditResponse>;
+
+/** Field docs of configuration audits, by member path (see docs.ts). */
+export const auditDocs = {
+  use_case_ids: "Ids of the use cases audited; all of them when absent.",
+  name: "The audit's name, when it has one.",
+  changes: "Changes that would bring the configuration in line with the use cases.",
+  orphaned_resources: "Resources no use case accounts for.",
+  conflicts: "Conflicts between use cases and the configuration.",
+  use_cases: "The use cases audited.",
+  "use_cases[].id": "Id of the use case.",
+  "use_cases[].resources": "The resources of the use case.",
+  applied_at: "When the audit's changes were applied.",
+} as const satisfies MemberDocs;
 
 export const audit = defineFamily({
   name: "audit",

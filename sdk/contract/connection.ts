@@ -1,6 +1,7 @@
 // Connection: credentials and location of a warehouse, bucket or database the service reads from or writes to.
 import { z } from "zod";
 import { body, expected, defineFamily, issue, name, patchOf, responseOf, type MergePatchOf } from "./common.ts";
+import type { MemberDocs } from "./docs.ts";
 
 const text = z.string().min(1);
 const secret = z.string().min(1);
@@ -62,6 +63,34 @@ export type ConnectionCreate = z.input<typeof connectionCreate>;
 export type ConnectionPatch = MergePatchOf<ConnectionCreate>;
 export type ConnectionResponse = z.output<typeof connectionResponse>;
 export type ConnectionOptions = z.input<typeof connectionOptions>;
+
+/** Field docs of connections, by member path (see docs.ts). */
+export const connectionDocs = {
+  options: "What is connected, chosen by `type`: `snowflake`, `bigquery`, `s3_csv`, `gcs_csv`, `postgres`, `redshift`, `databricks`, or the hosted `hosted_csv` and `lookup_api`. Credentials are secret and answered as `<secret>`.",
+  "options.type": "The connection kind.",
+  "options.database": "The database.",
+  "options.user": "The user connecting.",
+  "options.warehouse": "`snowflake`: the warehouse.",
+  "options.account_name": "`snowflake`: the account name.",
+  "options.role": "`snowflake`: the role used.",
+  "options.schema": "The schema.",
+  "options.password": "The password (secret).",
+  "options.private_key": "`snowflake`: key-pair authentication, a PEM private key (secret).",
+  "options.project_id": "`bigquery`, `gcs_csv`: the cloud project.",
+  "options.dataset_name": "`bigquery`: the dataset.",
+  "options.region": "`bigquery`: the region.",
+  "options.bucket_name": "`s3_csv`, `gcs_csv`: the bucket.",
+  "options.aws_region": "`s3_csv`: the bucket's region.",
+  "options.host": "The server's host name.",
+  "options.port": "The server's port (1 to 65535).",
+  "options.http_path": "`databricks`: the HTTP path of the SQL warehouse.",
+  "options.catalog": "`databricks`: the catalog.",
+  "options.token": "`databricks`: a personal access token (secret); required unless `clientId` and `clientSecret` are given.",
+  "options.client_id": "`databricks`: OAuth machine-to-machine client id.",
+  "options.client_secret": "`databricks`: OAuth machine-to-machine client secret (secret).",
+  directionality: "Whether the connection is read from, written to, or both.",
+  managed: "Whether the service manages this resource; managed resources are read-only.",
+} as const satisfies MemberDocs;
 
 export const connection = defineFamily({
   name: "connection",

@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { body, expected, column, crossRule, defineFamily, id, issue, name, patchOf, responseOf, type MergePatchOf } from "./common.ts";
 import { conditionOf, operatorShape, OPERATORS } from "./conditions.ts";
+import { docsUnder, operatorDocs, type MemberDocs } from "./docs.ts";
 
 /** Columns of one identifying record; values are column names of the source. */
 export const identitySet = z.strictObject({
@@ -141,6 +142,77 @@ export const datasetResponse = responseOf(shape, {
 export type DatasetCreate = z.input<typeof datasetCreate>;
 export type DatasetPatch = MergePatchOf<DatasetCreate>;
 export type DatasetResponse = z.output<typeof datasetResponse>;
+
+/** Field docs of the options of a source read from an upload directory or through a connection. */
+export const sourceOptionsDocs = {
+  upload_directory: "`hosted_csv`: the upload directory read (an `Upload`'s `directory`).",
+  delimiter: "CSV field delimiter.",
+  header_row: "Whether the CSV's first row names the columns.",
+  object_key: "`s3_csv`, `gcs_csv`: one object read from the connection's bucket.",
+  prefix: "`s3_csv`, `gcs_csv`: every object under this key prefix is read.",
+  table_name: "The source table.",
+  schema: "The source table's schema.",
+} as const satisfies MemberDocs;
+
+/** Field docs of datasets, by member path (see docs.ts). */
+export const datasetDocs = {
+  identity_sets: "Identity set name -> the columns of one identifying record. Names start with a letter or underscore. Each set must suffice for matching: an email (or its hash), a phone with a last or full name, street lines with city and state, or a freeform address.",
+  "identity_sets.*.email": "Column of the e-mail address.",
+  "identity_sets.*.email_hash": "Column of the e-mail address's hash.",
+  "identity_sets.*.email_hash_base64": "Column of the e-mail address's hash, base64.",
+  "identity_sets.*.phone": "Column of the phone number.",
+  "identity_sets.*.phone_hash_base64": "Column of the phone number's hash, base64.",
+  "identity_sets.*.person_first_name": "Column of the first name.",
+  "identity_sets.*.person_last_name": "Column of the last name.",
+  "identity_sets.*.person_full_name": "Column of the full name.",
+  "identity_sets.*.date_of_birth": "Column of the date of birth.",
+  "identity_sets.*.person_date_of_birth_postcode_hash_base64": "Column of the hash of date of birth and postcode, base64.",
+  "identity_sets.*.house_number_and_street": "Columns of the street lines, in order.",
+  "identity_sets.*.address_line_1": { doc: "Column of the first street line.", deprecated: "Use `houseNumberAndStreet`." },
+  "identity_sets.*.address_line_2": { doc: "Column of the second street line.", deprecated: "Use `houseNumberAndStreet`." },
+  "identity_sets.*.city": "Column of the city.",
+  "identity_sets.*.state": "Column of the state.",
+  "identity_sets.*.postcode": "Column of the postcode.",
+  "identity_sets.*.freeform_address": "Column of a one-line address.",
+  options: "Where the rows are read from, chosen by `type`: `hosted_csv` (an upload directory), or through `connectionId`: `snowflake`, `bigquery`, `s3_csv`, `gcs_csv`, `postgres`, `redshift`, `databricks`.",
+  "options.type": "The source kind.",
+  ...docsUnder("options", sourceOptionsDocs),
+  connection_id: "Id of the connection read from; required for every `options.type` but `hosted_csv`.",
+  output_to_streams: "Stream name -> how rows become events of that stream.",
+  "output_to_streams.*.data_map": "Event property -> source column; `datetime` gives the event date.",
+  "output_to_streams.*.data_map.*.column_name": "The source column.",
+  "output_to_streams.*.data_map.*.format": "How the column's values are read, e.g. `currency_cents`, `currency_dollars`, `date_iso8601`, `yyyy_mm_dd_dash`.",
+  "output_to_streams.*.conditions": "Conditions on source columns a row meets to become an event: `{columnName, <operator>}`.",
+  "output_to_streams.*.conditions[].column_name": "The source column compared.",
+  ...docsUnder("output_to_streams.*.conditions[]", operatorDocs),
+  output_to_traits: "Trait name -> the column (or constant) it is read from.",
+  "output_to_traits.*.column_name": "The source column; give it or `value`.",
+  "output_to_traits.*.value": "A constant instead of a column; give it or `columnName`.",
+  "output_to_traits.*.format": "How the column's values are read.",
+  "output_to_traits.*.transformation_table": "Source value -> trait value.",
+  "output_to_traits.*.null_values": "Source values read as absent.",
+  output_all_columns_as_traits: "Reads source columns as traits of the same names.",
+  "output_all_columns_as_traits.include": "Only these columns.",
+  merge_datasets: "Ids of datasets merged into this one.",
+  reference_columns: "Columns that identify a row, for `referenced` targets.",
+  reference_key_column: { doc: "The column that identifies a row.", deprecated: "Use `referenceColumns`; the two cannot be given together." },
+  reference_key_columns: "Columns that identify a row.",
+  primary_key_column: "The column of each row's primary key.",
+  upsert_columns: "Columns by which re-read rows replace earlier ones.",
+  upsert_column: "The column by which re-read rows replace earlier ones.",
+  privacy: "Makes the dataset a privacy list.",
+  "privacy.type": "`suppress`: its people are suppressed from deliveries; `delete`: their data is deleted.",
+  preview: "`true`: a preview dataset only detects columns and samples data.",
+  row_count: "Rows read.",
+  identified_count: "Rows that carried a usable identity.",
+  matched_count: "Rows matched to a person.",
+  match_count: { doc: "Rows matched to a person.", deprecated: "Use `enrichment`." },
+  enrichment: "Enrichment rates by provider.",
+  sample_data: "Sample rows.",
+  managed: "Whether the service manages this resource; managed resources are read-only.",
+  detected_columns: "Columns found in the source.",
+  "detected_columns[].name": "The column's name.",
+} as const satisfies MemberDocs;
 
 export const dataset = defineFamily({
   name: "dataset",

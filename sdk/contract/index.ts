@@ -29,6 +29,8 @@ export * from "./market-opportunity-analysis.ts";
 export * from "./upload.ts";
 export * from "./place.ts";
 export * from "./actions.ts";
+export * from "./docs.ts";
+export * from "./field-docs.ts";
 
 import { account } from "./account.ts";
 import { atlas, location } from "./atlas.ts";

@@ -1,6 +1,7 @@
 // Insights: one per account; aggregate queries over the account's data, within a daily allowance.
 import { z } from "zod";
 import { body, common, defineFamily, patchOf } from "./common.ts";
+import type { MemberDocs } from "./docs.ts";
 
 /** Body of POST /insights (members not shown: an optional plan name). */
 const shape = { plan: z.string().min(1).optional() };
@@ -16,6 +17,12 @@ export const insightsQuery = z.strictObject({
 });
 export const insightsQueryResponse = z.object({ rows: z.array(z.record(z.string(), z.unknown())) }).loose();
 export type InsightsQuery = z.input<typeof insightsQuery>;
+
+/** Field docs of the Insights plan, by member path (see docs.ts). */
+export const insightsDocs = {
+  plan: "The Insights plan's name.",
+  name: "The plan's name, when it has one.",
+} as const satisfies MemberDocs;
 
 export const insights = defineFamily({
   name: "insights",

@@ -1,6 +1,7 @@
 // Location property conditions, shared by cohorts' location_conditions and scopes' location payload.
 import { z } from "zod";
 import { matchPattern } from "./common.ts";
+import { operatorDocs, type MemberDocs } from "./docs.ts";
 
 const NUMERIC = ["_gt", "_gte", "_lt", "_lte"] as const;
 const OPERATORS = ["_eq", "_in", "_nin", "_matches", ...NUMERIC, "_null", "_nnull"] as const;
@@ -41,3 +42,11 @@ export const locationPropertyCondition = z.strictObject({
     ctx.issues.push({ code: "custom", input: v, path: [], message: `must give an operator: one of ${OPERATORS.join(", ")}` });
   }
 });
+
+/** Field docs of a location property condition, wherever one is used. */
+export const locationPropertyConditionDocs = {
+  property: "The location property compared; `name` and `reference_key` compare the location's own name and reference key.",
+  optional: "`true`: a location lacking the property still qualifies.",
+  ...operatorDocs,
+  _matches: "Text matching this regular expression; a property is read as a number or as text, so `_matches` cannot be combined with `_gt`, `_gte`, `_lt` or `_lte` in one condition.",
+} as const satisfies MemberDocs;

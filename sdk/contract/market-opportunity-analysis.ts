@@ -1,6 +1,7 @@
 // Market opportunity analysis: metrics of a scope's people around a selection of atlas locations.
 import { z } from "zod";
 import { body, defineFamily, id, ids, name, oneOf, patchOf, responseOf, type MergePatchOf } from "./common.ts";
+import type { MemberDocs } from "./docs.ts";
 
 /** The atlas locations covered (shape not shown: selected like a scope's location payload). */
 export const analysisLocations = z.strictObject({
@@ -23,6 +24,16 @@ export const marketOpportunityAnalysisResponse = responseOf(shape, { results: z.
 export type MarketOpportunityAnalysisCreate = z.input<typeof marketOpportunityAnalysisCreate>;
 export type MarketOpportunityAnalysisPatch = MergePatchOf<MarketOpportunityAnalysisCreate>;
 export type MarketOpportunityAnalysisResponse = z.output<typeof marketOpportunityAnalysisResponse>;
+
+/** Field docs of market opportunity analyses, by member path (see docs.ts). */
+export const marketOpportunityAnalysisDocs = {
+  scope_id: "Id of the scope whose people are measured.",
+  locations: "The atlas locations covered.",
+  "locations.atlas_ids": "Ids of the atlases; at least one.",
+  "locations.location_reference_keys": "Reference keys of the locations covered, matched in every atlas named.",
+  aggregate: "`person`: people are measured one by one; `residence`: people at one address count as one entity, scored by its best member.",
+  results: "The analysis's metrics, once built.",
+} as const satisfies MemberDocs;
 
 export const marketOpportunityAnalysis = defineFamily({
   name: "market_opportunity_analysis",

@@ -1,6 +1,7 @@
 // Migration: moves an account from identity graph v1 to v2, pairing its resources; approved by either account.
 import { z } from "zod";
 import { body, expected, defineFamily, id, instant, patchOf, responseOf, timestamp, type MergePatchOf } from "./common.ts";
+import { docsUnder, type MemberDocs } from "./docs.ts";
 
 /** A v1 resource and its v2 counterpart (pair shape not shown: the two ids). */
 const pair = z.strictObject({ v1_id: id, v2_id: id });
@@ -47,6 +48,38 @@ export const migrationResponse = z.object({
 export type MigrationCreate = z.input<typeof migrationCreate>;
 export type MigrationPatch = MergePatchOf<MigrationCreate>;
 export type MigrationResponse = z.output<typeof migrationResponse>;
+
+const pairDocs = { v1_id: "Id of the resource in the v1 account.", v2_id: "Id of its counterpart in the v2 account." } as const;
+
+/** Field docs of migrations, by member path (see docs.ts). */
+export const migrationDocs = {
+  name: "A name for the migration (optional).",
+  type: "The migration kind; only `identity_graph_v1_to_v2`.",
+  v1_account_id: "Id of the account moved from identity graph v1. It and the v2 account must be related in the account hierarchy.",
+  v2_account_id: "Id of the account on identity graph v2.",
+  notes: "Notes on the migration.",
+  approved_at: "Approval time: a non-null time from either linked account approves; the first one is kept.",
+  datasets: "Pairs of datasets: v1 and v2 ids.",
+  ...docsUnder("datasets[]", pairDocs),
+  targets: "Pairs of targets: v1 and v2 ids, with how the destination maps.",
+  ...docsUnder("targets[]", pairDocs),
+  "targets[].destination_mapping": "How the v2 target's destination maps from the v1 one (shape not published).",
+  "targets[].override": "Forces push readiness despite review notes.",
+  "targets[].push_readiness": "Whether the pair can be pushed.",
+  "targets[].push_readiness.status": "`ready`, `needs_external_review` or `blocked` (an archived v2 target blocks, even when overridden).",
+  cohorts: "Pairs of cohorts: v1 and v2 ids.",
+  ...docsUnder("cohorts[]", pairDocs),
+  outcomes: "Pairs of outcomes: v1 and v2 ids.",
+  ...docsUnder("outcomes[]", pairDocs),
+  persona_sets: "Pairs of persona sets: v1 and v2 ids.",
+  ...docsUnder("persona_sets[]", pairDocs),
+  recommenders: "Pairs of recommenders: v1 and v2 ids.",
+  ...docsUnder("recommenders[]", pairDocs),
+  finished_at: "When the migration finished.",
+  rolled_back_at: "When the migration was rolled back.",
+  status_needs_fix_from: "Who must fix a failed migration: `user` or `support`; absent while the service retries on its own.",
+  account_tree_relationship: "How the two accounts are related.",
+} as const satisfies MemberDocs;
 
 export const migration = defineFamily({
   name: "migration",

@@ -1,6 +1,7 @@
 // Outcome: a propensity objective: who, among the eligible, attains the attainment cohort.
 import { z } from "zod";
 import { body, defineFamily, id, isoDate, name, oneOf, patchOf, responseOf, type MergePatchOf } from "./common.ts";
+import { docsUnder, type MemberDocs } from "./docs.ts";
 
 export const predictors = z.strictObject({
   blocked: z.strictObject({ providers: z.array(z.string().min(1)).optional() }).optional(),
@@ -31,6 +32,27 @@ export const outcomeResponse = responseOf(shape, { report_url: z.string().nullis
 export type OutcomeCreate = z.input<typeof outcomeCreate>;
 export type OutcomePatch = MergePatchOf<OutcomeCreate>;
 export type OutcomeResponse = z.output<typeof outcomeResponse>;
+
+/** Field docs of model predictors, wherever they are used. */
+export const predictorsDocs = {
+  blocked: "Data the model may not use.",
+  "blocked.providers": "Data providers the model may not use.",
+  max_observation_date: "Caps the provided-attribute data release used for modeling (`YYYY-MM-DD`).",
+} as const satisfies MemberDocs;
+
+/** Field docs of outcomes, by member path (see docs.ts). */
+export const outcomeDocs = {
+  attainment_cohort_id: "Id of the cohort whose membership is predicted: who will attain it.",
+  eligible_cohort_id: "Id of the cohort of people eligible to attain.",
+  attrition_cohort_id: "Id of the cohort of people who drop out.",
+  prediction_mode: "`auto`: re-predicts as data changes; `static`: freezes predictions.",
+  predictors: "What data the model may use.",
+  ...docsUnder("predictors", predictorsDocs),
+  feature_blocklist: "Provided or user-defined traits the model may not use.",
+  bias_mitigation: "Bias mitigation settings (shape not published).",
+  preview: "`true`: the outcome does not build until preview is turned off.",
+  report_url: "Signed URL of the outcome's report.",
+} as const satisfies MemberDocs;
 
 export const outcome = defineFamily({
   name: "outcome",

@@ -1,6 +1,7 @@
 // Persona set: clusters a cohort into personas along clustering dimensions.
 import { z } from "zod";
 import { body, defineFamily, id, isoDate, name, patchOf, responseOf, type MergePatchOf } from "./common.ts";
+import type { MemberDocs } from "./docs.ts";
 
 const names = z.array(z.string().min(1));
 
@@ -53,6 +54,31 @@ export type PersonaSetPatch = MergePatchOf<PersonaSetCreate>;
 export type PersonaSetResponse = z.output<typeof personaSetResponse>;
 export type Persona = z.output<typeof persona>;
 export type PersonaPatch = z.input<typeof personaPatch>;
+
+/** Field docs of persona sets, by member path (see docs.ts). */
+export const personaSetDocs = {
+  cohort_id: "Id of the cohort clustered into personas.",
+  number_of_clusters: "How many personas to form (2 or more).",
+  clustering_dimensions: "What people are clustered by; takes precedence over the deprecated `modeling*` members. Changing it triggers a complete rebuild.",
+  "clustering_dimensions.traits": "First-party traits.",
+  "clustering_dimensions.attributes": "Provided attributes (`ig/...`) from the service's allowed clustering set; for feature-store accounts.",
+  "clustering_dimensions.attribute_max_observation_date": "Caps the provided-attribute data release used (`YYYY-MM-DD`).",
+  "clustering_dimensions.streams": "Stream name -> the event properties used.",
+  modeling_fields: { doc: "Fields clustered by.", deprecated: "Use `clusteringDimensions.traits`." },
+  modeling_attributes: { doc: "Attributes clustered by.", deprecated: "Use `clusteringDimensions.attributes`." },
+  modeling_field_max_observation_date: { doc: "Caps the data release used.", deprecated: "Use `clusteringDimensions.attributeMaxObservationDate`." },
+  explore: "`true`: an exploratory persona set, not billed as a production resource.",
+  preview: "`true`: the persona set does not build until preview is turned off.",
+  personas: "The personas formed, once built; name them with `personaNames`.",
+  "personas[].id": "The persona's id.",
+  "personas[].name": "The persona's name.",
+  "personas[].individuals_count": "People assigned the persona.",
+  "personas[].details": "What characterizes the persona.",
+  "personas[].avatar": { doc: "The persona's picture.", deprecated: "No replacement." },
+  individuals_count: "Cohort members matched at individual level.",
+  interpretation: "The service's reading of the personas.",
+  active: "Whether the persona set is active.",
+} as const satisfies MemberDocs;
 
 export const personaSet = defineFamily({
   name: "persona_set",

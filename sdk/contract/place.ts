@@ -1,6 +1,7 @@
 // Place (deprecated, superseded by atlases and locations): a named geometry; still accepted.
 import { z } from "zod";
 import { body, defineFamily, name, patchOf, responseOf, type MergePatchOf } from "./common.ts";
+import type { MemberDocs } from "./docs.ts";
 
 /** A postal address a place stands for; every part optional. */
 const placeAddress = z.strictObject({
@@ -26,6 +27,18 @@ export const placeResponse = responseOf(shape, {});
 export type PlaceCreate = z.input<typeof placeCreate>;
 export type PlacePatch = MergePatchOf<PlaceCreate>;
 export type PlaceResponse = z.output<typeof placeResponse>;
+
+/** Field docs of places, by member path (see docs.ts). */
+export const placeDocs = {
+  geojson: "The place's GeoJSON geometry (`{type: \"Point\", coordinates: [longitude, latitude]}`, a polygon, ...).",
+  addresses: "Postal addresses the place stands for; each part optional.",
+  "addresses[].house_number_and_street": "House number and street.",
+  "addresses[].unit_number": "Unit, suite or apartment number.",
+  "addresses[].city": "City.",
+  "addresses[].state": "State or region.",
+  "addresses[].postcode": "Postal code.",
+  description: "What the place is.",
+} as const satisfies MemberDocs;
 
 /** Deprecated: use atlases. */
 export const place = defineFamily({

@@ -1,7 +1,8 @@
 // Recommender: ranks the values of an event stream property for each person.
 import { z } from "zod";
 import { body, defineFamily, id, name, patchOf, responseOf, type MergePatchOf } from "./common.ts";
-import { predictors } from "./outcome.ts";
+import { predictors, predictorsDocs } from "./outcome.ts";
+import { docsUnder, type MemberDocs } from "./docs.ts";
 
 /** Beyond report_url and predictors the spec shows no fields; stream_name / stream_property_name follow the service's client. */
 const shape = {
@@ -19,6 +20,17 @@ export const recommenderResponse = responseOf(shape, { report_url: z.string().nu
 export type RecommenderCreate = z.input<typeof recommenderCreate>;
 export type RecommenderPatch = MergePatchOf<RecommenderCreate>;
 export type RecommenderResponse = z.output<typeof recommenderResponse>;
+
+/** Field docs of recommenders, by member path (see docs.ts). */
+export const recommenderDocs = {
+  stream_name: "The event stream whose property values are ranked.",
+  stream_property_name: "The stream property whose values are ranked for each person.",
+  eligible_cohort_id: "Id of the cohort of people ranked for.",
+  predictors: "What data the model may use.",
+  ...docsUnder("predictors", predictorsDocs),
+  preview: "`true`: the recommender does not build until preview is turned off.",
+  report_url: "Signed URL of the recommender's report.",
+} as const satisfies MemberDocs;
 
 export const recommender = defineFamily({
   name: "recommender",

@@ -2,6 +2,8 @@
 import { z } from "zod";
 import { body, defineFamily, ids, isoDate, name, patchOf, responseOf, type MergePatchOf } from "./common.ts";
 import { locationPropertyCondition } from "./location.ts";
+import { docsUnder, type MemberDocs } from "./docs.ts";
+import { locationPropertyConditionDocs } from "./location.ts";
 
 export const locationPayload = z.strictObject({
   /** Atlases whose locations are selected. */
@@ -77,6 +79,39 @@ export const scopeResponse = responseOf(shape, {
 export type ScopeCreate = z.input<typeof scopeCreate>;
 export type ScopePatch = MergePatchOf<ScopeCreate>;
 export type ScopeResponse = z.output<typeof scopeResponse>;
+
+/** Field docs of scopes, by member path (see docs.ts). */
+export const scopeDocs = {
+  population: "Which people the scope predicts for: one or more cohorts, unioned without duplicates. Give `cohortIds` (or `include`).",
+  "population.cohort_ids": "Ids of the cohorts unioned (OR) into the population; at least one.",
+  "population.include": "Ids of cohorts, the same meaning as `cohortIds` (the tutorial flow's name for it).",
+  "population.exclusion_address_level_cohort_ids": "Ids of cohorts whose addresses are suppressed from the scope (household-level suppression).",
+  "population.exclusion_cohort_ids": "Ids of cohorts whose people are left out of the population.",
+  payload: "Which predictions the scope carries about its people: at least one of the members below.",
+  "payload.outcome_ids": "Ids of outcomes: adds each one's propensity columns (`svc_outcome_<id>_propensity_percentile`, `_probability`, `_lift`).",
+  "payload.persona_set_ids": "Ids of persona sets: everyone in the population matched at individual or address level is assigned a persona.",
+  "payload.recommender_ids": "Ids of recommenders whose rankings are added.",
+  "payload.forecast_ids": "Ids of forecasts whose predicted events are added.",
+  "payload.cohort_ids": "Ids of cohorts whose membership flags are added.",
+  "payload.attributes": "Private beta: raw attribute data included in the scope (element shape not published).",
+  "payload.cohorts": "Private beta: cohort membership flags (element shape not published).",
+  "payload.explainability": "Adds the opt-in score explainability column.",
+  "payload.max_attribute_observation_date": "Caps the provided-attribute data release included in the output (`YYYY-MM-DD`).",
+  "payload.location": "Publishes each person's nearest (or every) matching atlas location: `svc_location_distance`, `svc_location_name`, `svc_location_reference_key`.",
+  "payload.location.atlas_ids": "Ids of the atlases whose locations are selected; every selected atlas must map a reference key column, otherwise it matches none.",
+  "payload.location.location_reference_keys": "Reference keys of the locations selected, matched in every selected atlas (a key is unique only within one atlas).",
+  "payload.location.selection": "`nearest`: one location per person, as scalars; `all`: every matching location, as index-aligned JSON arrays. A target receiving the location columns must be rebuilt after this changes.",
+  "payload.location.min_distance": "Lower distance bound in meters; `null` removes the bound.",
+  "payload.location.max_distance": "Upper distance bound in meters (at least `minDistance`); `null` removes the bound, so each person matches at any distance.",
+  "payload.location.distance_output_units": "Unit of the published distance column; changing it changes that column's values at a feeding target's next build.",
+  "payload.location.conditions": "Location property conditions the selected locations must meet; their members accept `null` on update to clear a stored value.",
+  ...docsUnder("payload.location.conditions[]", locationPropertyConditionDocs),
+  preview: "Required. `true`: a preview scope delivers a limited number of rows and is not billed; set `false` to enable the finished pipeline.",
+  report_url: "Signed URL of the scope report.",
+  population_residence_count: "Unique residences in the population, once the scope has built.",
+  population_count: "People in the population, once the scope has built.",
+  columns: "Columns the scope's output carries.",
+} as const satisfies MemberDocs;
 
 export const scope = defineFamily({
   name: "scope",

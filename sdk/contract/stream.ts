@@ -1,6 +1,7 @@
 // Stream: a named series of events; properties are declared here or created by datasets' output_to_streams.
 import { z } from "zod";
 import { body, defineFamily, isoDate, name, oneOf, patchOf, responseOf, type MergePatchOf } from "./common.ts";
+import type { MemberDocs } from "./docs.ts";
 
 export const STATISTICAL_TYPES = [
   "continuous_ordinal", "categorical_nominal", "multicategorical_nominal", "categorical_ordinal", "binary", "count",
@@ -39,6 +40,22 @@ export const streamResponse = responseOf(shape, {
 export type StreamCreate = z.input<typeof streamCreate>;
 export type StreamPatch = MergePatchOf<StreamCreate>;
 export type StreamResponse = z.output<typeof streamResponse>;
+
+/** Field docs of streams, by member path (see docs.ts). */
+export const streamDocs = {
+  description: "What the stream's events are.",
+  properties: "Property name -> declaration; datasets' `outputToStreams` may create any property name. The `datetime` property has type `date`.",
+  "properties.*.type": "The property's type; date comparisons (`_on_or_before`, `_on_or_after`) apply to `date` properties only.",
+  "properties.*.statistical_type": "How the values are distributed; the legacy `categorical`, `multicategorical`, `ordinal` and `nominal` are deprecated but accepted.",
+  "properties.*.unit": "Unit of the values.",
+  "properties.*.description": "What the property is.",
+  event_count: "Events in the stream.",
+  oldest_date: "Date of the oldest event; absent for streams without dated data.",
+  newest_date: "Date of the newest event; absent for streams without dated data.",
+  event_contribution_by_dataset: "The stream's configured datasets and their events (0 for one that contributed nothing).",
+  "event_contribution_by_dataset[].dataset_id": "Id of the dataset.",
+  "event_contribution_by_dataset[].event_count": "Events it contributed.",
+} as const satisfies MemberDocs;
 
 export const stream = defineFamily({
   name: "stream",

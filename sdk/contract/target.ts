@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { body, expected, crossRule, defineFamily, id, issue, name, notAllowed, oneOf, patchOf, responseOf, type MergePatchOf } from "./common.ts";
 import { conditionOf, operatorShape, OPERATORS } from "./conditions.ts";
+import { docsUnder, operatorDocs, type MemberDocs } from "./docs.ts";
 
 /** Attribute names of the identity graph: `ig/` then a lowercase identifier. */
 export const IG_ATTRIBUTE = /^ig\/[a-z][a-z0-9_]+$/;
@@ -122,10 +123,10 @@ const numericShape = {
   _eq: z.number().optional(), _gt: z.number().optional(), _gte: z.number().optional(),
   _lt: z.number().optional(), _lte: z.number().optional(), _null: z.boolean().optional(), _nnull: z.boolean().optional(),
 };
-function bounded(what: string, key: string, max: number, unit: string) {
+function bounded<K extends string>(what: string, key: K, max: number, unit: string) {
   const n = z.number().min(0).max(max, { error: `must be a ${unit} from 0 to ${max}` }).optional();
   return conditionOf(what, {
-    [key]: id,
+    ...({ [key]: id } as Record<K, typeof id>),
     ...numericShape, _eq: n, _gt: n, _gte: n, _lt: n, _lte: n,
   }, NUMERIC_OPS).check((ctx) => {
     const v = ctx.value as Record<string, number | undefined>;
@@ -205,6 +206,98 @@ export type TargetRepresentation = z.input<typeof representation>;
 export type TargetOptions = z.input<typeof targetOptions>;
 export type TargetLimit = z.input<typeof targetLimit>;
 export type TargetFilter = z.input<typeof targetFilter>;
+
+const limitDocs = {
+  method: "`percentile`: keep rows within a percentile range of an outcome; `row_count`: keep a number of rows.",
+  outcome_id: "Id of the outcome that ranks rows; required with `percentile`, optional with `row_count`.",
+  percentile_min: "Lowest percentile kept, 0 to 100 (not more than `percentileMax`); with `percentile`.",
+  percentile_max: "Highest percentile kept, 0 to 100; with `percentile`.",
+  threshold: "Number of rows kept (a positive integer); with `row_count`.",
+  direction: "Which end of the outcome ranking is kept; with `row_count`.",
+} as const satisfies MemberDocs;
+const boundedDocs = (what: string, range?: string) => ({
+  ...numericOperatorDocs(range === undefined ? "" : ` (${range})`),
+  _null: `\`true\`: the ${what} is absent.`,
+  _nnull: `\`true\`: the ${what} is present.`,
+});
+const numericOperatorDocs = (range: string) => ({
+  _eq: `Equal to the number${range}.`,
+  _gt: `Greater than the number${range}.`,
+  _gte: `Greater than or equal to the number${range}; not above the upper bound.`,
+  _lt: `Less than the number${range}.`,
+  _lte: `Less than or equal to the number${range}.`,
+});
+
+/** Field docs of targets, by member path (see docs.ts). */
+export const targetDocs = {
+  scope_id: "Id of the scope whose output is delivered.",
+  representation: "How people appear in the delivery, chosen by `mode`: `identified`, `hashed`, `referenced` or `aggregated`.",
+  "representation.mode": "`identified`: identities in clear; `hashed`: hashed identities; `referenced`: rows keyed by a column of one of your datasets; `aggregated`: counts and averages per geography.",
+  "representation.aggregate": "`identified`: one row per `person` (default) or per `residence`. `aggregated` (required): the geography rows are aggregated to: `carrier_route`, `census_block_group`, `census_tract`, `county`, `dma`, `metro`, `postcode` or `state`.",
+  "representation.transform_preset": "Named structure transform preset of the destination kind; the default structure when absent.",
+  "representation.output_multiple_identities": "`identified` and `referenced` modes: one row per identity of a person rather than one per person.",
+  "representation.impute_payload": "`identified`, `hashed`, `referenced` modes: `[\"attributes\"]` adds attribute values imputed from cohabitants and neighbors; otherwise only values from rows matched at person-level precision are included (off by default).",
+  "representation.reference": "`referenced` mode (required): the dataset column rows are keyed by.",
+  "representation.reference.dataset_id": "Id of the dataset holding the reference column.",
+  "representation.reference.column_name": "The reference column of that dataset.",
+  "representation.reference_dataset_id": { doc: "`referenced` mode: id of the dataset rows are keyed by.", deprecated: "Use `reference: {datasetId, columnName}`." },
+  "representation.include_geometry": "`aggregated` mode: appends each geography's geometry.",
+  options: "The destination, chosen by `type`: `hosted_csv` (a CSV the service hosts, at `outputUrl`), `lookup_api` (a lookup endpoint), or a table or file reached through `connectionId`: `snowflake`, `bigquery`, `s3_csv`, `gcs_csv`, `postgres`, `databricks`, `redshift`.",
+  "options.type": "The destination kind.",
+  "options.delimiter": "CSV field delimiter (`hosted_csv`, `s3_csv`, `gcs_csv`).",
+  "options.gzip": "Compresses the CSV with gzip.",
+  "options.quote_all": "Quotes every CSV field.",
+  "options.table_name": "The destination table.",
+  "options.schema": "The destination table's schema.",
+  "options.upsert": "`snowflake`, `bigquery`: updates rows in place, matched by the reference column; only with representation mode `referenced`.",
+  "options.day_partitioned": "`bigquery`: partitions the table by day.",
+  "options.object_key": "`s3_csv`, `gcs_csv`: the object key written in the connection's bucket.",
+  "options.full_replace": "`postgres`: replaces the whole table on each delivery; requires `orderBy`.",
+  "options.order_by": "`postgres`: columns the replaced table is ordered by; required with `fullReplace`.",
+  connection_id: "Id of the connection of a connection-based destination; required for every `options.type` but `hosted_csv` and `lookup_api`.",
+  filter: "Filters the delivered rows by payload elements; not allowed on `lookup_api` targets.",
+  "filter.cohort_membership": "Rows by cohort membership: `{cohortId, _eq: true | false}`.",
+  "filter.cohort_membership[].cohort_id": "Id of a payload cohort.",
+  "filter.cohort_membership[]._eq": "`true`: members of the cohort; `false`: non-members.",
+  "filter.outcome_percentile": "Rows by an outcome's propensity percentile (0 to 100): `{outcomeId, _gte?, _lte?, ...}`.",
+  "filter.outcome_percentile[].outcome_id": "Id of a payload outcome.",
+  ...docsUnder("filter.outcome_percentile[]", boundedDocs("percentile", "0 to 100")),
+  "filter.outcome_probability": "Rows by an outcome's propensity probability (0 to 1): `{outcomeId, _gte?, _lte?, ...}`.",
+  "filter.outcome_probability[].outcome_id": "Id of a payload outcome.",
+  ...docsUnder("filter.outcome_probability[]", boundedDocs("probability", "0 to 1")),
+  "filter.outcome_score": { doc: "Rows by an outcome's score (0 to 100).", deprecated: "Use `outcomePercentile` or `outcomeProbability`." },
+  "filter.outcome_score[].outcome_id": "Id of a payload outcome.",
+  ...docsUnder("filter.outcome_score[]", boundedDocs("score", "0 to 100")),
+  "filter.persona": "Rows by assigned persona: `{personaSetId, _eq | _in | _nin | _null | _nnull}` with persona ids.",
+  "filter.persona[].persona_set_id": "Id of a payload persona set.",
+  "filter.persona[]._eq": "The persona with this id.",
+  "filter.persona[]._in": "One of the personas with these ids.",
+  "filter.persona[]._nin": "None of the personas with these ids.",
+  "filter.persona[]._null": "`true`: no persona assigned.",
+  "filter.persona[]._nnull": "`true`: a persona assigned.",
+  "filter.recommender_rank": "Rows by a recommender's rank: `{recommenderId, <numeric operator>}`.",
+  "filter.recommender_rank[].recommender_id": "Id of a payload recommender.",
+  ...docsUnder("filter.recommender_rank[]", boundedDocs("rank")),
+  "filter.recommender_uncalibrated_probability": "Rows by a recommender's uncalibrated probability (0 to 1).",
+  "filter.recommender_uncalibrated_probability[].recommender_id": "Id of a payload recommender.",
+  ...docsUnder("filter.recommender_uncalibrated_probability[]", boundedDocs("probability", "0 to 1")),
+  "filter.trait": "Rows by trait value: `{name, <operator>}`.",
+  "filter.trait[].name": "The trait compared.",
+  ...docsUnder("filter.trait[]", operatorDocs),
+  "filter.attribute": "Rows by the scope payload's attribute columns: `{name, <operator>}`; needs an account with an identity graph.",
+  "filter.attribute[].name": "The attribute compared: `ig/` then a lowercase name (`^ig/[a-z][a-z0-9_]+$`).",
+  ...docsUnder("filter.attribute[]", operatorDocs),
+  limit: "Row limit: a percentile range of an outcome, or a number of rows. Give `limit` or `count`, not both.",
+  ...docsUnder("limit", limitDocs),
+  count: "Row limit under the spec's name; the same setting as `limit` (give one of them).",
+  ...docsUnder("count", limitDocs),
+  analysis_config: "Analysis settings of the target's report.",
+  "analysis_config.attributes": "Attribute names used as analysis dimensions (`^ig/[a-z][a-z0-9_]+$`); needs an account with an identity graph feature store.",
+  human_readable: "Delivers the location distance as `svc_location_distance_m` or `_mi`, naming the unit.",
+  custom_structure: "Column layout (structure transform); element shape not published.",
+  output_url: "Signed URL of the hosted CSV or the lookup endpoint.",
+  managed: "Whether the service manages this resource; managed resources are read-only.",
+} as const satisfies MemberDocs;
 
 export const target = defineFamily({
   name: "target",

@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { body, defineFamily, name, patchOf, responseOf, type MergePatchOf } from "./common.ts";
 import { statisticalType } from "./stream.ts";
+import type { MemberDocs } from "./docs.ts";
 
 const shape = {
   name,
@@ -30,6 +31,23 @@ export const traitResponse = responseOf(shape, {
 export type TraitCreate = z.input<typeof traitCreate>;
 export type TraitPatch = MergePatchOf<TraitCreate>;
 export type TraitResponse = z.output<typeof traitResponse>;
+
+/** Field docs of traits, by member path (see docs.ts). */
+export const traitDocs = {
+  category: "Category, e.g. `life_event` or one shared with streams.",
+  statistical_type: "How the values are distributed; the legacy `categorical`, `multicategorical`, `ordinal` and `nominal` are deprecated but accepted.",
+  literate: "Human-readable name.",
+  description: "What the trait is.",
+  unit: "Unit of the values.",
+  breaks: "Bin edges for continuous values.",
+  categories: "Values of categorical data.",
+  coverage: "Percentage of the US population having the trait.",
+  precision: "Precision of the values.",
+  tier: "Pricing tier.",
+  permissions: "What the account may do with the trait.",
+  deprecated: "Whether the service has deprecated the trait.",
+  metadata: "Literate name, description, units and the datasets emitting it.",
+} as const satisfies MemberDocs;
 
 export const trait = defineFamily({
   name: "trait",

@@ -1,6 +1,7 @@
 // Uploads: files posted as raw bytes to /uploads/{directory}/{filename}, read by hosted_csv datasets and atlases.
 import { z } from "zod";
 import { defineFamily, type FieldError } from "./common.ts";
+import type { MemberDocs } from "./docs.ts";
 
 /** Accepted file names: CSV, optionally gzip- or bzip2-compressed (zip and tar are no longer supported). */
 export const UPLOAD_EXTENSIONS = [".csv", ".csv.gz", ".csv.bz2", ".gz", ".bz2"] as const;
@@ -32,6 +33,14 @@ export type UploadResponse = z.output<typeof uploadResponse>;
 export function uploadSubpath(directory: string, filename: string): string {
   return `${directory}/${filename}`;
 }
+
+/** Field docs of uploads, by member path (see docs.ts). */
+export const uploadDocs = {
+  subpath: "Where the service lists the file: `directory/filename`.",
+  file_size: "Size of the file in bytes, as the service lists it.",
+  md5_hash: "Hex MD5 of the file's bytes, as the service computes it: what a change of the bytes is measured against.",
+  created_at: "When the file was (last) uploaded.",
+} as const satisfies MemberDocs;
 
 /** Uploads have no JSON body and no id: created by POST of the file's bytes, listed, downloaded, deleted. */
 export const upload = defineFamily({

@@ -1,6 +1,7 @@
 // Use case: a knowledgebase entry describing what an account should be configured for.
 import { z } from "zod";
 import { body, defineFamily, name, patchOf, responseOf, type MergePatchOf } from "./common.ts";
+import type { MemberDocs } from "./docs.ts";
 
 const shape = {
   name,
@@ -25,6 +26,19 @@ export const useCaseResponse = responseOf(shape, {
 export type UseCaseCreate = z.input<typeof useCaseCreate>;
 export type UseCasePatch = MergePatchOf<UseCaseCreate>;
 export type UseCaseResponse = z.output<typeof useCaseResponse>;
+
+/** Field docs of use cases, by member path (see docs.ts). */
+export const useCaseDocs = {
+  description: "What the use case is.",
+  guide: "Guide content; `null` on update clears it.",
+  preface: "Preface content; `null` on update clears it.",
+  draft: "Whether the use case is a draft.",
+  resources: { doc: "Resources of the use case.", deprecated: "No replacement." },
+  provisioning_guide: "Provisioning guide, set by the service's review.",
+  enrollment_creates_resources: "Whether enrolling creates resources, set by the service's review.",
+  applies_to: "`this_account` or `subaccounts`, set by the service's review.",
+  generated_guide_status: "Status of the implementation guide generated for use cases that apply to subaccounts.",
+} as const satisfies MemberDocs;
 
 export const useCase = defineFamily({
   name: "use_case",

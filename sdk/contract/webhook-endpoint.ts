@@ -1,6 +1,7 @@
 // Webhook endpoint: a URL the service signs and posts resource events to.
 import { z } from "zod";
 import { body, expected, defineFamily, oneOf, patchOf, responseOf, type MergePatchOf } from "./common.ts";
+import type { MemberDocs } from "./docs.ts";
 
 export const WEBHOOK_EVENTS = ["resource.errored", "resource.ready_with_update"] as const;
 
@@ -24,6 +25,16 @@ export const webhookEndpointResponse = z.object({
 export type WebhookEndpointCreate = z.input<typeof webhookEndpointCreate>;
 export type WebhookEndpointPatch = MergePatchOf<WebhookEndpointCreate>;
 export type WebhookEndpointResponse = z.output<typeof webhookEndpointResponse>;
+
+/** Field docs of webhook endpoints, by member path (see docs.ts). */
+export const webhookEndpointDocs = {
+  name: "A name for the endpoint (optional: endpoints need none).",
+  url: "The http(s) URL deliveries are posted to.",
+  enabled_events: "The events delivered; at least one.",
+  status: "`disabled` pauses deliveries.",
+  description: "What the endpoint is for.",
+  secret: "Signing key (`whsec_...`) of the deliveries' SHA-256 signatures (secret).",
+} as const satisfies MemberDocs;
 
 export const webhookEndpoint = defineFamily({
   name: "webhook_endpoint",

@@ -3,7 +3,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { AudienceClient } from "pulumi-audience/sdk/client";
 import { fromWire, families, type Collection } from "pulumi-audience/sdk/contract";
 import { credentialsFor, readSettings } from "../lifecycle/settings.ts";
-import type { State } from "./types.ts";
+import type { Result } from "./types.ts";
 
 export interface LookupArgs {
   /** The resource's exact name. */
@@ -24,7 +24,7 @@ function settingsFromStack() {
 }
 
 /** The one resource of `collection` named (or with the id) given; fails listing the names seen otherwise. */
-export async function lookup<C extends Collection>(collection: C, args: LookupArgs): Promise<State<C>> {
+export async function lookup<C extends Collection>(collection: C, args: LookupArgs): Promise<Result<C>> {
   const what = families[collection].className;
   if ((args.name === undefined) === (args.id === undefined)) {
     throw new Error(`get${what}: give exactly one of name or id`);
@@ -38,7 +38,7 @@ export async function lookup<C extends Collection>(collection: C, args: LookupAr
       const seen = listed.map((r) => JSON.stringify(r.name)).join(", ") || "none";
       throw new Error(`get${what}: ${found.length === 0 ? "no" : found.length} ${collection} with ${wanted}${args.account ? ` in account ${args.account}` : ""}; names seen: ${seen}`);
     }
-    return fromWire(families[collection].response, found[0]) as State<C>;
+    return fromWire(families[collection].response, found[0]) as Result<C>;
   } finally {
     await client.close();
   }
@@ -46,8 +46,8 @@ export async function lookup<C extends Collection>(collection: C, args: LookupAr
 
 /** The promise and `Output` forms of a family's lookup. */
 export function lookups<C extends Collection>(collection: C) {
-  const get = (args: LookupArgs): Promise<State<C>> => lookup(collection, args);
-  const getOutput = (args: LookupInputs): pulumi.Output<State<C>> =>
-    pulumi.output(args).apply((plain) => lookup(collection, plain as LookupArgs)) as pulumi.Output<State<C>>;
+  const get = (args: LookupArgs): Promise<Result<C>> => lookup(collection, args);
+  const getOutput = (args: LookupInputs): pulumi.Output<Result<C>> =>
+    pulumi.output(args).apply((plain) => lookup(collection, plain as LookupArgs)) as pulumi.Output<Result<C>>;
   return { get, getOutput };
 }

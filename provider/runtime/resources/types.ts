@@ -1,9 +1,11 @@
 // The TypeScript face of a family: camelCase args that take `pulumi.Input` at every level, and outputs for every
-// response member. Both are derived from the contract's zod schemas, so they cannot drift from it.
+// response member. They are generated, with their docs, from the contract's schemas (`program-types.ts`); the
+// zod-derived forms below are what a test holds the generated ones equal to.
 import type * as pulumi from "@pulumi/pulumi";
 import type { Camel, Collection, families } from "pulumi-audience/sdk/contract";
 import type { z } from "zod";
 import type { controlsSchema } from "../lifecycle/controls.ts";
+import type { FamilyTypes } from "./program-types.ts";
 
 type Primitive = string | number | boolean | null | undefined;
 
@@ -47,39 +49,47 @@ export type ResourceControls = {
 };
 type ControlInputs = z.input<typeof controlsSchema>;
 
-/** Inputs some families take beyond their service body (see the family's `extraInputs`). */
-interface ExtraArgs {
-  persona_sets: {
-    /** Persona id -> name, applied through the personas endpoint once the set has built (see `personas`). */
-    personaNames?: pulumi.Input<Record<string, pulumi.Input<string>>>;
-  };
-  uploads: {
-    /** Upload directory, as datasets' and atlases' `options.uploadDirectory` name it. */
-    directory: pulumi.Input<string>;
-    /** File name: `.csv`, `.csv.gz` or `.csv.bz2`. */
-    filename: pulumi.Input<string>;
-    /** The file's text; or give `source`. */
-    content?: pulumi.Input<string>;
-    /** Path of a local file to upload, read where the provider runs; a change of its bytes re-uploads it. */
-    source?: pulumi.Input<string>;
-  };
+/** Inputs a persona set takes beyond its service body (see its descriptor). */
+export interface PersonaSetExtraArgs {
+  /** Persona id -> name, applied through the personas endpoint once the set has built (see `personas`). */
+  personaNames?: pulumi.Input<Record<string, pulumi.Input<string>>>;
 }
 
-/** Outputs some families record beyond their response members. */
-interface ExtraOutputs {
-  persona_sets: { readonly personaNames: pulumi.Output<Record<string, string> | undefined> };
-  uploads: {
-    readonly directory: pulumi.Output<string>;
-    readonly filename: pulumi.Output<string>;
-    readonly content: pulumi.Output<string | undefined>;
-    readonly source: pulumi.Output<string | undefined>;
-  };
+/** An upload's inputs: a file's place and bytes (uploads have no JSON body). */
+export interface UploadExtraArgs {
+  /** Upload directory, as datasets' and atlases' `options.uploadDirectory` name it. */
+  directory: pulumi.Input<string>;
+  /** File name: `.csv`, `.csv.gz` or `.csv.bz2`. */
+  filename: pulumi.Input<string>;
+  /** The file's text; or give `source`. */
+  content?: pulumi.Input<string>;
+  /** Path of a local file to upload, read where the provider runs; a change of its bytes re-uploads it. */
+  source?: pulumi.Input<string>;
 }
 
-/** Arguments of a family's resource class. */
-export type Args<C extends Collection> = DeepInput<Config<C>> & ResourceControls & (C extends keyof ExtraArgs ? ExtraArgs[C] : unknown);
+/** Outputs a persona set records beyond its response members. */
+export interface PersonaSetExtraOutputs {
+  /** The names the service holds for the personas named in `personaNames`, by persona id. */
+  readonly personaNames: pulumi.Output<Record<string, string> | undefined>;
+}
+
+/** Outputs an upload records beyond its response members. */
+export interface UploadExtraOutputs {
+  /** Upload directory, as declared. */
+  readonly directory: pulumi.Output<string>;
+  /** File name, as declared. */
+  readonly filename: pulumi.Output<string>;
+  /** The file's text, when given as `content`. */
+  readonly content: pulumi.Output<string | undefined>;
+  /** The local file uploaded, when given as `source`. */
+  readonly source: pulumi.Output<string | undefined>;
+}
+
+/** Arguments of a family's resource class (documented, generated into `program-types.ts`). */
+export type Args<C extends Collection> = FamilyTypes[C]["args"];
 
 /** Outputs of a family's resource class: every response member (the id is the resource's own `id`). */
-export type Outputs<C extends Collection> = {
-  readonly [K in Exclude<keyof State<C>, "id">]-?: pulumi.Output<State<C>[K]>;
-} & (C extends keyof ExtraOutputs ? ExtraOutputs[C] : unknown);
+export type Outputs<C extends Collection> = FamilyTypes[C]["outputs"];
+
+/** A family's resource as a lookup answers it. */
+export type Result<C extends Collection> = FamilyTypes[C]["result"];
