@@ -10,6 +10,8 @@ export interface StoredUpload {
   filename: string;
   size: number;
   created_at: string;
+  /** Hex MD5 of the bytes: what the service lists as `md5_hash`. */
+  md5_hash: string;
   /** File bytes, base64. */
   data: string;
 }

@@ -99,7 +99,7 @@ export const samples: Partial<Record<Collection, Sample>> = {
     change: () => ({ guide: "Step one" }),
   },
   places: {
-    body: async () => ({ name: "Head office", geometry: { type: "Point", coordinates: [-74, 40.7] } }),
+    body: async () => ({ name: "Head office", geojson: { type: "Point", coordinates: [-74, 40.7] } }),
     change: () => ({ description: "Deprecated, still accepted" }),
   },
   market_opportunity_analyses: {

@@ -118,9 +118,11 @@ function specialPaths(schemas: Record<string, JsonSchema>): Record<string, Recor
     "/accounts/{id}/usage/all": { get: { summary: "Usage rolled up over sub-accounts", parameters: [id()], responses: ok() } },
     "/accounts/{id}/billing": { get: { summary: "Billable usage", parameters: [id()], responses: ok() } },
     "/accounts/{id}/audits/{audit_id}/apply": { post: { summary: "Apply a configuration audit", parameters: [id(), id("audit_id")], responses: { 202: { description: "Accepted", ...json({ type: "object" }) }, ...errors } } },
+    "/uploads": { get: { summary: "Every uploaded file of the account, as {subpath, file_size, md5_hash, created_at}", responses: ok(list) } },
     "/uploads/{directory}/{filename}": {
-      post: { summary: "Upload a file (CSV, optionally gzip or bzip2)", parameters: [id("directory"), id("filename")], requestBody: { required: true, content: { "text/csv": { schema: { type: "string", format: "binary" } } } }, responses: { 201: { description: "Stored", ...json({ type: "object" }) }, ...errors } },
+      post: { summary: "Upload a file (CSV, optionally gzip or bzip2)", parameters: [id("directory"), id("filename")], requestBody: { required: true, content: { "text/csv": { schema: { type: "string", format: "binary" } } } }, responses: { 201: { description: "Stored (no body)" }, ...errors } },
       get: { summary: "Download an uploaded file", parameters: [id("directory"), id("filename")], responses: { 200: { description: "The file" }, ...errors } },
+      delete: { summary: "Delete an uploaded file", parameters: [id("directory"), id("filename")], responses: { 204: { description: "Deleted (no body)" }, ...errors } },
     },
     "/targets/{id}/lookup": { post: { summary: "Look one person up through a lookup_api target (200, not 201)", parameters: [id()], requestBody: { required: true, ...json(ref("LookupRequest")) }, responses: ok(ref("LookupResponse")) } },
     "/targets/{id}/download.csv": { get: { summary: "A hosted_csv target's delivery (also at its signed output_url)", parameters: [id()], responses: { 200: { description: "CSV, gzip-compressed when options.gzip", content: { "text/csv": { schema: { type: "string" } }, "application/gzip": { schema: { type: "string", format: "binary" } } } }, ...errors } } },

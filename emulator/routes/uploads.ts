@@ -1,7 +1,8 @@
-// Uploads: raw file bytes POSTed to /uploads/{directory}/{filename}, listed and downloaded; read by
+// Uploads: raw file bytes POSTed to /uploads/{directory}/{filename}, listed, downloaded and deleted; read by
 // hosted_csv datasets and atlases as they build.
+import { createHash } from "node:crypto";
 import type { FastifyInstance } from "fastify";
-import { checkUpload } from "pulumi-audience/sdk/contract";
+import { checkUpload, uploadSubpath, type UploadResponse } from "pulumi-audience/sdk/contract";
 import { badRequest, notFound, validationFailed } from "../errors.ts";
 import type { EmulatorContext } from "../context.ts";
 import { uploadKey, uploadsIn, type StoredUpload } from "../ingest.ts";
@@ -14,14 +15,28 @@ type Params = { directory: string; filename: string };
 
 export function register(app: FastifyInstance, ctx: EmulatorContext): void {
   const { state } = ctx;
-  const view = (u: StoredUpload) => ({ directory: u.directory, filename: u.filename, size: u.size, created_at: u.created_at });
+  // The live service's listing shape.
+  const view = (u: StoredUpload): UploadResponse => ({
+    subpath: uploadSubpath(u.directory, u.filename), file_size: u.size, md5_hash: u.md5_hash, created_at: u.created_at,
+  });
+  const existing = (request: { params: Params }, accountId: string): StoredUpload => {
+    const found = state.store.get<StoredUpload>("upload", uploadKey(accountId, request.params.directory, request.params.filename));
+    if (!found) throw notFound(`No upload ${uploadSubpath(request.params.directory, request.params.filename)} exists`);
+    return found;
+  };
 
   app.get("/uploads", (request, reply) => reply.send(uploadsIn(state, ctx.account(request).id).map(view)));
 
   app.get<{ Params: Params }>("/uploads/:directory/:filename", (request, reply) => {
-    const found = state.store.get<StoredUpload>("upload", uploadKey(ctx.account(request).id, request.params.directory, request.params.filename));
-    if (!found) throw notFound(`No upload ${request.params.directory}/${request.params.filename} exists`);
+    const found = existing(request, ctx.account(request).id);
     return reply.type(found.filename.endsWith(".csv") ? "text/csv" : "application/octet-stream").send(Buffer.from(found.data, "base64"));
+  });
+
+  app.delete<{ Params: Params }>("/uploads/:directory/:filename", (request, reply) => {
+    const accountId = ctx.account(request).id;
+    const found = existing(request, accountId);
+    state.store.transaction(() => state.store.delete("upload", uploadKey(accountId, found.directory, found.filename)));
+    return reply.code(204).send();
   });
 
   // File bodies are bytes, parsed only inside this plugin.
@@ -34,10 +49,12 @@ export function register(app: FastifyInstance, ctx: EmulatorContext): void {
       if (!Buffer.isBuffer(request.body)) throw badRequest(`Send the file's bytes with Content-Type ${FILE_TYPES.slice(0, 2).join(" or ")}`);
       const accountId = ctx.account(request).id;
       const upload: StoredUpload = {
-        account_id: accountId, directory, filename, size: request.body.length, created_at: now(), data: request.body.toString("base64"),
+        account_id: accountId, directory, filename, size: request.body.length, created_at: now(),
+        md5_hash: createHash("md5").update(request.body).digest("hex"), data: request.body.toString("base64"),
       };
       state.store.transaction(() => state.store.set("upload", uploadKey(accountId, directory, filename), upload));
-      return reply.code(201).send(view(upload));
+      // The live service answers an upload with no body.
+      return reply.code(201).send();
     });
   });
 }

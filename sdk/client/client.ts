@@ -200,8 +200,12 @@ export class AudienceClient {
 
   /** Deletes a resource. A retry that finds it gone counts as success: an earlier attempt deleted it. */
   async delete(collection: Collection, id: string): Promise<void> {
+    await this.#deleteAt(this.#itemPath(collection, id));
+  }
+
+  async #deleteAt(path: string): Promise<void> {
     try {
-      await this.request({ method: "DELETE", path: this.#itemPath(collection, id) });
+      await this.request({ method: "DELETE", path });
     } catch (error) {
       if (error instanceof NotFoundError && error.attempts > 1) return;
       throw error;
@@ -227,11 +231,16 @@ export class AudienceClient {
   }
 
   /**
-   * Sends a file's bytes to `/uploads/{directory}/{filename}`. Sending the same bytes again leaves the same file,
-   * so a failed upload is retried like a read.
+   * Sends a file's bytes to `/uploads/{directory}/{filename}` (the service answers no body). Sending the same bytes
+   * again leaves the same file, so a failed upload is retried like a read.
    */
-  async upload(directory: string, filename: string, bytes: Uint8Array, contentType = uploadType(filename)): Promise<UploadResponse> {
-    return this.request<UploadResponse>({ method: "POST", path: this.#uploadPath(directory, filename), body: bytes, contentType, idempotent: true });
+  async upload(directory: string, filename: string, bytes: Uint8Array, contentType = uploadType(filename)): Promise<void> {
+    await this.request({ method: "POST", path: this.#uploadPath(directory, filename), body: bytes, contentType, idempotent: true });
+  }
+
+  /** Deletes an uploaded file. A retry that finds it gone counts as success, as for resources. */
+  async deleteUpload(directory: string, filename: string): Promise<void> {
+    await this.#deleteAt(this.#uploadPath(directory, filename));
   }
 
   /** Every uploaded file of the account (`GET /uploads`). */

@@ -3,10 +3,21 @@ import { z } from "zod";
 import { body, defineFamily, name, patchOf, responseOf, type MergePatchOf } from "./common.ts";
 import type { MemberDocs } from "./docs.ts";
 
-/** Fields beyond name are not shown; a GeoJSON geometry is the obvious one. */
+/** A postal address a place stands for; every part optional. */
+const placeAddress = z.strictObject({
+  house_number_and_street: z.string().optional(),
+  unit_number: z.string().optional(),
+  city: z.string().optional(),
+  state: z.string().optional(),
+  postcode: z.string().optional(),
+});
+
+/** As the live service takes a place: a GeoJSON geometry, addresses, or both. */
 const shape = {
   name,
-  geometry: z.record(z.string(), z.unknown()).optional(),
+  /** A GeoJSON geometry (`{type: "Point", coordinates: [lon, lat]}`, polygons, ...). */
+  geojson: z.record(z.string(), z.unknown()).optional(),
+  addresses: z.array(placeAddress).optional(),
   description: z.string().optional(),
 };
 
@@ -19,7 +30,13 @@ export type PlaceResponse = z.output<typeof placeResponse>;
 
 /** Field docs of places, by member path (see docs.ts). */
 export const placeDocs = {
-  geometry: "The place's GeoJSON geometry.",
+  geojson: "The place's GeoJSON geometry (`{type: \"Point\", coordinates: [longitude, latitude]}`, a polygon, ...).",
+  addresses: "Postal addresses the place stands for; each part optional.",
+  "addresses[].house_number_and_street": "House number and street.",
+  "addresses[].unit_number": "Unit, suite or apartment number.",
+  "addresses[].city": "City.",
+  "addresses[].state": "State or region.",
+  "addresses[].postcode": "Postal code.",
   description: "What the place is.",
 } as const satisfies MemberDocs;
 

@@ -18,23 +18,31 @@ export function checkUpload(directory: string, filename: string): FieldError[] {
   return errors;
 }
 
-/** One uploaded file, as listed by GET /uploads (shape not shown). */
+/** One uploaded file, as GET /uploads lists it on the live service. */
 export const uploadResponse = z.object({
-  directory: z.string(),
-  filename: z.string(),
-  size: z.number().int().nullish(),
+  /** `directory/filename`. */
+  subpath: z.string(),
+  file_size: z.number().int().nullish(),
+  /** Hex MD5 of the file's bytes, as the service computes it. */
+  md5_hash: z.string().nullish(),
   created_at: z.string().nullish(),
 }).loose();
 export type UploadResponse = z.output<typeof uploadResponse>;
 
+/** Where a file lives in the account's uploads: the `subpath` the service lists it under. */
+export function uploadSubpath(directory: string, filename: string): string {
+  return `${directory}/${filename}`;
+}
+
 /** Field docs of uploads, by member path (see docs.ts). */
 export const uploadDocs = {
-  directory: "Upload directory: one path segment of letters, digits, `.`, `_` or `-` (what datasets' and atlases' `options.uploadDirectory` name).",
-  filename: "File name: one path segment ending `.csv`, `.csv.gz` or `.csv.bz2` (zip and tar are no longer supported).",
-  size: "Size of the file in bytes.",
+  subpath: "Where the service lists the file: `directory/filename`.",
+  file_size: "Size of the file in bytes, as the service lists it.",
+  md5_hash: "Hex MD5 of the file's bytes, as the service computes it: what a change of the bytes is measured against.",
+  created_at: "When the file was (last) uploaded.",
 } as const satisfies MemberDocs;
 
-/** Uploads have no JSON body and no id: created by POST of the file's bytes, listed, downloaded. */
+/** Uploads have no JSON body and no id: created by POST of the file's bytes, listed, downloaded, deleted. */
 export const upload = defineFamily({
   name: "upload",
   className: "Upload",
@@ -44,7 +52,6 @@ export const upload = defineFamily({
   response: uploadResponse,
   readOnly: Object.keys(uploadResponse.shape),
   creatable: false,
-  deletable: false,
   archivable: false,
   builds: false,
 });

@@ -37,7 +37,9 @@ function reset(next: typeof handler) {
 const json = (res: ServerResponse, status: number, body: unknown) => {
   res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
 };
-const stored = { directory: "stores", filename: "stores.csv", size: Buffer.byteLength(CSV) };
+/** The live service answers an upload with no body. */
+const created = (res: ServerResponse) => res.writeHead(201).end();
+const stored = { subpath: "stores/stores.csv", file_size: Buffer.byteLength(CSV), md5_hash: "5d41402abc4b2a76b9719d911017c592", created_at: "2026-01-01T00:00:00Z" };
 
 async function withClient<T>(run: (client: AudienceClient) => Promise<T>): Promise<T> {
   const client = new AudienceClient({ apiKey: API_KEY, baseUrl, retry: { maxRetries: 2, baseDelayMs: 1 } });
@@ -52,26 +54,23 @@ async function withClient<T>(run: (client: AudienceClient) => Promise<T>): Promi
 const printed = (error: unknown) => [inspect(error, { showHidden: true, depth: null }), JSON.stringify(error), String((error as Error).stack)];
 
 describe("uploads through the client", () => {
-  it("sends the file's bytes as CSV with the key, and answers the listed file", async () => {
-    reset((_req, res) => json(res, 201, stored));
-    const answer = await withClient((client) => client.upload("stores", "stores.csv", Buffer.from(CSV)));
-    expect(answer).toEqual(stored);
+  it("sends the file's bytes as CSV with the key; the service answers no body", async () => {
+    reset((_req, res) => created(res));
+    await withClient((client) => client.upload("stores", "stores.csv", Buffer.from(CSV)));
     expect(hits).toHaveLength(1);
     expect(hits[0]).toMatchObject({ method: "POST", url: "/v1/uploads/stores/stores.csv", type: "text/csv", authorization: `Bearer ${API_KEY}` });
     expect(hits[0]!.body.toString("utf8")).toBe(CSV);
   });
 
   it("retries an upload the service answered 503, sending the same bytes again", async () => {
-    reset((_req, res, n) => (n === 0 ? json(res, 503, { error: "UNAVAILABLE", note: "try again" }) : json(res, 201, stored)));
-    const answer = await withClient((client) => client.upload("stores", "stores.csv", Buffer.from(CSV)));
-    expect(answer).toEqual(stored);
+    reset((_req, res, n) => (n === 0 ? json(res, 503, { error: "UNAVAILABLE", note: "try again" }) : created(res)));
+    await withClient((client) => client.upload("stores", "stores.csv", Buffer.from(CSV)));
     expect(hits.map((h) => h.body.toString("utf8"))).toEqual([CSV, CSV]);
   });
 
   it("retries an upload whose connection was reset", async () => {
-    reset((req, res, n) => (n === 0 ? req.socket.destroy() : json(res, 201, stored)));
-    const answer = await withClient((client) => client.upload("stores", "stores.csv.gz", Buffer.from([0x1f, 0x8b, 0x08])));
-    expect(answer).toEqual(stored);
+    reset((req, res, n) => (n === 0 ? req.socket.destroy() : created(res)));
+    await withClient((client) => client.upload("stores", "stores.csv.gz", Buffer.from([0x1f, 0x8b, 0x08])));
     expect(hits).toHaveLength(2);
     expect(hits[1]).toMatchObject({ url: "/v1/uploads/stores/stores.csv.gz", type: "application/octet-stream" });
   });
@@ -111,6 +110,15 @@ describe("uploads through the client", () => {
       expect(Buffer.from(await client.download("stores", "stores.csv.gz"))).toEqual(gzip);
     });
     expect(hits.map((h) => `${h.method} ${h.url}`)).toEqual(["GET /v1/uploads", "GET /v1/uploads", "GET /v1/uploads/stores/stores.csv.gz"]);
+  });
+
+  it("deletes a file, counting a retry that finds it gone as deleted, and a first 404 as a typed error", async () => {
+    reset((req, res, n) => (n === 0 ? req.socket.destroy() : json(res, 404, { error: "NOT_FOUND" })));
+    await withClient((client) => client.deleteUpload("stores", "stores.csv"));
+    expect(hits.map((h) => `${h.method} ${h.url}`)).toEqual(["DELETE /v1/uploads/stores/stores.csv", "DELETE /v1/uploads/stores/stores.csv"]);
+    reset((_req, res) => json(res, 404, { error: "NOT_FOUND" }));
+    const error = await withClient((client) => client.deleteUpload("stores", "nothing.csv")).catch((e: unknown) => e);
+    expect(error).toMatchObject({ method: "DELETE", path: "/uploads/stores/nothing.csv", status: 404 });
   });
 
   it("reports a connection that keeps failing as a ConnectionError without the key", async () => {

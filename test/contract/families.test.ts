@@ -48,7 +48,7 @@ const valid: Partial<Record<Collection, { body: Record<string, unknown>; stored?
     body: { name: "Stores", scope_id: A, locations: { atlas_ids: [B] } },
     stored: { name: "Stores", scope_id: A, locations: { atlas_ids: [B] }, aggregate: "person" },
   },
-  places: { body: { name: "HQ", geometry: { type: "Point", coordinates: [-73.2, 44.5] } } },
+  places: { body: { name: "HQ", geojson: { type: "Point", coordinates: [-73.2, 44.5] }, addresses: [{ house_number_and_street: "1 Main St", city: "Burlington", state: "VT", postcode: "05401" }] } },
 };
 
 describe("families registry", () => {

@@ -1,5 +1,6 @@
 // The endpoints beyond CRUD: uploads feeding atlases and datasets, paged locations and logs, stream rules,
 // related listings, credentials, personas, audits, insights, migrations, traits.csv.
+import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { emulator, scopeBody, seeded, type Client, type Json } from "./helpers.ts";
 
@@ -17,6 +18,37 @@ async function upload(path: string, text: string, contentType = "text/csv") {
 
 const STORES = ["name,key,lat,lon,size", ...Array.from({ length: 25 }, (_v, i) => `Store ${i},S${i},${40 + i / 100},${-74 - i / 100},${i * 10}`), "Broken,SX,north,west,1"].join("\n");
 
+describe("uploads", () => {
+  it("answers an upload with no body, deletes a file (gone from the list, its download 404) and 404s a second delete", async () => {
+    const sent = await upload("/v1/uploads/scratch/old.csv", "a,b\n1,2\n");
+    expect(sent.status).toBe(201);
+    expect(sent.body).toBeUndefined();
+    const deleted = await api.call("DELETE", "/v1/uploads/scratch/old.csv");
+    expect(deleted.status).toBe(204);
+    expect((await api.get<Json[]>("/v1/uploads")).body.map((u) => u.subpath)).not.toContain("scratch/old.csv");
+    expect((await api.get("/v1/uploads/scratch/old.csv")).status).toBe(404);
+    const again = await api.call<Json>("DELETE", "/v1/uploads/scratch/old.csv");
+    expect(again.status).toBe(404);
+    expect(again.body.error).toBe("NOT_FOUND");
+  });
+});
+
+describe("places (deprecated)", () => {
+  it("takes a GeoJSON geometry, addresses, or both, and answers them back", async () => {
+    const geojson = { type: "Point", coordinates: [-73.2, 44.5] };
+    const address = { house_number_and_street: "1 Main St", city: "Burlington", state: "VT", postcode: "05401" };
+    const byShape = await api.post<Json>("/v1/places", { name: "HQ", geojson });
+    expect(byShape.status, JSON.stringify(byShape.body)).toBe(201);
+    expect(byShape.body).toMatchObject({ name: "HQ", geojson });
+    const byAddress = await api.post<Json>("/v1/places", { name: "Shop", addresses: [address] });
+    expect(byAddress.status, JSON.stringify(byAddress.body)).toBe(201);
+    expect((await api.get<Json>(`/v1/places/${String(byAddress.body.id)}`)).body).toMatchObject({ addresses: [address] });
+    const badAddress = await api.post<Json>("/v1/places", { name: "Bad", addresses: [{ street: "1 Main St" }] });
+    expect(badAddress.status).toBe(400);
+    expect(badAddress.body.validationErrors).toEqual([expect.objectContaining({ path: "addresses[0].street" })]);
+  });
+});
+
 describe("uploads, atlases and locations", () => {
   let atlas: string;
 
@@ -30,8 +62,12 @@ describe("uploads, atlases and locations", () => {
     atlas = String(created.body.id);
   });
 
-  it("lists and downloads uploads, refusing zip archives", async () => {
-    expect((await api.get<Json[]>("/v1/uploads")).body).toContainEqual(expect.objectContaining({ directory: "stores", filename: "stores.csv" }));
+  it("lists uploads in the live service's shape and downloads them, refusing zip archives", async () => {
+    const listed = (await api.get<Json[]>("/v1/uploads")).body.find((u) => u.subpath === "stores/stores.csv");
+    expect(listed).toEqual({
+      subpath: "stores/stores.csv", file_size: Buffer.byteLength(STORES), md5_hash: createHash("md5").update(STORES).digest("hex"),
+      created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
+    });
     expect((await api.get<string>("/v1/uploads/stores/stores.csv")).body).toBe(STORES);
     const zip = await upload("/v1/uploads/stores/stores.zip", "PK", "application/octet-stream");
     expect(zip.status).toBe(400);

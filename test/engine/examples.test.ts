@@ -142,7 +142,8 @@ describe.each(examples)("examples/%s through the local engine", { timeout: 180_0
     expect(r.ok, r.error).toBe(true);
     expect(resources()).toEqual([]);
     const keys = [account.apiKey, ...Object.values(JSON.parse(account.secrets["audience:accounts"] ?? "{}") as Record<string, { apiKey: string }>).map((a) => a.apiKey)];
-    for (const res of before.filter((x) => !x.type.endsWith(":Upload"))) {
+    // Uploads included: their id is the subpath, so this GET is the file's download.
+    for (const res of before) {
       const statuses = await Promise.all(keys.map(async (k) => (await fetch(`${emulator.url}/v1/${pathOf(res.type)}/${res.id}`, { headers: { authorization: `Bearer ${k}` } })).status));
       expect(statuses.every((s) => s === 404 || s === 410), `${res.urn} still exists: ${statuses}`).toBe(true);
     }

@@ -1,5 +1,6 @@
 // What the generic lifecycle promises beyond a plain create/update/delete, through the real dynamic-provider host:
 // check paths and unknowns, replacements, builds awaited or failed (kept in state), adoption, archive, accounts.
+import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HostError, startWorld, type Props, type World } from "./harness.ts";
 
@@ -300,10 +301,11 @@ describe("uploads", () => {
     expect((await world.host.check({}, inputs)).failures).toEqual([]);
     const created = await world.host.create(inputs);
     expect(created.id).toBe("stores/stores.csv");
-    expect(world.proxy.requests.at(-1)).toMatchObject({ method: "POST", path: "/uploads/stores/stores.csv" });
-    expect(created.properties).toMatchObject({ directory: "stores", filename: "stores.csv", size: Buffer.byteLength(stores), sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(world.proxy.requests.map((r) => `${r.method} ${r.path}`).slice(-2)).toEqual(["POST /uploads/stores/stores.csv", "GET /uploads"]);
+    const md5 = createHash("md5").update(stores).digest("hex");
+    expect(created.properties).toMatchObject({ directory: "stores", filename: "stores.csv", subpath: "stores/stores.csv", fileSize: Buffer.byteLength(stores), md5Hash: md5 });
     const read = await world.host.read(created.id, created.properties);
-    expect(read.properties).toMatchObject({ size: Buffer.byteLength(stores), sha256: created.properties.sha256 });
+    expect(read.properties).toMatchObject({ fileSize: Buffer.byteLength(stores), md5Hash: md5 });
     const mark = await world.mark();
     expect((await world.host.diff(created.id, read.properties, inputs)).changes).toBe("none");
     expect(await world.serviceCalls(mark)).toEqual([]);
@@ -311,7 +313,32 @@ describe("uploads", () => {
     const changed = upload({ content: "store_id,store_name,lat,lon\n1,Main St,40.7,-74.0\n2,Elm St,40.8,-73.9\n" });
     expect(await world.host.diff(created.id, read.properties, changed)).toMatchObject({ changes: "some", replaces: [] });
     const updated = await world.host.update(created.id, read.properties, changed);
-    expect(updated.properties.sha256).not.toBe(created.properties.sha256);
+    expect(updated.properties.md5Hash).toBe(createHash("md5").update(changed.content as string).digest("hex"));
     expect(await world.host.diff(created.id, updated.properties, upload({ filename: "shops.csv" }))).toMatchObject({ replaces: ["filename"] });
+  });
+
+  it("sees a file replaced by hand through the md5 the service lists, and re-uploads the declared bytes", async () => {
+    const inputs = upload({ filename: "hand.csv" });
+    const created = await world.host.create(inputs);
+    const byHand = await fetch(`${world.emulator.url}/v1/uploads/stores/hand.csv`, {
+      method: "POST", headers: { authorization: `Bearer ${world.emulator.apiKey}`, "content-type": "text/csv" }, body: "store_id\n9\n",
+    });
+    expect(byHand.status).toBe(201);
+    const read = await world.host.read(created.id, created.properties);
+    expect(read.properties.md5Hash).not.toBe(created.properties.md5Hash);
+    expect(await world.host.diff(created.id, read.properties, inputs)).toMatchObject({ changes: "some", replaces: [] });
+    const updated = await world.host.update(created.id, read.properties, inputs);
+    expect(updated.properties.md5Hash).toBe(created.properties.md5Hash);
+  });
+
+  it("deletes the file on delete: the list omits it and a download answers 404; a file already gone is no failure", async () => {
+    const created = await world.host.create(upload({ filename: "gone.csv" }));
+    await world.host.delete(created.id, created.properties);
+    expect(world.proxy.requests.at(-1)).toMatchObject({ method: "DELETE", path: "/uploads/stores/gone.csv" });
+    const listed = (await world.api("GET", "/v1/uploads") as { subpath: string }[]).map((u) => u.subpath);
+    expect(listed).not.toContain("stores/gone.csv");
+    const download = await fetch(`${world.emulator.url}/v1/uploads/stores/gone.csv`, { headers: { authorization: `Bearer ${world.emulator.apiKey}` } });
+    expect(download.status).toBe(404);
+    expect(await world.host.read(created.id, created.properties)).toMatchObject({ id: "" });
   });
 });

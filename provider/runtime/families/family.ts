@@ -49,6 +49,8 @@ export interface Capabilities {
   afterWrite?(calls: Calls, id: string, extras: Props, response: Props): Promise<Props>;
   /** Extra outputs derived from the answer and the declared extras, compared by diff (e.g. persona names). */
   extraOutputs?(extras: Props, response: Props): Props;
+  /** Removes the resource; a resource already gone is no failure. Replaces DELETE by id. */
+  delete?(calls: Calls, id: string): Promise<void>;
 }
 
 export interface ProviderFamily extends Capabilities {
@@ -59,14 +61,12 @@ export interface ProviderFamily extends Capabilities {
   extraInputs: readonly string[];
   /** The shape of the extra inputs (camelCase), for the package schema. */
   extraInputSchema?: z.ZodType;
-  /** Outputs beyond the response members and the extra inputs (e.g. an upload's `sha256`). */
-  extraOutputNames: readonly string[];
 }
 
-export type FamilyExtras = Partial<Pick<ProviderFamily, "extraInputs" | "extraInputSchema" | "extraOutputNames">> & Capabilities;
+export type FamilyExtras = Partial<Pick<ProviderFamily, "extraInputs" | "extraInputSchema">> & Capabilities;
 
 /** A provider family from a contract family: secret outputs follow from the contract's secret paths. */
 export function defineProviderFamily(family: FamilyDef, extras: FamilyExtras = {}): ProviderFamily {
   const secretOutputs = [...new Set(family.secrets.map((path) => camelKey(path.split(/[.[]/)[0] ?? path)))];
-  return { family, secretOutputs, extraInputs: [], extraOutputNames: [], ...extras };
+  return { family, secretOutputs, extraInputs: [], ...extras };
 }

@@ -1,9 +1,9 @@
-// Uploads carry a file's bytes, not a JSON body, and have no id of their own (`directory/filename`), so they do
-// create, read, update and diff their own way, through the SDK client's upload calls. The service offers no
-// DELETE: destroy forgets the file.
+// Uploads carry a file's bytes, not a JSON body, and have no id of their own (`directory/filename`, the `subpath`
+// the service lists them under), so they create, read, update, diff and delete their own way, through the SDK
+// client's upload calls. What the service lists (`md5_hash`) is what a change is measured against.
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
-import { checkUpload, isObject, jsonEqual } from "pulumi-audience/sdk/contract";
+import { checkUpload, jsonEqual, uploadSubpath } from "pulumi-audience/sdk/contract";
 import { z } from "zod";
 import { UNKNOWN } from "../markers.ts";
 import type { Calls, ExtraInputs, Failure, FamilyExtras, Props } from "./family.ts";
@@ -22,40 +22,42 @@ export const uploadInputs = z.strictObject({
 });
 export type UploadInputs = z.infer<typeof uploadInputs>;
 
-function uploadId(inputs: Pick<UploadInputs, "directory" | "filename">): string {
-  return `${inputs.directory}/${inputs.filename}`;
-}
-
 async function bytesOf(inputs: UploadInputs): Promise<Uint8Array> {
   return inputs.source !== undefined ? readFile(inputs.source) : Buffer.from(inputs.content ?? "", "utf8");
 }
 
-function sha256(bytes: Uint8Array): string {
-  return createHash("sha256").update(bytes).digest("hex");
+function md5(bytes: Uint8Array): string {
+  return createHash("md5").update(bytes).digest("hex");
 }
 
-/** The digest the declared inputs would upload (reads `source`), to compare with the recorded one. */
+/** The MD5 the declared inputs would upload (reads `source`), to compare with the service's `md5_hash`. */
 async function declaredDigest(extras: Props): Promise<string> {
-  return sha256(await bytesOf(uploadInputs.parse(extras)));
+  return md5(await bytesOf(uploadInputs.parse(extras)));
 }
 
-async function send({ client }: Calls, extras: Props): Promise<Props> {
+/** The file as the service lists it, or undefined when it is not there. */
+async function listed({ client }: Calls, subpath: string): Promise<Props | undefined> {
+  return (await client.listUploads()).find((u) => u.subpath === subpath);
+}
+
+/** Uploads the declared bytes and answers the file as the service then lists it (an upload answers no body). */
+async function send(calls: Calls, extras: Props): Promise<Props> {
   const inputs = uploadInputs.parse(extras);
-  const bytes = await bytesOf(inputs);
-  const answer = await client.upload(inputs.directory, inputs.filename, bytes);
-  return { ...(isObject(answer) ? answer : {}), sha256: sha256(bytes) };
+  await calls.client.upload(inputs.directory, inputs.filename, await bytesOf(inputs));
+  const subpath = uploadSubpath(inputs.directory, inputs.filename);
+  const answer = await listed(calls, subpath);
+  if (answer === undefined) throw new Error(`upload ${subpath} was accepted but the service does not list it`);
+  return answer;
 }
 
-/** Whether the declared file is the one recorded: same inputs and, for a local source, the same bytes. */
+/** Whether the declared file is the one the service holds: same inputs and bytes with the listed MD5. */
 async function unchanged({ extras, recordedExtras, recorded }: ExtraInputs): Promise<boolean> {
-  if (!jsonEqual(recordedExtras, extras)) return false;
-  return typeof extras.source !== "string" || recorded.sha256 === await declaredDigest(extras);
+  return jsonEqual(recordedExtras, extras) && recorded.md5Hash === await declaredDigest(extras);
 }
 
 export const uploads: FamilyExtras = {
   extraInputs: ["directory", "filename", "content", "source"],
   extraInputSchema: uploadInputs,
-  extraOutputNames: ["sha256"],
 
   check(extras) {
     const parsed = uploadInputs.safeParse(extras);
@@ -67,14 +69,11 @@ export const uploads: FamilyExtras = {
   },
 
   async create(calls, extras) {
-    return { id: uploadId(uploadInputs.parse(extras)), response: await send(calls, extras) };
+    const inputs = uploadInputs.parse(extras);
+    return { id: uploadSubpath(inputs.directory, inputs.filename), response: await send(calls, extras) };
   },
 
-  async find({ client }, id, recorded) {
-    const listed = (await client.listUploads()).find((u) => uploadId(u) === id);
-    // The service lists no digest: the recorded one stands for the bytes sent.
-    return listed === undefined ? undefined : { ...listed, sha256: recorded.sha256 };
-  },
+  find: (calls, id) => listed(calls, id),
 
   async update(calls, _id, inputs) {
     return (await unchanged(inputs)) ? undefined : send(calls, inputs.extras);
@@ -82,9 +81,15 @@ export const uploads: FamilyExtras = {
 
   async diff({ extras, recordedExtras, recorded }) {
     const replaces = ["directory", "filename"].filter((key) => recordedExtras[key] !== extras[key]);
-    // A local source file edited in place: its bytes no longer match what was uploaded.
+    // Bytes that are not what the service holds: a local source edited in place, or a file replaced by hand.
     const known = !Object.values(extras).includes(UNKNOWN);
-    const edited = typeof extras.source === "string" && known && recorded.sha256 !== await declaredDigest(extras).catch(() => undefined);
-    return { changed: edited ? ["source"] : [], replaces };
+    const changed = known && recorded.md5Hash !== await declaredDigest(extras).catch(() => undefined);
+    return { changed: changed ? [typeof extras.source === "string" ? "source" : "content"] : [], replaces };
+  },
+
+  async delete({ client }, id) {
+    // The directory is one path segment, so the subpath splits at its first slash.
+    const slash = id.indexOf("/");
+    await client.deleteUpload(id.slice(0, slash), id.slice(slash + 1));
   },
 };

@@ -76,8 +76,7 @@ function outputsOf(parts: Parts, response: Props, known: Props): Props {
   const camel = fromWire(parts.kind.family.response, wire);
   const members = isObject(camel) ? (keepSecrets(camel, known) as Props) : {};
   const extras = parts.kind.extraOutputs?.(parts.extras, response) ?? {};
-  const own = Object.fromEntries(parts.kind.extraOutputNames.filter((n) => response[n] !== undefined).map((n) => [n, response[n]]));
-  return { ...members, ...parts.extras, ...extras, ...own, ...controlsOf(parts) };
+  return { ...members, ...parts.extras, ...extras, ...controlsOf(parts) };
 }
 
 /** A failed step whose resource exists: Pulumi records it in state with these reasons instead of losing it. */
@@ -257,7 +256,9 @@ export function createLifecycle(env: Environment) {
       const archive = controls.deletionMode === "archive" || (!family.deletable && family.archivable);
       if (family.singleton || (!family.deletable && !family.archivable)) return; // nothing to remove: state forgets it
       const service = env.service(controls.account);
-      if (archive) {
+      if (kind.delete) {
+        await kind.delete(service, id);
+      } else if (archive) {
         const body: Props = {};
         if (controls.cascadeTo !== undefined) body.cascade_to = controls.cascadeTo;
         if (controls.cascadeToAll !== undefined) body.cascade_to_all = controls.cascadeToAll;

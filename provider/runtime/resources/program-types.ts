@@ -5898,37 +5898,31 @@ export type UploadArgs = ResourceControls & UploadExtraArgs;
 
 /** What the service answers for an `Upload`, in camelCase (what its lookup resolves to). */
 export interface UploadResult {
+  /** Where the service lists the file: `directory/filename`. */
+  subpath: string;
+  /** Size of the file in bytes, as the service lists it. */
+  fileSize?: number | null;
   /**
-   * Upload directory: one path segment of letters, digits, `.`, `_` or `-` (what datasets' and atlases'
-   * `options.uploadDirectory` name).
+   * Hex MD5 of the file's bytes, as the service computes it: what a change of the bytes is measured
+   * against.
    */
-  directory: string;
-  /**
-   * File name: one path segment ending `.csv`, `.csv.gz` or `.csv.bz2` (zip and tar are no longer
-   * supported).
-   */
-  filename: string;
-  /** Size of the file in bytes. */
-  size?: number | null;
-  /** When the resource was created (ISO 8601). */
+  md5Hash?: string | null;
+  /** When the file was (last) uploaded. */
   createdAt?: string | null;
 }
 
 /** Outputs of an `Upload` resource: every member the service answers (its id is the resource's own `id`). */
 export interface UploadOutputs extends UploadExtraOutputs {
+  /** Where the service lists the file: `directory/filename`. */
+  readonly subpath: pulumi.Output<string>;
+  /** Size of the file in bytes, as the service lists it. */
+  readonly fileSize: pulumi.Output<number | null | undefined>;
   /**
-   * Upload directory: one path segment of letters, digits, `.`, `_` or `-` (what datasets' and atlases'
-   * `options.uploadDirectory` name).
+   * Hex MD5 of the file's bytes, as the service computes it: what a change of the bytes is measured
+   * against.
    */
-  readonly directory: pulumi.Output<string>;
-  /**
-   * File name: one path segment ending `.csv`, `.csv.gz` or `.csv.bz2` (zip and tar are no longer
-   * supported).
-   */
-  readonly filename: pulumi.Output<string>;
-  /** Size of the file in bytes. */
-  readonly size: pulumi.Output<number | null | undefined>;
-  /** When the resource was created (ISO 8601). */
+  readonly md5Hash: pulumi.Output<string | null | undefined>;
+  /** When the file was (last) uploaded. */
   readonly createdAt: pulumi.Output<string | null | undefined>;
 }
 
@@ -5936,10 +5930,29 @@ export interface UploadOutputs extends UploadExtraOutputs {
 export interface PlaceArgs extends ResourceControls {
   /** The resource's name: a non-empty string. */
   name: pulumi.Input<string>;
-  /** The place's GeoJSON geometry. */
-  geometry?: pulumi.Input<{ [key: string]: pulumi.Input<unknown> }>;
+  /**
+   * The place's GeoJSON geometry (`{type: "Point", coordinates: [longitude, latitude]}`, a polygon,
+   * ...).
+   */
+  geojson?: pulumi.Input<{ [key: string]: pulumi.Input<unknown> }>;
+  /** Postal addresses the place stands for; each part optional. */
+  addresses?: pulumi.Input<pulumi.Input<PlaceAddresseArgs>[]>;
   /** What the place is. */
   description?: pulumi.Input<string>;
+}
+
+/** Postal addresses the place stands for; each part optional. */
+export interface PlaceAddresseArgs {
+  /** House number and street. */
+  houseNumberAndStreet?: pulumi.Input<string>;
+  /** Unit, suite or apartment number. */
+  unitNumber?: pulumi.Input<string>;
+  /** City. */
+  city?: pulumi.Input<string>;
+  /** State or region. */
+  state?: pulumi.Input<string>;
+  /** Postal code. */
+  postcode?: pulumi.Input<string>;
 }
 
 /** What the service answers for a `Place`, in camelCase (what its lookup resolves to). */
@@ -5971,8 +5984,13 @@ export interface PlaceResult {
   lastUpdatedConfigAt?: string | null;
   /** When the resource last finished building. */
   lastUpdatedOutputAt?: string | null;
-  /** The place's GeoJSON geometry. */
-  geometry?: { [key: string]: unknown } | null;
+  /**
+   * The place's GeoJSON geometry (`{type: "Point", coordinates: [longitude, latitude]}`, a polygon,
+   * ...).
+   */
+  geojson?: { [key: string]: unknown } | null;
+  /** Postal addresses the place stands for; each part optional. */
+  addresses?: PlaceAddresse[] | null;
   /** What the place is. */
   description?: string | null;
 }
@@ -6004,8 +6022,27 @@ export interface PlaceOutputs {
   readonly lastUpdatedConfigAt: pulumi.Output<string | null | undefined>;
   /** When the resource last finished building. */
   readonly lastUpdatedOutputAt: pulumi.Output<string | null | undefined>;
-  /** The place's GeoJSON geometry. */
-  readonly geometry: pulumi.Output<{ [key: string]: unknown } | null | undefined>;
+  /**
+   * The place's GeoJSON geometry (`{type: "Point", coordinates: [longitude, latitude]}`, a polygon,
+   * ...).
+   */
+  readonly geojson: pulumi.Output<{ [key: string]: unknown } | null | undefined>;
+  /** Postal addresses the place stands for; each part optional. */
+  readonly addresses: pulumi.Output<PlaceAddresse[] | null | undefined>;
   /** What the place is. */
   readonly description: pulumi.Output<string | null | undefined>;
+}
+
+/** Postal addresses the place stands for; each part optional. */
+export interface PlaceAddresse {
+  /** House number and street. */
+  houseNumberAndStreet?: string | null;
+  /** Unit, suite or apartment number. */
+  unitNumber?: string | null;
+  /** City. */
+  city?: string | null;
+  /** State or region. */
+  state?: string | null;
+  /** Postal code. */
+  postcode?: string | null;
 }

@@ -21,7 +21,7 @@ export function registration<C extends Collection>(collection: C) {
   const found = providerFamilies[collection];
   if (!found) throw new Error(`no provider family for ${collection}`);
   const kind: ProviderFamily = found;
-  const outputNames = [...memberNames(families[collection].response).map(camelKey), ...kind.extraInputs, ...kind.extraOutputNames]
+  const outputNames = [...memberNames(families[collection].response).map(camelKey), ...kind.extraInputs]
     .filter((k) => k !== "id");
   const secret = new Set(kind.secretOutputs);
   return {

@@ -75,8 +75,10 @@ export interface PersonaSetExtraOutputs {
 
 /** Outputs an upload records beyond its response members. */
 export interface UploadExtraOutputs {
-  /** SHA-256 of the uploaded bytes. */
-  readonly sha256: pulumi.Output<string>;
+  /** Upload directory, as declared. */
+  readonly directory: pulumi.Output<string>;
+  /** File name, as declared. */
+  readonly filename: pulumi.Output<string>;
   /** The file's text, when given as `content`. */
   readonly content: pulumi.Output<string | undefined>;
   /** The local file uploaded, when given as `source`. */
