@@ -1,17 +1,18 @@
 #!/usr/bin/env node
-// `audience`: the project's command line. Each subcommand lives in its own module and registers itself here.
+// `audience`: the project's command line. Each subcommand defines its options in commands/ and loads its module
+// only when it runs, so `audience --help` starts fast.
 import { Command } from "commander";
-import { register as drift } from "./drift.ts";
-import { register as demo } from "./demo.ts";
-import { register as emulator } from "./emulator.ts";
-import { register as generate } from "./generate.ts";
-import { register as run } from "./run.ts";
+import { define as demo } from "./commands/demo.ts";
+import { define as drift } from "./commands/drift.ts";
+import { define as emulator } from "./commands/emulator.ts";
+import { define as generate } from "./commands/generate.ts";
+import { define as run } from "./commands/run.ts";
 
 const program = new Command("audience")
   .description("Audience-prediction pipelines as code: emulator, local runs, drift, code generation and the demo")
   .showHelpAfterError();
 
 const commands: ((program: Command) => void)[] = [emulator, run, demo, drift, generate];
-for (const register of commands) register(program);
+for (const define of commands) define(program);
 
 await program.parseAsync(process.argv);

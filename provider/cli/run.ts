@@ -1,18 +1,7 @@
 // `audience run preview|up|refresh|destroy`: runs a Pulumi program through the local engine, without a Pulumi CLI.
 import { createInterface } from "node:readline/promises";
-import { Command, Option } from "commander";
 import { runProgram, type Operation, type RunOptions } from "../engine/index.ts";
 import { createRenderer, resultJson } from "../engine/render.ts";
-
-const OPERATIONS: Operation[] = ["preview", "up", "refresh", "destroy"];
-
-function keyValues(flag: string) {
-  return (arg: string, previous: Record<string, string> = {}) => {
-    const eq = arg.indexOf("=");
-    if (eq <= 0) throw new Error(`${flag} "${flag === "--secret" ? arg.replace(/=.*/s, "=…") : arg}": expected key=value`);
-    return { ...previous, [arg.slice(0, eq)]: arg.slice(eq + 1) };
-  };
-}
 
 async function confirm(question: string): Promise<boolean> {
   const rl = createInterface({ input: process.stdin, output: process.stdout });
@@ -23,7 +12,7 @@ async function confirm(question: string): Promise<boolean> {
   }
 }
 
-interface Flags {
+export interface RunFlags {
   cwd: string;
   stack: string;
   config?: Record<string, string>;
@@ -34,57 +23,43 @@ interface Flags {
   json?: boolean;
 }
 
-export function register(program: Command): void {
-  program
-    .command("run")
-    .description("run a Pulumi program as `pulumi <operation>` does, through the local engine (no Pulumi CLI needed)")
-    .addArgument(program.createArgument("<operation>", "what to do").choices(OPERATIONS))
-    .option("--cwd <dir>", "the program's directory (holds Pulumi.yaml)", process.cwd())
-    .option("-s, --stack <name>", "stack name", "dev")
-    .option("-c, --config <key=value>", "config value (repeatable)", keyValues("--config"))
-    .option("--secret <key=value>", "secret config value (repeatable)", keyValues("--secret"))
-    .option("--state-dir <dir>", "where <stack>.json is kept (default <cwd>/.audience/state)")
-    .addOption(new Option("--parallel <n>", "resource operations at once").default("8"))
-    .option("-y, --yes", "proceed without asking")
-    .option("--json", "print the result as one JSON document")
-    .addHelpText("after", "\nSecrets in the state are encrypted with PULUMI_CONFIG_PASSPHRASE, as Pulumi's passphrase provider does.")
-    .action(async (operation: Operation, flags: Flags) => {
-      const tty = Boolean(process.stdout.isTTY) && !flags.json;
-      const renderer = createRenderer({ out: process.stdout, err: process.stderr, tty });
-      const parallel = Number(flags.parallel);
-      const base: RunOptions = {
-        cwd: flags.cwd,
-        operation,
-        stack: flags.stack,
-        parallel,
-        ...(flags.config ? { config: flags.config } : {}),
-        ...(flags.secret ? { secrets: flags.secret } : {}),
-        ...(flags.stateDir ? { stateDir: flags.stateDir } : {}),
-        ...(flags.json ? {} : { onEvent: renderer.event }),
-      };
-      try {
-        if (operation !== "preview" && !flags.yes) {
-          if (!process.stdin.isTTY || flags.json) throw new Error(`--yes is required to ${operation} when not on a terminal (see the plan with \`audience run preview\`)`);
-          if (operation === "up") {
-            const plan = await runProgram({ ...base, operation: "preview" });
-            renderer.summary(plan);
-            if (!plan.ok) {
-              process.exitCode = 1;
-              return;
-            }
-          }
-          if (!(await confirm(`Do you want to ${operation} stack ${flags.stack}?`))) {
-            console.log("Cancelled; nothing was changed.");
-            return;
-          }
+/** Runs the operation (after showing the plan and asking, unless --yes); exit code 1 when it fails. */
+export async function runCommand(operation: Operation, flags: RunFlags): Promise<void> {
+  const tty = Boolean(process.stdout.isTTY) && !flags.json;
+  const renderer = createRenderer({ out: process.stdout, err: process.stderr, tty });
+  const parallel = Number(flags.parallel);
+  const base: RunOptions = {
+    cwd: flags.cwd,
+    operation,
+    stack: flags.stack,
+    parallel,
+    ...(flags.config ? { config: flags.config } : {}),
+    ...(flags.secret ? { secrets: flags.secret } : {}),
+    ...(flags.stateDir ? { stateDir: flags.stateDir } : {}),
+    ...(flags.json ? {} : { onEvent: renderer.event }),
+  };
+  try {
+    if (operation !== "preview" && !flags.yes) {
+      if (!process.stdin.isTTY || flags.json) throw new Error(`--yes is required to ${operation} when not on a terminal (see the plan with \`audience run preview\`)`);
+      if (operation === "up") {
+        const plan = await runProgram({ ...base, operation: "preview" });
+        renderer.summary(plan);
+        if (!plan.ok) {
+          process.exitCode = 1;
+          return;
         }
-        const result = await runProgram(base);
-        if (flags.json) process.stdout.write(resultJson(result));
-        else renderer.summary(result);
-        if (!result.ok) process.exitCode = 1;
-      } catch (e) {
-        process.stderr.write(`error: ${(e as Error).message}\n`);
-        process.exitCode = 1;
       }
-    });
+      if (!(await confirm(`Do you want to ${operation} stack ${flags.stack}?`))) {
+        console.log("Cancelled; nothing was changed.");
+        return;
+      }
+    }
+    const result = await runProgram(base);
+    if (flags.json) process.stdout.write(resultJson(result));
+    else renderer.summary(result);
+    if (!result.ok) process.exitCode = 1;
+  } catch (e) {
+    process.stderr.write(`error: ${(e as Error).message}\n`);
+    process.exitCode = 1;
+  }
 }
