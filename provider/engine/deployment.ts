@@ -4,7 +4,7 @@ import { randomUUID } from "node:crypto";
 import { stripVTControlCharacters } from "node:util";
 import { InitError, type DynamicProviderHost } from "./provider-host.ts";
 import type { MonitorHandler, ReadRequest, Registration, Severity } from "./monitor.ts";
-import { prerequisites, type PendingOperation, type ResourceState, type StackState } from "./state.ts";
+import { prerequisites, type ResourceState, type StackState } from "./state.ts";
 import { annotateSecrets, applyIgnoreChanges, changedKeys, containsSecret, markSecret, sameValues, type PropertyMap, type Value } from "./values.ts";
 
 export type Operation = "preview" | "up" | "refresh" | "destroy";
@@ -168,7 +168,7 @@ export class Deployment implements MonitorHandler {
   /** Saves a resource's new state; under an alias, the old entry gives way to the new URN. */
   async #commit(record: ResourceState, old: ResourceState | undefined): Promise<void> {
     if (this.#o.dryRun) return;
-    if (old && old.urn !== record.urn) this.#state.resources = this.#state.resources.filter((r) => r !== old);
+    if (old && old.urn !== record.urn) void this.#state.remove(old);
     await this.#state.upsert(record);
   }
 
@@ -290,31 +290,28 @@ export class Deployment implements MonitorHandler {
       return this.#step("replace", urn, [...replaces, ...keys.filter((k) => !replaces.some((r) => k === r || k.startsWith(`${r}.`)))], async () => {
         if (old.protect) throw new Error(`${urn} is protected: replacing it would delete it; remove protect first`);
         if (this.#o.dryRun) return { urn, id: "", outputs: inputs };
+        const retired = deleteFirst ? undefined : await this.#state.retire(old);
         if (deleteFirst) await this.#delete(old);
-        else {
-          old.delete = true;
-          await this.#state.save();
-        }
         const created = await this.#createResource(urn, reg, inputs, providerRef, outputsFrom);
-        if (!deleteFirst) await this.#delete(old);
+        if (retired) await this.#delete(retired);
         return created;
       }, deleteFirst ? "delete before replace" : undefined);
     }
     if (changed) {
       return this.#step("update", urn, keys, async () => {
         if (this.#o.dryRun) return { urn, id, outputs: inputs };
-        const op: PendingOperation = { resource: { urn, type: reg.type, id, inputs }, type: "updating" };
-        await this.#state.begin(op);
+        // Not awaited: until the update is recorded, the state holds the old inputs and the next run updates again.
+        const op = this.#state.begin({ resource: { urn, type: reg.type, id, inputs }, type: "updating" });
         try {
           const outs = await host.update(id, urn, old.outputs, inputs, old.inputs);
           const record = this.#record(urn, reg, { id, inputs, outputs: outputsFrom(outs), provider: old.provider ?? providerRef });
-          this.#state.end(op);
+          void this.#state.end(op.id);
           await this.#commit(record, old);
           return { urn, id, outputs: record.outputs };
         } catch (e) {
-          this.#state.end(op);
+          const ended = this.#state.end(op.id);
           if (e instanceof InitError) await this.#commit(this.#record(urn, reg, { id, inputs, outputs: outputsFrom(e.outputs), provider: old.provider ?? providerRef, initErrors: e.reasons }), old);
-          else await this.#state.save();
+          else await ended;
           throw e;
         }
       });
@@ -338,20 +335,20 @@ export class Deployment implements MonitorHandler {
 
   async #createResource(urn: string, reg: Registration, inputs: PropertyMap, providerRef: string, outputsFrom: (o: PropertyMap) => PropertyMap) {
     const host = await this.#o.provider();
-    // Recorded before the call: if the process dies mid-create, the next run says what may exist untracked.
-    const op: PendingOperation = { resource: { urn, type: reg.type, inputs }, type: "creating" };
-    await this.#state.begin(op);
+    // On disk before the call: if the process dies mid-create, the next run says what may exist untracked.
+    const op = this.#state.begin({ resource: { urn, type: reg.type, inputs }, type: "creating" });
+    await op.recorded;
     try {
       const { id, outputs } = await host.create(urn, inputs);
       const record = this.#record(urn, reg, { id, inputs, outputs: outputsFrom(outputs), provider: providerRef });
-      this.#state.end(op);
+      void this.#state.end(op.id);
       await this.#state.upsert(record);
       return { urn, id, outputs: record.outputs };
     } catch (e) {
-      this.#state.end(op);
+      const ended = this.#state.end(op.id);
       // Created but not initialized: keep it in the state so the next run updates or deletes it.
       if (e instanceof InitError && e.id) await this.#state.upsert(this.#record(urn, reg, { id: e.id, inputs, outputs: outputsFrom(e.outputs), provider: providerRef, initErrors: e.reasons }));
-      else await this.#state.save();
+      else await ended;
       throw e;
     }
   }
@@ -361,12 +358,12 @@ export class Deployment implements MonitorHandler {
     if (r.protect) throw new Error(`${r.urn} is protected: set protect: false and run up before deleting it`);
     if (r.custom && r.id && !r.retainOnDelete && !r.external && r.type !== PROVIDER_TYPE) {
       const host = await this.#o.provider();
-      const op: PendingOperation = { resource: { urn: r.urn, type: r.type, id: r.id, inputs: r.inputs }, type: "deleting" };
-      await this.#state.begin(op);
+      // Not awaited: until the delete is recorded, the state still holds the resource and the next run deletes it.
+      const op = this.#state.begin({ resource: { urn: r.urn, type: r.type, id: r.id, inputs: r.inputs }, type: "deleting" });
       try {
         await host.delete(r.id, r.urn, r.outputs, r.inputs);
       } finally {
-        this.#state.end(op);
+        void this.#state.end(op.id);
       }
     }
     await this.#state.remove(r);

@@ -139,10 +139,7 @@ async function deploy(options: RunOptions, { project, stack, parallel, passphras
   for (const op of state.pending) {
     deployment.log("warning", `an interrupted ${op.type.replace(/ing$/, "e")} of ${op.resource.urn} was found: ${op.type === "creating" ? "it may exist in the service without being in the state; check and delete it by hand if so" : "the state may be out of date; run refresh"}`, op.resource.urn);
   }
-  if (!dryRun && state.pending.length > 0) {
-    state.pending = [];
-    await state.save();
-  }
+  if (!dryRun) await state.clearPending();
 
   const monitor = await startMonitor(deployment);
   monitorAddress = monitor.address;
@@ -177,7 +174,7 @@ async function deploy(options: RunOptions, { project, stack, parallel, passphras
     clearTimeout(stopTimer);
     await monitor.close();
     if (host) await host.then((h) => h.close(), () => undefined);
-    if (!dryRun) await state.save();
+    if (!dryRun) await state.compact();
   }
   if (deployment.failed && !error) {
     error = deployment.steps.find((s) => s.phase === "failed")?.error ?? deployment.diagnostics.find((d) => d.severity === "error")?.message ?? "the deployment failed";
