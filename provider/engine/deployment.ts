@@ -72,9 +72,12 @@ export class Deployment implements MonitorHandler {
   /** Resources of this run, as the program declared them (preview keeps them here only). */
   readonly #news = new Map<string, ResourceState>();
   #providerRef: Promise<string> | undefined;
+  /** Resource operations in flight at once: `parallel`, as `pulumi up --parallel`. */
+  readonly #inSlot: <T>(fn: () => Promise<T>) => Promise<T>;
 
   constructor(options: DeploymentOptions) {
     this.#o = options;
+    this.#inSlot = limiter(options.parallel);
   }
 
   get #state(): StackState {
@@ -136,7 +139,7 @@ export class Deployment implements MonitorHandler {
       let old = this.#state.find(urn);
       for (const alias of reg.aliasUrns) old ??= this.#state.find(alias);
       try {
-        return reg.custom ? await this.#registerCustom(urn, reg, old) : await this.#registerComponent(urn, reg, old);
+        return reg.custom ? await this.#inSlot(() => this.#registerCustom(urn, reg, old)) : await this.#registerComponent(urn, reg, old);
       } catch (e) {
         if (!this.steps.some((s) => s.urn === urn && s.phase === "failed")) this.#fail(old ? "update" : "create", urn, [], (e as Error).message);
         throw e;
@@ -419,34 +422,33 @@ export class Deployment implements MonitorHandler {
   }
 }
 
+/** Runs functions at most `limit` at a time, the others waiting in order. */
+function limiter(limit: number): <T>(fn: () => Promise<T>) => Promise<T> {
+  let active = 0;
+  const queue: (() => void)[] = [];
+  return async (fn) => {
+    if (active >= limit) await new Promise<void>((resolve) => queue.push(resolve));
+    active++;
+    try {
+      return await fn();
+    } finally {
+      active--;
+      queue.shift()?.();
+    }
+  };
+}
+
 /** Runs fn for each item once everything it waits for has succeeded; an item whose prerequisite failed is skipped. */
 async function inDependencyOrder<T>(items: T[], waitFor: (item: T) => T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
   const runs = new Map<T, Promise<boolean>>();
-  let active = 0;
-  const queue: (() => void)[] = [];
-  const slot = async () => {
-    if (active >= limit) await new Promise<void>((resolve) => queue.push(resolve));
-    active++;
-  };
-  const release = () => {
-    active--;
-    queue.shift()?.();
-  };
+  const inSlot = limiter(limit);
   const run = (item: T): Promise<boolean> => {
     let p = runs.get(item);
     if (!p) {
       p = (async () => {
         const ok = await Promise.all(waitFor(item).map(run));
         if (!ok.every(Boolean)) return false;
-        await slot();
-        try {
-          await fn(item);
-          return true;
-        } catch {
-          return false;
-        } finally {
-          release();
-        }
+        return inSlot(() => fn(item)).then(() => true, () => false);
       })();
       runs.set(item, p);
     }

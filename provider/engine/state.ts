@@ -4,6 +4,7 @@
 import { randomBytes } from "node:crypto";
 import { mkdir, open, readFile, rename, rm } from "node:fs/promises";
 import { dirname } from "node:path";
+import { isDeepStrictEqual } from "node:util";
 import { z } from "zod";
 import { Journal } from "./journal.ts";
 import { PassphraseCrypter } from "./secrets.ts";
@@ -126,6 +127,8 @@ export class StackState {
   readonly #journal: Journal;
   readonly #hasFile: boolean;
   #fileWritten: Promise<void> | undefined;
+  /** Whether load() found a journal: compact() then folds it in even if this run changes nothing. */
+  #replayed = false;
 
   private constructor(path: string, crypter: PassphraseCrypter, resources: ResourceState[], pending: Map<string, PendingOperation>, hasFile: boolean) {
     this.path = path;
@@ -174,6 +177,7 @@ export class StackState {
       ({ type: op.type, resource: { ...op.resource, inputs: open(op.resource.inputs, `pending ${op.type} of ${op.resource.urn}`) } });
     const pending = new Map((deployment.pending_operations ?? []).map((op) => [op.id ?? operationId(), openOperation(op)]));
     const state = new StackState(path, crypter, deployment.resources.map(openResource), pending, text !== undefined);
+    state.#replayed = records.length > 0;
     for (const [i, record] of records.entries()) {
       const parsedRecord = journalRecord.safeParse(record);
       if (!parsedRecord.success) throw new StateError(`${journalPath(path)}, record ${i + 1}: ${parsedRecord.error.issues[0]?.message}; restore the state from a backup`);
@@ -202,8 +206,11 @@ export class StackState {
 
   /** Puts the new state of a resource in place of its old one (or adds it); resolves once recorded on disk. */
   upsert(resource: ResourceState): Promise<void> {
-    this.#resources.set(keyOf(resource), resource);
-    return this.#append({ put: resource });
+    const key = keyOf(resource);
+    const previous = this.#resources.get(key);
+    this.#resources.set(key, resource);
+    // A step that changed nothing (a no-op up) writes nothing.
+    return previous && isDeepStrictEqual(previous, resource) ? Promise.resolve() : this.#append({ put: resource });
   }
 
   remove(resource: ResourceState): Promise<void> {
@@ -258,6 +265,8 @@ export class StackState {
 
   /** Writes the whole state file (atomically) and drops the journal it now holds. */
   async compact(): Promise<void> {
+    // Nothing recorded since the state file was written: it is current.
+    if (this.#fileWritten === undefined && !this.#replayed) return;
     await this.#fileWritten?.catch(() => undefined);
     await this.#journal.settled();
     await writeAtomically(this.path, this.#serialize());
