@@ -381,8 +381,16 @@ export class Deployment implements MonitorHandler {
 
   /** Deletes the given resources in reverse dependency order, independent ones in parallel. */
   async deleteAll(resources: ResourceState[]): Promise<void> {
-    const dependents = (r: ResourceState) => resources.filter((x) => x !== r && prerequisites(x).includes(r.urn));
-    await inDependencyOrder(resources, dependents, this.#o.parallel, (r) =>
+    const dependents = new Map<string, ResourceState[]>();
+    for (const x of resources) {
+      for (const urn of prerequisites(x)) {
+        if (urn === x.urn) continue;
+        const list = dependents.get(urn);
+        if (list) list.push(x);
+        else dependents.set(urn, [x]);
+      }
+    }
+    await inDependencyOrder(resources, (r) => dependents.get(r.urn) ?? [], this.#o.parallel, (r) =>
       this.#step("delete", r.urn, [], () => (this.#o.dryRun ? Promise.resolve() : this.#delete(r)), r.external ? "read with .get(): forgotten, not deleted" : r.retainOnDelete ? "retained: removed from the state only" : undefined),
     );
     if (!this.#o.dryRun) this.#dropUnusedProvider();
