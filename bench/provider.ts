@@ -3,7 +3,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { DynamicProviderHost } from "../provider/engine/provider-host.ts";
 import type { PropertyMap } from "../provider/engine/values.ts";
-import { provider as shim } from "../provider/resources/shim.ts";
+import { provider as shim } from "../provider/runtime/resources/shim.ts";
 import { atMost, median, ROOT, startChild, type Bench, type Row } from "./measure.ts";
 import type { EmulatorReady } from "./service.ts";
 

@@ -5,9 +5,9 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { AudienceClient } from "pulumi-audience/sdk/client";
 import { families, fromWire, SECRET_PLACEHOLDER, type Collection, type FamilyDef } from "pulumi-audience/sdk/contract";
-import { kinds } from "../kinds/index.ts";
-import { credentialsFor, readSettings, type Settings } from "../lifecycle/settings.ts";
-import { canonical } from "../lifecycle/shape.ts";
+import { providerFamilies } from "../runtime/families/index.ts";
+import { credentialsFor, readSettings, type Settings } from "../runtime/lifecycle/settings.ts";
+import { canonical } from "../runtime/lifecycle/shape.ts";
 
 type Doc = Record<string, unknown>;
 
@@ -54,9 +54,9 @@ export interface GenerateOptions {
 /** The program's source: one resource per existing (unmanaged, unarchived) resource, adopted by id. */
 export async function generateProgram(settings: Settings, options: GenerateOptions = {}): Promise<string> {
   const client = new AudienceClient(credentialsFor(settings, options.account));
-  const wanted = options.collections ?? Object.keys(kinds).filter((c) => kinds[c]!.family.creatable && kinds[c]!.body === "json" && !kinds[c]!.family.singleton);
-  const unknown = wanted.filter((c) => !kinds[c]);
-  if (unknown.length) throw new Error(`unknown collections ${unknown.join(", ")}; known: ${Object.keys(kinds).join(", ")}`);
+  const wanted = options.collections ?? Object.keys(providerFamilies).filter((c) => providerFamilies[c]!.family.creatable && !providerFamilies[c]!.family.singleton);
+  const unknown = wanted.filter((c) => !providerFamilies[c]);
+  if (unknown.length) throw new Error(`unknown collections ${unknown.join(", ")}; known: ${Object.keys(providerFamilies).join(", ")}`);
   const taken = new Set(["pulumi", "audience", "config"]);
   const variables = new Map<string, string>();
   const secrets: string[] = [];
@@ -64,13 +64,13 @@ export async function generateProgram(settings: Settings, options: GenerateOptio
   try {
     const current = (await client.request({ method: "GET", path: "/accounts/current" })) as Doc;
     for (const collection of dependencyOrder(wanted)) {
-      const kind = kinds[collection]!;
+      const kind = providerFamilies[collection]!;
       const listed = (await client.list(collection as Collection)) as Doc[];
       for (const doc of listed) {
         // The service's own (classic cohorts), retired ones, and the account of the key itself are not adopted.
         if (doc.managed === true || doc.archived_at != null || doc.id === current.id) continue;
         const id = String(doc.id);
-        const variable = identifier(`${kind.name}_${String(doc.name ?? id)}`, taken);
+        const variable = identifier(`${kind.family.className}_${String(doc.name ?? id)}`, taken);
         const config = fromWire(kind.family.create, canonical(kind.family.create, doc)) as Doc;
         const refer = (s: string) => {
           if (s === SECRET_PLACEHOLDER) return undefined;
@@ -86,7 +86,7 @@ export async function generateProgram(settings: Settings, options: GenerateOptio
         }) as Doc;
         const args = { ...(options.account ? { account: options.account } : {}), adoptId: id, ...withSecrets };
         const body = print(args, (s) => (s.startsWith("\u0000secret:") ? `config.requireSecret(${JSON.stringify(s.slice(8))})` : refer(s)), "");
-        blocks.push(`export const ${variable} = new audience.${kind.name}(${JSON.stringify(variable.replace(/_/g, "-"))}, ${body});`);
+        blocks.push(`export const ${variable} = new audience.${kind.family.className}(${JSON.stringify(variable.replace(/_/g, "-"))}, ${body});`);
         variables.set(id, variable);
       }
     }

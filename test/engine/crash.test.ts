@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, expect, it } from "vitest";
 import { runProgram } from "../../provider/engine/index.ts";
-import { StackState } from "../../provider/engine/state.ts";
+import { Snapshot } from "../../provider/engine/snapshot.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const FIXTURE = join(import.meta.dirname, "fixtures", "notes");
@@ -33,7 +33,7 @@ it("an up killed halfway is finished by the next up", { timeout: 120_000 }, asyn
   await exited;
 
   // What the killed run left: the state file and the journal of its steps, read as the next run reads them.
-  const after = await StackState.load(join(dir, "dev.json"), PASSPHRASE);
+  const after = await Snapshot.load(join(dir, "dev.json"), PASSPHRASE);
   const recorded = after.resources.filter((r) => r.type.endsWith(":Note")).map((r) => r.urn.split("::").pop());
   const pending = after.pending;
   expect(recorded.length + pending.length).toBeGreaterThan(0);

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PassphraseCrypter, runProgram, StateError } from "../../provider/engine/index.ts";
-import { StackState, type ResourceState } from "../../provider/engine/state.ts";
+import { Snapshot, type ResourceState } from "../../provider/engine/snapshot.ts";
 import { SECRET_SIG, SIG_KEY } from "../../provider/engine/values.ts";
 
 const FIXTURE = join(import.meta.dirname, "fixtures", "notes");
@@ -24,7 +24,7 @@ function stateWith(resources: unknown[]): string {
 describe("a damaged state file", () => {
   it("names the resource entry and member that are wrong", async () => {
     writeFileSync(file, stateWith([{ urn: "urn:pulumi:dev::notes::pulumi:pulumi:Stack::notes-dev", type: "pulumi:pulumi:Stack" }, null, { type: "x" }]));
-    const error = await StackState.load(file, PASSPHRASE).catch((e: unknown) => e);
+    const error = await Snapshot.load(file, PASSPHRASE).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(StateError);
     expect((error as Error).message).toMatch(/deployment\.resources\[1\]: .*expected object/);
     expect((error as Error).message).toMatch(/deployment\.resources\[2\]\.urn: .*expected string/);
@@ -34,7 +34,7 @@ describe("a damaged state file", () => {
     const urn = "urn:pulumi:dev::notes::pulumi-nodejs:dynamic/notes:Note::vault";
     const broken = { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", ciphertext: "v1:abc:def" };
     writeFileSync(file, stateWith([{ urn, type: "pulumi-nodejs:dynamic/notes:Note", custom: true, id: "x", inputs: { text: broken } }]));
-    await expect(StackState.load(file, PASSPHRASE)).rejects.toThrow(`${urn} inputs: malformed ciphertext`);
+    await expect(Snapshot.load(file, PASSPHRASE)).rejects.toThrow(`${urn} inputs: malformed ciphertext`);
   });
 
   it("stops a run before the program starts, leaving the file as it was", async () => {
@@ -52,11 +52,11 @@ describe("the journal of changes", () => {
     id: `/notes/${name}`, inputs: { text }, outputs: { text, token: { [SIG_KEY]: SECRET_SIG, value: "s3cret" } }, dependencies: [],
   });
   const journalFile = () => `${file}.journal`;
-  const names = (s: StackState) => s.resources.map((r) => r.urn.split("::").pop());
+  const names = (s: Snapshot) => s.resources.map((r) => r.urn.split("::").pop());
 
   it("a run that stops before compacting is read back whole, secrets sealed on disk, a torn last line ignored", async () => {
     rmSync(file, { force: true });
-    const state = await StackState.load(file, PASSPHRASE, salt);
+    const state = await Snapshot.load(file, PASSPHRASE, salt);
     await state.upsert(resource("one"));
     await state.upsert(resource("two"));
     const op = state.begin({ type: "creating", resource: { urn: resource("three").urn, type: resource("three").type, inputs: { text: "x" } } });
@@ -66,7 +66,7 @@ describe("the journal of changes", () => {
     expect(readFileSync(journalFile(), "utf8")).not.toContain("s3cret");
     appendFileSync(journalFile(), '{"put":{"urn":"urn:pul');
 
-    const read = await StackState.load(file, PASSPHRASE);
+    const read = await Snapshot.load(file, PASSPHRASE);
     expect(names(read)).toEqual(["one"]);
     expect(read.find(resource("one").urn)?.inputs).toEqual({ text: "changed" });
     expect(read.find(resource("one").urn)?.outputs["token"]).toEqual({ [SIG_KEY]: SECRET_SIG, value: "s3cret" });
@@ -75,13 +75,13 @@ describe("the journal of changes", () => {
 
   it("compacting writes the state file and drops the journal; the journal replayed again over it changes nothing", async () => {
     const journal = readFileSync(journalFile(), "utf8");
-    const state = await StackState.load(file, PASSPHRASE);
+    const state = await Snapshot.load(file, PASSPHRASE);
     await state.compact();
     expect(existsSync(journalFile())).toBe(false);
-    const compacted = await StackState.load(file, PASSPHRASE);
+    const compacted = await Snapshot.load(file, PASSPHRASE);
     // As after a crash between writing the state file and removing the journal.
     writeFileSync(journalFile(), journal);
-    const replayed = await StackState.load(file, PASSPHRASE);
+    const replayed = await Snapshot.load(file, PASSPHRASE);
     for (const s of [compacted, replayed]) {
       expect(names(s)).toEqual(["one"]);
       expect(s.pending.map((p) => p.resource.urn)).toEqual([resource("three").urn]);
@@ -91,7 +91,7 @@ describe("the journal of changes", () => {
   it("what a step writes does not grow with the stack, and the state file is written only when compacting", async () => {
     rmSync(file, { force: true });
     rmSync(journalFile(), { force: true });
-    const state = await StackState.load(file, PASSPHRASE, salt);
+    const state = await Snapshot.load(file, PASSPHRASE, salt);
     const grown = async (name: string) => {
       const before = existsSync(journalFile()) ? statSync(journalFile()).size : 0;
       await state.upsert(resource(name));
@@ -103,6 +103,6 @@ describe("the journal of changes", () => {
     expect(await grown("n9999")).toBe(first);
     expect(readFileSync(file, "utf8")).toBe(fileAfterFirst);
     await state.compact();
-    expect((await StackState.load(file, PASSPHRASE)).resources).toHaveLength(501);
+    expect((await Snapshot.load(file, PASSPHRASE)).resources).toHaveLength(501);
   });
 });

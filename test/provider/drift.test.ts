@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { detectDrift } from "../../provider/cli/drift.ts";
-import { readSettings } from "../../provider/lifecycle/settings.ts";
+import { readSettings } from "../../provider/runtime/lifecycle/settings.ts";
 import { REPO_ROOT, startWorld, type Props, type World } from "./harness.ts";
 
 let world: World;

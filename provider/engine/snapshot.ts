@@ -1,0 +1,380 @@
+// The stack's snapshot: the resources it holds and the operations in flight, kept in the stack's state file in the
+// layout of `pulumi stack export`, secrets sealed with the passphrase provider, and in the journal of the changes
+// made since the file was written. The file is written whole to a temporary file renamed over the old one, so a
+// crash never leaves half a state.
+import { randomBytes } from "node:crypto";
+import { mkdir, open, readFile, rename, rm } from "node:fs/promises";
+import { dirname } from "node:path";
+import { isDeepStrictEqual } from "node:util";
+import { z } from "zod";
+import { Journal } from "./journal.ts";
+import { PassphraseCrypter } from "./secrets.ts";
+import { annotateSecrets, markSecret, type PropertyMap, type Value } from "./values.ts";
+
+export interface ResourceState {
+  urn: string;
+  custom: boolean;
+  type: string;
+  id?: string;
+  inputs: PropertyMap;
+  outputs: PropertyMap;
+  parent?: string;
+  dependencies: string[];
+  propertyDependencies?: Record<string, string[]>;
+  provider?: string;
+  protect?: boolean;
+  retainOnDelete?: boolean;
+  deleteBeforeReplace?: boolean;
+  additionalSecretOutputs?: string[];
+  ignoreChanges?: string[];
+  /** Read with `.get()`, not managed: never deleted, only forgotten. */
+  external?: boolean;
+  /** An old copy waiting to be deleted after its replacement was created. */
+  delete?: boolean;
+  /** Reasons the provider gave when the resource exists but did not finish initializing. */
+  initErrors?: string[];
+}
+
+export interface PendingOperation {
+  resource: Pick<ResourceState, "urn" | "type" | "inputs"> & { id?: string };
+  type: "creating" | "updating" | "deleting";
+}
+
+/** The state file; Pulumi names the snapshot in it `deployment`. */
+interface StateFile {
+  version: 3;
+  deployment: {
+    manifest: { time: string; magic: string; version: string };
+    secrets_providers: { type: "passphrase"; state: { salt: string } };
+    resources: ResourceState[];
+    pending_operations?: (PendingOperation & { id: string })[];
+  };
+}
+
+export class StateError extends Error {
+  override name = "StateError";
+}
+
+// The stored layout, checked on load so a damaged file is named, field by field, instead of failing later. Members
+// this engine does not use (a `pulumi stack export` has more) pass through untouched.
+const propertyMap = z.record(z.string(), z.unknown());
+const names = z.array(z.string());
+const storedResource = z.looseObject({
+  urn: z.string().startsWith("urn:pulumi:"),
+  type: z.string(),
+  custom: z.boolean().default(false),
+  id: z.string().optional(),
+  inputs: propertyMap.default({}),
+  outputs: propertyMap.default({}),
+  parent: z.string().optional(),
+  dependencies: names.default([]),
+  propertyDependencies: z.record(z.string(), names).optional(),
+  provider: z.string().optional(),
+  protect: z.boolean().optional(),
+  retainOnDelete: z.boolean().optional(),
+  deleteBeforeReplace: z.boolean().optional(),
+  additionalSecretOutputs: names.optional(),
+  ignoreChanges: names.optional(),
+  external: z.boolean().optional(),
+  delete: z.boolean().optional(),
+  initErrors: names.optional(),
+});
+const storedOperation = z.looseObject({
+  /** Names the operation in the journal's records; Pulumi's own state has none. */
+  id: z.string().optional(),
+  type: z.enum(["creating", "updating", "deleting"]),
+  resource: z.looseObject({ urn: z.string(), type: z.string(), id: z.string().optional(), inputs: propertyMap.default({}) }),
+});
+const journalRecord = z.union([
+  z.strictObject({ put: storedResource }),
+  z.strictObject({ drop: z.string() }),
+  z.strictObject({ begin: storedOperation.extend({ id: z.string() }) }),
+  z.strictObject({ end: z.string() }),
+]);
+const storedStateFile = z.looseObject({
+  version: z.literal(3),
+  deployment: z.looseObject({
+    secrets_providers: z.looseObject({ state: z.looseObject({ salt: z.string() }) }),
+    resources: z.array(storedResource),
+    pending_operations: z.array(storedOperation).optional(),
+  }),
+});
+
+function where(path: readonly PropertyKey[]): string {
+  return path.map((p, i) => (typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`)).join("") || "(document)";
+}
+
+/** A record of the journal: a resource's new state, its removal, or an operation begun or ended. */
+type JournalRecord =
+  | { put: ResourceState }
+  | { drop: string }
+  | { begin: PendingOperation & { id: string } }
+  | { end: string };
+
+/** Live resources by URN; copies waiting for deletion by URN and id, as several may wait at once. */
+function keyOf(r: Pick<ResourceState, "urn" | "delete" | "id">): string {
+  return r.delete ? `${r.urn}#${r.id ?? ""}` : r.urn;
+}
+
+/**
+ * The stack's state. Each change is one record appended to a journal next to the state file (fsynced, shared with
+ * changes made at the same time), so what a step writes does not grow with the stack; `compact()` folds the journal
+ * into the state file at the end of a run, and `load()` replays a journal a crash left behind. Every record is a
+ * blind write of one key, so replaying a journal over a state that already holds it changes nothing.
+ * Operations in flight are records too: those begun and not ended are the pending operations, kept in the state
+ * file until a later run resolves them.
+ */
+export class Snapshot {
+  readonly path: string;
+  readonly crypter: PassphraseCrypter;
+  readonly #resources: Map<string, ResourceState>;
+  readonly #pending: Map<string, PendingOperation>;
+  readonly #journal: Journal;
+  readonly #hasFile: boolean;
+  #fileWritten: Promise<void> | undefined;
+  /** Whether load() found a journal: compact() then folds it in even if this run changes nothing. */
+  #replayed = false;
+
+  private constructor(path: string, crypter: PassphraseCrypter, resources: ResourceState[], pending: Map<string, PendingOperation>, hasFile: boolean) {
+    this.path = path;
+    this.#hasFile = hasFile;
+    this.crypter = crypter;
+    this.#resources = new Map(resources.map((r) => [keyOf(r), r]));
+    this.#pending = pending;
+    this.#journal = new Journal(journalPath(path));
+  }
+
+  /** Reads the state file and replays its journal, or starts an empty stack whose secrets use the given salt (or a new one). */
+  static async load(path: string, passphrase: string, saltForNewStack?: string): Promise<Snapshot> {
+    let text: string | undefined;
+    try {
+      text = await readFile(path, "utf8");
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
+    }
+    const records = await Journal.read(journalPath(path)).catch((e: Error) => {
+      throw new StateError(`${e.message}; restore the state from a backup`);
+    });
+    if (text === undefined && records.length === 0) return new Snapshot(path, await PassphraseCrypter.open(passphrase, saltForNewStack), [], new Map(), false);
+    let doc: unknown;
+    try {
+      doc = text === undefined ? emptyState(await PassphraseCrypter.open(passphrase, saltForNewStack)) : JSON.parse(text);
+    } catch (e) {
+      throw new StateError(`${path}: not valid JSON (${(e as Error).message}); restore it from a backup or remove it to start over`);
+    }
+    const parsed = storedStateFile.safeParse(doc);
+    if (!parsed.success) {
+      const problems = parsed.error.issues.slice(0, 3).map((i) => `${where(i.path)}: ${i.message}`).join("; ");
+      throw new StateError(`${path}: not a stack state of version 3 with a passphrase secrets provider (${problems}); restore it from a backup`);
+    }
+    const { deployment } = parsed.data;
+    const crypter = await PassphraseCrypter.open(passphrase, deployment.secrets_providers.state.salt);
+    const open = (value: Record<string, unknown>, what: string): PropertyMap => {
+      try {
+        return crypter.openValue(value as Value) as PropertyMap;
+      } catch (e) {
+        throw new StateError(`${path}: ${what}: ${(e as Error).message}`);
+      }
+    };
+    const openResource = (r: z.output<typeof storedResource>) =>
+      ({ ...r, inputs: open(r.inputs, `${r.urn} inputs`), outputs: open(r.outputs, `${r.urn} outputs`) }) as ResourceState;
+    const openOperation = (op: z.output<typeof storedOperation>): PendingOperation =>
+      ({ type: op.type, resource: { ...op.resource, inputs: open(op.resource.inputs, `pending ${op.type} of ${op.resource.urn}`) } });
+    const pending = new Map((deployment.pending_operations ?? []).map((op) => [op.id ?? operationId(), openOperation(op)]));
+    const state = new Snapshot(path, crypter, deployment.resources.map(openResource), pending, text !== undefined);
+    state.#replayed = records.length > 0;
+    for (const [i, record] of records.entries()) {
+      const parsedRecord = journalRecord.safeParse(record);
+      if (!parsedRecord.success) throw new StateError(`${journalPath(path)}, record ${i + 1}: ${parsedRecord.error.issues[0]?.message}; restore the state from a backup`);
+      const r = parsedRecord.data;
+      if ("put" in r) state.#resources.set(keyOf(r.put), openResource(r.put));
+      else if ("drop" in r) state.#resources.delete(r.drop);
+      else if ("begin" in r) state.#pending.set(r.begin.id, openOperation(r.begin));
+      else state.#pending.delete(r.end);
+    }
+    return state;
+  }
+
+  /** Every resource, live ones and copies waiting for deletion, in the order they were first recorded. */
+  get resources(): ResourceState[] {
+    return [...this.#resources.values()];
+  }
+
+  /** Operations begun and not ended: by a run that crashed, or whose outcome is not known. */
+  get pending(): PendingOperation[] {
+    return [...this.#pending.values()];
+  }
+
+  find(urn: string): ResourceState | undefined {
+    return this.#resources.get(urn);
+  }
+
+  /**
+   * Puts the new state of a resource in place of its old one (or adds it); resolves once recorded on disk.
+   * `renamed` is its old entry under another URN (an alias), which gives way.
+   */
+  upsert(resource: ResourceState, renamed?: ResourceState): Promise<void> {
+    if (renamed && renamed.urn !== resource.urn) void this.remove(renamed);
+    const key = keyOf(resource);
+    const previous = this.#resources.get(key);
+    this.#resources.set(key, resource);
+    // A step that changed nothing (a no-op up) writes nothing.
+    return previous && isDeepStrictEqual(previous, resource) ? Promise.resolve() : this.#append({ put: resource });
+  }
+
+  remove(resource: ResourceState): Promise<void> {
+    const key = keyOf(resource);
+    if (this.#resources.get(key) !== resource) return Promise.resolve();
+    this.#resources.delete(key);
+    return this.#append({ drop: key });
+  }
+
+  /** Keeps a resource as an old copy waiting for deletion, making way for its replacement; answers the copy. */
+  async retire(resource: ResourceState): Promise<ResourceState> {
+    const retired = { ...resource, delete: true };
+    const removed = this.remove(resource);
+    await Promise.all([removed, this.upsert(retired)]);
+    return retired;
+  }
+
+  /** Records an operation about to start; resolves once it is on disk. Returns what `end` takes. */
+  begin(op: PendingOperation): { id: string; recorded: Promise<void> } {
+    const id = operationId();
+    this.#pending.set(id, op);
+    return { id, recorded: this.#append({ begin: { ...op, id } }) };
+  }
+
+  /** Records that an operation finished (whatever its outcome); durable with the next change awaited. */
+  end(id: string): Promise<void> {
+    this.#pending.delete(id);
+    return this.#append({ end: id });
+  }
+
+  /** Resolves the operations a previous run left pending (after they were reported). */
+  clearPending(): Promise<void> {
+    return Promise.all([...this.#pending.keys()].map((id) => this.end(id))).then(() => undefined);
+  }
+
+  /** Appends a record; a caller that does not wait for it learns of a failed write from the next one it awaits. */
+  #append(record: JournalRecord): Promise<void> {
+    const sealed = this.#seal(record);
+    // A journal is replayed over its state file, which must exist first: it holds the salt of the journal's secrets.
+    this.#fileWritten ??= this.#hasFile ? Promise.resolve() : writeAtomically(this.path, this.#serialize());
+    const appended = this.#fileWritten.then(() => this.#journal.append(sealed));
+    appended.catch(() => undefined);
+    return appended;
+  }
+
+  #seal(record: JournalRecord): JournalRecord {
+    const seal = (m: PropertyMap) => this.crypter.sealValue(m as Value) as PropertyMap;
+    if ("put" in record) return { put: { ...record.put, inputs: seal(record.put.inputs), outputs: seal(record.put.outputs) } };
+    if ("begin" in record) return { begin: { ...record.begin, resource: { ...record.begin.resource, inputs: seal(record.begin.resource.inputs) } } };
+    return record;
+  }
+
+  /** Writes the whole state file (atomically) and drops the journal it now holds. */
+  async compact(): Promise<void> {
+    // Nothing recorded since the state file was written: it is current.
+    if (this.#fileWritten === undefined && !this.#replayed) return;
+    await this.#fileWritten?.catch(() => undefined);
+    await this.#journal.settled();
+    await writeAtomically(this.path, this.#serialize());
+    await this.#journal.remove();
+  }
+
+  #serialize(): string {
+    const seal = (m: PropertyMap) => this.crypter.sealValue(m as Value);
+    const deployment: StateFile["deployment"] = {
+      manifest: { time: new Date().toISOString(), magic: "", version: "pulumi-audience local engine" },
+      secrets_providers: { type: "passphrase", state: { salt: this.crypter.saltState } },
+      resources: dependencyOrder(this.resources).map((r) => ({ ...r, inputs: seal(r.inputs) as PropertyMap, outputs: seal(r.outputs) as PropertyMap })),
+    };
+    if (this.#pending.size > 0) {
+      deployment.pending_operations = [...this.#pending].map(([id, op]) => ({ ...op, id, resource: { ...op.resource, inputs: seal(op.resource.inputs) as PropertyMap } }));
+    }
+    const file: StateFile = { version: 3, deployment };
+    return `${JSON.stringify(file)}\n`;
+  }
+}
+
+const journalPath = (statePath: string) => `${statePath}.journal`;
+
+const operationId = () => randomBytes(8).toString("hex");
+
+function emptyState(crypter: PassphraseCrypter): unknown {
+  return { version: 3, deployment: { secrets_providers: { type: "passphrase", state: { salt: crypter.saltState } }, resources: [] } };
+}
+
+async function writeAtomically(path: string, text: string): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  const tmp = `${path}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
+  const file = await open(tmp, "w", 0o600);
+  try {
+    await file.writeFile(text);
+    await file.sync();
+  } finally {
+    await file.close();
+  }
+  await rename(tmp, path);
+}
+
+/** Stable order in which every resource comes after its parent, provider and dependencies. */
+export function dependencyOrder(resources: ResourceState[]): ResourceState[] {
+  const byUrn = new Map(resources.filter((r) => !r.delete).map((r) => [r.urn, r]));
+  const placed = new Set<ResourceState>();
+  const out: ResourceState[] = [];
+  const visit = (r: ResourceState, path: Set<ResourceState>) => {
+    if (placed.has(r) || path.has(r)) return;
+    path.add(r);
+    for (const urn of prerequisites(r)) {
+      const dep = byUrn.get(urn);
+      if (dep) visit(dep, path);
+    }
+    placed.add(r);
+    out.push(r);
+  };
+  for (const r of resources) visit(r, new Set());
+  return out;
+}
+
+/** Outputs as recorded: secret where the same input (or, on refresh, the old output) was, and where asked. */
+export function recordedOutputs(resource: Pick<ResourceState, "inputs" | "additionalSecretOutputs">, outputs: PropertyMap, secretsFrom: PropertyMap = resource.inputs): PropertyMap {
+  return markSecret(annotateSecrets(outputs, secretsFrom), resource.additionalSecretOutputs ?? []);
+}
+
+/** URNs a resource needs to exist first: parent, provider, dependencies and property dependencies. */
+export function prerequisites(r: ResourceState): string[] {
+  const urns = [...r.dependencies, ...Object.values(r.propertyDependencies ?? {}).flat()];
+  if (r.parent) urns.push(r.parent);
+  if (r.provider) urns.push(r.provider.slice(0, r.provider.lastIndexOf("::")));
+  return [...new Set(urns)];
+}
+
+/** Takes the stack's lock file so two runs never write one state; returns its release. */
+export async function lockStack(statePath: string): Promise<() => Promise<void>> {
+  const lock = `${statePath}.lock`;
+  await mkdir(dirname(lock), { recursive: true });
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const file = await open(lock, "wx");
+      await file.writeFile(String(process.pid));
+      await file.close();
+      return () => rm(lock, { force: true });
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
+      const owner = Number((await readFile(lock, "utf8").catch(() => "")).trim());
+      if (owner && isAlive(owner)) throw new StateError(`the stack is being changed by process ${owner} (lock ${lock}); wait for it, or remove the lock if that process is gone`);
+      await rm(lock, { force: true });
+    }
+  }
+  throw new StateError(`cannot take the stack lock ${lock}`);
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
