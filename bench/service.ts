@@ -20,6 +20,8 @@ export interface EmulatorReady {
 }
 
 const [mode, arg = "0"] = process.argv.slice(2);
+// Stopped by the bench with SIGTERM: exit normally, so `--cpu-prof` can write its profile.
+process.once("SIGTERM", () => process.exit(0));
 
 if (mode === "bare") {
   const answers = JSON.parse(readFileSync(arg, "utf8")) as Answers;
