@@ -180,7 +180,8 @@ export class Snapshot {
       ({ ...r, inputs: open(r.inputs, `${r.urn} inputs`), outputs: open(r.outputs, `${r.urn} outputs`) }) as ResourceState;
     const openOperation = (op: z.output<typeof storedOperation>): PendingOperation =>
       ({ type: op.type, resource: { ...op.resource, inputs: open(op.resource.inputs, `pending ${op.type} of ${op.resource.urn}`) } });
-    const pending = new Map((deployment.pending_operations ?? []).map((op) => [op.id ?? operationId(), openOperation(op)]));
+    // Operations written by another tool have no id: their place names them, the same on every load.
+    const pending = new Map((deployment.pending_operations ?? []).map((op, i) => [op.id ?? `unnamed-${i}`, openOperation(op)]));
     const state = new Snapshot(path, crypter, deployment.resources.map(openResource), pending, text !== undefined);
     state.#replayed = records.length > 0;
     for (const [i, record] of records.entries()) {
