@@ -1,54 +1,67 @@
-// `npm run bench`: time and peak memory to build and stream a hosted CSV for 100k and 1M people, through the
-// outputs engine and through the whole emulator over HTTP, against a baseline that writes the same rows
-// straight to a file. Each run is its own process, so each peak memory is its own.
-//   npm run bench [-- 100000 1000000]
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+// `npm run bench`: every figure beside its baseline measured in the same run, as a ratio, with its goal; one table
+// on stdout and the same rows as JSON.
+//   npm run bench [-- --quick] [-- --only engine,cli] [-- --json <file>]
+// --quick uses smaller sizes and shorter runs (about a minute) to check that the bench works.
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { parseArgs } from "node:util";
 import Table from "cli-table3";
+import { cli } from "./cli.ts";
+import { csv } from "./csv.ts";
+import { emulatorHttp, emulatorScale } from "./emulator.ts";
+import { engine } from "./engine.ts";
+import { ROOT, type Bench, type Row } from "./measure.ts";
+import { provider } from "./provider.ts";
 
-interface Run {
-  mode: "baseline" | "engine" | "service";
-  size: number;
-  phases: { world?: number; build?: number; deliver?: number };
-  total: number;
-  peakRssMb: number;
-  bytes: number;
-  sha256: string;
+// The rows of the table, in this order. A new bench module adds one line here.
+const benches: Bench[] = [
+  provider,
+  engine,
+  emulatorHttp,
+  emulatorScale,
+  csv,
+  cli,
+];
+
+const { values: args } = parseArgs({
+  options: { quick: { type: "boolean", default: false }, only: { type: "string" }, json: { type: "string" } },
+});
+const only = args.only?.split(",").map((s) => s.trim());
+const unknown = only?.filter((id) => !benches.some((b) => b.id === id)) ?? [];
+if (unknown.length > 0) {
+  console.error(`unknown bench ${unknown.join(", ")}; known: ${benches.map((b) => b.id).join(", ")}`);
+  process.exit(2);
 }
 
-const sizes = process.argv.slice(2).map(Number).filter((n) => Number.isInteger(n) && n > 0);
-const dir = mkdtempSync(join(tmpdir(), "audience-bench-"));
-const DESCRIPTION = {
-  baseline: "baseline: same rows, hand-joined, fs write",
-  engine: "outputs engine: table + streamed CSV",
-  service: "emulator over HTTP: create + build + download",
-};
-
-function run(mode: Run["mode"], size: number): Run {
-  const out = join(dir, `${mode}-${size}.csv`);
-  const stdout = execFileSync(process.execPath, ["--conditions=source", join(import.meta.dirname, "scenario.ts"), mode, String(size), out], { encoding: "utf8" });
-  rmSync(out, { force: true });
-  return JSON.parse(stdout.trim().split("\n").at(-1) as string) as Run;
+function figure(value: number, unit: string): string {
+  if (!Number.isFinite(value)) return String(value);
+  const digits = unit === "requests" || Math.abs(value) >= 100 ? 0 : Math.abs(value) >= 10 ? 1 : 2;
+  return `${value.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits })} ${unit}`;
 }
 
-const table = new Table({ style: { head: [], border: [] }, head: ["people", "path", "world ms", "build ms", "deliver ms", "total ms", "x baseline", "peak RSS MB", "CSV MB", "same bytes as baseline"] });
-try {
-  for (const size of sizes.length ? sizes : [100_000, 1_000_000]) {
-    const baseline = run("baseline", size);
-    for (const result of [baseline, run("engine", size), run("service", size)]) {
-      table.push([
-        size.toLocaleString("en-US"), DESCRIPTION[result.mode], result.phases.world ?? "", result.phases.build ?? "-", result.phases.deliver ?? "",
-        result.total, (result.total / baseline.total).toFixed(2), result.peakRssMb, (result.bytes / 1e6).toFixed(1),
-        // The emulator mints its own resource ids, which name the payload columns and seed the scores.
-        result.mode === "service" ? "n/a (own ids)" : result.sha256 === baseline.sha256 ? "yes" : "NO",
-      ]);
-    }
+const started = Date.now();
+const rows: (Row & { bench: string })[] = [];
+for (const bench of benches.filter((b) => !only || only.includes(b.id))) {
+  const t = Date.now();
+  process.stderr.write(`${bench.id} ...`);
+  try {
+    for (const row of await bench.run({ quick: args.quick })) rows.push({ bench: bench.id, ...row });
+    process.stderr.write(` ${((Date.now() - t) / 1000).toFixed(1)} s\n`);
+  } catch (error) {
+    process.stderr.write(` failed: ${(error as Error).stack ?? String(error)}\n`);
+    process.exitCode = 1;
   }
-} finally {
-  rmSync(dir, { recursive: true, force: true });
+}
+
+const table = new Table({ style: { head: [], border: [], compact: true }, head: ["what", "measured", "figure", "baseline (same run)", "baseline", "ratio", "goal", "met"] });
+for (const r of rows) {
+  table.push([
+    r.what, r.note ? `${r.measured} (${r.note})` : r.measured, figure(r.value, r.unit), r.baselineWhat, figure(r.baseline, r.unit),
+    Number.isFinite(r.ratio) ? `${r.ratio.toFixed(r.ratio < 0.1 ? 3 : 2)}x` : "-", r.goal, r.met === undefined ? "" : r.met ? "yes" : "NO",
+  ]);
 }
 console.log(table.toString());
-console.log("world: generate the population (service: first request); build: create cohorts, outcome, scope and target over HTTP,");
-console.log("each build filling counts and billing; deliver: compute and write the CSV (service: GET the signed output_url).");
+const file = resolve(args.json ?? join(ROOT, ".audience", "bench", "results.json"));
+mkdirSync(dirname(file), { recursive: true });
+writeFileSync(file, `${JSON.stringify({ at: new Date().toISOString(), quick: args.quick, node: process.version, seconds: Math.round((Date.now() - started) / 1000), rows }, null, 2)}\n`);
+console.log(`${args.quick ? "quick run (smaller sizes); " : ""}rows also in ${file}; ${Math.round((Date.now() - started) / 1000)} s`);

@@ -137,7 +137,7 @@ export class Builds implements BuildHooks {
 
   /** Builds in progress (any account), oldest first. */
   pending(): StoredResource[] {
-    return this.state.store.values<StoredResource>("resource").filter((r) => r.build).map((r) => structuredClone(r));
+    return this.state.building();
   }
 
   close(): void {

@@ -61,7 +61,7 @@ export function assertValid(errors: FieldError[]): void {
 export function assertQuota(state: ServiceState, accountId: string, collection: string): void {
   const account = state.account(accountId);
   const quota = account?.quotas[collection] ?? DEFAULT_QUOTA;
-  const used = state.allResources(accountId).filter((r) => r.collection === collection && r.doc.managed !== true).length;
+  const used = state.quotaUsed(accountId, collection);
   if (used >= quota) {
     throw new ApiError("MAX_RESOURCES_REACHED", `The account has reached its quota of ${quota} ${collection}`);
   }

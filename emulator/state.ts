@@ -3,6 +3,7 @@
 import { createHash, createHmac, randomBytes, randomUUID } from "node:crypto";
 import { SECRET_PLACEHOLDER, valuesAt, visitPath, type FamilyDef } from "pulumi-audience/sdk/contract";
 import { familyOf } from "./families/index.ts";
+import { ResourceIndex } from "./resource-index.ts";
 import { RecordStore } from "./store.ts";
 
 export type Doc = Record<string, unknown>;
@@ -73,10 +74,20 @@ export function maskSecrets(family: FamilyDef | undefined, doc: Doc): Doc {
 
 export class ServiceState {
   readonly store: RecordStore;
+  readonly #index: ResourceIndex;
 
   constructor(store: RecordStore) {
     this.store = store;
+    // Scrubbed before the index reads the store, so it indexes what is kept.
     this.scrub();
+    this.#index = new ResourceIndex((r) => ({
+      named: this.referencesOf(r, false).map((u) => u.id),
+      owners: this.referencesOf(r, true).map((u) => u.id),
+    }));
+    // What a data directory held, in creation order; from then on the store tells the index of every change.
+    const stored = store.entries<StoredResource>("resource").sort(([, a], [, b]) => String(a.doc.created_at).localeCompare(String(b.doc.created_at)));
+    for (const [key, r] of stored) this.#index.change(key, r, undefined);
+    store.watch("resource", (key, value, previous) => this.#index.change(key, value as StoredResource | undefined, previous as StoredResource | undefined));
   }
 
   /**
@@ -189,20 +200,41 @@ export class ServiceState {
     return familyOf(resource.collection)?.emulator.sharedWith?.(resource.doc, accountId) ?? false;
   }
 
+  /** The account's resources of a collection, oldest first (copies). */
   resources(accountId: string, collection: string, options: { archived?: boolean } = {}): StoredResource[] {
-    return this.store.values<StoredResource>("resource", `${collection}/`)
-      .filter((r) => this.canAccess(r, accountId) && (options.archived ?? false) === (r.doc.archived_at != null))
-      .sort((a, b) => String(a.doc.created_at).localeCompare(String(b.doc.created_at)))
-      .map((r) => structuredClone(r));
+    return [...this.eachResource(accountId, collection, options)].map((r) => structuredClone(r));
+  }
+
+  /** Like resources(), but the stored documents themselves, one at a time: copy what is kept or changed. */
+  *eachResource(accountId: string, collection: string, options: { archived?: boolean } = {}): Iterable<Readonly<StoredResource>> {
+    for (const r of this.#index.collection(collection)) {
+      if (this.canAccess(r, accountId) && (options.archived ?? false) === (r.doc.archived_at != null)) yield r;
+    }
+  }
+
+  /** The account's resources of a collection among `ids`, oldest first (the stored ones: copy what is kept or changed). */
+  resourcesById(accountId: string, collection: string, ids: Iterable<string>, options: { archived?: boolean } = {}): Readonly<StoredResource>[] {
+    const found: StoredResource[] = [];
+    for (const id of new Set(ids)) {
+      const r = this.#index.byId(id);
+      if (r?.collection === collection && this.canAccess(r, accountId) && (options.archived ?? false) === (r.doc.archived_at != null)) found.push(r);
+    }
+    return this.#index.inOrder(found);
   }
 
   /** Every resource of an account, archived or not. */
   allResources(accountId: string): StoredResource[] {
-    return this.store.values<StoredResource>("resource").filter((r) => r.account_id === accountId).map((r) => structuredClone(r));
+    return this.#index.inOrder([...this.#index.all()].filter((r) => r.account_id === accountId)).map((r) => structuredClone(r));
   }
 
-  count(accountId: string, collection: string): number {
-    return this.store.values<StoredResource>("resource", `${collection}/`).filter((r) => r.account_id === accountId).length;
+  /** Resources of a collection counting against the account's quota: all but the service's own. */
+  quotaUsed(accountId: string, collection: string): number {
+    return this.#index.count(accountId, collection);
+  }
+
+  /** Resources with a build under way (any account), oldest first (copies). */
+  building(): StoredResource[] {
+    return this.#index.building().map((r) => structuredClone(r));
   }
 
   /** Stores a resource; its credentials are kept only as `<secret>` (masked in place). */
@@ -237,7 +269,7 @@ export class ServiceState {
 
   /** Resources that are part of `id` (an atlas's locations): removed with it. */
   ownedBy(accountId: string, id: string): StoredResource[] {
-    return this.allResources(accountId).filter((r) => this.referencesOf(r, true).some((u) => u.id === id));
+    return this.#index.ownedBy(id).filter((r) => r.account_id === accountId).map((r) => structuredClone(r));
   }
 
   private referencesOf(resource: StoredResource, owned: boolean): { at: string; collection: string; id: string }[] {
@@ -251,7 +283,7 @@ export class ServiceState {
 
   /** Resources of the account that reference `id` directly. */
   downstreamOf(accountId: string, id: string): StoredResource[] {
-    return this.allResources(accountId).filter((r) => this.upstreamOf(r).some((u) => u.id === id));
+    return this.#index.namedBy(id).filter((r) => r.account_id === accountId).map((r) => structuredClone(r));
   }
 
   /** Everything reachable downstream (or upstream) of `id`, nearest first, without repeats. */
@@ -276,8 +308,8 @@ export class ServiceState {
   }
 
   private upstreamResources(accountId: string, id: string): StoredResource[] {
-    const self = this.allResources(accountId).find((r) => r.doc.id === id);
-    if (!self) return [];
+    const self = this.#index.byId(id);
+    if (self?.account_id !== accountId) return [];
     return this.upstreamOf(self).map((u) => this.resource(u.collection, u.id)).filter((r): r is StoredResource => r?.account_id === accountId);
   }
 

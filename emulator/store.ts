@@ -17,10 +17,14 @@ const FILE_MODE = 0o600;
 
 type Change = { kind: RecordKind; key: string; value: unknown; previous: unknown };
 
+/** Told of every change to a kind's records (rolled back ones too): the stored value, or undefined once deleted. */
+export type Watcher = (key: string, value: unknown, previous: unknown) => void;
+
 export class RecordStore {
   private readonly data = new Map<RecordKind, Map<string, unknown>>();
   private pending: Change[] | undefined;
   private readonly db: DatabaseSync | undefined;
+  private readonly watchers = new Map<RecordKind, Watcher[]>();
 
   constructor(dataDir?: string) {
     if (dataDir === undefined) return;
@@ -63,15 +67,28 @@ export class RecordStore {
 
   set(kind: RecordKind, key: string, value: unknown): void {
     const copy = structuredClone(value);
-    const previous = this.map(kind).get(key);
-    this.map(kind).set(key, copy);
+    const previous = this.put(kind, key, copy);
     this.record({ kind, key, value: copy, previous });
   }
 
   delete(kind: RecordKind, key: string): void {
-    const previous = this.map(kind).get(key);
-    this.map(kind).delete(key);
+    const previous = this.put(kind, key, undefined);
     this.record({ kind, key, value: undefined, previous });
+  }
+
+  /** Calls `watcher` on every later change of `kind`'s records (indexes keep themselves current this way). */
+  watch(kind: RecordKind, watcher: Watcher): void {
+    this.watchers.set(kind, [...(this.watchers.get(kind) ?? []), watcher]);
+  }
+
+  /** Sets (or, with undefined, deletes) a record in memory and tells the watchers; answers the previous value. */
+  private put(kind: RecordKind, key: string, value: unknown): unknown {
+    const m = this.map(kind);
+    const previous = m.get(key);
+    if (value === undefined) m.delete(key);
+    else m.set(key, value);
+    for (const watcher of this.watchers.get(kind) ?? []) watcher(key, value, previous);
+    return previous;
   }
 
   /** Runs `fn`; every write it makes is persisted together, or (on a throw) none is kept. */
@@ -83,10 +100,7 @@ export class RecordStore {
       this.flush(changes);
       return result;
     } catch (error) {
-      for (const c of changes.reverse()) {
-        if (c.previous === undefined) this.map(c.kind).delete(c.key);
-        else this.map(c.kind).set(c.key, c.previous);
-      }
+      for (const c of changes.reverse()) this.put(c.kind, c.key, c.previous);
       throw error;
     } finally {
       this.pending = undefined;

@@ -1,5 +1,6 @@
-// Listing parameters: the repeated `ids` filter every list takes, and limit / offset paging with X-Total-Count
-// and an RFC 8288 Link header for the few listings that page.
+// Listing parameters and answers: the repeated `ids` filter every list takes, limit / offset paging with
+// X-Total-Count and an RFC 8288 Link header for the few listings that page, and long lists streamed.
+import { Readable } from "node:stream";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { id as uuid } from "pulumi-audience/sdk/contract";
 import { fieldError, queryInvalid } from "../errors.ts";
@@ -49,4 +50,25 @@ export function sendPage<T>(request: FastifyRequest, reply: FastifyReply, items:
   links.push(link("first", 0));
   if (limit > 0) links.push(link("last", Math.max(0, Math.floor((items.length - 1) / limit) * limit)));
   return reply.header("x-total-count", String(items.length)).header("link", links.join(", ")).send(items.slice(offset, offset + limit));
+}
+
+/** Lists longer than this are streamed: the answer is written as it is made, never held whole in memory. */
+const STREAM_OVER = 1000;
+const CHUNK = 64 * 1024;
+
+/** Answers `items` as a JSON array, each rendered by `present` only as it is written. */
+export function sendList<T>(reply: FastifyReply, items: readonly T[], present: (item: T) => unknown): FastifyReply {
+  if (items.length <= STREAM_OVER) return reply.send(items.map(present));
+  function* chunks(): Generator<string> {
+    let chunk = "[";
+    for (const [i, item] of items.entries()) {
+      chunk += (i === 0 ? "" : ",") + JSON.stringify(present(item));
+      if (chunk.length >= CHUNK) {
+        yield chunk;
+        chunk = "";
+      }
+    }
+    yield `${chunk}]`;
+  }
+  return reply.type("application/json; charset=utf-8").send(Readable.from(chunks()));
 }

@@ -10,7 +10,7 @@ import {
   assertQuota, assertValid, assertWritable, clientMembers, createOnlyErrors, referenceErrors, runContextRules, serviceMembers,
 } from "../rules.ts";
 import type { EmulatorContext } from "../context.ts";
-import { idsFilter } from "./paging.ts";
+import { idsFilter, sendList } from "./paging.ts";
 
 const archiveBody = archiveRequest.optional();
 
@@ -143,9 +143,10 @@ function registerFamily(server: FastifyInstance, ctx: EmulatorContext, family: F
   app.get(base, (request, reply) => {
     const ids = idsFilter(request.query);
     const archived = (request.query as { archived?: string }).archived === "true";
-    const list = state.resources(ctx.account(request).id, collection, { archived })
-      .filter((r) => !ids || ids.has(String(r.doc.id)));
-    return reply.send(list.map((r) => ctx.present(request, r)));
+    const accountId = ctx.account(request).id;
+    // Only the documents answered are copied (by present): ids are looked up directly, a whole list is streamed.
+    if (ids) return reply.send(state.resourcesById(accountId, collection, ids, { archived }).map((r) => ctx.present(request, r)));
+    return sendList(reply, [...state.eachResource(accountId, collection, { archived })], (r) => ctx.present(request, r));
   });
   if (family.creatable) app.post(base, create);
   app.get<Params>(item, (request, reply) => reply.send(ctx.present(request, lookup(request))));

@@ -5,7 +5,6 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
-import type { Command } from "commander";
 import { startEmulator } from "pulumi-audience/emulator";
 import { runProgram, type Operation } from "../engine/index.ts";
 import { pulumiOnPath, runWithPulumiCli } from "../engine/pulumi-cli.ts";
@@ -132,13 +131,4 @@ export async function runDemo(): Promise<boolean> {
   say(`AUDIENCE_BASE_URL, AUDIENCE_API_KEY and PULUMI_CONFIG_PASSPHRASE set, \`npx audience run up --cwd examples/${EXAMPLE}\`.`);
   say(`Deploy for real with the Pulumi CLI: \`pulumi up\` in that directory, against the live service.`);
   return process.exitCode === undefined || process.exitCode === 0;
-}
-
-export function register(program: Command): void {
-  program
-    .command("demo")
-    .description("start an emulated service, deploy examples/adaptive-discounting, enable it, read its CSV, show drift, destroy")
-    .action(async () => {
-      await runDemo();
-    });
 }

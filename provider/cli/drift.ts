@@ -2,7 +2,6 @@
 // reports what changed outside the program (what `pulumi refresh` would find), without touching state.
 import { readFile } from "node:fs/promises";
 import Table from "cli-table3";
-import type { Command } from "commander";
 import { clientService, compare, createLifecycle, credentialsFor, readSettings, type Settings } from "pulumi-audience/provider";
 import { SIG_KEY } from "../engine/values.ts";
 
@@ -96,31 +95,29 @@ async function readJson(file: string, what: string): Promise<unknown> {
   }
 }
 
-export function register(program: Command): void {
-  program
-    .command("drift")
-    .description("Report audience resources changed outside the program, from a `pulumi stack export --show-secrets` file")
-    .argument("<state>", "the stack export (JSON), or - to read it from stdin")
-    .option("--accounts <file>", "JSON map of account name -> {apiKey, baseUrl} for resources with an `account` input")
-    .option("--json", "print the report as JSON")
-    .action(async (file: string, options: { accounts?: string; json?: boolean }) => {
-      try {
-        const document = await readJson(file, "stack export");
-        const accounts = options.accounts !== undefined ? await readJson(options.accounts, "accounts file") : undefined;
-        const settings = readSettings((key) => (key === "audience:accounts" ? accounts : undefined));
-        const entries = await detectDrift(document, settings);
-        if (options.json) {
-          console.log(JSON.stringify(entries, null, 2));
-        } else {
-          const table = new Table({ head: ["resource", "kind", "account", "status", "members"] });
-          for (const e of entries) table.push([e.name, e.kind, e.account, e.status, e.message ?? e.members.join(", ")]);
-          console.log(entries.length === 0 ? "no audience resources in this stack" : table.toString());
-        }
-        // 2 when something drifted or is gone: a CI step can fail on it.
-        process.exitCode = entries.some((e) => e.status !== "in sync") ? 2 : 0;
-      } catch (error) {
-        console.error(`audience drift: ${(error as Error).message}`);
-        process.exitCode = 1;
-      }
-    });
+export interface DriftFlags {
+  accounts?: string;
+  json?: boolean;
+}
+
+/** `audience drift <state>`: prints the report; exit code 2 when something drifted or is gone. */
+export async function runDriftCommand(file: string, options: DriftFlags): Promise<void> {
+  try {
+    const document = await readJson(file, "stack export");
+    const accounts = options.accounts !== undefined ? await readJson(options.accounts, "accounts file") : undefined;
+    const settings = readSettings((key) => (key === "audience:accounts" ? accounts : undefined));
+    const entries = await detectDrift(document, settings);
+    if (options.json) {
+      console.log(JSON.stringify(entries, null, 2));
+    } else {
+      const table = new Table({ head: ["resource", "kind", "account", "status", "members"] });
+      for (const e of entries) table.push([e.name, e.kind, e.account, e.status, e.message ?? e.members.join(", ")]);
+      console.log(entries.length === 0 ? "no audience resources in this stack" : table.toString());
+    }
+    // 2 when something drifted or is gone: a CI step can fail on it.
+    process.exitCode = entries.some((e) => e.status !== "in sync") ? 2 : 0;
+  } catch (error) {
+    console.error(`audience drift: ${(error as Error).message}`);
+    process.exitCode = 1;
+  }
 }

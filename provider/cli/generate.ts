@@ -3,7 +3,6 @@
 // is managed as code.
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { Command } from "commander";
 import { AudienceClient } from "pulumi-audience/sdk/client";
 import { families, fromWire, SECRET_PLACEHOLDER, type Collection, type FamilyDef } from "pulumi-audience/sdk/contract";
 import { providerFamilies } from "../runtime/families/index.ts";
@@ -107,28 +106,27 @@ export async function generateProgram(settings: Settings, options: GenerateOptio
   return `${[...header, ...blocks].join("\n")}\n`;
 }
 
-export function register(program: Command): void {
-  program
-    .command("generate")
-    .description("Write a Pulumi program that adopts the account's existing resources (from AUDIENCE_API_KEY / AUDIENCE_BASE_URL)")
-    .option("--out <dir>", "write <dir>/index.ts and <dir>/Pulumi.yaml instead of printing the program")
-    .option("--name <project>", "project name for Pulumi.yaml", "audience-account")
-    .option("--only <collections>", "comma-separated collections to include (e.g. cohorts,scopes,targets)")
-    .action(async (options: { out?: string; name: string; only?: string }) => {
-      try {
-        const settings = readSettings(() => undefined);
-        const source = await generateProgram(settings, options.only ? { collections: options.only.split(",").map((c) => c.trim()) } : {});
-        if (options.out === undefined) {
-          process.stdout.write(source);
-          return;
-        }
-        await mkdir(options.out, { recursive: true });
-        await writeFile(join(options.out, "index.ts"), source);
-        await writeFile(join(options.out, "Pulumi.yaml"), `name: ${options.name}\nruntime:\n  name: nodejs\n  options:\n    typescript: false\nmain: index.ts\n`);
-        console.log(`wrote ${join(options.out, "index.ts")} and Pulumi.yaml`);
-      } catch (error) {
-        console.error(`audience generate: ${(error as Error).message}`);
-        process.exitCode = 1;
-      }
-    });
+export interface GenerateFlags {
+  out?: string;
+  name: string;
+  only?: string;
+}
+
+/** Prints the program, or writes it with a Pulumi.yaml into `--out`. */
+export async function runGenerateCommand(options: GenerateFlags): Promise<void> {
+  try {
+    const settings = readSettings(() => undefined);
+    const source = await generateProgram(settings, options.only ? { collections: options.only.split(",").map((c) => c.trim()) } : {});
+    if (options.out === undefined) {
+      process.stdout.write(source);
+      return;
+    }
+    await mkdir(options.out, { recursive: true });
+    await writeFile(join(options.out, "index.ts"), source);
+    await writeFile(join(options.out, "Pulumi.yaml"), `name: ${options.name}\nruntime:\n  name: nodejs\n  options:\n    typescript: false\nmain: index.ts\n`);
+    console.log(`wrote ${join(options.out, "index.ts")} and Pulumi.yaml`);
+  } catch (error) {
+    console.error(`audience generate: ${(error as Error).message}`);
+    process.exitCode = 1;
+  }
 }

@@ -1,17 +1,24 @@
 #!/usr/bin/env node
-// `audience`: the project's command line. Each subcommand lives in its own module and registers itself here.
+// `audience`: the project's command line. Each subcommand defines its options in commands/ and loads its module
+// only when it runs, so `audience --help` starts fast.
 import { createRequire } from "node:module";
 import { Command } from "commander";
-import { register as config } from "./config.ts";
-import { register as drift } from "./drift.ts";
-import { register as demo } from "./demo.ts";
-import { register as emulator } from "./emulator.ts";
-import { register as generate } from "./generate.ts";
-import { register as newProgram } from "./new.ts";
-import { register as run } from "./run.ts";
-import { register as stack } from "./stack.ts";
+import { define as config } from "./commands/config.ts";
+import { define as demo } from "./commands/demo.ts";
+import { define as drift } from "./commands/drift.ts";
+import { define as emulator } from "./commands/emulator.ts";
+import { define as generate } from "./commands/generate.ts";
+import { define as newProgram } from "./commands/new.ts";
+import { define as run } from "./commands/run.ts";
+import { define as schema } from "./commands/schema.ts";
+import { define as stack } from "./commands/stack.ts";
 import { failure, oneLine } from "./usage.ts";
-import { register as schema } from "../plugin/command.ts";
+
+// Output piped into a reader that stops early (`| head`) ends the command quietly, as other CLIs do.
+process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+  if (error.code === "EPIPE") process.exit(0);
+  throw error;
+});
 
 const { version } = createRequire(import.meta.url)("pulumi-audience/package.json") as { version: string };
 
@@ -22,7 +29,7 @@ const program = new Command("audience")
   .exitOverride();
 
 const commands: ((program: Command) => void)[] = [newProgram, emulator, run, config, stack, demo, drift, generate, schema];
-for (const register of commands) register(program);
+for (const define of commands) define(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -1,7 +1,7 @@
 // The options of every command that works on one stack of a program, named and defaulted once.
 import type { Command } from "commander";
-import { DEFAULT_STACK, stackStatePath } from "../engine/index.ts";
 import { checkStackName, loadProject, type Project } from "../engine/project.ts";
+import { DEFAULT_STACK, stackStatePath } from "../engine/stack-files.ts";
 
 export interface StackFlags {
   cwd: string;

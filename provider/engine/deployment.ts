@@ -39,9 +39,12 @@ export class Deployment implements MonitorHandler {
   /** Resources of this run, as the program declared them (preview keeps them here only). */
   readonly #news = new Map<string, ResourceState>();
   #providerRef: Promise<string> | undefined;
+  /** Resource operations in flight at once: `parallel`, as `pulumi up --parallel`. */
+  readonly #inSlot: <T>(fn: () => Promise<T>) => Promise<T>;
 
   constructor(options: DeploymentOptions) {
     this.#o = options;
+    this.#inSlot = limiter(options.parallel);
     this.progress = new Progress(options.emit, options.dryRun);
     this.#generator = new StepGenerator({
       provider: options.provider,
@@ -97,8 +100,8 @@ export class Deployment implements MonitorHandler {
       if (failedDep) throw new Error(`${urn}: not attempted because ${failedDep} failed`);
       let old = this.#snapshot.find(urn);
       for (const alias of reg.aliasUrns) old ??= this.#snapshot.find(alias);
-      const step = await this.#plan(urn, () => this.#generator.register(urn, reg, old));
-      const state = (await this.#perform(step))!;
+      const run = async () => (await this.#perform(await this.#plan(urn, () => this.#generator.register(urn, reg, old))))!;
+      const state = reg.custom ? await this.#inSlot(run) : await run();
       this.#news.set(urn, state);
       return { urn, id: state.id ?? "", outputs: reg.custom ? state.outputs : {} };
     } finally {
@@ -171,7 +174,13 @@ export class Deployment implements MonitorHandler {
 
   /** Runs delete steps once the deletes they wait for are done, independent ones in parallel. */
   async #deleteAll(steps: DeleteStep[]): Promise<void> {
-    await inDependencyOrder(steps, (s) => steps.filter((x) => s.after.includes(x.urn)), this.#o.parallel, (s) => this.#perform(s));
+    const byUrn = new Map<string, DeleteStep[]>();
+    for (const s of steps) {
+      const list = byUrn.get(s.urn);
+      if (list) list.push(s);
+      else byUrn.set(s.urn, [s]);
+    }
+    await inDependencyOrder(steps, (s) => s.after.flatMap((urn) => byUrn.get(urn) ?? []), this.#o.parallel, (s) => this.#perform(s));
     if (!this.#o.dryRun) await this.#executor.dropUnusedProviders();
   }
 
@@ -184,34 +193,33 @@ export class Deployment implements MonitorHandler {
   }
 }
 
+/** Runs functions at most `limit` at a time, the others waiting in order. */
+function limiter(limit: number): <T>(fn: () => Promise<T>) => Promise<T> {
+  let active = 0;
+  const queue: (() => void)[] = [];
+  return async (fn) => {
+    if (active >= limit) await new Promise<void>((resolve) => queue.push(resolve));
+    active++;
+    try {
+      return await fn();
+    } finally {
+      active--;
+      queue.shift()?.();
+    }
+  };
+}
+
 /** Runs fn for each item once everything it waits for has succeeded; an item whose prerequisite failed is skipped. */
 async function inDependencyOrder<T>(items: T[], waitFor: (item: T) => T[], limit: number, fn: (item: T) => Promise<unknown>): Promise<void> {
   const runs = new Map<T, Promise<boolean>>();
-  let active = 0;
-  const queue: (() => void)[] = [];
-  const slot = async () => {
-    if (active >= limit) await new Promise<void>((resolve) => queue.push(resolve));
-    active++;
-  };
-  const release = () => {
-    active--;
-    queue.shift()?.();
-  };
+  const inSlot = limiter(limit);
   const run = (item: T): Promise<boolean> => {
     let p = runs.get(item);
     if (!p) {
       p = (async () => {
         const ok = await Promise.all(waitFor(item).map(run));
         if (!ok.every(Boolean)) return false;
-        await slot();
-        try {
-          await fn(item);
-          return true;
-        } catch {
-          return false;
-        } finally {
-          release();
-        }
+        return inSlot(() => fn(item)).then(() => true, () => false);
       })();
       runs.set(item, p);
     }

@@ -1,6 +1,6 @@
 // The local engine: runs a Pulumi program (preview, up, refresh, destroy) the way `pulumi` does, without its CLI.
-import { existsSync, readFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { existsSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { nodeProblem } from "pulumi-audience/node-version";
 import type { Controls } from "../runtime/lifecycle/controls.ts";
 import { Deployment, type Operation } from "./deployment.ts";
@@ -10,6 +10,7 @@ import { startMonitor } from "./monitor.ts";
 import { checkStackName, loadProject, loadStackConfig, ProjectError, programConfigEnv, providerConfig, setConfigArg, type Project, type StackConfig } from "./project.ts";
 import { DynamicProviderHost } from "./provider-host.ts";
 import { lockStack, Snapshot } from "./snapshot.ts";
+import { DEFAULT_STACK, resolvePassphrase, stackStatePath } from "./stack-files.ts";
 import type { StepOp } from "./steps.ts";
 import { STACK_TYPE, urnType } from "./urn.ts";
 import { isSecret, revealed, type PropertyMap, type Value } from "./values.ts";
@@ -18,6 +19,7 @@ export type { Operation } from "./deployment.ts";
 export type { DiagnosticEvent, EngineEvent, StepEvent } from "./events.ts";
 export type { StepOp } from "./steps.ts";
 export { PassphraseCrypter, PassphraseError } from "./secrets.ts";
+export { DEFAULT_STACK, resolvePassphrase, stackStatePath } from "./stack-files.ts";
 export { ProjectError } from "./project.ts";
 export { Snapshot, StateError } from "./snapshot.ts";
 
@@ -67,24 +69,6 @@ const ADOPT_KEY: keyof Controls = "adoptId";
 function adoptedId(inputs: PropertyMap): string | undefined {
   const id = inputs[ADOPT_KEY];
   return typeof id === "string" && id !== "" ? id : undefined;
-}
-
-/** The stack a command works on when none is named. */
-export const DEFAULT_STACK = "dev";
-
-/** Where a stack's state file lives: `<stateDir>/<stack>.json`, by default under `<program>/.audience/state`. */
-export function stackStatePath(projectDir: string, stack: string, stateDir?: string): string {
-  return join(resolve(stateDir ?? join(projectDir, ".audience", "state")), `${stack}.json`);
-}
-
-/** The passphrase of the stack's secrets: given, else PULUMI_CONFIG_PASSPHRASE, else PULUMI_CONFIG_PASSPHRASE_FILE. */
-export function resolvePassphrase(explicit?: string): string {
-  if (explicit !== undefined) return explicit;
-  const env = process.env["PULUMI_CONFIG_PASSPHRASE"];
-  if (env !== undefined) return env;
-  const file = process.env["PULUMI_CONFIG_PASSPHRASE_FILE"];
-  if (file) return readFileSync(file, "utf8").replace(/\r?\n$/, "");
-  throw new ProjectError("set PULUMI_CONFIG_PASSPHRASE (or PULUMI_CONFIG_PASSPHRASE_FILE): the stack's secrets are encrypted with it");
 }
 
 export async function runProgram(options: RunOptions): Promise<RunResult> {
@@ -195,7 +179,7 @@ async function deploy(options: RunOptions, { project, stack, parallel, passphras
     clearTimeout(stopTimer);
     await monitor.close();
     if (host) await host.then((h) => h.close(), () => undefined);
-    if (!dryRun) await snapshot.save();
+    if (!dryRun) await snapshot.compact();
   }
   const { steps, diagnostics, failed } = deployment.progress;
   if (failed && !error) {

@@ -25,21 +25,42 @@ function nearestPackageDir(from: string): string | undefined {
 }
 
 /**
- * A module preloaded into the program. Node 22.23's util.inspect loops forever, eating memory, on a stack line
- * such as ".../node_modules/@pulumi/resource.ts:1:2", which source-map-support makes from @pulumi/pulumi's source
- * maps; the runtime inspects every unhandled error that way, so a failing program would hang instead of exiting.
- * Stack traces are kept on the compiled files instead.
+ * A module preloaded into the program, to keep stack traces cheap and on the compiled files:
+ * - source-map-support is installed first, so the runtime's own install adds no formatter, and V8 formats stacks.
+ *   (Node 22.23's util.inspect loops forever on a stack line such as ".../node_modules/@pulumi/resource.ts:1:2",
+ *   which source-map-support makes from @pulumi/pulumi's source maps: a failing program would hang.)
+ * - The runtime captures a stack with every promise it makes (four per property of every resource), which it
+ *   prints only with PULUMI_DEBUG_PROMISE_LEAKS set: without it, none is captured.
+ * Errors a program throws keep V8's ordinary, readable stack.
  */
 function stackTracePreload(runEntry: string): string {
-  let sourceMapSupport: string;
-  try {
-    sourceMapSupport = createRequire(runEntry).resolve("source-map-support");
-  } catch {
-    return "";
-  }
-  const code = `require(${JSON.stringify(sourceMapSupport)}).install({ overrideRetrieveSourceMap: true, retrieveSourceMap: () => null });\n`;
+  const runtime = createRequire(runEntry);
+  const resolveFrom = (id: string) => {
+    try {
+      return runtime.resolve(id);
+    } catch {
+      return undefined;
+    }
+  };
+  const sourceMapSupport = resolveFrom("source-map-support");
+  const debuggable = resolveFrom("../../runtime/debuggable.js");
+  const code = [
+    ...(sourceMapSupport ? [`require(${JSON.stringify(sourceMapSupport)}).install({ overrideRetrieveSourceMap: true, retrieveSourceMap: () => null });`] : []),
+    "Error.prepareStackTrace = undefined;",
+    ...(debuggable ? [
+      "if (!process.env.PULUMI_DEBUG_PROMISE_LEAKS) {",
+      `  const debuggable = require(${JSON.stringify(debuggable)});`,
+      "  const capturing = debuggable.debuggablePromise;",
+      "  debuggable.debuggablePromise = function (p, ctx) {",
+      "    const limit = Error.stackTraceLimit;",
+      "    Error.stackTraceLimit = 0;",
+      "    try { return capturing.call(this, p, ctx); } finally { Error.stackTraceLimit = limit; }",
+      "  };",
+      "}",
+    ] : []),
+  ].join("\n");
   const file = join(tmpdir(), `pulumi-audience-preload-${createHash("sha256").update(code).digest("hex").slice(0, 16)}.cjs`);
-  if (!existsSync(file)) writeFileSync(file, code);
+  if (!existsSync(file)) writeFileSync(file, `${code}\n`);
   return file;
 }
 
@@ -74,9 +95,8 @@ export async function runLanguageRuntime(run: ProgramRun): Promise<number> {
     }
   }
   const entry = resolvePulumiModule(project.dir, "cmd/run/index.js");
-  const preload = stackTracePreload(entry);
   const args = [
-    ...(preload ? ["--require", preload] : []),
+    "--require", stackTracePreload(entry),
     ...project.nodeArgs,
     entry,
     `--monitor=${run.monitorAddress}`,

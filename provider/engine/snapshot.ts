@@ -1,10 +1,13 @@
 // The stack's snapshot: the resources it holds and the operations in flight, kept in the stack's state file in the
-// layout of `pulumi stack export`, secrets sealed with the passphrase provider. Every save writes a temporary file
-// and renames it over the old one, so a crash never leaves half a state.
+// layout of `pulumi stack export`, secrets sealed with the passphrase provider, and in the journal of the changes
+// made since the file was written. The file is written whole to a temporary file renamed over the old one, so a
+// crash never leaves half a state.
 import { randomBytes } from "node:crypto";
 import { mkdir, open, readFile, rename, rm } from "node:fs/promises";
 import { dirname } from "node:path";
+import { isDeepStrictEqual } from "node:util";
 import { z } from "zod";
+import { Journal } from "./journal.ts";
 import { PassphraseCrypter } from "./secrets.ts";
 import { annotateSecrets, markSecret, plaintextSecrets, type PropertyMap, type Value } from "./values.ts";
 
@@ -44,7 +47,7 @@ interface StateFile {
     manifest: { time: string; magic: string; version: string };
     secrets_providers: { type: "passphrase"; state: { salt: string } };
     resources: ResourceState[];
-    pending_operations?: PendingOperation[];
+    pending_operations?: (PendingOperation & { id: string })[];
   };
 }
 
@@ -76,6 +79,18 @@ const storedResource = z.looseObject({
   delete: z.boolean().optional(),
   initErrors: names.optional(),
 });
+const storedOperation = z.looseObject({
+  /** Names the operation in the journal's records; Pulumi's own state has none. */
+  id: z.string().optional(),
+  type: z.enum(["creating", "updating", "deleting"]),
+  resource: z.looseObject({ urn: z.string(), type: z.string(), id: z.string().optional(), inputs: propertyMap.default({}) }),
+});
+const journalRecord = z.union([
+  z.strictObject({ put: storedResource }),
+  z.strictObject({ drop: z.string() }),
+  z.strictObject({ begin: storedOperation.extend({ id: z.string() }) }),
+  z.strictObject({ end: z.string() }),
+]);
 const storedStateFile = z.looseObject({
   version: z.literal(3),
   deployment: z.looseObject({
@@ -83,10 +98,7 @@ const storedStateFile = z.looseObject({
     // without secrets) every secret must be in plaintext; they are then sealed with the stack's own salt.
     secrets_providers: z.looseObject({ state: z.looseObject({ salt: z.string().optional() }).optional() }).optional(),
     resources: z.array(storedResource),
-    pending_operations: z.array(z.looseObject({
-      type: z.enum(["creating", "updating", "deleting"]),
-      resource: z.looseObject({ urn: z.string(), type: z.string(), id: z.string().optional(), inputs: propertyMap.default({}) }),
-    })).optional(),
+    pending_operations: z.array(storedOperation).optional(),
   }),
 });
 
@@ -94,21 +106,47 @@ function where(path: readonly PropertyKey[]): string {
   return path.map((p, i) => (typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`)).join("") || "(document)";
 }
 
+/** A record of the journal: a resource's new state, its removal, or an operation begun or ended. */
+type JournalRecord =
+  | { put: ResourceState }
+  | { drop: string }
+  | { begin: PendingOperation & { id: string } }
+  | { end: string };
+
+/** Live resources by URN; copies waiting for deletion by URN and id, as several may wait at once. */
+function keyOf(r: Pick<ResourceState, "urn" | "delete" | "id">): string {
+  return r.delete ? `${r.urn}#${r.id ?? ""}` : r.urn;
+}
+
+/**
+ * The stack's state. Each change is one record appended to a journal next to the state file (fsynced, shared with
+ * changes made at the same time), so what a step writes does not grow with the stack; `compact()` folds the journal
+ * into the state file at the end of a run, and `load()` replays a journal a crash left behind. Every record is a
+ * blind write of one key, so replaying a journal over a state that already holds it changes nothing.
+ * Operations in flight are records too: those begun and not ended are the pending operations, kept in the state
+ * file until a later run resolves them.
+ */
 export class Snapshot {
-  resources: ResourceState[];
-  pending: PendingOperation[];
   readonly path: string;
   readonly crypter: PassphraseCrypter;
-  #writes: Promise<void> = Promise.resolve();
+  readonly #resources: Map<string, ResourceState>;
+  readonly #pending: Map<string, PendingOperation>;
+  readonly #journal: Journal;
+  readonly #hasFile: boolean;
+  #fileWritten: Promise<void> | undefined;
+  /** Whether load() found a journal: compact() then folds it in even if this run changes nothing. */
+  #replayed = false;
 
-  private constructor(path: string, crypter: PassphraseCrypter, resources: ResourceState[], pending: PendingOperation[]) {
+  private constructor(path: string, crypter: PassphraseCrypter, resources: ResourceState[], pending: Map<string, PendingOperation>, hasFile: boolean) {
     this.path = path;
+    this.#hasFile = hasFile;
     this.crypter = crypter;
-    this.resources = resources;
-    this.pending = pending;
+    this.#resources = new Map(resources.map((r) => [keyOf(r), r]));
+    this.#pending = pending;
+    this.#journal = new Journal(journalPath(path));
   }
 
-  /** Reads the state file, or starts an empty stack whose secrets use the given salt (or a new one). */
+  /** Reads the state file and replays its journal, or starts an empty stack whose secrets use the given salt (or a new one). */
   static async load(path: string, passphrase: string, saltForNewStack?: string): Promise<Snapshot> {
     let text: string | undefined;
     try {
@@ -116,18 +154,26 @@ export class Snapshot {
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
     }
-    if (text === undefined) return new Snapshot(path, await PassphraseCrypter.open(passphrase, saltForNewStack), [], []);
-    return Snapshot.parse(text, { path, passphrase, saltForNewStack });
+    const records = await Journal.read(journalPath(path)).catch((e: Error) => {
+      throw new StateError(`${e.message}; restore the state from a backup`);
+    });
+    if (text === undefined && records.length === 0) return new Snapshot(path, await PassphraseCrypter.open(passphrase, saltForNewStack), [], new Map(), false);
+    return Snapshot.#open(text, records, { path, passphrase, saltForNewStack, source: path });
   }
 
   /**
    * A state document, as a state file holds it or `pulumi stack export` writes it (secrets as ciphertext, or as
    * plaintext with --show-secrets), to be kept at `path`. `source` names the text in errors (default: path).
    */
-  static async parse(text: string, { path, passphrase, saltForNewStack, source = path }: { path: string; passphrase: string; saltForNewStack?: string; source?: string }): Promise<Snapshot> {
+  static parse(text: string, { path, passphrase, saltForNewStack, source = path }: { path: string; passphrase: string; saltForNewStack?: string; source?: string }): Promise<Snapshot> {
+    return Snapshot.#open(text, [], { path, passphrase, saltForNewStack, source });
+  }
+
+  /** A state file's text (if any) with the journal records written after it replayed over it. */
+  static async #open(text: string | undefined, records: unknown[], { path, passphrase, saltForNewStack, source }: { path: string; passphrase: string; saltForNewStack?: string | undefined; source: string }): Promise<Snapshot> {
     let doc: unknown;
     try {
-      doc = JSON.parse(text);
+      doc = text === undefined ? emptyState(await PassphraseCrypter.open(passphrase, saltForNewStack)) : JSON.parse(text);
     } catch (e) {
       throw new StateError(`${source}: not valid JSON (${(e as Error).message}); restore it from a backup or remove it to start over`);
     }
@@ -145,51 +191,116 @@ export class Snapshot {
         throw new StateError(`${source}: ${what}: ${(e as Error).message}`);
       }
     };
-    const resources = deployment.resources.map((r) => ({
-      ...r,
-      inputs: open(r.inputs, `${r.urn} inputs`),
-      outputs: open(r.outputs, `${r.urn} outputs`),
-    })) as ResourceState[];
-    const pending = (deployment.pending_operations ?? []).map((op) => ({ ...op, resource: { ...op.resource, inputs: open(op.resource.inputs, `pending ${op.type} of ${op.resource.urn}`) } }));
-    return new Snapshot(path, crypter, resources, pending);
+    const openResource = (r: z.output<typeof storedResource>) =>
+      ({ ...r, inputs: open(r.inputs, `${r.urn} inputs`), outputs: open(r.outputs, `${r.urn} outputs`) }) as ResourceState;
+    const openOperation = (op: z.output<typeof storedOperation>): PendingOperation =>
+      ({ type: op.type, resource: { ...op.resource, inputs: open(op.resource.inputs, `pending ${op.type} of ${op.resource.urn}`) } });
+    // Operations written by another tool have no id: their place names them, the same on every load.
+    const pending = new Map((deployment.pending_operations ?? []).map((op, i) => [op.id ?? `unnamed-${i}`, openOperation(op)]));
+    const state = new Snapshot(path, crypter, deployment.resources.map(openResource), pending, text !== undefined);
+    state.#replayed = records.length > 0;
+    for (const [i, record] of records.entries()) {
+      const parsedRecord = journalRecord.safeParse(record);
+      if (!parsedRecord.success) throw new StateError(`${journalPath(path)}, record ${i + 1}: ${parsedRecord.error.issues[0]?.message}; restore the state from a backup`);
+      const r = parsedRecord.data;
+      if ("put" in r) state.#resources.set(keyOf(r.put), openResource(r.put));
+      else if ("drop" in r) state.#resources.delete(r.drop);
+      else if ("begin" in r) state.#pending.set(r.begin.id, openOperation(r.begin));
+      else state.#pending.delete(r.end);
+    }
+    return state;
+  }
+
+  /** Every resource, live ones and copies waiting for deletion, in the order they were first recorded. */
+  get resources(): ResourceState[] {
+    return [...this.#resources.values()];
+  }
+
+  /** Operations begun and not ended: by a run that crashed, or whose outcome is not known. */
+  get pending(): PendingOperation[] {
+    return [...this.#pending.values()];
   }
 
   find(urn: string): ResourceState | undefined {
-    return this.resources.find((r) => r.urn === urn && !r.delete);
+    return this.#resources.get(urn);
   }
 
   /**
-   * Puts the new state of a resource in place of its old one (or appends it), then saves. `renamed` is its old
-   * entry under another URN (an alias), which gives way.
+   * Puts the new state of a resource in place of its old one (or adds it); resolves once recorded on disk.
+   * `renamed` is its old entry under another URN (an alias), which gives way.
    */
   upsert(resource: ResourceState, renamed?: ResourceState): Promise<void> {
-    if (renamed && renamed.urn !== resource.urn) this.resources = this.resources.filter((r) => r !== renamed);
-    const at = this.resources.findIndex((r) => r.urn === resource.urn && !r.delete);
-    if (at >= 0) this.resources[at] = resource;
-    else this.resources.push(resource);
-    return this.save();
+    if (renamed && renamed.urn !== resource.urn) void this.remove(renamed);
+    const key = keyOf(resource);
+    const previous = this.#resources.get(key);
+    this.#resources.set(key, resource);
+    // A step that changed nothing (a no-op up) writes nothing.
+    return previous && isDeepStrictEqual(previous, resource) ? Promise.resolve() : this.#append({ put: resource });
   }
 
   remove(resource: ResourceState): Promise<void> {
-    this.resources = this.resources.filter((r) => r !== resource);
-    return this.save();
+    const key = keyOf(resource);
+    if (this.#resources.get(key) !== resource) return Promise.resolve();
+    this.#resources.delete(key);
+    return this.#append({ drop: key });
   }
 
-  begin(op: PendingOperation): Promise<void> {
-    this.pending.push(op);
-    return this.save();
+  /** Keeps a resource as an old copy waiting for deletion, making way for its replacement; answers the copy. */
+  async retire(resource: ResourceState): Promise<ResourceState> {
+    const retired = { ...resource, delete: true };
+    const removed = this.remove(resource);
+    await Promise.all([removed, this.upsert(retired)]);
+    return retired;
   }
 
-  /** Clears a pending operation; the caller saves with its next change. */
-  end(op: PendingOperation): void {
-    this.pending = this.pending.filter((p) => p !== op);
+  /** Records an operation about to start; resolves once it is on disk. Returns what `end` takes. */
+  begin(op: PendingOperation): { id: string; recorded: Promise<void> } {
+    const id = operationId();
+    this.#pending.set(id, op);
+    return { id, recorded: this.#append({ begin: { ...op, id } }) };
   }
 
-  /** Queues a write of the whole state; writes happen one at a time, in order. */
-  save(): Promise<void> {
-    const text = this.#serialize((v) => this.crypter.sealValue(v));
-    this.#writes = this.#writes.catch(() => undefined).then(() => writeAtomically(this.path, text));
-    return this.#writes;
+  /** Records that an operation finished (whatever its outcome); durable with the next change awaited. */
+  end(id: string): Promise<void> {
+    this.#pending.delete(id);
+    return this.#append({ end: id });
+  }
+
+  /** Resolves the operations a previous run left pending (after they were reported). */
+  clearPending(): Promise<void> {
+    return Promise.all([...this.#pending.keys()].map((id) => this.end(id))).then(() => undefined);
+  }
+
+  /** Appends a record; a caller that does not wait for it learns of a failed write from the next one it awaits. */
+  #append(record: JournalRecord): Promise<void> {
+    const sealed = this.#seal(record);
+    // A journal is replayed over its state file, which must exist first: it holds the salt of the journal's secrets.
+    this.#fileWritten ??= this.#hasFile ? Promise.resolve() : writeAtomically(this.path, this.#serialize((v) => this.crypter.sealValue(v)));
+    const appended = this.#fileWritten.then(() => this.#journal.append(sealed));
+    appended.catch(() => undefined);
+    return appended;
+  }
+
+  #seal(record: JournalRecord): JournalRecord {
+    const seal = (m: PropertyMap) => this.crypter.sealValue(m as Value) as PropertyMap;
+    if ("put" in record) return { put: { ...record.put, inputs: seal(record.put.inputs), outputs: seal(record.put.outputs) } };
+    if ("begin" in record) return { begin: { ...record.begin, resource: { ...record.begin.resource, inputs: seal(record.begin.resource.inputs) } } };
+    return record;
+  }
+
+  /** At the end of a run: writes the whole state file and drops the journal, unless nothing was recorded. */
+  async compact(): Promise<void> {
+    // Nothing recorded since the state file was written: it is current.
+    if (this.#fileWritten === undefined && !this.#replayed) return;
+    await this.save();
+  }
+
+  /** Writes the whole state file now (atomically) and drops the journal it then holds. */
+  async save(): Promise<void> {
+    await this.#fileWritten?.catch(() => undefined);
+    await this.#journal.settled();
+    await writeAtomically(this.path, this.#serialize((v) => this.crypter.sealValue(v)));
+    await this.#journal.remove();
   }
 
   /** The state as `pulumi stack export` writes it: secrets encrypted, or in plaintext with showSecrets. */
@@ -204,10 +315,20 @@ export class Snapshot {
       secrets_providers: { type: "passphrase", state: { salt: this.crypter.saltState } },
       resources: dependencyOrder(this.resources).map((r) => ({ ...r, inputs: seal(r.inputs) as PropertyMap, outputs: seal(r.outputs) as PropertyMap })),
     };
-    if (this.pending.length > 0) deployment.pending_operations = this.pending.map((op) => ({ ...op, resource: { ...op.resource, inputs: seal(op.resource.inputs) as PropertyMap } }));
+    if (this.#pending.size > 0) {
+      deployment.pending_operations = [...this.#pending].map(([id, op]) => ({ ...op, id, resource: { ...op.resource, inputs: seal(op.resource.inputs) as PropertyMap } }));
+    }
     const file: StateFile = { version: 3, deployment };
-    return `${JSON.stringify(file, null, 4)}\n`;
+    return `${JSON.stringify(file)}\n`;
   }
+}
+
+const journalPath = (statePath: string) => `${statePath}.journal`;
+
+const operationId = () => randomBytes(8).toString("hex");
+
+function emptyState(crypter: PassphraseCrypter): unknown {
+  return { version: 3, deployment: { secrets_providers: { type: "passphrase", state: { salt: crypter.saltState } }, resources: [] } };
 }
 
 async function writeAtomically(path: string, text: string): Promise<void> {

@@ -1,9 +1,9 @@
 // Carries out planned steps: changes the service through the provider host and records each finished step in the
-// stack's snapshot at once. Calls that change the service are noted as pending first, so a run that dies midway
-// leaves word of what may exist untracked.
+// stack's snapshot at once. Calls that change the service are noted as pending (a create's note on disk before the
+// call), so a run that dies midway leaves word of what may exist untracked.
 import { isDeepStrictEqual } from "node:util";
 import { ResourceInitFailedError, type DynamicProviderHost } from "./provider-host.ts";
-import { recordedOutputs, type PendingOperation, type ResourceState, type Snapshot } from "./snapshot.ts";
+import { recordedOutputs, type ResourceState, type Snapshot } from "./snapshot.ts";
 import type { ReplaceStep, Step, UpdateStep } from "./steps.ts";
 import { PROVIDER_TYPE } from "./urn.ts";
 
@@ -56,9 +56,7 @@ export class StepExecutor {
 
   /** Forgets the operations a previous run left pending, once they have been reported. */
   async forgetInterrupted(): Promise<void> {
-    if (this.#snapshot.pending.length === 0) return;
-    this.#snapshot.pending = [];
-    await this.#snapshot.save();
+    await this.#snapshot.clearPending();
   }
 
   /** Drops default providers no resource refers to any more. */
@@ -79,20 +77,20 @@ export class StepExecutor {
   async #create(planned: ResourceState): Promise<ResourceState> {
     const host = await this.#provider();
     const { urn, type, inputs } = planned;
-    // Recorded before the call: if the process dies mid-create, the next run says what may exist untracked.
-    const op: PendingOperation = { resource: { urn, type, inputs }, type: "creating" };
-    await this.#snapshot.begin(op);
+    // On disk before the call: if the process dies mid-create, the next run says what may exist untracked.
+    const op = this.#snapshot.begin({ resource: { urn, type, inputs }, type: "creating" });
+    await op.recorded;
     try {
       const { id, outputs } = await host.create(urn, inputs);
       const created = { ...planned, id, outputs: recordedOutputs(planned, outputs) };
-      this.#snapshot.end(op);
+      void this.#snapshot.end(op.id);
       await this.#snapshot.upsert(created);
       return created;
     } catch (e) {
-      this.#snapshot.end(op);
+      const ended = this.#snapshot.end(op.id);
       // Created but not initialized: keep it in the state so the next run updates or deletes it.
       if (e instanceof ResourceInitFailedError && e.id) await this.#snapshot.upsert({ ...planned, id: e.id, outputs: recordedOutputs(planned, e.outputs), initErrors: e.reasons });
-      else await this.#snapshot.save();
+      else await ended;
       throw e;
     }
   }
@@ -100,29 +98,26 @@ export class StepExecutor {
   async #update({ urn, old, new: planned }: UpdateStep): Promise<ResourceState> {
     const host = await this.#provider();
     const id = planned.id ?? "";
-    const op: PendingOperation = { resource: { urn, type: planned.type, id, inputs: planned.inputs }, type: "updating" };
-    await this.#snapshot.begin(op);
+    // Not awaited: until the update is recorded, the state holds the old inputs and the next run updates again.
+    const op = this.#snapshot.begin({ resource: { urn, type: planned.type, id, inputs: planned.inputs }, type: "updating" });
     try {
       const outputs = await host.update(id, urn, old.outputs, planned.inputs, old.inputs);
-      this.#snapshot.end(op);
+      void this.#snapshot.end(op.id);
       return await this.#commit({ ...planned, outputs: recordedOutputs(planned, outputs) }, old);
     } catch (e) {
-      this.#snapshot.end(op);
+      const ended = this.#snapshot.end(op.id);
       if (e instanceof ResourceInitFailedError) await this.#commit({ ...planned, outputs: recordedOutputs(planned, e.outputs), initErrors: e.reasons }, old);
-      else await this.#snapshot.save();
+      else await ended;
       throw e;
     }
   }
 
   async #replace({ old, new: planned, deleteBeforeReplace }: ReplaceStep): Promise<ResourceState> {
+    // Kept, marked, until its replacement exists: a run that dies in between deletes it next time.
+    const retired = deleteBeforeReplace ? undefined : await this.#snapshot.retire(old);
     if (deleteBeforeReplace) await this.#delete(old);
-    else {
-      // Kept, marked, until its replacement exists: a run that dies in between deletes it next time.
-      old.delete = true;
-      await this.#snapshot.save();
-    }
     const created = await this.#create(planned);
-    if (!deleteBeforeReplace) await this.#delete(old);
+    if (retired) await this.#delete(retired);
     return created;
   }
 
@@ -131,12 +126,12 @@ export class StepExecutor {
     if (r.protect) throw new Error(`${r.urn} is protected: set protect: false and run up before deleting it`);
     if (r.custom && r.id && !r.retainOnDelete && !r.external && r.type !== PROVIDER_TYPE) {
       const host = await this.#provider();
-      const op: PendingOperation = { resource: { urn: r.urn, type: r.type, id: r.id, inputs: r.inputs }, type: "deleting" };
-      await this.#snapshot.begin(op);
+      // Not awaited: until the delete is recorded, the state still holds the resource and the next run deletes it.
+      const op = this.#snapshot.begin({ resource: { urn: r.urn, type: r.type, id: r.id, inputs: r.inputs }, type: "deleting" });
       try {
         await host.delete(r.id, r.urn, r.outputs, r.inputs);
       } finally {
-        this.#snapshot.end(op);
+        void this.#snapshot.end(op.id);
       }
     }
     await this.#snapshot.remove(r);

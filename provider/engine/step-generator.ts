@@ -171,8 +171,17 @@ export class StepGenerator {
 
   /** Delete steps in reverse dependency order, each naming the deletes that go before it. */
   #deletes(resources: ResourceState[]): DeleteStep[] {
+    const dependents = new Map<string, string[]>();
+    for (const x of resources) {
+      for (const urn of prerequisites(x)) {
+        if (urn === x.urn) continue;
+        const list = dependents.get(urn);
+        if (list) list.push(x.urn);
+        else dependents.set(urn, [x.urn]);
+      }
+    }
     return dependencyOrder(resources)
       .reverse()
-      .map((r) => ({ op: "delete", urn: r.urn, old: r, after: resources.filter((x) => x !== r && prerequisites(x).includes(r.urn)).map((x) => x.urn) }));
+      .map((r) => ({ op: "delete", urn: r.urn, old: r, after: dependents.get(r.urn) ?? [] }));
   }
 }

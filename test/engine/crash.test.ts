@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, expect, it } from "vitest";
 import { runProgram } from "../../provider/engine/index.ts";
+import { Snapshot } from "../../provider/engine/snapshot.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const FIXTURE = join(import.meta.dirname, "fixtures", "notes");
@@ -31,11 +32,10 @@ it("an up killed halfway is finished by the next up", { timeout: 120_000 }, asyn
   process.kill(-child.pid!, "SIGKILL");
   await exited;
 
-  const after = JSON.parse(readFileSync(join(dir, "dev.json"), "utf8")) as {
-    deployment: { resources: { urn: string; id?: string; type: string }[]; pending_operations?: { type: string; resource: { urn: string } }[] };
-  };
-  const recorded = after.deployment.resources.filter((r) => r.type.endsWith(":Note")).map((r) => r.urn.split("::").pop());
-  const pending = after.deployment.pending_operations ?? [];
+  // What the killed run left: the state file and the journal of its steps, read as the next run reads them.
+  const after = await Snapshot.load(join(dir, "dev.json"), PASSPHRASE);
+  const recorded = after.resources.filter((r) => r.type.endsWith(":Note")).map((r) => r.urn.split("::").pop());
+  const pending = after.pending;
   expect(recorded.length + pending.length).toBeGreaterThan(0);
 
   const before = journal().length;
@@ -46,7 +46,11 @@ it("an up killed halfway is finished by the next up", { timeout: 120_000 }, asyn
   for (const op of pending) expect(r.diagnostics.some((d) => d.severity === "warning" && d.message.includes(op.resource.urn))).toBe(true);
   const notes = ["one", "vault", "shelf-inner", ...Array.from({ length: 6 }, (_, i) => `extra-${i}`)].sort();
   expect([...recorded, ...createdNow].sort()).toEqual(notes);
-  const final = JSON.parse(readFileSync(join(dir, "dev.json"), "utf8")) as typeof after;
+  const final = JSON.parse(readFileSync(join(dir, "dev.json"), "utf8")) as {
+    deployment: { resources: { urn: string; type: string }[]; pending_operations?: unknown[] };
+  };
   expect(final.deployment.resources.filter((x) => x.type.endsWith(":Note")).map((x) => x.urn.split("::").pop()).sort()).toEqual(notes);
   expect(final.deployment.pending_operations).toBeUndefined();
+  // The journal of the killed run was folded into the state file.
+  expect(existsSync(join(dir, "dev.json.journal"))).toBe(false);
 });

@@ -1,10 +1,11 @@
 // A damaged state file is refused with the place that is wrong, never a crash deep in a run, and nothing is written.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PassphraseCrypter, runProgram, StateError } from "../../provider/engine/index.ts";
-import { Snapshot } from "../../provider/engine/snapshot.ts";
+import { Snapshot, type ResourceState } from "../../provider/engine/snapshot.ts";
+import { SECRET_SIG, SIG_KEY } from "../../provider/engine/values.ts";
 
 const FIXTURE = join(import.meta.dirname, "fixtures", "notes");
 const PASSPHRASE = "state passphrase";
@@ -42,5 +43,66 @@ describe("a damaged state file", () => {
     const run = runProgram({ cwd: FIXTURE, operation: "up", passphrase: PASSPHRASE, stateDir: dir, env: { NOTES_DIR: dir } });
     await expect(run).rejects.toThrow(/deployment\.resources\[0\]\.urn/);
     expect(readFileSync(file, "utf8")).toBe(text);
+  });
+});
+
+describe("the journal of changes", () => {
+  const resource = (name: string, text = "hello"): ResourceState => ({
+    urn: `urn:pulumi:dev::notes::pulumi-nodejs:dynamic/notes:Note::${name}`, custom: true, type: "pulumi-nodejs:dynamic/notes:Note",
+    id: `/notes/${name}`, inputs: { text }, outputs: { text, token: { [SIG_KEY]: SECRET_SIG, value: "s3cret" } }, dependencies: [],
+  });
+  const journalFile = () => `${file}.journal`;
+  const names = (s: Snapshot) => s.resources.map((r) => r.urn.split("::").pop());
+
+  it("a run that stops before compacting is read back whole, secrets sealed on disk, a torn last line ignored", async () => {
+    rmSync(file, { force: true });
+    const state = await Snapshot.load(file, PASSPHRASE, salt);
+    await state.upsert(resource("one"));
+    await state.upsert(resource("two"));
+    const op = state.begin({ type: "creating", resource: { urn: resource("three").urn, type: resource("three").type, inputs: { text: "x" } } });
+    await op.recorded;
+    await state.upsert(resource("one", "changed"));
+    await state.remove(state.find(resource("two").urn)!);
+    expect(readFileSync(journalFile(), "utf8")).not.toContain("s3cret");
+    appendFileSync(journalFile(), '{"put":{"urn":"urn:pul');
+
+    const read = await Snapshot.load(file, PASSPHRASE);
+    expect(names(read)).toEqual(["one"]);
+    expect(read.find(resource("one").urn)?.inputs).toEqual({ text: "changed" });
+    expect(read.find(resource("one").urn)?.outputs["token"]).toEqual({ [SIG_KEY]: SECRET_SIG, value: "s3cret" });
+    expect(read.pending.map((p) => [p.type, p.resource.urn])).toEqual([["creating", resource("three").urn]]);
+  });
+
+  it("compacting writes the state file and drops the journal; the journal replayed again over it changes nothing", async () => {
+    const journal = readFileSync(journalFile(), "utf8");
+    const state = await Snapshot.load(file, PASSPHRASE);
+    await state.compact();
+    expect(existsSync(journalFile())).toBe(false);
+    const compacted = await Snapshot.load(file, PASSPHRASE);
+    // As after a crash between writing the state file and removing the journal.
+    writeFileSync(journalFile(), journal);
+    const replayed = await Snapshot.load(file, PASSPHRASE);
+    for (const s of [compacted, replayed]) {
+      expect(names(s)).toEqual(["one"]);
+      expect(s.pending.map((p) => p.resource.urn)).toEqual([resource("three").urn]);
+    }
+  });
+
+  it("what a step writes does not grow with the stack, and the state file is written only when compacting", async () => {
+    rmSync(file, { force: true });
+    rmSync(journalFile(), { force: true });
+    const state = await Snapshot.load(file, PASSPHRASE, salt);
+    const grown = async (name: string) => {
+      const before = existsSync(journalFile()) ? statSync(journalFile()).size : 0;
+      await state.upsert(resource(name));
+      return statSync(journalFile()).size - before;
+    };
+    const first = await grown("n0000");
+    const fileAfterFirst = readFileSync(file, "utf8");
+    for (let i = 1; i < 500; i++) await state.upsert(resource(`n${String(i).padStart(4, "0")}`));
+    expect(await grown("n9999")).toBe(first);
+    expect(readFileSync(file, "utf8")).toBe(fileAfterFirst);
+    await state.compact();
+    expect((await Snapshot.load(file, PASSPHRASE)).resources).toHaveLength(501);
   });
 });

@@ -1,0 +1,115 @@
+// Emulator rows: throughput at 32 concurrent callers against bare node:http serving the same bytes, and request
+// latency and memory with 100,000 resources in the account against the same with 100.
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { request } from "undici";
+import { atLeast, atMost, percentile, startChild, timings, load, type Bench, type HttpCall, type Row } from "./measure.ts";
+import type { Answers, EmulatorReady } from "./service.ts";
+
+const CONCURRENCY = 32;
+
+function calls(ready: EmulatorReady) {
+  const headers = { authorization: `Bearer ${ready.apiKey}` };
+  const json = { ...headers, "content-type": "application/json" };
+  return {
+    get: { method: "GET", path: `/v1/cohorts/${ready.ids[0]}`, headers },
+    list: { method: "GET", path: `/v1/cohorts?${ready.ids.slice(0, 100).map((id) => `ids=${id}`).join("&")}`, headers },
+    post: { method: "POST", path: "/v1/cohorts", headers: json, body: JSON.stringify({ name: "bench" }) },
+  } satisfies Record<string, HttpCall>;
+}
+
+async function send(origin: string, call: HttpCall): Promise<{ status: number; type: string; body: string }> {
+  const res = await request(`${origin}${call.path}`, { method: call.method, headers: call.headers ?? {}, body: call.body ?? null });
+  const body = await res.body.text();
+  if (res.statusCode >= 300) throw new Error(`${call.method} ${call.path}: ${res.statusCode} ${body}`);
+  return { status: res.statusCode, type: String(res.headers["content-type"]), body };
+}
+
+export const emulatorHttp: Bench = {
+  id: "emulator-http",
+  async run({ quick }) {
+    const ms = quick ? 1500 : 5000;
+    const dir = mkdtempSync(join(tmpdir(), "audience-bench-"));
+    const emulator = await startChild<EmulatorReady>("service.ts", ["emulator", "1000"]);
+    try {
+      const c = calls(emulator.ready);
+      // The bare server answers the bytes the emulator answered, for the same method and path.
+      const answers: Answers = {};
+      for (const call of Object.values(c)) answers[`${call.method} ${call.path.split("?")[0]}`] = await send(emulator.ready.url, call);
+      writeFileSync(join(dir, "answers.json"), JSON.stringify(answers));
+      const bare = await startChild<{ url: string }>("service.ts", ["bare", join(dir, "answers.json")]);
+      const rows: Row[] = [];
+      try {
+        for (const [name, call, goal] of [["GET by id", c.get, 0.5], ["?ids= with 100 ids", c.list, 0.3], ["POST (create)", c.post, 0.3]] as const) {
+          const base = await load(bare.ready.url, call, CONCURRENCY, ms);
+          const ours = await load(emulator.ready.url, call, CONCURRENCY, ms);
+          const baselineWhat = "bare node:http serving the same bytes";
+          rows.push(atLeast({ what: "emulator throughput", measured: `${name}: req/s at ${CONCURRENCY} concurrent`, unit: "req/s", value: ours.rps, baseline: base.rps, baselineWhat }, goal));
+          rows.push({ what: "emulator throughput", measured: `${name}: p99 at ${CONCURRENCY} concurrent`, unit: "ms", value: ours.p99, baseline: base.p99, baselineWhat, ratio: ours.p99 / base.p99, goal: "report" });
+        }
+      } finally {
+        await bare.stop();
+      }
+      return rows;
+    } finally {
+      await emulator.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  },
+};
+
+interface Scale {
+  create: number;
+  remove: number;
+  ids: number;
+  rssMb: number;
+  /** Peak RSS once a full list was answered. */
+  listedPeakMb: number;
+  listMs: number;
+}
+
+async function atSize(size: number, reps: number): Promise<Scale> {
+  const emulator = await startChild<EmulatorReady>("service.ts", ["emulator", String(size)]);
+  try {
+    const origin = emulator.ready.url;
+    const c = calls(emulator.ready);
+    await send(origin, c.get);
+    const create = await timings(reps, () => send(origin, c.post));
+    const ids = await timings(reps, () => send(origin, c.list));
+    const doomed = emulator.ready.ids.slice(-reps);
+    const remove = await timings(reps, (i) => request(`${origin}/v1/cohorts/${doomed[i]}`, { method: "DELETE", headers: c.get.headers }).then(async (r) => {
+      await r.body.dump();
+      if (r.statusCode !== 204) throw new Error(`DELETE: ${r.statusCode}`);
+    }));
+    const { rssMb } = emulator.memory();
+    const t = performance.now();
+    await send(origin, { method: "GET", path: "/v1/cohorts", headers: c.get.headers });
+    const listMs = performance.now() - t;
+    return { create: percentile(create, 99), remove: percentile(remove, 99), ids: percentile(ids, 99), rssMb, listedPeakMb: emulator.memory().peakMb, listMs };
+  } finally {
+    await emulator.stop();
+  }
+}
+
+export const emulatorScale: Bench = {
+  id: "emulator-scale",
+  async run({ quick }) {
+    const large = quick ? 20_000 : 100_000;
+    const reps = quick ? 30 : 100;
+    const small = await atSize(100, reps);
+    const big = await atSize(large, reps);
+    const what = `emulator at ${large.toLocaleString("en-US")} resources`;
+    const baselineWhat = "the same at 100 resources";
+    const p99 = (measured: string, key: "create" | "remove" | "ids") =>
+      atMost({ what, measured: `${measured} p99 (sequential)`, unit: "ms", value: big[key], baseline: small[key], baselineWhat }, 2);
+    const rss = (measured: string, value: number, baseline: number): Row =>
+      ({ what, measured, unit: "MB", value, baseline, baselineWhat, ratio: value / baseline, goal: "<= 300 MB", met: value <= 300 });
+    return [
+      p99("create", "create"), p99("delete", "remove"), p99("?ids= with 100 ids", "ids"),
+      rss("RSS", big.rssMb, small.rssMb),
+      rss("peak RSS after one full list", big.listedPeakMb, small.listedPeakMb),
+      { what, measured: "full list (one GET)", unit: "ms", value: big.listMs, baseline: small.listMs, baselineWhat, ratio: big.listMs / small.listMs, goal: "report" },
+    ];
+  },
+};

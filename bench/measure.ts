@@ -1,0 +1,158 @@
+// What every bench module shares: the row each one returns, statistics, timing, child processes and load.
+import { spawn, type ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { Pool } from "undici";
+
+export const ROOT = join(import.meta.dirname, "..");
+
+/** One line of the table: a figure beside its baseline of the same run. */
+export interface Row {
+  what: string;
+  /** What was measured, e.g. "create through the host". */
+  measured: string;
+  value: number;
+  baseline: number;
+  /** What the baseline is. */
+  baselineWhat: string;
+  /** Unit of value and baseline: "ms", "req/s", "MB", "requests". */
+  unit: string;
+  /** value / baseline, whichever way is better. */
+  ratio: number;
+  goal: string;
+  /** Whether the goal is met; undefined when the goal is only reported. */
+  met?: boolean;
+  note?: string;
+}
+
+export interface BenchOptions {
+  quick: boolean;
+}
+
+/** A bench module: measures its rows with baselines of the same run. */
+export interface Bench {
+  id: string;
+  run(options: BenchOptions): Promise<Row[]>;
+}
+
+export function median(values: number[]): number {
+  return percentile(values, 50);
+}
+
+export function percentile(values: number[], p: number): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] as number;
+}
+
+/** Runs fn n times one after another; answers the milliseconds of each. */
+export async function timings(n: number, fn: (i: number) => Promise<unknown>): Promise<number[]> {
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t = performance.now();
+    await fn(i);
+    out.push(performance.now() - t);
+  }
+  return out;
+}
+
+export async function elapsed(fn: () => Promise<unknown>): Promise<number> {
+  const t = performance.now();
+  await fn();
+  return performance.now() - t;
+}
+
+/** A row whose goal is "value / baseline at most `max`" (times: lower is better). */
+export function atMost(row: Omit<Row, "ratio" | "goal" | "met">, max: number, goal = `<= ${max}x`): Row {
+  const ratio = row.value / row.baseline;
+  return { ...row, ratio, goal, met: ratio <= max };
+}
+
+/** A row whose goal is "value / baseline at least `min`" (throughput: higher is better). */
+export function atLeast(row: Omit<Row, "ratio" | "goal" | "met">, min: number, goal = `>= ${min}x`): Row {
+  const ratio = row.value / row.baseline;
+  return { ...row, ratio, goal, met: ratio >= min };
+}
+
+/** A child Node process running one of bench's scripts; its first stdout line is a JSON `ready` message. */
+export interface Child<T> {
+  ready: T;
+  pid: number;
+  /** Resident and peak resident memory of the process now, in MB (from /proc). */
+  memory(): { rssMb: number; peakMb: number };
+  stop(): Promise<void>;
+}
+
+export async function startChild<T>(script: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<Child<T>> {
+  const child: ChildProcess = spawn(process.execPath, ["--conditions=source", join(import.meta.dirname, script), ...args], {
+    env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "inherit"],
+  });
+  const ready = await new Promise<T>((resolve, reject) => {
+    createInterface({ input: child.stdout! }).once("line", (line) => resolve(JSON.parse(line) as T));
+    child.once("exit", (code) => reject(new Error(`${script} exited with ${code} before it was ready`)));
+  });
+  return {
+    ready,
+    pid: child.pid!,
+    memory() {
+      const status = readFileSync(`/proc/${child.pid}/status`, "utf8");
+      const kb = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+)`, "m").exec(status)?.[1] ?? Number.NaN);
+      return { rssMb: Math.round(kb("VmRSS") / 1024), peakMb: Math.round(kb("VmHWM") / 1024) };
+    },
+    async stop() {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      child.kill();
+      await exited;
+    },
+  };
+}
+
+export interface HttpCall {
+  method: "GET" | "POST" | "PATCH" | "DELETE";
+  path: string;
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+export interface Load {
+  rps: number;
+  p99: number;
+  requests: number;
+}
+
+/** `concurrency` callers send `call` back to back for `ms`; answers requests per second and the p99 latency. */
+export async function load(origin: string, call: HttpCall, concurrency: number, ms: number): Promise<Load> {
+  const pool = new Pool(origin, { connections: concurrency, pipelining: 1 });
+  const latencies: number[] = [];
+  const send = async () => {
+    const t = performance.now();
+    const res = await pool.request({ method: call.method, path: call.path, headers: call.headers ?? {}, body: call.body ?? null });
+    await res.body.arrayBuffer();
+    if (res.statusCode >= 300) throw new Error(`${call.method} ${call.path}: ${res.statusCode}`);
+    return performance.now() - t;
+  };
+  try {
+    for (let i = 0; i < concurrency; i++) await send(); // warm every connection
+    const started = performance.now();
+    const until = started + ms;
+    await Promise.all(Array.from({ length: concurrency }, async () => {
+      while (performance.now() < until) latencies.push(await send());
+    }));
+    const took = performance.now() - started;
+    return { rps: (latencies.length * 1000) / took, p99: percentile(latencies, 99), requests: latencies.length };
+  } finally {
+    await pool.close();
+  }
+}
+
+/** Runs `count` calls with at most `concurrency` in flight; answers the wall time in ms. */
+export async function inParallel(count: number, concurrency: number, fn: (i: number) => Promise<unknown>): Promise<number> {
+  let next = 0;
+  const t = performance.now();
+  await Promise.all(Array.from({ length: Math.min(concurrency, count) }, async () => {
+    while (next < count) await fn(next++);
+  }));
+  return performance.now() - t;
+}

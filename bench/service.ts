@@ -1,0 +1,60 @@
+// A server in its own process, for bench modules to measure over loopback. Prints one JSON line once listening.
+//   node --conditions=source bench/service.ts emulator <cohorts>   the emulator, with an account holding <cohorts>
+//                                                                  seeded through its store (not over HTTP)
+//   node --conditions=source bench/service.ts bare <answers.json>  bare node:http answering recorded bytes
+import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { createApp } from "../emulator/app.ts";
+import type { StoredResource } from "../emulator/state.ts";
+
+/** What the bare server answers, by "METHOD pathname". */
+export type Answers = Record<string, { status: number; type: string; body: string }>;
+
+export interface EmulatorReady {
+  url: string;
+  apiKey: string;
+  /** Ids of seeded cohorts, oldest first (at most 1,000): nothing depends on them. */
+  ids: string[];
+}
+
+const [mode, arg = "0"] = process.argv.slice(2);
+// Stopped by the bench with SIGTERM: exit normally, so `--cpu-prof` can write its profile.
+process.once("SIGTERM", () => process.exit(0));
+
+if (mode === "bare") {
+  const answers = JSON.parse(readFileSync(arg, "utf8")) as Answers;
+  const server = createServer((req, res) => {
+    const answer = answers[`${req.method} ${(req.url ?? "/").split("?")[0]}`];
+    // Bodies are read to the end, as the emulator reads them.
+    req.resume();
+    req.once("end", () => {
+      if (!answer) return void res.writeHead(404).end();
+      res.writeHead(answer.status, { "content-type": answer.type, "content-length": Buffer.byteLength(answer.body) }).end(answer.body);
+    });
+  });
+  server.listen(0, "127.0.0.1", () => console.log(JSON.stringify({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` })));
+} else {
+  const count = Number(arg);
+  const { app, ctx } = createApp();
+  const { state } = ctx;
+  const account = state.store.transaction(() => state.createAccount({ name: "Bench", quotas: { cohorts: 100_000_000 } }));
+  const apiKey = state.store.transaction(() => state.addKey(account.id));
+  // One cohort made as a client would, then copies of it with their own id and name.
+  const made = await app.inject({ method: "POST", url: "/v1/cohorts", headers: { authorization: `Bearer ${apiKey}` }, payload: { name: "cohort template" } });
+  if (made.statusCode !== 201) throw new Error(`seeding: ${made.statusCode} ${made.body}`);
+  const template = state.resource("cohorts", (made.json() as { id: string }).id) as StoredResource;
+  state.remove("cohorts", String(template.doc.id));
+  const ids: string[] = [];
+  state.store.transaction(() => {
+    for (let i = 0; i < count; i++) {
+      const id = randomUUID();
+      if (ids.length < 1000) ids.push(id);
+      state.save({ ...template, doc: { ...template.doc, id, name: `cohort ${i}` } });
+    }
+  });
+  await app.listen({ port: 0, host: "127.0.0.1" });
+  const ready: EmulatorReady = { url: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`, apiKey, ids };
+  console.log(JSON.stringify(ready));
+}

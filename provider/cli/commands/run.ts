@@ -1,0 +1,36 @@
+// `audience run preview|up|refresh|destroy`: options here; the engine (provider/cli/run.ts) loads only when it runs.
+import { InvalidArgumentError, Option, type Command } from "commander";
+import type { Operation } from "../../engine/index.ts";
+import type { RunFlags } from "../run.ts";
+import { stackOptions } from "../stack-options.ts";
+import { UsageError } from "../usage.ts";
+
+const OPERATIONS: Operation[] = ["preview", "up", "refresh", "destroy"];
+
+function keyValues(flag: "--config" | "--secret") {
+  return (arg: string, previous: Record<string, string> = {}) => {
+    const eq = arg.indexOf("=");
+    // A malformed --secret may be the secret itself: it is never echoed.
+    if (eq <= 0) throw new UsageError(`${flag}${flag === "--secret" ? "" : ` "${arg}"`}: expected key=value`);
+    return { ...previous, [arg.slice(0, eq)]: arg.slice(eq + 1) };
+  };
+}
+
+function wholeNumber(arg: string): number {
+  const n = Number(arg);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError("expected a whole number >= 1");
+  return n;
+}
+
+export function define(program: Command): void {
+  stackOptions(program.command("run"), { state: true })
+    .description("run a Pulumi program as `pulumi <operation>` does, through the local engine (no Pulumi CLI needed)")
+    .addArgument(program.createArgument("<operation>", "what to do").choices(OPERATIONS))
+    .option("-c, --config <key=value>", "config value (repeatable)", keyValues("--config"))
+    .option("--secret <key=value>", "secret config value (repeatable)", keyValues("--secret"))
+    .addOption(new Option("--parallel <n>", "resource operations at once").argParser(wholeNumber).default(8))
+    .option("-y, --yes", "proceed without asking")
+    .option("--json", "print the result as one JSON document")
+    .addHelpText("after", "\nConfig comes from Pulumi.yaml, then Pulumi.<stack>.yaml (see `audience config`), then -c/--secret.\nSecrets in the state are encrypted with PULUMI_CONFIG_PASSPHRASE, as Pulumi's passphrase provider does.")
+    .action(async (operation: Operation, flags: RunFlags) => (await import("../run.ts")).runCommand(operation, flags));
+}
