@@ -7,7 +7,8 @@ import { clientService } from "./service-client.ts";
 import { credentialsFor, readSettings, type Settings } from "./settings.ts";
 
 export { compare, createLifecycle, type Environment } from "./lifecycle.ts";
-export { CONTROL_KEYS, KIND_KEY, PROVIDER_KEY, controlsSchema, type Controls } from "./controls.ts";
+export { CONTROL_KEYS, CREATE_STARTED_KEY, KIND_KEY, PROVIDER_KEY, controlsSchema, type Controls } from "./controls.ts";
+export { AmbiguousCreateError, OUTCOME_UNKNOWN } from "./ambiguous.ts";
 export { credentialsFor, readSettings, unknownAccount, type Credentials, type Settings } from "./settings.ts";
 export { UNKNOWN } from "./shape.ts";
 export type { Service } from "./service.ts";
@@ -28,6 +29,8 @@ const lifecycle = createLifecycle({
     return service;
   },
   sleep: (ms) => sleep(ms),
+  // The host's output is what an engine shows of the provider; the prefix gives the line its severity.
+  report: (message) => console.warn(`warning: ${message}`),
 });
 
 /** The provider the host calls: `configure` receives the whole stack config (secrets already unwrapped). */
