@@ -52,6 +52,15 @@ export function register(program: Command): void {
       const tty = Boolean(process.stdout.isTTY) && !flags.json;
       const renderer = createRenderer({ out: process.stdout, err: process.stderr, tty });
       const parallel = Number(flags.parallel);
+      // SIGINT or SIGTERM stops the run cleanly (steps in flight finish, state written, lock released); a second
+      // one is not needed and is ignored while that happens.
+      const stop = new AbortController();
+      const onSignal = (signal: NodeJS.Signals) => {
+        if (!stop.signal.aborted) process.stderr.write(`${signal}: stopping after the steps in flight\n`);
+        stop.abort();
+      };
+      process.on("SIGINT", onSignal);
+      process.on("SIGTERM", onSignal);
       const base: RunOptions = {
         cwd: flags.cwd,
         operation,
@@ -61,6 +70,7 @@ export function register(program: Command): void {
         ...(flags.secret ? { secrets: flags.secret } : {}),
         ...(flags.stateDir ? { stateDir: flags.stateDir } : {}),
         ...(flags.json ? {} : { onEvent: renderer.event }),
+        signal: stop.signal,
       };
       try {
         if (operation !== "preview" && !flags.yes) {
@@ -81,10 +91,13 @@ export function register(program: Command): void {
         const result = await runProgram(base);
         if (flags.json) process.stdout.write(resultJson(result));
         else renderer.summary(result);
-        if (!result.ok) process.exitCode = 1;
+        if (!result.ok) process.exitCode = stop.signal.aborted ? 130 : 1;
       } catch (e) {
         process.stderr.write(`error: ${(e as Error).message}\n`);
         process.exitCode = 1;
+      } finally {
+        process.off("SIGINT", onSignal);
+        process.off("SIGTERM", onSignal);
       }
     });
 }

@@ -6,6 +6,7 @@ import type { ResourceProviderClient } from "@pulumi/pulumi/proto/provider_grpc_
 import type { CheckResponse, ConfigureResponse, CreateResponse, DiffResponse, ReadResponse, UpdateResponse } from "@pulumi/pulumi/proto/provider_pb.js";
 import type { Empty } from "google-protobuf/google/protobuf/empty_pb.js";
 import { grpc, providerProto, providerRpc, resolvePulumiModule, statusProto, structProto } from "./proto.ts";
+import { tetherArgs } from "./tether.ts";
 import { revealedMap, type PropertyMap } from "./values.ts";
 
 export interface CheckResult {
@@ -38,6 +39,12 @@ export class ResourceInitFailedError extends Error {
 
 export class ProviderError extends Error {
   override name = "ProviderError";
+  /** The host died during the call: what the call did is unknown. */
+  readonly hostDied: boolean;
+  constructor(message: string, hostDied = false) {
+    super(message);
+    this.hostDied = hostDied;
+  }
 }
 
 type Callback<Res> = (err: ServiceError | null, res: Res) => void;
@@ -77,7 +84,8 @@ export class DynamicProviderHost {
 
   static async start(options: ProviderHostOptions): Promise<DynamicProviderHost> {
     const entry = resolvePulumiModule(options.cwd, "cmd/dynamic-provider/index.js");
-    const child = spawn(process.execPath, [entry, options.engineAddress], { cwd: options.cwd, env: options.env, stdio: ["ignore", "pipe", "pipe"] });
+    // Its own process group: a terminal's Ctrl-C reaches the engine only, which lets in-flight calls finish first.
+    const child = spawn(process.execPath, [...tetherArgs(), entry, options.engineAddress], { cwd: options.cwd, env: options.env, stdio: ["pipe", "pipe", "pipe"], detached: true });
     hosts.add(child);
     child.once("exit", () => hosts.delete(child));
     const stderr: string[] = [];
@@ -119,7 +127,7 @@ export class DynamicProviderHost {
     const init = initFailure(err.metadata);
     if (init) return new ResourceInitFailedError(err.details || err.message, init.id, init.outputs, init.reasons);
     if (err.code === grpc.status.UNAVAILABLE && this.#child.exitCode !== null) {
-      return new ProviderError(`${what}: the dynamic-provider host died:\n${this.#stderr.slice(-10).join("\n")}`);
+      return new ProviderError(`${what}: the dynamic-provider host died:\n${this.#stderr.slice(-10).join("\n")}`, true);
     }
     return new ProviderError(err.details || err.message);
   }

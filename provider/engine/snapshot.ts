@@ -35,6 +35,8 @@ export interface ResourceState {
 export interface PendingOperation {
   resource: Pick<ResourceState, "urn" | "type" | "inputs"> & { id?: string };
   type: "creating" | "updating" | "deleting";
+  /** When the call began (ms since the epoch): what a create left unknown was made after it. */
+  startedAt?: number;
 }
 
 /** The state file; Pulumi names the snapshot in it `deployment`. */
@@ -83,6 +85,7 @@ const storedStateFile = z.looseObject({
     resources: z.array(storedResource),
     pending_operations: z.array(z.looseObject({
       type: z.enum(["creating", "updating", "deleting"]),
+      startedAt: z.number().optional(),
       resource: z.looseObject({ urn: z.string(), type: z.string(), id: z.string().optional(), inputs: propertyMap.default({}) }),
     })).optional(),
   }),

@@ -2,7 +2,8 @@
 // stack's snapshot at once. Calls that change the service are noted as pending first, so a run that dies midway
 // leaves word of what may exist untracked.
 import { isDeepStrictEqual } from "node:util";
-import { ResourceInitFailedError, type DynamicProviderHost } from "./provider-host.ts";
+import { CREATE_STARTED_KEY, KIND_KEY, OUTCOME_UNKNOWN } from "../runtime/lifecycle/index.ts";
+import { ProviderError, ResourceInitFailedError, type DynamicProviderHost } from "./provider-host.ts";
 import { recordedOutputs, type PendingOperation, type ResourceState, type Snapshot } from "./snapshot.ts";
 import type { ReplaceStep, Step, UpdateStep } from "./steps.ts";
 import { PROVIDER_TYPE } from "./urn.ts";
@@ -18,6 +19,8 @@ export interface StepExecutorOptions {
 export class StepExecutor {
   readonly #snapshot: Snapshot;
   readonly #provider: () => Promise<ActingProvider>;
+  /** Pending operations this run began. */
+  readonly #ownOps = new Set<PendingOperation>();
 
   constructor(options: StepExecutorOptions) {
     this.#snapshot = options.snapshot;
@@ -54,11 +57,20 @@ export class StepExecutor {
     await this.#snapshot.upsert(resource);
   }
 
-  /** Forgets the operations a previous run left pending, once they have been reported. */
+  /**
+   * Forgets the operations a previous run left pending, once they have been reported, but creates whose outcome is
+   * unknown: the next create of the same resource looks for what they made first.
+   */
   async forgetInterrupted(): Promise<void> {
-    if (this.#snapshot.pending.length === 0) return;
-    this.#snapshot.pending = [];
+    const kept = this.#snapshot.pending.filter(resolvable);
+    if (kept.length === this.#snapshot.pending.length) return;
+    this.#snapshot.pending = kept;
     await this.#snapshot.save();
+  }
+
+  /** Creates left pending by an earlier run that this run did not create again. */
+  unresolved(): PendingOperation[] {
+    return this.#snapshot.pending.filter((op) => resolvable(op) && !this.#ownOps.has(op));
   }
 
   /** Drops default providers no resource refers to any more. */
@@ -79,17 +91,26 @@ export class StepExecutor {
   async #create(planned: ResourceState): Promise<ResourceState> {
     const host = await this.#provider();
     const { urn, type, inputs } = planned;
-    // Recorded before the call: if the process dies mid-create, the next run says what may exist untracked.
-    const op: PendingOperation = { resource: { urn, type, inputs }, type: "creating" };
+    // An earlier run's create of this resource whose outcome is unknown: the provider looks for what it made first.
+    const earlier = this.#snapshot.pending.find((p) => resolvable(p) && p.resource.urn === urn && !this.#ownOps.has(p));
+    const startedAt = earlier?.startedAt ?? Date.now();
+    // Recorded before the call: if the process dies mid-create, the next run looks for what it may have made.
+    const op: PendingOperation = { resource: { urn, type, inputs }, type: "creating", startedAt };
+    this.#ownOps.add(op);
+    if (earlier) this.#snapshot.end(earlier);
     await this.#snapshot.begin(op);
     try {
-      const { id, outputs } = await host.create(urn, inputs);
+      // Only this package's resources (they carry the family marker) know what the start time asks of them.
+      const resolve = earlier !== undefined && KIND_KEY in inputs;
+      const { id, outputs } = await host.create(urn, resolve ? { ...inputs, [CREATE_STARTED_KEY]: startedAt } : inputs);
       const created = { ...planned, id, outputs: recordedOutputs(planned, outputs) };
       this.#snapshot.end(op);
       await this.#snapshot.upsert(created);
       return created;
     } catch (e) {
-      this.#snapshot.end(op);
+      // A create whose outcome stays unknown stays pending: the next run resolves it before creating again.
+      if (outcomeUnknown(e)) this.#ownOps.delete(op);
+      else this.#snapshot.end(op);
       // Created but not initialized: keep it in the state so the next run updates or deletes it.
       if (e instanceof ResourceInitFailedError && e.id) await this.#snapshot.upsert({ ...planned, id: e.id, outputs: recordedOutputs(planned, e.outputs), initErrors: e.reasons });
       else await this.#snapshot.save();
@@ -141,4 +162,14 @@ export class StepExecutor {
     }
     await this.#snapshot.remove(r);
   }
+}
+
+/** A create from an earlier run that a later create of the same resource can resolve. */
+function resolvable(op: PendingOperation): boolean {
+  return op.type === "creating" && op.startedAt !== undefined;
+}
+
+/** Whether a failed create may have made the resource: the provider said so, or its host died during the call. */
+function outcomeUnknown(e: unknown): boolean {
+  return (e instanceof ProviderError && e.hostDied) || (e instanceof Error && e.message.includes(OUTCOME_UNKNOWN));
 }
