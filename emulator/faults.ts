@@ -2,6 +2,7 @@
 // connection reset before or after the request is processed; each with a probability and a count.
 import { z } from "zod";
 import { ERROR_CODES } from "pulumi-audience/sdk/contract";
+import { rng } from "./world/random.ts";
 
 export const faultRule = z.strictObject({
   /** HTTP method to match; any when omitted. */
@@ -18,7 +19,11 @@ export const faultRule = z.strictObject({
   /** How many matching requests the fault applies to; unlimited when omitted. */
   count: z.number().int().positive().optional(),
 });
-export const faultRules = z.strictObject({ rules: z.array(faultRule) });
+export const faultRules = z.strictObject({
+  rules: z.array(faultRule),
+  /** Seeds the draws of `probability`, so a run under random faults can be repeated; unseeded when omitted. */
+  seed: z.number().int().optional(),
+});
 export type FaultRule = z.output<typeof faultRule>;
 
 /** A compiled path pattern: literal characters, `*` (within a segment) and `**` (across segments). */
@@ -58,14 +63,17 @@ function matchesPattern(tokens: readonly PatternToken[], path: string): boolean 
 }
 
 export class Faults {
-  private rules: { rule: FaultRule; path: PatternToken[]; remaining: number }[] = [];
+  private rules: { rule: FaultRule; path: PatternToken[]; remaining: number; applied: number }[] = [];
+  private random: () => number = Math.random;
 
-  set(rules: FaultRule[]): void {
-    this.rules = rules.map((rule) => ({ rule, path: compilePattern(rule.path), remaining: rule.count ?? Infinity }));
+  set(rules: FaultRule[], seed?: number): void {
+    this.rules = rules.map((rule) => ({ rule, path: compilePattern(rule.path), remaining: rule.count ?? Infinity, applied: 0 }));
+    this.random = seed === undefined ? Math.random : rng(seed).float;
   }
 
-  list(): (FaultRule & { remaining: number | null })[] {
-    return this.rules.map((r) => ({ ...r.rule, remaining: Number.isFinite(r.remaining) ? r.remaining : null }));
+  /** The rules, each with how many more requests it may apply to and how many it applied to. */
+  list(): (FaultRule & { remaining: number | null; applied: number })[] {
+    return this.rules.map((r) => ({ ...r.rule, remaining: Number.isFinite(r.remaining) ? r.remaining : null, applied: r.applied }));
   }
 
   /** The fault to apply to this request, if any (consuming one of its count). */
@@ -74,8 +82,9 @@ export class Faults {
       if (entry.remaining <= 0) continue;
       if (entry.rule.method !== undefined && entry.rule.method.toUpperCase() !== method) continue;
       if (!matchesPattern(entry.path, path)) continue;
-      if (Math.random() >= entry.rule.probability) continue;
+      if (this.random() >= entry.rule.probability) continue;
       entry.remaining -= 1;
+      entry.applied += 1;
       return entry.rule;
     }
     return undefined;

@@ -117,7 +117,8 @@ export function register(app: FastifyInstance, ctx: EmulatorContext): void {
 
   app.get("/_emulator/faults", open, (_request, reply) => reply.send({ rules: faults.list() }));
   app.put("/_emulator/faults", open, (request, reply) => {
-    faults.set(parse(faultRules, request.body).rules);
+    const body = parse(faultRules, request.body);
+    faults.set(body.rules, body.seed);
     return reply.send({ rules: faults.list() });
   });
   app.delete("/_emulator/faults", open, (_request, reply) => {
