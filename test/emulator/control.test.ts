@@ -38,7 +38,7 @@ describe("faults", () => {
       await api.control("PUT", "/faults", { seed: 42, rules: [{ method: "GET", path: "/cohorts", status: 503, probability: 0.5 }] });
       const statuses: number[] = [];
       for (let i = 0; i < 12; i++) statuses.push((await api.get("/v1/cohorts")).status);
-      const listed = (await api.control("GET", "/faults")) as unknown as { body: { rules: { applied: number }[] } };
+      const listed = await api.control<{ rules: { applied: number }[] }>("GET", "/faults");
       return { statuses, applied: listed.body.rules[0]?.applied };
     };
     const first = await draw();
