@@ -19,12 +19,17 @@ export function outcomeUnknown(error: unknown): boolean {
   return error instanceof Error && (error as { outcomeUnknown?: unknown }).outcomeUnknown === true;
 }
 
+/** How a message names the resource: by its name, when its family has one. */
+function label(family: FamilyDef, desired: Props): string {
+  return typeof desired.name === "string" ? `${family.className} "${desired.name}"` : `${family.className} (no name)`;
+}
+
 /** Several resources could be the one a lost create made: none is taken, the user chooses. */
 export class AmbiguousCreateError extends Error {
   override name = "AmbiguousCreateError";
   readonly candidates: string[];
-  constructor(family: FamilyDef, name: string, candidates: string[], cause: string) {
-    super(`${family.className} "${name}": the create's answer was lost (${cause}) and ${candidates.length} resources match it: `
+  constructor(what: string, candidates: string[], cause: string) {
+    super(`${what}: the create's answer was lost (${cause}) and ${candidates.length} resources match it: `
       + `${candidates.join(", ")}. Set adoptId to the one to manage (and delete the others), then run again`);
     this.candidates = candidates;
   }
@@ -46,13 +51,13 @@ export async function findCreated(service: Service, family: FamilyDef, desired: 
     // A secret comes back masked: the declared value stands in for it.
     return jsonEqual(keepSecrets(canonical(family.create, candidate), want), want);
   });
-  const name = String(desired.name);
-  if (matches.length > 1) throw new AmbiguousCreateError(family, name, matches.map((m) => String(m.id)), cause);
+  const what = label(family, desired);
+  if (matches.length > 1) throw new AmbiguousCreateError(what, matches.map((m) => String(m.id)), cause);
   const [match] = matches;
   if (match === undefined) return undefined;
   return {
     response: match,
-    diagnostic: `${family.className} "${name}": the create's answer was lost (${cause}); ${String(match.id)}, made by it, is recorded as the created resource`,
+    diagnostic: `${what}: the create's answer was lost (${cause}); ${String(match.id)}, made by it, is recorded as the created resource`,
   };
 }
 
@@ -80,7 +85,7 @@ export async function createOnce(service: Service, family: FamilyDef, desired: P
         report(found.diagnostic);
         return found.response;
       }
-      if (attempt >= MAX_CREATE_ATTEMPTS) throw new Error(`${OUTCOME_UNKNOWN} ${family.className} "${String(desired.name)}": ${attempt} creates failed (last: ${cause}); a look after each found nothing made`, { cause: error });
+      if (attempt >= MAX_CREATE_ATTEMPTS) throw new Error(`${OUTCOME_UNKNOWN} ${label(family, desired)}: ${attempt} creates failed (last: ${cause}); a look after each found nothing made`, { cause: error });
     }
   }
 }
