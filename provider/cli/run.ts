@@ -1,4 +1,5 @@
 // `audience run preview|up|refresh|destroy`: runs a Pulumi program through the local engine, without a Pulumi CLI.
+import { constants as osConstants } from "node:os";
 import { createInterface } from "node:readline/promises";
 import { Command, Option } from "commander";
 import { runProgram, type Operation, type RunOptions } from "../engine/index.ts";
@@ -55,8 +56,10 @@ export function register(program: Command): void {
       // SIGINT or SIGTERM stops the run cleanly (steps in flight finish, state written, lock released); a second
       // one is not needed and is ignored while that happens.
       const stop = new AbortController();
+      let stoppedBy: NodeJS.Signals | undefined;
       const onSignal = (signal: NodeJS.Signals) => {
         if (!stop.signal.aborted) process.stderr.write(`${signal}: stopping after the steps in flight\n`);
+        stoppedBy ??= signal;
         stop.abort();
       };
       process.on("SIGINT", onSignal);
@@ -91,7 +94,8 @@ export function register(program: Command): void {
         const result = await runProgram(base);
         if (flags.json) process.stdout.write(resultJson(result));
         else renderer.summary(result);
-        if (!result.ok) process.exitCode = stop.signal.aborted ? 130 : 1;
+        // Stopped by a signal: the shell's status for it (128 + its number: 130 for SIGINT, 143 for SIGTERM).
+        if (!result.ok) process.exitCode = stoppedBy ? 128 + osConstants.signals[stoppedBy] : 1;
       } catch (e) {
         process.stderr.write(`error: ${(e as Error).message}\n`);
         process.exitCode = 1;

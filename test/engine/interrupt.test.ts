@@ -89,7 +89,7 @@ describe.each(["SIGTERM", "SIGKILL"] as const)("an up stopped by %s", { timeout:
     expect(started.length).toBeGreaterThanOrEqual(2); // the provider host and the program
     process.kill(child.pid!, signal);
     const code = await exited;
-    if (signal === "SIGTERM") expect(code).toBe(130);
+    if (signal === "SIGTERM") expect(code).toBe(143);
     for (let waited = 0; started.some(alive) && waited < 15_000; waited += 100) await sleep(100);
     expect(started.filter(alive)).toEqual([]);
 
