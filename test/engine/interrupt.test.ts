@@ -1,5 +1,7 @@
-// An `audience run up` stopped midway, by SIGTERM (a clean stop) or SIGKILL (no chance to clean up), and then run
-// again: the processes it started are gone, no create is sent after the stop, and the next up makes nothing twice.
+// Runs that do not finish: an `audience run up` stopped midway by SIGTERM (a clean stop) or SIGKILL (no chance to
+// clean up), then run again: the processes it started are gone, no create is sent after the stop, and the next up
+// makes nothing twice. Also a create left with its outcome unknown, resolved by the next up, and a destroy that a
+// resource made outside the stack blocks.
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -140,4 +142,38 @@ it("destroy deletes what it can, names what blocks the rest, and takes a resourc
   expect(failed[0]?.error).toContain(`outcome Made by hand (${blocker.id}) depends on it`);
   expect(r.steps.some((s) => s.name === "hook-0-0" && s.op === "delete" && s.phase === "done")).toBe(true);
   expect(await live()).toEqual(["cohorts:Chaos cohort 0.0"]);
+});
+
+it("a create that ends with its outcome unknown stays pending, and the next up records what it made instead of creating it again", { timeout: 120_000 }, async () => {
+  await control("POST", "/reset");
+  const stateDir = join(work, "unknown");
+  const up = () => runProgram({
+    cwd: FIXTURE, operation: "up", passphrase: PASSPHRASE, stateDir, env: { AUDIENCE_BASE_URL: `${emulator.url}/v1`, AUDIENCE_API_KEY: emulator.apiKey },
+    config: { groups: "1" }, secrets: { warehousePassword: PASSWORD },
+  });
+  // Every cohort create answers 503, so each gives up with its outcome unknown.
+  await control("PUT", "/faults", { rules: [{ method: "POST", path: "/cohorts", status: 503 }] });
+  const first = await up();
+  await control("DELETE", "/faults");
+  expect(first.ok).toBe(false);
+  const pending = (JSON.parse(readFileSync(join(stateDir, "dev.json"), "utf8")) as { deployment: { pending_operations?: { type: string; startedAt?: number; resource: { urn: string } }[] } }).deployment.pending_operations ?? [];
+  expect(pending.filter((op) => op.type === "creating" && op.startedAt !== undefined).map((op) => op.resource.urn.split("::").pop()).sort())
+    .toEqual(["cohort-0-0", "cohort-0-1", "cohort-0-2", "cohort-0-3"]);
+  expect(first.diagnostics.some((d) => d.severity === "warning" && d.message.includes("cohort-0-0") && d.message.includes("the next up looks"))).toBe(true);
+
+  // One of them did land after all (a late answer the client never saw).
+  const landed = await fetch(`${emulator.url}/v1/cohorts`, {
+    method: "POST", headers: { authorization: `Bearer ${emulator.apiKey}`, "content-type": "application/json" },
+    body: JSON.stringify({ name: "Chaos cohort 0.1", stream_name: "transactions", min_count: 2 }),
+  });
+  const { id } = (await landed.json()) as { id: string };
+  const second = await up();
+  expect(second.ok, second.error).toBe(true);
+  const keys = await live();
+  expect(keys).toHaveLength(20);
+  expect(new Set(keys).size).toBe(20);
+  expect(second.diagnostics.some((d) => d.severity === "warning" && d.message.includes(`${id}, made by it, is recorded as the created resource`))).toBe(true);
+  const final = JSON.parse(readFileSync(join(stateDir, "dev.json"), "utf8")) as { deployment: { pending_operations?: unknown[]; resources: { id?: string }[] } };
+  expect(final.deployment.pending_operations).toBeUndefined();
+  expect(final.deployment.resources.some((r) => r.id === id)).toBe(true);
 });
