@@ -22,7 +22,7 @@ export const faultRule = z.strictObject({
 });
 export const faultRules = z.strictObject({
   rules: z.array(faultRule),
-  /** Seeds the draws of `probability`; unseeded (Math.random) when omitted. */
+  /** Seeds the draws of `probability`, so a run under random faults can be repeated; unseeded when omitted. */
   seed: z.number().int().optional(),
 });
 export type FaultRule = z.output<typeof faultRule>;
@@ -64,20 +64,20 @@ function matchesPattern(tokens: readonly PatternToken[], path: string): boolean 
 }
 
 export class Faults {
-  private rules: { rule: FaultRule; path: PatternToken[]; remaining: number }[] = [];
+  private rules: { rule: FaultRule; path: PatternToken[]; remaining: number; applied: number }[] = [];
   private seed: number | undefined;
   private random: () => number = Math.random;
 
   set(rules: FaultRule[], seed?: number): void {
-    this.rules = rules.map((rule) => ({ rule, path: compilePattern(rule.path), remaining: rule.count ?? Infinity }));
+    this.rules = rules.map((rule) => ({ rule, path: compilePattern(rule.path), remaining: rule.count ?? Infinity, applied: 0 }));
     this.seed = seed;
     this.random = seed === undefined ? Math.random : rng(seed).float;
   }
 
-  /** The rule set as set, with what is left of each rule's count. */
-  list(): { rules: (FaultRule & { remaining: number | null })[]; seed?: number } {
+  /** The rule set as set: each rule with how many more requests it may apply to and how many it applied to. */
+  list(): { rules: (FaultRule & { remaining: number | null; applied: number })[]; seed?: number } {
     return {
-      rules: this.rules.map((r) => ({ ...r.rule, remaining: Number.isFinite(r.remaining) ? r.remaining : null })),
+      rules: this.rules.map((r) => ({ ...r.rule, remaining: Number.isFinite(r.remaining) ? r.remaining : null, applied: r.applied })),
       ...(this.seed !== undefined ? { seed: this.seed } : {}),
     };
   }
@@ -90,6 +90,7 @@ export class Faults {
       if (!matchesPattern(entry.path, path)) continue;
       if (this.random() >= entry.rule.probability) continue;
       entry.remaining -= 1;
+      entry.applied += 1;
       return entry.rule;
     }
     return undefined;

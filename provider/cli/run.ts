@@ -1,4 +1,5 @@
 // `audience run preview|up|refresh|destroy`: runs a Pulumi program through the local engine, without a Pulumi CLI.
+import { constants as osConstants } from "node:os";
 import { createInterface } from "node:readline/promises";
 import { runProgram, type Operation, type RunOptions } from "../engine/index.ts";
 import { createRenderer, resultJson } from "../engine/render.ts";
@@ -28,6 +29,17 @@ export async function runCommand(operation: Operation, flags: RunFlags): Promise
   const tty = Boolean(process.stdout.isTTY) && !flags.json;
   const renderer = createRenderer({ out: process.stdout, err: process.stderr, tty });
   const { parallel } = flags;
+  // SIGINT or SIGTERM stops the run cleanly (steps in flight finish, state written, lock released); a second
+  // one is not needed and is ignored while that happens.
+  const stop = new AbortController();
+  let stoppedBy: NodeJS.Signals | undefined;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (!stop.signal.aborted) process.stderr.write(`${signal}: stopping after the steps in flight\n`);
+    stoppedBy ??= signal;
+    stop.abort();
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
   const base: RunOptions = {
     cwd: flags.cwd,
     operation,
@@ -37,6 +49,7 @@ export async function runCommand(operation: Operation, flags: RunFlags): Promise
     ...(flags.secret ? { secrets: flags.secret } : {}),
     ...(flags.stateDir ? { stateDir: flags.stateDir } : {}),
     ...(flags.json ? {} : { onEvent: renderer.event }),
+    signal: stop.signal,
   };
   try {
     if (operation !== "preview" && !flags.yes) {
@@ -57,9 +70,13 @@ export async function runCommand(operation: Operation, flags: RunFlags): Promise
     const result = await runProgram(base);
     if (flags.json) process.stdout.write(resultJson(result));
     else renderer.summary(result);
-    if (!result.ok) process.exitCode = 1;
+    // Stopped by a signal: the shell's status for it (128 + its number: 130 for SIGINT, 143 for SIGTERM).
+    if (!result.ok) process.exitCode = stoppedBy ? 128 + osConstants.signals[stoppedBy] : 1;
   } catch (e) {
     process.stderr.write(`error: ${(e as Error).message}\n`);
     process.exitCode = 1;
+  } finally {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
   }
 }

@@ -26,6 +26,13 @@ export interface DeploymentOptions {
   /** The id of an existing resource a resource's inputs ask to take over, if they do. */
   adoptedId?: (inputs: PropertyMap) => string | undefined;
   emit: (event: EngineEvent) => void;
+  /** Aborted when the run is to stop: no new step starts; those in flight finish. */
+  signal?: AbortSignal;
+}
+
+/** The run was asked to stop (SIGINT, SIGTERM) before this step began. */
+export class CancelledError extends Error {
+  override name = "CancelledError";
 }
 
 export class Deployment implements MonitorHandler {
@@ -39,7 +46,7 @@ export class Deployment implements MonitorHandler {
   /** Resources of this run, as the program declared them (preview keeps them here only). */
   readonly #news = new Map<string, ResourceState>();
   #providerRef: Promise<string> | undefined;
-  /** Resource operations in flight at once: `parallel`, as `pulumi up --parallel`. */
+  /** Steps in flight at once: `parallel`, whatever their kind, as `pulumi up --parallel`. */
   readonly #inSlot: <T>(fn: () => Promise<T>) => Promise<T>;
 
   constructor(options: DeploymentOptions) {
@@ -76,9 +83,21 @@ export class Deployment implements MonitorHandler {
   /** Carries out a planned step (a preview only reports it); resolves with the state it leaves. */
   #perform(step: Step): Promise<ResourceState | undefined> {
     return this.progress.track(step, async () => {
-      if (!this.#o.dryRun) return this.#executor.execute(step);
-      return "new" in step ? step.new : undefined;
+      if (this.#o.dryRun) return "new" in step ? step.new : undefined;
+      return this.#executor.execute(step);
     });
+  }
+
+  /** Plans a resource's step and carries it out in one of the run's `parallel` slots, unless the run was stopped. */
+  #step(urn: string, make: () => Promise<Step>): Promise<ResourceState | undefined> {
+    return this.#inSlot(async () => {
+      this.#checkNotCancelled(urn);
+      return this.#perform(await this.#plan(urn, make));
+    });
+  }
+
+  #checkNotCancelled(urn: string): void {
+    if (this.#o.signal?.aborted) throw new CancelledError(`${urn}: not started: the run was stopped`);
   }
 
   #claim(type: string, name: string, parent: string): string {
@@ -98,10 +117,10 @@ export class Deployment implements MonitorHandler {
       await Promise.all(deps.map((d) => this.#completions.get(d)));
       const failedDep = deps.find((d) => this.progress.hasFailed(d));
       if (failedDep) throw new Error(`${urn}: not attempted because ${failedDep} failed`);
+      this.#checkNotCancelled(urn);
       let old = this.#snapshot.find(urn);
       for (const alias of reg.aliasUrns) old ??= this.#snapshot.find(alias);
-      const run = async () => (await this.#perform(await this.#plan(urn, () => this.#generator.register(urn, reg, old))))!;
-      const state = reg.custom ? await this.#inSlot(run) : await run();
+      const state = (await this.#step(urn, () => this.#generator.register(urn, reg, old)))!;
       this.#news.set(urn, state);
       return { urn, id: state.id ?? "", outputs: reg.custom ? state.outputs : {} };
     } finally {
@@ -134,8 +153,7 @@ export class Deployment implements MonitorHandler {
 
   async read(req: ReadRequest): Promise<{ urn: string; outputs: PropertyMap }> {
     const urn = this.#claim(req.type, req.name, req.parent);
-    const step = await this.#plan(urn, () => this.#generator.read(urn, req));
-    const state = (await this.#perform(step))!;
+    const state = (await this.#step(urn, () => this.#generator.read(urn, req)))!;
     this.#news.set(urn, state);
     return { urn, outputs: state.outputs };
   }
@@ -156,10 +174,19 @@ export class Deployment implements MonitorHandler {
   /** Warns of operations a run that died midway left pending: what they touched may be untracked or stale. */
   async reportInterrupted(): Promise<void> {
     for (const op of this.#snapshot.pending) {
-      const advice = op.type === "creating" ? "it may exist in the service without being in the state; check and delete it by hand if so" : "the state may be out of date; run refresh";
+      const advice = op.type !== "creating" ? "the state may be out of date; run refresh"
+        : op.startedAt !== undefined ? "its next create first looks for what it may have made"
+          : "it may exist in the service without being in the state; check and delete it by hand if so";
       this.log("warning", `an interrupted ${op.type.replace(/ing$/, "e")} of ${op.resource.urn} was found: ${advice}`, op.resource.urn);
     }
     if (!this.#o.dryRun) await this.#executor.forgetInterrupted();
+  }
+
+  /** Warns of creates whose outcome is still unknown after this run: the next up looks for them again. */
+  reportUnresolved(): void {
+    for (const op of this.#executor.unresolved()) {
+      this.log("warning", `the create of ${op.resource.urn} has an unknown outcome; the next up looks for what it made before creating it`, op.resource.urn);
+    }
   }
 
   /** After the program: resources it no longer declares go, dependents before what they depend on. */
@@ -180,15 +207,14 @@ export class Deployment implements MonitorHandler {
       if (list) list.push(s);
       else byUrn.set(s.urn, [s]);
     }
-    await inDependencyOrder(steps, (s) => s.after.flatMap((urn) => byUrn.get(urn) ?? []), this.#o.parallel, (s) => this.#perform(s));
+    await inDependencyOrder(steps, (s) => s.after.flatMap((urn) => byUrn.get(urn) ?? []), (s) => this.#step(s.urn, async () => s));
     if (!this.#o.dryRun) await this.#executor.dropUnusedProviders();
   }
 
   /** Reads every resource from the service; drift and out-of-band deletions update the state (unless planned). */
   async refresh(): Promise<void> {
-    await inDependencyOrder(this.#generator.refreshable(this.#snapshot.resources), () => [], this.#o.parallel, async (r) => {
-      const step = await this.#plan(r.urn, () => this.#generator.refresh(r));
-      await this.#perform(step);
+    await inDependencyOrder(this.#generator.refreshable(this.#snapshot.resources), () => [], async (r) => {
+      await this.#step(r.urn, () => this.#generator.refresh(r));
     });
   }
 }
@@ -210,16 +236,15 @@ function limiter(limit: number): <T>(fn: () => Promise<T>) => Promise<T> {
 }
 
 /** Runs fn for each item once everything it waits for has succeeded; an item whose prerequisite failed is skipped. */
-async function inDependencyOrder<T>(items: T[], waitFor: (item: T) => T[], limit: number, fn: (item: T) => Promise<unknown>): Promise<void> {
+async function inDependencyOrder<T>(items: T[], waitFor: (item: T) => T[], fn: (item: T) => Promise<unknown>): Promise<void> {
   const runs = new Map<T, Promise<boolean>>();
-  const inSlot = limiter(limit);
   const run = (item: T): Promise<boolean> => {
     let p = runs.get(item);
     if (!p) {
       p = (async () => {
         const ok = await Promise.all(waitFor(item).map(run));
         if (!ok.every(Boolean)) return false;
-        return inSlot(() => fn(item)).then(() => true, () => false);
+        return fn(item).then(() => true, () => false);
       })();
       runs.set(item, p);
     }

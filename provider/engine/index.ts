@@ -43,6 +43,11 @@ export interface RunOptions {
   parallel?: number;
   /** Progress: every step as it starts and ends, and the program's diagnostics. */
   onEvent?: (event: EngineEvent) => void;
+  /**
+   * Stops the run when aborted (the CLI aborts on SIGINT and SIGTERM): no new step starts, steps in flight finish
+   * (or stay pending), the program and the provider host are stopped, the state is written and the lock released.
+   */
+  signal?: AbortSignal;
 }
 
 export interface RunResult {
@@ -62,6 +67,9 @@ export interface RunResult {
   durationMs: number;
   statePath: string;
 }
+
+/** How the provider's output marks a warning for the user (see the runtime's `report`). */
+const WARNING_PREFIX = "warning: ";
 
 /** The input by which a resource takes over an existing one instead of creating it (audience's `adoptId`). */
 const ADOPT_KEY: keyof Controls = "adoptId";
@@ -112,6 +120,9 @@ async function deploy(options: RunOptions, { project, stack, parallel, passphras
   // After a failed step the program gets a moment to report and exit; then it is stopped, as Pulumi cancels it.
   const stopProgram = new AbortController();
   let stopTimer: NodeJS.Timeout | undefined;
+  const stopNow = () => stopProgram.abort();
+  if (options.signal?.aborted) stopNow();
+  options.signal?.addEventListener("abort", stopNow, { once: true });
   const emit = (event: EngineEvent) => {
     if (event.kind === "step" && event.phase === "failed") stopTimer ??= setTimeout(() => stopProgram.abort(), 10_000).unref();
     options.onEvent?.(event);
@@ -132,7 +143,8 @@ async function deploy(options: RunOptions, { project, stack, parallel, passphras
       cwd: project.dir,
       env: childEnv,
       engineAddress: monitorAddress,
-      onOutput: (line) => deployment.log("debug", line, ""),
+      // The provider's warnings (a lost create resolved, ...) are the user's to read; the rest is for debugging.
+      onOutput: (line) => (line.startsWith(WARNING_PREFIX) ? deployment.log("warning", line.slice(WARNING_PREFIX.length), "") : deployment.log("debug", line, "")),
     }).then(async (h) => {
       await h.configure(providerConfig(config));
       return h;
@@ -145,7 +157,9 @@ async function deploy(options: RunOptions, { project, stack, parallel, passphras
     const loaded = await Snapshot.load(path, passphrase);
     return loaded.resources.find((r) => urnType(r.urn) === STACK_TYPE)?.outputs ?? {};
   };
-  const deployment: Deployment = new Deployment({ project: project.name, stack, snapshot, dryRun, parallel, emit, provider, stackOutputs, adoptedId });
+  const deployment: Deployment = new Deployment({
+    project: project.name, stack, snapshot, dryRun, parallel, emit, provider, stackOutputs, adoptedId, ...(options.signal ? { signal: options.signal } : {}),
+  });
   await deployment.reportInterrupted();
 
   const monitor = await startMonitor(deployment);
@@ -166,17 +180,21 @@ async function deploy(options: RunOptions, { project, stack, parallel, passphras
         signal: stopProgram.signal,
       });
       await deployment.settled();
+      if (options.signal?.aborted) throw new Error("the run was stopped (interrupted): steps in flight finished; run up again to finish");
       if (code !== 0 && !deployment.progress.failed) deployment.log("error", `the program exited with code ${code}`, "");
       if (code === 0 && !deployment.progress.failed) await deployment.deleteUndeclared();
+      if (!dryRun) deployment.reportUnresolved();
     } else if (options.operation === "refresh") {
       await deployment.refresh();
     } else {
       await deployment.destroy();
     }
+    if (options.signal?.aborted) throw new Error("the run was stopped (interrupted): steps in flight finished; run it again to finish");
   } catch (e) {
     error = (e as Error).message;
   } finally {
     clearTimeout(stopTimer);
+    options.signal?.removeEventListener("abort", stopNow);
     await monitor.close();
     if (host) await host.then((h) => h.close(), () => undefined);
     if (!dryRun) await snapshot.compact();

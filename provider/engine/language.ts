@@ -1,13 +1,12 @@
 // Runs a program through @pulumi/pulumi's Node language runtime (cmd/run), as the Pulumi CLI's language host does.
 import { spawn, type ChildProcess } from "node:child_process";
-import { createHash } from "node:crypto";
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { ProjectError, type Project } from "./project.ts";
 import { resolvePulumiModule } from "./proto.ts";
+import { preloadFile, tetherArgs } from "./tether.ts";
 
 /** NODE_OPTIONS for child processes: ours, plus the `source` export condition when this process runs with it. */
 export function childNodeOptions(env: NodeJS.ProcessEnv = process.env): string {
@@ -59,9 +58,7 @@ function stackTracePreload(runEntry: string): string {
       "}",
     ] : []),
   ].join("\n");
-  const file = join(tmpdir(), `pulumi-audience-preload-${createHash("sha256").update(code).digest("hex").slice(0, 16)}.cjs`);
-  if (!existsSync(file)) writeFileSync(file, `${code}\n`);
-  return file;
+  return preloadFile(`${code}\n`);
 }
 
 export interface ProgramRun {
@@ -96,6 +93,7 @@ export async function runLanguageRuntime(run: ProgramRun): Promise<number> {
   }
   const entry = resolvePulumiModule(project.dir, "cmd/run/index.js");
   const args = [
+    ...tetherArgs(),
     "--require", stackTracePreload(entry),
     ...project.nodeArgs,
     entry,
@@ -113,7 +111,8 @@ export async function runLanguageRuntime(run: ProgramRun): Promise<number> {
   const env: NodeJS.ProcessEnv = { ...run.env, NODE_OPTIONS: childNodeOptions(run.env) };
   if (project.typescript) env["PULUMI_NODEJS_TYPESCRIPT"] = "true";
   else delete env["PULUMI_NODEJS_TYPESCRIPT"];
-  const child = spawn(process.execPath, args, { cwd: project.dir, env, stdio: ["ignore", "pipe", "pipe"] });
+  // Its own process group: a terminal's Ctrl-C reaches the engine only, which stops the program in order.
+  const child = spawn(process.execPath, args, { cwd: project.dir, env, stdio: ["pipe", "pipe", "pipe"], detached: true });
   running.add(child);
   const stop = () => child.kill("SIGKILL");
   run.signal?.addEventListener("abort", stop, { once: true });

@@ -5,6 +5,7 @@ import type { ResourceProviderClient } from "@pulumi/pulumi/proto/provider_grpc_
 import type { CheckResponse, ConfigureResponse, CreateResponse, DiffResponse, ReadResponse, UpdateResponse } from "@pulumi/pulumi/proto/provider_pb.js";
 import type { Empty } from "google-protobuf/google/protobuf/empty_pb.js";
 import { grpc, providerProto, providerRpc, resolvePulumiModule, statusProto, structProto } from "./proto.ts";
+import { tetherArgs } from "./tether.ts";
 import { revealedMap, type PropertyMap } from "./values.ts";
 import { launchPlugin, stopPlugin, type LaunchedPlugin } from "../plugin/launch.ts";
 
@@ -38,6 +39,12 @@ export class ResourceInitFailedError extends Error {
 
 export class ProviderError extends Error {
   override name = "ProviderError";
+  /** The host died during the call: what the call did is unknown. */
+  readonly hostDied: boolean;
+  constructor(message: string, hostDied = false) {
+    super(message);
+    this.hostDied = hostDied;
+  }
 }
 
 type Callback<Res> = (err: ServiceError | null, res: Res) => void;
@@ -73,7 +80,7 @@ export class DynamicProviderHost {
     const entry = resolvePulumiModule(options.cwd, "cmd/dynamic-provider/index.js");
     let launched: LaunchedPlugin;
     try {
-      launched = await launchPlugin("dynamic-provider host", [entry, options.engineAddress], options);
+      launched = await launchPlugin("dynamic-provider host", [...tetherArgs(), entry, options.engineAddress], options);
     } catch (error) {
       throw new ProviderError((error as Error).message);
     }
@@ -95,7 +102,7 @@ export class DynamicProviderHost {
     const init = initFailure(err.metadata);
     if (init) return new ResourceInitFailedError(err.details || err.message, init.id, init.outputs, init.reasons);
     if (err.code === grpc.status.UNAVAILABLE && this.#child.exitCode !== null) {
-      return new ProviderError(`${what}: the dynamic-provider host died:\n${this.#stderr.slice(-10).join("\n")}`);
+      return new ProviderError(`${what}: the dynamic-provider host died:\n${this.#stderr.slice(-10).join("\n")}`, true);
     }
     return new ProviderError(err.details || err.message);
   }

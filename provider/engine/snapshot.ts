@@ -38,6 +38,8 @@ export interface ResourceState {
 export interface PendingOperation {
   resource: Pick<ResourceState, "urn" | "type" | "inputs"> & { id?: string };
   type: "creating" | "updating" | "deleting";
+  /** When the call began (ms since the epoch): what a create left unknown was made after it. */
+  startedAt?: number;
 }
 
 /** The state file; Pulumi names the snapshot in it `deployment`. */
@@ -83,6 +85,7 @@ const storedOperation = z.looseObject({
   /** Names the operation in the journal's records; Pulumi's own state has none. */
   id: z.string().optional(),
   type: z.enum(["creating", "updating", "deleting"]),
+  startedAt: z.number().optional(),
   resource: z.looseObject({ urn: z.string(), type: z.string(), id: z.string().optional(), inputs: propertyMap.default({}) }),
 });
 const journalRecord = z.union([
@@ -194,7 +197,7 @@ export class Snapshot {
     const openResource = (r: z.output<typeof storedResource>) =>
       ({ ...r, inputs: open(r.inputs, `${r.urn} inputs`), outputs: open(r.outputs, `${r.urn} outputs`) }) as ResourceState;
     const openOperation = (op: z.output<typeof storedOperation>): PendingOperation =>
-      ({ type: op.type, resource: { ...op.resource, inputs: open(op.resource.inputs, `pending ${op.type} of ${op.resource.urn}`) } });
+      ({ type: op.type, ...(op.startedAt !== undefined ? { startedAt: op.startedAt } : {}), resource: { ...op.resource, inputs: open(op.resource.inputs, `pending ${op.type} of ${op.resource.urn}`) } });
     // Operations written by another tool have no id: their place names them, the same on every load.
     const pending = new Map((deployment.pending_operations ?? []).map((op, i) => [op.id ?? `unnamed-${i}`, openOperation(op)]));
     const state = new Snapshot(path, crypter, deployment.resources.map(openResource), pending, text !== undefined);
@@ -266,9 +269,9 @@ export class Snapshot {
     return this.#append({ end: id });
   }
 
-  /** Resolves the operations a previous run left pending (after they were reported). */
-  clearPending(): Promise<void> {
-    return Promise.all([...this.#pending.keys()].map((id) => this.end(id))).then(() => undefined);
+  /** Operations begun and not ended, each with the id `end` takes. */
+  pendingById(): [string, PendingOperation][] {
+    return [...this.#pending];
   }
 
   /** Appends a record; a caller that does not wait for it learns of a failed write from the next one it awaits. */

@@ -2,8 +2,9 @@
 // stack's snapshot at once. Calls that change the service are noted as pending (a create's note on disk before the
 // call), so a run that dies midway leaves word of what may exist untracked.
 import { isDeepStrictEqual } from "node:util";
-import { ResourceInitFailedError, type DynamicProviderHost } from "./provider-host.ts";
-import { recordedOutputs, type ResourceState, type Snapshot } from "./snapshot.ts";
+import { CREATE_STARTED_KEY, KIND_KEY, OUTCOME_UNKNOWN } from "../runtime/lifecycle/index.ts";
+import { ProviderError, ResourceInitFailedError, type DynamicProviderHost } from "./provider-host.ts";
+import { recordedOutputs, type PendingOperation, type ResourceState, type Snapshot } from "./snapshot.ts";
 import type { ReplaceStep, Step, UpdateStep } from "./steps.ts";
 import { PROVIDER_TYPE } from "./urn.ts";
 
@@ -18,6 +19,8 @@ export interface StepExecutorOptions {
 export class StepExecutor {
   readonly #snapshot: Snapshot;
   readonly #provider: () => Promise<ActingProvider>;
+  /** Pending operations this run began. */
+  readonly #ownOps = new Set<PendingOperation>();
 
   constructor(options: StepExecutorOptions) {
     this.#snapshot = options.snapshot;
@@ -54,9 +57,17 @@ export class StepExecutor {
     await this.#snapshot.upsert(resource);
   }
 
-  /** Forgets the operations a previous run left pending, once they have been reported. */
+  /**
+   * Forgets the operations a previous run left pending, once they have been reported, but creates whose outcome is
+   * unknown: the next create of the same resource looks for what they made first.
+   */
   async forgetInterrupted(): Promise<void> {
-    await this.#snapshot.clearPending();
+    await Promise.all(this.#snapshot.pendingById().filter(([, op]) => !resolvable(op)).map(([id]) => this.#snapshot.end(id)));
+  }
+
+  /** Creates left pending by an earlier run that this run did not create again. */
+  unresolved(): PendingOperation[] {
+    return this.#snapshot.pending.filter((op) => resolvable(op) && !this.#ownOps.has(op));
   }
 
   /** Drops default providers no resource refers to any more. */
@@ -77,17 +88,28 @@ export class StepExecutor {
   async #create(planned: ResourceState): Promise<ResourceState> {
     const host = await this.#provider();
     const { urn, type, inputs } = planned;
-    // On disk before the call: if the process dies mid-create, the next run says what may exist untracked.
-    const op = this.#snapshot.begin({ resource: { urn, type, inputs }, type: "creating" });
+    // An earlier run's create of this resource whose outcome is unknown: the provider looks for what it made first.
+    const earlier = this.#snapshot.pendingById().find(([, p]) => resolvable(p) && p.resource.urn === urn && !this.#ownOps.has(p));
+    const startedAt = earlier?.[1].startedAt ?? Date.now();
+    // On disk before the call: if the process dies mid-create, the next run looks for what it may have made.
+    const pending: PendingOperation = { resource: { urn, type, inputs }, type: "creating", startedAt };
+    this.#ownOps.add(pending);
+    if (earlier) void this.#snapshot.end(earlier[0]);
+    const op = this.#snapshot.begin(pending);
     await op.recorded;
     try {
-      const { id, outputs } = await host.create(urn, inputs);
+      // Only this package's resources (they carry the family marker) know what the start time asks of them.
+      const resolve = earlier !== undefined && KIND_KEY in inputs;
+      const { id, outputs } = await host.create(urn, resolve ? { ...inputs, [CREATE_STARTED_KEY]: startedAt } : inputs);
       const created = { ...planned, id, outputs: recordedOutputs(planned, outputs) };
       void this.#snapshot.end(op.id);
       await this.#snapshot.upsert(created);
       return created;
     } catch (e) {
-      const ended = this.#snapshot.end(op.id);
+      // A create whose outcome stays unknown stays pending: the next run resolves it before creating again.
+      const unknown = outcomeUnknown(e);
+      if (unknown) this.#ownOps.delete(pending);
+      const ended = unknown ? Promise.resolve() : this.#snapshot.end(op.id);
       // Created but not initialized: keep it in the state so the next run updates or deletes it.
       if (e instanceof ResourceInitFailedError && e.id) await this.#snapshot.upsert({ ...planned, id: e.id, outputs: recordedOutputs(planned, e.outputs), initErrors: e.reasons });
       else await ended;
@@ -136,4 +158,14 @@ export class StepExecutor {
     }
     await this.#snapshot.remove(r);
   }
+}
+
+/** A create from an earlier run that a later create of the same resource can resolve. */
+function resolvable(op: PendingOperation): boolean {
+  return op.type === "creating" && op.startedAt !== undefined;
+}
+
+/** Whether a failed create may have made the resource: the provider said so, or its host died during the call. */
+function outcomeUnknown(e: unknown): boolean {
+  return (e instanceof ProviderError && e.hostDied) || (e instanceof Error && e.message.includes(OUTCOME_UNKNOWN));
 }

@@ -23,9 +23,13 @@ process.once("exit", () => {
   for (const child of launched) child.kill("SIGKILL");
 });
 
-/** Runs `node <args>` and waits for the port; fails with the plugin's stderr when it exits first. */
+/**
+ * Runs `node <args>` and waits for the port; fails with the plugin's stderr when it exits first. The plugin gets a
+ * pipe on stdin that stays open while this process lives (a preload given in `args` may exit when it closes), and
+ * its own process group, so a terminal's Ctrl-C reaches the starter only, which lets calls in flight finish.
+ */
 export async function launchPlugin(name: string, args: string[], options: LaunchOptions): Promise<LaunchedPlugin> {
-  const child = spawn(process.execPath, args, { cwd: options.cwd, env: options.env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, args, { cwd: options.cwd, env: options.env, stdio: ["pipe", "pipe", "pipe"], detached: true });
   launched.add(child);
   child.once("exit", () => launched.delete(child));
   const stderr: string[] = [];

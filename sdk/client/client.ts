@@ -166,7 +166,10 @@ export class AudienceClient {
     });
   }
 
-  /** Creates a resource: `POST /{collection}`. Retried only when the request provably never reached the service. */
+  /**
+   * Creates a resource: `POST /{collection}`. Retried only when the request provably never reached the service or
+   * was refused (429); a failure that leaves its effect unknown is thrown with `outcomeUnknown` set.
+   */
   async create<C extends Collection>(collection: C, body: CreateBody<C>): Promise<Resource<C>> {
     return this.request<Resource<C>>({ method: "POST", path: this.#collectionPath(collection), body, idempotent: false });
   }
@@ -369,9 +372,12 @@ export class AudienceClient {
         failure = apiError(info, answer.status, readErrorBody(parseBody(raw, answer.headers["content-type"]), raw), waitMs);
         // A 429 is a refusal: the service did not act on the request, so even a create may be sent again.
         retryable = RETRYABLE_STATUSES.has(answer.status) && (idempotent || answer.status === 429);
+        // A 5xx may come from a proxy after the service acted: only a look tells.
+        failure.outcomeUnknown = !idempotent && answer.status >= 500;
       } catch (error) {
         failure = this.#transportError(info, error, timeoutMs);
         retryable = failure instanceof ConnectionError && (idempotent || failure.beforeSend);
+        failure.outcomeUnknown = !idempotent && failure instanceof ConnectionError && !failure.beforeSend;
       }
       if (!retryable || attempt > this.retry.maxRetries) throw failure;
       if (waitMs !== undefined && waitMs > this.retry.maxRetryAfterMs) throw failure;

@@ -16,6 +16,12 @@ export class AudienceError extends Error {
   readonly method: string;
   readonly path: string;
   readonly attempts: number;
+  /**
+   * True when a request that is not safe to send twice (a create) failed in a way that leaves its effect unknown:
+   * the connection broke or timed out after it was sent, or the service answered 5xx. The client does not send it
+   * again; the caller looks for what it may have made first.
+   */
+  outcomeUnknown = false;
 
   constructor(info: RequestInfo, message: string, options?: ErrorOptions) {
     super(`${info.method} ${info.path}: ${message}`, options);

@@ -231,6 +231,7 @@ describe("retries", () => {
     const second = service().post("/scopes").reply(201, scope());
     const error = await rejection(client.create("scopes", { name: "s", population: { cohort_ids: [COHORT_ID] }, payload: {}, preview: true }));
     expect(error).toBeInstanceOf(ServerError);
+    expect(error).toMatchObject({ outcomeUnknown: true });
     expect(second.isDone()).toBe(false);
   });
 
@@ -239,9 +240,22 @@ describe("retries", () => {
     const second = service().post("/scopes").reply(201, scope());
     const error = await rejection(client.create("scopes", { name: "s", population: { cohort_ids: [COHORT_ID] }, payload: {}, preview: true }));
     expect(error).toBeInstanceOf(ConnectionError);
-    expect(error).toMatchObject({ beforeSend: false, attempts: 1, method: "POST", path: "/scopes" });
+    expect(error).toMatchObject({ beforeSend: false, attempts: 1, method: "POST", path: "/scopes", outcomeUnknown: true });
     expect((error as Error).message).toBe("POST /scopes: connection failed (ECONNRESET): socket hang up");
     expect(second.isDone()).toBe(false);
+  });
+
+  it("says a failure's outcome is known when the request was refused, never sent, or safe to resend", async () => {
+    service().post("/scopes").reply(400, errorBody("VALIDATION_FAILED", "bad"));
+    const refused = await rejection(client.create("scopes", { name: "s", population: { cohort_ids: [COHORT_ID] }, payload: {}, preview: true }));
+    expect(refused).toMatchObject({ status: 400, outcomeUnknown: false });
+    service().get(`/scopes/${SCOPE_ID}`).reply(500, errorBody("INTERNAL_SERVER_ERROR", "no"));
+    expect(await rejection(client.get("scopes", SCOPE_ID))).toMatchObject({ status: 500, outcomeUnknown: false });
+    const unreachable = new AudienceClient({ apiKey: API_KEY, baseUrl: ORIGIN, retry: { maxRetries: 0 } });
+    service().post("/scopes").replyWithError(Object.assign(new Error("connect ECONNREFUSED 10.0.0.1:443"), { code: "ECONNREFUSED" }));
+    const neverSent = await rejection(unreachable.create("scopes", { name: "s", population: { cohort_ids: [COHORT_ID] }, payload: {}, preview: true }));
+    expect(neverSent).toMatchObject({ beforeSend: true, outcomeUnknown: false });
+    await unreachable.close();
   });
 
   it("resends a create that never reached the service (connection refused)", async () => {

@@ -33,6 +33,21 @@ describe("faults", () => {
     expect((await api.get(`/v1/cohorts/${String(cohorts[0]?.id)}`)).status).toBe(500);
   });
 
+  it("draw the same faults again under the same seed, and count what each rule applied", async () => {
+    const draw = async () => {
+      await api.control("PUT", "/faults", { seed: 42, rules: [{ method: "GET", path: "/cohorts", status: 503, probability: 0.5 }] });
+      const statuses: number[] = [];
+      for (let i = 0; i < 12; i++) statuses.push((await api.get("/v1/cohorts")).status);
+      const listed = await api.control<{ rules: { applied: number }[] }>("GET", "/faults");
+      return { statuses, applied: listed.body.rules[0]?.applied };
+    };
+    const first = await draw();
+    expect(first.statuses).toContain(503);
+    expect(first.statuses).toContain(200);
+    expect(first.applied).toBe(first.statuses.filter((s) => s === 503).length);
+    expect(await draw()).toEqual(first);
+  });
+
   it("add latency", async () => {
     await api.control("PUT", "/faults", { rules: [{ path: "/cohorts", latency_ms: 300, count: 1 }] });
     const started = performance.now();

@@ -5,6 +5,11 @@ import { z } from "zod";
 export { PROVIDER_KEY } from "../markers.ts";
 /** Names the family of a resource's inputs: the dynamic provider host does not pass the type token. */
 export const KIND_KEY = "__kind";
+/**
+ * Set by an engine that finds this resource's create pending from an interrupted run: when that create began (ms
+ * since the epoch). The create first looks for what that attempt may have made. Never recorded, never sent.
+ */
+export const CREATE_STARTED_KEY = "__createStartedAt";
 
 /** How long `waitFor: "ready"` waits when `waitTimeoutSeconds` is not given. */
 export const DEFAULT_WAIT_TIMEOUT_SECONDS = 1800;

@@ -6,7 +6,8 @@ import { accountServices } from "./service-client.ts";
 import { readSettings, type Settings } from "./settings.ts";
 
 export { compare, createLifecycle, type Environment, type PathChange, type StepLimits } from "./lifecycle.ts";
-export { CONTROL_KEYS, KIND_KEY, PROVIDER_KEY, controlsSchema, type Controls } from "./controls.ts";
+export { CONTROL_KEYS, CREATE_STARTED_KEY, KIND_KEY, PROVIDER_KEY, controlsSchema, type Controls } from "./controls.ts";
+export { AmbiguousCreateError, OUTCOME_UNKNOWN } from "./ambiguous.ts";
 export { credentialsFor, readSettings, unknownAccount, type Credentials, type Settings } from "./settings.ts";
 export { UNKNOWN } from "./shape.ts";
 export type { Service } from "./service.ts";
@@ -19,6 +20,8 @@ const lifecycle = createLifecycle({
   settings: () => settings,
   service: services.service,
   sleep: (ms, signal) => sleep(ms, undefined, { signal }),
+  // The host's output is what an engine shows of the provider; the prefix gives the line its severity.
+  report: (message) => console.warn(`warning: ${message}`),
 });
 
 /** The provider the host calls: `configure` receives the whole stack config (secrets already unwrapped). */

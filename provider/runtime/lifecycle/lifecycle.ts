@@ -4,7 +4,8 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { fromWire, jsonEqual, mergePatch, toWire, validate, type FamilyDef } from "pulumi-audience/sdk/contract";
 import { familyOf, type ProviderFamily } from "../families/index.ts";
-import { controlsSchema, CONTROL_KEYS, DEFAULT_WAIT_TIMEOUT_SECONDS, KIND_KEY, PROVIDER_KEY, type Controls } from "./controls.ts";
+import { createOnce } from "./ambiguous.ts";
+import { controlsSchema, CONTROL_KEYS, CREATE_STARTED_KEY, DEFAULT_WAIT_TIMEOUT_SECONDS, KIND_KEY, PROVIDER_KEY, type Controls } from "./controls.ts";
 import { type Service } from "./service.ts";
 import { canonical, camelPath, isObject, keepSecrets, keepSignedUrls, memberNames, pathsOverlap, unknownPaths, UNKNOWN, wireOf, withoutNulls, type Props } from "./shape.ts";
 import { unknownAccount, type Settings } from "./settings.ts";
@@ -15,6 +16,8 @@ export interface Environment {
   service(account: string | undefined): Service;
   /** Pause between polls of a build; tests shorten it. Rejects when `signal` aborts. */
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
+  /** Tells the user something they should know about a step (a warning); unheard when absent. */
+  report?(message: string): void;
 }
 
 /** Limits a host may put on one create or update (a plugin gets them from the engine; the dynamic host has none). */
@@ -47,7 +50,7 @@ function split(props: Props): Parts {
   const config: Props = {};
   const extras: Props = {};
   for (const [key, value] of Object.entries(props)) {
-    if (key === KIND_KEY || key === PROVIDER_KEY || value === undefined) continue;
+    if (key === KIND_KEY || key === PROVIDER_KEY || key === CREATE_STARTED_KEY || value === undefined) continue;
     if ((CONTROL_KEYS as readonly string[]).includes(key)) controls[key] = value;
     else if (kind.extraInputs.includes(key)) extras[key] = value;
     else config[key] = value;
@@ -207,7 +210,8 @@ export function createLifecycle(env: Environment) {
         response = patch === undefined ? existing : await service.update(kind.family, controls.adoptId, patch as Props);
         id = String(response.id);
       } else {
-        response = await service.create(kind.family, desired);
+        const startedAt = typeof inputs[CREATE_STARTED_KEY] === "number" ? inputs[CREATE_STARTED_KEY] : undefined;
+        response = await createOnce(service, kind.family, desired, (message) => env.report?.(message), startedAt);
         id = String(response.id);
       }
       response = await finish(parts, service, id, response, inputs, limits);

@@ -27,6 +27,7 @@ export function clientService(credentials: Credentials): Service {
     client,
     create: async (family, body) => resource(await client.create(collection(family), body as never), `POST /${family.path}`),
     get,
+    list: async (family) => (await client.list(collection(family))).map((r) => resource(r, `GET /${family.path}`)),
     async find(family, id) {
       try {
         return await get(family, id);

@@ -7,6 +7,8 @@ import type { Props } from "./shape.ts";
 export interface Service extends Calls {
   create(family: FamilyDef, body: Props): Promise<Props>;
   get(family: FamilyDef, id: string): Promise<Props>;
+  /** Every resource of the family in the account. */
+  list(family: FamilyDef): Promise<Props[]>;
   /** The resource, or undefined when the service no longer has it. */
   find(family: FamilyDef, id: string): Promise<Props | undefined>;
   update(family: FamilyDef, id: string, patch: Props): Promise<Props>;

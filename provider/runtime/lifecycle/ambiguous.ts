@@ -1,0 +1,91 @@
+// A create whose answer was lost (the connection broke after sending, or the service answered 5xx) may have made
+// the resource. Before sending it again, one list request looks for what it made: same family, same name, same
+// declared configuration, created since the attempt began. One match is the created resource; several are refused
+// with their ids; none means the create had no effect and may be sent again.
+import { jsonEqual, type FamilyDef } from "pulumi-audience/sdk/contract";
+import type { Service } from "./service.ts";
+import { canonical, keepSecrets, type Props } from "./shape.ts";
+
+/** Creates sent in all for one resource whose outcomes stay unknown, before the step fails. */
+export const MAX_CREATE_ATTEMPTS = 4;
+/** How far behind ours the service's clock may run when it stamps `created_at`. */
+const CLOCK_SLACK_MS = 5_000;
+
+/** Words that begin the message of a create that failed with its outcome unknown (engines keep it pending). */
+export const OUTCOME_UNKNOWN = "outcome unknown:";
+
+/** Whether an error says the request may have taken effect (the SDK client's `outcomeUnknown`). */
+export function outcomeUnknown(error: unknown): boolean {
+  return error instanceof Error && (error as { outcomeUnknown?: unknown }).outcomeUnknown === true;
+}
+
+/** How a message names the resource: by its name, when its family has one. */
+function label(family: FamilyDef, desired: Props): string {
+  return typeof desired.name === "string" ? `${family.className} "${desired.name}"` : `${family.className} (no name)`;
+}
+
+/** Several resources could be the one a lost create made: none is taken, the user chooses. */
+export class AmbiguousCreateError extends Error {
+  override name = "AmbiguousCreateError";
+  readonly candidates: string[];
+  constructor(what: string, candidates: string[], cause: string) {
+    super(`${what}: the create's answer was lost (${cause}) and ${candidates.length} resources match it: `
+      + `${candidates.join(", ")}. Set adoptId to the one to manage (and delete the others), then run again`);
+    this.candidates = candidates;
+  }
+}
+
+export interface Found {
+  response: Props;
+  /** What to tell the user: which resource was taken as the created one, and why. */
+  diagnostic: string;
+}
+
+/** Looks for what a create begun at `since` made; undefined when nothing matches. */
+export async function findCreated(service: Service, family: FamilyDef, desired: Props, since: number, cause: string): Promise<Found | undefined> {
+  const want = canonical(family.create, desired);
+  const matches = (await service.list(family)).filter((candidate) => {
+    if (candidate.name !== desired.name) return false;
+    const created = Date.parse(String(candidate.created_at ?? ""));
+    if (!(created >= since - CLOCK_SLACK_MS)) return false;
+    // A secret comes back masked: the declared value stands in for it.
+    return jsonEqual(keepSecrets(canonical(family.create, candidate), want), want);
+  });
+  const what = label(family, desired);
+  if (matches.length > 1) throw new AmbiguousCreateError(what, matches.map((m) => String(m.id)), cause);
+  const [match] = matches;
+  if (match === undefined) return undefined;
+  return {
+    response: match,
+    diagnostic: `${what}: the create's answer was lost (${cause}); ${String(match.id)}, made by it, is recorded as the created resource`,
+  };
+}
+
+/**
+ * POSTs the resource; after a failure whose outcome is unknown, looks for what it made before sending it again.
+ * `startedAt`: an earlier attempt (from an interrupted run) began then, so look before the first POST.
+ */
+export async function createOnce(service: Service, family: FamilyDef, desired: Props, report: (message: string) => void, startedAt?: number): Promise<Props> {
+  const since = startedAt ?? Date.now();
+  if (startedAt !== undefined) {
+    const found = await findCreated(service, family, desired, since, "the run that sent it was interrupted");
+    if (found) {
+      report(found.diagnostic);
+      return found.response;
+    }
+  }
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await service.create(family, desired);
+    } catch (error) {
+      if (!outcomeUnknown(error)) throw error;
+      const cause = (error as Error).message;
+      const found = await findCreated(service, family, desired, since, cause);
+      if (found) {
+        report(found.diagnostic);
+        return found.response;
+      }
+      if (attempt >= MAX_CREATE_ATTEMPTS) throw new Error(`${OUTCOME_UNKNOWN} ${label(family, desired)}: ${attempt} creates failed (last: ${cause}); a look after each found nothing made`, { cause: error });
+    }
+  }
+}

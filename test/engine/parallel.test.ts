@@ -1,0 +1,53 @@
+// `--parallel N` bounds every kind of step: at most N creates (and N deletes) reach the service at once.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { startEmulator, type RunningEmulator } from "pulumi-audience/emulator";
+import { runProgram, type Operation } from "../../provider/engine/index.ts";
+
+const FIXTURE = join(import.meta.dirname, "fixtures", "chaos");
+const stateDir = mkdtempSync(join(tmpdir(), "parallel-"));
+let emulator: RunningEmulator;
+beforeAll(async () => {
+  emulator = await startEmulator({ builds: { default: "immediate" }, world: { size: 2000 } });
+});
+afterAll(async () => {
+  await emulator?.close();
+  rmSync(stateDir, { recursive: true, force: true });
+});
+
+const control = (method: string, path: string, body?: unknown) => fetch(`${emulator.url}/_emulator${path}`, {
+  method, ...(body === undefined ? {} : { headers: { "content-type": "application/json" }, body: JSON.stringify(body) }),
+});
+
+/** The most requests of this method the service was handling at one moment, from the request log. */
+async function mostAtOnce(method: string): Promise<number> {
+  const log = (await (await control("GET", `/requests?method=${method}`)).json()) as { at: string; duration_ms: number }[];
+  const edges = log.flatMap((r) => {
+    const end = Date.parse(r.at);
+    return [{ t: end - r.duration_ms, d: 1 }, { t: end, d: -1 }];
+  }).sort((a, b) => a.t - b.t || a.d - b.d);
+  let now = 0;
+  let most = 0;
+  for (const e of edges) most = Math.max(most, (now += e.d));
+  return most;
+}
+
+const run = (operation: Operation) => runProgram({
+  cwd: FIXTURE, operation, passphrase: "parallel passphrase", stateDir, parallel: 2,
+  env: { AUDIENCE_BASE_URL: `${emulator.url}/v1`, AUDIENCE_API_KEY: emulator.apiKey },
+  config: { groups: "1" }, secrets: { warehousePassword: "parallel-password" },
+});
+
+it("--parallel 2 keeps creates and deletes to two at a time", { timeout: 180_000 }, async () => {
+  // Each write takes a while, so writes that may overlap do.
+  await control("PUT", "/faults", { rules: [{ method: "POST", path: "/**", latency_ms: 150 }, { method: "DELETE", path: "/**", latency_ms: 150 }] });
+  const up = await run("up");
+  expect(up.ok, up.error).toBe(true);
+  expect(up.changes.create).toBe(21);
+  expect(await mostAtOnce("POST")).toBe(2);
+  const destroy = await run("destroy");
+  expect(destroy.ok, destroy.error).toBe(true);
+  expect(await mostAtOnce("DELETE")).toBe(2);
+});

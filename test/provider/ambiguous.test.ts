@@ -1,0 +1,73 @@
+// A create whose answer is lost (connection reset after the service acted, a 503) is resolved by the provider
+// itself, through the real dynamic-provider host: it looks for what it made before sending the create again.
+import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
+import { HostError, startWorld, type World } from "./harness.ts";
+
+let world: World;
+
+beforeAll(async () => {
+  world = await startWorld();
+});
+afterAll(async () => world?.close());
+beforeEach(async () => {
+  await world.api("DELETE", "/_emulator/faults");
+});
+
+const cohortBody = (name: string, minCount = 100) => ({ name, stream_name: "transactions", min_count: minCount });
+const cohort = (name: string) => world.inputs("cohorts", { name, streamName: "transactions", minCount: 100 });
+const named = async (name: string) => ((await world.api("GET", "/cohorts")) as { id: string; name: string }[]).filter((c) => c.name === name);
+const faults = (...rules: Record<string, unknown>[]) => world.api("PUT", "/_emulator/faults", { rules });
+const posts = (name: string) => world.proxy.requests.filter((r) => r.method === "POST" && r.path === "/cohorts" && (r.body as { name?: string })?.name === name).length;
+
+it("a create whose connection was reset after the service made it records the one it made, and says so", async () => {
+  await faults({ method: "POST", path: "/cohorts", reset: "after", count: 1 });
+  const made = await world.host.create(cohort("Reset after create"));
+  const live = await named("Reset after create");
+  expect(live.map((c) => c.id)).toEqual([made.id]);
+  expect(posts("Reset after create")).toBe(1);
+  expect(world.host.logs()).toContain(`warning: Cohort "Reset after create": the create's answer was lost`);
+  expect(world.host.logs()).toContain(`${made.id}, made by it, is recorded as the created resource`);
+});
+
+it("a create lost before the service acted is sent again once nothing is found", async () => {
+  await faults({ method: "POST", path: "/cohorts", reset: "before", count: 1 });
+  const made = await world.host.create(cohort("Reset before create"));
+  expect((await named("Reset before create")).map((c) => c.id)).toEqual([made.id]);
+  expect(posts("Reset before create")).toBe(2);
+});
+
+it("a create answered 503 is looked for, then sent again", async () => {
+  await faults({ method: "POST", path: "/cohorts", status: 503, count: 1 });
+  const made = await world.host.create(cohort("Unavailable create"));
+  expect((await named("Unavailable create")).map((c) => c.id)).toEqual([made.id]);
+  expect(posts("Unavailable create")).toBe(2);
+  const looks = world.proxy.requests.filter((r) => r.method === "GET" && r.path === "/cohorts");
+  expect(looks.length).toBeGreaterThan(0);
+});
+
+it("several matching resources made since the create began fail it, naming each and how to adopt one", async () => {
+  // While the create waits, two identical cohorts appear; then it is processed and its answer lost.
+  await faults({ method: "POST", path: "/cohorts", reset: "after", latency_ms: 600, count: 1 });
+  const create = world.host.create(cohort("Twice made")).then(() => undefined, (e: unknown) => e);
+  await new Promise((r) => setTimeout(r, 150));
+  await world.api("POST", "/cohorts", cohortBody("Twice made"));
+  await world.api("POST", "/cohorts", cohortBody("Twice made"));
+  const error = await create;
+  expect(error).toBeInstanceOf(HostError);
+  const ids = (await named("Twice made")).map((c) => c.id);
+  expect(ids).toHaveLength(3);
+  for (const id of ids) expect((error as Error).message).toContain(id);
+  expect((error as Error).message).toMatch(/3 resources match it: .*Set adoptId to the one to manage/);
+});
+
+it("a look ignores resources of the same name with another configuration or made before the create", { timeout: 30_000 }, async () => {
+  const older = (await world.api("POST", "/cohorts", cohortBody("Lookalike"))) as { id: string };
+  await new Promise((r) => setTimeout(r, 5_100)); // older than the service's clock may lag ours
+  const other = (await world.api("POST", "/cohorts", cohortBody("Lookalike", 5))) as { id: string };
+  await faults({ method: "POST", path: "/cohorts", reset: "after", count: 1 });
+  const made = await world.host.create(cohort("Lookalike"));
+  expect(made.id).not.toBe(older.id);
+  expect(made.id).not.toBe(other.id);
+  expect((await named("Lookalike")).map((c) => c.id).sort()).toEqual([older.id, other.id, made.id].sort());
+  expect(world.host.logs()).toContain(`${made.id}, made by it, is recorded as the created resource`);
+});
