@@ -1,6 +1,6 @@
 // `audience run preview|up|refresh|destroy`: runs a Pulumi program through the local engine, without a Pulumi CLI.
 import { createInterface } from "node:readline/promises";
-import { Command, Option } from "commander";
+import { Command, InvalidArgumentError, Option } from "commander";
 import { runProgram, type Operation, type RunOptions } from "../engine/index.ts";
 import { createRenderer, resultJson } from "../engine/render.ts";
 
@@ -9,7 +9,7 @@ const OPERATIONS: Operation[] = ["preview", "up", "refresh", "destroy"];
 function keyValues(flag: string) {
   return (arg: string, previous: Record<string, string> = {}) => {
     const eq = arg.indexOf("=");
-    if (eq <= 0) throw new Error(`${flag} "${flag === "--secret" ? arg.replace(/=.*/s, "=…") : arg}": expected key=value`);
+    if (eq <= 0) throw new InvalidArgumentError(`${flag} "${flag === "--secret" ? arg.replace(/=.*/s, "=…") : arg}": expected key=value`);
     return { ...previous, [arg.slice(0, eq)]: arg.slice(eq + 1) };
   };
 }
@@ -32,6 +32,8 @@ interface Flags {
   parallel: string;
   yes?: boolean;
   json?: boolean;
+  diff?: boolean;
+  debug?: boolean;
 }
 
 export function register(program: Command): void {
@@ -47,10 +49,12 @@ export function register(program: Command): void {
     .addOption(new Option("--parallel <n>", "resource operations at once").default("8"))
     .option("-y, --yes", "proceed without asking")
     .option("--json", "print the result as one JSON document")
+    .option("--diff", "show whole values in the plan, and every input of a create")
+    .option("--debug", "keep the program's stack traces in its errors")
     .addHelpText("after", "\nSecrets in the state are encrypted with PULUMI_CONFIG_PASSPHRASE, as Pulumi's passphrase provider does.")
     .action(async (operation: Operation, flags: Flags) => {
       const tty = Boolean(process.stdout.isTTY) && !flags.json;
-      const renderer = createRenderer({ out: process.stdout, err: process.stderr, tty });
+      const renderer = createRenderer({ out: process.stdout, err: process.stderr, tty, ...(flags.diff ? { diff: true } : {}), ...(flags.debug ? { debug: true } : {}) });
       const parallel = Number(flags.parallel);
       const base: RunOptions = {
         cwd: flags.cwd,

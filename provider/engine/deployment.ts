@@ -3,14 +3,14 @@
 // program no longer declares.
 import { randomUUID } from "node:crypto";
 import { Progress, type EngineEvent } from "./events.ts";
-import type { MonitorHandler, ReadRequest, Registration, Severity } from "./monitor.ts";
+import type { MonitorHandler, ReadRequest, Registered, Registration, Severity } from "./monitor.ts";
 import type { DynamicProviderHost } from "./provider-host.ts";
 import type { ResourceState, Snapshot } from "./snapshot.ts";
 import { StepExecutor } from "./step-executor.ts";
 import { StepGenerator } from "./step-generator.ts";
 import { PlanError, type DeleteStep, type Step } from "./steps.ts";
 import { makeUrn, PROVIDER_TYPE, STACK_TYPE, urnType } from "./urn.ts";
-import type { PropertyMap } from "./values.ts";
+import { UNKNOWN, type PropertyMap } from "./values.ts";
 
 export type Operation = "preview" | "up" | "refresh" | "destroy";
 
@@ -85,22 +85,30 @@ export class Deployment implements MonitorHandler {
     return urn;
   }
 
-  async register(reg: Registration): Promise<{ urn: string; id: string; outputs: PropertyMap }> {
+  async register(reg: Registration): Promise<Registered> {
     const urn = this.#claim(reg.type, reg.name, reg.parent);
     let finish!: () => void;
     this.#completions.set(urn, new Promise<void>((resolve) => (finish = resolve)));
+    let old = this.#snapshot.find(urn);
+    for (const alias of reg.aliasUrns) old ??= this.#snapshot.find(alias);
     try {
-      // Dependencies finish first; a failed one fails this one too.
+      // Dependencies finish first; a failed one keeps this one from running, reported as skipped.
       const deps = [...reg.dependencies, ...Object.values(reg.propertyDependencies).flat()];
       await Promise.all(deps.map((d) => this.#completions.get(d)));
       const failedDep = deps.find((d) => this.progress.hasFailed(d));
-      if (failedDep) throw new Error(`${urn}: not attempted because ${failedDep} failed`);
-      let old = this.#snapshot.find(urn);
-      for (const alias of reg.aliasUrns) old ??= this.#snapshot.find(alias);
+      if (failedDep) {
+        this.progress.skip(old ? "update" : "create", urn, failedDep);
+        return unresolved(urn, reg);
+      }
       const step = await this.#plan(urn, () => this.#generator.register(urn, reg, old));
       const state = (await this.#perform(step))!;
       this.#news.set(urn, state);
       return { urn, id: state.id ?? "", outputs: reg.custom ? state.outputs : {} };
+    } catch (e) {
+      // Reported once, on this resource; the program goes on with unknown outputs, so what depends on them arrives
+      // and is reported skipped instead of the program failing again on each of them.
+      if (this.progress.hasFailed(urn)) return unresolved(urn, reg);
+      throw e;
     } finally {
       finish();
     }
@@ -182,6 +190,11 @@ export class Deployment implements MonitorHandler {
       await this.#perform(step);
     });
   }
+}
+
+/** The answer for a resource that failed or was skipped: every output unknown, as for a create still to come. */
+function unresolved(urn: string, reg: Registration): Registered {
+  return { urn, id: "", outputs: Object.fromEntries(Object.keys(reg.inputs).map((k) => [k, UNKNOWN])), unknown: true };
 }
 
 /** Runs fn for each item once everything it waits for has succeeded; an item whose prerequisite failed is skipped. */

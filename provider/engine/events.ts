@@ -1,13 +1,15 @@
 // A run's progress as events: each step as it starts and ends, and the program's diagnostics. The finished ones
 // are kept for the run's result.
 import { stripVTControlCharacters } from "node:util";
+import { leafChanges, leafValues, type LeafChange } from "./changes.ts";
 import type { Severity } from "./monitor.ts";
 import { stepDetail, stepKeys, type Step, type StepOp } from "./steps.ts";
 import { urnName, urnType } from "./urn.ts";
 
 export interface StepEvent {
   kind: "step";
-  phase: "start" | "done" | "failed";
+  /** skipped: not attempted because a resource it depends on failed (`cause`). */
+  phase: "start" | "done" | "failed" | "skipped";
   op: StepOp;
   urn: string;
   type: string;
@@ -16,8 +18,12 @@ export interface StepEvent {
   keys: string[];
   /** Set when nothing is changed for real: preview, or a refresh that only reports. */
   planned: boolean;
+  /** The values that change, leaf by leaf and masked; for a create or adopt, every input it is created with. */
+  changes?: LeafChange[];
   detail?: string;
   error?: string;
+  /** The resource whose failure kept this one from running. */
+  cause?: string;
   ms?: number;
 }
 
@@ -50,9 +56,20 @@ export class Progress {
 
   /** Reports a step's start and its end (done, or failed with the error, which is rethrown). */
   async track<T>(step: Step, body: () => Promise<T>): Promise<T> {
-    const { op, urn } = step;
+    const { urn } = step;
     const detail = stepDetail(step);
-    const base = { kind: "step" as const, op, urn, type: urnType(urn), name: urnName(urn), keys: stepKeys(step), planned: this.#planned, ...(detail ? { detail } : {}) };
+    const changes = stepChanges(step);
+    const base = {
+      kind: "step" as const,
+      op: shownOp(step),
+      urn,
+      type: urnType(urn),
+      name: urnName(urn),
+      keys: stepKeys(step),
+      planned: this.#planned,
+      ...(changes.length ? { changes } : {}),
+      ...(detail ? { detail } : {}),
+    };
     const started = Date.now();
     this.#report({ ...base, phase: "start" });
     try {
@@ -72,13 +89,44 @@ export class Progress {
     this.#report({ kind: "step", phase: "failed", op, urn, type: urnType(urn), name: urnName(urn), keys, planned: this.#planned, error: message });
   }
 
-  /** Whether a step of this resource failed in this run. */
+  /** Reports a resource not attempted because one it depends on failed or was skipped itself. */
+  skip(op: StepOp, urn: string, cause: string): void {
+    this.failed = true;
+    this.#report({ kind: "step", phase: "skipped", op, urn, type: urnType(urn), name: urnName(urn), keys: [], planned: this.#planned, cause });
+  }
+
+  /** Whether a step of this resource failed, or was skipped, in this run. */
   hasFailed(urn: string): boolean {
-    return this.steps.some((s) => s.urn === urn && s.phase === "failed");
+    return this.steps.some((s) => s.urn === urn && (s.phase === "failed" || s.phase === "skipped"));
   }
 
   log(severity: Severity, message: string, urn: string): void {
     if (severity === "error") this.failed = true;
     if (severity !== "debug") this.#report({ kind: "diagnostic", severity, message: stripVTControlCharacters(message), ...(urn ? { urn } : {}) });
+  }
+}
+
+/** A delete of a resource kept in the service (retainOnDelete, or read with `.get()`) only forgets it. */
+function shownOp(step: Step): StepOp {
+  return step.op === "delete" && (step.old.retainOnDelete || step.old.external) ? "forget" : step.op;
+}
+
+/** The leaves a step changes; a create or adopt lists every input, as `--diff` shows them. */
+function stepChanges(step: Step): LeafChange[] {
+  switch (step.op) {
+    case "update":
+      return leafChanges(step.old.inputs, step.new.inputs);
+    case "drift": {
+      // Drift is in the inputs when the provider reads them back, else in the outputs.
+      const inputs = leafChanges(step.old.inputs, step.new.inputs);
+      return inputs.length ? inputs : leafChanges(step.old.outputs, step.new.outputs);
+    }
+    case "replace":
+      return leafChanges(step.old.inputs, step.new.inputs, step.replaces);
+    case "create":
+    case "adopt":
+      return step.new.custom ? leafValues(step.new.inputs, "new") : [];
+    default:
+      return [];
   }
 }

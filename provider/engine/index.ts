@@ -15,6 +15,7 @@ import { isSecret, revealed, type PropertyMap, type Value } from "./values.ts";
 
 export type { Operation } from "./deployment.ts";
 export type { DiagnosticEvent, EngineEvent, StepEvent } from "./events.ts";
+export type { LeafChange } from "./changes.ts";
 export type { StepOp } from "./steps.ts";
 export { PassphraseCrypter, PassphraseError } from "./secrets.ts";
 export { ProjectError } from "./project.ts";
@@ -51,6 +52,9 @@ export interface RunResult {
   error?: string;
   /** Finished steps by kind, e.g. { create: 3, same: 1 }. */
   changes: Partial<Record<StepOp, number>>;
+  /** Steps that failed, and steps not run because a resource they depend on failed. */
+  failed: number;
+  skipped: number;
   steps: StepEvent[];
   /** Stack outputs with secrets revealed; secretOutputs names the secret ones. */
   outputs: Record<string, unknown>;
@@ -199,6 +203,8 @@ async function deploy(options: RunOptions, { project, stack, parallel, passphras
     ok: error === undefined,
     ...(error === undefined ? {} : { error }),
     changes,
+    failed: steps.filter((s) => s.phase === "failed").length,
+    skipped: steps.filter((s) => s.phase === "skipped").length,
     steps,
     outputs: revealed(rawOutputs as Value) as Record<string, unknown>,
     secretOutputs: Object.entries(rawOutputs).filter(([, v]) => isSecret(v)).map(([k]) => k),

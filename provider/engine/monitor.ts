@@ -35,8 +35,16 @@ export interface ReadRequest {
 
 export type Severity = "debug" | "info" | "warning" | "error";
 
+/** A registration's answer; `unknown`: the resource did not run, so its outputs stay unknown to the program. */
+export interface Registered {
+  urn: string;
+  id: string;
+  outputs: PropertyMap;
+  unknown?: boolean;
+}
+
 export interface MonitorHandler {
-  register(reg: Registration): Promise<{ urn: string; id: string; outputs: PropertyMap }>;
+  register(reg: Registration): Promise<Registered>;
   registerOutputs(urn: string, outputs: PropertyMap): Promise<void>;
   /** `Resource.get(name, id)`: reads an existing resource the stack does not manage. */
   read(req: ReadRequest): Promise<{ urn: string; outputs: PropertyMap }>;
@@ -101,10 +109,11 @@ export async function startMonitor(handler: MonitorHandler): Promise<MonitorServ
       if (req.hasProtect()) reg.protect = req.getProtect();
       if (req.hasRetainondelete()) reg.retainOnDelete = req.getRetainondelete();
       if (req.getDeletebeforereplacedefined()) reg.deleteBeforeReplace = req.getDeletebeforereplace();
-      const { urn, id, outputs } = await handler.register(reg);
+      const { urn, id, outputs, unknown } = await handler.register(reg);
       const res = new resourceProto.RegisterResourceResponse();
       res.setUrn(urn);
       res.setId(id);
+      if (unknown) res.setUnknown(true);
       res.setObject(structProto.Struct.fromJavaScript(outputs as JsStruct));
       return res;
     }),
