@@ -22,7 +22,7 @@ const lifecycle = createLifecycle({
     const key = account ?? "";
     let service = services.get(key);
     if (!service) {
-      service = clientService(credentialsFor(settings, account));
+      service = clientService(credentialsFor(settings, account), account);
       services.set(key, service);
     }
     return service;
