@@ -56,8 +56,8 @@ export class Deployment implements MonitorHandler {
     return this.#o.snapshot;
   }
 
-  log(severity: Severity, message: string, urn: string): void {
-    this.progress.log(severity, message, urn);
+  log(severity: Severity, message: string, urn: string, ephemeral = false): void {
+    this.progress.log(severity, message, urn, ephemeral);
   }
 
   /** Plans a step; a step that cannot be planned is reported failed. */

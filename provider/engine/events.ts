@@ -32,6 +32,8 @@ export interface DiagnosticEvent {
   severity: Severity;
   message: string;
   urn?: string;
+  /** A passing status, such as a build's (`Target tgt_1: starting`): shown while its step runs, not kept. */
+  ephemeral?: true;
 }
 
 export type EngineEvent = StepEvent | DiagnosticEvent;
@@ -100,9 +102,13 @@ export class Progress {
     return this.steps.some((s) => s.urn === urn && (s.phase === "failed" || s.phase === "skipped"));
   }
 
-  log(severity: Severity, message: string, urn: string): void {
-    if (severity === "error") this.failed = true;
-    if (severity !== "debug") this.#report({ kind: "diagnostic", severity, message: stripVTControlCharacters(message), ...(urn ? { urn } : {}) });
+  log(severity: Severity, message: string, urn: string, ephemeral = false): void {
+    const event: DiagnosticEvent = { kind: "diagnostic", severity, message: stripVTControlCharacters(message), ...(urn ? { urn } : {}) };
+    if (ephemeral && severity !== "error") this.#emit({ ...event, ephemeral: true });
+    else {
+      if (severity === "error") this.failed = true;
+      if (severity !== "debug") this.#report(event);
+    }
   }
 }
 

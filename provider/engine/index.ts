@@ -136,7 +136,8 @@ async function deploy(options: RunOptions, { project, stack, parallel, passphras
   const provider = () =>
     (host ??= DynamicProviderHost.start({
       cwd: project.dir,
-      env: childEnv,
+      // The provider's logs (a build's status) reach this engine's Log service, as the program's do.
+      env: { ...childEnv, PULUMI_NODEJS_ENGINE: monitorAddress },
       engineAddress: monitorAddress,
       onOutput: (line) => deployment.log("debug", line, ""),
     }).then(async (h) => {

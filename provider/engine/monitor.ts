@@ -49,7 +49,8 @@ export interface MonitorHandler {
   /** `Resource.get(name, id)`: reads an existing resource the stack does not manage. */
   read(req: ReadRequest): Promise<{ urn: string; outputs: PropertyMap }>;
   invoke(token: string, args: PropertyMap): Promise<PropertyMap>;
-  log(severity: Severity, message: string, urn: string): void;
+  /** `ephemeral`: a passing status (a build's progress), shown while it holds and not kept. */
+  log(severity: Severity, message: string, urn: string, ephemeral?: boolean): void;
 }
 
 /** Monitor features this engine implements; the SDK adapts to the rest (e.g. computes alias URNs itself). */
@@ -145,7 +146,7 @@ export async function startMonitor(handler: MonitorHandler): Promise<MonitorServ
   };
   const engine = {
     log: unary((req: InstanceType<typeof engineProto.LogRequest>) => {
-      handler.log(SEVERITIES[req.getSeverity()] ?? "info", req.getMessage(), req.getUrn());
+      handler.log(SEVERITIES[req.getSeverity()] ?? "info", req.getMessage(), req.getUrn(), req.getEphemeral());
       return new emptyProto.Empty();
     }),
     getRootResource: unary(() => new engineProto.GetRootResourceResponse().setUrn(rootUrn)),

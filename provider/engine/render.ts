@@ -1,5 +1,6 @@
 // Progress for people: a line per resource as it changes with the values it changes, then a Diagnostics section
-// holding each failure once under its resource, then a summary. Colour and live lines only on a terminal.
+// holding each failure once under its resource, then a summary (none for a preview whose program failed: what it
+// would plan is not known). Colour and live lines only on a terminal.
 import type { Writable } from "node:stream";
 import { SECRET_TEXT, UNKNOWN_TEXT, type LeafChange } from "./changes.ts";
 import type { DiagnosticEvent, EngineEvent, RunResult, StepEvent, StepOp } from "./index.ts";
@@ -18,6 +19,11 @@ const SHORT = 60;
 export function displayType(type: string): string {
   const m = /^pulumi-nodejs:dynamic\/(.+)$/.exec(type);
   return m ? m[1]! : type;
+}
+
+/** Escape codes only on a terminal, and not when NO_COLOR is set (https://no-color.org). */
+export function wantsColor(tty: boolean, env: NodeJS.ProcessEnv = process.env): boolean {
+  return tty && !env["NO_COLOR"];
 }
 
 export interface RendererOptions {
@@ -66,10 +72,20 @@ interface Running {
   event: StepEvent;
   started: number;
   timer?: NodeJS.Timeout;
+  /** The statuses its build went through, as the provider reported them (`tgt_1: new -> starting`). */
+  status?: string;
+}
+
+/** `Target tgt_1: starting` as the type it names, the subject and the status. */
+function parseStatus(message: string): { type: string; subject: string; status: string } | undefined {
+  const m = /^(\S+) (.+): (\S+)$/.exec(message);
+  return m ? { type: m[1]!, subject: m[2]!, status: m[3]! } : undefined;
 }
 
 export function createRenderer({ out, err, tty, diff = false, debug = false, startAfterMs = 1000, intervalMs = 30_000, env = process.env }: RendererOptions) {
-  const color = tty && !("NO_COLOR" in env && env["NO_COLOR"] !== "");
+  // NO_COLOR asks for no escape codes at all: no colour, and no live lines (they move the cursor).
+  const color = wantsColor(tty, env);
+  const live = color;
   const paint = (code: number, text: string) => (color ? `\x1b[${code}m${text}\x1b[0m` : text);
   const head = (e: StepEvent, verb: string, tail = "") => {
     const keys = e.op === "replace" && e.keys.length ? ` [replace: ${e.keys.join(", ")}]` : e.op === "drift" && !e.changes?.length && e.keys.length ? ` [drift: ${e.keys.join(", ")}]` : "";
@@ -80,39 +96,38 @@ export function createRenderer({ out, err, tty, diff = false, debug = false, sta
     const shown = e.op === "create" || e.op === "adopt" ? (diff ? (e.changes ?? []) : []) : (e.changes ?? []);
     return shown.map((c: LeafChange) => `    ${c.path}: ${c.old === undefined && (e.op === "create" || e.op === "adopt") ? "" : `${showValue(c.old, diff)} -> `}${showValue(c.new, diff)}${c.replaces ? "  (forces replace)" : ""}\n`).join("");
   };
-  const doneLine = (e: StepEvent) => {
+  const doneLine = (e: StepEvent, status?: string) => {
     const time = e.ms !== undefined && !e.planned && !["same", "drift", "gone"].includes(e.op) ? ` ${(e.ms / 1000).toFixed(1)}s` : "";
-    return `${head(e, (e.planned ? PLANNED : DONE)[e.op], time)}\n${leaves(e)}`;
+    return `${head(e, (e.planned ? PLANNED : DONE)[e.op], `${time}${status ? ` (${status})` : ""}`)}\n${leaves(e)}`;
   };
 
   const running = new Map<string, Running>();
   const phases = new Map<string, StepEvent["phase"]>();
   const problems: (StepEvent | DiagnosticEvent)[] = [];
-  /** Plan lines wait for the end: a preview whose program fails shows no plan. */
-  const plan: string[] = [];
   let liveRows = 0;
   let ticker: NodeJS.Timeout | undefined;
 
   const elapsed = (r: Running) => `${Math.round((Date.now() - r.started) / 1000)}s`;
+  const note = (r: Running) => ` ${elapsed(r)}${r.status ? ` (${r.status})` : ""}`;
   const clearLive = () => {
     if (liveRows) out.write(`\x1b[${liveRows}A\x1b[J`);
     liveRows = 0;
   };
   const drawLive = () => {
-    const rows = [...running.values()].map((r) => paint(2, head(r.event, DOING[r.event.op], ` ${elapsed(r)}`)));
+    const rows = [...running.values()].map((r) => paint(2, head(r.event, DOING[r.event.op], note(r))));
     for (const row of rows) out.write(`${row}\n`);
     liveRows = rows.length;
   };
   /** Writes lines above the live block (on a terminal) or straight out. */
   const write = (text: string) => {
-    if (!tty) return void out.write(text);
+    if (!live) return void out.write(text);
     clearLive();
     out.write(text);
     drawLive();
   };
   const stillRunning = (r: Running) => {
     r.timer = setTimeout(() => {
-      out.write(`${head(r.event, DOING[r.event.op], ` (still running, ${elapsed(r)})`)}\n`);
+      out.write(`${head(r.event, DOING[r.event.op], ` still running,${note(r)}`)}\n`);
       stillRunning(r);
     }, intervalMs).unref();
   };
@@ -120,7 +135,7 @@ export function createRenderer({ out, err, tty, diff = false, debug = false, sta
   function started(e: StepEvent): void {
     const r: Running = { event: e, started: Date.now() };
     running.set(e.urn, r);
-    if (tty) {
+    if (live) {
       ticker ??= setInterval(() => write(""), 1000).unref();
       write("");
       return;
@@ -131,7 +146,19 @@ export function createRenderer({ out, err, tty, diff = false, debug = false, sta
     }, startAfterMs).unref();
   }
 
-  function ended(e: StepEvent): void {
+  /** A build's status goes on the line of the one running step of the type it names; else on a line of its own. */
+  function status(message: string): void {
+    const parsed = parseStatus(message);
+    const owners = parsed ? [...running.values()].filter((r) => displayType(r.event.type).split(":").pop() === parsed.type) : [];
+    const owner = owners.length === 1 ? owners[0] : undefined;
+    if (!owner || !parsed) return void write(`   ${message}\n`);
+    const previous = owner.status?.startsWith(`${parsed.subject}: `) ? owner.status : undefined;
+    owner.status = previous ? `${previous} -> ${parsed.status}` : `${parsed.subject}: ${parsed.status}`;
+    if (live) write("");
+  }
+
+  /** Stops a step's live line; the status its build reached, if any. */
+  function ended(e: StepEvent): string | undefined {
     const r = running.get(e.urn);
     clearTimeout(r?.timer);
     running.delete(e.urn);
@@ -139,12 +166,14 @@ export function createRenderer({ out, err, tty, diff = false, debug = false, sta
       clearInterval(ticker);
       ticker = undefined;
     }
+    return r?.status;
   }
 
   return {
     event(e: EngineEvent): void {
       if (e.kind === "diagnostic") {
-        if (e.severity === "info") write(`${e.message}\n`);
+        if (e.ephemeral) status(e.message);
+        else if (e.severity === "info") write(`${e.message}\n`);
         else problems.push(e);
         return;
       }
@@ -153,7 +182,7 @@ export function createRenderer({ out, err, tty, diff = false, debug = false, sta
         if (!e.planned) started(e);
         return;
       }
-      ended(e);
+      const reached = ended(e);
       phases.set(e.urn, e.phase);
       let text: string;
       if (e.phase === "failed") {
@@ -163,19 +192,16 @@ export function createRenderer({ out, err, tty, diff = false, debug = false, sta
         const cause = e.cause ?? "";
         const why = phases.get(cause) === "skipped" ? "was not run" : "failed";
         text = `${paint(2, `   ${"skipped".padEnd(10)}`)} ${displayType(e.type)}  ${e.name} (${displayType(urnType(cause))} ${urnName(cause)} ${why})\n`;
-      } else text = doneLine(e);
-      if (e.planned) plan.push(text);
-      else write(text);
+      } else text = doneLine(e, reached);
+      write(text);
     },
     summary(r: RunResult): void {
       for (const run of running.values()) clearTimeout(run.timer);
       running.clear();
       clearInterval(ticker);
-      if (tty) clearLive();
+      if (live) clearLive();
       const planned = r.operation === "preview";
       const programFailed = problems.some((p) => p.kind === "diagnostic" && p.severity === "error" && !p.urn);
-      if (!(planned && programFailed)) out.write(plan.join(""));
-      plan.length = 0;
       diagnostics(r);
       if (planned && programFailed) {
         out.write(`\nNo plan: the program failed (${r.project}/${r.stack}).\n`);

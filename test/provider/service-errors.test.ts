@@ -11,7 +11,7 @@ it("a validation error names the program's camelCase path, not the wire's", () =
   const error = new ValidationFailedError(info, 400, {
     code: "VALIDATION_FAILED",
     note: "The request body is invalid.",
-    validationErrors: [{ path: "population.cohort_ids[0]", message: "no cohort with this id" }],
+    validationErrors: [{ path: "population.cohort_ids[0]", message: "no cohort with this id", context: { errorType: "not_found" } }],
   });
   expect((explained(error, families.scopes, undefined) as Error).message).toBe("POST /scopes: 400 VALIDATION_FAILED: population.cohortIds[0]: no cohort with this id");
 });

@@ -28,6 +28,8 @@ const lifecycle = createLifecycle({
     return service;
   },
   sleep: (ms) => sleep(ms),
+  // An ephemeral log reaches the engine when the host has one (PULUMI_NODEJS_ENGINE); else it is a line of output.
+  progress: (message) => import("@pulumi/pulumi").then(({ log }) => log.info(message, undefined, undefined, true)).catch(() => undefined),
 });
 
 /** The provider the host calls: `configure` receives the whole stack config (secrets already unwrapped). */

@@ -15,6 +15,8 @@ export interface Environment {
   service(account: string | undefined): Service;
   /** Pause between polls of a build; tests shorten it. */
   sleep(ms: number): Promise<void>;
+  /** Where a build's status goes as it moves (`Target tgt_1: starting`), for the engine's progress display. */
+  progress?(message: string): Promise<void> | void;
 }
 
 interface Parts {
@@ -87,7 +89,11 @@ export function createLifecycle(env: Environment) {
     const deadline = Date.now() + timeoutSeconds * 1000;
     let current = response;
     let delay = 250;
+    let reported: unknown;
     for (;;) {
+      // Awaited, so the status is shown before the step that waits for it ends.
+      if (current.status !== reported) await env.progress?.(`${kind.family.className} ${id}: ${String(current.status)}`);
+      reported = current.status;
       if (current.status === "ready") return current;
       const keep = () => ({ ...outputsOf(parts, current, inputs), [PROVIDER_KEY]: inputs[PROVIDER_KEY] });
       if (current.status === "error") {
