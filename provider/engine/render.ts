@@ -48,7 +48,7 @@ export function showValue(v: Value | undefined, whole = false): string {
   if (v === UNKNOWN || v === UNKNOWN_TEXT) return UNKNOWN_TEXT;
   if (v === SECRET_TEXT) return SECRET_TEXT;
   const text = JSON.stringify(v, (_k, x: unknown) => (x === UNKNOWN ? UNKNOWN_TEXT : x));
-  return whole || text.length <= SHORT ? text : `${text.slice(0, SHORT - 3)}...`;
+  return whole || text.length <= SHORT ? text : `${text.slice(0, SHORT - 3).trimEnd()}...`;
 }
 
 /** A program error as a user acts on it: the runtime's stack and inspection noise only under `--debug`. */
