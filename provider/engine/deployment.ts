@@ -10,7 +10,7 @@ import { StepExecutor } from "./step-executor.ts";
 import { StepGenerator } from "./step-generator.ts";
 import { PlanError, type DeleteStep, type Step } from "./steps.ts";
 import { makeUrn, PROVIDER_TYPE, STACK_TYPE, urnType } from "./urn.ts";
-import { UNKNOWN, type PropertyMap } from "./values.ts";
+import { containsUnknown, UNKNOWN, type PropertyMap } from "./values.ts";
 
 export type Operation = "preview" | "up" | "refresh" | "destroy";
 
@@ -122,8 +122,9 @@ export class Deployment implements MonitorHandler {
   async registerOutputs(urn: string, outputs: PropertyMap): Promise<void> {
     const record = this.#news.get(urn);
     if (!record) throw new Error(`outputs for ${urn}, which this program did not register`);
-    record.outputs = outputs;
-    if (urnType(urn) === STACK_TYPE) this.stackOutputs = outputs;
+    // After a failure an output may derive from a resource that did not run: it is not known, so not recorded.
+    record.outputs = this.#o.dryRun ? outputs : Object.fromEntries(Object.entries(outputs).filter(([, v]) => !containsUnknown(v)));
+    if (urnType(urn) === STACK_TYPE) this.stackOutputs = record.outputs;
     if (!this.#o.dryRun) await this.#executor.record(record);
   }
 

@@ -2,7 +2,7 @@
 // it skipped, in text and --json; a program that throws gives its error without a stack trace and no plan; exit 1.
 // A command line that cannot be understood is one line and exit 2.
 import { execFile } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -55,6 +55,17 @@ it("--json names the failed step and the skipped ones with their cause", { timeo
   expect(byName["upstream"]).toMatchObject({ phase: "failed", error: expect.stringMatching(/text: must be a string$/) as unknown });
   expect(byName["downstream"]).toMatchObject({ phase: "skipped", cause: "urn:pulumi:dev::chain::pulumi-nodejs:dynamic/notes:Note::upstream" });
   expect(byName["further"]).toMatchObject({ phase: "skipped", cause: "urn:pulumi:dev::chain::pulumi-nodejs:dynamic/notes:Note::downstream" });
+});
+
+it("up goes on with what does not depend on the failure and records no output of what did not run", { timeout: 60_000 }, async () => {
+  const r = await audience("run", "up", "--yes", "--json", "-c", "fine=true", "--cwd", FIXTURE, "--state-dir", dir);
+  expect(r.code).toBe(1);
+  const doc = JSON.parse(r.stdout) as { ok: boolean; failed: number; skipped: number; changes: Record<string, number>; outputs: Record<string, unknown> };
+  expect(doc).toMatchObject({ ok: false, failed: 1, skipped: 2, changes: { create: 2 } });
+  expect(doc.outputs).toEqual({ finePath: join(dir, "fine-a.json") });
+  const state = readFileSync(join(dir, "dev.json"), "utf8");
+  expect(state).toContain("fine-a.json");
+  expect(state).not.toContain("04da6b54-80e4-46f7-96ec-b56ff0331ba9");
 });
 
 it("a preview whose program throws prints the program's error, no stack trace and no plan", { timeout: 60_000 }, async () => {
