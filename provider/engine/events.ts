@@ -18,6 +18,8 @@ export interface StepEvent {
   keys: string[];
   /** Set when nothing is changed for real: preview, or a refresh that only reports. */
   planned: boolean;
+  /** A delete that leaves the resource in the service (retainOnDelete, or read with `.get()`): only forgotten. */
+  forget?: true;
   /** The values that change, leaf by leaf and masked; for a create or adopt, every input it is created with. */
   changes?: LeafChange[];
   detail?: string;
@@ -63,12 +65,13 @@ export class Progress {
     const changes = stepChanges(step);
     const base = {
       kind: "step" as const,
-      op: shownOp(step),
+      op: step.op,
       urn,
       type: urnType(urn),
       name: urnName(urn),
       keys: stepKeys(step),
       planned: this.#planned,
+      ...(forgets(step) ? { forget: true as const } : {}),
       ...(changes.length ? { changes } : {}),
       ...(detail ? { detail } : {}),
     };
@@ -113,8 +116,8 @@ export class Progress {
 }
 
 /** A delete of a resource kept in the service (retainOnDelete, or read with `.get()`) only forgets it. */
-function shownOp(step: Step): StepOp {
-  return step.op === "delete" && (step.old.retainOnDelete || step.old.external) ? "forget" : step.op;
+function forgets(step: Step): boolean {
+  return step.op === "delete" && Boolean(step.old.retainOnDelete || step.old.external);
 }
 
 /** The leaves a step changes; a create or adopt lists every input, as `--diff` shows them. */

@@ -7,11 +7,15 @@ import type { DiagnosticEvent, EngineEvent, RunResult, StepEvent, StepOp } from 
 import { STACK_TYPE, urnName, urnType } from "./urn.ts";
 import { UNKNOWN, type Value } from "./values.ts";
 
-const SYMBOL: Record<StepOp, string> = { create: "+", adopt: "=", update: "~", replace: "+-", delete: "-", forget: "-", same: " ", read: ">", drift: "~", gone: "-" };
-const DONE: Record<StepOp, string> = { create: "created", adopt: "adopted", update: "updated", replace: "replaced", delete: "deleted", forget: "forgotten", same: "unchanged", read: "read", drift: "drifted", gone: "gone" };
-const PLANNED: Record<StepOp, string> = { create: "create", adopt: "adopt", update: "update", replace: "replace", delete: "delete", forget: "forget", same: "same", read: "read", drift: "drift", gone: "gone" };
-const DOING: Record<StepOp, string> = { create: "creating", adopt: "adopting", update: "updating", replace: "replacing", delete: "deleting", forget: "forgetting", same: "checking", read: "reading", drift: "reading", gone: "reading" };
-const COLOR: Record<StepOp, number> = { create: 32, adopt: 34, update: 33, replace: 35, delete: 31, forget: 31, same: 2, read: 36, drift: 33, gone: 31 };
+/** How a step reads: its operation, or `forget` for a delete that leaves the resource in the service. */
+type Shown = StepOp | "forget";
+const shown = (e: StepEvent): Shown => (e.forget ? "forget" : e.op);
+
+const SYMBOL: Record<Shown, string> = { create: "+", adopt: "=", update: "~", replace: "+-", delete: "-", forget: "-", same: " ", read: ">", drift: "~", gone: "-" };
+const DONE: Record<Shown, string> = { create: "created", adopt: "adopted", update: "updated", replace: "replaced", delete: "deleted", forget: "forgotten", same: "unchanged", read: "read", drift: "drifted", gone: "gone" };
+const PLANNED: Record<Shown, string> = { create: "create", adopt: "adopt", update: "update", replace: "replace", delete: "delete", forget: "forget", same: "same", read: "read", drift: "drift", gone: "gone" };
+const DOING: Record<Shown, string> = { create: "creating", adopt: "adopting", update: "updating", replace: "replacing", delete: "deleting", forget: "forgetting", same: "checking", read: "reading", drift: "reading", gone: "reading" };
+const COLOR: Record<Shown, number> = { create: 32, adopt: 34, update: 33, replace: 35, delete: 31, forget: 31, same: 2, read: 36, drift: 33, gone: 31 };
 /** Values longer than this are shortened unless `--diff` asks for whole values. */
 const SHORT = 60;
 
@@ -90,15 +94,15 @@ export function createRenderer({ out, err, tty, diff = false, debug = false, sta
   const head = (e: StepEvent, verb: string, tail = "") => {
     const keys = e.op === "replace" && e.keys.length ? ` [replace: ${e.keys.join(", ")}]` : e.op === "drift" && !e.changes?.length && e.keys.length ? ` [drift: ${e.keys.join(", ")}]` : "";
     const detail = e.detail ? ` (${e.detail})` : "";
-    return `${paint(COLOR[e.op], `${SYMBOL[e.op].padEnd(2)} ${verb.padEnd(10)}`)} ${displayType(e.type)}  ${e.name}${keys}${detail}${tail}`;
+    return `${paint(COLOR[shown(e)], `${SYMBOL[shown(e)].padEnd(2)} ${verb.padEnd(10)}`)} ${displayType(e.type)}  ${e.name}${keys}${detail}${tail}`;
   };
   const leaves = (e: StepEvent): string => {
-    const shown = e.op === "create" || e.op === "adopt" ? (diff ? (e.changes ?? []) : []) : (e.changes ?? []);
-    return shown.map((c: LeafChange) => `    ${c.path}: ${c.old === undefined && (e.op === "create" || e.op === "adopt") ? "" : `${showValue(c.old, diff)} -> `}${showValue(c.new, diff)}${c.replaces ? "  (forces replace)" : ""}\n`).join("");
+    const listed = e.op === "create" || e.op === "adopt" ? (diff ? (e.changes ?? []) : []) : (e.changes ?? []);
+    return listed.map((c: LeafChange) => `    ${c.path}: ${c.old === undefined && (e.op === "create" || e.op === "adopt") ? "" : `${showValue(c.old, diff)} -> `}${showValue(c.new, diff)}${c.replaces ? "  (forces replace)" : ""}\n`).join("");
   };
   const doneLine = (e: StepEvent, status?: string) => {
     const time = e.ms !== undefined && !e.planned && !["same", "drift", "gone"].includes(e.op) ? ` ${(e.ms / 1000).toFixed(1)}s` : "";
-    return `${head(e, (e.planned ? PLANNED : DONE)[e.op], `${time}${status ? ` (${status})` : ""}`)}\n${leaves(e)}`;
+    return `${head(e, (e.planned ? PLANNED : DONE)[shown(e)], `${time}${status ? ` (${status})` : ""}`)}\n${leaves(e)}`;
   };
 
   const running = new Map<string, Running>();
@@ -114,7 +118,7 @@ export function createRenderer({ out, err, tty, diff = false, debug = false, sta
     liveRows = 0;
   };
   const drawLive = () => {
-    const rows = [...running.values()].map((r) => paint(2, head(r.event, DOING[r.event.op], note(r))));
+    const rows = [...running.values()].map((r) => paint(2, head(r.event, DOING[shown(r.event)], note(r))));
     for (const row of rows) out.write(`${row}\n`);
     liveRows = rows.length;
   };
@@ -127,7 +131,7 @@ export function createRenderer({ out, err, tty, diff = false, debug = false, sta
   };
   const stillRunning = (r: Running) => {
     r.timer = setTimeout(() => {
-      out.write(`${head(r.event, DOING[r.event.op], ` still running,${note(r)}`)}\n`);
+      out.write(`${head(r.event, DOING[shown(r.event)], ` still running,${note(r)}`)}\n`);
       stillRunning(r);
     }, intervalMs).unref();
   };
@@ -141,7 +145,7 @@ export function createRenderer({ out, err, tty, diff = false, debug = false, sta
       return;
     }
     r.timer = setTimeout(() => {
-      out.write(`${head(e, DOING[e.op])}\n`);
+      out.write(`${head(e, DOING[shown(e)])}\n`);
       stillRunning(r);
     }, startAfterMs).unref();
   }
@@ -208,9 +212,12 @@ export function createRenderer({ out, err, tty, diff = false, debug = false, sta
         return;
       }
       out.write(`\n${planned ? "Plan" : "Resources"} (${r.project}/${r.stack}, ${r.operation}):\n`);
-      const order: StepOp[] = ["create", "adopt", "update", "replace", "delete", "forget", "read", "drift", "gone"];
+      // A forget is counted as a delete by the engine; people read it apart.
+      const forgotten = r.steps.filter((s) => s.phase === "done" && s.forget).length;
+      const counts: Partial<Record<Shown, number>> = { ...r.changes, delete: (r.changes.delete ?? 0) - forgotten, forget: forgotten };
+      const order: Shown[] = ["create", "adopt", "update", "replace", "delete", "forget", "read", "drift", "gone"];
       for (const op of order) {
-        const n = r.changes[op];
+        const n = counts[op];
         if (n) out.write(`    ${paint(COLOR[op], `${SYMBOL[op]} ${n} ${planned ? `to ${PLANNED[op]}` : DONE[op]}`)}\n`);
       }
       if (r.failed) out.write(`    ${paint(31, `x ${r.failed} failed`)}\n`);

@@ -5,10 +5,9 @@ import type { ResourceState } from "./snapshot.ts";
 
 /**
  * create/adopt/update/replace/delete/same/read as `pulumi up` shows them (adopt: created by taking over an existing
- * resource, as Pulumi's import); forget is a delete that leaves the resource in the service (retainOnDelete, or read
- * with `.get()`), reported as such but planned as a delete; drift and gone are what refresh finds.
+ * resource, as Pulumi's import); drift and gone are what refresh finds.
  */
-export type StepOp = "create" | "adopt" | "update" | "replace" | "delete" | "forget" | "same" | "read" | "drift" | "gone";
+export type StepOp = "create" | "adopt" | "update" | "replace" | "delete" | "same" | "read" | "drift" | "gone";
 
 /** A resource the program declares that the stack does not hold yet (a component, or a custom resource to create). */
 export interface CreateStep {

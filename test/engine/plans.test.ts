@@ -87,7 +87,7 @@ async function plan(options: Partial<RendererOptions> = {}, planned = true) {
     project: "shop",
     stack: "dev",
     ok: true,
-    changes: { update: 3, replace: 1, adopt: 1, forget: 1 },
+    changes: { update: 3, replace: 1, adopt: 1, delete: 1 },
     failed: 0,
     skipped: 0,
     steps: events,
@@ -151,7 +151,7 @@ describe("a plan shows the values it changes", () => {
     ]);
     expect(doc.steps.find((s) => s.name === "csv")?.changes).toContainEqual({ path: "scopeId", old: "s1", new: "(known after apply)", replaces: true });
     expect(doc.steps.find((s) => s.name === "warehouse")?.changes).toContainEqual({ path: "password", old: "[secret]", new: "[secret]" });
-    expect(doc.steps.find((s) => s.name === "archive")?.op).toBe("forget");
+    expect(doc.steps.find((s) => s.name === "archive")).toMatchObject({ op: "delete", forget: true });
     expect(resultJson(result)).not.toMatch(/hunter2|correct horse/);
   });
 
