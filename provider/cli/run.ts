@@ -1,15 +1,19 @@
 // `audience run preview|up|refresh|destroy`: runs a Pulumi program through the local engine, without a Pulumi CLI.
 import { createInterface } from "node:readline/promises";
-import { Command, InvalidArgumentError, Option } from "commander";
+import { Command, Option } from "commander";
 import { runProgram, type Operation, type RunOptions } from "../engine/index.ts";
 import { createRenderer, resultJson } from "../engine/render.ts";
 
 const OPERATIONS: Operation[] = ["preview", "up", "refresh", "destroy"];
 
-function keyValues(flag: string) {
+/**
+ * Parses repeated `key=value` flags. A malformed one is a usage error printed here, not by commander, whose message
+ * would repeat the argument: for `--secret` that may be the secret itself.
+ */
+function keyValues(command: Command, flag: string) {
   return (arg: string, previous: Record<string, string> = {}) => {
     const eq = arg.indexOf("=");
-    if (eq <= 0) throw new InvalidArgumentError(`${flag} "${flag === "--secret" ? arg.replace(/=.*/s, "=…") : arg}": expected key=value`);
+    if (eq <= 0) command.error(`error: ${flag} "${flag === "--secret" ? arg.replace(/=.*/s, "=…").replace(/^[^=]+$/s, "…") : arg}": expected key=value`);
     return { ...previous, [arg.slice(0, eq)]: arg.slice(eq + 1) };
   };
 }
@@ -43,8 +47,8 @@ export function register(program: Command): void {
     .addArgument(program.createArgument("<operation>", "what to do").choices(OPERATIONS))
     .option("--cwd <dir>", "the program's directory (holds Pulumi.yaml)", process.cwd())
     .option("-s, --stack <name>", "stack name", "dev")
-    .option("-c, --config <key=value>", "config value (repeatable)", keyValues("--config"))
-    .option("--secret <key=value>", "secret config value (repeatable)", keyValues("--secret"))
+    .option("-c, --config <key=value>", "config value (repeatable)", keyValues(program, "--config"))
+    .option("--secret <key=value>", "secret config value (repeatable)", keyValues(program, "--secret"))
     .option("--state-dir <dir>", "where <stack>.json is kept (default <cwd>/.audience/state)")
     .addOption(new Option("--parallel <n>", "resource operations at once").default("8"))
     .option("-y, --yes", "proceed without asking")
