@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 import { startEmulator } from "pulumi-audience/emulator";
 import { runProgram, type Operation } from "../engine/index.ts";
 import { pulumiOnPath, runWithPulumiCli } from "../engine/pulumi-cli.ts";
-import { createRenderer } from "../engine/render.ts";
+import { createRenderer, wantsColor } from "../engine/render.ts";
 
 const EXAMPLE = "adaptive-discounting";
 
@@ -48,7 +48,8 @@ export async function runDemo(): Promise<boolean> {
   const started = Date.now();
   const say = (text: string) => process.stdout.write(`${text}\n`);
   const tty = Boolean(process.stdout.isTTY);
-  const bold = (text: string) => (tty ? `\x1b[1m${text}\x1b[0m` : text);
+  const color = wantsColor(tty);
+  const bold = (text: string) => (color ? `\x1b[1m${text}\x1b[0m` : text);
   const root = packageRoot();
   const scratch = mkdtempSync(join(tmpdir(), "audience-demo-"));
   const passphrase = process.env["PULUMI_CONFIG_PASSPHRASE"] ?? "demo passphrase";

@@ -22,12 +22,14 @@ export interface RunFlags {
   parallel: number;
   yes?: boolean;
   json?: boolean;
+  diff?: boolean;
+  debug?: boolean;
 }
 
 /** Runs the operation (after showing the plan and asking, unless --yes); exit code 1 when it fails. */
 export async function runCommand(operation: Operation, flags: RunFlags): Promise<void> {
   const tty = Boolean(process.stdout.isTTY) && !flags.json;
-  const renderer = createRenderer({ out: process.stdout, err: process.stderr, tty });
+  const renderer = createRenderer({ out: process.stdout, err: process.stderr, tty, ...(flags.diff ? { diff: true } : {}), ...(flags.debug ? { debug: true } : {}) });
   const { parallel } = flags;
   // SIGINT or SIGTERM stops the run cleanly (steps in flight finish, state written, lock released); a second
   // one is not needed and is ignored while that happens.

@@ -3,14 +3,14 @@
 // program no longer declares.
 import { randomUUID } from "node:crypto";
 import { Progress, type EngineEvent } from "./events.ts";
-import type { MonitorHandler, ReadRequest, Registration, Severity } from "./monitor.ts";
+import type { MonitorHandler, ReadRequest, Registered, Registration, Severity } from "./monitor.ts";
 import type { DynamicProviderHost } from "./provider-host.ts";
 import type { ResourceState, Snapshot } from "./snapshot.ts";
 import { StepExecutor } from "./step-executor.ts";
 import { StepGenerator } from "./step-generator.ts";
 import { PlanError, type DeleteStep, type Step } from "./steps.ts";
 import { makeUrn, PROVIDER_TYPE, STACK_TYPE, urnType } from "./urn.ts";
-import type { PropertyMap } from "./values.ts";
+import { containsUnknown, UNKNOWN, type PropertyMap } from "./values.ts";
 
 export type Operation = "preview" | "up" | "refresh" | "destroy";
 
@@ -66,8 +66,8 @@ export class Deployment implements MonitorHandler {
     return this.#o.snapshot;
   }
 
-  log(severity: Severity, message: string, urn: string): void {
-    this.progress.log(severity, message, urn);
+  log(severity: Severity, message: string, urn: string, ephemeral = false): void {
+    this.progress.log(severity, message, urn, ephemeral);
   }
 
   /** Plans a step; a step that cannot be planned is reported failed. */
@@ -107,22 +107,30 @@ export class Deployment implements MonitorHandler {
     return urn;
   }
 
-  async register(reg: Registration): Promise<{ urn: string; id: string; outputs: PropertyMap }> {
+  async register(reg: Registration): Promise<Registered> {
     const urn = this.#claim(reg.type, reg.name, reg.parent);
     let finish!: () => void;
     this.#completions.set(urn, new Promise<void>((resolve) => (finish = resolve)));
+    let old = this.#snapshot.find(urn);
+    for (const alias of reg.aliasUrns) old ??= this.#snapshot.find(alias);
     try {
-      // Dependencies finish first; a failed one fails this one too.
+      // Dependencies finish first; a failed one keeps this one from running, reported as skipped.
       const deps = [...reg.dependencies, ...Object.values(reg.propertyDependencies).flat()];
       await Promise.all(deps.map((d) => this.#completions.get(d)));
       const failedDep = deps.find((d) => this.progress.hasFailed(d));
-      if (failedDep) throw new Error(`${urn}: not attempted because ${failedDep} failed`);
+      if (failedDep) {
+        this.progress.skip(old ? "update" : "create", urn, failedDep);
+        return unresolved(urn, reg);
+      }
       this.#checkNotCancelled(urn);
-      let old = this.#snapshot.find(urn);
-      for (const alias of reg.aliasUrns) old ??= this.#snapshot.find(alias);
       const state = (await this.#step(urn, () => this.#generator.register(urn, reg, old)))!;
       this.#news.set(urn, state);
       return { urn, id: state.id ?? "", outputs: reg.custom ? state.outputs : {} };
+    } catch (e) {
+      // Reported once, on this resource; the program goes on with unknown outputs, so what depends on them arrives
+      // and is reported skipped instead of the program failing again on each of them.
+      if (this.progress.hasFailed(urn)) return unresolved(urn, reg);
+      throw e;
     } finally {
       finish();
     }
@@ -136,8 +144,9 @@ export class Deployment implements MonitorHandler {
   async registerOutputs(urn: string, outputs: PropertyMap): Promise<void> {
     const record = this.#news.get(urn);
     if (!record) throw new Error(`outputs for ${urn}, which this program did not register`);
-    record.outputs = outputs;
-    if (urnType(urn) === STACK_TYPE) this.stackOutputs = outputs;
+    // After a failure an output may derive from a resource that did not run: it is not known, so not recorded.
+    record.outputs = this.#o.dryRun ? outputs : Object.fromEntries(Object.entries(outputs).filter(([, v]) => !containsUnknown(v)));
+    if (urnType(urn) === STACK_TYPE) this.stackOutputs = record.outputs;
     if (!this.#o.dryRun) await this.#executor.record(record);
   }
 
@@ -217,6 +226,11 @@ export class Deployment implements MonitorHandler {
       await this.#step(r.urn, () => this.#generator.refresh(r));
     });
   }
+}
+
+/** The answer for a resource that failed or was skipped: every output unknown, as for a create still to come. */
+function unresolved(urn: string, reg: Registration): Registered {
+  return { urn, id: "", outputs: Object.fromEntries(Object.keys(reg.inputs).map((k) => [k, UNKNOWN])), unknown: true };
 }
 
 /** Runs functions at most `limit` at a time, the others waiting in order. */

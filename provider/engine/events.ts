@@ -1,13 +1,15 @@
 // A run's progress as events: each step as it starts and ends, and the program's diagnostics. The finished ones
 // are kept for the run's result.
 import { stripVTControlCharacters } from "node:util";
+import { leafChanges, leafValues, type LeafChange } from "./changes.ts";
 import type { Severity } from "./monitor.ts";
 import { stepDetail, stepKeys, type Step, type StepOp } from "./steps.ts";
 import { urnName, urnType } from "./urn.ts";
 
 export interface StepEvent {
   kind: "step";
-  phase: "start" | "done" | "failed";
+  /** skipped: not attempted because a resource it depends on failed (`cause`). */
+  phase: "start" | "done" | "failed" | "skipped";
   op: StepOp;
   urn: string;
   type: string;
@@ -16,8 +18,14 @@ export interface StepEvent {
   keys: string[];
   /** Set when nothing is changed for real: preview, or a refresh that only reports. */
   planned: boolean;
+  /** A delete that leaves the resource in the service (retainOnDelete, or read with `.get()`): only forgotten. */
+  forget?: true;
+  /** The values that change, leaf by leaf and masked; for a create or adopt, every input it is created with. */
+  changes?: LeafChange[];
   detail?: string;
   error?: string;
+  /** The resource whose failure kept this one from running. */
+  cause?: string;
   ms?: number;
 }
 
@@ -26,6 +34,8 @@ export interface DiagnosticEvent {
   severity: Severity;
   message: string;
   urn?: string;
+  /** A passing status, such as a build's (`Target tgt_1: starting`): shown while its step runs, not kept. */
+  ephemeral?: true;
 }
 
 export type EngineEvent = StepEvent | DiagnosticEvent;
@@ -50,9 +60,21 @@ export class Progress {
 
   /** Reports a step's start and its end (done, or failed with the error, which is rethrown). */
   async track<T>(step: Step, body: () => Promise<T>): Promise<T> {
-    const { op, urn } = step;
+    const { urn } = step;
     const detail = stepDetail(step);
-    const base = { kind: "step" as const, op, urn, type: urnType(urn), name: urnName(urn), keys: stepKeys(step), planned: this.#planned, ...(detail ? { detail } : {}) };
+    const changes = stepChanges(step);
+    const base = {
+      kind: "step" as const,
+      op: step.op,
+      urn,
+      type: urnType(urn),
+      name: urnName(urn),
+      keys: stepKeys(step),
+      planned: this.#planned,
+      ...(forgets(step) ? { forget: true as const } : {}),
+      ...(changes.length ? { changes } : {}),
+      ...(detail ? { detail } : {}),
+    };
     const started = Date.now();
     this.#report({ ...base, phase: "start" });
     try {
@@ -72,13 +94,48 @@ export class Progress {
     this.#report({ kind: "step", phase: "failed", op, urn, type: urnType(urn), name: urnName(urn), keys, planned: this.#planned, error: message });
   }
 
-  /** Whether a step of this resource failed in this run. */
-  hasFailed(urn: string): boolean {
-    return this.steps.some((s) => s.urn === urn && s.phase === "failed");
+  /** Reports a resource not attempted because one it depends on failed or was skipped itself. */
+  skip(op: StepOp, urn: string, cause: string): void {
+    this.failed = true;
+    this.#report({ kind: "step", phase: "skipped", op, urn, type: urnType(urn), name: urnName(urn), keys: [], planned: this.#planned, cause });
   }
 
-  log(severity: Severity, message: string, urn: string): void {
-    if (severity === "error") this.failed = true;
-    if (severity !== "debug") this.#report({ kind: "diagnostic", severity, message: stripVTControlCharacters(message), ...(urn ? { urn } : {}) });
+  /** Whether a step of this resource failed, or was skipped, in this run. */
+  hasFailed(urn: string): boolean {
+    return this.steps.some((s) => s.urn === urn && (s.phase === "failed" || s.phase === "skipped"));
+  }
+
+  log(severity: Severity, message: string, urn: string, ephemeral = false): void {
+    const event: DiagnosticEvent = { kind: "diagnostic", severity, message: stripVTControlCharacters(message), ...(urn ? { urn } : {}) };
+    if (ephemeral && severity !== "error") this.#emit({ ...event, ephemeral: true });
+    else {
+      if (severity === "error") this.failed = true;
+      if (severity !== "debug") this.#report(event);
+    }
+  }
+}
+
+/** A delete of a resource kept in the service (retainOnDelete, or read with `.get()`) only forgets it. */
+function forgets(step: Step): boolean {
+  return step.op === "delete" && Boolean(step.old.retainOnDelete || step.old.external);
+}
+
+/** The leaves a step changes; a create or adopt lists every input, as `--diff` shows them. */
+function stepChanges(step: Step): LeafChange[] {
+  switch (step.op) {
+    case "update":
+      return leafChanges(step.old.inputs, step.new.inputs);
+    case "drift": {
+      // Drift is in the inputs when the provider reads them back, else in the outputs.
+      const inputs = leafChanges(step.old.inputs, step.new.inputs);
+      return inputs.length ? inputs : leafChanges(step.old.outputs, step.new.outputs);
+    }
+    case "replace":
+      return leafChanges(step.old.inputs, step.new.inputs, step.replaces);
+    case "create":
+    case "adopt":
+      return step.new.custom ? leafValues(step.new.inputs, "new") : [];
+    default:
+      return [];
   }
 }

@@ -17,6 +17,7 @@ import { isSecret, revealed, type PropertyMap, type Value } from "./values.ts";
 
 export type { Operation } from "./deployment.ts";
 export type { DiagnosticEvent, EngineEvent, StepEvent } from "./events.ts";
+export type { LeafChange } from "./changes.ts";
 export type { StepOp } from "./steps.ts";
 export { PassphraseCrypter, PassphraseError } from "./secrets.ts";
 export { DEFAULT_STACK, resolvePassphrase, stackStatePath } from "./stack-files.ts";
@@ -59,6 +60,9 @@ export interface RunResult {
   error?: string;
   /** Finished steps by kind, e.g. { create: 3, same: 1 }. */
   changes: Partial<Record<StepOp, number>>;
+  /** Steps that failed, and steps not run because a resource they depend on failed. */
+  failed: number;
+  skipped: number;
   steps: StepEvent[];
   /** Stack outputs with secrets revealed; secretOutputs names the secret ones. */
   outputs: Record<string, unknown>;
@@ -141,7 +145,8 @@ async function deploy(options: RunOptions, { project, stack, parallel, passphras
   const provider = () =>
     (host ??= DynamicProviderHost.start({
       cwd: project.dir,
-      env: childEnv,
+      // The provider's logs (a build's status) reach this engine's Log service, as the program's do.
+      env: { ...childEnv, PULUMI_NODEJS_ENGINE: monitorAddress },
       engineAddress: monitorAddress,
       // The provider's warnings (a lost create resolved, ...) are the user's to read; the rest is for debugging.
       onOutput: (line) => (line.startsWith(WARNING_PREFIX) ? deployment.log("warning", line.slice(WARNING_PREFIX.length), "") : deployment.log("debug", line, "")),
@@ -215,6 +220,8 @@ async function deploy(options: RunOptions, { project, stack, parallel, passphras
     ok: error === undefined,
     ...(error === undefined ? {} : { error }),
     changes,
+    failed: steps.filter((s) => s.phase === "failed").length,
+    skipped: steps.filter((s) => s.phase === "skipped").length,
     steps,
     outputs: revealed(rawOutputs as Value) as Record<string, unknown>,
     secretOutputs: Object.entries(rawOutputs).filter(([, v]) => isSecret(v)).map(([k]) => k),

@@ -35,13 +35,22 @@ export interface ReadRequest {
 
 export type Severity = "debug" | "info" | "warning" | "error";
 
+/** A registration's answer; `unknown`: the resource did not run, so its outputs stay unknown to the program. */
+export interface Registered {
+  urn: string;
+  id: string;
+  outputs: PropertyMap;
+  unknown?: boolean;
+}
+
 export interface MonitorHandler {
-  register(reg: Registration): Promise<{ urn: string; id: string; outputs: PropertyMap }>;
+  register(reg: Registration): Promise<Registered>;
   registerOutputs(urn: string, outputs: PropertyMap): Promise<void>;
   /** `Resource.get(name, id)`: reads an existing resource the stack does not manage. */
   read(req: ReadRequest): Promise<{ urn: string; outputs: PropertyMap }>;
   invoke(token: string, args: PropertyMap): Promise<PropertyMap>;
-  log(severity: Severity, message: string, urn: string): void;
+  /** `ephemeral`: a passing status (a build's progress), shown while it holds and not kept. */
+  log(severity: Severity, message: string, urn: string, ephemeral?: boolean): void;
 }
 
 /** Monitor features this engine implements; the SDK adapts to the rest (e.g. computes alias URNs itself). */
@@ -101,10 +110,11 @@ export async function startMonitor(handler: MonitorHandler): Promise<MonitorServ
       if (req.hasProtect()) reg.protect = req.getProtect();
       if (req.hasRetainondelete()) reg.retainOnDelete = req.getRetainondelete();
       if (req.getDeletebeforereplacedefined()) reg.deleteBeforeReplace = req.getDeletebeforereplace();
-      const { urn, id, outputs } = await handler.register(reg);
+      const { urn, id, outputs, unknown } = await handler.register(reg);
       const res = new resourceProto.RegisterResourceResponse();
       res.setUrn(urn);
       res.setId(id);
+      if (unknown) res.setUnknown(true);
       res.setObject(structProto.Struct.fromJavaScript(outputs as JsStruct));
       return res;
     }),
@@ -136,7 +146,7 @@ export async function startMonitor(handler: MonitorHandler): Promise<MonitorServ
   };
   const engine = {
     log: unary((req: InstanceType<typeof engineProto.LogRequest>) => {
-      handler.log(SEVERITIES[req.getSeverity()] ?? "info", req.getMessage(), req.getUrn());
+      handler.log(SEVERITIES[req.getSeverity()] ?? "info", req.getMessage(), req.getUrn(), req.getEphemeral());
       return new emptyProto.Empty();
     }),
     getRootResource: unary(() => new engineProto.GetRootResourceResponse().setUrn(rootUrn)),

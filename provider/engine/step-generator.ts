@@ -1,5 +1,6 @@
 // Decides what a run does to each resource: from a registration, the resource's old state and the provider's
 // answers, the step to take. It asks the provider (check, diff, read) but changes nothing in the service or state.
+import { within } from "./changes.ts";
 import type { ReadRequest, Registration } from "./monitor.ts";
 import type { DynamicProviderHost } from "./provider-host.ts";
 import { dependencyOrder, prerequisites, recordedOutputs, type ResourceState } from "./snapshot.ts";
@@ -36,11 +37,6 @@ function declaredState(urn: string, reg: Registration, fields: Pick<ResourceStat
     ...(reg.additionalSecretOutputs.length ? { additionalSecretOutputs: reg.additionalSecretOutputs } : {}),
     ...(reg.ignoreChanges.length ? { ignoreChanges: reg.ignoreChanges } : {}),
   };
-}
-
-/** Whether the path names the member or something inside it. */
-function within(path: string, member: string): boolean {
-  return path === member || path.startsWith(`${member}.`);
 }
 
 /** Runs a planning call; a failure becomes a PlanError naming the step it would have been. */

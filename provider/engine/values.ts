@@ -1,6 +1,6 @@
 // Property values as they travel between program, engine and provider: JSON with Pulumi's special markers.
 import { isDeepStrictEqual } from "node:util";
-import { PROVIDER_KEY, SECRET_SIG, SIG_KEY } from "../runtime/markers.ts";
+import { PROVIDER_KEY, SECRET_SIG, SIG_KEY, UNKNOWN } from "../runtime/markers.ts";
 
 export { PROVIDER_KEY, SECRET_SIG, SIG_KEY, UNKNOWN } from "../runtime/markers.ts";
 
@@ -50,6 +50,15 @@ export function plaintextSecrets(v: Value): Value {
 
 export function revealedMap(m: PropertyMap): PropertyMap {
   return revealed(m) as PropertyMap;
+}
+
+/** Whether any part of the value is not known yet (a preview's unknown, or an output of a resource that did not run). */
+export function containsUnknown(v: Value): boolean {
+  if (v === UNKNOWN) return true;
+  if (isSecret(v)) return containsUnknown(v.value);
+  if (Array.isArray(v)) return v.some(containsUnknown);
+  if (isObject(v)) return Object.values(v).some(containsUnknown);
+  return false;
 }
 
 export function containsSecret(v: Value): boolean {

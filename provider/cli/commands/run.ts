@@ -31,6 +31,8 @@ export function define(program: Command): void {
     .addOption(new Option("--parallel <n>", "resource operations at once").argParser(wholeNumber).default(8))
     .option("-y, --yes", "proceed without asking")
     .option("--json", "print the result as one JSON document")
+    .option("--diff", "show whole values in the plan, and every input of a create")
+    .option("--debug", "keep the program's stack traces in its errors")
     .addHelpText("after", "\nConfig comes from Pulumi.yaml, then Pulumi.<stack>.yaml (see `audience config`), then -c/--secret.\nSecrets in the state are encrypted with PULUMI_CONFIG_PASSPHRASE, as Pulumi's passphrase provider does.")
     .action(async (operation: Operation, flags: RunFlags) => (await import("../run.ts")).runCommand(operation, flags));
 }

@@ -22,6 +22,8 @@ const lifecycle = createLifecycle({
   sleep: (ms, signal) => sleep(ms, undefined, { signal }),
   // The host's output is what an engine shows of the provider; the prefix gives the line its severity.
   report: (message) => console.warn(`warning: ${message}`),
+  // An ephemeral log reaches the engine when the host has one (PULUMI_NODEJS_ENGINE); else it is a line of output.
+  progress: (message) => import("@pulumi/pulumi").then(({ log }) => log.info(message, undefined, undefined, true)).catch(() => undefined),
 });
 
 /** The provider the host calls: `configure` receives the whole stack config (secrets already unwrapped). */

@@ -18,6 +18,8 @@ export interface Environment {
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
   /** Tells the user something they should know about a step (a warning); unheard when absent. */
   report?(message: string): void;
+  /** Where a build's status goes as it moves (`Target tgt_1: starting`), for the engine's progress display. */
+  progress?(message: string): Promise<void> | void;
 }
 
 /** Limits a host may put on one create or update (a plugin gets them from the engine; the dynamic host has none). */
@@ -107,7 +109,11 @@ export function createLifecycle(env: Environment) {
     const deadline = Date.now() + seconds * 1000;
     let current = response;
     let delay = 250;
+    let reported: unknown;
     for (;;) {
+      // Awaited, so the status is shown before the step that waits for it ends.
+      if (current.status !== reported) await env.progress?.(`${kind.family.className} ${id}: ${String(current.status)}`);
+      reported = current.status;
       if (current.status === "ready") return current;
       const keep = () => ({ ...outputsOf(parts, current, inputs), [PROVIDER_KEY]: inputs[PROVIDER_KEY] });
       if (current.status === "error") {

@@ -1,8 +1,8 @@
 // The lifecycle's calls made with the SDK client, one client per account.
-import { AudienceClient, NotFoundError } from "pulumi-audience/sdk/client";
+import { AudienceApiError, AudienceClient, AuthenticationError, NotFoundError } from "pulumi-audience/sdk/client";
 import type { Collection, FamilyDef } from "pulumi-audience/sdk/contract";
 import type { Service } from "./service.ts";
-import { isObject, type Props } from "./shape.ts";
+import { camelPath, isObject, type Props } from "./shape.ts";
 import { credentialsFor, type Credentials, type Settings } from "./settings.ts";
 
 function resource(value: unknown, what: string): Props {
@@ -18,14 +18,37 @@ async function ignoringGone(call: Promise<void>): Promise<void> {
   }
 }
 
-export function clientService(credentials: Credentials): Service {
+/** What the account is called in messages: its name under `audience:accounts`, or the default one. */
+function accountLabel(account: string | undefined): string {
+  return account ? `account "${account}"` : "the default account (audience:apiKey)";
+}
+
+/**
+ * A service error in the program's words: a refused key names its account; validation paths are the program's
+ * camelCase paths (`population.cohortIds[0]`), not the wire's. The method, path, status, code and note stay.
+ */
+export function explained(error: unknown, family: FamilyDef, account: string | undefined): unknown {
+  if (!(error instanceof AudienceApiError)) return error;
+  const head = `${error.method} ${error.path}: ${error.status} ${error.code ?? "error"}`;
+  if (error instanceof AuthenticationError) {
+    return new Error(`the service refused the API key of ${accountLabel(account)}: ${head}${error.note ? `: ${error.note}` : ""}`, { cause: error });
+  }
+  if (!error.validationErrors?.length) return error;
+  const fields = error.validationErrors.map((f) => (f.path ? `${camelPath(family.create, f.path)}: ${f.message}` : f.message));
+  return new Error(`${head}: ${fields.join("; ")}`, { cause: error });
+}
+
+export function clientService(credentials: Credentials, account?: string): Service {
   const client = new AudienceClient({ apiKey: credentials.apiKey, baseUrl: credentials.baseUrl });
   const collection = (family: FamilyDef) => family.collection as Collection;
+  const explain = (family: FamilyDef) => (error: unknown) => {
+    throw explained(error, family, account);
+  };
   // The client puts a singleton (insights) at its collection path, without the id.
-  const get = async (family: FamilyDef, id: string) => resource(await client.get(collection(family), id), `GET /${family.path}/${id}`);
+  const get = async (family: FamilyDef, id: string) => resource(await client.get(collection(family), id).catch(explain(family)), `GET /${family.path}/${id}`);
   return {
     client,
-    create: async (family, body) => resource(await client.create(collection(family), body as never), `POST /${family.path}`),
+    create: async (family, body) => resource(await client.create(collection(family), body as never).catch(explain(family)), `POST /${family.path}`),
     get,
     list: async (family) => (await client.list(collection(family))).map((r) => resource(r, `GET /${family.path}`)),
     async find(family, id) {
@@ -36,9 +59,9 @@ export function clientService(credentials: Credentials): Service {
         throw error;
       }
     },
-    update: async (family, id, patch) => resource(await client.update(collection(family), id, patch as never), `PATCH /${family.path}/${id}`),
-    delete: (family, id) => ignoringGone(client.delete(collection(family), id)),
-    archive: (family, id, body) => ignoringGone(client.archive(collection(family), id, body)),
+    update: async (family, id, patch) => resource(await client.update(collection(family), id, patch as never).catch(explain(family)), `PATCH /${family.path}/${id}`),
+    delete: (family, id) => ignoringGone(client.delete(collection(family), id)).catch(explain(family)),
+    archive: (family, id, body) => ignoringGone(client.archive(collection(family), id, body)).catch(explain(family)),
   };
 }
 
@@ -50,7 +73,7 @@ export function accountServices(settings: () => Settings): { service(account: st
       const key = account ?? "";
       let service = services.get(key);
       if (!service) {
-        service = clientService(credentialsFor(settings(), account));
+        service = clientService(credentialsFor(settings(), account), account);
         services.set(key, service);
       }
       return service;
