@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `audience`: the project's command line. Each subcommand lives in its own module and registers itself here.
 import { Command } from "commander";
-import { register as drift } from "./drift.ts";
+import { register as drift } from "./drift/index.ts";
 import { register as demo } from "./demo.ts";
 import { register as emulator } from "./emulator.ts";
 import { register as generate } from "./generate.ts";

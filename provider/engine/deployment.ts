@@ -160,6 +160,7 @@ export class Deployment implements MonitorHandler {
       ...(reg.deleteBeforeReplace ? { deleteBeforeReplace: true } : {}),
       ...(reg.additionalSecretOutputs.length ? { additionalSecretOutputs: reg.additionalSecretOutputs } : {}),
       ...(reg.ignoreChanges.length ? { ignoreChanges: reg.ignoreChanges } : {}),
+      ...(reg.sourcePosition ? { sourcePosition: reg.sourcePosition } : {}),
     };
     this.#news.set(urn, record);
     return record;
