@@ -170,7 +170,7 @@ describe("audience drift over a fleet", () => {
     expect(report.summary).toEqual({ in_sync: 4, drifted: 4, missing: 2, error: 1, unknown: 1, unmanaged: 2, coverage: 0.8571, failed_accounts: 1 });
   });
 
-  it("prints text grouped by status with `path: expected -> actual`, no colour off a terminal", async () => {
+  it("prints text grouped by status with `path: expected -> actual`, no colour off a terminal", { timeout: 60_000 }, async () => {
     const run = await drift([]);
     expect(run.code).toBe(2);
     expect(run.stdout).toContain('name: "Renamed" -> "Renamed by hand"');
@@ -179,7 +179,7 @@ describe("audience drift over a fleet", () => {
     expect(run.stdout).not.toContain("\u001b[");
   });
 
-  it("writes Markdown for a pull request and GitHub annotations on the declaring lines", async () => {
+  it("writes Markdown for a pull request and GitHub annotations on the declaring lines", { timeout: 90_000 }, async () => {
     const markdown = await drift(["--format", "markdown"]);
     expect(markdown.stdout).toContain("## Drift report");
     expect(markdown.stdout).toMatch(/\| drifted \| Cohort renamed \| `[0-9a-f-]{36}` \| `name: "Renamed" -> "Renamed by hand"`<br>`minCount: 2 -> 3` \|/);
@@ -192,7 +192,7 @@ describe("audience drift over a fleet", () => {
     expect(github.stdout).toMatch(/::error title=drift%3A account stale not read::/);
   });
 
-  it("exits 0 when nothing matches --fail-on, 2 when something does", async () => {
+  it("exits 0 when nothing matches --fail-on, 2 when something does", { timeout: 120_000 }, async () => {
     const noMissing = join(program, "no-missing.ignore");
     await writeFile(noMissing, "Cohort:doomed\nCohort:shelved\n");
     expect((await drift(["--fail-on", "missing", "--ignore", noMissing])).code).toBe(0);
@@ -200,17 +200,16 @@ describe("audience drift over a fleet", () => {
     expect((await drift(["--fail-on", "sideways"])).code).toBe(1);
   });
 
-  it("splits the accounts over shards that merge back into the unsharded report", async () => {
+  it("splits the accounts over shards that merge back into the unsharded report", { timeout: 120_000 }, async () => {
     const dir = await mkdtemp(join(program, "shards-"));
-    const files: string[] = [];
+    const shards = ["1/3", "2/3", "3/3"];
+    const runs = await Promise.all(shards.map((shard) => drift(["--json", "--shard", shard])));
+    const files = shards.map((shard) => join(dir, `${shard.replace("/", "-of-")}.json`));
     const seen: string[] = [];
-    for (const shard of ["1/3", "2/3", "3/3"]) {
-      const run = await drift(["--json", "--shard", shard]);
+    for (const [i, run] of runs.entries()) {
       expect([0, 2]).toContain(run.code);
-      const part = JSON.parse(run.stdout) as Report;
-      seen.push(...part.accounts.map((a) => a.account));
-      files.push(join(dir, `${shard.replace("/", "-of-")}.json`));
-      await writeFile(files.at(-1)!, run.stdout);
+      seen.push(...(JSON.parse(run.stdout) as Report).accounts.map((a) => a.account));
+      await writeFile(files[i]!, run.stdout);
     }
     expect(seen.sort()).toEqual(["default", "north", "south", "stale"]);
     const merged = await audience(["drift", "merge", ...files]);
@@ -218,7 +217,7 @@ describe("audience drift over a fleet", () => {
     expect(JSON.parse(merged.stdout)).toEqual(report);
   });
 
-  it("refuses a file that is no state, and names it", async () => {
+  it("refuses a file that is no state, and names it", { timeout: 60_000 }, async () => {
     const file = join(program, "not-a-state.json");
     await writeFile(file, JSON.stringify({ resources: [] }));
     const run = await audience(["drift", "--state", file], env);
@@ -228,7 +227,7 @@ describe("audience drift over a fleet", () => {
 });
 
 describe("members the state holds encrypted", () => {
-  it("are unknown, with the reason, never in sync", async () => {
+  it("are unknown, with the reason, never in sync", { timeout: 90_000 }, async () => {
     // Only this stack is given: the south account's other resources are left out by an ignore file.
     const ignore = join(program, "south.ignore");
     await writeFile(ignore, "*:South*\n");
@@ -239,7 +238,7 @@ describe("members the state holds encrypted", () => {
     expect((await audience(["drift", "--state", sealed, "--accounts", accountsFile, "--ignore", ignore, "--fail-on", "unknown"], env)).code).toBe(2);
   });
 
-  it("without the passphrase, a connection whose options hold a password is unknown, not in sync", async () => {
+  it("without the passphrase, a connection whose options hold a password is unknown, not in sync", { timeout: 60_000 }, async () => {
     const run = await audience(["drift", "--state", engineState, "--accounts", accountsFile, "--json"], { ...env, PULUMI_CONFIG_PASSPHRASE: "" });
     const own = byName(JSON.parse(run.stdout) as Report, "default");
     expect(own.warehouse).toMatchObject({ status: "unknown", reason: expect.stringMatching(/not compared: options \(encrypted: set PULUMI_CONFIG_PASSPHRASE/) });

@@ -48,6 +48,11 @@ export async function readAccountsFile(file: string): Promise<AccountsFile> {
   return parsed.data;
 }
 
+/** An accounts file as `audience:accounts` config: each key read from its variable when named by `apiKeyEnv`. */
+export function accountsConfig(file: AccountsFile, env: NodeJS.ProcessEnv): Record<string, { baseUrl: string; apiKey: string | undefined }> {
+  return Object.fromEntries(Object.entries(file).map(([name, e]) => [name, { baseUrl: e.baseUrl, apiKey: e.apiKeyEnv !== undefined ? env[e.apiKeyEnv] : e.apiKey }]));
+}
+
 /** Opens `{secure: ...}` values anywhere in a config value (Pulumi allows them inside structured config); without a passphrase they are left out. */
 function openSecure(value: unknown, crypter: PassphraseCrypter | undefined): unknown {
   if (Array.isArray(value)) return value.map((v) => openSecure(v, crypter));
@@ -107,9 +112,7 @@ export async function resolveAccounts(states: LoadedState[], file: AccountsFile 
     if (names.size === 0) continue;
     const config = await stackConfig(state, passphrase);
     const named = { ...structuredAccounts(config["audience:accounts"]) };
-    for (const [name, entry] of Object.entries(file ?? {})) {
-      named[name] = { baseUrl: entry.baseUrl, apiKey: entry.apiKeyEnv !== undefined ? env[entry.apiKeyEnv] : entry.apiKey };
-    }
+    Object.assign(named, accountsConfig(file ?? {}, env));
     const settings = readSettings((key) => (key === "audience:accounts" ? named : config[key]), env);
     for (const name of names) {
       let target: AccountTarget;

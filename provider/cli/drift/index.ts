@@ -73,13 +73,14 @@ function positive(flag: string, text: string): number {
   return n;
 }
 
-/** Colour only for a person at a terminal who did not ask for none. */
-function useColor(env: NodeJS.ProcessEnv): boolean {
-  return Boolean(process.stdout.isTTY) && (env.NO_COLOR === undefined || env.NO_COLOR === "") && env.TERM !== "dumb";
+/** Colour only for a person at a terminal who did not ask for none (https://no-color.org). */
+export function useColor(env: NodeJS.ProcessEnv, tty: boolean): boolean {
+  return tty && (env.NO_COLOR === undefined || env.NO_COLOR === "") && env.TERM !== "dumb";
 }
 
 function output(report: Report, format: Format): void {
-  process.stdout.write(render(report, format, { color: useColor(process.env), workspace: process.env.GITHUB_WORKSPACE ?? process.cwd() }));
+  const color = useColor(process.env, Boolean(process.stdout.isTTY));
+  process.stdout.write(render(report, format, { color, workspace: process.env.GITHUB_WORKSPACE ?? process.cwd() }));
 }
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];

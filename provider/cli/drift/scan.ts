@@ -5,6 +5,7 @@ import { AudienceClient, NotFoundError } from "pulumi-audience/sdk/client";
 import { isObject, jsonEqual, type Collection, type FamilyDef } from "pulumi-audience/sdk/contract";
 import { compare, createLifecycle, type Service } from "pulumi-audience/provider";
 import { kinds, type Kind } from "../../kinds/index.ts";
+import { ADOPTABLE } from "../adoptable.ts";
 import { camelPath } from "../../lifecycle/shape.ts";
 import type { AccountTarget } from "./accounts.ts";
 import type { IgnoreRules } from "./ignore.ts";
@@ -31,14 +32,6 @@ export interface AccountWork {
 function listedByIds(kind: Kind): boolean {
   return kind.body === "json" && !kind.family.singleton;
 }
-
-/**
- * Families looked through for resources nobody manages: those a program creates and can remove, listed whole. Not
- * the service's own (forecasts), singletons, parts owned by another resource (an atlas's locations), nor accounts
- * (deleted on a schedule: tenants of the fleet, which `generate` never adopts either).
- */
-const UNMANAGED_FAMILIES: Kind[] = Object.values(kinds).filter((k) => listedByIds(k) && k.family.creatable
-  && (k.family.deletable || k.family.archivable) && k.family.deletion === "immediate" && !k.family.references.some((r) => r.owned));
 
 /** Runs `work` over `items`, at most `limit` at a time, answers in the items' order. */
 export async function pool<T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
@@ -213,7 +206,7 @@ export async function scanAccount(work: AccountWork, options: ScanOptions): Prom
     const unmanaged: ResourceReport[] = [];
     const byFamily = new Map<string, StateResource[]>();
     for (const r of work.managed) byFamily.set(r.collection, [...(byFamily.get(r.collection) ?? []), r]);
-    const families = [...new Set([...byFamily.keys(), ...UNMANAGED_FAMILIES.map((k) => k.family.collection)])];
+    const families = [...new Set([...byFamily.keys(), ...ADOPTABLE.map((k) => k.family.collection)])];
     await pool(families, 4, async (collection) => {
       const kind = kinds[collection]!;
       const c = collection as Collection;
@@ -225,7 +218,7 @@ export async function scanAccount(work: AccountWork, options: ScanOptions): Prom
           for (const doc of (await client.list(c, { ids: absent, query: { archived: true } })) as Props[]) archived.add(`${collection}\0${String(doc.id)}`);
         }
       }
-      if (!UNMANAGED_FAMILIES.includes(kind)) return;
+      if (!ADOPTABLE.includes(kind)) return; // looked through for what nobody manages
       for (const doc of (await client.list(c)) as Props[]) {
         const id = String(doc.id);
         // The service's own resources and the key's own account belong to no program.
