@@ -1,7 +1,8 @@
 // `audience drift` over a fleet against the baseline of one GET per resource (what `refresh` does), in one
 // process, on one emulator:
 //   node --conditions=source bench/drift.ts [accounts] [resources per account]   (default 5 x 2000)
-// Prints a table: requests and time of each path, and the budget the scan must stay within.
+// Prints a table: requests and time of each path, on loopback and with a network's latency added, and the budget
+// of requests the scan must stay within.
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -18,6 +19,8 @@ type Props = Record<string, unknown>;
 const [accountCount = 5, perAccount = 2000] = process.argv.slice(2).map(Number).filter((n) => Number.isInteger(n) && n > 0);
 /** Resource reads in flight per account for the baseline, as `audience run --parallel` defaults to. */
 const BASELINE_PARALLEL = 8;
+/** Added to every request in the second round, as a service across a network would. */
+const LATENCY_MS = 20;
 
 /** The mix of one account: half cohorts, a quarter each connections (with a password) and webhook endpoints. */
 function declared(i: number): { collection: string; props: Props } {
@@ -41,7 +44,7 @@ try {
   const names = Object.keys(settings.accounts);
 
   // Each account's stack, made through the provider's own check and create, exported with --show-secrets.
-  let t = performance.now();
+  const started = performance.now();
   const services = new Map<string, Service>();
   const service = (account: string | undefined) => {
     const key = account ?? "";
@@ -61,7 +64,7 @@ try {
     await writeFile(join(dir, `${account}.json`), JSON.stringify({ version: 3, deployment: { resources: made } }));
     stacks.push(made.map((r) => ({ account, id: r.id, collection: String(r.inputs.__kind), outputs: { ...r.outputs, ...r.inputs } })));
   }
-  const setupMs = Math.round(performance.now() - t);
+  const setupMs = Math.round(performance.now() - started);
 
   /** Requests the emulator served since `since`, counted by the sequence number of a marker request. */
   const served = async (since: number) => {
@@ -69,37 +72,39 @@ try {
     const log = (await control("GET", `/_emulator/requests?path=/accounts/current&since=${since}`)) as { seq: number }[];
     return { last: log.at(-1)!.seq, count: log.at(-1)!.seq - since - 1 };
   };
-  let { last } = await served(0);
-
-  // The scan.
-  t = performance.now();
-  const report: Report = await driftReport({ states: [join(dir, "*.json")], accounts: Object.fromEntries(names.map((n) => [n, settings.accounts[n] as { baseUrl: string; apiKey: string }])), concurrency: accountCount, env: {} });
-  const driftMs = Math.round(performance.now() - t);
-  const drift = await served(last);
-  last = drift.last;
-  if (report.summary.in_sync !== accountCount * perAccount) throw new Error(`expected every resource in sync: ${JSON.stringify(report.summary)}`);
-
-  // The baseline: the provider's read of each resource, one GET each, accounts in parallel as the scan.
-  t = performance.now();
-  await pool(stacks, accountCount, (stack) => pool(stack, BASELINE_PARALLEL, async (r) => {
-    const found = await lifecycle.read(r.id, r.outputs);
-    if (!found.id) throw new Error(`${r.collection} ${r.id} not found`);
-  }));
-  const baselineMs = Math.round(performance.now() - t);
-  const baseline = await served(last);
-
+  const accounts = Object.fromEntries(names.map((n) => [n, settings.accounts[n] as { baseUrl: string; apiKey: string }]));
+  const total = accountCount * perAccount;
+  const table = new Table({ style: { head: [], border: [] }, head: ["network", "path", "accounts x resources", "requests", "requests / 100 resources", "ms", "x faster than baseline"] });
+  for (const latencyMs of [0, LATENCY_MS]) {
+    await control("PUT", "/_emulator/faults", { rules: latencyMs ? [{ path: "/**", latency_ms: latencyMs }] : [] });
+    let { last } = await served(0);
+    // The baseline: the provider's read of each resource, one GET each, accounts in parallel as the scan.
+    let t = performance.now();
+    await pool(stacks, accountCount, (stack) => pool(stack, BASELINE_PARALLEL, async (r) => {
+      const found = await lifecycle.read(r.id, r.outputs);
+      if (!found.id) throw new Error(`${r.collection} ${r.id} not found`);
+    }));
+    const baselineMs = Math.round(performance.now() - t);
+    const baseline = await served(last);
+    last = baseline.last;
+    // The scan.
+    t = performance.now();
+    const report: Report = await driftReport({ states: [join(dir, "*.json")], accounts, concurrency: accountCount, env: {} });
+    const driftMs = Math.round(performance.now() - t);
+    const drift = await served(last);
+    if (report.summary.in_sync !== total) throw new Error(`expected every resource in sync: ${JSON.stringify(report.summary)}`);
+    const network = latencyMs ? `loopback + ${latencyMs} ms per request` : "loopback";
+    table.push(
+      [network, `baseline: one GET per resource (${BASELINE_PARALLEL} at once per account)`, `${accountCount} x ${perAccount}`, baseline.count, (baseline.count / (total / 100)).toFixed(1), baselineMs, "1.0"],
+      [network, `audience drift --concurrency ${accountCount}`, `${accountCount} x ${perAccount}`, drift.count, (drift.count / (total / 100)).toFixed(2), driftMs, (baselineMs / driftMs).toFixed(1)],
+    );
+  }
   const families = new Set(stacks.flat().map((r) => r.collection));
   const perFamily = [...families].map((f) => Math.ceil(stacks[0]!.filter((r) => r.collection === f).length / 100));
   const budget = accountCount * (perFamily.reduce((a, b) => a + b, 0) + ADOPTABLE.length + 1);
-  const table = new Table({ style: { head: [], border: [] }, head: ["path", "accounts x resources", "requests", "requests / 100 resources", "ms", "x faster than baseline"] });
-  const total = accountCount * perAccount;
-  table.push(
-    [`baseline: one GET per resource (${BASELINE_PARALLEL} at once per account)`, `${accountCount} x ${perAccount}`, baseline.count, (baseline.count / (total / 100)).toFixed(1), baselineMs, "1.0"],
-    [`audience drift (--concurrency ${accountCount})`, `${accountCount} x ${perAccount}`, drift.count, (drift.count / (total / 100)).toFixed(2), driftMs, (baselineMs / driftMs).toFixed(1)],
-  );
   console.log(table.toString());
   console.log(`drift budget: ${budget} requests = per account (${perFamily.join(" + ")} id batches over ${families.size} families, ${ADOPTABLE.length} plain lists, 1 account check)`);
-  console.log(`setup (creating the fleet through the provider) took ${setupMs} ms; every resource reported in sync.`);
+  console.log(`setup (creating the fleet through the provider) took ${setupMs} ms; every resource reported in sync by each scan.`);
 } finally {
   await rm(dir, { recursive: true, force: true });
   await emulator.close();

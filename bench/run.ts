@@ -52,3 +52,6 @@ try {
 console.log(table.toString());
 console.log("world: generate the population (service: first request); build: create cohorts, outcome, scope and target over HTTP,");
 console.log("each build filling counts and billing; deliver: compute and write the CSV (service: GET the signed output_url).");
+
+// Drift over a fleet (5 accounts x 2,000 resources) against one GET per resource, in its own process.
+execFileSync(process.execPath, ["--conditions=source", join(import.meta.dirname, "drift.ts")], { stdio: "inherit" });

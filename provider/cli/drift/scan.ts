@@ -3,7 +3,7 @@
 // those lists, so "in sync" means exactly what `refresh` would find.
 import { AudienceClient, NotFoundError } from "pulumi-audience/sdk/client";
 import { isObject, jsonEqual, type Collection, type FamilyDef } from "pulumi-audience/sdk/contract";
-import { compare, createLifecycle, type Service } from "pulumi-audience/provider";
+import { compare, createLifecycle, PROVIDER_KEY, type Service } from "pulumi-audience/provider";
 import { kinds, type Kind } from "../../kinds/index.ts";
 import { ADOPTABLE } from "../adoptable.ts";
 import { camelPath } from "../../lifecycle/shape.ts";
@@ -64,8 +64,7 @@ export function accountWork(resources: StateResource[], targetOf: (r: StateResou
       work.set(target, entry);
     }
     entry.known.add(resource.id);
-    strings(resource.inputs, entry.known);
-    strings(resource.outputs, entry.known);
+    strings(resource.inputs, entry.known); // ids a program passes on (lookups) are in its inputs
     if (!resource.external) entry.managed.push(resource);
   }
   return [...work.values()];
@@ -123,8 +122,11 @@ function redact(value: unknown, path: string, secret: (path: string) => boolean)
   return value;
 }
 
-function secretTest(resource: StateResource, family: FamilyDef): (path: string) => boolean {
-  const credentials = family.secrets.map((p) => withoutIndexes(camelPath(family.create, p)));
+/** Each family's credential members as camelCase paths (without array indexes). */
+const CREDENTIALS = new Map(Object.values(kinds).map((k) => [k.family.collection, k.family.secrets.map((p) => withoutIndexes(camelPath(k.family.create, p)))]));
+
+function secretTest(resource: StateResource): (path: string) => boolean {
+  const credentials = CREDENTIALS.get(resource.collection) ?? [];
   return (path) => resource.secretPaths.some((s) => within(path, s)) || credentials.some((c) => within(withoutIndexes(path), c));
 }
 
@@ -175,8 +177,11 @@ async function compareOne(resource: StateResource, live: Props | undefined, arch
   // Members the state holds sealed are taken as they are live: they cannot be compared, only reported.
   let expected = resource.inputs;
   for (const { path } of resource.sealed) expected = withValueAt(expected, path, at(actual, segments(path)));
-  const { changed } = await compare((found.props ?? {}) as Props, expected);
-  const secret = secretTest(resource, kind.family);
+  // What refresh would record equals what the state holds: in sync without a diff. Otherwise the provider's diff
+  // names the members that changed.
+  const same = Object.keys(actual).every((k) => jsonEqual(actual[k], expected[k])) && Object.keys(expected).every((k) => k in actual || k === PROVIDER_KEY);
+  const { changed } = same ? { changed: [] } : await compare((found.props ?? {}) as Props, expected);
+  const secret = secretTest(resource);
   const changes = changed.flatMap((key) => {
     const found = differences(expected[key], actual[key], key);
     return found.length > 0 ? found : [{ path: key, expected: expected[key] ?? null, actual: actual[key] ?? null }];

@@ -107,7 +107,10 @@ function joinPath(prefix: string, key: string | number): string {
  * inside: the contract's secret paths mark what is secret within them.
  */
 function reveal(value: unknown, path: string, found: { secretPaths: string[]; sealed: { path: string; reason: string }[] }, opener: Opener, ownWrapping: readonly string[]): unknown {
-  if (Array.isArray(value)) return value.map((v, i) => reveal(v, joinPath(path, i), found, opener, ownWrapping));
+  if (Array.isArray(value)) {
+    const revealed = value.map((v, i) => reveal(v, joinPath(path, i), found, opener, ownWrapping));
+    return revealed.every((v, i) => v === value[i]) ? value : revealed;
+  }
   if (!isObject(value)) return value;
   if (value[SIG_KEY] === SECRET_SIG) {
     let inner: unknown;
@@ -121,7 +124,16 @@ function reveal(value: unknown, path: string, found: { secretPaths: string[]; se
     if (!(ownWrapping.includes(path) && isObject(inner))) found.secretPaths.push(path);
     return reveal(inner, path, found, opener, ownWrapping);
   }
-  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, reveal(v, joinPath(path, k), found, opener, ownWrapping)]).filter(([, v]) => v !== undefined));
+  // Copied only where something inside was revealed: most values hold no secret.
+  let copy: Record<string, unknown> | undefined;
+  for (const [k, v] of Object.entries(value)) {
+    const revealed = typeof v === "object" && v !== null ? reveal(v, joinPath(path, k), found, opener, ownWrapping) : v;
+    if (revealed === v) continue;
+    copy ??= { ...value };
+    if (revealed === undefined) delete copy[k];
+    else copy[k] = revealed;
+  }
+  return copy ?? value;
 }
 
 /** `project:///index.ts#12,5` (Pulumi's form) or `file:///...#12,5`, resolved against the program's directory. */
