@@ -1,6 +1,6 @@
 // What a scan costs: per account and family, one `?ids=` list per 100 managed resources and one plain list, never
 // one request per resource; and every resource untouched since it was made is in sync.
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -46,4 +46,21 @@ it("reads in batches of at most 100 ids, one plain list per family, never one re
   expect(new Set(plain).size).toBe(plain.length); // each family listed once
   expect(requests.filter((r) => /^\/[a-z_]+\/[0-9a-f-]{36}$/.test(r.path))).toEqual([]);
   expect(requests).toHaveLength(1 + 3 + 1 + plain.length);
+});
+
+it("reports an unreachable account as its error while the others complete", { timeout: 60_000 }, async () => {
+  const document = JSON.parse(await readFile(join(dir, "many.json"), "utf8")) as { deployment: { resources: Record<string, unknown>[] } };
+  const first = document.deployment.resources.find((r) => r.type === "pulumi-nodejs:dynamic/audience:Cohort")!;
+  const elsewhere = { ...first, urn: `${String(first.urn)}-elsewhere`, inputs: { ...(first.inputs as object), account: "gone" } };
+  await writeFile(join(dir, "elsewhere.json"), JSON.stringify({ version: 3, deployment: { resources: [elsewhere] } }));
+  const both = await driftReport({
+    states: [join(dir, "*.json")],
+    accounts: { north: { baseUrl: fleet.url, apiKey: fleet.north.apiKey }, gone: { baseUrl: "http://127.0.0.1:9", apiKey: "aud_unreachable" } },
+    env: {},
+    timeoutMs: 2000,
+  });
+  expect(both.accounts.map((a) => [a.account, a.error === undefined ? "read" : "not read"])).toEqual([["gone", "not read"], ["north", "read"]]);
+  expect(both.accounts[0]!.error).toMatch(/GET \/accounts\/current: .*127\.0\.0\.1:9/);
+  expect(both.accounts[0]!.error).not.toContain("aud_unreachable");
+  expect(both.summary.in_sync).toBe(252);
 });

@@ -183,8 +183,8 @@ async function compareOne(resource: StateResource, live: Props | undefined, arch
   const { changed } = same ? { changed: [] } : await compare((found.props ?? {}) as Props, expected);
   const secret = secretTest(resource);
   const changes = changed.flatMap((key) => {
-    const found = differences(expected[key], actual[key], key);
-    return found.length > 0 ? found : [{ path: key, expected: expected[key] ?? null, actual: actual[key] ?? null }];
+    const deep = differences(expected[key], actual[key], key);
+    return deep.length > 0 ? deep : [{ path: key, expected: expected[key] ?? null, actual: actual[key] ?? null }];
   }).filter((c) => !ignored(c.path)).map((c) => ({ path: c.path, expected: redact(c.expected, c.path, secret), actual: redact(c.actual, c.path, secret) }));
   const sealed = resource.sealed.filter((s) => s.path !== "" && !ignored(s.path));
   const notCompared = sealed.length > 0 ? `not compared: ${sealed.map((s) => `${s.path} (${s.reason})`).join("; ")}` : undefined;
