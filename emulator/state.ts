@@ -157,9 +157,10 @@ export class ServiceState {
     return resource.collection === "migrations" && (resource.doc.v1_account_id === accountId || resource.doc.v2_account_id === accountId);
   }
 
-  resources(accountId: string, collection: string, options: { archived?: boolean } = {}): StoredResource[] {
+  /** An account's resources of a family, archived or not, optionally only those ids (chosen before copying). */
+  resources(accountId: string, collection: string, options: { archived?: boolean; ids?: ReadonlySet<string> } = {}): StoredResource[] {
     return this.store.values<StoredResource>("resource", `${collection}/`)
-      .filter((r) => this.canAccess(r, accountId) && (options.archived ?? false) === (r.doc.archived_at != null))
+      .filter((r) => this.canAccess(r, accountId) && (options.archived ?? false) === (r.doc.archived_at != null) && (!options.ids || options.ids.has(String(r.doc.id))))
       .sort((a, b) => String(a.doc.created_at).localeCompare(String(b.doc.created_at)))
       .map((r) => structuredClone(r));
   }

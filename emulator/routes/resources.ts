@@ -146,8 +146,7 @@ function registerFamily(server: FastifyInstance, ctx: EmulatorContext, family: F
   app.get(base, (request, reply) => {
     const ids = idsFilter(request.query);
     const archived = (request.query as { archived?: string }).archived === "true";
-    const list = state.resources(ctx.account(request).id, collection, { archived })
-      .filter((r) => !ids || ids.has(String(r.doc.id)));
+    const list = state.resources(ctx.account(request).id, collection, { archived, ...(ids ? { ids } : {}) });
     return reply.send(list.map((r) => ctx.present(request, r)));
   });
   if (family.creatable) app.post(base, create);
