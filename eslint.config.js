@@ -1,6 +1,17 @@
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
+// Layers point one way: sdk <- provider runtime <- engine <- cli; the emulator depends on the sdk only; nothing
+// imports test/. Patterns match the import as written, so relative paths (`../engine/x.ts`) and the package's
+// self-references (`pulumi-audience/emulator`) are both caught. Test files are exempt.
+const segment = (names) => `(^|/)(${names.join("|")})(/|$)`;
+const layers = (message, ...regexes) => ({
+  "no-restricted-imports": ["error", { patterns: regexes.map((regex) => ({ regex, message })) }],
+});
+const TEST_FILES = ["test/**"];
+/** `pulumi-audience` alone is the package's resources (provider/index.ts). */
+const PACKAGE_ROOT = "^pulumi-audience$";
+
 export default tseslint.config(
   { ignores: ["dist/", "node_modules/", "**/.audience/", "coverage/"] },
   js.configs.recommended,
@@ -12,5 +23,26 @@ export default tseslint.config(
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
       "no-console": "off",
     },
+  },
+  {
+    ignores: TEST_FILES,
+    rules: layers("nothing outside test/ imports test/", segment(["test"])),
+  },
+  {
+    files: ["sdk/**"],
+    rules: layers("sdk/ is the bottom layer: it imports no provider, emulator or test code", segment(["provider", "emulator", "test"]), PACKAGE_ROOT),
+  },
+  {
+    files: ["provider/runtime/**"],
+    rules: layers("the provider runtime (what Pulumi loads) imports only the sdk and itself: not the engine, the CLI, the emulator or tests",
+      segment(["engine", "cli", "emulator", "test"]), PACKAGE_ROOT),
+  },
+  {
+    files: ["provider/engine/**"],
+    rules: layers("the engine imports the runtime and the sdk, never the CLI built on it or tests", segment(["cli", "test"])),
+  },
+  {
+    files: ["emulator/**"],
+    rules: layers("the emulator depends on the sdk only: no provider code, no tests", segment(["provider", "test"]), PACKAGE_ROOT),
   },
 );

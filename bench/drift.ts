@@ -12,7 +12,7 @@ import { clientService, createLifecycle, credentialsFor, type Service, type Sett
 import { driftReport, type Report } from "../provider/cli/drift/index.ts";
 import { pool } from "../provider/cli/drift/scan.ts";
 import { ADOPTABLE } from "../provider/cli/adoptable.ts";
-import { kinds } from "../provider/kinds/index.ts";
+import { providerFamilies } from "../provider/runtime/families/index.ts";
 
 type Props = Record<string, unknown>;
 
@@ -58,7 +58,7 @@ try {
       const { collection, props } = declared(i);
       const checked = await lifecycle.check({}, { ...props, account, __kind: collection });
       const created = await lifecycle.create(checked.inputs);
-      const type = `pulumi-nodejs:dynamic/audience:${kinds[collection]!.name}`;
+      const type = `pulumi-nodejs:dynamic/audience:${providerFamilies[collection]!.family.className}`;
       return { urn: `urn:pulumi:${account}::fleet::${type}::r${i}`, custom: true, type, id: created.id, inputs: checked.inputs, outputs: { ...created.outs } };
     });
     await writeFile(join(dir, `${account}.json`), JSON.stringify({ version: 3, deployment: { resources: made } }));

@@ -1,15 +1,16 @@
 // The HTTP service: Fastify with the service's error body, JSON and merge-patch bodies, `/v1` and unprefixed
 // routes, Bearer auth, injected faults and the request log. Route modules add the endpoints.
 import Fastify, { type FastifyInstance, type FastifyReply } from "fastify";
-import { ApiError, badRequest, codeForStatus, forbidden, notFound } from "./errors.ts";
+import { codeForStatus } from "pulumi-audience/sdk/contract";
+import { ApiError, badRequest, forbidden, notFound } from "./errors.ts";
 import { Builds, type BuildSettings } from "./builds.ts";
 import { Faults } from "./faults.ts";
 import { RequestLog } from "./request-log.ts";
 import { RecordStore } from "./store.ts";
-import { familyOf, maskSecrets, ServiceState, type Account, type Doc } from "./state.ts";
-import { signUrl, verifySignedUrl } from "./signing.ts";
-import { registerBuildSteps } from "./derived.ts";
-import { withPushReadiness } from "./migrations.ts";
+import { maskSecrets, ServiceState, type Account } from "./state.ts";
+import { familyOf, singular } from "./families/index.ts";
+import { verifySignedUrl } from "./signing.ts";
+import { worldsOf } from "./outputs/worlds.ts";
 import { Webhooks } from "./webhooks.ts";
 import type { EmulatorContext } from "./context.ts";
 import { routes } from "./routes/index.ts";
@@ -44,7 +45,6 @@ export const BODY_LIMIT = MIB;
 const JSON_TYPES = ["application/json", "application/merge-patch+json", "application/json+merge-patch"];
 /** Longer than any id of the service. */
 const MAX_PATH_SEGMENT = 100;
-const OUTPUT_URL_TTL_MS = 60 * 60 * 1000;
 
 export interface App {
   app: FastifyInstance;
@@ -58,7 +58,6 @@ export function createApp(options: AppOptions = {}): App {
   const state = new ServiceState(store);
   const apiKey = ensureDefaultAccount(state, options.apiKey);
   const builds = new Builds(state, options.builds);
-  registerBuildSteps(state, builds);
   const webhooks = new Webhooks(state, builds);
   const faults = new Faults();
   const requests = new RequestLog();
@@ -96,7 +95,7 @@ export function createApp(options: AppOptions = {}): App {
   });
 
   const ctx: EmulatorContext = {
-    state, builds, faults, webhooks, requests, world: options.world,
+    state, builds, faults, webhooks, requests, worldOf: worldsOf(state, options.world),
     usage: {
       add: (accountId, metric, n = 1) => state.store.transaction(() => state.addUsage(accountId, metric, n)),
       get: (accountId) => state.usage(accountId),
@@ -117,31 +116,21 @@ export function createApp(options: AppOptions = {}): App {
       }),
     },
     account(request) {
-      if (!request.account) throw new ApiError(401, "MISSING_API_KEY", "Send the header Authorization: Bearer <API_KEY>");
+      if (!request.account) throw new ApiError("MISSING_API_KEY", "Send the header Authorization: Bearer <API_KEY>");
       return request.account;
     },
     owned(request, collection, id) {
       const account = ctx.account(request);
       const found = state.resource(collection, id);
-      const family = familyOf(collection);
-      const kind = family?.name ?? collection;
+      const kind = singular(collection);
       if (!found) throw notFound(`No ${kind} with id ${id} exists`);
       if (!state.canAccess(found, account.id)) throw forbidden(`The ${kind} ${id} belongs to another account`);
       return found;
     },
     present(request, resource) {
-      let doc: Doc = maskSecrets(familyOf(resource.collection), structuredClone(resource.doc));
-      if (resource.collection === "migrations") doc = withPushReadiness(state, doc);
-      if (resource.collection === "targets") {
-        const type = (doc.options as { type?: unknown } | undefined)?.type;
-        const id = String(doc.id);
-        if (type === "hosted_csv") {
-          doc.output_url = ctx.baseUrl(request) + signUrl(`/v1/targets/${id}/download.csv`, new Date(Date.now() + OUTPUT_URL_TTL_MS));
-        } else if (type === "lookup_api") {
-          doc.output_url = `${ctx.baseUrl(request)}/v1/targets/${id}/lookup`;
-        }
-      }
-      return doc;
+      const family = familyOf(resource.collection);
+      const doc = maskSecrets(family, structuredClone(resource.doc));
+      return family?.emulator.present?.(ctx, request, doc) ?? doc;
     },
     baseUrl(request) {
       return `${request.protocol}://${request.host}`;
@@ -157,6 +146,9 @@ export function createApp(options: AppOptions = {}): App {
     },
   };
 
+  // What a finished build computes is its family's to say.
+  builds.onReady((resource) => familyOf(resource.collection)?.emulator.build?.(ctx, resource));
+
   app.addHook("onRequest", async (request, reply) => {
     request.startedAt = performance.now();
     if (request.url.startsWith("/_emulator")) return;
@@ -169,8 +161,9 @@ export function createApp(options: AppOptions = {}): App {
       }
       if (fault.reset === "after") request.resetAfter = true;
       if (fault.status !== undefined) {
-        throw new ApiError(fault.status, fault.error ?? codeForStatus(fault.status), "Injected fault",
-          undefined, fault.retry_after !== undefined ? { "retry-after": String(fault.retry_after) } : {});
+        throw new ApiError(fault.error ?? codeForStatus(fault.status) ?? "BAD_REQUEST", "Injected fault", {
+          status: fault.status, headers: fault.retry_after !== undefined ? { "retry-after": String(fault.retry_after) } : {},
+        });
       }
     }
     if (request.routeOptions.config?.signed === true && new URL(request.url, "http://localhost").searchParams.has("signature")) {
@@ -216,7 +209,7 @@ export function createApp(options: AppOptions = {}): App {
           ? `The body is larger than the service accepts (${BODY_LIMIT / MIB} MiB; uploads ${UPLOAD_LIMIT / MIB} MiB)` : e.message ?? "Bad request");
       } else {
         console.error(error);
-        apiError = new ApiError(500, "INTERNAL_SERVER_ERROR", "The service failed to process the request");
+        apiError = new ApiError("INTERNAL_SERVER_ERROR", "The service failed to process the request");
       }
     }
     sendError(reply, apiError);
@@ -255,16 +248,16 @@ function ensureDefaultAccount(state: ServiceState, apiKey: string | undefined): 
 
 function authenticate(state: ServiceState, header: string | undefined): Account {
   if (header === undefined || header.trim() === "") {
-    throw new ApiError(401, "MISSING_API_KEY", "Send the header Authorization: Bearer <API_KEY>");
+    throw new ApiError("MISSING_API_KEY", "Send the header Authorization: Bearer <API_KEY>");
   }
   const match = /^Bearer ([\x21-\x7e]+)$/.exec(header.trim());
-  if (!match) throw new ApiError(401, "MALFORMED_API_KEY", "The Authorization header must read: Bearer <API_KEY>");
+  if (!match) throw new ApiError("MALFORMED_API_KEY", "The Authorization header must read: Bearer <API_KEY>");
   const record = state.keyRecord(match[1] as string);
-  if (!record) throw new ApiError(401, "INVALID_AUTHORIZATION", "The API key is not valid");
+  if (!record) throw new ApiError("INVALID_AUTHORIZATION", "The API key is not valid");
   if (record.expires_at !== null && Date.parse(record.expires_at) <= Date.now()) {
-    throw new ApiError(401, "EXPIRED_API_KEY", `The API key expired at ${record.expires_at}`);
+    throw new ApiError("EXPIRED_API_KEY", `The API key expired at ${record.expires_at}`);
   }
   const account = state.account(record.account_id);
-  if (!account) throw new ApiError(401, "INVALID_AUTHORIZATION", "The API key's account no longer exists");
+  if (!account) throw new ApiError("INVALID_AUTHORIZATION", "The API key's account no longer exists");
   return account;
 }

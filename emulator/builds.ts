@@ -1,7 +1,8 @@
 // Background builds: new -> starting -> running -> ready (or error), progressing per family immediately,
 // after a duration, or only when advanced through the control plane. A change re-runs the resource and
 // everything downstream of it; finishing a scope or target mails the account owner.
-import { familyOf, now, PREVIEW_HOLDS_BUILD, type Doc, type ServiceState, type StoredResource } from "./state.ts";
+import { familyOf, singular } from "./families/index.ts";
+import { now, type Doc, type ServiceState, type StoredResource } from "./state.ts";
 
 /** `immediate`: ready before the request is answered; a number: total build time in ms; `manual`: advanced on request. */
 export type BuildMode = "immediate" | "manual" | number;
@@ -23,7 +24,6 @@ export type EventListener = (event: BuildEvent, resource: Readonly<StoredResourc
 
 const STEPS = ["new", "starting", "running", "ready"] as const;
 type Step = (typeof STEPS)[number];
-const MAILED = new Set(["scopes", "targets"]);
 
 export class Builds implements BuildHooks {
   private readonly state: ServiceState;
@@ -80,7 +80,7 @@ export class Builds implements BuildHooks {
     const doc = resource.doc;
     if (!family?.builds || doc.archived_at != null || doc.managed === true) return resource;
     this.transition(resource, "new");
-    if (PREVIEW_HOLDS_BUILD.has(resource.collection) && doc.preview === true) {
+    if (family.emulator.previewHoldsBuild === true && doc.preview === true) {
       delete resource.build;
       this.state.save(resource);
       return resource;
@@ -168,7 +168,7 @@ export class Builds implements BuildHooks {
     resource.doc.last_read_input_at = resource.doc.status_changed_at;
     delete resource.build;
     this.state.save(resource);
-    if (MAILED.has(resource.collection)) this.mail(resource);
+    if (familyOf(resource.collection)?.emulator.mailOnReady === true) this.mail(resource);
     if (rebuilt) this.emit("resource.ready_with_update", resource);
   }
 
@@ -190,7 +190,7 @@ export class Builds implements BuildHooks {
   private mail(resource: StoredResource): void {
     const account = this.state.account(resource.account_id);
     if (!account) return;
-    const kind = resource.collection === "scopes" ? "scope" : "target";
+    const kind = singular(resource.collection);
     this.state.send({
       account_id: account.id, to: account.owner_email, resource_type: resource.collection, resource_id: String(resource.doc.id),
       subject: `Your ${kind} "${String(resource.doc.name)}" has finished building`,

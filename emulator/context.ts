@@ -5,6 +5,7 @@ import type { Builds, BuildHooks } from "./builds.ts";
 import type { Faults } from "./faults.ts";
 import type { RequestLog } from "./request-log.ts";
 import type { Webhooks } from "./webhooks.ts";
+import type { World } from "./world/population.ts";
 
 /** An account's resources as wire documents (secrets already `<secret>`), by collection and id. */
 export interface ResourceReader {
@@ -27,8 +28,8 @@ export interface EmulatorContext {
   faults: Faults;
   webhooks: Webhooks;
   requests: RequestLog;
-  /** Whatever `startEmulator({ world })` was given, for the outputs engine. */
-  world: unknown;
+  /** The account's synthetic population, made on first use as `startEmulator({ world })` asks. */
+  worldOf(accountId: string): World;
   /** The account of the request's key (set by the auth hook); throws 401 when there is none. */
   account(request: FastifyRequest): Account;
   /** A resource owned by the request's account: 404 when it exists nowhere, 403 when another account owns it. */

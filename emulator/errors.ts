@@ -1,19 +1,6 @@
-// The service's error body `{error, id, note, validationErrors}` and the codes it answers with.
+// The errors the emulator answers with, in the contract's vocabulary (codes, statuses, body).
 import { randomUUID } from "node:crypto";
-import type { FieldError } from "pulumi-audience/sdk/contract";
-
-export const ERROR_CODES = [
-  "BAD_REQUEST", "FORBIDDEN", "MAX_RESOURCES_REACHED", "INTERNAL_SERVER_ERROR", "INVALID_AUTHORIZATION", "NOT_FOUND",
-  "MALFORMED_API_KEY", "MISSING_API_KEY", "EXPIRED_API_KEY", "VALIDATION_FAILED", "CONFLICT", "QUOTA_EXCEEDED",
-] as const;
-export type ErrorCode = (typeof ERROR_CODES)[number];
-
-export interface ErrorBody {
-  error: ErrorCode;
-  id: string;
-  note: string;
-  validationErrors?: FieldError[];
-}
+import { ERROR_STATUS, type ErrorCode, type FieldError, type ServiceErrorBody } from "pulumi-audience/sdk/contract";
 
 /** An error the service answers with; thrown anywhere in a handler and rendered by the app's error handler. */
 export class ApiError extends Error {
@@ -22,15 +9,16 @@ export class ApiError extends Error {
   readonly validationErrors: FieldError[] | undefined;
   readonly headers: Record<string, string>;
 
-  constructor(status: number, code: ErrorCode, note: string, validationErrors?: FieldError[], headers: Record<string, string> = {}) {
+  /** `status` defaults to the code's; an injected fault may pair a code with another status. */
+  constructor(code: ErrorCode, note: string, options: { status?: number; validationErrors?: FieldError[]; headers?: Record<string, string> } = {}) {
     super(note);
-    this.status = status;
+    this.status = options.status ?? ERROR_STATUS[code];
     this.code = code;
-    this.validationErrors = validationErrors;
-    this.headers = headers;
+    this.validationErrors = options.validationErrors;
+    this.headers = options.headers ?? {};
   }
 
-  body(): ErrorBody {
+  body(): ServiceErrorBody {
     return {
       error: this.code,
       id: randomUUID(),
@@ -40,13 +28,13 @@ export class ApiError extends Error {
   }
 }
 
-export const badRequest = (note: string) => new ApiError(400, "BAD_REQUEST", note);
-export const notFound = (note: string) => new ApiError(404, "NOT_FOUND", note);
-export const forbidden = (note: string) => new ApiError(403, "FORBIDDEN", note);
-export const conflict = (note: string) => new ApiError(409, "CONFLICT", note);
+export const badRequest = (note: string) => new ApiError("BAD_REQUEST", note);
+export const notFound = (note: string) => new ApiError("NOT_FOUND", note);
+export const forbidden = (note: string) => new ApiError("FORBIDDEN", note);
+export const conflict = (note: string) => new ApiError("CONFLICT", note);
 
 export function validationFailed(errors: FieldError[], note?: string): ApiError {
-  return new ApiError(400, "VALIDATION_FAILED", note ?? `The request body is invalid: ${summary(errors)}`, errors);
+  return new ApiError("VALIDATION_FAILED", note ?? `The request body is invalid: ${summary(errors)}`, { validationErrors: errors });
 }
 
 /** A refused query parameter (`ids`, `limit`, ...): the note must not send the user looking in the body. */
@@ -60,15 +48,4 @@ function summary(errors: FieldError[]): string {
 
 export function fieldError(path: string, message: string, errorType = "custom"): FieldError {
   return { path, message, context: { errorType } };
-}
-
-/** The usual code for a status, for injected faults and framework errors. */
-export function codeForStatus(status: number): ErrorCode {
-  if (status >= 500) return "INTERNAL_SERVER_ERROR";
-  if (status === 429) return "QUOTA_EXCEEDED";
-  if (status === 401) return "INVALID_AUTHORIZATION";
-  if (status === 403) return "FORBIDDEN";
-  if (status === 404) return "NOT_FOUND";
-  if (status === 409) return "CONFLICT";
-  return "BAD_REQUEST";
 }

@@ -1,7 +1,7 @@
 // Injected faults, by method and path pattern: an error status (with Retry-After), added latency, or a
 // connection reset before or after the request is processed; each with a probability and a count.
 import { z } from "zod";
-import { ERROR_CODES } from "./errors.ts";
+import { ERROR_CODES } from "pulumi-audience/sdk/contract";
 
 export const faultRule = z.strictObject({
   /** HTTP method to match; any when omitted. */

@@ -18,7 +18,7 @@ export interface EmulatorOptions {
   apiKey?: string;
   /** Build progression per collection (`scopes`, ...) or `default`: "immediate", "manual", or a duration in ms. */
   builds?: BuildSettings;
-  /** Passed through to the outputs engine as `ctx.world`. */
+  /** Shapes every account's synthetic population: `{ size?, seed?, today? }`. */
   world?: unknown;
 }
 

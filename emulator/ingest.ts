@@ -1,7 +1,8 @@
-// Reading uploaded CSV files, as hosted_csv datasets and atlases do when they build.
+// Reading uploaded CSV files, as hosted_csv datasets and atlases do when they build, and the ingress logs
+// those builds write.
 import { gunzipSync } from "node:zlib";
 import { parse } from "csv-parse/sync";
-import type { ServiceState } from "./state.ts";
+import type { Doc, ServiceState, StoredResource } from "./state.ts";
 
 export interface StoredUpload {
   account_id: string;
@@ -65,4 +66,29 @@ export function detectType(values: readonly string[]): string {
 
 export function detectedColumns(table: Table): { name: string; type: string }[] {
   return table.columns.map((name) => ({ name, type: detectType(table.rows.slice(0, 1000).map((r) => r[name] ?? "")) }));
+}
+
+/** A cell of a row, undefined when the column is not mapped or the cell is empty. */
+export function text(row: Record<string, string>, column: unknown): string | undefined {
+  if (typeof column !== "string") return undefined;
+  const value = row[column];
+  return value === undefined || value === "" ? undefined : value;
+}
+
+/** The source table of a hosted_csv resource (dataset, atlas); undefined for other sources. */
+export function sourceTable(state: ServiceState, resource: StoredResource): Table | undefined {
+  const options = resource.doc.options as Doc | undefined;
+  if (options?.type !== "hosted_csv") return undefined;
+  return readDirectory(state, resource.account_id, String(options.upload_directory), {
+    ...(typeof options.delimiter === "string" ? { delimiter: options.delimiter } : {}),
+    ...(typeof options.header_row === "boolean" ? { header_row: options.header_row } : {}),
+  });
+}
+
+/** Records what a build read (GET /{collection}/{id}/logs/ingress). */
+export function writeLog(state: ServiceState, resource: StoredResource, fields: Doc): void {
+  state.insert(resource.account_id, "ingress_logs", {
+    source_type: resource.collection, source_id: resource.doc.id, name: `${resource.collection} ${String(resource.doc.id)} ingress`,
+    status: "ready", ...fields,
+  });
 }

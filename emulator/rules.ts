@@ -1,21 +1,10 @@
 // Request rules that need more than the body: references to other resources, quotas, create-only members,
 // and the contract's context rules (those that read other resources of the account).
-import { jsonEqual, unwrap, type FamilyDef, type FieldError } from "pulumi-audience/sdk/contract";
+import { jsonEqual, unwrap, valueAt, valuesAt, type FamilyDef, type FieldError } from "pulumi-audience/sdk/contract";
 import { z } from "zod";
 import { ApiError, fieldError, validationFailed } from "./errors.ts";
-import { DEFAULT_QUOTA, familyOf, type Doc, type ServiceState, type StoredResource } from "./state.ts";
-import { valueAt, valuesAt } from "./paths.ts";
-import { cohortStreamConditions } from "./stream-rules.ts";
-import { migrationAccounts } from "./migrations.ts";
-
-/** A rule over a whole document in its account, for rules the body alone cannot decide. */
-export type ContextRule = (input: { state: ServiceState; accountId: string; doc: Doc; previous?: Doc }) => FieldError[];
-
-/** Context rules per collection; each wraps a rule function the contract exports. */
-export const contextRules: Record<string, ContextRule[]> = {
-  cohorts: [cohortStreamConditions],
-  migrations: [migrationAccounts],
-};
+import { DEFAULT_QUOTA, type Doc, type ServiceState, type StoredResource } from "./state.ts";
+import { familyOf, singular } from "./families/index.ts";
 
 /** Members a client writes (what a merge patch applies to): the create body's members. */
 export function clientMembers(family: FamilyDef, doc: Doc): Doc {
@@ -32,24 +21,22 @@ export function serviceMembers(family: FamilyDef, doc: Doc): Doc {
 }
 
 /**
- * Every reference must name an existing resource of the same account, of the right family; a migration's
- * pairs name resources of its v1 and v2 accounts, and its account members name accounts.
+ * Every reference must name an existing resource of the same account, of the right family (or, for a family
+ * not kept as resources, what that family accepts).
  */
 export function referenceErrors(state: ServiceState, accountId: string, family: FamilyDef, doc: Doc): FieldError[] {
   const errors: FieldError[] = [];
   for (const ref of family.references) {
     for (const { at, value } of valuesAt(doc, ref.path)) {
-      const kind = familyOf(ref.collection)?.name ?? ref.collection;
-      if (ref.collection === "accounts") {
-        if (!state.account(value)) errors.push(fieldError(at, `names account ${value}, which does not exist`, "reference_not_found"));
+      const referenceError = familyOf(ref.collection)?.emulator.referenceError;
+      if (referenceError) {
+        const error = referenceError(state, value);
+        if (error !== undefined) errors.push(fieldError(at, error, "reference_not_found"));
         continue;
       }
-      const owner = family.collection === "migrations" && /\.v[12]_id$/.test(ref.path)
-        ? String(ref.path.endsWith(".v1_id") ? doc.v1_account_id : doc.v2_account_id) : accountId;
       const target = state.resource(ref.collection, value);
-      if (!target || target.account_id !== owner) {
-        const where = owner === accountId ? "this account" : `account ${owner}`;
-        errors.push(fieldError(at, `names ${kind} ${value}, which does not exist in ${where}`, "reference_not_found"));
+      if (!target || target.account_id !== accountId) {
+        errors.push(fieldError(at, `names ${singular(ref.collection)} ${value}, which does not exist in this account`, "reference_not_found"));
       }
     }
   }
@@ -63,7 +50,7 @@ export function createOnlyErrors(family: FamilyDef, before: Doc, after: Doc): Fi
 }
 
 export function runContextRules(state: ServiceState, accountId: string, collection: string, doc: Doc, previous?: Doc): FieldError[] {
-  return (contextRules[collection] ?? []).flatMap((rule) => rule({ state, accountId, doc, previous }));
+  return (familyOf(collection)?.emulator.rules ?? []).flatMap((rule) => rule({ state, accountId, doc, previous }));
 }
 
 /** Body, references and context rules together: one 400 naming every offending member. */
@@ -76,12 +63,12 @@ export function assertQuota(state: ServiceState, accountId: string, collection: 
   const quota = account?.quotas[collection] ?? DEFAULT_QUOTA;
   const used = state.allResources(accountId).filter((r) => r.collection === collection && r.doc.managed !== true).length;
   if (used >= quota) {
-    throw new ApiError(403, "MAX_RESOURCES_REACHED", `The account has reached its quota of ${quota} ${collection}`);
+    throw new ApiError("MAX_RESOURCES_REACHED", `The account has reached its quota of ${quota} ${collection}`);
   }
 }
 
 export function assertWritable(resource: StoredResource): void {
   if (resource.doc.managed === true) {
-    throw new ApiError(403, "FORBIDDEN", `The ${resource.collection.replace(/s$/, "")} ${String(resource.doc.id)} is managed by the service and read-only`);
+    throw new ApiError("FORBIDDEN", `The ${singular(resource.collection)} ${String(resource.doc.id)} is managed by the service and read-only`);
   }
 }

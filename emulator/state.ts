@@ -1,9 +1,9 @@
 // The emulated service's state: accounts and their keys, resources (wire documents), usage and the outbox,
 // all kept in the durable record store. HTTP concerns live in routes/; this module is the model.
 import { createHash, randomBytes, randomUUID } from "node:crypto";
-import { families, SECRET_PLACEHOLDER, type FamilyDef } from "pulumi-audience/sdk/contract";
+import { SECRET_PLACEHOLDER, valuesAt, visitPath, type FamilyDef } from "pulumi-audience/sdk/contract";
+import { familyOf } from "./families/index.ts";
 import { RecordStore } from "./store.ts";
-import { visitPath, valuesAt } from "./paths.ts";
 
 export type Doc = Record<string, unknown>;
 
@@ -54,18 +54,7 @@ export interface OutboxMessage {
 
 export const DEFAULT_QUOTA = 1000;
 
-/** Families whose resources do not build while `preview` is true (API-FACTS "Preview"). */
-export const PREVIEW_HOLDS_BUILD = new Set(["outcomes", "persona_sets", "recommenders"]);
-
 export const now = () => new Date().toISOString();
-
-export function familyOf(collection: string): FamilyDef | undefined {
-  return (families as Record<string, FamilyDef>)[collection];
-}
-
-export function allFamilies(): FamilyDef[] {
-  return Object.values(families as Record<string, FamilyDef>);
-}
 
 const hashKey = (key: string) => createHash("sha256").update(key).digest("hex");
 export const newApiKey = () => `aud_${randomBytes(24).toString("hex")}`;
@@ -151,10 +140,10 @@ export class ServiceState {
     return found && structuredClone(found);
   }
 
-  /** Whether an account may read and change a resource: its own, or a migration it is linked to. */
+  /** Whether an account may read and change a resource: its own, or one its family shares with it. */
   canAccess(resource: StoredResource, accountId: string): boolean {
     if (resource.account_id === accountId) return true;
-    return resource.collection === "migrations" && (resource.doc.v1_account_id === accountId || resource.doc.v2_account_id === accountId);
+    return familyOf(resource.collection)?.emulator.sharedWith?.(resource.doc, accountId) ?? false;
   }
 
   /** An account's resources of a family, archived or not, optionally only those ids (chosen before copying). */

@@ -6,12 +6,13 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import type { DatabaseSync } from "node:sqlite";
 
-export type Kind = "account" | "key" | "resource" | "outbox" | "usage" | "setting" | "upload" | "secret";
+/** What a record is; records of different kinds may share a key. */
+export type RecordKind = "account" | "key" | "resource" | "outbox" | "usage" | "setting" | "upload" | "secret";
 
-type Change = { kind: Kind; key: string; value: unknown; previous: unknown };
+type Change = { kind: RecordKind; key: string; value: unknown; previous: unknown };
 
 export class RecordStore {
-  private readonly data = new Map<Kind, Map<string, unknown>>();
+  private readonly data = new Map<RecordKind, Map<string, unknown>>();
   private pending: Change[] | undefined;
   private readonly db: DatabaseSync | undefined;
 
@@ -23,38 +24,38 @@ export class RecordStore {
     this.db = new Database(join(dataDir, "emulator.sqlite"));
     this.db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL;");
     this.db.exec("CREATE TABLE IF NOT EXISTS records (kind TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (kind, key))");
-    const rows = this.db.prepare("SELECT kind, key, value FROM records").all() as { kind: Kind; key: string; value: string }[];
+    const rows = this.db.prepare("SELECT kind, key, value FROM records").all() as { kind: RecordKind; key: string; value: string }[];
     for (const row of rows) this.map(row.kind).set(row.key, JSON.parse(row.value));
   }
 
-  private map(kind: Kind): Map<string, unknown> {
+  private map(kind: RecordKind): Map<string, unknown> {
     let m = this.data.get(kind);
     if (!m) this.data.set(kind, (m = new Map()));
     return m;
   }
 
-  get<T>(kind: Kind, key: string): T | undefined {
+  get<T>(kind: RecordKind, key: string): T | undefined {
     return this.map(kind).get(key) as T | undefined;
   }
 
-  values<T>(kind: Kind, prefix = ""): T[] {
+  values<T>(kind: RecordKind, prefix = ""): T[] {
     const out: T[] = [];
     for (const [key, value] of this.map(kind)) if (key.startsWith(prefix)) out.push(value as T);
     return out;
   }
 
-  entries<T>(kind: Kind): [string, T][] {
+  entries<T>(kind: RecordKind): [string, T][] {
     return [...this.map(kind)] as [string, T][];
   }
 
-  set(kind: Kind, key: string, value: unknown): void {
+  set(kind: RecordKind, key: string, value: unknown): void {
     const copy = structuredClone(value);
     const previous = this.map(kind).get(key);
     this.map(kind).set(key, copy);
     this.record({ kind, key, value: copy, previous });
   }
 
-  delete(kind: Kind, key: string): void {
+  delete(kind: RecordKind, key: string): void {
     const previous = this.map(kind).get(key);
     this.map(kind).delete(key);
     this.record({ kind, key, value: undefined, previous });

@@ -1,14 +1,14 @@
 // `pulumi-audience`: the resources and lookups a Pulumi program declares. Each resource is a
 // `pulumi.dynamic.Resource` (type token `pulumi-nodejs:dynamic/audience:<Name>`) made by one factory from its
-// family's descriptor; args and outputs are typed from the service contract, in camelCase.
-import { resourceClass, type AudienceResource } from "./resources/resource.ts";
-import { lookups } from "./resources/lookup.ts";
-import type { Args, State } from "./resources/types.ts";
+// family; args and outputs are typed from the service contract, in camelCase.
+import { resourceClass, type AudienceResource } from "./runtime/resources/resource.ts";
+import { lookups } from "./runtime/resources/lookup.ts";
+import type { Args, State } from "./runtime/resources/types.ts";
 
-export type { Args, Config, DeepInput, Outputs, ResourceControls, State } from "./resources/types.ts";
-export type { LookupArgs, LookupInputs } from "./resources/lookup.ts";
-export { resourceClass, type AudienceResource, type ResourceClass } from "./resources/resource.ts";
-export { lookup, lookups } from "./resources/lookup.ts";
+export type { Args, Config, DeepInput, Outputs, ResourceControls, State } from "./runtime/resources/types.ts";
+export type { LookupArgs, LookupInputs } from "./runtime/resources/lookup.ts";
+export { resourceClass, type AudienceResource, type ResourceClass } from "./runtime/resources/resource.ts";
+export { lookup, lookups } from "./runtime/resources/lookup.ts";
 
 /** A pipeline: a population of cohorts joined to a payload of predictions (outcomes, personas, recommenders, forecasts, locations). Builds in the background; `preview: false` enables it. */
 export const Scope = resourceClass("scopes");

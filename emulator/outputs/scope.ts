@@ -7,6 +7,7 @@ import { distanceTo, selectPlaces, type LocationSelection, type Place } from "..
 import type { World } from "../world/population.ts";
 import { docs, num, obj, str, strings, type Doc, type Resources } from "../world/resources.ts";
 import { forecastValues, lift, outcomeScores, personaAssignment, recommenderScores } from "../world/scores.ts";
+import { singular } from "../families/family.ts";
 import * as names from "./names.ts";
 
 /** Person indices of a scope's population, ascending. */
@@ -70,7 +71,7 @@ export function payloadColumns(world: World, scope: Doc, resources: Resources, o
   const columns: PayloadColumn[] = [];
   const need = (collection: string, id: string) => {
     const doc = resources.get(collection, id);
-    if (!doc) throw new Error(`${collection.replace(/s$/, "")} ${id} named by the scope's payload does not exist`);
+    if (!doc) throw new Error(`${singular(collection)} ${id} named by the scope's payload does not exist`);
     return doc;
   };
   for (const id of strings(payload.outcome_ids)) {

@@ -8,6 +8,7 @@ import type { World } from "../world/population.ts";
 import { hashText, unit } from "../world/random.ts";
 import { docs, num, obj, str, strings, type Doc, type Resources } from "../world/resources.ts";
 import { outcomeScores, personaAssignment, recommenderScores } from "../world/scores.ts";
+import { singular } from "../families/family.ts";
 import * as names from "./names.ts";
 import { payloadColumns, scopePopulation, type Cell, type PayloadColumn } from "./scope.ts";
 
@@ -88,7 +89,7 @@ export function compileFilter(world: World, filter: Doc | undefined, resources: 
   const entries = (key: string) => docs(filter[key]) as FilterEntry[];
   const need = (collection: string, id: unknown, field: string) => {
     const doc = typeof id === "string" ? resources.get(collection, id) : undefined;
-    if (!doc) throw new Error(`filter.${field}: ${collection.replace(/s$/, "")} ${String(id)} does not exist`);
+    if (!doc) throw new Error(`filter.${field}: ${singular(collection)} ${String(id)} does not exist`);
     return doc;
   };
   const add = (value: (p: number) => Scalar, condition: Operators) => {

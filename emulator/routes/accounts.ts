@@ -1,10 +1,10 @@
 // Accounts, usage and billing: the current account is the key's; a parent reads its sub-accounts.
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { SECRET_PLACEHOLDER, validate } from "pulumi-audience/sdk/contract";
+import { families, SECRET_PLACEHOLDER, validate } from "pulumi-audience/sdk/contract";
 import { forbidden, notFound, validationFailed } from "../errors.ts";
 import type { EmulatorContext } from "../context.ts";
 import { idsFilter } from "./paging.ts";
-import { familyOf, now, type Account } from "../state.ts";
+import { now, type Account } from "../state.ts";
 
 /** Usage metrics every account reports, zero until used. */
 export const USAGE_METRICS = ["batch_deployments", "lookup_api_calls", "predictive_data", "people_with_nearest_location"];
@@ -57,33 +57,31 @@ export function register(app: FastifyInstance, ctx: EmulatorContext): void {
   });
   app.get("/usages", (request, reply) => reply.send(tree(ctx.account(request)).map(usage)));
 
-  const family = familyOf("accounts");
-  if (family) {
-    // A sub-account of the current account; its keys come from the control plane.
-    app.post("/accounts", (request, reply) => {
-      const parsed = validate(family.create, request.body, family.readOnly);
-      if (!parsed.ok) throw validationFailed(parsed.errors);
-      const body = parsed.value as { name: string; identity_graph?: string; branding?: Record<string, unknown> };
-      const created = state.createAccount({ name: body.name, parent_id: ctx.account(request).id });
-      const stored = { ...created, identity_graph: body.identity_graph ?? null, ...(body.branding ? { branding: body.branding } : {}) };
-      state.store.transaction(() => state.store.set("account", created.id, stored));
-      return reply.code(201).send(view(stored));
-    });
-    app.patch<{ Params: { id: string } }>("/accounts/:id", (request, reply) => {
-      const target = readable(request);
-      const parsed = validate(family.patch, request.body, family.readOnly);
-      if (!parsed.ok) throw validationFailed(parsed.errors);
-      const patch = request.body as { name?: string; identity_graph?: string | null; branding?: Record<string, unknown> | null };
-      const next: Account = {
-        ...target, updated_at: now(),
-        ...(patch.name !== undefined ? { name: patch.name } : {}),
-        ...(patch.identity_graph !== undefined ? { identity_graph: patch.identity_graph } : {}),
-        ...(patch.branding !== undefined ? { branding: patch.branding } : {}),
-      };
-      state.store.transaction(() => state.store.set("account", target.id, next));
-      return reply.send(view(next));
-    });
-  }
+  const family = families.accounts;
+  // A sub-account of the current account; its keys come from the control plane.
+  app.post("/accounts", (request, reply) => {
+    const parsed = validate(family.create, request.body, family.readOnly);
+    if (!parsed.ok) throw validationFailed(parsed.errors);
+    const body = parsed.value as { name: string; identity_graph?: string; branding?: Record<string, unknown> };
+    const created = state.createAccount({ name: body.name, parent_id: ctx.account(request).id });
+    const stored = { ...created, identity_graph: body.identity_graph ?? null, ...(body.branding ? { branding: body.branding } : {}) };
+    state.store.transaction(() => state.store.set("account", created.id, stored));
+    return reply.code(201).send(view(stored));
+  });
+  app.patch<{ Params: { id: string } }>("/accounts/:id", (request, reply) => {
+    const target = readable(request);
+    const parsed = validate(family.patch, request.body, family.readOnly);
+    if (!parsed.ok) throw validationFailed(parsed.errors);
+    const patch = request.body as { name?: string; identity_graph?: string | null; branding?: Record<string, unknown> | null };
+    const next: Account = {
+      ...target, updated_at: now(),
+      ...(patch.name !== undefined ? { name: patch.name } : {}),
+      ...(patch.identity_graph !== undefined ? { identity_graph: patch.identity_graph } : {}),
+      ...(patch.branding !== undefined ? { branding: patch.branding } : {}),
+    };
+    state.store.transaction(() => state.store.set("account", target.id, next));
+    return reply.send(view(next));
+  });
 
   app.delete<{ Params: { id: string } }>("/accounts/:id", (request, reply) => {
     const target = readable(request);

@@ -1,10 +1,10 @@
 // Actions on one resource beyond CRUD: rotate a connection's credentials, rename a persona, apply an audit,
 // and an account's audits read by its parent.
 import type { FastifyInstance } from "fastify";
-import { personaPatch, rotateCredentials, validate } from "pulumi-audience/sdk/contract";
+import { families, personaPatch, rotateCredentials, validate } from "pulumi-audience/sdk/contract";
 import { fieldError, forbidden, notFound, validationFailed } from "../errors.ts";
 import type { EmulatorContext } from "../context.ts";
-import { familyOf, now, type Doc } from "../state.ts";
+import { now, type Doc } from "../state.ts";
 
 export function register(app: FastifyInstance, ctx: EmulatorContext): void {
   const { state, builds } = ctx;
@@ -65,8 +65,8 @@ export function register(app: FastifyInstance, ctx: EmulatorContext): void {
   });
   app.post<{ Params: { account: string } }>("/accounts/:account/audits", (request, reply) => {
     const accountId = readableAccount(request, request.params.account);
-    const family = familyOf("audits");
-    const parsed = family ? validate(family.create, request.body ?? {}, family.readOnly) : { ok: true as const, value: {} };
+    const family = families.audits;
+    const parsed = validate(family.create, request.body ?? {}, family.readOnly);
     if (!parsed.ok) throw validationFailed(parsed.errors);
     const audit = state.store.transaction(() => {
       const inserted = state.insert(accountId, "audits", { ...(parsed.value as Doc), status: "new" });

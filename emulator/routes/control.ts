@@ -1,5 +1,6 @@
 // The control plane under /_emulator (never under /v1): reset, accounts and keys, seeded forecasts,
-// build progression, faults, the outbox and the request log. It needs no API key.
+// build progression, faults, webhook deliveries, the outbox and the request log. It needs no API key; a
+// family's own control routes are in its module (emulator/families).
 import type { FastifyInstance } from "fastify";
 import { validate } from "pulumi-audience/sdk/contract";
 import { z } from "zod";
@@ -125,11 +126,6 @@ export function register(app: FastifyInstance, ctx: EmulatorContext): void {
   });
 
   app.get("/_emulator/webhooks/deliveries", open, (_request, reply) => reply.send(ctx.webhooks.deliveries()));
-  app.get<{ Params: { id: string } }>("/_emulator/webhook_endpoints/:id/secret", open, (request, reply) => {
-    const endpoint = state.resource("webhook_endpoints", request.params.id);
-    if (!endpoint) throw notFound(`No webhook endpoint with id ${request.params.id} exists`);
-    return reply.send({ secret: ctx.webhooks.secret(request.params.id) });
-  });
 
   app.get("/_emulator/outbox", open, (request, reply) => {
     const accountId = (request.query as { account_id?: string }).account_id;

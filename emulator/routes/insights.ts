@@ -47,7 +47,7 @@ export function register(app: FastifyInstance, ctx: EmulatorContext): void {
     const allowance = account.quotas["insights.queries_per_day"] ?? DEFAULT_QUERIES_PER_DAY;
     if ((usage[`insights.queries.${day}`] ?? 0) >= allowance) {
       state.store.transaction(() => state.addUsage(account.id, "insights.refused_queries", 1));
-      throw new ApiError(429, "QUOTA_EXCEEDED", `The daily Insights allowance of ${allowance} queries is used up; it renews at midnight UTC`);
+      throw new ApiError("QUOTA_EXCEEDED", `The daily Insights allowance of ${allowance} queries is used up; it renews at midnight UTC`);
     }
     const query = parseQuery(parsed.value.query);
     if (!query) throw validationFailed([fieldError("query", `is not a query the service can run; write ${GRAMMAR}`, "invalid_query")]);

@@ -1,11 +1,11 @@
 // /openapi.json, generated from the contract's schemas for every family.
 import type { FastifyInstance } from "fastify";
 import {
-  archiveRequest, insightsQuery, insightsQueryResponse, locationResponse, lookupRequest, lookupResponse, personaPatch, rotateCredentials,
+  archiveRequest, collectionPath, ERROR_STATUS, insightsQuery, itemPath, insightsQueryResponse, locationResponse, lookupRequest, lookupResponse, personaPatch, rotateCredentials, serviceErrorBody,
 } from "pulumi-audience/sdk/contract";
 import { z } from "zod";
 import type { EmulatorContext } from "../context.ts";
-import { allFamilies } from "../state.ts";
+import { allFamilies } from "../families/index.ts";
 
 type JsonSchema = Record<string, unknown>;
 
@@ -14,25 +14,15 @@ function jsonSchema(schema: z.ZodType, io: "input" | "output"): JsonSchema {
 }
 
 const errorRef = { $ref: "#/components/schemas/Error" };
-const errors = Object.fromEntries(["400", "401", "403", "404", "409"].map((s) => [s, {
+/** The statuses a family's endpoints may refuse with, each described by the contract's error body. */
+const errors = Object.fromEntries([...new Set(Object.values(ERROR_STATUS))].filter((s) => s < 429).map((s) => [String(s), {
   description: "Error", content: { "application/json": { schema: errorRef } },
 }]));
 
 export function openApiDocument(): JsonSchema {
-  const schemas: Record<string, JsonSchema> = {
-    Error: {
-      type: "object", required: ["error", "id", "note"],
-      properties: {
-        error: { type: "string" }, id: { type: "string", format: "uuid" }, note: { type: "string" },
-        validationErrors: { type: "array", items: { type: "object", properties: {
-          path: { type: "string" }, message: { type: "string" }, context: { type: "object", properties: { errorType: { type: "string" } } },
-        } } },
-      },
-    },
-  };
+  const schemas: Record<string, JsonSchema> = { Error: jsonSchema(serviceErrorBody, "output") };
   const paths: Record<string, Record<string, unknown>> = {};
-  // Uploads have no JSON body and no id: described with the special paths.
-  for (const family of allFamilies().filter((f) => f.collection !== "uploads")) {
+  for (const family of allFamilies().filter((f) => f.emulator.ownOpenApiPaths !== true)) {
     const title = family.name.replace(/(^|_)([a-z])/g, (_m, _s: string, c: string) => c.toUpperCase());
     schemas[`${title}Create`] = jsonSchema(family.create, "input");
     schemas[`${title}Patch`] = jsonSchema(family.patch, "input");
@@ -41,8 +31,8 @@ export function openApiDocument(): JsonSchema {
     const many = { description: "OK", content: { "application/json": { schema: { type: "array", items: { $ref: `#/components/schemas/${title}` } } } } };
     const createBody = { required: true, content: { "application/json": { schema: { $ref: `#/components/schemas/${title}Create` } } } };
     const patchBody = { required: true, content: { "application/merge-patch+json": { schema: { $ref: `#/components/schemas/${title}Patch` } } } };
-    const base = `/${family.path}`;
-    const item = family.singleton ? base : `${base}/{id}`;
+    const base = collectionPath(family);
+    const item = itemPath(family, "{id}");
     const idParam = family.singleton ? [] : [{ name: "id", in: "path", required: true, schema: { type: "string", format: "uuid" } }];
     const collectionOps: Record<string, unknown> = {};
     if (!family.singleton) {

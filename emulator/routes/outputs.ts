@@ -1,56 +1,30 @@
 // What pipelines deliver, over HTTP: hosted CSV downloads (API key or signed URL), lookups, target previews,
-// the analysis PDF and every analysis route; and the build step that fills population counts and bills
-// delivered predictions. All of it is computed from the account's synthetic world (emulator/world).
+// the analysis PDF and every analysis route. All of it is computed from the account's synthetic world
+// (emulator/world); what builds fill in is each family's `build` (emulator/families).
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { lookupRequest, validate } from "pulumi-audience/sdk/contract";
 import type { EmulatorContext } from "../context.ts";
 import { ApiError, badRequest, conflict, fieldError, notFound, validationFailed } from "../errors.ts";
 import { signUrl } from "../signing.ts";
 import type { Doc, StoredResource } from "../state.ts";
-import { countMembers, cohortMembers } from "../world/cohorts.ts";
-import { generateWorld, type World, type WorldOptions } from "../world/population.ts";
+import type { World } from "../world/population.ts";
 import type { Resources } from "../world/resources.ts";
-import { personaAssignment } from "../world/scores.ts";
 import {
   cohortMembership, outcomeAnalysis, recommenderAnalysis, personaDimensions, scopeAnalysis, scopeEfficacy, scopeGeography, streamAnalysis, targetAnalysis, traitDimensions,
 } from "../outputs/analysis.ts";
-import { csvOptionsOf, csvStream, type DeliveryCount } from "../outputs/csv.ts";
+import { csvOptionsOf, csvStream } from "../outputs/csv.ts";
 import { INSUFFICIENT_IDENTITY, lookup } from "../outputs/lookup.ts";
 import { targetAnalysisPdf } from "../outputs/pdf.ts";
-import { residenceCount, scopePopulation } from "../outputs/scope.ts";
 import { PREVIEW_ROW_LIMIT, targetTable } from "../outputs/target.ts";
-import { deliveryUsage, lookupUsage } from "../outputs/usage.ts";
+import { lookupUsage } from "../outputs/usage.ts";
+import { resourcesOf as accountResources } from "../outputs/worlds.ts";
 
 type Params = { id: string };
 const PDF_URL_TTL_MS = 15 * 60_000;
 
-/** `startEmulator({ world })`: the synthetic population every account gets. */
-function worldOptions(value: unknown): WorldOptions {
-  if (value === undefined || value === null) return {};
-  if (typeof value !== "object") throw new Error("startEmulator({ world }) must be an object { size?, seed?, today? }");
-  const { size, seed, today } = value as Record<string, unknown>;
-  if (size !== undefined && (!Number.isInteger(size) || (size as number) < 0)) throw new Error("world.size must be a non-negative integer");
-  if (seed !== undefined && !Number.isInteger(seed)) throw new Error("world.seed must be an integer");
-  if (today !== undefined && (typeof today !== "string" || !/^\d{4}-\d{2}-\d{2}$/.test(today))) throw new Error("world.today must be a date in YYYY-MM-DD form");
-  return { size: size as number | undefined, seed: seed as number | undefined, today: today as string | undefined };
-}
-
 export function register(app: FastifyInstance, ctx: EmulatorContext): void {
-  const options = worldOptions(ctx.world);
-  const worlds = new Map<string, World>();
-  const worldOf = (accountId: string) => {
-    let world = worlds.get(accountId);
-    if (!world) {
-      // Accounts forgotten by a reset give their worlds back.
-      for (const known of worlds.keys()) if (!ctx.state.account(known)) worlds.delete(known);
-      worlds.set(accountId, (world = generateWorld(options)));
-    }
-    return world;
-  };
-  const resourcesOf = (accountId: string): Resources => ({
-    get: (collection, id) => ctx.resources.get(accountId, collection, id),
-    list: (collection) => ctx.resources.list(accountId, collection),
-  });
+  const worldOf = ctx.worldOf;
+  const resourcesOf = (accountId: string): Resources => accountResources(ctx.resources, accountId);
   /** Outputs engine errors name the member and resource at fault: the caller's request is what is wrong. */
   const attempt = <T>(compute: () => T): T => {
     try {
@@ -84,46 +58,6 @@ export function register(app: FastifyInstance, ctx: EmulatorContext): void {
     const scope = scopeOf(target);
     return attempt(() => targetTable(worldOf(target.account_id), target.doc, scope.doc, resourcesOf(target.account_id), rowLimit === undefined ? {} : { rowLimit }));
   };
-
-  // Building fills counts and bills what a target delivers.
-  ctx.builds.onReady((resource) => {
-    const world = () => worldOf(resource.account_id);
-    const res = resourcesOf(resource.account_id);
-    switch (resource.collection) {
-      case "cohorts":
-        return countMembers(world(), cohortMembers(world(), resource.doc, res));
-      case "persona_sets": {
-        // Personas keep derived ids across builds and count the cohort members they were built from.
-        const assignment = personaAssignment(world(), resource.doc, res);
-        const own = (Array.isArray(resource.doc.personas) ? resource.doc.personas : []) as Doc[];
-        return {
-          active: true,
-          personas: assignment.personas.map((persona, k) => ({ ...own.find((p) => p.id === persona.id), ...persona, individuals_count: assignment.individualsCount[k] })),
-        };
-      }
-      case "scopes": {
-        const people = scopePopulation(world(), resource.doc, res);
-        return { population_count: people.length, population_residence_count: residenceCount(world(), people) };
-      }
-      case "targets": {
-        if (optionsType(resource) === "lookup_api") return undefined;
-        const scope = scopeOf(resource);
-        const delivered = targetTable(world(), resource.doc, scope.doc, res);
-        const count: DeliveryCount = { rows: 0, located: 0 };
-        const distance = delivered.columns.findIndex((c) => c.startsWith("svc_location_distance"));
-        for (const row of delivered.rows()) {
-          count.rows++;
-          if (distance >= 0 && typeof row[distance] === "number") count.located++;
-        }
-        const location = (scope.doc.payload as Doc | undefined)?.location as Doc | undefined;
-        const nearest = location !== undefined && (location.selection ?? "nearest") === "nearest";
-        for (const [metric, n] of deliveryUsage(delivered.columns, count, scope.doc.preview === true, nearest)) ctx.usage.add(resource.account_id, metric, n);
-        return undefined;
-      }
-      default:
-        return undefined;
-    }
-  });
 
   app.get<{ Params: Params }>("/targets/:id/download.csv", { config: { signed: true } }, (request, reply) => {
     const target = delivered(targetFor(request));

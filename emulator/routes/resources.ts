@@ -2,29 +2,25 @@
 // update, delete, archive / unarchive (with cascades) and force_update. A family added to the contract's
 // `families` gets them without a change here.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { applyMergePatch, archiveRequest, id as uuid, jsonEqual, validate, type FamilyDef } from "pulumi-audience/sdk/contract";
+import { applyMergePatch, archiveRequest, collectionPath, id as uuid, itemPath, jsonEqual, validate } from "pulumi-audience/sdk/contract";
 import { ApiError, conflict, fieldError, notFound, validationFailed } from "../errors.ts";
-import { allFamilies, now, type Doc, type StoredResource } from "../state.ts";
+import { now, type Doc, type StoredResource } from "../state.ts";
+import { allFamilies, singular, type Family } from "../families/index.ts";
 import {
   assertQuota, assertValid, assertWritable, clientMembers, createOnlyErrors, referenceErrors, runContextRules, serviceMembers,
 } from "../rules.ts";
 import type { EmulatorContext } from "../context.ts";
-import { membersOnCreate } from "../derived.ts";
 import { idsFilter } from "./paging.ts";
-import { migrationPatch } from "../migrations.ts";
 
 const archiveBody = archiveRequest.optional();
 
 type Params = { id: string };
 
-/** Families whose resources are not documents of an account (routes/accounts.ts serves them). */
-const SERVED_ELSEWHERE = new Set(["accounts", "uploads"]);
-
 export function register(app: FastifyInstance, ctx: EmulatorContext): void {
-  for (const family of allFamilies()) if (!SERVED_ELSEWHERE.has(family.collection)) registerFamily(app, ctx, family);
+  for (const family of allFamilies()) if (family.emulator.ownRoutesOnly !== true) registerFamily(app, ctx, family);
 }
 
-function registerFamily(server: FastifyInstance, ctx: EmulatorContext, family: FamilyDef): void {
+function registerFamily(server: FastifyInstance, ctx: EmulatorContext, family: Family): void {
   const { state, builds } = ctx;
   // Routes another module serves specially (registered before this one) keep their handler.
   const route = (method: "GET" | "POST" | "PATCH" | "DELETE") =>
@@ -32,15 +28,16 @@ function registerFamily(server: FastifyInstance, ctx: EmulatorContext, family: F
       if (!server.hasRoute({ method, url })) server.route<{ Params: P }>({ method, url, handler });
     };
   const app = { get: route("GET"), post: route("POST"), patch: route("PATCH"), delete: route("DELETE") };
-  const base = `/${family.path}`;
+  const base = collectionPath(family);
+  const item = itemPath(family, ":id");
   const collection = family.collection;
+  const { findByKey, onCreate, onChange } = family.emulator;
 
   const lookup = (request: FastifyRequest<{ Params: Params }>): StoredResource => {
     const key = request.params.id;
-    // Streams are also addressed by name.
-    if (collection === "streams" && !uuid.safeParse(key).success) {
-      const found = state.resources(ctx.account(request).id, collection).find((r) => r.doc.name === key);
-      if (!found) throw notFound(`No stream named ${key} exists`);
+    if (findByKey && !uuid.safeParse(key).success) {
+      const found = findByKey(state, ctx.account(request).id, key);
+      if (!found) throw notFound(`No ${family.name} named ${key} exists`);
       return found;
     }
     return ctx.owned(request, collection, key);
@@ -65,7 +62,7 @@ function registerFamily(server: FastifyInstance, ctx: EmulatorContext, family: F
       assertQuota(state, accountId, collection);
       const inserted = state.insert(accountId, collection, {
         // A family whose own `status` is a client member (webhook endpoints) keeps it.
-        status: family.builds ? "new" : "ready", ...doc, ...membersOnCreate(state, accountId, collection, doc),
+        status: family.builds ? "new" : "ready", ...doc, ...onCreate?.(state, accountId, doc),
       });
       const stored = state.resource(collection, String(inserted.id)) as StoredResource;
       return builds.start(stored);
@@ -87,7 +84,7 @@ function registerFamily(server: FastifyInstance, ctx: EmulatorContext, family: F
     // Cross-member rules hold on the merged document, as validated on create.
     const merged = validate(family.create, applyMergePatch(before, request.body), family.readOnly);
     if (!merged.ok) throw validationFailed(merged.errors);
-    const after = collection === "migrations" ? migrationPatch(resource.doc, merged.value as Doc) : merged.value as Doc;
+    const after = onChange ? onChange(resource.doc, merged.value as Doc) : merged.value as Doc;
     const accountId = resource.account_id;
     assertValid([
       ...createOnlyErrors(family, before, after),
@@ -111,7 +108,7 @@ function registerFamily(server: FastifyInstance, ctx: EmulatorContext, family: F
     assertWritable(resource);
     const dependents = state.downstreamOf(resource.account_id, String(resource.doc.id));
     if (dependents.length > 0) {
-      const names = dependents.map((d) => `${d.collection.replace(/s$/, "")} ${String(d.doc.name ?? "")} (${String(d.doc.id)})`);
+      const names = dependents.map((d) => `${singular(d.collection)} ${String(d.doc.name ?? "")} (${String(d.doc.id)})`);
       throw conflict(`The ${family.name} ${String(resource.doc.id)} cannot be deleted: ${names.join(", ")} depend${dependents.length === 1 ? "s" : ""} on it. Delete or change them first.`);
     }
     if (family.deletion === "scheduled") {
@@ -150,14 +147,14 @@ function registerFamily(server: FastifyInstance, ctx: EmulatorContext, family: F
     return reply.send(list.map((r) => ctx.present(request, r)));
   });
   if (family.creatable) app.post(base, create);
-  app.get<Params>(`${base}/:id`, (request, reply) => reply.send(ctx.present(request, lookup(request))));
-  app.patch<Params>(`${base}/:id`, (request, reply) => update(request, reply, lookup(request)));
-  if (family.deletable) app.delete<Params>(`${base}/:id`, (request, reply) => remove(reply, lookup(request)));
+  app.get<Params>(item, (request, reply) => reply.send(ctx.present(request, lookup(request))));
+  app.patch<Params>(item, (request, reply) => update(request, reply, lookup(request)));
+  if (family.deletable) app.delete<Params>(item, (request, reply) => remove(reply, lookup(request)));
   if (!family.archivable) return;
 
-  app.post<Params>(`${base}/:id/force_update`, (request, reply) => forceUpdate(reply, lookup(request)));
+  app.post<Params>(`${item}/force_update`, (request, reply) => forceUpdate(reply, lookup(request)));
   for (const action of ["archive", "unarchive"] as const) {
-    app.post<Params>(`${base}/:id/${action}`, (request, reply) => {
+    app.post<Params>(`${item}/${action}`, (request, reply) => {
       const resource = lookup(request);
       assertWritable(resource);
       const parsed = validate(archiveBody, request.body);
@@ -178,13 +175,13 @@ function archive(ctx: EmulatorContext, resource: StoredResource, action: "archiv
   const archiving = action === "archive";
   const id = String(resource.doc.id);
   const needed = state.closure(resource.account_id, id, archiving ? "downstream" : "upstream")
-    .filter((r) => r.collection !== "migrations" && (r.doc.archived_at != null) !== archiving && r.doc.managed !== true);
+    .filter((r) => (r.doc.archived_at != null) !== archiving && r.doc.managed !== true);
   if (!options.cascade_to_all) {
     const allowed = new Set(options.cascade_to ?? []);
     const blocking = needed.filter((r) => !allowed.has(String(r.doc.id)));
     if (blocking.length > 0) {
       const list = blocking.map((r) => `${r.collection} ${String(r.doc.id)}`).join(", ");
-      throw new ApiError(409, "CONFLICT", archiving
+      throw new ApiError("CONFLICT", archiving
         ? `Archive the downstream resources first, or name them in cascade_to (or set cascade_to_all): ${list}`
         : `Unarchive the upstream resources first, or name them in cascade_to (or set cascade_to_all): ${list}`);
     }

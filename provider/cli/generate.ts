@@ -4,14 +4,13 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { Command } from "commander";
-import { request } from "undici";
 import { AudienceClient } from "pulumi-audience/sdk/client";
 import { families, fromWire, isObject, jsonEqual, SECRET_PLACEHOLDER, type Collection, type FamilyDef } from "pulumi-audience/sdk/contract";
-import { kinds } from "../kinds/index.ts";
+import { providerFamilies } from "../runtime/families/index.ts";
+import { credentialsFor, readSettings, type Settings } from "../runtime/lifecycle/settings.ts";
+import { canonical } from "../runtime/lifecycle/shape.ts";
 import { adoptable, ADOPTABLE } from "./adoptable.ts";
 import { accountsConfig, readAccountsFile } from "./drift/accounts.ts";
-import { credentialsFor, readSettings, type Settings } from "../lifecycle/settings.ts";
-import { canonical } from "../lifecycle/shape.ts";
 
 type Doc = Record<string, unknown>;
 
@@ -66,14 +65,6 @@ function essential(create: FamilyDef["create"], wire: Doc): Doc {
   return current;
 }
 
-/** A file's bytes as stored (the client reads JSON and text only). */
-async function download(baseUrl: string, apiKey: string, path: string): Promise<Uint8Array> {
-  const answer = await request(`${baseUrl.replace(/\/$/, "")}${path}`, { headers: { authorization: `Bearer ${apiKey}` } });
-  const bytes = new Uint8Array(await answer.body.arrayBuffer());
-  if (answer.statusCode >= 400) throw new Error(`GET ${path}: ${answer.statusCode}`);
-  return bytes;
-}
-
 export interface GenerateOptions {
   /** Entry of `audience:accounts` to read (and to name in the program); the default account when absent. */
   account?: string;
@@ -86,6 +77,7 @@ export interface GenerateOptions {
   saveUpload?: (path: string, bytes: Uint8Array) => Promise<void>;
 }
 
+/** Files, adopted only when asked: their bytes are downloaded and sent again by the first `up`. */
 const UPLOADS = "uploads";
 
 /**
@@ -93,12 +85,11 @@ const UPLOADS = "uploads";
  * `pulumi import` does) so that a later `destroy` cannot delete what was only brought under code.
  */
 export async function generateProgram(settings: Settings, options: GenerateOptions = {}): Promise<string> {
-  const credentials = credentialsFor(settings, options.account);
-  const client = new AudienceClient(credentials);
+  const client = new AudienceClient(credentialsFor(settings, options.account));
   const wanted = options.collections ?? [...ADOPTABLE.map((k) => k.family.collection), ...(options.saveUpload ? [UPLOADS] : [])];
-  const unknown = wanted.filter((c) => !kinds[c]);
-  if (unknown.length) throw new Error(`--only: unknown collections ${unknown.join(", ")}; known: ${Object.keys(kinds).join(", ")}`);
-  const refused = wanted.filter((c) => !adoptable(kinds[c]!) && !(c === kinds[UPLOADS]?.family.collection && options.saveUpload));
+  const unknown = wanted.filter((c) => !providerFamilies[c]);
+  if (unknown.length) throw new Error(`--only: unknown collections ${unknown.join(", ")}; known: ${Object.keys(providerFamilies).join(", ")}`);
+  const refused = wanted.filter((c) => !adoptable(providerFamilies[c]!) && !(c === UPLOADS && options.saveUpload));
   if (refused.length) throw new Error(`--only: ${refused.join(", ")} cannot be adopted by a program (${ADOPTABLE.map((k) => k.family.collection).join(", ")} can; uploads with --uploads)`);
   const taken = new Set(["pulumi", "audience", "config", "ids"]);
   const variables = new Map<string, string>();
@@ -108,22 +99,22 @@ export async function generateProgram(settings: Settings, options: GenerateOptio
   try {
     const current = (await client.request({ method: "GET", path: "/accounts/current" })) as Doc;
     for (const collection of dependencyOrder(wanted)) {
-      const kind = kinds[collection]!;
+      const kind = providerFamilies[collection]!;
       const listed = (await client.list(collection as Collection)) as Doc[];
       for (const doc of listed) {
         // The service's own (classic cohorts), retired ones, and the account of the key itself are not adopted.
         if (doc.managed === true || doc.archived_at != null || doc.id === current.id) continue;
-        if (kind.body === "file") {
+        if (collection === UPLOADS) {
           const path = `uploads/${String(doc.directory)}/${String(doc.filename)}`;
-          await options.saveUpload!(path, await download(client.baseUrl, credentials.apiKey, `/uploads/${encodeURIComponent(String(doc.directory))}/${encodeURIComponent(String(doc.filename))}`));
-          const variable = identifier(`${kind.name}_${String(doc.filename)}`, taken);
+          await options.saveUpload!(path, await client.download(String(doc.directory), String(doc.filename)));
+          const variable = identifier(`${kind.family.className}_${String(doc.filename)}`, taken);
           const args = { ...account, directory: doc.directory, filename: doc.filename, source: path };
-          blocks.push(`const ${variable} = new audience.${kind.name}(${JSON.stringify(variable.replace(/_/g, "-"))}, ${print(args, () => undefined, "")}, { protect: true });`);
+          blocks.push(`const ${variable} = new audience.${kind.family.className}(${JSON.stringify(variable.replace(/_/g, "-"))}, ${print(args, () => undefined, "")}, { protect: true });`);
           variables.set(`${String(doc.directory)}/${String(doc.filename)}`, variable);
           continue;
         }
         const id = String(doc.id);
-        const variable = identifier(`${kind.name}_${String(doc.name ?? id)}`, taken);
+        const variable = identifier(`${kind.family.className}_${String(doc.name ?? id)}`, taken);
         const config = fromWire(kind.family.create, essential(kind.family.create, canonical(kind.family.create, doc) as Doc)) as Doc;
         const refer = (s: string) => {
           if (s === SECRET_PLACEHOLDER) return undefined;
@@ -139,7 +130,7 @@ export async function generateProgram(settings: Settings, options: GenerateOptio
         }) as Doc;
         const args = { ...account, adoptId: id, ...withSecrets };
         const body = print(args, (s) => (s.startsWith("\u0000secret:") ? `config.requireSecret(${JSON.stringify(s.slice(8))})` : refer(s)), "");
-        blocks.push(`const ${variable} = new audience.${kind.name}(${JSON.stringify(variable.replace(/_/g, "-"))}, ${body}, { protect: true });`);
+        blocks.push(`const ${variable} = new audience.${kind.family.className}(${JSON.stringify(variable.replace(/_/g, "-"))}, ${body}, { protect: true });`);
         variables.set(id, variable);
       }
     }

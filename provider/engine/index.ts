@@ -1,18 +1,24 @@
 // The local engine: runs a Pulumi program (preview, up, refresh, destroy) the way `pulumi` does, without its CLI.
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { Deployment, urnType, type EngineEvent, type Operation, type StepEvent, type StepOp } from "./deployment.ts";
+import type { Controls } from "../runtime/lifecycle/controls.ts";
+import { Deployment, type Operation } from "./deployment.ts";
+import type { EngineEvent, StepEvent } from "./events.ts";
 import { childNodeOptions, runLanguageRuntime } from "./language.ts";
 import { startMonitor } from "./monitor.ts";
 import { checkStackName, loadProject, loadStackConfig, ProjectError, programConfigEnv, providerConfig, setConfigArg, type Project, type StackConfig } from "./project.ts";
 import { DynamicProviderHost } from "./provider-host.ts";
-import { lockStack, StackState } from "./state.ts";
+import { lockStack, Snapshot } from "./snapshot.ts";
+import type { StepOp } from "./steps.ts";
+import { STACK_TYPE, urnType } from "./urn.ts";
 import { isSecret, revealed, type PropertyMap, type Value } from "./values.ts";
 
-export type { DiagnosticEvent, EngineEvent, Operation, StepEvent, StepOp } from "./deployment.ts";
+export type { Operation } from "./deployment.ts";
+export type { DiagnosticEvent, EngineEvent, StepEvent } from "./events.ts";
+export type { StepOp } from "./steps.ts";
 export { PassphraseCrypter, PassphraseError } from "./secrets.ts";
 export { ProjectError } from "./project.ts";
-export { StateError } from "./state.ts";
+export { StateError } from "./snapshot.ts";
 
 export interface RunOptions {
   /** The program's directory (holds Pulumi.yaml). */
@@ -52,6 +58,14 @@ export interface RunResult {
   diagnostics: { severity: string; message: string; urn?: string }[];
   durationMs: number;
   statePath: string;
+}
+
+/** The input by which a resource takes over an existing one instead of creating it (audience's `adoptId`). */
+const ADOPT_KEY: keyof Controls = "adoptId";
+
+function adoptedId(inputs: PropertyMap): string | undefined {
+  const id = inputs[ADOPT_KEY];
+  return typeof id === "string" && id !== "" ? id : undefined;
 }
 
 function resolvePassphrase(explicit: string | undefined): string {
@@ -96,7 +110,7 @@ interface Prepared {
 }
 
 async function deploy(options: RunOptions, { project, stack, parallel, passphrase, config, encryptionSalt, statePath, dryRun, started }: Prepared): Promise<RunResult> {
-  const state = await StackState.load(statePath, passphrase, encryptionSalt);
+  const snapshot = await Snapshot.load(statePath, passphrase, encryptionSalt);
   // After a failed step the program gets a moment to report and exit; then it is stopped, as Pulumi cancels it.
   const stopProgram = new AbortController();
   let stopTimer: NodeJS.Timeout | undefined;
@@ -130,24 +144,16 @@ async function deploy(options: RunOptions, { project, stack, parallel, passphras
     const other = checkStackName(name.split("/").pop() ?? name);
     const path = join(dirname(statePath), `${other}.json`);
     if (!existsSync(path)) throw new Error(`StackReference ${name}: no stack "${other}" in ${dirname(statePath)}`);
-    const loaded = await StackState.load(path, passphrase);
-    return loaded.resources.find((r) => urnType(r.urn) === "pulumi:pulumi:Stack")?.outputs ?? {};
+    const loaded = await Snapshot.load(path, passphrase);
+    return loaded.resources.find((r) => urnType(r.urn) === STACK_TYPE)?.outputs ?? {};
   };
-  const deployment: Deployment = new Deployment({ project: project.name, stack, state, dryRun, parallel, emit, provider, stackOutputs });
-
-  // A previous run that died mid-operation left a note: say what may exist without being tracked.
-  for (const op of state.pending) {
-    deployment.log("warning", `an interrupted ${op.type.replace(/ing$/, "e")} of ${op.resource.urn} was found: ${op.type === "creating" ? "it may exist in the service without being in the state; check and delete it by hand if so" : "the state may be out of date; run refresh"}`, op.resource.urn);
-  }
-  if (!dryRun && state.pending.length > 0) {
-    state.pending = [];
-    await state.save();
-  }
+  const deployment: Deployment = new Deployment({ project: project.name, stack, snapshot, dryRun, parallel, emit, provider, stackOutputs, adoptedId });
+  await deployment.reportInterrupted();
 
   const monitor = await startMonitor(deployment, project.dir);
   monitorAddress = monitor.address;
   // Both processes take a while to load @pulumi/pulumi: start the provider host while the program boots.
-  if (options.operation === "preview" || options.operation === "up" || state.resources.some((r) => r.custom && r.id)) provider().catch(() => undefined);
+  if (options.operation === "preview" || options.operation === "up" || snapshot.resources.some((r) => r.custom && r.id)) provider().catch(() => undefined);
   let error: string | undefined;
   try {
     if (options.operation === "preview" || options.operation === "up") {
@@ -162,14 +168,12 @@ async function deploy(options: RunOptions, { project, stack, parallel, passphras
         signal: stopProgram.signal,
       });
       await deployment.settled();
-      if (code !== 0 && !deployment.failed) deployment.log("error", `the program exited with code ${code}`, "");
-      if (code === 0 && !deployment.failed) await deployment.deleteUndeclared();
+      if (code !== 0 && !deployment.progress.failed) deployment.log("error", `the program exited with code ${code}`, "");
+      if (code === 0 && !deployment.progress.failed) await deployment.deleteUndeclared();
     } else if (options.operation === "refresh") {
       await deployment.refresh();
     } else {
-      const protectedOnes = state.resources.filter((r) => r.protect);
-      if (protectedOnes.length > 0) throw new Error(`cannot destroy: protected resources ${protectedOnes.map((r) => r.urn).join(", ")}; set protect: false and run up first`);
-      await deployment.deleteAll(state.resources.filter((r) => r.type !== "pulumi:providers:pulumi-nodejs"));
+      await deployment.destroy();
     }
   } catch (e) {
     error = (e as Error).message;
@@ -177,16 +181,17 @@ async function deploy(options: RunOptions, { project, stack, parallel, passphras
     clearTimeout(stopTimer);
     await monitor.close();
     if (host) await host.then((h) => h.close(), () => undefined);
-    if (!dryRun) await state.save();
+    if (!dryRun) await snapshot.save();
   }
-  if (deployment.failed && !error) {
-    error = deployment.steps.find((s) => s.phase === "failed")?.error ?? deployment.diagnostics.find((d) => d.severity === "error")?.message ?? "the deployment failed";
+  const { steps, diagnostics, failed } = deployment.progress;
+  if (failed && !error) {
+    error = steps.find((s) => s.phase === "failed")?.error ?? diagnostics.find((d) => d.severity === "error")?.message ?? "the deployment failed";
   }
 
-  const stackRecord = state.resources.find((r) => urnType(r.urn) === "pulumi:pulumi:Stack");
+  const stackRecord = snapshot.resources.find((r) => urnType(r.urn) === STACK_TYPE);
   const rawOutputs: PropertyMap = options.operation === "destroy" ? {} : (deployment.stackOutputs ?? stackRecord?.outputs ?? {});
   const changes: Partial<Record<StepOp, number>> = {};
-  for (const s of deployment.steps) if (s.phase === "done") changes[s.op] = (changes[s.op] ?? 0) + 1;
+  for (const s of steps) if (s.phase === "done") changes[s.op] = (changes[s.op] ?? 0) + 1;
   return {
     operation: options.operation,
     project: project.name,
@@ -194,10 +199,10 @@ async function deploy(options: RunOptions, { project, stack, parallel, passphras
     ok: error === undefined,
     ...(error === undefined ? {} : { error }),
     changes,
-    steps: deployment.steps,
+    steps,
     outputs: revealed(rawOutputs as Value) as Record<string, unknown>,
     secretOutputs: Object.entries(rawOutputs).filter(([, v]) => isSecret(v)).map(([k]) => k),
-    diagnostics: deployment.diagnostics,
+    diagnostics,
     durationMs: Date.now() - started,
     statePath,
   };

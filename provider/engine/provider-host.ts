@@ -19,9 +19,12 @@ export interface DiffResult {
   deleteBeforeReplace: boolean;
 }
 
-/** A create or update that reached the service but did not finish: the resource exists and must be kept. */
-export class InitError extends Error {
-  override name = "InitError";
+/**
+ * The host's ErrorResourceInitFailed: a create or update that reached the service but did not finish, so the
+ * resource exists (with this id and these outputs) and must be kept.
+ */
+export class ResourceInitFailedError extends Error {
+  override name = "ResourceInitFailedError";
   readonly id: string;
   readonly outputs: PropertyMap;
   readonly reasons: string[];
@@ -114,7 +117,7 @@ export class DynamicProviderHost {
 
   #translate(err: ServiceError, what: string): Error {
     const init = initFailure(err.metadata);
-    if (init) return new InitError(err.details || err.message, init.id, init.outputs, init.reasons);
+    if (init) return new ResourceInitFailedError(err.details || err.message, init.id, init.outputs, init.reasons);
     if (err.code === grpc.status.UNAVAILABLE && this.#child.exitCode !== null) {
       return new ProviderError(`${what}: the dynamic-provider host died:\n${this.#stderr.slice(-10).join("\n")}`);
     }

@@ -3,11 +3,11 @@ import type { Writable } from "node:stream";
 import type { EngineEvent, RunResult, StepEvent, StepOp } from "./index.ts";
 import { UNKNOWN } from "./values.ts";
 
-const SYMBOL: Record<StepOp, string> = { create: "+", update: "~", replace: "+-", delete: "-", same: " ", read: ">", drift: "~", gone: "-" };
-const DONE: Record<StepOp, string> = { create: "created", update: "updated", replace: "replaced", delete: "deleted", same: "unchanged", read: "read", drift: "drifted", gone: "gone" };
-const PLANNED: Record<StepOp, string> = { create: "create", update: "update", replace: "replace", delete: "delete", same: "same", read: "read", drift: "drift", gone: "gone" };
-const DOING: Record<StepOp, string> = { create: "creating", update: "updating", replace: "replacing", delete: "deleting", same: "checking", read: "reading", drift: "reading", gone: "reading" };
-const COLOR: Record<StepOp, number> = { create: 32, update: 33, replace: 35, delete: 31, same: 2, read: 36, drift: 33, gone: 31 };
+const SYMBOL: Record<StepOp, string> = { create: "+", adopt: "=", update: "~", replace: "+-", delete: "-", same: " ", read: ">", drift: "~", gone: "-" };
+const DONE: Record<StepOp, string> = { create: "created", adopt: "adopted", update: "updated", replace: "replaced", delete: "deleted", same: "unchanged", read: "read", drift: "drifted", gone: "gone" };
+const PLANNED: Record<StepOp, string> = { create: "create", adopt: "adopt", update: "update", replace: "replace", delete: "delete", same: "same", read: "read", drift: "drift", gone: "gone" };
+const DOING: Record<StepOp, string> = { create: "creating", adopt: "adopting", update: "updating", replace: "replacing", delete: "deleting", same: "checking", read: "reading", drift: "reading", gone: "reading" };
+const COLOR: Record<StepOp, number> = { create: 32, adopt: 34, update: 33, replace: 35, delete: 31, same: 2, read: 36, drift: 33, gone: 31 };
 
 /** `pulumi-nodejs:dynamic/audience:Scope` reads as `audience:Scope`. */
 export function displayType(type: string): string {
@@ -49,7 +49,7 @@ export function createRenderer({ out, err, tty }: RendererOptions) {
     summary(r: RunResult): void {
       const planned = r.operation === "preview";
       out.write(`\n${planned ? "Plan" : "Resources"} (${r.project}/${r.stack}, ${r.operation}):\n`);
-      const order: StepOp[] = ["create", "update", "replace", "delete", "read", "drift", "gone"];
+      const order: StepOp[] = ["create", "adopt", "update", "replace", "delete", "read", "drift", "gone"];
       for (const op of order) {
         const n = r.changes[op];
         if (n) out.write(`    ${paint(COLOR[op], `${SYMBOL[op]} ${n} ${planned ? `to ${PLANNED[op]}` : DONE[op]}`)}\n`);

@@ -1,16 +1,11 @@
 // Property values as they travel between program, engine and provider: JSON with Pulumi's special markers.
 import { isDeepStrictEqual } from "node:util";
+import { PROVIDER_KEY, SECRET_SIG, SIG_KEY } from "../runtime/markers.ts";
+
+export { PROVIDER_KEY, SECRET_SIG, SIG_KEY, UNKNOWN } from "../runtime/markers.ts";
 
 export type Value = null | boolean | number | string | Value[] | { [key: string]: Value };
 export type PropertyMap = Record<string, Value>;
-
-/** Key and value that mark an object as one of Pulumi's special values. */
-export const SIG_KEY = "4dabf18193072939515e22adb298388d";
-export const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
-/** What a value not known until the resource exists looks like during preview. */
-export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
-/** The serialized dynamic provider a dynamic resource carries among its inputs and outputs. */
-export const PROVIDER_KEY = "__provider";
 
 type SecretValue = { [SIG_KEY]: typeof SECRET_SIG; value: Value };
 

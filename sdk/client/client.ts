@@ -3,7 +3,7 @@ import { inspect } from "node:util";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Agent, request as undiciRequest, type Dispatcher } from "undici";
 import type { z } from "zod";
-import { families, type Collection, type FamilyDef } from "../contract/index.ts";
+import { collectionPath, families, itemPath, type Collection, type FamilyDef, type UploadResponse } from "../contract/index.ts";
 import {
   apiError, AudienceError, ConnectionError, NotFoundError, readErrorBody, TimeoutError, type RequestInfo,
 } from "./errors.ts";
@@ -44,7 +44,7 @@ export interface RequestOptions {
   path: string;
   /** Query parameters; arrays repeat the parameter (`?ids=a&ids=b`). */
   query?: Query;
-  /** JSON body. */
+  /** JSON body; bytes (a file) are sent as they are. */
   body?: unknown;
   /** Default `application/json`. */
   contentType?: string;
@@ -132,7 +132,7 @@ export function nextLink(header: string | string[] | undefined): string | undefi
 interface Attempt {
   status: number;
   headers: Record<string, string | string[] | undefined>;
-  raw: string;
+  bytes: Buffer;
 }
 
 export class AudienceClient {
@@ -226,6 +226,26 @@ export class AudienceClient {
     return this.request({ method: "POST", path: `${this.#itemPath("targets", targetId)}/lookup`, body, idempotent: true });
   }
 
+  /**
+   * Sends a file's bytes to `/uploads/{directory}/{filename}`. Sending the same bytes again leaves the same file,
+   * so a failed upload is retried like a read.
+   */
+  async upload(directory: string, filename: string, bytes: Uint8Array, contentType = uploadType(filename)): Promise<UploadResponse> {
+    return this.request<UploadResponse>({ method: "POST", path: this.#uploadPath(directory, filename), body: bytes, contentType, idempotent: true });
+  }
+
+  /** Every uploaded file of the account (`GET /uploads`). */
+  async listUploads(): Promise<UploadResponse[]> {
+    const path = this.#collectionPath("uploads");
+    return asArray<UploadResponse>(await this.request({ method: "GET", path }), path);
+  }
+
+  /** The bytes of an uploaded file. */
+  async download(directory: string, filename: string): Promise<Uint8Array> {
+    const url = this.#url(this.#uploadPath(directory, filename), undefined);
+    return (await this.#send<Uint8Array>({ method: "GET", accept: "bytes" }, url)).body;
+  }
+
   /** Iterates over every item of a paged listing (`/locations`, ...), following the `Link` rel="next" header. */
   async *paginate<T = Record<string, unknown>>(path: string, options: PaginateOptions = {}): AsyncGenerator<T, void, undefined> {
     let url: URL | undefined = this.#url(path, { ...options.query, limit: options.limit });
@@ -266,20 +286,27 @@ export class AudienceClient {
     return `AudienceClient ${inspect(this.toJSON())}`;
   }
 
-  #collectionPath(collection: Collection): string {
+  #family(collection: Collection): FamilyDef {
     const family = families[collection] as FamilyDef | undefined;
     if (family === undefined) {
       throw new TypeError(`unknown collection ${JSON.stringify(collection)}; known: ${Object.keys(families).join(", ")}`);
     }
-    return `/${family.path}`;
+    return family;
+  }
+
+  #collectionPath(collection: Collection): string {
+    return collectionPath(this.#family(collection));
   }
 
   /** A singleton family (one per account, e.g. insights) has no id in its path: the id is ignored. */
   #itemPath(collection: Collection, id: string): string {
-    const path = this.#collectionPath(collection);
-    if ((families[collection] as FamilyDef).singleton) return path;
-    if (typeof id !== "string" || id === "") throw new TypeError(`${collection}: id must be a non-empty string`);
-    return `${path}/${encodeURIComponent(id)}`;
+    const family = this.#family(collection);
+    if (!family.singleton && (typeof id !== "string" || id === "")) throw new TypeError(`${collection}: id must be a non-empty string`);
+    return itemPath(family, encodeURIComponent(id));
+  }
+
+  #uploadPath(directory: string, filename: string): string {
+    return `${this.#collectionPath("uploads")}/${encodeURIComponent(directory)}/${encodeURIComponent(filename)}`;
   }
 
   async #action(collection: Collection, id: string, action: string, body?: ArchiveOptions): Promise<void> {
@@ -303,14 +330,17 @@ export class AudienceClient {
     return { method, path, attempts };
   }
 
-  async #send<T>(options: Pick<RequestOptions, "method" | "body" | "contentType" | "idempotent" | "timeoutMs">, url: URL): Promise<ApiResponse<T>> {
+  /** `accept: "bytes"` answers a successful body as bytes instead of parsing it. */
+  async #send<T>(options: Pick<RequestOptions, "method" | "body" | "contentType" | "idempotent" | "timeoutMs"> & { accept?: "bytes" }, url: URL): Promise<ApiResponse<T>> {
     const method = options.method;
     const idempotent = options.idempotent ?? method !== "POST";
     const timeoutMs = options.timeoutMs ?? this.timeoutMs;
-    const payload = options.body === undefined ? undefined : JSON.stringify(options.body);
+    const body = options.body;
+    const payload = body === undefined ? undefined : body instanceof Uint8Array ? body : JSON.stringify(body);
     const headers: Record<string, string> = {
       authorization: `Bearer ${this.#apiKey}`,
       accept: "application/json",
+      ...(options.accept === "bytes" ? { accept: "*/*" } : {}),
       "user-agent": this.#userAgent,
       ...(payload !== undefined ? { "content-type": options.contentType ?? "application/json" } : {}),
     };
@@ -322,9 +352,10 @@ export class AudienceClient {
       try {
         const answer = await this.#attempt(method, url, headers, payload, timeoutMs);
         if (answer.status < 400) {
-          return { status: answer.status, headers: answer.headers, body: parseBody(answer.raw, answer.headers["content-type"]) as T };
+          const parsed = options.accept === "bytes" ? new Uint8Array(answer.bytes) : parseBody(answer.bytes.toString("utf8"), answer.headers["content-type"]);
+          return { status: answer.status, headers: answer.headers, body: parsed as T };
         }
-        const raw = this.#redact(answer.raw);
+        const raw = this.#redact(answer.bytes.toString("utf8"));
         waitMs = parseRetryAfter(answer.headers["retry-after"]);
         failure = apiError(info, answer.status, readErrorBody(parseBody(raw, answer.headers["content-type"]), raw), waitMs);
         // A 429 is a refusal: the service did not act on the request, so even a create may be sent again.
@@ -339,13 +370,13 @@ export class AudienceClient {
     }
   }
 
-  async #attempt(method: HttpMethod, url: URL, headers: Record<string, string>, body: string | undefined, timeoutMs: number): Promise<Attempt> {
+  async #attempt(method: HttpMethod, url: URL, headers: Record<string, string>, body: string | Uint8Array | undefined, timeoutMs: number): Promise<Attempt> {
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(new TimedOut()), timeoutMs);
     try {
       const response = await undiciRequest(url, { method, headers, body, dispatcher: this.#dispatcher, signal: controller.signal });
-      const raw = await response.body.text();
-      return { status: response.statusCode, headers: response.headers, raw };
+      const bytes = Buffer.from(await response.body.arrayBuffer());
+      return { status: response.statusCode, headers: response.headers, bytes };
     } catch (error) {
       throw controller.signal.aborted ? new TimedOut("timed out", { cause: error }) : error;
     } finally {
@@ -369,6 +400,11 @@ export class AudienceClient {
   #redact(text: string): string {
     return text.split(this.#apiKey).join("<secret>");
   }
+}
+
+/** The media type of an upload's bytes, from its file name. */
+function uploadType(filename: string): string {
+  return filename.toLowerCase().endsWith(".csv") ? "text/csv" : "application/octet-stream";
 }
 
 /** Marks an attempt aborted by the client's own timer. */

@@ -1,6 +1,6 @@
 // Typed errors of the client: one class per service error code and status, plus transport failures.
 import { STATUS_CODES } from "node:http";
-import { isObject, type FieldError } from "../contract/index.ts";
+import { codeForStatus, isObject, type ErrorCode, type FieldError, type ServiceErrorBody } from "../contract/index.ts";
 
 /** Where a failed call went: enough to say which request failed, never its credentials. */
 export interface RequestInfo {
@@ -31,7 +31,7 @@ export interface ApiFieldError extends FieldError {
   suggestion?: string;
 }
 
-/** The service's error body (`{error, id, note, validationErrors?}`), as far as it could be read. */
+/** The service's error body (`ServiceErrorBody` of the contract), as far as it could be read. */
 export interface ErrorBody {
   code?: string;
   note?: string;
@@ -91,7 +91,7 @@ export class RateLimitedError extends AudienceApiError {
   /** What the service's `Retry-After` asked for, in milliseconds; undefined when it did not say. */
   readonly retryAfterMs: number | undefined;
 
-  constructor(info: RequestInfo, status: number, body: ErrorBody, retryAfterMs: number | undefined) {
+  constructor(info: RequestInfo, status: number, body: ErrorBody, retryAfterMs?: number) {
     super(info, status, body);
     this.retryAfterMs = retryAfterMs;
   }
@@ -117,7 +117,8 @@ export class TimeoutError extends ConnectionError {
   }
 }
 
-const byCode: Record<string, typeof AudienceApiError> = {
+/** The class of each code of the contract (a code added there must be given one here). */
+const byCode: Record<ErrorCode, typeof AudienceApiError> = {
   VALIDATION_FAILED: ValidationFailedError,
   BAD_REQUEST: BadRequestError,
   INVALID_AUTHORIZATION: InvalidAuthorizationError,
@@ -128,14 +129,8 @@ const byCode: Record<string, typeof AudienceApiError> = {
   MAX_RESOURCES_REACHED: QuotaReachedError,
   NOT_FOUND: NotFoundError,
   CONFLICT: ConflictError,
-};
-
-const byStatus: Record<number, typeof AudienceApiError> = {
-  400: BadRequestError,
-  401: InvalidAuthorizationError,
-  403: ForbiddenError,
-  404: NotFoundError,
-  409: ConflictError,
+  QUOTA_EXCEEDED: RateLimitedError,
+  INTERNAL_SERVER_ERROR: ServerError,
 };
 
 /** The error class for an answer: the service's code decides, then the status. */
@@ -143,7 +138,8 @@ export function apiError(info: RequestInfo, status: number, body: ErrorBody, ret
   if (status === 429) return new RateLimitedError(info, status, body, retryAfterMs);
   if (status >= 500) return new ServerError(info, status, body);
   if (body.validationErrors?.length) return new ValidationFailedError(info, status, body);
-  const Class = (body.code !== undefined ? byCode[body.code] : undefined) ?? byStatus[status] ?? AudienceApiError;
+  const code = body.code !== undefined && Object.hasOwn(byCode, body.code) ? body.code as ErrorCode : codeForStatus(status);
+  const Class = code !== undefined ? byCode[code] : AudienceApiError;
   return new Class(info, status, body);
 }
 
@@ -155,7 +151,9 @@ export function readErrorBody(parsed: unknown, raw: string): ErrorBody {
     const note = raw.trim().slice(0, 200);
     return note ? { note } : {};
   }
-  const list = parsed.validationErrors ?? parsed.validation_errors;
+  // The contract's members first; the other spellings come from proxies and older deployments.
+  const wire: Partial<Record<keyof ServiceErrorBody, unknown>> = parsed;
+  const list = wire.validationErrors ?? parsed.validation_errors;
   const validationErrors = Array.isArray(list)
     ? list.filter((e) => isObject(e)).map((e): ApiFieldError => ({
       path: text(e.path) ?? "",
@@ -165,9 +163,9 @@ export function readErrorBody(parsed: unknown, raw: string): ErrorBody {
     }))
     : undefined;
   return {
-    code: text(parsed.error) ?? text(parsed.code),
-    note: text(parsed.note) ?? text(parsed.message),
-    errorId: text(parsed.id),
+    code: text(wire.error) ?? text(parsed.code),
+    note: text(wire.note) ?? text(parsed.message),
+    errorId: text(wire.id),
     validationErrors,
   };
 }

@@ -24,6 +24,7 @@ export type AccountResponse = z.output<typeof accountResponse>;
 
 export const account = defineFamily({
   name: "account",
+  className: "Account",
   collection: "accounts",
   create: accountCreate,
   patch: accountPatch,

@@ -87,6 +87,7 @@ export type OutputToLocations = z.input<typeof outputToLocations>;
 
 export const atlas = defineFamily({
   name: "atlas",
+  className: "Atlas",
   collection: "atlases",
   create: atlasCreate,
   patch: atlasPatch,
@@ -112,6 +113,7 @@ export type LocationResponse = z.output<typeof locationResponse>;
 /** Locations are written by their atlas's build; the API only lists them. */
 export const location = defineFamily({
   name: "location",
+  className: "Location",
   collection: "locations",
   create: z.strictObject({}),
   patch: z.strictObject({}),

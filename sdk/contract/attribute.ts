@@ -50,6 +50,7 @@ export type AttributeResponse = z.output<typeof attributeResponse>;
 
 export const attribute = defineFamily({
   name: "attribute",
+  className: "Attribute",
   collection: "attributes",
   create: attributeCreate,
   patch: attributePatch,
@@ -68,6 +69,7 @@ export type FeatureStoreResponse = z.output<typeof featureStoreResponse>;
 
 export const featureStore = defineFamily({
   name: "feature_store",
+  className: "FeatureStore",
   collection: "feature_stores",
   create: featureStoreCreate,
   patch: featureStorePatch,

@@ -24,6 +24,7 @@ export type AuditResponse = z.output<typeof auditResponse>;
 
 export const audit = defineFamily({
   name: "audit",
+  className: "ConfigurationAudit",
   collection: "audits",
   path: "accounts/current/audits",
   create: auditCreate,

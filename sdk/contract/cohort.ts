@@ -77,6 +77,7 @@ export type LocationCondition = z.input<typeof locationCondition>;
 
 export const cohort = defineFamily({
   name: "cohort",
+  className: "Cohort",
   collection: "cohorts",
   create: cohortCreate,
   patch: cohortPatch,

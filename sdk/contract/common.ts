@@ -22,7 +22,17 @@ export const matchPattern = z.string().refine((source) => {
     return false;
   }
 }, { error: "must be a valid regular expression" });
-export const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, { error: "must be a date in YYYY-MM-DD form" });
+/** A calendar date: the form alone would let `2024-13-45` through, and the build reading it would fail later. */
+export const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, { error: "must be a date in YYYY-MM-DD form", abort: true })
+  .refine(isCalendarDate, { error: "must be a real calendar date (month 01-12, a day the month has)" });
+/** A point in time a client writes (an approval): ISO 8601 with a calendar date, a real time and an offset. */
+export const instant = z.iso.datetime({ offset: true, error: "must be an ISO 8601 time with a real calendar date and an offset, e.g. 2024-05-01T12:00:00Z" });
+
+function isCalendarDate(value: string): boolean {
+  const [year, month, day] = value.split("-").map(Number) as [number, number, number];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return year >= 1 && date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
 export const timestamp = z.string();
 export const ids = z.array(id);
 
@@ -48,7 +58,7 @@ export function issue(ctx: { value: unknown; issues: z.core.$ZodRawIssue[] }, pa
 export const status = z.enum(["new", "starting", "running", "ready", "error"]);
 export type Status = z.infer<typeof status>;
 
-/** Read-only members every resource answers with (API-FACTS "Common resource fields"). */
+/** Read-only members every resource answers with, whatever its family. */
 export const common = {
   id,
   name: z.string(),
@@ -75,6 +85,8 @@ export interface FamilyDef<
 > {
   /** Singular name in the spec's words: "scope", "persona_set". */
   name: string;
+  /** Class name a program writes and the type token's suffix (`pulumi-nodejs:dynamic/audience:<className>`). */
+  className: string;
   /** Collection name and `resource_type`: "scopes", "persona_sets". */
   collection: string;
   /** URL path of the collection relative to the base URL, without leading slash: "scopes", "knowledgebase/use_cases". */

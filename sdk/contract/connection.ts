@@ -65,6 +65,7 @@ export type ConnectionOptions = z.input<typeof connectionOptions>;
 
 export const connection = defineFamily({
   name: "connection",
+  className: "Connection",
   collection: "connections",
   create: connectionCreate,
   patch: connectionPatch,

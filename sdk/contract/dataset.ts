@@ -30,7 +30,7 @@ export const IDENTITY_SET_SUFFICIENT =
   "email, email_hash or email_hash_base64; or phone (or phone_hash_base64) with person_last_name (or person_full_name); "
   + "or house_number_and_street (or address_line_1) with city and state; or freeform_address";
 
-/** Whether one identity set carries enough to match a person (API-FACTS: address+city+state, email, or phone+last name). */
+/** Whether one identity set carries enough to match a person: address+city+state, email, or phone+last name. */
 export function identitySetSufficient(set: IdentitySet): boolean {
   const email = set.email ?? set.email_hash ?? set.email_hash_base64;
   const phone = (set.phone ?? set.phone_hash_base64) !== undefined && (set.person_last_name ?? set.person_full_name) !== undefined;
@@ -144,6 +144,7 @@ export type DatasetResponse = z.output<typeof datasetResponse>;
 
 export const dataset = defineFamily({
   name: "dataset",
+  className: "Dataset",
   collection: "datasets",
   create: datasetCreate,
   patch: datasetPatch,

@@ -12,6 +12,7 @@ export type ForecastResponse = z.output<typeof forecastResponse>;
 
 export const forecast = defineFamily({
   name: "forecast",
+  className: "Forecast",
   collection: "forecasts",
   create: forecastCreate,
   patch: forecastPatch,

@@ -19,6 +19,7 @@ export type InsightsQuery = z.input<typeof insightsQuery>;
 
 export const insights = defineFamily({
   name: "insights",
+  className: "Insights",
   collection: "insights",
   create: insightsCreate,
   patch: insightsPatch,

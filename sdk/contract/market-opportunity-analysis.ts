@@ -26,6 +26,7 @@ export type MarketOpportunityAnalysisResponse = z.output<typeof marketOpportunit
 
 export const marketOpportunityAnalysis = defineFamily({
   name: "market_opportunity_analysis",
+  className: "MarketOpportunityAnalysis",
   collection: "market_opportunity_analyses",
   create: marketOpportunityAnalysisCreate,
   patch: marketOpportunityAnalysisPatch,

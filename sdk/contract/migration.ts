@@ -1,6 +1,6 @@
 // Migration: moves an account from identity graph v1 to v2, pairing its resources; approved by either account.
 import { z } from "zod";
-import { body, expected, defineFamily, id, patchOf, responseOf, timestamp, type MergePatchOf } from "./common.ts";
+import { body, expected, defineFamily, id, instant, patchOf, responseOf, timestamp, type MergePatchOf } from "./common.ts";
 
 /** A v1 resource and its v2 counterpart (pair shape not shown: the two ids). */
 const pair = z.strictObject({ v1_id: id, v2_id: id });
@@ -20,7 +20,7 @@ const shape = {
   v2_account_id: id,
   notes: z.string().optional(),
   /** Approval: a non-null time from either linked account; the first one is kept. */
-  approved_at: timestamp.optional(),
+  approved_at: instant.optional(),
   datasets: z.array(pair).optional(),
   targets: z.array(targetPair).optional(),
   cohorts: z.array(pair).optional(),
@@ -50,6 +50,7 @@ export type MigrationResponse = z.output<typeof migrationResponse>;
 
 export const migration = defineFamily({
   name: "migration",
+  className: "Migration",
   collection: "migrations",
   create: migrationCreate,
   patch: migrationPatch,

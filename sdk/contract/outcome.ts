@@ -34,6 +34,7 @@ export type OutcomeResponse = z.output<typeof outcomeResponse>;
 
 export const outcome = defineFamily({
   name: "outcome",
+  className: "Outcome",
   collection: "outcomes",
   create: outcomeCreate,
   patch: outcomePatch,

@@ -56,6 +56,7 @@ export type PersonaPatch = z.input<typeof personaPatch>;
 
 export const personaSet = defineFamily({
   name: "persona_set",
+  className: "PersonaSet",
   collection: "persona_sets",
   create: personaSetCreate,
   patch: personaSetPatch,

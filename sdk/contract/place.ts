@@ -19,6 +19,7 @@ export type PlaceResponse = z.output<typeof placeResponse>;
 /** Deprecated: use atlases. */
 export const place = defineFamily({
   name: "place",
+  className: "Place",
   collection: "places",
   create: placeCreate,
   patch: placePatch,

@@ -22,6 +22,7 @@ export type RecommenderResponse = z.output<typeof recommenderResponse>;
 
 export const recommender = defineFamily({
   name: "recommender",
+  className: "Recommender",
   collection: "recommenders",
   create: recommenderCreate,
   patch: recommenderPatch,

@@ -80,6 +80,7 @@ export type ScopeResponse = z.output<typeof scopeResponse>;
 
 export const scope = defineFamily({
   name: "scope",
+  className: "Scope",
   collection: "scopes",
   create: scopeCreate,
   patch: scopePatch,

@@ -42,6 +42,7 @@ export type StreamResponse = z.output<typeof streamResponse>;
 
 export const stream = defineFamily({
   name: "stream",
+  className: "Stream",
   collection: "streams",
   create: streamCreate,
   patch: streamPatch,

@@ -208,6 +208,7 @@ export type TargetFilter = z.input<typeof targetFilter>;
 
 export const target = defineFamily({
   name: "target",
+  className: "Target",
   collection: "targets",
   create: targetCreate,
   patch: targetPatch,

@@ -33,6 +33,7 @@ export type TraitResponse = z.output<typeof traitResponse>;
 
 export const trait = defineFamily({
   name: "trait",
+  className: "Trait",
   collection: "traits",
   create: traitCreate,
   patch: traitPatch,

@@ -29,6 +29,7 @@ export type UploadResponse = z.output<typeof uploadResponse>;
 /** Uploads have no JSON body and no id: created by POST of the file's bytes, listed, downloaded. */
 export const upload = defineFamily({
   name: "upload",
+  className: "Upload",
   collection: "uploads",
   create: z.strictObject({}),
   patch: z.strictObject({}),

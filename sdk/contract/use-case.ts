@@ -28,6 +28,7 @@ export type UseCaseResponse = z.output<typeof useCaseResponse>;
 
 export const useCase = defineFamily({
   name: "use_case",
+  className: "UseCase",
   collection: "use_cases",
   path: "knowledgebase/use_cases",
   create: useCaseCreate,

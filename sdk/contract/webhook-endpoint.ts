@@ -27,6 +27,7 @@ export type WebhookEndpointResponse = z.output<typeof webhookEndpointResponse>;
 
 export const webhookEndpoint = defineFamily({
   name: "webhook_endpoint",
+  className: "WebhookEndpoint",
   collection: "webhook_endpoints",
   create: webhookEndpointCreate,
   patch: webhookEndpointPatch,

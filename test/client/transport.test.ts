@@ -5,6 +5,7 @@ import type { AddressInfo } from "node:net";
 import { inspect } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AudienceClient, ConnectionError, TimeoutError } from "pulumi-audience/sdk/client";
+import { listen, shutdown } from "./loopback.ts";
 
 const API_KEY = "sk_live_transport_0123456789";
 
@@ -21,14 +22,10 @@ beforeAll(async () => {
     req.on("end", () => handler(req, res));
   });
   server.on("connection", (socket) => connections.add(socket));
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  baseUrl = await listen(server);
 });
 
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
-});
+afterAll(() => shutdown(server));
 
 function reset(next: typeof handler) {
   hits.length = 0;

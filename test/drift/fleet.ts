@@ -4,8 +4,8 @@ import { execFile } from "node:child_process";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { clientService, createLifecycle, credentialsFor, type Settings } from "pulumi-audience/provider";
-import { kinds } from "../../provider/kinds/index.ts";
-import { SECRET_SIG, SIG_KEY } from "../../provider/engine/values.ts";
+import { providerFamilies } from "../../provider/runtime/families/index.ts";
+import { SECRET_SIG, SIG_KEY } from "../../provider/runtime/markers.ts";
 
 export const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
 export type Props = Record<string, unknown>;
@@ -106,14 +106,14 @@ export async function exportStack(settings: Settings, stack: string, declared: D
   const ids: Record<string, string> = {};
   const resources: Props[] = [{ urn: `urn:pulumi:${stack}::fleet::pulumi:pulumi:Stack::fleet-${stack}`, type: "pulumi:pulumi:Stack", custom: false }];
   for (const d of declared) {
-    const kind = kinds[d.collection]!;
+    const kind = providerFamilies[d.collection]!;
     const checked = await lifecycle.check({}, { ...d.props, __kind: d.collection });
     if (checked.failures?.length) throw new Error(`${d.name}: ${JSON.stringify(checked.failures)}`);
     const created = await lifecycle.create(checked.inputs);
     const hide = (values: Props) => Object.fromEntries(Object.entries(values).map(([k, v]) => [k, kind.secretOutputs.includes(k)
       ? { [SIG_KEY]: SECRET_SIG, ...(secrets === "shown" ? { plaintext: JSON.stringify(v) } : { ciphertext: "AAABAJ7zd1pTp/wLmSDq" }) }
       : v]));
-    const type = `pulumi-nodejs:dynamic/audience:${kind.name}`;
+    const type = `pulumi-nodejs:dynamic/audience:${kind.family.className}`;
     resources.push({ urn: `urn:pulumi:${stack}::fleet::${type}::${d.name}`, custom: true, type, id: created.id, inputs: hide({ ...checked.inputs, __provider: "exports.handler = ..." }), outputs: hide(created.outs ?? {}) });
     ids[d.name] = created.id;
   }

@@ -1,7 +1,7 @@
 // Keys, accounts and what each may see: 401 codes, 403 across accounts, sub-accounts, quotas, secrets.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { emulator, scopeBody, seeded, type Client, type Json } from "./helpers.ts";
-import { samples } from "./samples.ts";
+import { emulator, sampleIds, scopeBody, seeded, type Client, type Json } from "./helpers.ts";
+import { samples } from "../samples.ts";
 
 let api: Client;
 let other: { id: string; api_key: string };
@@ -97,7 +97,7 @@ describe("isolation", () => {
 describe("quotas", () => {
   it("answer 403 MAX_RESOURCES_REACHED beyond an account's quota", async () => {
     const limited = (await api.control<{ id: string; api_key: string }>("POST", "/accounts", { name: "Small", quotas: { cohorts: 2 } })).body;
-    const cohort = await samples.cohorts!.body(api, limited.api_key);
+    const cohort = await samples.cohorts!.body(sampleIds(api, limited.api_key));
     expect((await api.post("/v1/cohorts", cohort, limited.api_key)).status).toBe(201);
     expect((await api.post("/v1/cohorts", cohort, limited.api_key)).status).toBe(201);
     const refused = await api.post<Json>("/v1/cohorts", cohort, limited.api_key);

@@ -1,8 +1,8 @@
 // Every family of the contract gets the generic endpoints: create, list, get, merge patch, delete, archive.
-import { families, type FamilyDef } from "pulumi-audience/sdk/contract";
+import { families, type Collection, type FamilyDef } from "pulumi-audience/sdk/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { emulator, type Client, type Json } from "./helpers.ts";
-import { samples } from "./samples.ts";
+import { samples } from "../samples.ts";
+import { emulator, sampleIds, type Client, type Json } from "./helpers.ts";
 
 let api: Client;
 beforeAll(async () => {
@@ -11,23 +11,26 @@ beforeAll(async () => {
 afterAll(() => api.close());
 
 const all = Object.values(families as Record<string, FamilyDef>);
-const tested = all.filter((f) => f.creatable && !f.singleton && f.collection in samples && f.collection !== "accounts");
+/** Families whose rules need more than one account or a build; endpoints.test.ts and auth.test.ts cover them. */
+const COVERED_ELSEWHERE = new Set(["accounts", "migrations", "audits"]);
+const tested = all.filter((f) => f.creatable && !f.singleton && f.collection in samples && !COVERED_ELSEWHERE.has(f.collection));
 
 describe.each(tested.map((f) => [f.collection, f] as const))("%s", (_name, family) => {
   const base = `/v1/${family.path}`;
-  const sample = samples[family.collection]!;
+  const sample = samples[family.collection as Collection]!;
 
   it("are created (status and body), listed, read, patched and deleted", async () => {
-    const body = await sample.body(api);
+    const body = await sample.body(sampleIds(api));
+    const change = sample.change(body);
     const created = await api.post<Json>(base, body);
     expect(created.status, JSON.stringify(created.body)).toBe(family.createdStatus);
     expect(created.body).toMatchObject({ resource_type: family.collection });
     const id = String(created.body.id);
     expect((await api.get<Json[]>(`${base}?ids=${id}`)).body.map((r) => r.id)).toEqual([id]);
     expect((await api.get<Json>(`/${family.path}/${id}`)).body.id).toBe(id);
-    const patched = await api.patch<Json>(`${base}/${id}`, sample.change);
+    const patched = await api.patch<Json>(`${base}/${id}`, change);
     expect(patched.status, JSON.stringify(patched.body)).toBe(200);
-    expect(patched.body).toMatchObject(sample.change);
+    expect(patched.body).toMatchObject(change);
     if (family.deletable) {
       expect((await api.del(`${base}/${id}`)).status).toBe(family.deletion === "scheduled" ? 202 : 204);
       if (family.deletion !== "scheduled") expect((await api.get(`${base}/${id}`)).status).toBe(404);
@@ -37,7 +40,7 @@ describe.each(tested.map((f) => [f.collection, f] as const))("%s", (_name, famil
   });
 
   it("refuse members that are not in the contract, naming them", async () => {
-    const reply = await api.post<Json>(base, { ...(await sample.body(api)), bogus_member: 1 });
+    const reply = await api.post<Json>(base, { ...(await sample.body(sampleIds(api))), bogus_member: 1 });
     expect(reply.status).toBe(400);
     expect(reply.body).toMatchObject({ error: "VALIDATION_FAILED", validationErrors: [expect.objectContaining({ path: "bogus_member" })] });
   });
@@ -48,7 +51,7 @@ describe.each(tested.map((f) => [f.collection, f] as const))("%s", (_name, famil
 const withStatus = tested.filter((f) => f.readOnly.includes("status"));
 describe.each(withStatus.map((f) => [f.collection, f] as const))("%s", (_name, family) => {
   it("refuse read-only members on create", async () => {
-    const reply = await api.post<Json>(`/v1/${family.path}`, { ...(await samples[family.collection]!.body(api)), status: "ready" });
+    const reply = await api.post<Json>(`/v1/${family.path}`, { ...(await samples[family.collection as Collection]!.body(sampleIds(api))), status: "ready" });
     expect(reply.status).toBe(400);
     expect(reply.body.validationErrors).toEqual([expect.objectContaining({ path: "status", context: { errorType: "read_only" } })]);
   });
@@ -58,15 +61,13 @@ const withSecrets = tested.filter((f) => f.secrets.length > 0);
 describe.each(withSecrets.map((f) => [f.collection, f] as const))("%s", (_name, family) => {
   it("answer every credential member as <secret>", async () => {
     const base = `/v1/${family.path}`;
-    const created = await api.post<Json>(base, await samples[family.collection]!.body(api));
+    const created = await api.post<Json>(base, await samples[family.collection as Collection]!.body(sampleIds(api)));
     const text = JSON.stringify(created.body) + JSON.stringify((await api.get(`${base}/${String(created.body.id)}`)).body);
     expect(text).not.toContain("hunter2");
     expect(text).toContain("<secret>");
   });
 });
 
-/** Families whose rules need more than one account or a build; endpoints.test.ts and auth.test.ts cover them. */
-const COVERED_ELSEWHERE = new Set(["accounts", "migrations", "audits"]);
 it("every creatable family has a conformance sample or is covered elsewhere", () => {
   const missing = all.filter((f) => f.creatable && !f.singleton && !(f.collection in samples) && !COVERED_ELSEWHERE.has(f.collection));
   expect(missing.map((f) => f.collection)).toEqual([]);

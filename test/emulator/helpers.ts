@@ -1,5 +1,7 @@
 // Talks to an emulator over real HTTP, as any client would.
 import { startEmulator, type EmulatorOptions } from "pulumi-audience/emulator";
+import { families } from "pulumi-audience/sdk/contract";
+import type { SampleIds } from "../samples.ts";
 
 export interface Reply<T = unknown> {
   status: number;
@@ -64,4 +66,17 @@ export async function seeded(api: Client, key?: string): Promise<{ leads: string
 
 export function scopeBody(cohortId: string, forecastId: string, extra: Json = {}): Json {
   return { name: "Adaptive discounting", population: { cohort_ids: [cohortId] }, payload: { forecast_ids: [forecastId] }, preview: true, ...extra };
+}
+
+/** What the shared samples (test/samples.ts) name, created through this client in the key's account. */
+export function sampleIds(api: Client, key?: string): SampleIds {
+  return {
+    leads: async () => (await seeded(api, key)).leads,
+    async create(collection, body) {
+      const path = `/v1/${families[collection].path}`;
+      const reply = await api.post<Json>(path, body, key);
+      if (reply.status !== 201) throw new Error(`POST ${path} answered ${reply.status}: ${JSON.stringify(reply.body)}`);
+      return String(reply.body.id);
+    },
+  };
 }

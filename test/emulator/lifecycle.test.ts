@@ -94,6 +94,16 @@ describe("delete", () => {
     expect((await api.del(`/v1/targets/${p.target}`)).status).toBe(204);
     expect((await api.del(`/v1/scopes/${p.scope}`)).status).toBe(204);
   });
+
+  it("names each dependent by its family's singular, not by its collection less an s", async () => {
+    const atlas = (await api.post<Json>("/v1/atlases", {
+      name: "Stores", options: { type: "hosted_csv", upload_directory: "stores" }, output_to_locations: { name: "store", latitude: "lat", longitude: "lon" },
+    })).body;
+    const analysis = (await api.post<Json>("/v1/market_opportunity_analyses", { name: "Reach", locations: { atlas_ids: [atlas.id] } })).body;
+    const reply = await api.del<Json>(`/v1/atlases/${String(atlas.id)}`);
+    expect(reply.status).toBe(409);
+    expect(reply.body.note).toBe(`The atlas ${String(atlas.id)} cannot be deleted: market_opportunity_analysis Reach (${String(analysis.id)}) depends on it. Delete or change them first.`);
+  });
 });
 
 describe("builds", () => {

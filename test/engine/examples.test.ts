@@ -7,8 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "pulumi-audience/emulator";
-import { families } from "pulumi-audience/sdk/contract";
-import { KIND_NAMES } from "../../provider/kinds/index.ts";
+import { families, type FamilyDef } from "pulumi-audience/sdk/contract";
 import { runProgram, type Operation, type RunResult } from "../../provider/engine/index.ts";
 import { pulumiOnPath, runWithPulumiCli } from "../../provider/engine/pulumi-cli.ts";
 
@@ -42,8 +41,7 @@ if (!pulumi) console.info("examples through the Pulumi CLI: skipped, no `pulumi`
 /** Collection path of a resource type such as pulumi-nodejs:dynamic/audience:Scope. */
 function pathOf(type: string): string | undefined {
   const kind = type.split(":").pop();
-  const collection = Object.entries(KIND_NAMES).find(([, name]) => name === kind)?.[0];
-  return collection ? (families as Record<string, { path: string }>)[collection]?.path : undefined;
+  return Object.values(families as Record<string, FamilyDef>).find((family) => family.className === kind)?.path;
 }
 
 let emulator: RunningEmulator;

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PassphraseCrypter, runProgram, StateError } from "../../provider/engine/index.ts";
-import { StackState } from "../../provider/engine/state.ts";
+import { Snapshot } from "../../provider/engine/snapshot.ts";
 
 const FIXTURE = join(import.meta.dirname, "fixtures", "notes");
 const PASSPHRASE = "state passphrase";
@@ -23,7 +23,7 @@ function stateWith(resources: unknown[]): string {
 describe("a damaged state file", () => {
   it("names the resource entry and member that are wrong", async () => {
     writeFileSync(file, stateWith([{ urn: "urn:pulumi:dev::notes::pulumi:pulumi:Stack::notes-dev", type: "pulumi:pulumi:Stack" }, null, { type: "x" }]));
-    const error = await StackState.load(file, PASSPHRASE).catch((e: unknown) => e);
+    const error = await Snapshot.load(file, PASSPHRASE).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(StateError);
     expect((error as Error).message).toMatch(/deployment\.resources\[1\]: .*expected object/);
     expect((error as Error).message).toMatch(/deployment\.resources\[2\]\.urn: .*expected string/);
@@ -33,7 +33,7 @@ describe("a damaged state file", () => {
     const urn = "urn:pulumi:dev::notes::pulumi-nodejs:dynamic/notes:Note::vault";
     const broken = { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", ciphertext: "v1:abc:def" };
     writeFileSync(file, stateWith([{ urn, type: "pulumi-nodejs:dynamic/notes:Note", custom: true, id: "x", inputs: { text: broken } }]));
-    await expect(StackState.load(file, PASSPHRASE)).rejects.toThrow(`${urn} inputs: malformed ciphertext`);
+    await expect(Snapshot.load(file, PASSPHRASE)).rejects.toThrow(`${urn} inputs: malformed ciphertext`);
   });
 
   it("stops a run before the program starts, leaving the file as it was", async () => {

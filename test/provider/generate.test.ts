@@ -5,7 +5,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateProgram } from "../../provider/cli/generate.ts";
-import { readSettings } from "../../provider/lifecycle/settings.ts";
+import { readSettings } from "../../provider/runtime/lifecycle/settings.ts";
 import { REPO_ROOT, startWorld, type World } from "./harness.ts";
 
 let world: World;

@@ -5,7 +5,7 @@ import { execFile } from "node:child_process";
 import { createServer, request as httpRequest, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
-import { DynamicProviderHost, InitError } from "../../provider/engine/provider-host.ts";
+import { DynamicProviderHost, ResourceInitFailedError } from "../../provider/engine/provider-host.ts";
 import type { PropertyMap } from "../../provider/engine/values.ts";
 
 export const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -81,7 +81,7 @@ export async function startProviderHost(options: { cwd?: string; env?: NodeJS.Pr
     try {
       return await run();
     } catch (error) {
-      if (error instanceof InitError) throw new HostError(error.message, { id: error.id, properties: error.outputs, reasons: error.reasons });
+      if (error instanceof ResourceInitFailedError) throw new HostError(error.message, { id: error.id, properties: error.outputs, reasons: error.reasons });
       throw new HostError(error instanceof Error ? error.message : String(error));
     }
   };

@@ -1,8 +1,8 @@
 // The value conversions the lifecycle relies on, and how settings are read from stack config.
 import { describe, expect, it } from "vitest";
 import { families } from "pulumi-audience/sdk/contract";
-import { credentialsFor, readSettings } from "../../provider/lifecycle/settings.ts";
-import { camelPath, canonical, keepSecrets, keepSignedUrls, pathsOverlap, project, unknownPaths, UNKNOWN } from "../../provider/lifecycle/shape.ts";
+import { credentialsFor, readSettings } from "../../provider/runtime/lifecycle/settings.ts";
+import { camelPath, canonical, keepSecrets, keepSignedUrls, pathsOverlap, project, unknownPaths, UNKNOWN } from "../../provider/runtime/lifecycle/shape.ts";
 
 describe("camelPath", () => {
   it("renames fields but not map keys or operators", () => {

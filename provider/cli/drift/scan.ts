@@ -4,9 +4,9 @@
 import { AudienceClient, NotFoundError } from "pulumi-audience/sdk/client";
 import { isObject, jsonEqual, type Collection, type FamilyDef } from "pulumi-audience/sdk/contract";
 import { compare, createLifecycle, PROVIDER_KEY, type Service } from "pulumi-audience/provider";
-import { kinds, type Kind } from "../../kinds/index.ts";
+import { providerFamilies, type ProviderFamily } from "../../runtime/families/index.ts";
 import { ADOPTABLE } from "../adoptable.ts";
-import { camelPath } from "../../lifecycle/shape.ts";
+import { camelPath } from "../../runtime/lifecycle/shape.ts";
 import type { AccountTarget } from "./accounts.ts";
 import type { IgnoreRules } from "./ignore.ts";
 import type { AccountReport, Change, ResourceReport } from "./report.ts";
@@ -28,9 +28,10 @@ export interface AccountWork {
   known: Set<string>;
 }
 
-/** Families whose resources are listed one id batch at a time (the others are read one by one). */
-function listedByIds(kind: Kind): boolean {
-  return kind.body === "json" && !kind.family.singleton;
+/** Families whose resources are listed one id batch at a time; the others (singletons, families that find their
+ * resources their own way) are read by the provider's read one by one. */
+function listedByIds(kind: ProviderFamily): boolean {
+  return !kind.find && !kind.family.singleton;
 }
 
 /** Runs `work` over `items`, at most `limit` at a time, answers in the items' order. */
@@ -123,18 +124,18 @@ function redact(value: unknown, path: string, secret: (path: string) => boolean)
 }
 
 /** Each family's credential members as camelCase paths (without array indexes). */
-const CREDENTIALS = new Map(Object.values(kinds).map((k) => [k.family.collection, k.family.secrets.map((p) => withoutIndexes(camelPath(k.family.create, p)))]));
+const CREDENTIALS = new Map(Object.values(providerFamilies).map((k) => [k.family.collection, k.family.secrets.map((p) => withoutIndexes(camelPath(k.family.create, p)))]));
 
 function secretTest(resource: StateResource): (path: string) => boolean {
   const credentials = CREDENTIALS.get(resource.collection) ?? [];
   return (path) => resource.secretPaths.some((s) => within(path, s)) || credentials.some((c) => within(withoutIndexes(path), c));
 }
 
-/** The service calls the provider's read makes, answered from the lists already fetched; a scan never writes. */
+/** The service calls the provider's read makes, answered from the lists already fetched; the generic writes refuse. */
 function readOnlyService(client: AudienceClient, docs: Map<string, Props>): Service {
   const key = (family: FamilyDef, id: string) => `${family.collection}\0${id}`;
   const find = async (family: FamilyDef, id: string): Promise<Props | undefined> => {
-    if (docs.has(key(family, id)) || listedByIds(kinds[family.collection]!)) return docs.get(key(family, id));
+    if (docs.has(key(family, id)) || listedByIds(providerFamilies[family.collection]!)) return docs.get(key(family, id));
     try {
       return (await client.get(family.collection as Collection, id)) as Props;
     } catch (error) {
@@ -144,18 +145,18 @@ function readOnlyService(client: AudienceClient, docs: Map<string, Props>): Serv
   };
   const refuse = () => Promise.reject(new Error("audience drift only reads"));
   return {
+    // A family that finds its resources its own way (uploads) reads through the client.
+    client,
     find,
     async get(family, id) {
       const found = await find(family, id);
       if (!found) throw new Error(`${family.name} ${id} is gone`);
       return found;
     },
-    request: (method, path) => (method === "GET" ? client.request({ method, path }) : refuse()),
     create: refuse,
     update: refuse,
     delete: refuse,
     archive: refuse,
-    sendFile: refuse,
   };
 }
 
@@ -165,7 +166,7 @@ function base(resource: StateResource): Omit<ResourceReport, "status" | "changes
 
 /** One managed resource against its live form. */
 async function compareOne(resource: StateResource, live: Props | undefined, archived: boolean, read: ReturnType<typeof createLifecycle>["read"], rules: IgnoreRules): Promise<ResourceReport> {
-  const kind = kinds[resource.collection]!;
+  const kind = providerFamilies[resource.collection]!;
   if (live === undefined && listedByIds(kind)) {
     return { ...base(resource), status: "missing", changes: [], reason: archived ? "archived outside the program" : "deleted outside the program (or not visible to this key)" };
   }
@@ -213,7 +214,7 @@ export async function scanAccount(work: AccountWork, options: ScanOptions): Prom
     for (const r of work.managed) byFamily.set(r.collection, [...(byFamily.get(r.collection) ?? []), r]);
     const families = [...new Set([...byFamily.keys(), ...ADOPTABLE.map((k) => k.family.collection)])];
     await pool(families, 4, async (collection) => {
-      const kind = kinds[collection]!;
+      const kind = providerFamilies[collection]!;
       const c = collection as Collection;
       const ids = (byFamily.get(collection) ?? []).map((r) => r.id);
       if (listedByIds(kind) && ids.length > 0) {
@@ -229,8 +230,8 @@ export async function scanAccount(work: AccountWork, options: ScanOptions): Prom
         // The service's own resources and the key's own account belong to no program.
         if (work.known.has(id) || doc.managed === true || id === self) continue;
         const name = typeof doc.name === "string" ? doc.name : id;
-        if (options.rules.ignoresResource(kind.name, [name, id])) continue;
-        unmanaged.push({ type: kind.name, name, id, status: "unmanaged", changes: [], reason: "made outside any given program" });
+        if (options.rules.ignoresResource(kind.family.className, [name, id])) continue;
+        unmanaged.push({ type: kind.family.className, name, id, status: "unmanaged", changes: [], reason: "made outside any given program" });
       }
     });
     const lifecycle = createLifecycle({

@@ -6,8 +6,8 @@ import { z } from "zod";
 import { KIND_KEY } from "pulumi-audience/provider";
 import { isObject } from "pulumi-audience/sdk/contract";
 import { PassphraseCrypter } from "../../engine/secrets.ts";
-import { SECRET_SIG, SIG_KEY } from "../../engine/values.ts";
-import { kinds } from "../../kinds/index.ts";
+import { providerFamilies } from "../../runtime/families/index.ts";
+import { SECRET_SIG, SIG_KEY } from "../../runtime/markers.ts";
 
 export const TYPE_PREFIX = "pulumi-nodejs:dynamic/audience:";
 
@@ -181,7 +181,7 @@ export async function loadState(file: string, passphrase: string | undefined): P
     const urn = String(raw.urn);
     const found = { secretPaths: [] as string[], sealed: [] as { path: string; reason: string }[] };
     const kindOfInputs = isObject(raw.inputs) ? raw.inputs[KIND_KEY] : undefined;
-    const kind = typeof kindOfInputs === "string" ? kinds[kindOfInputs] : undefined;
+    const kind = typeof kindOfInputs === "string" ? providerFamilies[kindOfInputs] : undefined;
     if (!kind) continue; // not a resource of this provider's families (or a damaged entry)
     const inputs = reveal(raw.inputs ?? {}, "", found, open, kind.secretOutputs) as Props;
     const outputs = reveal(raw.outputs ?? {}, "", { secretPaths: [], sealed: [] }, open, kind.secretOutputs) as Props;
@@ -189,7 +189,7 @@ export async function loadState(file: string, passphrase: string | undefined): P
     resources.push({
       file,
       urn,
-      type: kind.name,
+      type: kind.family.className,
       collection: kind.family.collection,
       name: urn.slice(urn.lastIndexOf("::") + 2),
       id: raw.id,

@@ -1,0 +1,43 @@
+// What the emulator knows of a family beyond the contract: a small description whose capabilities are all
+// optional. A family without quirks has none and gets the generic behaviour of every layer.
+import type { FastifyRequest } from "fastify";
+import { families, type FamilyDef, type FieldError } from "pulumi-audience/sdk/contract";
+import type { EmulatorContext, RouteModule } from "../context.ts";
+import type { Doc, ServiceState, StoredResource } from "../state.ts";
+
+/** A rule over a whole document in its account, for rules the body alone cannot decide. */
+export type ContextRule = (input: { state: ServiceState; accountId: string; doc: Doc; previous?: Doc }) => FieldError[];
+
+export interface EmulatorFamily {
+  /** Rules that read the account's other resources; run on create and on change. */
+  rules?: readonly ContextRule[];
+  /** Read-only members a new resource starts with. Default: none. */
+  onCreate?(state: ServiceState, accountId: string, doc: Doc): Doc;
+  /** The document a change stores, from the stored one and the merged body; may refuse. Default: the merged body. */
+  onChange?(stored: Doc, merged: Doc): Doc;
+  /** Members a build computes as it finishes; throwing fails the build. Default: none. */
+  build?(ctx: EmulatorContext, resource: Readonly<StoredResource>): Doc | undefined;
+  /** The build waits while the resource's `preview` is true: the service trains nothing for a preview. Default: false. */
+  previewHoldsBuild?: boolean;
+  /** The account owner is mailed when a build finishes. Default: false. */
+  mailOnReady?: boolean;
+  /** Who besides the owning account may read and change a resource. Default: nobody. */
+  sharedWith?(doc: Doc, accountId: string): boolean;
+  /** Members computed for each answer (signed URLs, live statuses). Default: the stored document. */
+  present?(ctx: EmulatorContext, request: FastifyRequest, doc: Doc): Doc;
+  /** The resource a path key names when it is not an id (streams by name). Default: ids only. */
+  findByKey?(state: ServiceState, accountId: string, key: string): StoredResource | undefined;
+  /** Why `id` is not a resource a member may name, when the family is not kept as resources (accounts). */
+  referenceError?(state: ServiceState, id: string): string | undefined;
+  /** The family's own routes, registered before the generic ones. */
+  routes?: RouteModule;
+  /** The generic routes leave the family to its own (accounts, uploads). Default: false. */
+  ownRoutesOnly?: boolean;
+  /** /openapi.json describes the family with its own paths, not the generic CRUD (uploads). Default: false. */
+  ownOpenApiPaths?: boolean;
+}
+
+/** A collection's singular in messages ("market_opportunity_analysis"); the collection itself when unknown. */
+export function singular(collection: string): string {
+  return (families as Record<string, FamilyDef>)[collection]?.name ?? collection;
+}

@@ -1,0 +1,179 @@
+// Decides what a run does to each resource: from a registration, the resource's old state and the provider's
+// answers, the step to take. It asks the provider (check, diff, read) but changes nothing in the service or state.
+import type { ReadRequest, Registration } from "./monitor.ts";
+import type { DynamicProviderHost } from "./provider-host.ts";
+import { dependencyOrder, prerequisites, recordedOutputs, type ResourceState } from "./snapshot.ts";
+import { PlanError, type DeleteStep, type DriftStep, type GoneStep, type ReadStep, type SameStep, type Step, type StepOp } from "./steps.ts";
+import { isDynamic, PROVIDER_TYPE, STACK_REFERENCE_TYPE } from "./urn.ts";
+import { annotateSecrets, applyIgnoreChanges, changedKeys, containsSecret, markSecret, sameValues, type PropertyMap, type Value } from "./values.ts";
+
+/** The provider calls that decide a step without changing anything. */
+export type PlanningProvider = Pick<DynamicProviderHost, "check" | "diff" | "read">;
+
+export interface StepGeneratorOptions {
+  provider: () => Promise<PlanningProvider>;
+  /** The reference (`<urn>::<id>`) of the default provider custom resources record. */
+  defaultProvider: () => Promise<string>;
+  /** Outputs of another stack of this project, for StackReference. */
+  stackOutputs: (stack: string) => Promise<PropertyMap>;
+  /** The id of an existing resource the inputs ask to take over, if they do. */
+  adoptedId?: (inputs: PropertyMap) => string | undefined;
+}
+
+/** The state a registration asks for; `fields` are what the provider decides (id, outputs) or the plan assumes. */
+function declaredState(urn: string, reg: Registration, fields: Pick<ResourceState, "inputs" | "outputs"> & Partial<ResourceState>): ResourceState {
+  return {
+    urn,
+    custom: reg.custom,
+    type: reg.type,
+    ...fields,
+    ...(reg.parent ? { parent: reg.parent } : {}),
+    dependencies: reg.dependencies,
+    ...(Object.keys(reg.propertyDependencies).length ? { propertyDependencies: reg.propertyDependencies } : {}),
+    ...(reg.protect ? { protect: true } : {}),
+    ...(reg.retainOnDelete ? { retainOnDelete: true } : {}),
+    ...(reg.deleteBeforeReplace ? { deleteBeforeReplace: true } : {}),
+    ...(reg.additionalSecretOutputs.length ? { additionalSecretOutputs: reg.additionalSecretOutputs } : {}),
+    ...(reg.ignoreChanges.length ? { ignoreChanges: reg.ignoreChanges } : {}),
+    ...(reg.sourcePosition ? { sourcePosition: reg.sourcePosition } : {}),
+  };
+}
+
+/** Whether the path names the member or something inside it. */
+function within(path: string, member: string): boolean {
+  return path === member || path.startsWith(`${member}.`);
+}
+
+/** Runs a planning call; a failure becomes a PlanError naming the step it would have been. */
+async function planning<T>(op: StepOp, make: () => Promise<T>): Promise<T> {
+  try {
+    return await make();
+  } catch (e) {
+    throw e instanceof PlanError ? e : new PlanError((e as Error).message, op);
+  }
+}
+
+export class StepGenerator {
+  readonly #o: StepGeneratorOptions;
+
+  constructor(options: StepGeneratorOptions) {
+    this.#o = options;
+  }
+
+  /** The step for a resource the program registers, given its old state (found under its URN or an alias). */
+  register(urn: string, reg: Registration, old: ResourceState | undefined): Promise<Step> {
+    return planning(old ? "update" : "create", async () => (reg.custom ? this.#custom(urn, reg, old) : this.#component(urn, reg, old)));
+  }
+
+  #component(urn: string, reg: Registration, old: ResourceState | undefined): Step {
+    const state = declaredState(urn, reg, { inputs: reg.inputs, outputs: old?.outputs ?? {} });
+    return old ? { op: "same", urn, old, new: state } : { op: "create", urn, new: state };
+  }
+
+  async #custom(urn: string, reg: Registration, old: ResourceState | undefined): Promise<Step> {
+    const name = `${reg.type} "${reg.name}"`;
+    if (!isDynamic(reg.type) || (reg.provider && !reg.provider.includes(`::${PROVIDER_TYPE}::`))) {
+      throw new Error(`${name}: the local engine runs dynamic resources (pulumi-nodejs) only; deploy programs using other providers with the Pulumi CLI`);
+    }
+    if (reg.importId) throw new Error(`${name}: import is not supported for dynamic resources; adopt existing resources through their own inputs`);
+    const provider = await this.#o.provider();
+    const providerRef = await this.#o.defaultProvider();
+    const desired = old && reg.ignoreChanges.length ? applyIgnoreChanges(old.inputs, reg.inputs, reg.ignoreChanges) : reg.inputs;
+    const op = old ? "update" : "create";
+    const checked = await provider.check(urn, old?.inputs ?? {}, desired).catch((e: Error) => {
+      throw new PlanError(`${name}: ${e.message}`, op);
+    });
+    if (checked.failures.length > 0) {
+      const reasons = checked.failures.map((f) => `${f.property || "(resource)"}: ${f.reason}`).join("; ");
+      throw new PlanError(`${name}: invalid inputs: ${reasons}`, op, checked.failures.map((f) => f.property));
+    }
+    const inputs = annotateSecrets(checked.inputs, desired);
+    // Until the provider answers, a resource's outputs are taken to be its inputs.
+    if (!old) {
+      const created = declaredState(urn, reg, { inputs, outputs: inputs, provider: providerRef });
+      const adopted = this.#o.adoptedId?.(inputs);
+      return adopted ? { op: "adopt", urn, id: adopted, new: created } : { op: "create", urn, new: created };
+    }
+
+    const id = old.id ?? "";
+    const diff = await provider.diff(id, urn, old.outputs, inputs, old.inputs, reg.ignoreChanges);
+    const keys = changedKeys(old.inputs, inputs);
+    const forced = reg.replaceOnChanges.filter((k) => (k === "*" ? keys.length > 0 : keys.some((p) => within(p, k))));
+    const replaces = [...new Set([...diff.replaces, ...forced])];
+    if (replaces.length > 0) {
+      const ordered = [...replaces, ...keys.filter((k) => !replaces.some((r) => within(k, r)))];
+      if (old.protect) throw new PlanError(`${urn} is protected: replacing it would delete it; remove protect first`, "replace", ordered);
+      const replacement = declaredState(urn, reg, { inputs, outputs: inputs, provider: providerRef });
+      return { op: "replace", urn, old, new: replacement, keys: ordered, replaces, deleteBeforeReplace: reg.deleteBeforeReplace ?? diff.deleteBeforeReplace };
+    }
+    const provided = old.provider ?? providerRef;
+    // A resource that exists but did not finish initializing is updated again, as Pulumi does.
+    const changed = diff.changes === "some" || (diff.changes === "unknown" && !sameValues(old.inputs, inputs)) || (old.initErrors?.length ?? 0) > 0;
+    if (changed) return { op: "update", urn, old, new: declaredState(urn, reg, { id, inputs, outputs: inputs, provider: provided }), keys };
+    const kept = declaredState(urn, reg, { id, inputs, outputs: old.outputs, provider: provided });
+    return { op: "same", urn, old, new: { ...kept, outputs: recordedOutputs(kept, old.outputs) } };
+  }
+
+  /** The step for a resource the program reads without managing it (`.get()`, StackReference). */
+  read(urn: string, req: ReadRequest): Promise<ReadStep> {
+    return planning("read", async () => {
+      const placed = { ...(req.parent ? { parent: req.parent } : {}), dependencies: req.dependencies };
+      if (req.type === STACK_REFERENCE_TYPE) {
+        // A StackReference reads the outputs another stack of this project keeps in its state file.
+        const name = String(req.inputs["name"] ?? req.id);
+        const outputs = await this.#o.stackOutputs(name);
+        const state: PropertyMap = { name, outputs, secretOutputNames: Object.keys(outputs).filter((k) => containsSecret(outputs[k] as Value)) };
+        return { op: "read", urn, from: "stack", id: name, new: { urn, custom: true, external: true, type: req.type, id: name, inputs: req.inputs, outputs: state, ...placed } };
+      }
+      if (!isDynamic(req.type)) throw new Error(`${req.type} "${req.name}": the local engine reads dynamic resources (pulumi-nodejs) and stack references only`);
+      const provider = await this.#o.provider();
+      const found = await provider.read(req.id, urn, {}, req.inputs);
+      if (!found.id) throw new Error(`${req.type} "${req.name}": no resource with id ${req.id}`);
+      const outputs = markSecret(annotateSecrets(found.outputs, req.inputs), req.additionalSecretOutputs);
+      const state: ResourceState = { urn, custom: true, external: true, type: req.type, id: found.id, inputs: req.inputs, outputs, ...placed, provider: await this.#o.defaultProvider() };
+      return { op: "read", urn, from: "resource", id: req.id, new: state };
+    });
+  }
+
+  /** Resources refresh reads: the stack's dynamic resources that exist. */
+  refreshable(resources: readonly ResourceState[]): ResourceState[] {
+    return resources.filter((r) => r.custom && r.id && !r.delete && isDynamic(r.type));
+  }
+
+  /**
+   * What refresh finds for one resource: gone, drifted (a declared property no longer holds) or the same. Server-
+   * computed outputs (timestamps, signed URLs) move on their own: they are recorded, but are no drift.
+   */
+  refresh(r: ResourceState): Promise<DriftStep | SameStep | GoneStep> {
+    return planning("drift", async () => {
+      const provider = await this.#o.provider();
+      const read = await provider.read(r.id ?? "", r.urn, r.outputs, r.inputs);
+      if (!read.id) return { op: "gone", urn: r.urn, old: r };
+      const outputs = recordedOutputs(r, read.outputs, r.outputs);
+      const inputs = read.inputs ? annotateSecrets(read.inputs, r.inputs) : r.inputs;
+      const keys = read.inputs ? changedKeys(r.inputs, inputs) : changedKeys(r.outputs, outputs);
+      const moved = read.id !== r.id || changedKeys(r.outputs, outputs).length > 0 || keys.length > 0;
+      const found = moved ? { ...r, id: read.id, inputs, outputs } : r;
+      return keys.length ? { op: "drift", urn: r.urn, old: r, new: found, keys } : { op: "same", urn: r.urn, old: r, new: found };
+    });
+  }
+
+  /** Deletes of resources the program no longer declares, and of old copies left by a replace. */
+  undeclared(resources: readonly ResourceState[], registered: ReadonlySet<string>): DeleteStep[] {
+    return this.#deletes(resources.filter((r) => r.delete || (!registered.has(r.urn) && r.type !== PROVIDER_TYPE)));
+  }
+
+  /** Deletes of every resource of the stack; refused while any is protected. */
+  destroy(resources: readonly ResourceState[]): DeleteStep[] {
+    const protectedOnes = resources.filter((r) => r.protect);
+    if (protectedOnes.length > 0) throw new Error(`cannot destroy: protected resources ${protectedOnes.map((r) => r.urn).join(", ")}; set protect: false and run up first`);
+    return this.#deletes(resources.filter((r) => r.type !== PROVIDER_TYPE));
+  }
+
+  /** Delete steps in reverse dependency order, each naming the deletes that go before it. */
+  #deletes(resources: ResourceState[]): DeleteStep[] {
+    return dependencyOrder(resources)
+      .reverse()
+      .map((r) => ({ op: "delete", urn: r.urn, old: r, after: resources.filter((x) => x !== r && prerequisites(x).includes(r.urn)).map((x) => x.urn) }));
+  }
+}

@@ -1,0 +1,37 @@
+// Inputs every resource takes that steer the provider rather than describe the resource: which account, whether
+// to wait for the build, how to delete, which existing resource to adopt. They are recorded, never sent.
+import { z } from "zod";
+
+export { PROVIDER_KEY } from "../markers.ts";
+/** Names the family of a resource's inputs: the dynamic provider host does not pass the type token. */
+export const KIND_KEY = "__kind";
+
+/** How long `waitFor: "ready"` waits when `waitTimeoutSeconds` is not given. */
+export const DEFAULT_WAIT_TIMEOUT_SECONDS = 1800;
+
+export const controlsSchema = z.strictObject({
+  /**
+   * Name of an entry of the `audience:accounts` stack config map (`{apiKey, baseUrl}`) to manage this resource
+   * in; the default account (`audience:apiKey` / `audience:baseUrl`) when absent. Changing it never replaces.
+   */
+  account: z.string().min(1, { error: "must name an entry of audience:accounts" }).optional(),
+  /**
+   * Id of an existing resource to take over instead of creating one: it is read, merge-patched to these inputs
+   * and managed from then on. (Pulumi's `import` option does not apply to these resources.)
+   */
+  adoptId: z.string().min(1, { error: "must be the id of an existing resource" }).optional(),
+  /** `"ready"`: create and update wait until the resource has built; a failed build fails the step. */
+  waitFor: z.enum(["ready", "none"], { error: 'must be "ready" or "none"' }).optional(),
+  /** How long `waitFor: "ready"` waits, in seconds (default {@link DEFAULT_WAIT_TIMEOUT_SECONDS}). */
+  waitTimeoutSeconds: z.number({ error: "must be a number of seconds" }).positive({ error: "must be positive" }).optional(),
+  /** `"archive"` archives the resource on destroy instead of deleting it (default `"delete"`). */
+  deletionMode: z.enum(["delete", "archive"], { error: 'must be "delete" or "archive"' }).optional(),
+  /** With `deletionMode: "archive"`: ids of downstream resources that may be archived along. */
+  cascadeTo: z.array(z.string()).optional(),
+  /** With `deletionMode: "archive"`: archive everything downstream too. */
+  cascadeToAll: z.boolean().optional(),
+});
+
+export type Controls = z.infer<typeof controlsSchema>;
+
+export const CONTROL_KEYS = Object.keys(controlsSchema.shape) as readonly (keyof Controls)[];

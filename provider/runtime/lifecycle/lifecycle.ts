@@ -1,0 +1,292 @@
+// The one check / diff / create / read / update / delete of every resource family, driven by its description;
+// a family's own steps (see families/family.ts) stand in for the generic ones where it has them.
+// Inputs and outputs are camelCase as a program writes them; the wire is snake_case; the contract converts.
+import type * as pulumi from "@pulumi/pulumi";
+import { fromWire, jsonEqual, mergePatch, toWire, validate, type FamilyDef } from "pulumi-audience/sdk/contract";
+import { familyOf, type ProviderFamily } from "../families/index.ts";
+import { controlsSchema, CONTROL_KEYS, DEFAULT_WAIT_TIMEOUT_SECONDS, KIND_KEY, PROVIDER_KEY, type Controls } from "./controls.ts";
+import { type Service } from "./service.ts";
+import { canonical, camelPath, isObject, keepSecrets, keepSignedUrls, memberNames, pathsOverlap, unknownPaths, UNKNOWN, wireOf, withoutNulls, type Props } from "./shape.ts";
+import { unknownAccount, type Settings } from "./settings.ts";
+
+/** Where the lifecycle gets its settings and its connection to an account. */
+export interface Environment {
+  settings(): Settings;
+  service(account: string | undefined): Service;
+  /** Pause between polls of a build; tests shorten it. */
+  sleep(ms: number): Promise<void>;
+}
+
+interface Parts {
+  kind: ProviderFamily;
+  controls: Controls;
+  /** The resource's own camelCase members, as the program declared them. */
+  config: Props;
+  /** Declared inputs the family handles itself (`ProviderFamily.extraInputs`). */
+  extras: Props;
+}
+
+function split(props: Props): Parts {
+  const kind = familyOf(props[KIND_KEY]);
+  const controls: Props = {};
+  const config: Props = {};
+  const extras: Props = {};
+  for (const [key, value] of Object.entries(props)) {
+    if (key === KIND_KEY || key === PROVIDER_KEY || value === undefined) continue;
+    if ((CONTROL_KEYS as readonly string[]).includes(key)) controls[key] = value;
+    else if (kind.extraInputs.includes(key)) extras[key] = value;
+    else config[key] = value;
+  }
+  return { kind, controls: controls as Controls, config, extras };
+}
+
+/** The canonical wire configuration behind recorded outputs (a response seen through the create shape). */
+function recordedConfig(family: FamilyDef, outputs: Props): unknown {
+  return canonical(family.create, toWire(family.response, outputs));
+}
+
+function declaredConfig(family: FamilyDef, config: Props): unknown {
+  return canonical(family.create, wireOf(family.create, config));
+}
+
+function controlsOf(parts: Parts): Props {
+  return { ...parts.controls, [KIND_KEY]: parts.kind.family.collection };
+}
+
+/** Outputs recorded for an answer: every response member in camelCase, secrets as declared, plus controls. */
+function outputsOf(parts: Parts, response: Props, known: Props): Props {
+  // Only the members the contract declares: they are the class's typed outputs (the id is the resource's own).
+  const declared = memberNames(parts.kind.family.response);
+  const wire = Object.fromEntries(Object.entries(response).filter(([key]) => key !== "id" && declared.includes(key)));
+  const camel = fromWire(parts.kind.family.response, wire);
+  const members = isObject(camel) ? (keepSecrets(camel, known) as Props) : {};
+  const extras = parts.kind.extraOutputs?.(parts.extras, response) ?? {};
+  const own = Object.fromEntries(parts.kind.extraOutputNames.filter((n) => response[n] !== undefined).map((n) => [n, response[n]]));
+  return { ...members, ...parts.extras, ...extras, ...own, ...controlsOf(parts) };
+}
+
+/** A failed step whose resource exists: Pulumi records it in state with these reasons instead of losing it. */
+class KeptResourceError extends Error {
+  readonly id: string;
+  readonly properties: Props;
+  readonly reasons: string[];
+
+  constructor(id: string, properties: Props, reason: string) {
+    super(reason);
+    this.id = id;
+    this.properties = properties;
+    this.reasons = [reason];
+  }
+}
+
+export function createLifecycle(env: Environment) {
+  async function waitForBuild(parts: Parts, service: Service, id: string, response: Props, inputs: Props): Promise<Props> {
+    const { kind, controls } = parts;
+    if (controls.waitFor !== "ready" || !kind.family.builds) return response;
+    const timeoutSeconds = controls.waitTimeoutSeconds ?? DEFAULT_WAIT_TIMEOUT_SECONDS;
+    const deadline = Date.now() + timeoutSeconds * 1000;
+    let current = response;
+    let delay = 250;
+    for (;;) {
+      if (current.status === "ready") return current;
+      const keep = () => ({ ...outputsOf(parts, current, inputs), [PROVIDER_KEY]: inputs[PROVIDER_KEY] });
+      if (current.status === "error") {
+        const why = typeof current.status_error === "string" ? current.status_error : "no reason given";
+        throw new KeptResourceError(id, keep(), `${kind.family.className} ${id} failed to build: ${why}`);
+      }
+      if (Date.now() + delay > deadline) {
+        throw new KeptResourceError(id, keep(), `${kind.family.className} ${id} is still ${String(current.status)} after ${timeoutSeconds}s (waitTimeoutSeconds)`);
+      }
+      await env.sleep(delay);
+      delay = Math.min(delay * 2, 10_000);
+      current = await service.get(kind.family, id);
+    }
+  }
+
+  /** The optional wait, then the family's own steps (which may need the built resource). */
+  async function finish(parts: Parts, service: Service, id: string, response: Props, inputs: Props): Promise<Props> {
+    let current = response;
+    try {
+      current = await waitForBuild(parts, service, id, current, inputs);
+      if (!parts.kind.afterWrite || Object.keys(parts.extras).length === 0) return current;
+      return await parts.kind.afterWrite(service, id, parts.extras, current);
+    } catch (error) {
+      if (error instanceof KeptResourceError) throw error;
+      // The write went through: keep the resource in state, failing the step with the reason.
+      const kept = { ...outputsOf({ ...parts, extras: {} }, current, inputs), [PROVIDER_KEY]: inputs[PROVIDER_KEY] };
+      throw new KeptResourceError(id, kept, (error as Error).message);
+    }
+  }
+
+  const provider = {
+    async check(_olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
+      const failures: pulumi.dynamic.CheckFailure[] = [];
+      let parts: Parts;
+      try {
+        parts = split(news);
+      } catch (e) {
+        return { inputs: news, failures: [{ property: KIND_KEY, reason: (e as Error).message }] };
+      }
+      const { kind, controls, config } = parts;
+
+      const controlUnknowns = unknownPaths(controls);
+      const controlResult = validate(controlsSchema, controls);
+      if (!controlResult.ok) {
+        for (const error of controlResult.errors) {
+          if (!controlUnknowns.some((u) => pathsOverlap(u, error.path))) failures.push({ property: error.path, reason: error.message });
+        }
+      }
+      if (typeof controls.account === "string" && controls.account !== UNKNOWN) {
+        const problem = unknownAccount(env.settings(), controls.account);
+        if (problem) failures.push({ property: "account", reason: problem });
+      }
+      if (!kind.family.creatable && !kind.create && controls.adoptId === undefined) {
+        failures.push({ property: "adoptId", reason: `${kind.family.className} cannot be created through the API: give adoptId to manage an existing one` });
+      }
+
+      if (kind.check) {
+        const unknown = unknownPaths(parts.extras);
+        failures.push(...kind.check(parts.extras).filter((f) => !unknown.some((u) => pathsOverlap(u, f.property))));
+      }
+      const wire = wireOf(kind.family.create, config);
+      const unknowns = unknownPaths(wire);
+      const result = validate(kind.family.create, wire, kind.family.readOnly);
+      if (!result.ok) {
+        for (const error of result.errors) {
+          if (unknowns.some((u) => pathsOverlap(u, error.path))) continue; // decided once the value is known
+          const property = camelPath(kind.family.create, error.path);
+          failures.push({ property, reason: `${property} ${error.message}` });
+        }
+      }
+      if (!result.ok || unknowns.length > 0) return { inputs: news, failures };
+      // Record the inputs with the service's defaults applied, the form refresh reads back: no spurious drift.
+      const complete = fromWire(kind.family.create, withoutNulls(result.value)) as Props;
+      const inputs = Object.fromEntries(Object.entries(news).filter(([key]) => !(key in config)));
+      return { inputs: { ...inputs, ...complete }, failures };
+    },
+
+    async diff(_id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
+      const { changed, replaces } = await compare(olds, news);
+      return { changes: changed.length > 0 || replaces.length > 0, replaces, deleteBeforeReplace: false };
+    },
+
+    async create(inputs: Props): Promise<pulumi.dynamic.CreateResult> {
+      const parts = split(inputs);
+      const { kind, controls, config } = parts;
+      const service = env.service(controls.account);
+      const desired = wireOf(kind.family.create, config);
+      let response: Props;
+      let id: string;
+      if (kind.create) {
+        ({ id, response } = await kind.create(service, parts.extras));
+      } else if (controls.adoptId !== undefined) {
+        const existing = await service.get(kind.family, controls.adoptId);
+        // Declared inputs win: members the program leaves out are cleared, as an update would.
+        const patch = mergePatch(canonical(kind.family.create, existing), canonical(kind.family.create, desired));
+        response = patch === undefined ? existing : await service.update(kind.family, controls.adoptId, patch as Props);
+        id = String(response.id);
+      } else {
+        response = await service.create(kind.family, desired);
+        id = String(response.id);
+      }
+      response = await finish(parts, service, id, response, inputs);
+      return { id, outs: outputsOf(parts, response, config) };
+    },
+
+    async read(id: string, props: Props): Promise<pulumi.dynamic.ReadResult> {
+      const parts = split(props);
+      const { kind } = parts;
+      const service = env.service(parts.controls.account);
+      const response = kind.find ? await kind.find(service, id, props) : await service.find(kind.family, id);
+      if (response === undefined) return {};
+      const outs = keepSignedUrls(outputsOf(parts, response, parts.config), props) as Props;
+      // The inputs a program would write to get this resource, in the form check records them (defaults applied).
+      const declared = fromWire(kind.family.create, canonical(kind.family.create, response));
+      const inputs = { ...(keepSecrets(declared, parts.config) as Props), ...parts.extras, ...controlsOf(parts) };
+      return { id, props: outs, inputs };
+    },
+
+    async update(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult> {
+      const before = split(olds);
+      const parts = split(news);
+      const { kind } = parts;
+      const service = env.service(parts.controls.account);
+      const unchanged = { outs: { ...withoutControls(olds), ...parts.extras, ...controlsOf(parts) } };
+      let response: Props;
+      if (kind.update) {
+        const answer = await kind.update(service, id, { extras: parts.extras, recordedExtras: before.extras, recorded: olds });
+        if (answer === undefined) return unchanged;
+        response = answer;
+      } else {
+        const patch = mergePatch(recordedConfig(kind.family, before.config), declaredConfig(kind.family, parts.config));
+        // A build an earlier step left failed or unfinished is awaited again, so a retry cannot pass without it.
+        const unbuilt = parts.controls.waitFor === "ready" && kind.family.builds && olds.status !== "ready";
+        // Only controls changed (wait, deletion, account name): nothing to send.
+        if (patch === undefined && jsonEqual(before.extras, parts.extras) && !unbuilt) return unchanged;
+        response = patch === undefined ? await service.get(kind.family, id) : await service.update(kind.family, id, patch as Props);
+      }
+      response = await finish(parts, service, id, response, news);
+      return { outs: outputsOf(parts, response, parts.config) };
+    },
+
+    async delete(id: string, props: Props): Promise<void> {
+      const { kind, controls } = split(props);
+      const family = kind.family;
+      const archive = controls.deletionMode === "archive" || (!family.deletable && family.archivable);
+      if (family.singleton || (!family.deletable && !family.archivable)) return; // nothing to remove: state forgets it
+      const service = env.service(controls.account);
+      if (archive) {
+        const body: Props = {};
+        if (controls.cascadeTo !== undefined) body.cascade_to = controls.cascadeTo;
+        if (controls.cascadeToAll !== undefined) body.cascade_to_all = controls.cascadeToAll;
+        await service.archive(family, id, body);
+      } else {
+        await service.delete(family, id);
+      }
+    },
+  };
+  return provider;
+}
+
+/** What differs between recorded outputs and declared inputs (camelCase member names), and what forces a replacement. */
+export async function compare(olds: Props, news: Props): Promise<{ changed: string[]; replaces: string[] }> {
+  const before = split(olds);
+  const after = split(news);
+  if (before.kind !== after.kind) return { changed: [KIND_KEY], replaces: [KIND_KEY] };
+  const family = after.kind.family;
+  const old = recordedConfig(family, before.config);
+  const now = declaredConfig(family, after.config);
+  const changed = new Set<string>();
+  const keys = new Set([...Object.keys(isObject(old) ? old : {}), ...Object.keys(isObject(now) ? now : {})]);
+  for (const key of keys) {
+    if (!jsonEqual(isObject(old) ? old[key] : undefined, isObject(now) ? now[key] : undefined)) changed.add(camelPath(family.create, key));
+  }
+  const replaces = family.createOnly
+    .filter((path) => !jsonEqual(at(old, path), at(now, path)))
+    .map((path) => camelPath(family.create, path.split(/[.[]/)[0] ?? path));
+  for (const key of new Set([...Object.keys(before.extras), ...Object.keys(after.extras)])) {
+    if (!jsonEqual(before.extras[key], after.extras[key])) changed.add(key);
+  }
+  if (after.kind.diff) {
+    const own = await after.kind.diff({ extras: after.extras, recordedExtras: before.extras, recorded: olds });
+    for (const key of own.changed) changed.add(key);
+    replaces.push(...own.replaces);
+  }
+  for (const key of CONTROL_KEYS) {
+    if (!jsonEqual(before.controls[key], after.controls[key])) changed.add(key);
+  }
+  if (before.controls.adoptId !== after.controls.adoptId && after.controls.adoptId !== undefined) replaces.push("adoptId");
+  return { changed: [...changed], replaces: [...new Set(replaces)] };
+}
+
+/** Recorded outputs without the controls, which the new inputs restate. */
+function withoutControls(olds: Props): Props {
+  return Object.fromEntries(Object.entries(olds).filter(([key]) => !(CONTROL_KEYS as readonly string[]).includes(key)));
+}
+
+/** The member at a dotted wire path (`representation.mode`). */
+function at(value: unknown, path: string): unknown {
+  let current = value;
+  for (const part of path.split(".")) current = isObject(current) ? current[part] : undefined;
+  return current;
+}

@@ -1,0 +1,181 @@
+// Turning values between the three forms the lifecycle meets: the program's camelCase inputs, the wire body the
+// contract validates, and the service's response. All of it is guided by the family's zod schemas.
+import { z } from "zod";
+import { fromWire, isObject, SECRET_PLACEHOLDER, toWire, unwrap } from "pulumi-audience/sdk/contract";
+import { UNKNOWN } from "../markers.ts";
+
+export { isObject, UNKNOWN };
+
+import type { Props } from "../families/index.ts";
+
+export type { Props };
+
+/** Wire paths (`a.b[0]`) of every unknown value inside `value`. */
+export function unknownPaths(value: unknown, path = ""): string[] {
+  if (value === UNKNOWN) return [path];
+  if (Array.isArray(value)) return value.flatMap((v, i) => unknownPaths(v, `${path}[${i}]`));
+  if (isObject(value)) {
+    return Object.entries(value).flatMap(([k, v]) => unknownPaths(v, path === "" ? k : `${path}.${k}`));
+  }
+  return [];
+}
+
+/** True when `a` is `b`, inside it, or encloses it (a rule on one may depend on the other). */
+export function pathsOverlap(a: string, b: string): boolean {
+  const within = (inner: string, outer: string) =>
+    outer === "" || inner === outer || inner.startsWith(`${outer}.`) || inner.startsWith(`${outer}[`);
+  return within(a, b) || within(b, a);
+}
+
+function parsePath(path: string): (string | number)[] {
+  const out: (string | number)[] = [];
+  for (const match of path.matchAll(/([^.[\]]+)|\[(\d+)\]/g)) {
+    if (match[2] !== undefined) out.push(Number(match[2]));
+    else if (match[1] !== undefined) out.push(match[1]);
+  }
+  return out;
+}
+
+/** The camelCase path a program author wrote for a wire path, e.g. `population.cohort_ids[0]` -> `population.cohortIds[0]`. */
+export function camelPath(schema: z.ZodType, wirePath: string): string {
+  const segments = parsePath(wirePath);
+  if (segments.length === 0) return wirePath;
+  const marker = Symbol("here");
+  let value: unknown = marker;
+  for (let i = segments.length - 1; i >= 0; i--) {
+    const segment = segments[i];
+    if (typeof segment === "number") {
+      const array: unknown[] = new Array<unknown>(segment).fill(null);
+      array.push(value);
+      value = array;
+    } else if (segment !== undefined) {
+      value = { [segment]: value };
+    }
+  }
+  const renamed = fromWire(schema, value);
+  const find = (v: unknown, path: string): string | undefined => {
+    if (v === marker) return path;
+    if (Array.isArray(v)) {
+      const i = v.length - 1;
+      return find(v[i], `${path}[${i}]`);
+    }
+    if (isObject(v)) {
+      const [key, child] = Object.entries(v)[0] ?? [];
+      if (key !== undefined) return find(child, path === "" ? key : `${path}.${key}`);
+    }
+    return undefined;
+  };
+  return find(renamed, "") ?? wirePath;
+}
+
+/** Removes null and undefined members (deeply): absent and null mean the same thing for comparison. */
+export function withoutNulls(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutNulls);
+  if (!isObject(value)) return value;
+  const out: Props = {};
+  for (const [k, v] of Object.entries(value)) {
+    if (v !== null && v !== undefined) out[k] = withoutNulls(v);
+  }
+  return out;
+}
+
+/** Keeps only the members of `value` that `schema` describes (a response seen through the create shape). */
+export function project(schema: z.ZodType, value: unknown): unknown {
+  const s = unwrap(schema);
+  if (Array.isArray(value)) {
+    return s instanceof z.ZodArray ? value.map((v) => project(s.def.element as z.ZodType, v)) : value;
+  }
+  if (!isObject(value)) return value;
+  if (s instanceof z.ZodObject) {
+    const shape = s.shape as Record<string, z.ZodType>;
+    const out: Props = {};
+    for (const [k, v] of Object.entries(value)) {
+      const field = shape[k];
+      if (field) out[k] = project(field, v);
+    }
+    return out;
+  }
+  if (s instanceof z.ZodRecord) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, project(s.def.valueType as z.ZodType, v)]));
+  }
+  if (s instanceof z.ZodUnion) {
+    const options = s.def.options as z.ZodType[];
+    const projected = options.map((o) => project(o, value));
+    // The option that accepts the projection is the right one; failing that, the one that kept the most.
+    const valid = projected.find((p, i) => options[i]?.safeParse(p).success);
+    if (valid !== undefined) return valid;
+    return projected.reduce((best, p) => (size(p) > size(best) ? p : best), {} as unknown);
+  }
+  if (s instanceof z.ZodIntersection) {
+    const left = project(s.def.left as z.ZodType, value);
+    const right = project(s.def.right as z.ZodType, value);
+    return { ...(isObject(left) ? left : {}), ...(isObject(right) ? right : {}) };
+  }
+  return value;
+}
+
+function size(value: unknown): number {
+  return isObject(value) ? Object.keys(value).length : 0;
+}
+
+/**
+ * The canonical wire form of a resource's configuration: defaults applied by the create schema, nulls dropped,
+ * members the create shape does not know left out. Two configurations mean the same when their forms are
+ * `jsonEqual`. Values the schema refuses (unknowns during preview) are compared as written.
+ */
+export function canonical(create: z.ZodType, wire: unknown): unknown {
+  const projected = withoutNulls(project(create, withoutNulls(wire)));
+  const parsed = create.safeParse(projected);
+  return parsed.success ? withoutNulls(parsed.data) : projected;
+}
+
+/** Camel program inputs -> wire body. */
+export function wireOf(create: z.ZodType, inputs: Props): Props {
+  const wire = toWire(create, inputs);
+  return isObject(wire) ? wire : {};
+}
+
+/** Replaces `<secret>` placeholders with the value at the same path in `known` (what the program declared). */
+export function keepSecrets(value: unknown, known: unknown): unknown {
+  if (value === SECRET_PLACEHOLDER) return known ?? value;
+  if (Array.isArray(value)) return value.map((v, i) => keepSecrets(v, Array.isArray(known) ? known[i] : undefined));
+  if (!isObject(value)) return value;
+  const out: Props = {};
+  for (const [k, v] of Object.entries(value)) out[k] = keepSecrets(v, isObject(known) ? known[k] : undefined);
+  return out;
+}
+
+/** Every member name a schema's objects may carry (all options of a union). */
+export function memberNames(schema: z.ZodType): string[] {
+  const s = unwrap(schema);
+  if (s instanceof z.ZodObject) return Object.keys(s.shape);
+  if (s instanceof z.ZodUnion) return [...new Set((s.def.options as z.ZodType[]).flatMap(memberNames))];
+  if (s instanceof z.ZodIntersection) return [...memberNames(s.def.left as z.ZodType), ...memberNames(s.def.right as z.ZodType)];
+  return [];
+}
+
+/** A URL signed for a time (`expires`, `signature`): re-signed copies of it name the same file. */
+function signedUrl(value: unknown): { base: string; expires: number } | undefined {
+  if (typeof value !== "string" || !/^https?:\/\//.test(value)) return undefined;
+  try {
+    const url = new URL(value);
+    const expires = Number(url.searchParams.get("expires"));
+    if (!url.searchParams.has("signature") || !Number.isFinite(expires)) return undefined;
+    return { base: `${url.origin}${url.pathname}`, expires: expires * 1000 };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Keeps a recorded signed URL while it stays valid for at least ten more minutes when the service answers a
+ * freshly signed one for the same file: a new signature is not a change; one about to expire is renewed.
+ */
+export function keepSignedUrls(value: unknown, recorded: unknown, now = Date.now()): unknown {
+  const fresh = signedUrl(value);
+  const old = signedUrl(recorded);
+  if (fresh && old && fresh.base === old.base && old.expires - now > 600_000) return recorded;
+  if (Array.isArray(value)) return value.map((v, i) => keepSignedUrls(v, Array.isArray(recorded) ? recorded[i] : undefined, now));
+  if (!isObject(value)) return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, keepSignedUrls(v, isObject(recorded) ? recorded[k] : undefined, now)]));
+}

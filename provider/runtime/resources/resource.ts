@@ -1,0 +1,45 @@
+// The one factory behind every resource class: a `pulumi.dynamic.Resource` with the type token
+// `pulumi-nodejs:dynamic/audience:<Name>`, the shared `__provider` shim and the family's typed args and outputs.
+import * as pulumi from "@pulumi/pulumi";
+import { camelKey, families, type Collection } from "pulumi-audience/sdk/contract";
+import { providerFamilies, type ProviderFamily } from "../families/index.ts";
+import { KIND_KEY } from "../lifecycle/controls.ts";
+import { memberNames } from "../lifecycle/shape.ts";
+import { provider } from "./shim.ts";
+import type { Args, Outputs, ResourceControls } from "./types.ts";
+
+export type AudienceResource<C extends Collection> = pulumi.dynamic.Resource & Outputs<C>;
+
+export interface ResourceClass<C extends Collection> {
+  new (name: string, args: Args<C>, opts?: pulumi.CustomResourceOptions): AudienceResource<C>;
+  /** Reads an existing resource into the program without managing it. */
+  get(name: string, id: pulumi.Input<string>, state?: Pick<ResourceControls, "account">, opts?: pulumi.CustomResourceOptions): AudienceResource<C>;
+}
+
+export function resourceClass<C extends Collection>(collection: C): ResourceClass<C> {
+  const found = providerFamilies[collection];
+  if (!found) throw new Error(`no provider family for ${collection}`);
+  const kind: ProviderFamily = found;
+  const outputNames = [...memberNames(families[collection].response).map(camelKey), ...kind.extraInputs, ...kind.extraOutputNames]
+    .filter((k) => k !== "id");
+  const secret = new Set(kind.secretOutputs);
+
+  class Resource extends pulumi.dynamic.Resource {
+    constructor(name: string, args: Args<C>, opts: pulumi.CustomResourceOptions = {}) {
+      const props: Record<string, unknown> = Object.fromEntries(outputNames.map((k) => [k, undefined]));
+      for (const [key, value] of Object.entries(args as Record<string, unknown>)) {
+        // Credentials stay secret in state even when the program passed them in plain text.
+        props[key] = secret.has(key) && value !== undefined ? pulumi.secret(value) : value;
+      }
+      props[KIND_KEY] = collection;
+      const additionalSecretOutputs = [...new Set([...(opts.additionalSecretOutputs ?? []), ...kind.secretOutputs])];
+      super(provider, name, props, { ...opts, additionalSecretOutputs }, "audience", kind.family.className);
+    }
+
+    static get(name: string, id: pulumi.Input<string>, state: Pick<ResourceControls, "account"> = {}, opts: pulumi.CustomResourceOptions = {}) {
+      return new Resource(name, state as Args<C>, { ...opts, id });
+    }
+  }
+  Object.defineProperty(Resource, "name", { value: kind.family.className });
+  return Resource as unknown as ResourceClass<C>;
+}

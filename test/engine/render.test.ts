@@ -1,0 +1,21 @@
+// Progress lines as a person reads them off a terminal: one line per finished step, no escape codes.
+import { PassThrough } from "node:stream";
+import { expect, it } from "vitest";
+import type { StepEvent } from "../../provider/engine/index.ts";
+import { createRenderer } from "../../provider/engine/render.ts";
+
+function rendered(events: StepEvent[]): string {
+  const out = new PassThrough();
+  const chunks: string[] = [];
+  out.on("data", (c: Buffer) => chunks.push(c.toString()));
+  const renderer = createRenderer({ out, err: out, tty: false });
+  for (const e of events) renderer.event(e);
+  return chunks.join("");
+}
+
+const adopt = { kind: "step", op: "adopt", urn: "urn:pulumi:dev::shop::pulumi-nodejs:dynamic/audience:Scope::pipeline", type: "pulumi-nodejs:dynamic/audience:Scope", name: "pipeline", keys: [], detail: "id 4f2a" } satisfies Partial<StepEvent>;
+
+it("an adopted resource reads as adopted, with the id taken over, not as created", () => {
+  expect(rendered([{ ...adopt, phase: "start", planned: false }, { ...adopt, phase: "done", planned: false, ms: 1200 }])).toBe("=  adopted    audience:Scope  pipeline (id 4f2a) 1.2s\n");
+  expect(rendered([{ ...adopt, phase: "done", planned: true, ms: 3 }])).toBe("=  adopt      audience:Scope  pipeline (id 4f2a)\n");
+});

@@ -1,0 +1,54 @@
+// The layer rule of eslint.config.js: each layer's files may import only the layers below it, whether the import
+// is written as a relative path or as the package's own name. Checked on small files linted in place.
+import { ESLint } from "eslint";
+import { fileURLToPath } from "node:url";
+import { beforeAll, describe, expect, it } from "vitest";
+
+const ROOT = fileURLToPath(new URL("../", import.meta.url));
+let eslint: ESLint;
+
+beforeAll(() => {
+  eslint = new ESLint({ cwd: ROOT });
+});
+
+/** The layer-rule messages for a file at `path` (relative to the repository) that imports `source`. */
+async function refusals(path: string, source: string): Promise<string[]> {
+  const [result] = await eslint.lintText(`import { x } from ${JSON.stringify(source)};\nexport { x };\n`, { filePath: `${ROOT}${path}` });
+  return (result?.messages ?? []).filter((m) => m.ruleId === "no-restricted-imports").map((m) => m.message);
+}
+
+describe("layer rule", () => {
+  it.each([
+    ["provider/runtime/lifecycle/probe.ts", "../../engine/values.ts", /provider runtime .* not the engine/],
+    ["provider/runtime/families/probe.ts", "../../cli/main.ts", /provider runtime/],
+    ["provider/runtime/probe.ts", "pulumi-audience/emulator", /provider runtime/],
+    ["provider/runtime/resources/probe.ts", "pulumi-audience", /provider runtime/],
+    ["sdk/contract/probe.ts", "../../provider/index.ts", /sdk\/ is the bottom layer/],
+    ["sdk/client/probe.ts", "pulumi-audience/provider", /sdk\/ is the bottom layer/],
+    ["sdk/probe.ts", "../emulator/index.ts", /sdk\/ is the bottom layer/],
+    ["provider/engine/probe.ts", "../cli/run.ts", /engine .* never the CLI/],
+    ["emulator/routes/probe.ts", "../../provider/runtime/markers.ts", /emulator depends on the sdk only/],
+    ["emulator/probe.ts", "pulumi-audience", /emulator depends on the sdk only/],
+    ["emulator/probe.ts", "pulumi-audience/provider", /emulator depends on the sdk only/],
+    ["bench/probe.ts", "../test/client/loopback.ts", /nothing outside test\/ imports test\//],
+    ["provider/engine/probe.ts", "../../test/provider/harness.ts", /never the CLI built on it or tests/],
+  ])("%s may not import %s", async (path, source, message) => {
+    const found = await refusals(path, source);
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatch(message);
+  });
+
+  it.each([
+    ["provider/runtime/lifecycle/probe.ts", "../markers.ts"],
+    ["provider/runtime/lifecycle/probe.ts", "pulumi-audience/sdk/contract"],
+    ["provider/engine/probe.ts", "../runtime/markers.ts"],
+    ["provider/cli/probe.ts", "../engine/index.ts"],
+    ["provider/cli/probe.ts", "pulumi-audience/emulator"],
+    ["emulator/probe.ts", "pulumi-audience/sdk/contract"],
+    ["sdk/client/probe.ts", "../contract/index.ts"],
+    ["test/provider/probe.test.ts", "./harness.ts"],
+    ["test/probe.test.ts", "../provider/engine/values.ts"],
+  ])("%s may import %s", async (path, source) => {
+    expect(await refusals(path, source)).toEqual([]);
+  });
+});
