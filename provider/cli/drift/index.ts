@@ -14,6 +14,9 @@ import { expandStates, InputError, loadState } from "./states.ts";
 export { InputError } from "./states.ts";
 export type { Report } from "./report.ts";
 
+/** Accounts read at once unless `--concurrency` says otherwise. */
+export const DEFAULT_CONCURRENCY = 4;
+
 /** Beside each state, the rules a team keeps for members it accepts changing by hand. */
 export const IGNORE_FILE = ".audience-drift-ignore";
 
@@ -49,7 +52,7 @@ export async function driftReport(options: DriftOptions): Promise<Report> {
     const [index, count] = options.shard;
     work = work.filter((w) => inShard(w.target, index, count));
   }
-  const accounts = await pool(work, options.concurrency ?? 4, (w) => scanAccount(w, { rules, ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}) }));
+  const accounts = await pool(work, options.concurrency ?? DEFAULT_CONCURRENCY, (w) => scanAccount(w, { rules, ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}) }));
   return makeReport(accounts);
 }
 
@@ -104,7 +107,7 @@ export function register(program: Command): void {
     .argument("[states...]", "state files (same as --state)")
     .option("--state <file>", "a state of `audience run` (.audience/state/<stack>.json) or a `pulumi stack export` document; repeatable, globs allowed", collect)
     .option("--accounts <file>", 'JSON map of account name -> {"baseUrl", "apiKeyEnv" (or "apiKey")}')
-    .option("--concurrency <n>", "accounts read at once", "4")
+    .option("--concurrency <n>", "accounts read at once", String(DEFAULT_CONCURRENCY))
     .option("--shard <i/n>", "read only the accounts of shard I of N (CI matrix); merge the JSON with `audience drift merge`")
     .addOption(new Option("--format <format>", "report format").choices(FORMATS).default("text"))
     .option("--json", "same as --format json")

@@ -14,6 +14,9 @@ import type { Props, StateResource } from "./states.ts";
 
 export const SECRET_SHOWN = "[secret]";
 
+/** Lists of one account in flight at once: a few, so that one account never floods the service. */
+const LISTS_AT_ONCE = 4;
+
 export interface ScanOptions {
   rules: IgnoreRules;
   /** Time one request may take, in ms (the client's default otherwise). */
@@ -213,7 +216,7 @@ export async function scanAccount(work: AccountWork, options: ScanOptions): Prom
     const byFamily = new Map<string, StateResource[]>();
     for (const r of work.managed) byFamily.set(r.collection, [...(byFamily.get(r.collection) ?? []), r]);
     const families = [...new Set([...byFamily.keys(), ...ADOPTABLE.map((k) => k.family.collection)])];
-    await pool(families, 4, async (collection) => {
+    await pool(families, LISTS_AT_ONCE, async (collection) => {
       const kind = providerFamilies[collection]!;
       const c = collection as Collection;
       const ids = (byFamily.get(collection) ?? []).map((r) => r.id);
