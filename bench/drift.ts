@@ -87,6 +87,15 @@ try {
     const baselineMs = Math.round(performance.now() - t);
     const baseline = await served(last);
     last = baseline.last;
+    if (latencyMs === 0) {
+      // Today's tool before the scan: one GET per resource, one after another (not repeated with latency: minutes).
+      t = performance.now();
+      for (const r of stacks.flat()) await lifecycle.read(r.id, r.outputs);
+      const sequentialMs = Math.round(performance.now() - t);
+      const sequential = await served(last);
+      last = sequential.last;
+      table.push(["loopback", "one GET per resource, one after another", `${accountCount} x ${perAccount}`, sequential.count, (sequential.count / (total / 100)).toFixed(1), sequentialMs, (baselineMs / sequentialMs).toFixed(1)]);
+    }
     // The scan.
     t = performance.now();
     const report: Report = await driftReport({ states: [join(dir, "*.json")], accounts, concurrency: accountCount, env: {} });
