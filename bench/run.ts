@@ -2,6 +2,9 @@
 // on stdout and the same rows as JSON.
 //   npm run bench [-- --quick] [-- --only engine,cli] [-- --json <file>]
 // --quick uses smaller sizes and shorter runs (about a minute) to check that the bench works.
+// Then (not with --quick, or with --only naming `drift`): bench/drift.ts, `audience drift` over 5 accounts x 2,000
+// resources against one GET per resource, in its own process and with its own table.
+import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
@@ -27,7 +30,7 @@ const { values: args } = parseArgs({
   options: { quick: { type: "boolean", default: false }, only: { type: "string" }, json: { type: "string" } },
 });
 const only = args.only?.split(",").map((s) => s.trim());
-const unknown = only?.filter((id) => !benches.some((b) => b.id === id)) ?? [];
+const unknown = only?.filter((id) => id !== "drift" && !benches.some((b) => b.id === id)) ?? [];
 if (unknown.length > 0) {
   console.error(`unknown bench ${unknown.join(", ")}; known: ${benches.map((b) => b.id).join(", ")}`);
   process.exit(2);
@@ -65,3 +68,8 @@ const file = resolve(args.json ?? join(ROOT, ".audience", "bench", "results.json
 mkdirSync(dirname(file), { recursive: true });
 writeFileSync(file, `${JSON.stringify({ at: new Date().toISOString(), quick: args.quick, node: process.version, seconds: Math.round((Date.now() - started) / 1000), rows }, null, 2)}\n`);
 console.log(`${args.quick ? "quick run (smaller sizes); " : ""}rows also in ${file}; ${Math.round((Date.now() - started) / 1000)} s`);
+
+// Drift over a fleet: its setup alone (10,000 resources) takes minutes, so it runs in full runs only.
+if (!args.quick && (!only || only.includes("drift"))) {
+  execFileSync(process.execPath, ["--conditions=source", join(import.meta.dirname, "drift.ts")], { stdio: "inherit" });
+}

@@ -1,13 +1,16 @@
-// `audience generate`: writes a Pulumi program that adopts an account's existing resources (`adoptId`), declaring
-// each as it is now, with references between them as code. Applying it changes nothing; from then on the account
-// is managed as code.
+// `audience generate`: writes a Pulumi program that adopts an account's existing resources (`adoptId`, protected),
+// declaring each as a person would (members left at their defaults are left out), with references between them
+// as code. Applying it changes nothing; from then on the account is managed as code.
 import { mkdir, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import type { Command } from "commander";
 import { AudienceClient } from "pulumi-audience/sdk/client";
-import { families, fromWire, SECRET_PLACEHOLDER, type Collection, type FamilyDef } from "pulumi-audience/sdk/contract";
+import { families, fromWire, isObject, jsonEqual, SECRET_PLACEHOLDER, type Collection, type FamilyDef } from "pulumi-audience/sdk/contract";
 import { providerFamilies } from "../runtime/families/index.ts";
 import { credentialsFor, readSettings, type Settings } from "../runtime/lifecycle/settings.ts";
 import { canonical } from "../runtime/lifecycle/shape.ts";
+import { adoptable, ADOPTABLE } from "./adoptable.ts";
+import { accountsConfig, readAccountsFile } from "./drift/accounts.ts";
 
 type Doc = Record<string, unknown>;
 
@@ -44,23 +47,55 @@ function print(value: unknown, refer: (s: string) => string | undefined, indent:
   return JSON.stringify(value);
 }
 
+/** The wire members that say something: each one whose removal would change the resource (defaults left out). */
+function essential(create: FamilyDef["create"], wire: Doc): Doc {
+  const full = canonical(create, wire);
+  let current = structuredClone(wire);
+  const visit = (path: string[]) => {
+    const node = path.reduce<unknown>((v, k) => (isObject(v) ? v[k] : undefined), current);
+    if (!isObject(node)) return;
+    for (const key of Object.keys(node)) {
+      const trial = structuredClone(current);
+      delete (path.reduce<unknown>((v, k) => (isObject(v) ? v[k] : undefined), trial) as Doc)[key];
+      if (jsonEqual(canonical(create, trial), full)) current = trial;
+      else visit([...path, key]);
+    }
+  };
+  visit([]);
+  return current;
+}
+
 export interface GenerateOptions {
   /** Entry of `audience:accounts` to read (and to name in the program); the default account when absent. */
   account?: string;
-  /** Collections to include; every creatable family when absent. */
+  /** Collections to include; every adoptable family when absent. */
   collections?: string[];
+  /**
+   * Include the account's uploaded files: each is saved through this function (path relative to the program) and
+   * declared with that `source`. Left out unless asked: applying the program sends each file again.
+   */
+  saveUpload?: (path: string, bytes: Uint8Array) => Promise<void>;
 }
 
-/** The program's source: one resource per existing (unmanaged, unarchived) resource, adopted by id. */
+/** Files, adopted only when asked: their bytes are downloaded and sent again by the first `up`. */
+const UPLOADS = "uploads";
+
+/**
+ * The program's source: one resource per existing resource a program may own, adopted by id and protected (as
+ * `pulumi import` does) so that a later `destroy` cannot delete what was only brought under code.
+ */
 export async function generateProgram(settings: Settings, options: GenerateOptions = {}): Promise<string> {
   const client = new AudienceClient(credentialsFor(settings, options.account));
-  const wanted = options.collections ?? Object.keys(providerFamilies).filter((c) => providerFamilies[c]!.family.creatable && !providerFamilies[c]!.family.singleton);
+  const wanted = options.collections ?? [...ADOPTABLE.map((k) => k.family.collection), ...(options.saveUpload ? [UPLOADS] : [])];
   const unknown = wanted.filter((c) => !providerFamilies[c]);
-  if (unknown.length) throw new Error(`unknown collections ${unknown.join(", ")}; known: ${Object.keys(providerFamilies).join(", ")}`);
-  const taken = new Set(["pulumi", "audience", "config"]);
+  if (unknown.length) throw new Error(`--only: unknown collections ${unknown.join(", ")}; known: ${Object.keys(providerFamilies).join(", ")}`);
+  const refused = wanted.filter((c) => !adoptable(providerFamilies[c]!) && !(c === UPLOADS && options.saveUpload));
+  if (refused.length) throw new Error(`--only: ${refused.join(", ")} cannot be adopted by a program (${ADOPTABLE.map((k) => k.family.collection).join(", ")} can; uploads with --uploads)`);
+  const taken = new Set(["pulumi", "audience", "config", "ids"]);
   const variables = new Map<string, string>();
   const secrets: string[] = [];
   const blocks: string[] = [];
+  const account = options.account ? { account: options.account } : {};
   try {
     const current = (await client.request({ method: "GET", path: "/accounts/current" })) as Doc;
     for (const collection of dependencyOrder(wanted)) {
@@ -69,9 +104,18 @@ export async function generateProgram(settings: Settings, options: GenerateOptio
       for (const doc of listed) {
         // The service's own (classic cohorts), retired ones, and the account of the key itself are not adopted.
         if (doc.managed === true || doc.archived_at != null || doc.id === current.id) continue;
+        if (collection === UPLOADS) {
+          const path = `uploads/${String(doc.directory)}/${String(doc.filename)}`;
+          await options.saveUpload!(path, await client.download(String(doc.directory), String(doc.filename)));
+          const variable = identifier(`${kind.family.className}_${String(doc.filename)}`, taken);
+          const args = { ...account, directory: doc.directory, filename: doc.filename, source: path };
+          blocks.push(`const ${variable} = new audience.${kind.family.className}(${JSON.stringify(variable.replace(/_/g, "-"))}, ${print(args, () => undefined, "")}, { protect: true });`);
+          variables.set(`${String(doc.directory)}/${String(doc.filename)}`, variable);
+          continue;
+        }
         const id = String(doc.id);
         const variable = identifier(`${kind.family.className}_${String(doc.name ?? id)}`, taken);
-        const config = fromWire(kind.family.create, canonical(kind.family.create, doc)) as Doc;
+        const config = fromWire(kind.family.create, essential(kind.family.create, canonical(kind.family.create, doc) as Doc)) as Doc;
         const refer = (s: string) => {
           if (s === SECRET_PLACEHOLDER) return undefined;
           const target = variables.get(s);
@@ -84,18 +128,20 @@ export async function generateProgram(settings: Settings, options: GenerateOptio
           secrets.push(configKey);
           return `\u0000secret:${configKey}`;
         }) as Doc;
-        const args = { ...(options.account ? { account: options.account } : {}), adoptId: id, ...withSecrets };
+        const args = { ...account, adoptId: id, ...withSecrets };
         const body = print(args, (s) => (s.startsWith("\u0000secret:") ? `config.requireSecret(${JSON.stringify(s.slice(8))})` : refer(s)), "");
-        blocks.push(`export const ${variable} = new audience.${kind.family.className}(${JSON.stringify(variable.replace(/_/g, "-"))}, ${body});`);
+        blocks.push(`const ${variable} = new audience.${kind.family.className}(${JSON.stringify(variable.replace(/_/g, "-"))}, ${body}, { protect: true });`);
         variables.set(id, variable);
       }
     }
   } finally {
     await client.close();
   }
+  const exported = [...variables.values()];
   const header = [
-    "// Generated by `audience generate`: the account's resources as they are, adopted by id. Review, then `pulumi up`",
-    "// (nothing changes on the first run); from then on edit this program to change the account.",
+    "// Generated by `audience generate`: the account's resources as they are, adopted by id and protected. Review,",
+    "// then `pulumi up` (nothing changes on the first run); from then on edit this program to change the account.",
+    "// `protect: true` keeps `destroy` from deleting them: remove it from a resource the program may delete.",
     ...(secrets.length ? [`// Secret config to set first: ${secrets.map((s) => `pulumi config set --secret ${s} ...`).join("; ")}`] : []),
     'import * as pulumi from "@pulumi/pulumi";',
     'import * as audience from "pulumi-audience";',
@@ -103,30 +149,48 @@ export async function generateProgram(settings: Settings, options: GenerateOptio
     secrets.length ? "const config = new pulumi.Config();" : "void pulumi;",
     "",
   ];
-  return `${[...header, ...blocks].join("\n")}\n`;
+  const footer = exported.length ? ["", `export const ids = {\n${exported.map((v) => `  ${v}: ${v}.id,`).join("\n")}\n};`] : [];
+  return `${[...header, ...blocks, ...footer].join("\n")}\n`;
 }
 
-export interface GenerateFlags {
-  out?: string;
-  name: string;
-  only?: string;
-}
-
-/** Prints the program, or writes it with a Pulumi.yaml into `--out`. */
-export async function runGenerateCommand(options: GenerateFlags): Promise<void> {
-  try {
-    const settings = readSettings(() => undefined);
-    const source = await generateProgram(settings, options.only ? { collections: options.only.split(",").map((c) => c.trim()) } : {});
-    if (options.out === undefined) {
-      process.stdout.write(source);
-      return;
-    }
-    await mkdir(options.out, { recursive: true });
-    await writeFile(join(options.out, "index.ts"), source);
-    await writeFile(join(options.out, "Pulumi.yaml"), `name: ${options.name}\nruntime:\n  name: nodejs\n  options:\n    typescript: false\nmain: index.ts\n`);
-    console.log(`wrote ${join(options.out, "index.ts")} and Pulumi.yaml`);
-  } catch (error) {
-    console.error(`audience generate: ${(error as Error).message}`);
-    process.exitCode = 1;
-  }
+export function register(program: Command): void {
+  program
+    .command("generate")
+    .description("Write a Pulumi program that adopts the account's existing resources (from AUDIENCE_API_KEY / AUDIENCE_BASE_URL)")
+    .option("--out <dir>", "write <dir>/index.ts and <dir>/Pulumi.yaml instead of printing the program")
+    .option("--name <project>", "project name for Pulumi.yaml", "audience-account")
+    .option("--only <collections>", "comma-separated collections to include (e.g. cohorts,scopes,targets)")
+    .option("--account <name>", "entry of audience:accounts (from --accounts) to read instead of the default account")
+    .option("--accounts <file>", 'JSON map of account name -> {"baseUrl", "apiKeyEnv" (or "apiKey")}')
+    .option("--uploads", "also adopt uploaded files, saved under <out>/uploads (applying sends each file again)")
+    .action(async (options: { out?: string; name: string; only?: string; account?: string; accounts?: string; uploads?: boolean }) => {
+      try {
+        if (options.uploads && options.out === undefined) throw new Error("--uploads needs --out: the files are saved beside the program");
+        const accounts = options.accounts !== undefined ? await readAccountsFile(options.accounts) : {};
+        const named = accountsConfig(accounts, process.env);
+        const settings = readSettings((key) => (key === "audience:accounts" ? named : undefined));
+        const out = options.out;
+        const source = await generateProgram(settings, {
+          ...(options.only ? { collections: options.only.split(",").map((c) => c.trim()) } : {}),
+          ...(options.account ? { account: options.account } : {}),
+          ...(options.uploads && out !== undefined ? {
+            saveUpload: async (path: string, bytes: Uint8Array) => {
+              await mkdir(dirname(join(out, path)), { recursive: true });
+              await writeFile(join(out, path), bytes);
+            },
+          } : {}),
+        });
+        if (out === undefined) {
+          process.stdout.write(source);
+          return;
+        }
+        await mkdir(out, { recursive: true });
+        await writeFile(join(out, "index.ts"), source);
+        await writeFile(join(out, "Pulumi.yaml"), `name: ${options.name}\nruntime:\n  name: nodejs\n  options:\n    typescript: false\nmain: index.ts\n`);
+        console.log(`wrote ${join(out, "index.ts")} and Pulumi.yaml`);
+      } catch (error) {
+        console.error(`audience generate: ${(error as Error).message}`);
+        process.exitCode = 1;
+      }
+    });
 }

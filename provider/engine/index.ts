@@ -167,7 +167,7 @@ async function deploy(options: RunOptions, { project, stack, parallel, passphras
   });
   await deployment.reportInterrupted();
 
-  const monitor = await startMonitor(deployment);
+  const monitor = await startMonitor(deployment, project.dir);
   monitorAddress = monitor.address;
   // Both processes take a while to load @pulumi/pulumi: start the provider host while the program boots.
   if (options.operation === "preview" || options.operation === "up" || snapshot.resources.some((r) => r.custom && r.id)) provider().catch(() => undefined);

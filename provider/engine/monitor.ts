@@ -1,6 +1,8 @@
 // The engine side of Pulumi's language protocol: the ResourceMonitor and Engine gRPC services a program talks to.
 import type { sendUnaryData, ServerUnaryCall, ServiceError, UntypedServiceImplementation } from "@grpc/grpc-js";
 import { emptyProto, engineProto, engineRpc, grpc, resourceProto, resourceRpc, structProto } from "./proto.ts";
+import { isAbsolute, relative, sep } from "node:path";
+import { fileURLToPath } from "node:url";
 import type { PropertyMap } from "./values.ts";
 
 export interface Registration {
@@ -20,6 +22,8 @@ export interface Registration {
   additionalSecretOutputs: string[];
   aliasUrns: string[];
   importId: string;
+  /** Where the program declared it, as Pulumi records it: `project:///index.ts#12,5`. */
+  sourcePosition?: string;
 }
 
 export interface ReadRequest {
@@ -84,7 +88,25 @@ export interface MonitorServer {
   close(): Promise<void>;
 }
 
-export async function startMonitor(handler: MonitorHandler): Promise<MonitorServer> {
+/**
+ * The first frame inside the project and outside node_modules: the SDK's own position names the resource class's
+ * constructor (a library file), its stack trace the program line that called it.
+ */
+function sourcePosition(req: InstanceType<typeof resourceProto.RegisterResourceRequest>, projectDir: string | undefined): string | undefined {
+  if (projectDir === undefined) return undefined;
+  const frames = [req.getSourceposition(), ...(req.getStacktrace()?.getFramesList().map((f) => f.getPc()) ?? [])];
+  for (const pos of frames) {
+    if (!pos?.getUri().startsWith("file:") || pos.getLine() <= 0) continue;
+    // The SDK makes a URL of each frame's file, which under ESM already is one: `file:///program/file:/...`.
+    const path = fileURLToPath(pos.getUri());
+    const rel = relative(projectDir, path.includes("/file:/") ? fileURLToPath(path.slice(path.indexOf("file:/"))) : path).split(sep).join("/");
+    if (rel.startsWith("..") || isAbsolute(rel) || rel.split("/").includes("node_modules")) continue;
+    return `project:///${rel}#${pos.getLine()}${pos.getColumn() > 0 ? `,${pos.getColumn()}` : ""}`;
+  }
+  return undefined;
+}
+
+export async function startMonitor(handler: MonitorHandler, projectDir?: string): Promise<MonitorServer> {
   let rootUrn = "";
   const monitor = {
     getDeploymentInfo: unary(() => new resourceProto.DeploymentInfo().setSupportedfeaturesList(FEATURE_ENUMS)),
@@ -107,6 +129,8 @@ export async function startMonitor(handler: MonitorHandler): Promise<MonitorServ
         aliasUrns: req.getAliasurnsList(),
         importId: req.getImportid(),
       };
+      const declaredAt = sourcePosition(req, projectDir);
+      if (declaredAt) reg.sourcePosition = declaredAt;
       if (req.hasProtect()) reg.protect = req.getProtect();
       if (req.hasRetainondelete()) reg.retainOnDelete = req.getRetainondelete();
       if (req.getDeletebeforereplacedefined()) reg.deleteBeforeReplace = req.getDeletebeforereplace();

@@ -27,6 +27,8 @@ export interface ResourceState {
   deleteBeforeReplace?: boolean;
   additionalSecretOutputs?: string[];
   ignoreChanges?: string[];
+  /** Where the program declares it (`project:///index.ts#12,5`), as Pulumi records it. */
+  sourcePosition?: string;
   /** Read with `.get()`, not managed: never deleted, only forgotten. */
   external?: boolean;
   /** An old copy waiting to be deleted after its replacement was created. */
@@ -77,6 +79,7 @@ const storedResource = z.looseObject({
   deleteBeforeReplace: z.boolean().optional(),
   additionalSecretOutputs: names.optional(),
   ignoreChanges: names.optional(),
+  sourcePosition: z.string().optional(),
   external: z.boolean().optional(),
   delete: z.boolean().optional(),
   initErrors: names.optional(),

@@ -36,6 +36,7 @@ function declaredState(urn: string, reg: Registration, fields: Pick<ResourceStat
     ...(reg.deleteBeforeReplace ? { deleteBeforeReplace: true } : {}),
     ...(reg.additionalSecretOutputs.length ? { additionalSecretOutputs: reg.additionalSecretOutputs } : {}),
     ...(reg.ignoreChanges.length ? { ignoreChanges: reg.ignoreChanges } : {}),
+    ...(reg.sourcePosition ? { sourcePosition: reg.sourcePosition } : {}),
   };
 }
 

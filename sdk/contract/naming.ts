@@ -19,9 +19,17 @@ export type Camel<T> = T extends readonly (infer E)[]
       : { [K in keyof T as K extends string ? CamelCase<K> : K]: Camel<T[K]> }
     : T;
 
+const camelKeys = new Map<string, string>();
+
 export function camelKey(key: string): string {
   if (key.startsWith("_")) return key;
-  return key.replace(/(?<=[A-Za-z0-9])_([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
+  let camel = camelKeys.get(key);
+  if (camel === undefined) {
+    camel = key.replace(/(?<=[A-Za-z0-9])_([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
+    // Field names are few; data keys (record keys) are not remembered past a bound.
+    if (camelKeys.size < 10_000) camelKeys.set(key, camel);
+  }
+  return camel;
 }
 
 type Direction = "toWire" | "fromWire";
@@ -36,8 +44,19 @@ export function fromWire(schema: z.ZodType, value: unknown): unknown {
   return walk(schema, value, "fromWire");
 }
 
+const unwrapped = new WeakMap<z.ZodType, z.ZodType>();
+
 /** Strips wrappers (optional, nullable, default, pipe, lazy...) down to the structural schema. */
 export function unwrap(schema: z.ZodType): z.ZodType {
+  let found = unwrapped.get(schema);
+  if (found === undefined) {
+    found = unwrapOnce(schema);
+    unwrapped.set(schema, found);
+  }
+  return found;
+}
+
+function unwrapOnce(schema: z.ZodType): z.ZodType {
   let current: z.ZodType = schema;
   for (let i = 0; i < 32; i++) {
     if (current instanceof z.ZodOptional || current instanceof z.ZodNullable || current instanceof z.ZodDefault

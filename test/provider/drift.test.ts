@@ -1,15 +1,16 @@
-// `audience drift` against the emulator: a stack export whose resources were changed, removed or left alone.
+// `audience drift` against the emulator: a stack export whose resources were changed, removed or left alone, made
+// through the dynamic-provider host as Pulumi makes them.
 import { execFile } from "node:child_process";
 import { writeFile, mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { detectDrift } from "../../provider/cli/drift.ts";
-import { readSettings } from "../../provider/runtime/lifecycle/settings.ts";
+import { driftReport } from "../../provider/cli/drift/index.ts";
 import { REPO_ROOT, startWorld, type Props, type World } from "./harness.ts";
 
 let world: World;
 let document: unknown;
+let file: string;
 
 const SECRET_SIG = "4dabf18193072939515e22adb298388d";
 
@@ -36,25 +37,25 @@ beforeAll(async () => {
   await world.api("DELETE", `/cohorts/${removed}`);
   void untouched;
   document = { version: 3, deployment: { resources: [{ urn: "urn:pulumi:dev::drifty::pulumi:pulumi:Stack::drifty-dev", type: "pulumi:pulumi:Stack" }, ...resources] } };
+  file = join(await mkdtemp(join(tmpdir(), "drift-")), "stack.json");
+  await writeFile(file, JSON.stringify(document));
 });
 afterAll(async () => world?.close());
 
 describe("audience drift", () => {
-  it("reports each resource as in sync, drifted (naming the members) or gone", async () => {
-    const settings = readSettings(() => undefined, { AUDIENCE_API_KEY: world.emulator.apiKey, AUDIENCE_BASE_URL: world.emulator.url });
-    const entries = await detectDrift(document, settings);
-    expect(entries.map((e) => [e.name, e.status, e.members])).toEqual([
-      ["untouched", "in sync", []],
-      ["edited", "drifted", ["name", "minCount"]],
-      ["removed", "gone", []],
-      ["warehouse", "in sync", []],
+  it("reports each resource as in sync, drifted (with the values), missing, or unknown when its export hides members", async () => {
+    const report = await driftReport({ states: [file], env: { AUDIENCE_API_KEY: world.emulator.apiKey, AUDIENCE_BASE_URL: world.emulator.url } });
+    const resources = report.accounts[0]!.resources.filter((r) => r.status !== "unmanaged");
+    expect(resources.map((r) => [r.name, r.status, r.changes])).toEqual([
+      ["untouched", "in_sync", []],
+      ["edited", "drifted", [{ path: "name", expected: "Edited", actual: "Edited elsewhere" }, { path: "minCount", expected: 2, actual: 3 }]],
+      ["removed", "missing", []],
+      // The export holds the options encrypted: not comparable, so never reported in sync.
+      ["warehouse", "unknown", []],
     ]);
   });
 
   it("runs from the command line, exiting 2 when something drifted", async () => {
-    const dir = await mkdtemp(join(tmpdir(), "drift-"));
-    const file = join(dir, "stack.json");
-    await writeFile(file, JSON.stringify(document));
     const result = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
       const child = execFile(process.execPath, ["--conditions=source", "provider/cli/main.ts", "drift", file], {
         cwd: REPO_ROOT, env: { ...process.env, AUDIENCE_API_KEY: world.emulator.apiKey, AUDIENCE_BASE_URL: world.emulator.url },
@@ -62,8 +63,8 @@ describe("audience drift", () => {
     });
     expect(result.stderr).toBe("");
     expect(result.code).toBe(2);
-    expect(result.stdout).toMatch(/edited.*drifted.*name, minCount/);
-    expect(result.stdout).toMatch(/removed.*gone/);
+    expect(result.stdout).toMatch(/~ Cohort edited .*\n {8}name: "Edited" -> "Edited elsewhere"\n {8}minCount: 2 -> 3/);
+    expect(result.stdout).toMatch(/- Cohort removed .*: deleted outside the program/);
     expect(result.stdout).not.toContain(world.emulator.apiKey);
   });
 });

@@ -1,4 +1,5 @@
-// `audience generate`: a program adopting an account's resources, which the local engine then applies as a no-op.
+// `audience generate`: a program adopting an account's resources, which the local engine then applies as a no-op,
+// `audience drift` then finds in sync, and `destroy` cannot delete (every adopted resource is protected).
 import { execFile } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -19,6 +20,13 @@ beforeAll(async () => {
   ids.cohort = await post("/cohorts", { name: "Big spenders", stream_name: "transactions", stream_conditions: [{ property: "amount", _gte: 100 }] });
   ids.scope = await post("/scopes", { name: "Pipeline", population: { cohort_ids: [ids.cohort, leads] }, payload: { cohort_ids: [ids.cohort] }, preview: true });
   ids.target = await post("/targets", { name: "CSV", scope_id: ids.scope, representation: { mode: "identified" }, options: { type: "hosted_csv" } });
+  // A sub-account of the key's account, and an uploaded file: neither is adopted unless asked (uploads only).
+  const current = (await world.api("GET", "/accounts/current")) as { id: string };
+  ids.own = current.id;
+  const sub = await fetch(`${world.emulator.url}/_emulator/accounts`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ name: "Sub brand", parent_id: current.id }) });
+  ids.sub = ((await sub.json()) as { id: string }).id;
+  const upload = await fetch(`${world.emulator.url}/uploads/crm/people.csv`, { method: "POST", headers: { authorization: `Bearer ${world.emulator.apiKey}`, "content-type": "text/csv" }, body: "id,name\n1,Ann\n" });
+  if (!upload.ok) throw new Error(`upload: ${upload.status}`);
   dir = await mkdtemp(join(REPO_ROOT, "test/provider/.generated-"));
 });
 afterAll(async () => {
@@ -26,26 +34,62 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
+const settings = () => readSettings(() => undefined, { AUDIENCE_API_KEY: world.emulator.apiKey, AUDIENCE_BASE_URL: world.emulator.url });
+
+function audience(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = execFile(process.execPath, ["--conditions=source", "provider/cli/main.ts", ...args], {
+      cwd: REPO_ROOT, env: { ...process.env, NODE_OPTIONS: "--conditions=source", PULUMI_CONFIG_PASSPHRASE: "test", ...env },
+    }, (_error, stdout, stderr) => resolve({ code: child.exitCode, stdout, stderr }));
+  });
+}
+
 describe("audience generate", () => {
-  it("declares each resource adopted by id, references as code, and applies without a change", async () => {
-    const settings = readSettings(() => undefined, { AUDIENCE_API_KEY: world.emulator.apiKey, AUDIENCE_BASE_URL: world.emulator.url });
-    const source = await generateProgram(settings, { collections: ["targets", "scopes", "cohorts"] });
+  let source: string;
+
+  it("declares each resource adopted by id and protected, references as code, only members that are not defaults", async () => {
+    source = await generateProgram(settings());
     expect(source).toContain(`adoptId: "${ids.scope}"`);
     expect(source).toMatch(/cohortIds: \[cohort_big_spenders\.id, "[0-9a-f-]{36}"\]/);
     expect(source).toContain("scopeId: scope_pipeline.id");
     expect(source).not.toContain(`adoptId: "${ids.leads}"`); // the service's own cohorts are not adopted
+    expect(source.match(/new audience\.\w+\(/g)).toHaveLength(3);
+    expect(source.match(/\}, \{ protect: true \}\);/g)).toHaveLength(3);
+    expect(source).not.toContain("explore"); // false by default
+    expect(source).not.toContain(ids.sub); // a sub-account is never adopted
+    expect(source).not.toContain(ids.own);
+    expect(source).not.toContain("people.csv"); // uploads only when asked
+    expect(source).toContain("export const ids = {\n  cohort_big_spenders: cohort_big_spenders.id,\n  scope_pipeline: scope_pipeline.id,\n  target_csv: target_csv.id,\n};");
+    expect(source.match(/^export /gm)).toHaveLength(1);
+  });
 
+  it("applies without a change, is in sync for drift, and cannot be destroyed", { timeout: 180_000 }, async () => {
     await writeFile(join(dir, "index.ts"), source);
     await writeFile(join(dir, "Pulumi.yaml"), "name: adopted\nruntime:\n  name: nodejs\n  options:\n    typescript: false\n    nodeargs: --conditions=source\nmain: index.ts\n");
     const mark = await world.mark();
-    const result = await new Promise<{ error: Error | null; stdout: string; stderr: string }>((resolve) => {
-      execFile(process.execPath, ["--conditions=source", "provider/cli/main.ts", "run", "up", "--cwd", dir, "--yes",
-        "-c", `audience:baseUrl=${world.emulator.url}`, "--secret", `audience:apiKey=${world.emulator.apiKey}`], {
-        cwd: REPO_ROOT, env: { ...process.env, NODE_OPTIONS: "--conditions=source", PULUMI_CONFIG_PASSPHRASE: "test" },
-      }, (error, stdout, stderr) => resolve({ error, stdout, stderr }));
-    });
-    expect(result.error, result.stderr + result.stdout).toBeNull();
-    const writes = (await world.serviceCalls(mark)).filter((c) => c.method !== "GET");
-    expect(writes).toEqual([]);
+    const config = ["--cwd", dir, "--yes", "-c", `audience:baseUrl=${world.emulator.url}`, "--secret", `audience:apiKey=${world.emulator.apiKey}`];
+    const up = await audience(["run", "up", ...config]);
+    expect(up.code, up.stderr + up.stdout).toBe(0);
+    expect((await world.serviceCalls(mark)).filter((c) => c.method !== "GET")).toEqual([]);
+
+    const drift = await audience(["drift", "--state", join(dir, ".audience/state/dev.json"), "--json"], { AUDIENCE_API_KEY: world.emulator.apiKey, AUDIENCE_BASE_URL: world.emulator.url });
+    expect(drift.code, drift.stderr).toBe(0);
+    const report = JSON.parse(drift.stdout) as { accounts: { resources: { name: string; status: string }[] }[] };
+    expect(report.accounts.flatMap((a) => a.resources.map((r) => [r.name, r.status]))).toEqual([
+      ["cohort-big-spenders", "in_sync"], ["scope-pipeline", "in_sync"], ["target-csv", "in_sync"],
+    ]);
+
+    const destroy = await audience(["run", "destroy", ...config]);
+    expect(destroy.code).toBe(1);
+    expect(destroy.stderr + destroy.stdout).toMatch(/protected/);
+    expect((await world.serviceCalls(mark)).filter((c) => c.method !== "GET")).toEqual([]);
+  });
+
+  it("adopts uploaded files only when asked, saving their bytes beside the program", async () => {
+    const saved: Record<string, string> = {};
+    const withUploads = await generateProgram(settings(), { saveUpload: async (path, bytes) => { saved[path] = Buffer.from(bytes).toString(); } });
+    expect(saved).toEqual({ "uploads/crm/people.csv": "id,name\n1,Ann\n" });
+    expect(withUploads).toMatch(/new audience\.Upload\("upload-people-csv", \{\n {2}directory: "crm",\n {2}filename: "people\.csv",\n {2}source: "uploads\/crm\/people\.csv",\n\}, \{ protect: true \}\);/);
+    await expect(generateProgram(settings(), { collections: ["accounts"] })).rejects.toThrow(/--only: accounts cannot be adopted by a program/);
   });
 });

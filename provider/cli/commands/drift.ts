@@ -1,13 +1,5 @@
-// `audience drift`: options here; the work (provider/cli/drift.ts) loads only when the command runs.
-import type { Command } from "commander";
-import type { DriftFlags } from "../drift.ts";
+// `audience drift`: declared with its code in provider/cli/drift/, loaded when it runs.
+import { lazyCommand } from "./lazy.ts";
 
-export function define(program: Command): void {
-  program
-    .command("drift")
-    .description("Report audience resources changed outside the program, from a `pulumi stack export --show-secrets` file")
-    .argument("<state>", "the stack export (JSON), or - to read it from stdin")
-    .option("--accounts <file>", "JSON map of account name -> {apiKey, baseUrl} for resources with an `account` input")
-    .option("--json", "print the report as JSON")
-    .action(async (file: string, flags: DriftFlags) => (await import("../drift.ts")).runDriftCommand(file, flags));
-}
+export const define = lazyCommand("drift", "Report where live accounts differ from the states of the programs that manage them",
+  async () => (await import("../drift/index.ts")).register);

@@ -1,0 +1,140 @@
+// Which account each resource of a state lives in, resolved as the provider resolves it: the stack's config
+// (`Pulumi.<stack>.yaml` beside the program, secure values opened with the passphrase) or `--accounts`, then
+// AUDIENCE_API_KEY / AUDIENCE_BASE_URL for the default account. Keys stay here: reports carry names and URLs.
+import { createHash } from "node:crypto";
+import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { parse } from "yaml";
+import { z } from "zod";
+import { credentialsFor, readSettings, type Credentials } from "pulumi-audience/provider";
+import { isObject } from "pulumi-audience/sdk/contract";
+import { PassphraseCrypter } from "../../engine/secrets.ts";
+import { InputError, type LoadedState } from "./states.ts";
+
+/** The name reports give the account a resource without an `account` input lives in. */
+export const DEFAULT_ACCOUNT = "default";
+
+export interface AccountTarget {
+  /** `default` or the entry of `audience:accounts`. */
+  name: string;
+  baseUrl: string;
+  credentials?: Credentials;
+  /** Why the account cannot be read (no key, unset variable). */
+  problem?: string;
+}
+
+const accountsFile = z.record(z.string(), z.strictObject({
+  baseUrl: z.url({ error: "must be the service's URL" }),
+  apiKey: z.string().min(1).optional(),
+  apiKeyEnv: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { error: "must name an environment variable" }).optional(),
+}).refine((e) => (e.apiKey === undefined) !== (e.apiKeyEnv === undefined), { error: "give exactly one of apiKey or apiKeyEnv" }));
+
+export type AccountsFile = Record<string, { baseUrl: string; apiKey?: string; apiKeyEnv?: string }>;
+
+/** Reads `--accounts FILE`: `{"north": {"baseUrl": "...", "apiKeyEnv": "NORTH_KEY"}}` (or `apiKey`). */
+export async function readAccountsFile(file: string): Promise<AccountsFile> {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(await readFile(file, "utf8"));
+  } catch (error) {
+    throw new InputError(`--accounts ${file}: ${error instanceof SyntaxError ? "not JSON" : (error as Error).message}`);
+  }
+  const parsed = accountsFile.safeParse(doc);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new InputError(`--accounts ${file}: ${issue?.path.map(String).join(".") || "(document)"} ${issue?.message ?? "is not valid"}; expected {"<account>": {"baseUrl": "...", "apiKeyEnv": "VARIABLE"}}`);
+  }
+  return parsed.data;
+}
+
+/** An accounts file as `audience:accounts` config: each key read from its variable when named by `apiKeyEnv`. */
+export function accountsConfig(file: AccountsFile, env: NodeJS.ProcessEnv): Record<string, { baseUrl: string; apiKey: string | undefined }> {
+  return Object.fromEntries(Object.entries(file).map(([name, e]) => [name, { baseUrl: e.baseUrl, apiKey: e.apiKeyEnv !== undefined ? env[e.apiKeyEnv] : e.apiKey }]));
+}
+
+/** Opens `{secure: ...}` values anywhere in a config value (Pulumi allows them inside structured config); without a passphrase they are left out. */
+function openSecure(value: unknown, crypter: PassphraseCrypter | undefined): unknown {
+  if (Array.isArray(value)) return value.map((v) => openSecure(v, crypter));
+  if (!isObject(value)) return value;
+  if (Object.keys(value).length === 1 && typeof value.secure === "string") return crypter?.decrypt(value.secure);
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, openSecure(v, crypter)]));
+}
+
+/** The `audience:` config of a state's stack, or nothing when its program's config file is not beside it. */
+async function stackConfig(state: LoadedState, passphrase: string | undefined): Promise<Record<string, unknown>> {
+  const file = join(state.programDir, `Pulumi.${state.stack}.yaml`);
+  if (!existsSync(file)) return {};
+  let doc: unknown;
+  try {
+    doc = parse(await readFile(file, "utf8"));
+  } catch (error) {
+    throw new InputError(`${file}: not valid YAML (${(error as Error).message})`);
+  }
+  if (!isObject(doc) || !isObject(doc.config)) return {};
+  let crypter: PassphraseCrypter | undefined;
+  if (typeof doc.encryptionsalt === "string" && passphrase !== undefined) {
+    try {
+      crypter = await PassphraseCrypter.open(passphrase, doc.encryptionsalt);
+    } catch (error) {
+      throw new InputError(`${file}: ${(error as Error).message}`);
+    }
+  }
+  const config: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(doc.config)) if (key.startsWith("audience:")) config[key] = openSecure(value, crypter);
+  return config;
+}
+
+/** `audience:accounts` as config holds it: a map, or its JSON text (a secure value is one string). */
+function structuredAccounts(value: unknown): Record<string, unknown> {
+  if (typeof value !== "string") return isObject(value) ? value : {};
+  try {
+    const parsed: unknown = JSON.parse(value);
+    return isObject(parsed) ? parsed : {};
+  } catch {
+    return {};
+  }
+}
+
+function identity(credentials: Credentials): string {
+  return createHash("sha256").update(credentials.baseUrl).update("\0").update(credentials.apiKey).digest("hex");
+}
+
+/**
+ * The account of every resource of the states, keyed by `<state file>\0<account name>`; accounts reached with the
+ * same key and URL are one target.
+ */
+export async function resolveAccounts(states: LoadedState[], file: AccountsFile | undefined, passphrase: string | undefined, env: NodeJS.ProcessEnv = process.env): Promise<Map<string, AccountTarget>> {
+  const byIdentity = new Map<string, AccountTarget>();
+  const targets = new Map<string, AccountTarget>();
+  for (const state of states) {
+    const names = new Set(state.resources.map((r) => r.account ?? DEFAULT_ACCOUNT));
+    if (names.size === 0) continue;
+    const config = await stackConfig(state, passphrase);
+    const named = { ...structuredAccounts(config["audience:accounts"]) };
+    Object.assign(named, accountsConfig(file ?? {}, env));
+    const settings = readSettings((key) => (key === "audience:accounts" ? named : config[key]), env);
+    for (const name of names) {
+      let target: AccountTarget;
+      try {
+        const credentials = credentialsFor(settings, name === DEFAULT_ACCOUNT ? undefined : name);
+        const id = identity(credentials);
+        target = byIdentity.get(id) ?? { name, baseUrl: credentials.baseUrl, credentials };
+        byIdentity.set(id, target);
+      } catch (error) {
+        const variable = file?.[name]?.apiKeyEnv;
+        const problem = variable !== undefined && !env[variable] ? `${variable} is not set (apiKeyEnv of account ${name} in --accounts)` : (error as Error).message;
+        const baseUrl = settings.accounts[name]?.baseUrl ?? (name === DEFAULT_ACCOUNT ? settings.default.baseUrl : undefined) ?? "";
+        target = { name, baseUrl, problem };
+      }
+      targets.set(`${state.file}\0${name}`, target);
+    }
+  }
+  return targets;
+}
+
+/** Whether an account falls in shard `index` (1-based) of `count`: the same on every machine and every day. */
+export function inShard(target: Pick<AccountTarget, "name" | "baseUrl">, index: number, count: number): boolean {
+  const digest = createHash("sha256").update(`${target.name}\0${target.baseUrl}`).digest();
+  return digest.readUInt32BE(0) % count === index - 1;
+}

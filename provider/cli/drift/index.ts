@@ -1,0 +1,164 @@
+// `audience drift`: where live accounts differ from the states of the programs that manage them, for a whole
+// fleet; `audience drift merge`: one report from the JSON of several shards.
+import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { Option, type Command } from "commander";
+import { DEFAULT_ACCOUNT, inShard, readAccountsFile, resolveAccounts, type AccountsFile, type AccountTarget } from "./accounts.ts";
+import { FORMATS, render, type Format } from "./format.ts";
+import { IgnoreRules } from "./ignore.ts";
+import { DEFAULT_FAIL_ON, exitCode, FAILURES, makeReport, mergeReports, type Failure, type Report } from "./report.ts";
+import { accountWork, pool, scanAccount } from "./scan.ts";
+import { expandStates, InputError, loadState } from "./states.ts";
+
+export { InputError } from "./states.ts";
+export type { Report } from "./report.ts";
+
+/** Accounts read at once unless `--concurrency` says otherwise. */
+export const DEFAULT_CONCURRENCY = 4;
+
+/** Beside each state, the rules a team keeps for members it accepts changing by hand. */
+export const IGNORE_FILE = ".audience-drift-ignore";
+
+export interface DriftOptions {
+  /** State files or globs. */
+  states: string[];
+  accounts?: AccountsFile;
+  concurrency?: number;
+  /** `[index, count]`, index 1-based. */
+  shard?: [number, number];
+  /** An ignore file; `.audience-drift-ignore` beside each state otherwise. */
+  ignore?: string;
+  /** Opens the states' secrets and secure config; PULUMI_CONFIG_PASSPHRASE by default. */
+  passphrase?: string;
+  timeoutMs?: number;
+  env?: NodeJS.ProcessEnv;
+}
+
+/** The drift report of the given states' accounts. Bad input throws `InputError`; unreadable accounts are reported. */
+export async function driftReport(options: DriftOptions): Promise<Report> {
+  const env = options.env ?? process.env;
+  const passphrase = options.passphrase ?? (env.PULUMI_CONFIG_PASSPHRASE || undefined);
+  const files = await expandStates(options.states);
+  if (files.length === 0) throw new InputError("give at least one --state");
+  const states = await Promise.all(files.map((f) => loadState(f, passphrase)));
+  let rules = new IgnoreRules();
+  const ignoreFiles = options.ignore !== undefined ? [options.ignore] : [...new Set(files.map((f) => join(dirname(f), IGNORE_FILE)))].filter((f) => existsSync(f));
+  for (const file of ignoreFiles) rules = rules.concat(await IgnoreRules.read(file));
+  const targets = await resolveAccounts(states, options.accounts, passphrase, env);
+  const targetOf = (r: { file: string; account: string | undefined }): AccountTarget => targets.get(`${r.file}\0${r.account ?? DEFAULT_ACCOUNT}`)!;
+  let work = accountWork(states.flatMap((s) => s.resources), targetOf);
+  if (options.shard) {
+    const [index, count] = options.shard;
+    work = work.filter((w) => inShard(w.target, index, count));
+  }
+  const accounts = await pool(work, options.concurrency ?? DEFAULT_CONCURRENCY, (w) => scanAccount(w, { rules, ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}) }));
+  return makeReport(accounts);
+}
+
+function parseShard(text: string): [number, number] {
+  const m = /^(\d+)\/(\d+)$/.exec(text);
+  const [index, count] = m ? [Number(m[1]), Number(m[2])] : [NaN, NaN];
+  if (!(count >= 1 && index >= 1 && index <= count)) throw new InputError(`--shard "${text}": expected I/N with 1 <= I <= N (e.g. 2/8)`);
+  return [index, count];
+}
+
+function parseFailOn(text: string): Failure[] {
+  const names = text.split(",").map((s) => s.trim()).filter(Boolean);
+  const unknown = names.filter((n) => !(FAILURES as readonly string[]).includes(n));
+  if (unknown.length > 0 || names.length === 0) throw new InputError(`--fail-on "${text}": allowed are ${FAILURES.join(", ")} (comma-separated)`);
+  return names as Failure[];
+}
+
+function positive(flag: string, text: string): number {
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 1) throw new InputError(`${flag} "${text}": expected a whole number of at least 1`);
+  return n;
+}
+
+/** Colour only for a person at a terminal who did not ask for none (https://no-color.org). */
+export function useColor(env: NodeJS.ProcessEnv, tty: boolean): boolean {
+  return tty && (env.NO_COLOR === undefined || env.NO_COLOR === "") && env.TERM !== "dumb";
+}
+
+function output(report: Report, format: Format): void {
+  const color = useColor(process.env, Boolean(process.stdout.isTTY));
+  process.stdout.write(render(report, format, { color, workspace: process.env.GITHUB_WORKSPACE ?? process.cwd() }));
+}
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+interface Flags {
+  state?: string[];
+  accounts?: string;
+  concurrency: string;
+  shard?: string;
+  format: Format;
+  json?: boolean;
+  failOn?: string;
+  ignore?: string;
+  timeout?: string;
+}
+
+export function register(program: Command): void {
+  const drift = program
+    .command("drift")
+    .description("Report where live accounts differ from the states of the programs that manage them")
+    .argument("[states...]", "state files (same as --state)")
+    .option("--state <file>", "a state of `audience run` (.audience/state/<stack>.json) or a `pulumi stack export` document; repeatable, globs allowed", collect)
+    .option("--accounts <file>", 'JSON map of account name -> {"baseUrl", "apiKeyEnv" (or "apiKey")}')
+    .option("--concurrency <n>", "accounts read at once", String(DEFAULT_CONCURRENCY))
+    .option("--shard <i/n>", "read only the accounts of shard I of N (CI matrix); merge the JSON with `audience drift merge`")
+    .addOption(new Option("--format <format>", "report format").choices(FORMATS).default("text"))
+    .option("--json", "same as --format json")
+    .option("--fail-on <statuses>", `exit 2 when any of these is found (${FAILURES.join(",")})`, DEFAULT_FAIL_ON.join(","))
+    .option("--ignore <file>", `rules for members changed by hand on purpose (default ${IGNORE_FILE} beside each state)`)
+    .option("--timeout <seconds>", "time one request may take")
+    .addHelpText("after", "\nExit status: 0 nothing to report, 2 something matched --fail-on, 1 bad input.\nSecrets and secure config open with PULUMI_CONFIG_PASSPHRASE; API keys never appear in the report.")
+    .action(async (positional: string[], flags: Flags) => {
+      try {
+        const failOn = parseFailOn(flags.failOn ?? DEFAULT_FAIL_ON.join(","));
+        const report = await driftReport({
+          states: [...positional, ...(flags.state ?? [])],
+          concurrency: positive("--concurrency", flags.concurrency),
+          ...(flags.accounts !== undefined ? { accounts: await readAccountsFile(flags.accounts) } : {}),
+          ...(flags.shard !== undefined ? { shard: parseShard(flags.shard) } : {}),
+          ...(flags.ignore !== undefined ? { ignore: flags.ignore } : {}),
+          ...(flags.timeout !== undefined ? { timeoutMs: positive("--timeout", flags.timeout) * 1000 } : {}),
+        });
+        output(report, flags.json ? "json" : flags.format);
+        process.exitCode = exitCode(report, failOn);
+      } catch (error) {
+        process.stderr.write(`audience drift: ${(error as Error).message}\n`);
+        process.exitCode = 1;
+      }
+    });
+
+  drift
+    .command("merge")
+    .description("Merge the JSON reports of several shards into one report")
+    .argument("<reports...>", "JSON reports of `audience drift --json --shard I/N`")
+    .addOption(new Option("--format <format>", "report format").choices(FORMATS).default("json"))
+    .option("--fail-on <statuses>", `exit 2 when any of these is found (${FAILURES.join(",")})`, DEFAULT_FAIL_ON.join(","))
+    .action(async (files: string[], flags: { format: Format; failOn: string }) => {
+      try {
+        const failOn = parseFailOn(flags.failOn);
+        const reports = await pool(files, 8, async (file) => {
+          let doc: unknown;
+          try {
+            doc = JSON.parse(await readFile(file, "utf8"));
+          } catch (error) {
+            throw new InputError(`${file}: ${error instanceof SyntaxError ? "not JSON" : (error as Error).message}`);
+          }
+          if (typeof doc !== "object" || doc === null || !Array.isArray((doc as Report).accounts)) throw new InputError(`${file}: not a JSON report of \`audience drift --json\``);
+          return doc as Report;
+        });
+        const merged = mergeReports(reports);
+        output(merged, flags.format);
+        process.exitCode = exitCode(merged, failOn);
+      } catch (error) {
+        process.stderr.write(`audience drift merge: ${(error as Error).message}\n`);
+        process.exitCode = 1;
+      }
+    });
+}

@@ -1,0 +1,263 @@
+// Reading a fleet: per account, one `?ids=` list per family per 100 managed resources and one plain list per
+// family for what nobody manages; each resource then goes through the provider's own read and diff, fed from
+// those lists, so "in sync" means exactly what `refresh` would find.
+import { AudienceClient, NotFoundError } from "pulumi-audience/sdk/client";
+import { isObject, jsonEqual, type Collection, type FamilyDef } from "pulumi-audience/sdk/contract";
+import { compare, createLifecycle, PROVIDER_KEY, type Service } from "pulumi-audience/provider";
+import { providerFamilies, type ProviderFamily } from "../../runtime/families/index.ts";
+import { ADOPTABLE } from "../adoptable.ts";
+import { camelPath } from "../../runtime/lifecycle/shape.ts";
+import type { AccountTarget } from "./accounts.ts";
+import type { IgnoreRules } from "./ignore.ts";
+import type { AccountReport, Change, ResourceReport } from "./report.ts";
+import type { Props, StateResource } from "./states.ts";
+
+export const SECRET_SHOWN = "[secret]";
+
+/** Lists of one account in flight at once: a few, so that one account never floods the service. */
+const LISTS_AT_ONCE = 4;
+
+export interface ScanOptions {
+  rules: IgnoreRules;
+  /** Time one request may take, in ms (the client's default otherwise). */
+  timeoutMs?: number;
+}
+
+/** What one account holds for the scan: the resources its states manage and every id they read or mention. */
+export interface AccountWork {
+  target: AccountTarget;
+  managed: StateResource[];
+  /** Ids the states manage, read (`.get`) or mention in a value (lookups): never unmanaged. */
+  known: Set<string>;
+}
+
+/** Families whose resources are listed one id batch at a time; the others (singletons, families that find their
+ * resources their own way) are read by the provider's read one by one. */
+function listedByIds(kind: ProviderFamily): boolean {
+  return !kind.find && !kind.family.singleton;
+}
+
+/** Runs `work` over `items`, at most `limit` at a time, answers in the items' order. */
+export async function pool<T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array<R>(items.length);
+  let next = 0;
+  const runners = Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await work(items[index]!);
+    }
+  });
+  await Promise.all(runners);
+  return results;
+}
+
+function strings(value: unknown, into: Set<string>): void {
+  if (typeof value === "string") into.add(value);
+  else if (Array.isArray(value)) for (const v of value) strings(v, into);
+  else if (isObject(value)) for (const v of Object.values(value)) strings(v, into);
+}
+
+/** Groups the states' resources by the account they live in. */
+export function accountWork(resources: StateResource[], targetOf: (r: StateResource) => AccountTarget): AccountWork[] {
+  const work = new Map<AccountTarget, AccountWork>();
+  for (const resource of resources) {
+    const target = targetOf(resource);
+    let entry = work.get(target);
+    if (!entry) {
+      entry = { target, managed: [], known: new Set() };
+      work.set(target, entry);
+    }
+    entry.known.add(resource.id);
+    strings(resource.inputs, entry.known); // ids a program passes on (lookups) are in its inputs
+    if (!resource.external) entry.managed.push(resource);
+  }
+  return [...work.values()];
+}
+
+const at = (value: unknown, path: (string | number)[]): unknown =>
+  path.reduce<unknown>((v, k) => (typeof k === "number" ? (Array.isArray(v) ? v[k] : undefined) : isObject(v) ? v[k] : undefined), value);
+
+function segments(path: string): (string | number)[] {
+  return [...path.matchAll(/([^.[\]]+)|\[(\d+)\]/g)].map((m) => (m[2] !== undefined ? Number(m[2]) : m[1]!));
+}
+
+/** A copy of `target` with the value at `path` replaced (absent when `value` is undefined). */
+function withValueAt(target: Props, path: string, value: unknown): Props {
+  const keys = segments(path);
+  const copy = structuredClone(target);
+  let parent: unknown = copy;
+  for (const key of keys.slice(0, -1)) {
+    const child = at(parent, [key]);
+    if (!isObject(child) && !Array.isArray(child)) return copy;
+    parent = child;
+  }
+  const last = keys.at(-1);
+  if (last === undefined) return copy;
+  if (value === undefined) {
+    if (isObject(parent)) delete parent[String(last)];
+  } else if (Array.isArray(parent) && typeof last === "number") {
+    parent[last] = value;
+  } else if (isObject(parent)) {
+    parent[String(last)] = value;
+  }
+  return copy;
+}
+
+/** The member paths where two values differ: objects by member, arrays of one length by element, else whole. */
+function differences(expected: unknown, actual: unknown, path: string): Change[] {
+  if (jsonEqual(expected, actual)) return [];
+  if (isObject(expected) && isObject(actual)) {
+    return [...new Set([...Object.keys(expected), ...Object.keys(actual)])].flatMap((k) => differences(expected[k], actual[k], `${path}.${k}`));
+  }
+  if (Array.isArray(expected) && Array.isArray(actual) && expected.length === actual.length) {
+    return expected.flatMap((v, i) => differences(v, actual[i], `${path}[${i}]`));
+  }
+  return [{ path, expected: expected ?? null, actual: actual ?? null }];
+}
+
+const withoutIndexes = (path: string) => path.replace(/\[\d*\]/g, "");
+const within = (path: string, outer: string) => path === outer || path.startsWith(`${outer}.`) || path.startsWith(`${outer}[`);
+
+/** Secret values (the state's own and the contract's credentials) replaced by `[secret]`. */
+function redact(value: unknown, path: string, secret: (path: string) => boolean): unknown {
+  if (secret(path)) return SECRET_SHOWN;
+  if (Array.isArray(value)) return value.map((v, i) => redact(v, `${path}[${i}]`, secret));
+  if (isObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redact(v, `${path}.${k}`, secret)]));
+  return value;
+}
+
+/** Each family's credential members as camelCase paths (without array indexes). */
+const CREDENTIALS = new Map(Object.values(providerFamilies).map((k) => [k.family.collection, k.family.secrets.map((p) => withoutIndexes(camelPath(k.family.create, p)))]));
+
+function secretTest(resource: StateResource): (path: string) => boolean {
+  const credentials = CREDENTIALS.get(resource.collection) ?? [];
+  return (path) => resource.secretPaths.some((s) => within(path, s)) || credentials.some((c) => within(withoutIndexes(path), c));
+}
+
+/** The service calls the provider's read makes, answered from the lists already fetched; the generic writes refuse. */
+function readOnlyService(client: AudienceClient, docs: Map<string, Props>): Service {
+  const key = (family: FamilyDef, id: string) => `${family.collection}\0${id}`;
+  const find = async (family: FamilyDef, id: string): Promise<Props | undefined> => {
+    if (docs.has(key(family, id)) || listedByIds(providerFamilies[family.collection]!)) return docs.get(key(family, id));
+    try {
+      return (await client.get(family.collection as Collection, id)) as Props;
+    } catch (error) {
+      if (error instanceof NotFoundError) return undefined;
+      throw error;
+    }
+  };
+  const refuse = () => Promise.reject(new Error("audience drift only reads"));
+  return {
+    // A family that finds its resources its own way (uploads) reads through the client.
+    client,
+    find,
+    async get(family, id) {
+      const found = await find(family, id);
+      if (!found) throw new Error(`${family.name} ${id} is gone`);
+      return found;
+    },
+    list: refuse,
+    create: refuse,
+    update: refuse,
+    delete: refuse,
+    archive: refuse,
+  };
+}
+
+function base(resource: StateResource): Omit<ResourceReport, "status" | "changes"> {
+  return { urn: resource.urn, type: resource.type, name: resource.name, id: resource.id, ...(resource.declaredAt ? { source: resource.declaredAt } : {}) };
+}
+
+/** One managed resource against its live form. */
+async function compareOne(resource: StateResource, live: Props | undefined, archived: boolean, read: ReturnType<typeof createLifecycle>["read"], rules: IgnoreRules): Promise<ResourceReport> {
+  const kind = providerFamilies[resource.collection]!;
+  if (live === undefined && listedByIds(kind)) {
+    return { ...base(resource), status: "missing", changes: [], reason: archived ? "archived outside the program" : "deleted outside the program (or not visible to this key)" };
+  }
+  const names = [resource.name, resource.id];
+  const ignored = (path: string) => resource.ignoreChanges.some((p) => within(path, p.replace(/\["([^"]+)"\]/g, ".$1"))) || rules.ignoresMember(resource.type, names, path);
+  const found = await read(resource.id, { ...resource.outputs, ...resource.inputs });
+  if (!found.id) return { ...base(resource), status: "missing", changes: [], reason: "deleted outside the program" };
+  const actual = (found.inputs ?? {}) as Props;
+  // Members the state holds sealed are taken as they are live: they cannot be compared, only reported.
+  let expected = resource.inputs;
+  for (const { path } of resource.sealed) expected = withValueAt(expected, path, at(actual, segments(path)));
+  // What refresh would record equals what the state holds: in sync without a diff. Otherwise the provider's diff
+  // names the members that changed.
+  const same = Object.keys(actual).every((k) => jsonEqual(actual[k], expected[k])) && Object.keys(expected).every((k) => k in actual || k === PROVIDER_KEY);
+  const { changed } = same ? { changed: [] } : await compare((found.props ?? {}) as Props, expected);
+  const secret = secretTest(resource);
+  const changes = changed.flatMap((key) => {
+    const deep = differences(expected[key], actual[key], key);
+    return deep.length > 0 ? deep : [{ path: key, expected: expected[key] ?? null, actual: actual[key] ?? null }];
+  }).filter((c) => !ignored(c.path)).map((c) => ({ path: c.path, expected: redact(c.expected, c.path, secret), actual: redact(c.actual, c.path, secret) }));
+  const sealed = resource.sealed.filter((s) => s.path !== "" && !ignored(s.path));
+  const notCompared = sealed.length > 0 ? `not compared: ${sealed.map((s) => `${s.path} (${s.reason})`).join("; ")}` : undefined;
+  const state = live ?? (found.props as Props);
+  if (state.status === "error") {
+    const why = typeof state.status_error === "string" ? state.status_error : typeof state.statusError === "string" ? state.statusError : "no reason given";
+    return { ...base(resource), status: "error", changes, reason: `build failed: ${why}` };
+  }
+  if (changes.length > 0) return { ...base(resource), status: "drifted", changes, ...(notCompared ? { reason: notCompared } : {}) };
+  if (notCompared) return { ...base(resource), status: "unknown", changes: [], reason: notCompared };
+  return { ...base(resource), status: "in_sync", changes: [] };
+}
+
+/** Everything one account holds against what the states say, or the account's error. */
+export async function scanAccount(work: AccountWork, options: ScanOptions): Promise<AccountReport> {
+  const { target } = work;
+  const report: AccountReport = { account: target.name, baseUrl: target.baseUrl, resources: [] };
+  if (!target.credentials) return { ...report, error: target.problem ?? "no credentials" };
+  const client = new AudienceClient({ ...target.credentials, ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}) });
+  try {
+    const self = (await client.request<Props>({ method: "GET", path: "/accounts/current" })).id;
+    const docs = new Map<string, Props>();
+    const archived = new Set<string>();
+    const unmanaged: ResourceReport[] = [];
+    const byFamily = new Map<string, StateResource[]>();
+    for (const r of work.managed) byFamily.set(r.collection, [...(byFamily.get(r.collection) ?? []), r]);
+    const families = [...new Set([...byFamily.keys(), ...ADOPTABLE.map((k) => k.family.collection)])];
+    await pool(families, LISTS_AT_ONCE, async (collection) => {
+      const kind = providerFamilies[collection]!;
+      const c = collection as Collection;
+      const ids = (byFamily.get(collection) ?? []).map((r) => r.id);
+      if (listedByIds(kind) && ids.length > 0) {
+        for (const doc of (await client.list(c, { ids })) as Props[]) docs.set(`${collection}\0${String(doc.id)}`, doc);
+        const absent = ids.filter((id) => !docs.has(`${collection}\0${id}`));
+        if (absent.length > 0 && kind.family.archivable) {
+          for (const doc of (await client.list(c, { ids: absent, query: { archived: true } })) as Props[]) archived.add(`${collection}\0${String(doc.id)}`);
+        }
+      }
+      if (!ADOPTABLE.includes(kind)) return; // looked through for what nobody manages
+      for (const doc of (await client.list(c)) as Props[]) {
+        const id = String(doc.id);
+        // The service's own resources and the key's own account belong to no program.
+        if (work.known.has(id) || doc.managed === true || id === self) continue;
+        const name = typeof doc.name === "string" ? doc.name : id;
+        if (options.rules.ignoresResource(kind.family.className, [name, id])) continue;
+        unmanaged.push({ type: kind.family.className, name, id, status: "unmanaged", changes: [], reason: "made outside any given program" });
+      }
+    });
+    const lifecycle = createLifecycle({
+      settings: () => ({ default: {}, accounts: {} }),
+      service: () => readOnlyService(client, docs),
+      sleep: () => Promise.resolve(),
+    });
+    for (const resource of work.managed) {
+      if (options.rules.ignoresResource(resource.type, [resource.name, resource.id])) continue;
+      const key = `${resource.collection}\0${resource.id}`;
+      try {
+        report.resources.push(await compareOne(resource, docs.get(key), archived.has(key), lifecycle.read, options.rules));
+      } catch (error) {
+        report.resources.push({ ...base(resource), status: "unknown", changes: [], reason: `not compared: ${(error as Error).message}` });
+      }
+    }
+    unmanaged.sort((a, b) => a.type.localeCompare(b.type) || a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
+    report.resources.push(...unmanaged);
+    return report;
+  } catch (error) {
+    return { ...report, resources: [], error: (error as Error).message };
+  } finally {
+    await client.close();
+  }
+}

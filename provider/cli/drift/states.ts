@@ -1,0 +1,207 @@
+// The states `audience drift` compares with the service: the local engine's state files and `pulumi stack export`
+// documents (same layout), their secrets opened with the passphrase or revealed by `--show-secrets`.
+import { glob, readFile } from "node:fs/promises";
+import { basename, dirname, resolve } from "node:path";
+import { z } from "zod";
+import { KIND_KEY } from "pulumi-audience/provider";
+import { isObject } from "pulumi-audience/sdk/contract";
+import { PassphraseCrypter } from "../../engine/secrets.ts";
+import { providerFamilies } from "../../runtime/families/index.ts";
+import { SECRET_SIG, SIG_KEY } from "../../runtime/markers.ts";
+
+export const TYPE_PREFIX = "pulumi-nodejs:dynamic/audience:";
+
+export type Props = Record<string, unknown>;
+
+/** One audience resource a state records. */
+export interface StateResource {
+  /** The state file it comes from. */
+  file: string;
+  urn: string;
+  /** Class name: Scope, Target, ... */
+  type: string;
+  collection: string;
+  name: string;
+  id: string;
+  /** Entry of `audience:accounts`; undefined for the default account. */
+  account: string | undefined;
+  /** Inputs as the program declared them (check's form), secrets opened. */
+  inputs: Props;
+  outputs: Props;
+  /** Members whose value the state holds encrypted and could not be opened, with why. */
+  sealed: { path: string; reason: string }[];
+  /** Paths of values the state keeps secret (shown as `[secret]`). */
+  secretPaths: string[];
+  ignoreChanges: string[];
+  /** `file:line:column` of the declaration, when the state records it. */
+  declaredAt?: { file: string; line: number; column: number };
+  /** Read with `.get()`: the program does not manage it. */
+  external: boolean;
+}
+
+export interface LoadedState {
+  file: string;
+  stack: string;
+  /** Where the program (and its `Pulumi.<stack>.yaml`) is looked for. */
+  programDir: string;
+  resources: StateResource[];
+}
+
+export class InputError extends Error {
+  override name = "InputError";
+}
+
+const document = z.object({
+  version: z.literal(3, { error: "must be 3" }),
+  deployment: z.object({
+    secrets_providers: z.object({ type: z.string(), state: z.unknown().optional() }).optional(),
+    resources: z.array(z.object({ urn: z.string().startsWith("urn:pulumi:"), type: z.string() }).loose()).default([]),
+  }).loose(),
+}).loose();
+
+/** Expands globs; a pattern matching nothing is an error (a typo must not pass as "no drift"). */
+export async function expandStates(patterns: string[]): Promise<string[]> {
+  const files: string[] = [];
+  for (const pattern of patterns) {
+    if (!/[*?[{]/.test(pattern)) {
+      files.push(resolve(pattern));
+      continue;
+    }
+    const matched: string[] = [];
+    for await (const file of glob(pattern)) matched.push(resolve(file));
+    if (matched.length === 0) throw new InputError(`--state ${pattern}: no file matches`);
+    files.push(...matched.sort());
+  }
+  return [...new Set(files)];
+}
+
+/** How secrets of one state are opened. */
+interface Opener {
+  open(ciphertext: string): unknown;
+  /** Why a ciphertext cannot be opened, when it cannot. */
+  problem?: string;
+}
+
+async function opener(providers: { type: string; state?: unknown } | undefined, passphrase: string | undefined): Promise<Opener> {
+  const salt = isObject(providers?.state) && typeof providers.state.salt === "string" ? providers.state.salt : undefined;
+  const refuse = (problem: string): Opener => ({ open: () => undefined, problem });
+  if (providers?.type !== "passphrase" || salt === undefined) {
+    return refuse(`encrypted by the ${providers?.type ?? "unknown"} secrets provider: export the stack with --show-secrets`);
+  }
+  if (passphrase === undefined) return refuse("encrypted: set PULUMI_CONFIG_PASSPHRASE, or export the stack with --show-secrets");
+  try {
+    const crypter = await PassphraseCrypter.open(passphrase, salt);
+    return { open: (ciphertext) => JSON.parse(crypter.decrypt(ciphertext)) };
+  } catch (error) {
+    return refuse((error as Error).message);
+  }
+}
+
+function joinPath(prefix: string, key: string | number): string {
+  return typeof key === "number" ? `${prefix}[${key}]` : prefix === "" ? key : `${prefix}.${key}`;
+}
+
+/**
+ * Reveals a state's values: secrets become their plaintext (their paths noted), unopenable ones are noted and
+ * left out. `ownWrapping` names top-level members the resource class wraps whole because a credential sits
+ * inside: the contract's secret paths mark what is secret within them.
+ */
+function reveal(value: unknown, path: string, found: { secretPaths: string[]; sealed: { path: string; reason: string }[] }, opener: Opener, ownWrapping: readonly string[]): unknown {
+  if (Array.isArray(value)) {
+    const revealed = value.map((v, i) => reveal(v, joinPath(path, i), found, opener, ownWrapping));
+    return revealed.every((v, i) => v === value[i]) ? value : revealed;
+  }
+  if (!isObject(value)) return value;
+  if (value[SIG_KEY] === SECRET_SIG) {
+    let inner: unknown;
+    if ("value" in value) inner = value.value;
+    else if (typeof value.plaintext === "string") inner = JSON.parse(value.plaintext);
+    else if (typeof value.ciphertext === "string") inner = opener.open(value.ciphertext);
+    if (inner === undefined) {
+      found.sealed.push({ path, reason: opener.problem ?? "held encrypted" });
+      return undefined;
+    }
+    if (!(ownWrapping.includes(path) && isObject(inner))) found.secretPaths.push(path);
+    return reveal(inner, path, found, opener, ownWrapping);
+  }
+  // Copied only where something inside was revealed: most values hold no secret.
+  let copy: Record<string, unknown> | undefined;
+  for (const [k, v] of Object.entries(value)) {
+    const revealed = typeof v === "object" && v !== null ? reveal(v, joinPath(path, k), found, opener, ownWrapping) : v;
+    if (revealed === v) continue;
+    copy ??= { ...value };
+    if (revealed === undefined) delete copy[k];
+    else copy[k] = revealed;
+  }
+  return copy ?? value;
+}
+
+/** `project:///index.ts#12,5` (Pulumi's form) or `file:///...#12,5`, resolved against the program's directory. */
+function declaredAt(position: unknown, programDir: string): StateResource["declaredAt"] {
+  if (typeof position !== "string") return undefined;
+  const m = /^(project|file):\/\/(.*)#(\d+)(?:,(\d+))?$/.exec(position);
+  if (!m) return undefined;
+  const file = m[1] === "project" ? resolve(programDir, m[2]!.replace(/^\/+/, "")) : decodeURIComponent(m[2]!);
+  return { file, line: Number(m[3]), column: Number(m[4] ?? 1) };
+}
+
+/** The program's directory: the engine keeps its state in `<program>/.audience/state/<stack>.json`. */
+function programDirOf(file: string): string {
+  const dir = dirname(file);
+  return basename(dir) === "state" && basename(dirname(dir)) === ".audience" ? dirname(dirname(dir)) : dir;
+}
+
+export async function loadState(file: string, passphrase: string | undefined): Promise<LoadedState> {
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    throw new InputError(`--state ${file}: ${(error as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (error as Error).message}`);
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new InputError(`--state ${file}: not JSON; expected a state file of \`audience run\` (.audience/state/<stack>.json) or \`pulumi stack export\``);
+  }
+  const checked = document.safeParse(parsed);
+  if (!checked.success) {
+    const issue = checked.error.issues[0];
+    const where = issue?.path.map(String).join(".") || "(document)";
+    throw new InputError(`--state ${file}: neither a state file of \`audience run\` nor a \`pulumi stack export\` document (${where}: ${issue?.message ?? "unexpected"})`);
+  }
+  const { deployment } = checked.data;
+  const programDir = programDirOf(file);
+  const open = await opener(deployment.secrets_providers, passphrase);
+  const stack = deployment.resources[0]?.urn.split("::")[0]?.slice("urn:pulumi:".length) ?? basename(file, ".json");
+  const resources: StateResource[] = [];
+  for (const raw of deployment.resources as Props[]) {
+    const type = String(raw.type);
+    if (!type.startsWith(TYPE_PREFIX) || typeof raw.id !== "string" || raw.id === "" || raw.delete === true) continue;
+    const urn = String(raw.urn);
+    const found = { secretPaths: [] as string[], sealed: [] as { path: string; reason: string }[] };
+    const kindOfInputs = isObject(raw.inputs) ? raw.inputs[KIND_KEY] : undefined;
+    const kind = typeof kindOfInputs === "string" ? providerFamilies[kindOfInputs] : undefined;
+    if (!kind) continue; // not a resource of this provider's families (or a damaged entry)
+    const inputs = reveal(raw.inputs ?? {}, "", found, open, kind.secretOutputs) as Props;
+    const outputs = reveal(raw.outputs ?? {}, "", { secretPaths: [], sealed: [] }, open, kind.secretOutputs) as Props;
+    const position = declaredAt(raw.sourcePosition, programDir);
+    resources.push({
+      file,
+      urn,
+      type: kind.family.className,
+      collection: kind.family.collection,
+      name: urn.slice(urn.lastIndexOf("::") + 2),
+      id: raw.id,
+      account: typeof inputs.account === "string" ? inputs.account : undefined,
+      inputs,
+      outputs,
+      sealed: found.sealed,
+      secretPaths: found.secretPaths,
+      ignoreChanges: Array.isArray(raw.ignoreChanges) ? raw.ignoreChanges.filter((p): p is string => typeof p === "string") : [],
+      ...(position ? { declaredAt: position } : {}),
+      external: raw.external === true,
+    });
+  }
+  return { file, stack, programDir, resources };
+}

@@ -1,0 +1,66 @@
+// What a scan costs: per account and family, one `?ids=` list per 100 managed resources and one plain list, never
+// one request per resource; and every resource untouched since it was made is in sync.
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { driftReport, type Report } from "../../provider/cli/drift/index.ts";
+import { exportStack, startFleet, type Fleet, type LoggedRequest } from "./fleet.ts";
+
+let fleet: Fleet;
+let dir: string;
+let report: Report;
+let requests: LoggedRequest[];
+
+beforeAll(async () => {
+  fleet = await startFleet();
+  dir = await mkdtemp(join(tmpdir(), "drift-batching-"));
+  const declared = [
+    ...Array.from({ length: 250 }, (_, i) => ({ name: `cohort-${i}`, collection: "cohorts", props: { account: "north", name: `Cohort ${i}`, minCount: i } })),
+    ...[1, 2].map((i) => ({ name: `hook-${i}`, collection: "webhook_endpoints", props: { account: "north", url: `https://hooks.example.com/${i}`, enabledEvents: ["resource.errored"] } })),
+  ];
+  const { document } = await exportStack(fleet.settings, "many", declared, "shown");
+  await writeFile(join(dir, "many.json"), JSON.stringify(document));
+  const mark = await fleet.mark();
+  report = await driftReport({ states: [join(dir, "*.json")], accounts: { north: { baseUrl: fleet.url, apiKey: fleet.north.apiKey } }, env: {} });
+  requests = (await fleet.requests(mark)).filter((r) => r.account_id === fleet.north.id);
+}, 120_000);
+
+afterAll(async () => {
+  await fleet?.close();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+it("finds every resource untouched since it was made in sync", () => {
+  expect(report.accounts.map((a) => [a.account, a.error])).toEqual([["north", undefined]]);
+  expect(report.summary).toMatchObject({ in_sync: 252, drifted: 0, missing: 0, unknown: 0, error: 0, unmanaged: 0, coverage: 1 });
+});
+
+it("reads in batches of at most 100 ids, one plain list per family, never one resource at a time", () => {
+  expect(requests.every((r) => r.method === "GET")).toBe(true);
+  const byIds = (path: string) => requests.filter((r) => r.path === path && r.query.includes("ids="));
+  expect(byIds("/cohorts").map((r) => new URLSearchParams(r.query).getAll("ids").length)).toEqual([100, 100, 50]);
+  expect(byIds("/webhook_endpoints")).toHaveLength(1);
+  const plain = requests.filter((r) => r.query === "" && r.path !== "/accounts/current").map((r) => r.path);
+  expect(plain).toContain("/cohorts");
+  expect(new Set(plain).size).toBe(plain.length); // each family listed once
+  expect(requests.filter((r) => /^\/[a-z_]+\/[0-9a-f-]{36}$/.test(r.path))).toEqual([]);
+  expect(requests).toHaveLength(1 + 3 + 1 + plain.length);
+});
+
+it("reports an unreachable account as its error while the others complete", { timeout: 60_000 }, async () => {
+  const document = JSON.parse(await readFile(join(dir, "many.json"), "utf8")) as { deployment: { resources: Record<string, unknown>[] } };
+  const first = document.deployment.resources.find((r) => r.type === "pulumi-nodejs:dynamic/audience:Cohort")!;
+  const elsewhere = { ...first, urn: `${String(first.urn)}-elsewhere`, inputs: { ...(first.inputs as object), account: "gone" } };
+  await writeFile(join(dir, "elsewhere.json"), JSON.stringify({ version: 3, deployment: { resources: [elsewhere] } }));
+  const both = await driftReport({
+    states: [join(dir, "*.json")],
+    accounts: { north: { baseUrl: fleet.url, apiKey: fleet.north.apiKey }, gone: { baseUrl: "http://127.0.0.1:9", apiKey: "aud_unreachable" } },
+    env: {},
+    timeoutMs: 2000,
+  });
+  expect(both.accounts.map((a) => [a.account, a.error === undefined ? "read" : "not read"])).toEqual([["gone", "not read"], ["north", "read"]]);
+  expect(both.accounts[0]!.error).toMatch(/GET \/accounts\/current: .*127\.0\.0\.1:9/);
+  expect(both.accounts[0]!.error).not.toContain("aud_unreachable");
+  expect(both.summary.in_sync).toBe(252);
+});
