@@ -311,10 +311,11 @@ export class Snapshot {
 
   /** The state as `pulumi stack export` writes it: secrets encrypted, or in plaintext with showSecrets. */
   export({ showSecrets }: { showSecrets: boolean }): string {
-    return this.#serialize((v) => (showSecrets ? plaintextSecrets(v) : this.crypter.sealValue(v)));
+    // Indented, as `pulumi stack export` prints it for people and diffs; the state file itself stays compact.
+    return this.#serialize((v) => (showSecrets ? plaintextSecrets(v) : this.crypter.sealValue(v)), 4);
   }
 
-  #serialize(sealValue: (v: Value) => Value): string {
+  #serialize(sealValue: (v: Value) => Value, indent?: number): string {
     const seal = (m: PropertyMap) => sealValue(m as Value);
     const deployment: StateFile["deployment"] = {
       manifest: { time: new Date().toISOString(), magic: "", version: "pulumi-audience local engine" },
@@ -325,7 +326,7 @@ export class Snapshot {
       deployment.pending_operations = [...this.#pending].map(([id, op]) => ({ ...op, id, resource: { ...op.resource, inputs: seal(op.resource.inputs) as PropertyMap } }));
     }
     const file: StateFile = { version: 3, deployment };
-    return `${JSON.stringify(file)}\n`;
+    return `${JSON.stringify(file, null, indent)}\n`;
   }
 }
 
