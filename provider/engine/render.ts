@@ -86,7 +86,7 @@ function parseStatus(message: string): { type: string; subject: string; status: 
   return m ? { type: m[1]!, subject: m[2]!, status: m[3]! } : undefined;
 }
 
-export function createRenderer({ out, err, tty, diff = false, debug = false, startAfterMs = 1000, intervalMs = 30_000, env = process.env }: RendererOptions) {
+export function createRenderer({ out, err, tty, diff = false, debug = false, startAfterMs = 0, intervalMs = 30_000, env = process.env }: RendererOptions) {
   // NO_COLOR asks for no escape codes at all: no colour, and no live lines (they move the cursor).
   const color = wantsColor(tty, env);
   const live = color;

@@ -1,4 +1,4 @@
-// Progress lines as a person reads them off a terminal: one line per finished step, no escape codes.
+// Progress lines as a person reads them off a terminal: a line when a step starts and one when it ends, no escape codes.
 import { PassThrough } from "node:stream";
 import { expect, it } from "vitest";
 import type { StepEvent } from "../../provider/engine/index.ts";
@@ -18,4 +18,16 @@ const adopt = { kind: "step", op: "adopt", urn: "urn:pulumi:dev::shop::pulumi-no
 it("an adopted resource reads as adopted, with the id taken over, not as created", () => {
   expect(rendered([{ ...adopt, phase: "start", planned: false }, { ...adopt, phase: "done", planned: false, ms: 1200 }])).toBe("=  adopted    audience:Scope  pipeline (id 4f2a) 1.2s\n");
   expect(rendered([{ ...adopt, phase: "done", planned: true, ms: 3 }])).toBe("=  adopt      audience:Scope  pipeline (id 4f2a)\n");
+});
+
+it("off a terminal, a step that is running has a line as soon as it starts, and another when it ends", async () => {
+  const out = new PassThrough();
+  const chunks: string[] = [];
+  out.on("data", (c: Buffer) => chunks.push(c.toString()));
+  const renderer = createRenderer({ out, err: out, tty: false, env: {} });
+  renderer.event({ ...adopt, phase: "start", planned: false });
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  expect(chunks.join("")).toBe("=  adopting   audience:Scope  pipeline (id 4f2a)\n");
+  renderer.event({ ...adopt, phase: "done", planned: false, ms: 1200 });
+  expect(chunks.join("")).toBe("=  adopting   audience:Scope  pipeline (id 4f2a)\n=  adopted    audience:Scope  pipeline (id 4f2a) 1.2s\n");
 });
