@@ -6,7 +6,7 @@ import type { Command } from "commander";
 import { isMap, parseDocument, type Document } from "yaml";
 import { PassphraseCrypter, resolvePassphrase } from "../engine/index.ts";
 import { loadStackConfig, ProjectError, qualify, stackConfigPath, type ConfigValue } from "../engine/project.ts";
-import { parsePath, SECRET_MASK } from "../engine/values.ts";
+import { parsePath, SECRET_MASK } from "../plugin/values.ts";
 import { columns } from "./columns.ts";
 import { selectStack, stackOptions, type StackFlags } from "./stack-options.ts";
 import { UsageError } from "./usage.ts";

@@ -4,7 +4,7 @@ import { readFile } from "node:fs/promises";
 import Table from "cli-table3";
 import type { Command } from "commander";
 import { clientService, compare, createLifecycle, credentialsFor, readSettings, type Settings } from "pulumi-audience/provider";
-import { SIG_KEY } from "../engine/values.ts";
+import { SIG_KEY } from "../plugin/values.ts";
 
 const TYPE_PREFIX = "pulumi-nodejs:dynamic/audience:";
 const HIDDEN = "[secret]";

@@ -10,7 +10,7 @@ import { StepExecutor } from "./step-executor.ts";
 import { StepGenerator } from "./step-generator.ts";
 import { PlanError, type DeleteStep, type Step } from "./steps.ts";
 import { makeUrn, PROVIDER_TYPE, STACK_TYPE, urnType } from "./urn.ts";
-import type { PropertyMap } from "./values.ts";
+import type { PropertyMap } from "../plugin/values.ts";
 
 export type Operation = "preview" | "up" | "refresh" | "destroy";
 

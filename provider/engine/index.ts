@@ -12,7 +12,7 @@ import { DynamicProviderHost } from "./provider-host.ts";
 import { lockStack, Snapshot } from "./snapshot.ts";
 import type { StepOp } from "./steps.ts";
 import { STACK_TYPE, urnType } from "./urn.ts";
-import { isSecret, revealed, type PropertyMap, type Value } from "./values.ts";
+import { isSecret, revealed, type PropertyMap, type Value } from "../plugin/values.ts";
 
 export type { Operation } from "./deployment.ts";
 export type { DiagnosticEvent, EngineEvent, StepEvent } from "./events.ts";

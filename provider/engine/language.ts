@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { ProjectError, type Project } from "./project.ts";
-import { resolvePulumiModule } from "./proto.ts";
+import { resolvePulumiModule } from "../plugin/proto.ts";
 
 /** NODE_OPTIONS for child processes: ours, plus the `source` export condition when this process runs with it. */
 export function childNodeOptions(env: NodeJS.ProcessEnv = process.env): string {

@@ -1,7 +1,7 @@
 // The engine side of Pulumi's language protocol: the ResourceMonitor and Engine gRPC services a program talks to.
 import type { sendUnaryData, ServerUnaryCall, ServiceError, UntypedServiceImplementation } from "@grpc/grpc-js";
-import { emptyProto, engineProto, engineRpc, grpc, resourceProto, resourceRpc, structProto } from "./proto.ts";
-import type { PropertyMap } from "./values.ts";
+import { emptyProto, engineProto, engineRpc, grpc, resourceProto, resourceRpc, structProto } from "../plugin/proto.ts";
+import type { PropertyMap } from "../plugin/values.ts";
 
 export interface Registration {
   type: string;

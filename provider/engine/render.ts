@@ -1,7 +1,7 @@
 // Progress for people: a line per resource as it changes, then a summary; colour only on a terminal.
 import type { Writable } from "node:stream";
 import type { EngineEvent, RunResult, StepEvent, StepOp } from "./index.ts";
-import { UNKNOWN } from "./values.ts";
+import { UNKNOWN } from "../plugin/values.ts";
 
 const SYMBOL: Record<StepOp, string> = { create: "+", adopt: "=", update: "~", replace: "+-", delete: "-", same: " ", read: ">", drift: "~", gone: "-" };
 const DONE: Record<StepOp, string> = { create: "created", adopt: "adopted", update: "updated", replace: "replaced", delete: "deleted", same: "unchanged", read: "read", drift: "drifted", gone: "gone" };

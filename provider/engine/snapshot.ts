@@ -6,7 +6,7 @@ import { mkdir, open, readFile, rename, rm } from "node:fs/promises";
 import { dirname } from "node:path";
 import { z } from "zod";
 import { PassphraseCrypter } from "./secrets.ts";
-import { annotateSecrets, markSecret, plaintextSecrets, type PropertyMap, type Value } from "./values.ts";
+import { annotateSecrets, markSecret, plaintextSecrets, type PropertyMap, type Value } from "../plugin/values.ts";
 
 export interface ResourceState {
   urn: string;

@@ -5,7 +5,7 @@ import type { DynamicProviderHost } from "./provider-host.ts";
 import { dependencyOrder, prerequisites, recordedOutputs, type ResourceState } from "./snapshot.ts";
 import { PlanError, type DeleteStep, type DriftStep, type GoneStep, type ReadStep, type SameStep, type Step, type StepOp } from "./steps.ts";
 import { isDynamic, PROVIDER_TYPE, STACK_REFERENCE_TYPE } from "./urn.ts";
-import { annotateSecrets, applyIgnoreChanges, changedKeys, containsSecret, markSecret, sameValues, type PropertyMap, type Value } from "./values.ts";
+import { annotateSecrets, applyIgnoreChanges, changedKeys, containsSecret, markSecret, sameValues, type PropertyMap, type Value } from "../plugin/values.ts";
 
 /** The provider calls that decide a step without changing anything. */
 export type PlanningProvider = Pick<DynamicProviderHost, "check" | "diff" | "read">;
