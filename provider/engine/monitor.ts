@@ -40,7 +40,8 @@ export interface MonitorHandler {
   registerOutputs(urn: string, outputs: PropertyMap): Promise<void>;
   /** `Resource.get(name, id)`: reads an existing resource the stack does not manage. */
   read(req: ReadRequest): Promise<{ urn: string; outputs: PropertyMap }>;
-  invoke(token: string, args: PropertyMap): Promise<PropertyMap>;
+  /** Calls a function; `provider` is the reference of the provider the program chose, if it chose one. */
+  invoke(token: string, args: PropertyMap, provider?: string): Promise<PropertyMap>;
   log(severity: Severity, message: string, urn: string): void;
 }
 
@@ -113,7 +114,7 @@ export async function startMonitor(handler: MonitorHandler): Promise<MonitorServ
       return new emptyProto.Empty();
     }),
     invoke: unary(async (req: InstanceType<typeof resourceProto.ResourceInvokeRequest>) => {
-      const result = await handler.invoke(req.getTok(), (req.getArgs()?.toJavaScript() ?? {}) as PropertyMap);
+      const result = await handler.invoke(req.getTok(), (req.getArgs()?.toJavaScript() ?? {}) as PropertyMap, req.getProvider());
       return new resourceProto.ResourceInvokeResponse().setReturn(structProto.Struct.fromJavaScript(result as JsStruct));
     }),
     readResource: unary(async (req: InstanceType<typeof resourceProto.ReadResourceRequest>) => {

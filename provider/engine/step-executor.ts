@@ -2,22 +2,25 @@
 // stack's snapshot at once. Calls that change the service are noted as pending first, so a run that dies midway
 // leaves word of what may exist untracked.
 import { isDeepStrictEqual } from "node:util";
-import { ResourceInitFailedError, type DynamicProviderHost } from "./provider-host.ts";
+import { ResourceInitFailedError, type ProviderHost } from "./provider-host.ts";
+import { isDefaultProvider, isProviderType } from "./providers.ts";
 import { recordedOutputs, type PendingOperation, type ResourceState, type Snapshot } from "./snapshot.ts";
 import type { ReplaceStep, Step, UpdateStep } from "./steps.ts";
-import { PROVIDER_TYPE } from "./urn.ts";
 
 /** The provider calls that change the service. */
-export type ActingProvider = Pick<DynamicProviderHost, "create" | "update" | "delete">;
+export type ActingProvider = Pick<ProviderHost, "create" | "update" | "delete">;
+
+/** The provider process serving a resource (its type, through its provider reference). */
+type ProviderOf = (type: string, ref: string | undefined) => Promise<ActingProvider>;
 
 export interface StepExecutorOptions {
   snapshot: Snapshot;
-  provider: () => Promise<ActingProvider>;
+  provider: ProviderOf;
 }
 
 export class StepExecutor {
   readonly #snapshot: Snapshot;
-  readonly #provider: () => Promise<ActingProvider>;
+  readonly #provider: ProviderOf;
 
   constructor(options: StepExecutorOptions) {
     this.#snapshot = options.snapshot;
@@ -28,11 +31,12 @@ export class StepExecutor {
   async execute(step: Step): Promise<ResourceState | undefined> {
     switch (step.op) {
       case "create":
-        return step.new.custom ? this.#create(step.new) : this.#commit(step.new);
+        // A provider resource is its config: recorded, nothing to create.
+        return step.new.custom && !isProviderType(step.new.type) ? this.#create(step.new) : this.#commit(step.new);
       case "adopt":
-        return this.#create(step.new);
+        return step.imported ? this.#commit(step.new) : this.#create(step.new);
       case "update":
-        return this.#update(step);
+        return isProviderType(step.new.type) ? this.#commit(step.new, step.old) : this.#update(step);
       case "replace":
         return this.#replace(step);
       case "same":
@@ -63,7 +67,7 @@ export class StepExecutor {
 
   /** Drops default providers no resource refers to any more. */
   async dropUnusedProviders(): Promise<void> {
-    const providers = this.#snapshot.resources.filter((r) => r.type === PROVIDER_TYPE);
+    const providers = this.#snapshot.resources.filter(isDefaultProvider);
     for (const p of providers) {
       const ref = `${p.urn}::${p.id}`;
       if (!this.#snapshot.resources.some((r) => r.provider === ref)) await this.#snapshot.remove(p);
@@ -77,8 +81,8 @@ export class StepExecutor {
   }
 
   async #create(planned: ResourceState): Promise<ResourceState> {
-    const host = await this.#provider();
     const { urn, type, inputs } = planned;
+    const host = await this.#provider(type, planned.provider);
     // Recorded before the call: if the process dies mid-create, the next run says what may exist untracked.
     const op: PendingOperation = { resource: { urn, type, inputs }, type: "creating" };
     await this.#snapshot.begin(op);
@@ -98,7 +102,7 @@ export class StepExecutor {
   }
 
   async #update({ urn, old, new: planned }: UpdateStep): Promise<ResourceState> {
-    const host = await this.#provider();
+    const host = await this.#provider(planned.type, planned.provider);
     const id = planned.id ?? "";
     const op: PendingOperation = { resource: { urn, type: planned.type, id, inputs: planned.inputs }, type: "updating" };
     await this.#snapshot.begin(op);
@@ -129,8 +133,8 @@ export class StepExecutor {
   /** Deletes one resource for real (or only forgets it, when retained or read), then drops it from the state. */
   async #delete(r: ResourceState): Promise<void> {
     if (r.protect) throw new Error(`${r.urn} is protected: set protect: false and run up before deleting it`);
-    if (r.custom && r.id && !r.retainOnDelete && !r.external && r.type !== PROVIDER_TYPE) {
-      const host = await this.#provider();
+    if (r.custom && r.id && !r.retainOnDelete && !r.external && !isProviderType(r.type)) {
+      const host = await this.#provider(r.type, r.provider);
       const op: PendingOperation = { resource: { urn: r.urn, type: r.type, id: r.id, inputs: r.inputs }, type: "deleting" };
       await this.#snapshot.begin(op);
       try {
