@@ -8,7 +8,6 @@ import { startEmulator, type EmulatorOptions } from "pulumi-audience/emulator";
 import { client, type Client } from "../emulator/helpers.ts";
 
 export const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
-export const PLUGIN_MAIN = fileURLToPath(new URL("../../provider/plugin/main.ts", import.meta.url));
 
 export type Props = Record<string, unknown>;
 
