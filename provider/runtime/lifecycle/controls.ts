@@ -9,33 +9,20 @@ export const KIND_KEY = "__kind";
 /** How long `waitFor: "ready"` waits when `waitTimeoutSeconds` is not given. */
 export const DEFAULT_WAIT_TIMEOUT_SECONDS = 1800;
 
-// Each control's doc is written twice: as JSDoc for editors' hovers and as its description for the package schema.
+// Each control is documented by its description, which the program types and the package schema read.
 export const controlsSchema = z.strictObject({
-  /**
-   * Name of an entry of the `audience:accounts` stack config map (`{apiKey, baseUrl}`) to manage this resource
-   * in; the default account (`audience:apiKey` / `audience:baseUrl`) when absent. Changing it never replaces.
-   */
   account: z.string().min(1, { error: "must name an entry of audience:accounts" }).optional()
     .describe("Name of an entry of the `audience:accounts` stack config map (`{apiKey, baseUrl}`) to manage this resource in; the default account (`audience:apiKey` / `audience:baseUrl`) when absent. Changing it never replaces."),
-  /**
-   * Id of an existing resource to take over instead of creating one: it is read, merge-patched to these inputs
-   * and managed from then on. (Dynamic resources cannot take Pulumi's `import` option; native ones can.)
-   */
   adoptId: z.string().min(1, { error: "must be the id of an existing resource" }).optional()
     .describe("Id of an existing resource to take over instead of creating one: it is read, merge-patched to these inputs and managed from then on. (Dynamic resources cannot take Pulumi's `import` option; native ones can.)"),
-  /** `"ready"`: create and update wait until the resource has built; a failed build fails the step. */
   waitFor: z.enum(["ready", "none"], { error: 'must be "ready" or "none"' }).optional()
     .describe("`\"ready\"`: create and update wait until the resource has built; a failed build fails the step."),
-  /** How long `waitFor: "ready"` waits, in seconds (default {@link DEFAULT_WAIT_TIMEOUT_SECONDS}). */
   waitTimeoutSeconds: z.number({ error: "must be a number of seconds" }).positive({ error: "must be positive" }).optional()
     .describe(`How long \`waitFor: "ready"\` waits, in seconds (default ${DEFAULT_WAIT_TIMEOUT_SECONDS}).`),
-  /** `"archive"` archives the resource on destroy instead of deleting it (default `"delete"`). */
   deletionMode: z.enum(["delete", "archive"], { error: 'must be "delete" or "archive"' }).optional()
     .describe("`\"archive\"` archives the resource on destroy instead of deleting it (default `\"delete\"`)."),
-  /** With `deletionMode: "archive"`: ids of downstream resources that may be archived along. */
   cascadeTo: z.array(z.string()).optional()
     .describe("With `deletionMode: \"archive\"`: ids of downstream resources that may be archived along."),
-  /** With `deletionMode: "archive"`: archive everything downstream too. */
   cascadeToAll: z.boolean().optional()
     .describe("With `deletionMode: \"archive\"`: archive everything downstream too."),
 });
