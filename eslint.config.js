@@ -1,7 +1,7 @@
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
-// Layers point one way: sdk <- provider runtime <- engine <- cli; the emulator depends on the sdk only; nothing
+// Layers point one way: sdk <- provider runtime <- plugin <- engine <- cli; the emulator depends on the sdk only; nothing
 // imports test/. Patterns match the import as written, so relative paths (`../engine/x.ts`) and the package's
 // self-references (`pulumi-audience/emulator`) are both caught. Test files are exempt.
 const segment = (names) => `(^|/)(${names.join("|")})(/|$)`;
@@ -39,12 +39,12 @@ export default tseslint.config(
   },
   {
     files: ["provider/engine/**"],
-    rules: layers("the engine imports the runtime and the sdk, never the CLI built on it or tests", segment(["cli", "test"])),
+    rules: layers("the engine imports the runtime, the provider plugin it hosts and the sdk, never the CLI built on it or tests", segment(["cli", "test"])),
   },
   {
     files: ["provider/plugin/**"],
-    rules: layers("the provider plugin serves the runtime over gRPC beside the engine: never the CLI, the emulator or tests",
-      segment(["cli", "emulator", "test"]), PACKAGE_ROOT),
+    rules: layers("the provider plugin serves the runtime over gRPC to the engine that hosts it: never the engine, the CLI, the emulator or tests",
+      segment(["engine", "cli", "emulator", "test"]), PACKAGE_ROOT),
   },
   {
     files: ["provider/native/**"],

@@ -2,7 +2,7 @@
 // making the same undici call through the same host; and the service requests each operation sends.
 import * as pulumi from "@pulumi/pulumi";
 import { DynamicProviderHost } from "../provider/engine/provider-host.ts";
-import type { PropertyMap } from "../provider/engine/values.ts";
+import type { PropertyMap } from "../provider/plugin/values.ts";
 import { provider as shim } from "../provider/runtime/resources/shim.ts";
 import { atMost, median, ROOT, startChild, type Bench, type Row } from "./measure.ts";
 import type { EmulatorReady } from "./service.ts";

@@ -19,7 +19,7 @@ async function refusals(path: string, source: string): Promise<string[]> {
 
 describe("layer rule", () => {
   it.each([
-    ["provider/runtime/lifecycle/probe.ts", "../../engine/values.ts", /provider runtime .* not the engine/],
+    ["provider/runtime/lifecycle/probe.ts", "../../engine/deployment.ts", /provider runtime .* not the engine/],
     ["provider/runtime/families/probe.ts", "../../cli/main.ts", /provider runtime/],
     ["provider/runtime/probe.ts", "pulumi-audience/emulator", /provider runtime/],
     ["provider/runtime/resources/probe.ts", "pulumi-audience", /provider runtime/],
@@ -34,7 +34,8 @@ describe("layer rule", () => {
     ["provider/engine/probe.ts", "../../test/provider/harness.ts", /never the CLI built on it or tests/],
     ["provider/plugin/probe.ts", "../cli/main.ts", /provider plugin/],
     ["provider/plugin/probe.ts", "pulumi-audience/emulator", /provider plugin/],
-    ["provider/native/probe.ts", "../engine/values.ts", /native resources/],
+    ["provider/plugin/probe.ts", "../engine/plugin-host.ts", /provider plugin .* never the engine/],
+    ["provider/native/probe.ts", "../engine/deployment.ts", /native resources/],
     ["provider/native/probe.ts", "pulumi-audience", /native resources/],
   ])("%s may not import %s", async (path, source, message) => {
     const found = await refusals(path, source);
@@ -48,12 +49,13 @@ describe("layer rule", () => {
     ["provider/engine/probe.ts", "../runtime/markers.ts"],
     ["provider/cli/probe.ts", "../engine/index.ts"],
     ["provider/plugin/probe.ts", "../runtime/lifecycle/lifecycle.ts"],
+    ["provider/engine/probe.ts", "../plugin/launch.ts"],
     ["provider/native/probe.ts", "../plugin/tokens.ts"],
     ["provider/cli/probe.ts", "pulumi-audience/emulator"],
     ["emulator/probe.ts", "pulumi-audience/sdk/contract"],
     ["sdk/client/probe.ts", "../contract/index.ts"],
     ["test/provider/probe.test.ts", "./harness.ts"],
-    ["test/probe.test.ts", "../provider/engine/values.ts"],
+    ["test/probe.test.ts", "../provider/engine/deployment.ts"],
   ])("%s may import %s", async (path, source) => {
     expect(await refusals(path, source)).toEqual([]);
   });

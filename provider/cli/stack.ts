@@ -9,7 +9,7 @@ import { resolvePassphrase } from "../engine/stack-files.ts";
 import { loadStackConfig } from "../engine/project.ts";
 import { lockStack, StateError } from "../engine/snapshot.ts";
 import { STACK_TYPE, urnOwner } from "../engine/urn.ts";
-import { masked, revealed, type Value } from "../engine/values.ts";
+import { masked, revealed, type Value } from "../plugin/values.ts";
 import { columns } from "./columns.ts";
 import { selectStack, stackOptions, type StackFlags } from "./stack-options.ts";
 

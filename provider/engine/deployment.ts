@@ -4,13 +4,14 @@
 import { randomUUID } from "node:crypto";
 import { Progress, type EngineEvent } from "./events.ts";
 import type { MonitorHandler, ReadRequest, Registered, Registration, Severity } from "./monitor.ts";
-import type { DynamicProviderHost } from "./provider-host.ts";
+import type { ProviderHost } from "./provider-host.ts";
+import { DEFAULT_PROVIDER_NAME, providerTypeOf } from "./providers.ts";
 import type { ResourceState, Snapshot } from "./snapshot.ts";
 import { StepExecutor } from "./step-executor.ts";
 import { StepGenerator } from "./step-generator.ts";
 import { PlanError, type DeleteStep, type Step } from "./steps.ts";
-import { makeUrn, PROVIDER_TYPE, STACK_TYPE, urnType } from "./urn.ts";
-import { containsUnknown, UNKNOWN, type PropertyMap } from "./values.ts";
+import { makeUrn, STACK_TYPE, urnType } from "./urn.ts";
+import { containsUnknown, UNKNOWN, type PropertyMap } from "../plugin/values.ts";
 
 export type Operation = "preview" | "up" | "refresh" | "destroy";
 
@@ -20,7 +21,10 @@ export interface DeploymentOptions {
   snapshot: Snapshot;
   dryRun: boolean;
   parallel: number;
-  provider: () => Promise<DynamicProviderHost>;
+  /** The provider process serving a resource type through a provider reference (the default one when absent). */
+  provider: (type: string, ref: string | undefined) => Promise<ProviderHost>;
+  /** Calls a provider's function (`audience:index:getCohort`) through a provider reference. */
+  call?: (token: string, args: PropertyMap, ref: string | undefined) => Promise<PropertyMap>;
   /** Outputs of another stack of this project, for StackReference. */
   stackOutputs: (stack: string) => Promise<PropertyMap>;
   /** The id of an existing resource a resource's inputs ask to take over, if they do. */
@@ -45,7 +49,8 @@ export class Deployment implements MonitorHandler {
   readonly #completions = new Map<string, Promise<void>>();
   /** Resources of this run, as the program declared them (preview keeps them here only). */
   readonly #news = new Map<string, ResourceState>();
-  #providerRef: Promise<string> | undefined;
+  /** The default provider of each provider type, as `<urn>::<id>`. */
+  readonly #providerRefs = new Map<string, Promise<string>>();
   /** Steps in flight at once: `parallel`, whatever their kind, as `pulumi up --parallel`. */
   readonly #inSlot: <T>(fn: () => Promise<T>) => Promise<T>;
 
@@ -55,7 +60,7 @@ export class Deployment implements MonitorHandler {
     this.progress = new Progress(options.emit, options.dryRun);
     this.#generator = new StepGenerator({
       provider: options.provider,
-      defaultProvider: () => this.#defaultProvider(),
+      defaultProvider: (type) => this.#defaultProvider(type),
       stackOutputs: options.stackOutputs,
       ...(options.adoptedId ? { adoptedId: options.adoptedId } : {}),
     });
@@ -150,13 +155,14 @@ export class Deployment implements MonitorHandler {
     if (!this.#o.dryRun) await this.#executor.record(record);
   }
 
-  async invoke(token: string, args: PropertyMap): Promise<PropertyMap> {
+  async invoke(token: string, args: PropertyMap, provider = ""): Promise<PropertyMap> {
     if (token === "pulumi:pulumi:getResource") {
       const urn = String(args["urn"] ?? "");
       const found = this.#news.get(urn) ?? this.#snapshot.find(urn);
       if (!found) throw new Error(`pulumi:pulumi:getResource: no resource ${urn} in this stack`);
       return { urn, id: found.id ?? "", state: found.outputs };
     }
+    if (this.#o.call && providerTypeOf(token)) return this.#o.call(token, args, provider || undefined);
     throw new Error(`function ${token} is not served by the local engine: a dynamic provider has no functions, so lookups run in the program`);
   }
 
@@ -167,17 +173,27 @@ export class Deployment implements MonitorHandler {
     return { urn, outputs: state.outputs };
   }
 
-  /** The default provider every dynamic resource records, as the Pulumi engine creates it implicitly. */
-  #defaultProvider(): Promise<string> {
-    this.#providerRef ??= (async () => {
-      const urn = makeUrn(this.#o.stack, this.#o.project, PROVIDER_TYPE, "default", "");
-      const existing = this.#snapshot.find(urn);
-      const record: ResourceState = existing ?? { urn, custom: true, type: PROVIDER_TYPE, id: randomUUID(), inputs: {}, outputs: {}, dependencies: [] };
-      if (!existing && !this.#o.dryRun) await this.#executor.record(record);
-      this.#registered.add(urn);
-      return `${urn}::${record.id}`;
-    })();
-    return this.#providerRef;
+  /** The default provider resources of `type` record when they name none, created implicitly as Pulumi does. */
+  #defaultProvider(type: string): Promise<string> {
+    const providerType = providerTypeOf(type) ?? type;
+    let ref = this.#providerRefs.get(providerType);
+    if (!ref) {
+      ref = (async () => {
+        const urn = makeUrn(this.#o.stack, this.#o.project, providerType, DEFAULT_PROVIDER_NAME, "");
+        const existing = this.#snapshot.find(urn);
+        const record: ResourceState = existing ?? { urn, custom: true, type: providerType, id: randomUUID(), inputs: {}, outputs: {}, dependencies: [] };
+        if (!existing && !this.#o.dryRun) await this.#executor.record(record);
+        this.#registered.add(urn);
+        return `${urn}::${record.id}`;
+      })();
+      this.#providerRefs.set(providerType, ref);
+    }
+    return ref;
+  }
+
+  /** The inputs of a provider resource: as this run declared it, else as the state holds it. */
+  providerInputs(urn: string): PropertyMap | undefined {
+    return (this.#news.get(urn) ?? this.#snapshot.find(urn))?.inputs;
   }
 
   /** Warns of operations a run that died midway left pending: what they touched may be untracked or stale. */

@@ -8,12 +8,14 @@ import type { EngineEvent, StepEvent } from "./events.ts";
 import { childNodeOptions, runLanguageRuntime } from "./language.ts";
 import { startMonitor } from "./monitor.ts";
 import { checkStackName, loadProject, loadStackConfig, ProjectError, programConfigEnv, providerConfig, setConfigArg, type Project, type StackConfig } from "./project.ts";
+import { PluginHost } from "./plugin-host.ts";
 import { DynamicProviderHost } from "./provider-host.ts";
+import { pluginVariables, ProviderHosts } from "./providers.ts";
 import { lockStack, Snapshot } from "./snapshot.ts";
 import { DEFAULT_STACK, resolvePassphrase, stackStatePath } from "./stack-files.ts";
 import type { StepOp } from "./steps.ts";
 import { STACK_TYPE, urnType } from "./urn.ts";
-import { isSecret, revealed, type PropertyMap, type Value } from "./values.ts";
+import { isSecret, revealed, type PropertyMap, type Value } from "../plugin/values.ts";
 
 export type { Operation } from "./deployment.ts";
 export type { DiagnosticEvent, EngineEvent, StepEvent } from "./events.ts";
@@ -142,7 +144,7 @@ async function deploy(options: RunOptions, { project, stack, parallel, passphras
   };
   let host: Promise<DynamicProviderHost> | undefined;
   let monitorAddress = "";
-  const provider = () =>
+  const dynamicHost = () =>
     (host ??= DynamicProviderHost.start({
       cwd: project.dir,
       // The provider's logs (a build's status) reach this engine's Log service, as the program's do.
@@ -162,15 +164,25 @@ async function deploy(options: RunOptions, { project, stack, parallel, passphras
     const loaded = await Snapshot.load(path, passphrase);
     return loaded.resources.find((r) => urnType(r.urn) === STACK_TYPE)?.outputs ?? {};
   };
-  const deployment: Deployment = new Deployment({
-    project: project.name, stack, snapshot, dryRun, parallel, emit, provider, stackOutputs, adoptedId, ...(options.signal ? { signal: options.signal } : {}),
+  const hosts = new ProviderHosts({
+    dynamic: dynamicHost,
+    plugin: async (pluginConfig) => {
+      const plugin = await PluginHost.start({ cwd: project.dir, env: childEnv, onOutput: (line) => deployment.log("debug", line, "") });
+      await plugin.configure(pluginConfig);
+      return plugin;
+    },
+    defaultConfig: { variables: pluginVariables(providerConfig(config)) },
+    providerInputs: (urn) => deployment.providerInputs(urn),
   });
+  const provider = (type: string, ref: string | undefined) => hosts.host(type, ref);
+  const call = (token: string, args: PropertyMap, ref: string | undefined) => hosts.invoke(token, args, ref);
+  const deployment: Deployment = new Deployment({ project: project.name, stack, snapshot, dryRun, parallel, emit, provider, call, stackOutputs, adoptedId, ...(options.signal ? { signal: options.signal } : {}) });
   await deployment.reportInterrupted();
 
   const monitor = await startMonitor(deployment, project.dir);
   monitorAddress = monitor.address;
   // Both processes take a while to load @pulumi/pulumi: start the provider host while the program boots.
-  if (options.operation === "preview" || options.operation === "up" || snapshot.resources.some((r) => r.custom && r.id)) provider().catch(() => undefined);
+  if (options.operation === "preview" || options.operation === "up" || snapshot.resources.some((r) => r.custom && r.id)) dynamicHost().catch(() => undefined);
   let error: string | undefined;
   try {
     if (options.operation === "preview" || options.operation === "up") {
@@ -202,6 +214,7 @@ async function deploy(options: RunOptions, { project, stack, parallel, passphras
     options.signal?.removeEventListener("abort", stopNow);
     await monitor.close();
     if (host) await host.then((h) => h.close(), () => undefined);
+    await hosts.close();
     if (!dryRun) await snapshot.compact();
   }
   const { steps, diagnostics, failed } = deployment.progress;

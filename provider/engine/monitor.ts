@@ -1,9 +1,9 @@
 // The engine side of Pulumi's language protocol: the ResourceMonitor and Engine gRPC services a program talks to.
 import type { sendUnaryData, ServerUnaryCall, ServiceError, UntypedServiceImplementation } from "@grpc/grpc-js";
-import { emptyProto, engineProto, engineRpc, grpc, resourceProto, resourceRpc, structProto } from "./proto.ts";
+import { emptyProto, engineProto, engineRpc, grpc, resourceProto, resourceRpc, structProto } from "../plugin/proto.ts";
 import { isAbsolute, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { PropertyMap } from "./values.ts";
+import type { PropertyMap } from "../plugin/values.ts";
 
 export interface Registration {
   type: string;
@@ -52,7 +52,8 @@ export interface MonitorHandler {
   registerOutputs(urn: string, outputs: PropertyMap): Promise<void>;
   /** `Resource.get(name, id)`: reads an existing resource the stack does not manage. */
   read(req: ReadRequest): Promise<{ urn: string; outputs: PropertyMap }>;
-  invoke(token: string, args: PropertyMap): Promise<PropertyMap>;
+  /** Calls a function; `provider` is the reference of the provider the program chose, if it chose one. */
+  invoke(token: string, args: PropertyMap, provider?: string): Promise<PropertyMap>;
   /** `ephemeral`: a passing status (a build's progress), shown while it holds and not kept. */
   log(severity: Severity, message: string, urn: string, ephemeral?: boolean): void;
 }
@@ -147,7 +148,7 @@ export async function startMonitor(handler: MonitorHandler, projectDir?: string)
       return new emptyProto.Empty();
     }),
     invoke: unary(async (req: InstanceType<typeof resourceProto.ResourceInvokeRequest>) => {
-      const result = await handler.invoke(req.getTok(), (req.getArgs()?.toJavaScript() ?? {}) as PropertyMap);
+      const result = await handler.invoke(req.getTok(), (req.getArgs()?.toJavaScript() ?? {}) as PropertyMap, req.getProvider());
       return new resourceProto.ResourceInvokeResponse().setReturn(structProto.Struct.fromJavaScript(result as JsStruct));
     }),
     readResource: unary(async (req: InstanceType<typeof resourceProto.ReadResourceRequest>) => {

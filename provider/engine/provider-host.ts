@@ -1,13 +1,14 @@
-// The real dynamic-provider host of @pulumi/pulumi, spawned and spoken to over gRPC as Pulumi's engine does.
+// A resource provider process spoken to over Pulumi's ResourceProvider gRPC, as Pulumi's engine does; here the real
+// dynamic-provider host of @pulumi/pulumi (the `audience` plugin is in plugin-host.ts).
 import type { ChildProcess } from "node:child_process";
 import type { Metadata, ServiceError } from "@grpc/grpc-js";
 import type { ResourceProviderClient } from "@pulumi/pulumi/proto/provider_grpc_pb.js";
 import type { CheckResponse, ConfigureResponse, CreateResponse, DiffResponse, ReadResponse, UpdateResponse } from "@pulumi/pulumi/proto/provider_pb.js";
 import type { Empty } from "google-protobuf/google/protobuf/empty_pb.js";
-import { grpc, providerProto, providerRpc, resolvePulumiModule, statusProto, structProto } from "./proto.ts";
+import { grpc, providerProto, providerRpc, resolvePulumiModule, statusProto, structProto } from "../plugin/proto.ts";
 import { tetherArgs } from "./tether.ts";
-import { revealedMap, type PropertyMap } from "./values.ts";
-import { launchPlugin, stopPlugin, type LaunchedPlugin } from "../plugin/launch.ts";
+import { revealedMap, type PropertyMap } from "../plugin/values.ts";
+import { launchPlugin, stopPlugin, type LaunchedPlugin, type LaunchOptions } from "../plugin/launch.ts";
 
 export interface CheckResult {
   inputs: PropertyMap;
@@ -18,7 +19,13 @@ export interface DiffResult {
   changes: "some" | "none" | "unknown";
   replaces: string[];
   deleteBeforeReplace: boolean;
+  /** The top-level properties that change, when the provider names them. */
+  diffs?: string[];
+  /** Property path -> kind of change (`UPDATE`, `ADD_REPLACE`, ...), when the provider answers a detailed diff. */
+  detailed?: Record<string, string>;
 }
+
+const DIFF_KINDS = Object.fromEntries(Object.entries(providerProto.PropertyDiff.Kind).map(([name, value]) => [value, name]));
 
 /**
  * The host's ErrorResourceInitFailed: a create or update that reached the service but did not finish, so the
@@ -49,12 +56,16 @@ export class ProviderError extends Error {
 
 type Callback<Res> = (err: ServiceError | null, res: Res) => void;
 
-function toStruct(m: PropertyMap) {
-  return structProto.Struct.fromJavaScript(revealedMap(m) as Record<string, import("google-protobuf/google/protobuf/struct_pb.js").JavaScriptValue>);
+type JsStruct = Record<string, import("google-protobuf/google/protobuf/struct_pb.js").JavaScriptValue>;
+
+export function fromStruct(s: { toJavaScript(): Record<string, unknown> } | undefined): PropertyMap {
+  return (s?.toJavaScript() ?? {}) as PropertyMap;
 }
 
-function fromStruct(s: { toJavaScript(): Record<string, unknown> } | undefined): PropertyMap {
-  return (s?.toJavaScript() ?? {}) as PropertyMap;
+/** What create and update pass on: the resource's customTimeouts (seconds) and whether this is a preview. */
+export interface WriteOptions {
+  timeout?: number;
+  preview?: boolean;
 }
 
 export interface ProviderHostOptions {
@@ -65,31 +76,41 @@ export interface ProviderHostOptions {
   onOutput?: (line: string) => void;
 }
 
-export class DynamicProviderHost {
+/** Launches a provider process and connects to it; a launch failure is a ProviderError. */
+export async function connectProvider(name: string, args: string[], options: LaunchOptions): Promise<{ launched: LaunchedPlugin; client: ResourceProviderClient }> {
+  let launched: LaunchedPlugin;
+  try {
+    // Tied to the engine: the process ends when the engine does, however it ends.
+    launched = await launchPlugin(name, [...tetherArgs(), ...args], options);
+  } catch (error) {
+    throw new ProviderError((error as Error).message);
+  }
+  const client = new providerRpc.ResourceProviderClient(`127.0.0.1:${launched.port}`, grpc.credentials.createInsecure()) as unknown as ResourceProviderClient;
+  return { launched, client };
+}
+
+/** The resource calls every provider process answers: check, diff, create, read, update, delete. */
+export class ProviderHost {
+  readonly #name: string;
   readonly #child: ChildProcess;
   readonly #client: ResourceProviderClient;
   readonly #stderr: string[];
+  /** Whether secrets go to the provider as secret values (else revealed: the dynamic host expects plain values). */
+  readonly #keepSecrets: boolean;
 
-  private constructor(child: ChildProcess, client: ResourceProviderClient, stderr: string[]) {
-    this.#child = child;
+  protected constructor(name: string, { launched, client }: { launched: LaunchedPlugin; client: ResourceProviderClient }, keepSecrets: boolean) {
+    this.#name = name;
+    this.#child = launched.child;
     this.#client = client;
-    this.#stderr = stderr;
+    this.#stderr = launched.stderr;
+    this.#keepSecrets = keepSecrets;
   }
 
-  static async start(options: ProviderHostOptions): Promise<DynamicProviderHost> {
-    const entry = resolvePulumiModule(options.cwd, "cmd/dynamic-provider/index.js");
-    let launched: LaunchedPlugin;
-    try {
-      launched = await launchPlugin("dynamic-provider host", [...tetherArgs(), entry, options.engineAddress], options);
-    } catch (error) {
-      throw new ProviderError((error as Error).message);
-    }
-    const { child, port, stderr } = launched;
-    const client = new providerRpc.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure()) as unknown as ResourceProviderClient;
-    return new DynamicProviderHost(child, client, stderr);
+  protected toStruct(m: PropertyMap) {
+    return structProto.Struct.fromJavaScript((this.#keepSecrets ? m : revealedMap(m)) as JsStruct);
   }
 
-  #call<Res>(what: string, invoke: (client: ResourceProviderClient, cb: Callback<Res>) => unknown): Promise<Res> {
+  protected call<Res>(what: string, invoke: (client: ResourceProviderClient, cb: Callback<Res>) => unknown): Promise<Res> {
     return new Promise((resolve, reject) => {
       invoke(this.#client, (err, res) => {
         if (err) reject(this.#translate(err, what));
@@ -102,9 +123,99 @@ export class DynamicProviderHost {
     const init = initFailure(err.metadata);
     if (init) return new ResourceInitFailedError(err.details || err.message, init.id, init.outputs, init.reasons);
     if (err.code === grpc.status.UNAVAILABLE && this.#child.exitCode !== null) {
-      return new ProviderError(`${what}: the dynamic-provider host died:\n${this.#stderr.slice(-10).join("\n")}`, true);
+      return new ProviderError(`${what}: the ${this.#name} died:\n${this.#stderr.slice(-10).join("\n")}`, true);
     }
     return new ProviderError(err.details || err.message);
+  }
+
+  async check(urn: string, olds: PropertyMap, news: PropertyMap): Promise<CheckResult> {
+    const req = new providerProto.CheckRequest();
+    req.setUrn(urn);
+    req.setOlds(this.toStruct(olds));
+    req.setNews(this.toStruct(news));
+    const res = await this.call<CheckResponse>("check", (c, cb) => c.check(req, cb));
+    return { inputs: fromStruct(res.getInputs()), failures: res.getFailuresList().map((f) => ({ property: f.getProperty(), reason: f.getReason() })) };
+  }
+
+  /** Diff; without `oldInputs` the provider compares with the old outputs. */
+  async diff(id: string, urn: string, oldOutputs: PropertyMap, news: PropertyMap, oldInputs: PropertyMap | undefined, ignoreChanges: string[]): Promise<DiffResult> {
+    const req = new providerProto.DiffRequest();
+    req.setId(id);
+    req.setUrn(urn);
+    req.setOlds(this.toStruct(oldOutputs));
+    req.setNews(this.toStruct(news));
+    if (oldInputs) req.setOldInputs(this.toStruct(oldInputs));
+    req.setIgnorechangesList(ignoreChanges);
+    const res = await this.call<DiffResponse>("diff", (c, cb) => c.diff(req, cb));
+    const kinds = providerProto.DiffResponse.DiffChanges;
+    const changes = res.getChanges() === kinds.DIFF_SOME ? "some" : res.getChanges() === kinds.DIFF_NONE ? "none" : "unknown";
+    const result: DiffResult = { changes, replaces: res.getReplacesList(), deleteBeforeReplace: res.getDeletebeforereplace(), diffs: res.getDiffsList() };
+    if (!res.getHasdetaileddiff()) return result;
+    const detailed: Record<string, string> = {};
+    res.getDetaileddiffMap().forEach((diff, path) => { detailed[path] = String(DIFF_KINDS[diff.getKind()]); });
+    return { ...result, detailed };
+  }
+
+  async create(urn: string, inputs: PropertyMap, options: WriteOptions = {}): Promise<{ id: string; outputs: PropertyMap }> {
+    const req = new providerProto.CreateRequest();
+    req.setUrn(urn);
+    req.setProperties(this.toStruct(inputs));
+    req.setTimeout(options.timeout ?? 0);
+    req.setPreview(options.preview ?? false);
+    const res = await this.call<CreateResponse>("create", (c, cb) => c.create(req, cb));
+    return { id: res.getId(), outputs: fromStruct(res.getProperties()) };
+  }
+
+  async update(id: string, urn: string, oldOutputs: PropertyMap, news: PropertyMap, oldInputs: PropertyMap | undefined, options: WriteOptions = {}): Promise<PropertyMap> {
+    const req = new providerProto.UpdateRequest();
+    req.setId(id);
+    req.setUrn(urn);
+    req.setOlds(this.toStruct(oldOutputs));
+    req.setNews(this.toStruct(news));
+    if (oldInputs) req.setOldInputs(this.toStruct(oldInputs));
+    req.setTimeout(options.timeout ?? 0);
+    req.setPreview(options.preview ?? false);
+    const res = await this.call<UpdateResponse>("update", (c, cb) => c.update(req, cb));
+    return fromStruct(res.getProperties());
+  }
+
+  /**
+   * Reads the live resource; a missing id in the answer means it no longer exists. Without `outputs` and `inputs`
+   * it reads by the id alone, as an import does.
+   */
+  async read(id: string, urn: string, outputs?: PropertyMap, inputs?: PropertyMap): Promise<{ id: string; outputs: PropertyMap; inputs?: PropertyMap }> {
+    const req = new providerProto.ReadRequest();
+    req.setId(id);
+    req.setUrn(urn);
+    if (outputs) req.setProperties(this.toStruct(outputs));
+    if (inputs) req.setInputs(this.toStruct(inputs));
+    const res = await this.call<ReadResponse>("read", (c, cb) => c.read(req, cb));
+    const newInputs = res.getInputs();
+    return newInputs ? { id: res.getId(), outputs: fromStruct(res.getProperties()), inputs: fromStruct(newInputs) } : { id: res.getId(), outputs: fromStruct(res.getProperties()) };
+  }
+
+  async delete(id: string, urn: string, outputs: PropertyMap, oldInputs?: PropertyMap): Promise<void> {
+    const req = new providerProto.DeleteRequest();
+    req.setId(id);
+    req.setUrn(urn);
+    req.setProperties(this.toStruct(outputs));
+    if (oldInputs) req.setOldInputs(this.toStruct(oldInputs));
+    await this.call<Empty>("delete", (c, cb) => c.delete(req, cb));
+  }
+
+  /** Closes the channel and stops the host, resolving once it has exited. */
+  async close(): Promise<void> {
+    this.#client.close();
+    await stopPlugin(this.#child);
+  }
+}
+
+/** The dynamic-provider host of @pulumi/pulumi, which serves the `pulumi-nodejs:dynamic/...` resources. */
+export class DynamicProviderHost extends ProviderHost {
+  static async start(options: ProviderHostOptions): Promise<DynamicProviderHost> {
+    const entry = resolvePulumiModule(options.cwd, "cmd/dynamic-provider/index.js");
+    const name = "dynamic-provider host";
+    return new DynamicProviderHost(name, await connectProvider(name, [entry, options.engineAddress], options), false);
   }
 
   async configure(config: Record<string, unknown>): Promise<void> {
@@ -113,77 +224,9 @@ export class DynamicProviderHost {
     for (const [key, value] of Object.entries(config)) req.getVariablesMap().set(key, typeof value === "string" ? value : JSON.stringify(value));
     req.setAcceptsecrets(true);
     req.setAcceptresources(false);
-    await this.#call<ConfigureResponse>("configure", (c, cb) => c.configure(req, cb));
+    await this.call<ConfigureResponse>("configure", (c, cb) => c.configure(req, cb));
   }
 
-  async check(urn: string, olds: PropertyMap, news: PropertyMap): Promise<CheckResult> {
-    const req = new providerProto.CheckRequest();
-    req.setUrn(urn);
-    req.setOlds(toStruct(olds));
-    req.setNews(toStruct(news));
-    const res = await this.#call<CheckResponse>("check", (c, cb) => c.check(req, cb));
-    return { inputs: fromStruct(res.getInputs()), failures: res.getFailuresList().map((f) => ({ property: f.getProperty(), reason: f.getReason() })) };
-  }
-
-  async diff(id: string, urn: string, oldOutputs: PropertyMap, news: PropertyMap, oldInputs: PropertyMap, ignoreChanges: string[]): Promise<DiffResult> {
-    const req = new providerProto.DiffRequest();
-    req.setId(id);
-    req.setUrn(urn);
-    req.setOlds(toStruct(oldOutputs));
-    req.setNews(toStruct(news));
-    req.setOldInputs(toStruct(oldInputs));
-    req.setIgnorechangesList(ignoreChanges);
-    const res = await this.#call<DiffResponse>("diff", (c, cb) => c.diff(req, cb));
-    const kinds = providerProto.DiffResponse.DiffChanges;
-    const changes = res.getChanges() === kinds.DIFF_SOME ? "some" : res.getChanges() === kinds.DIFF_NONE ? "none" : "unknown";
-    return { changes, replaces: res.getReplacesList(), deleteBeforeReplace: res.getDeletebeforereplace() };
-  }
-
-  async create(urn: string, inputs: PropertyMap): Promise<{ id: string; outputs: PropertyMap }> {
-    const req = new providerProto.CreateRequest();
-    req.setUrn(urn);
-    req.setProperties(toStruct(inputs));
-    const res = await this.#call<CreateResponse>("create", (c, cb) => c.create(req, cb));
-    return { id: res.getId(), outputs: fromStruct(res.getProperties()) };
-  }
-
-  async update(id: string, urn: string, oldOutputs: PropertyMap, news: PropertyMap, oldInputs: PropertyMap): Promise<PropertyMap> {
-    const req = new providerProto.UpdateRequest();
-    req.setId(id);
-    req.setUrn(urn);
-    req.setOlds(toStruct(oldOutputs));
-    req.setNews(toStruct(news));
-    req.setOldInputs(toStruct(oldInputs));
-    const res = await this.#call<UpdateResponse>("update", (c, cb) => c.update(req, cb));
-    return fromStruct(res.getProperties());
-  }
-
-  /** Reads the live resource; a missing id in the answer means it no longer exists. */
-  async read(id: string, urn: string, outputs: PropertyMap, inputs: PropertyMap): Promise<{ id: string; outputs: PropertyMap; inputs?: PropertyMap }> {
-    const req = new providerProto.ReadRequest();
-    req.setId(id);
-    req.setUrn(urn);
-    req.setProperties(toStruct(outputs));
-    req.setInputs(toStruct(inputs));
-    const res = await this.#call<ReadResponse>("read", (c, cb) => c.read(req, cb));
-    const newInputs = res.getInputs();
-    return newInputs ? { id: res.getId(), outputs: fromStruct(res.getProperties()), inputs: fromStruct(newInputs) } : { id: res.getId(), outputs: fromStruct(res.getProperties()) };
-  }
-
-  async delete(id: string, urn: string, outputs: PropertyMap, oldInputs: PropertyMap): Promise<void> {
-    const req = new providerProto.DeleteRequest();
-    req.setId(id);
-    req.setUrn(urn);
-    req.setProperties(toStruct(outputs));
-    req.setOldInputs(toStruct(oldInputs));
-    await this.#call<Empty>("delete", (c, cb) => c.delete(req, cb));
-  }
-
-  /** Closes the channel and stops the host, resolving once it has exited. */
-  async close(): Promise<void> {
-    this.#client.close();
-    await stopPlugin(this.#child);
-  }
 }
 
 function initFailure(metadata: Metadata | undefined): { id: string; outputs: PropertyMap; reasons: string[] } | undefined {

@@ -9,7 +9,7 @@ import { isDeepStrictEqual } from "node:util";
 import { z } from "zod";
 import { Journal } from "./journal.ts";
 import { PassphraseCrypter } from "./secrets.ts";
-import { annotateSecrets, markSecret, plaintextSecrets, type PropertyMap, type Value } from "./values.ts";
+import { annotateSecrets, markSecret, plaintextSecrets, type PropertyMap, type Value } from "../plugin/values.ts";
 
 export interface ResourceState {
   urn: string;

@@ -3,22 +3,25 @@
 // call), so a run that dies midway leaves word of what may exist untracked.
 import { isDeepStrictEqual } from "node:util";
 import { CREATE_STARTED_KEY, KIND_KEY, OUTCOME_UNKNOWN } from "../runtime/lifecycle/index.ts";
-import { ProviderError, ResourceInitFailedError, type DynamicProviderHost } from "./provider-host.ts";
+import { ProviderError, ResourceInitFailedError, type ProviderHost } from "./provider-host.ts";
+import { isDefaultProvider, isProviderType } from "./providers.ts";
 import { recordedOutputs, type PendingOperation, type ResourceState, type Snapshot } from "./snapshot.ts";
 import type { ReplaceStep, Step, UpdateStep } from "./steps.ts";
-import { PROVIDER_TYPE } from "./urn.ts";
 
 /** The provider calls that change the service. */
-export type ActingProvider = Pick<DynamicProviderHost, "create" | "update" | "delete">;
+export type ActingProvider = Pick<ProviderHost, "create" | "update" | "delete">;
+
+/** The provider process serving a resource (its type, through its provider reference). */
+type ProviderOf = (type: string, ref: string | undefined) => Promise<ActingProvider>;
 
 export interface StepExecutorOptions {
   snapshot: Snapshot;
-  provider: () => Promise<ActingProvider>;
+  provider: ProviderOf;
 }
 
 export class StepExecutor {
   readonly #snapshot: Snapshot;
-  readonly #provider: () => Promise<ActingProvider>;
+  readonly #provider: ProviderOf;
   /** Pending operations this run began. */
   readonly #ownOps = new Set<PendingOperation>();
 
@@ -31,11 +34,12 @@ export class StepExecutor {
   async execute(step: Step): Promise<ResourceState | undefined> {
     switch (step.op) {
       case "create":
-        return step.new.custom ? this.#create(step.new) : this.#commit(step.new);
+        // A provider resource is its config: recorded, nothing to create.
+        return step.new.custom && !isProviderType(step.new.type) ? this.#create(step.new) : this.#commit(step.new);
       case "adopt":
-        return this.#create(step.new);
+        return step.imported ? this.#commit(step.new) : this.#create(step.new);
       case "update":
-        return this.#update(step);
+        return isProviderType(step.new.type) ? this.#commit(step.new, step.old) : this.#update(step);
       case "replace":
         return this.#replace(step);
       case "same":
@@ -72,7 +76,7 @@ export class StepExecutor {
 
   /** Drops default providers no resource refers to any more. */
   async dropUnusedProviders(): Promise<void> {
-    const providers = this.#snapshot.resources.filter((r) => r.type === PROVIDER_TYPE);
+    const providers = this.#snapshot.resources.filter(isDefaultProvider);
     for (const p of providers) {
       const ref = `${p.urn}::${p.id}`;
       if (!this.#snapshot.resources.some((r) => r.provider === ref)) await this.#snapshot.remove(p);
@@ -86,8 +90,8 @@ export class StepExecutor {
   }
 
   async #create(planned: ResourceState): Promise<ResourceState> {
-    const host = await this.#provider();
     const { urn, type, inputs } = planned;
+    const host = await this.#provider(type, planned.provider);
     // An earlier run's create of this resource whose outcome is unknown: the provider looks for what it made first.
     const earlier = this.#snapshot.pendingById().find(([, p]) => resolvable(p) && p.resource.urn === urn && !this.#ownOps.has(p));
     const startedAt = earlier?.[1].startedAt ?? Date.now();
@@ -118,7 +122,7 @@ export class StepExecutor {
   }
 
   async #update({ urn, old, new: planned }: UpdateStep): Promise<ResourceState> {
-    const host = await this.#provider();
+    const host = await this.#provider(planned.type, planned.provider);
     const id = planned.id ?? "";
     // Not awaited: until the update is recorded, the state holds the old inputs and the next run updates again.
     const op = this.#snapshot.begin({ resource: { urn, type: planned.type, id, inputs: planned.inputs }, type: "updating" });
@@ -146,8 +150,8 @@ export class StepExecutor {
   /** Deletes one resource for real (or only forgets it, when retained or read), then drops it from the state. */
   async #delete(r: ResourceState): Promise<void> {
     if (r.protect) throw new Error(`${r.urn} is protected: set protect: false and run up before deleting it`);
-    if (r.custom && r.id && !r.retainOnDelete && !r.external && r.type !== PROVIDER_TYPE) {
-      const host = await this.#provider();
+    if (r.custom && r.id && !r.retainOnDelete && !r.external && !isProviderType(r.type)) {
+      const host = await this.#provider(r.type, r.provider);
       // Not awaited: until the delete is recorded, the state still holds the resource and the next run deletes it.
       const op = this.#snapshot.begin({ resource: { urn: r.urn, type: r.type, id: r.id, inputs: r.inputs }, type: "deleting" });
       try {

@@ -1,20 +1,23 @@
 // Decides what a run does to each resource: from a registration, the resource's old state and the provider's
 // answers, the step to take. It asks the provider (check, diff, read) but changes nothing in the service or state.
+import { randomUUID } from "node:crypto";
 import { within } from "./changes.ts";
 import type { ReadRequest, Registration } from "./monitor.ts";
-import type { DynamicProviderHost } from "./provider-host.ts";
+import type { ProviderHost } from "./provider-host.ts";
 import { dependencyOrder, prerequisites, recordedOutputs, type ResourceState } from "./snapshot.ts";
 import { PlanError, type DeleteStep, type DriftStep, type GoneStep, type ReadStep, type SameStep, type Step, type StepOp } from "./steps.ts";
-import { isDynamic, PROVIDER_TYPE, STACK_REFERENCE_TYPE } from "./urn.ts";
-import { annotateSecrets, applyIgnoreChanges, changedKeys, containsSecret, markSecret, sameValues, type PropertyMap, type Value } from "./values.ts";
+import { isDefaultProvider, isProviderType, providerTypeOf } from "./providers.ts";
+import { STACK_REFERENCE_TYPE } from "./urn.ts";
+import { annotateSecrets, applyIgnoreChanges, changedKeys, containsSecret, markSecret, sameValues, type PropertyMap, type Value } from "../plugin/values.ts";
 
 /** The provider calls that decide a step without changing anything. */
-export type PlanningProvider = Pick<DynamicProviderHost, "check" | "diff" | "read">;
+export type PlanningProvider = Pick<ProviderHost, "check" | "diff" | "read">;
 
 export interface StepGeneratorOptions {
-  provider: () => Promise<PlanningProvider>;
-  /** The reference (`<urn>::<id>`) of the default provider custom resources record. */
-  defaultProvider: () => Promise<string>;
+  /** The provider process serving a resource type through a provider reference (the default one when absent). */
+  provider: (type: string, ref: string | undefined) => Promise<PlanningProvider>;
+  /** The reference (`<urn>::<id>`) of the default provider that resources of this type record. */
+  defaultProvider: (type: string) => Promise<string>;
   /** Outputs of another stack of this project, for StackReference. */
   stackOutputs: (stack: string) => Promise<PropertyMap>;
   /** The id of an existing resource the inputs ask to take over, if they do. */
@@ -68,12 +71,13 @@ export class StepGenerator {
 
   async #custom(urn: string, reg: Registration, old: ResourceState | undefined): Promise<Step> {
     const name = `${reg.type} "${reg.name}"`;
-    if (!isDynamic(reg.type) || (reg.provider && !reg.provider.includes(`::${PROVIDER_TYPE}::`))) {
-      throw new Error(`${name}: the local engine runs dynamic resources (pulumi-nodejs) only; deploy programs using other providers with the Pulumi CLI`);
+    if (isProviderType(reg.type)) return this.#providerResource(urn, reg, old);
+    if (!providerTypeOf(reg.type)) {
+      throw new Error(`${name}: the local engine runs dynamic (pulumi-nodejs) and audience resources only; deploy programs using other providers with the Pulumi CLI`);
     }
-    if (reg.importId) throw new Error(`${name}: import is not supported for dynamic resources; adopt existing resources through their own inputs`);
-    const provider = await this.#o.provider();
-    const providerRef = await this.#o.defaultProvider();
+    const provider = await this.#o.provider(reg.type, reg.provider || undefined);
+    const providerRef = reg.provider || await this.#o.defaultProvider(reg.type);
+    if (reg.importId && !old) return this.#import(urn, reg, provider, providerRef);
     const desired = old && reg.ignoreChanges.length ? applyIgnoreChanges(old.inputs, reg.inputs, reg.ignoreChanges) : reg.inputs;
     const op = old ? "update" : "create";
     const checked = await provider.check(urn, old?.inputs ?? {}, desired).catch((e: Error) => {
@@ -93,7 +97,8 @@ export class StepGenerator {
 
     const id = old.id ?? "";
     const diff = await provider.diff(id, urn, old.outputs, inputs, old.inputs, reg.ignoreChanges);
-    const keys = changedKeys(old.inputs, inputs);
+    // A provider's detailed diff names the paths that change; else the engine compares the inputs itself.
+    const keys = diff.detailed ? Object.keys(diff.detailed) : changedKeys(old.inputs, inputs);
     const forced = reg.replaceOnChanges.filter((k) => (k === "*" ? keys.length > 0 : keys.some((p) => within(p, k))));
     const replaces = [...new Set([...diff.replaces, ...forced])];
     if (replaces.length > 0) {
@@ -102,12 +107,45 @@ export class StepGenerator {
       const replacement = declaredState(urn, reg, { inputs, outputs: inputs, provider: providerRef });
       return { op: "replace", urn, old, new: replacement, keys: ordered, replaces, deleteBeforeReplace: reg.deleteBeforeReplace ?? diff.deleteBeforeReplace };
     }
-    const provided = old.provider ?? providerRef;
+    // Under an alias from another provider's type (dynamic -> native), the resource moves to this one.
+    const provided = providerRef;
     // A resource that exists but did not finish initializing is updated again, as Pulumi does.
     const changed = diff.changes === "some" || (diff.changes === "unknown" && !sameValues(old.inputs, inputs)) || (old.initErrors?.length ?? 0) > 0;
     if (changed) return { op: "update", urn, old, new: declaredState(urn, reg, { id, inputs, outputs: inputs, provider: provided }), keys };
     const kept = declaredState(urn, reg, { id, inputs, outputs: old.outputs, provider: provided });
     return { op: "same", urn, old, new: { ...kept, outputs: recordedOutputs(kept, old.outputs) } };
+  }
+
+  /** An explicit provider: its inputs are its config, recorded; a change of them is an update of the record. */
+  #providerResource(urn: string, reg: Registration, old: ResourceState | undefined): Step {
+    if (!old) return { op: "create", urn, new: declaredState(urn, reg, { id: randomUUID(), inputs: reg.inputs, outputs: reg.inputs }) };
+    const next = declaredState(urn, reg, { id: old.id ?? randomUUID(), inputs: reg.inputs, outputs: reg.inputs });
+    const keys = changedKeys(old.inputs, reg.inputs);
+    return keys.length > 0 ? { op: "update", urn, old, new: next, keys } : { op: "same", urn, old, new: next };
+  }
+
+  /**
+   * The `import` option: the resource is read by its id alone, the program's inputs are checked against what was
+   * read and must not differ from it; then it is recorded as a create would have recorded it.
+   */
+  async #import(urn: string, reg: Registration, provider: PlanningProvider, providerRef: string): Promise<Step> {
+    const name = `${reg.type} "${reg.name}"`;
+    const found = await provider.read(reg.importId, urn);
+    if (!found.id) throw new PlanError(`${name}: no resource with id ${reg.importId} to import`, "adopt");
+    const readInputs = found.inputs ?? {};
+    const checked = await provider.check(urn, readInputs, reg.inputs);
+    if (checked.failures.length > 0) {
+      const reasons = checked.failures.map((f) => `${f.property || "(resource)"}: ${f.reason}`).join("; ");
+      throw new PlanError(`${name}: invalid inputs: ${reasons}`, "adopt", checked.failures.map((f) => f.property));
+    }
+    const inputs = annotateSecrets(checked.inputs, reg.inputs);
+    const diff = await provider.diff(found.id, urn, found.outputs, inputs, readInputs, []);
+    if (diff.changes === "some") {
+      const keys = diff.detailed ? Object.keys(diff.detailed) : changedKeys(readInputs, inputs);
+      throw new PlanError(`${name}: the program's inputs differ from resource ${found.id} at ${keys.join(", ")}: make them match it to import it`, "adopt", keys);
+    }
+    const state = declaredState(urn, reg, { id: found.id, inputs, outputs: markSecret(annotateSecrets(found.outputs, inputs), reg.additionalSecretOutputs), provider: providerRef });
+    return { op: "adopt", urn, id: found.id, imported: true, new: state };
   }
 
   /** The step for a resource the program reads without managing it (`.get()`, StackReference). */
@@ -121,19 +159,19 @@ export class StepGenerator {
         const state: PropertyMap = { name, outputs, secretOutputNames: Object.keys(outputs).filter((k) => containsSecret(outputs[k] as Value)) };
         return { op: "read", urn, from: "stack", id: name, new: { urn, custom: true, external: true, type: req.type, id: name, inputs: req.inputs, outputs: state, ...placed } };
       }
-      if (!isDynamic(req.type)) throw new Error(`${req.type} "${req.name}": the local engine reads dynamic resources (pulumi-nodejs) and stack references only`);
-      const provider = await this.#o.provider();
+      if (!providerTypeOf(req.type)) throw new Error(`${req.type} "${req.name}": the local engine reads dynamic (pulumi-nodejs) and audience resources and stack references only`);
+      const provider = await this.#o.provider(req.type, req.provider || undefined);
       const found = await provider.read(req.id, urn, {}, req.inputs);
       if (!found.id) throw new Error(`${req.type} "${req.name}": no resource with id ${req.id}`);
       const outputs = markSecret(annotateSecrets(found.outputs, req.inputs), req.additionalSecretOutputs);
-      const state: ResourceState = { urn, custom: true, external: true, type: req.type, id: found.id, inputs: req.inputs, outputs, ...placed, provider: await this.#o.defaultProvider() };
+      const state: ResourceState = { urn, custom: true, external: true, type: req.type, id: found.id, inputs: req.inputs, outputs, ...placed, provider: req.provider || await this.#o.defaultProvider(req.type) };
       return { op: "read", urn, from: "resource", id: req.id, new: state };
     });
   }
 
-  /** Resources refresh reads: the stack's dynamic resources that exist. */
+  /** Resources refresh reads: the stack's resources that exist, of the types the engine runs. */
   refreshable(resources: readonly ResourceState[]): ResourceState[] {
-    return resources.filter((r) => r.custom && r.id && !r.delete && isDynamic(r.type));
+    return resources.filter((r) => r.custom && r.id && !r.delete && providerTypeOf(r.type) !== undefined);
   }
 
   /**
@@ -142,7 +180,7 @@ export class StepGenerator {
    */
   refresh(r: ResourceState): Promise<DriftStep | SameStep | GoneStep> {
     return planning("drift", async () => {
-      const provider = await this.#o.provider();
+      const provider = await this.#o.provider(r.type, r.provider);
       const read = await provider.read(r.id ?? "", r.urn, r.outputs, r.inputs);
       if (!read.id) return { op: "gone", urn: r.urn, old: r };
       const outputs = recordedOutputs(r, read.outputs, r.outputs);
@@ -156,14 +194,14 @@ export class StepGenerator {
 
   /** Deletes of resources the program no longer declares, and of old copies left by a replace. */
   undeclared(resources: readonly ResourceState[], registered: ReadonlySet<string>): DeleteStep[] {
-    return this.#deletes(resources.filter((r) => r.delete || (!registered.has(r.urn) && r.type !== PROVIDER_TYPE)));
+    return this.#deletes(resources.filter((r) => r.delete || (!registered.has(r.urn) && !isDefaultProvider(r))));
   }
 
   /** Deletes of every resource of the stack; refused while any is protected. */
   destroy(resources: readonly ResourceState[]): DeleteStep[] {
     const protectedOnes = resources.filter((r) => r.protect);
     if (protectedOnes.length > 0) throw new Error(`cannot destroy: protected resources ${protectedOnes.map((r) => r.urn).join(", ")}; set protect: false and run up first`);
-    return this.#deletes(resources.filter((r) => r.type !== PROVIDER_TYPE));
+    return this.#deletes(resources.filter((r) => !isDefaultProvider(r)));
   }
 
   /** Delete steps in reverse dependency order, each naming the deletes that go before it. */

@@ -17,12 +17,14 @@ export interface CreateStep {
   new: ResourceState;
 }
 
-/** A custom resource created by taking over the existing one the inputs name. */
+/** A custom resource created by taking over the existing one the inputs name, or the `import` option names. */
 export interface AdoptStep {
   op: "adopt";
   urn: string;
   /** The id of the existing resource. */
   id: string;
+  /** Imported: `new` is already what was read, to record as it is (else the provider's create adopts it). */
+  imported?: boolean;
   new: ResourceState;
 }
 

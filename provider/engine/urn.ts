@@ -2,7 +2,7 @@
 
 /** The root of every stack: its outputs are the stack's outputs. */
 export const STACK_TYPE = "pulumi:pulumi:Stack";
-/** The default provider every dynamic resource records, created implicitly as the Pulumi engine does. */
+/** The provider of dynamic resources; its default one is created implicitly, as the Pulumi engine does. */
 export const PROVIDER_TYPE = "pulumi:providers:pulumi-nodejs";
 export const STACK_REFERENCE_TYPE = "pulumi:pulumi:StackReference";
 
@@ -26,9 +26,4 @@ export function urnName(urn: string): string {
 export function urnType(urn: string): string {
   const qualified = urn.split("::")[2] ?? "";
   return qualified.slice(qualified.lastIndexOf("$") + 1);
-}
-
-/** Dynamic resources (`pulumi-nodejs:dynamic/...`), the only custom resources the local engine runs. */
-export function isDynamic(type: string): boolean {
-  return type.startsWith("pulumi-nodejs:");
 }

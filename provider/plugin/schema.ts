@@ -1,7 +1,7 @@
 // The `audience` package schema (Pulumi's package metaschema), generated from the contract: each family's create
 // shape gives its inputs, its response shape its outputs, its secret and create-only paths the `secret` and
 // `replaceOnChanges` marks; the lifecycle's controls are inputs of every resource; lookups are functions.
-import { camelKey, type FamilyDef } from "pulumi-audience/sdk/contract";
+import { camelKey, commonDocs, documentedMembers, membersOf, type Collection, type DocumentedMember, type FamilyDef } from "pulumi-audience/sdk/contract";
 import { z } from "zod";
 import { providerFamilies, type ProviderFamily } from "../runtime/families/index.ts";
 import { controlsSchema } from "../runtime/lifecycle/controls.ts";
@@ -92,9 +92,9 @@ function pascal(text: string): string {
   return camelKey(text).replace(/^[a-z]/, (c) => c.toUpperCase()).replace(/[^A-Za-z0-9]/g, "");
 }
 
-/** Wire paths compared without array markers: `options.password`, `stream_conditions.property`. */
+/** Wire paths compared without array and map markers: `options.password`, `stream_conditions.property`. */
 function plainPath(path: string): string {
-  return path.replace(/\[\d*\]/g, "");
+  return path.replace(/\[\d*\]/g, "").replace(/\.\*(?=\.|$)/g, "");
 }
 
 function without<T>(list: T[] | undefined, drop: (item: T) => boolean): T[] {
@@ -110,6 +110,8 @@ interface Marks {
   secrets: ReadonlySet<string>;
   /** Wire paths that cannot change after create. */
   createOnly: ReadonlySet<string>;
+  /** Each member's doc, by its path in the contract's docs tables (`[]` for elements, `.*` for map values). */
+  docs: ReadonlyMap<string, Pick<DocumentedMember, "description" | "deprecated">>;
 }
 
 /** Turns zod's JSON Schema into Pulumi types, naming each object and enum type after the path it was found at. */
@@ -198,9 +200,9 @@ class TypeBuilder {
       const name = camelKey(key);
       const member: JsonSchema = variants.length === 1 ? variants[0]! : { anyOf: variants };
       const spec: PropertySpec = { ...this.type(member, `${hint}${pascal(key)}`, at, marks) };
-      const doc = variants.find((v) => v.description)?.description;
-      if (doc) spec.description = doc;
-      if (variants.some((v) => v.deprecated)) spec.deprecationMessage = "Deprecated by the service; kept for existing configurations.";
+      const doc = marks.docs.get(at);
+      if (doc?.description !== undefined) spec.description = doc.description;
+      if (doc?.deprecated !== undefined) spec.deprecationMessage = doc.deprecated;
       if (marks.secrets.has(plainPath(at))) spec.secret = true;
       if (marks.createOnly.has(plainPath(at))) spec.replaceOnChanges = true;
       properties[name] = spec;
@@ -245,10 +247,10 @@ class TypeBuilder {
   #single(option: JsonSchema, hint: string, path: string, marks: Marks): TypeSpec {
     const type = typeof option.type === "string" ? option.type : typeof option.const === "string" ? "string" : undefined;
     if (type !== undefined && PRIMITIVES.has(type)) return { type };
-    if (type === "array") return { type: "array", items: option.items ? this.type(option.items, hint, path, marks) : ANY };
+    if (type === "array") return { type: "array", items: option.items ? this.type(option.items, hint, `${path}[]`, marks) : ANY };
     if (type === "object") {
       const values = option.additionalProperties;
-      return { type: "object", additionalProperties: isObject(values) && Object.keys(values).length > 0 ? this.type(values, hint, path, marks) : ANY };
+      return { type: "object", additionalProperties: isObject(values) && Object.keys(values).length > 0 ? this.type(values, hint, `${path}.*`, marks) : ANY };
     }
     return ANY;
   }
@@ -258,22 +260,27 @@ function jsonSchema(schema: z.ZodType, io: "input" | "output"): JsonSchema {
   return z.toJSONSchema(schema, { io, unrepresentable: "any", cycles: "ref", reused: "inline" }) as JsonSchema;
 }
 
-function marksOf(family: FamilyDef): Marks {
-  return { secrets: new Set(family.secrets.map(plainPath)), createOnly: new Set(family.createOnly.map(plainPath)) };
+/** The marks of a family's create or response schema, with the contract's field docs. */
+function marksOf(family: FamilyDef, schema: z.ZodType): Marks {
+  const docs = new Map(documentedMembers(family.collection as Collection, family, schema).map((m) => [m.path, m]));
+  return { secrets: new Set(family.secrets.map(plainPath)), createOnly: new Set(family.createOnly.map(plainPath)), docs };
 }
 
-const NO_MARKS: Marks = { secrets: new Set(), createOnly: new Set() };
+/** The marks of the provider's own inputs (controls, extra inputs): documented by their schemas' descriptions. */
+function providerMarks(schema: z.ZodType): Marks {
+  const docs = new Map(membersOf(schema).map((m) => [m.path, { description: m.schema.description }]));
+  return { secrets: new Set(), createOnly: new Set(), docs };
+}
 
 function resourceSpec(kind: ProviderFamily, builder: TypeBuilder): ResourceSpec {
   const { family } = kind;
-  const marks = marksOf(family);
   const read = (schema: z.ZodType, io: "input" | "output", what: string, m: Marks) =>
     builder.properties(builder.document(jsonSchema(schema, io), `${kind.family.className}/${what}`, io === "output" ? "Output" : "Args"), kind.family.className, "", m);
-  const inputs = read(family.create, "input", "create", marks);
-  const outputs = read(family.response, "output", "response", marks);
-  const extras = kind.extraInputSchema ? read(kind.extraInputSchema, "input", "extras", NO_MARKS) : { properties: {}, required: [] };
+  const inputs = read(family.create, "input", "create", marksOf(family, family.create));
+  const outputs = read(family.response, "output", "response", marksOf(family, family.response));
+  const extras = kind.extraInputSchema ? read(kind.extraInputSchema, "input", "extras", providerMarks(kind.extraInputSchema)) : { properties: {}, required: [] };
   // Named without the family: every resource shares the controls' types (`audience:index:WaitFor`).
-  const controls = builder.properties(builder.document(jsonSchema(controlsSchema, "input"), "controls", "Args"), "", "", NO_MARKS);
+  const controls = builder.properties(builder.document(jsonSchema(controlsSchema, "input"), "controls", "Args"), "", "", providerMarks(controlsSchema));
   delete outputs.properties.id;
   const secret = new Set(kind.secretOutputs);
   for (const [name, spec] of [...Object.entries(inputs.properties), ...Object.entries(outputs.properties)]) {
@@ -328,7 +335,7 @@ export function packageSchema(): PackageSchema {
           account: { type: "string", description: "Entry of `audience:accounts` to look in; the provider's account when absent." },
         },
       },
-      outputs: { type: "object", properties: { id: { type: "string" }, ...outputs }, required: ["id", ...resource.required] },
+      outputs: { type: "object", properties: { id: { type: "string", description: commonDocs.id }, ...outputs }, required: ["id", ...resource.required] },
     };
   }
   const config = providerProperties();

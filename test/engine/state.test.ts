@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PassphraseCrypter, runProgram, StateError } from "../../provider/engine/index.ts";
 import { Snapshot, type ResourceState } from "../../provider/engine/snapshot.ts";
-import { SECRET_SIG, SIG_KEY } from "../../provider/engine/values.ts";
+import { SECRET_SIG, SIG_KEY } from "../../provider/plugin/values.ts";
 
 const FIXTURE = join(import.meta.dirname, "fixtures", "notes");
 const PASSPHRASE = "state passphrase";

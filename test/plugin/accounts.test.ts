@@ -50,7 +50,7 @@ describe("the packaged executable", () => {
     const { child, port } = await launchPlugin("packaged plugin", [bin, "127.0.0.1:1"], { cwd: REPO_ROOT, env: process.env });
     try {
       const info = await new Promise<string>((resolve, reject) => {
-        import("../../provider/engine/proto.ts").then(({ grpc, providerRpc, emptyProto }) => {
+        import("../../provider/plugin/proto.ts").then(({ grpc, providerRpc, emptyProto }) => {
           const client = new providerRpc.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
           client.getPluginInfo(new emptyProto.Empty(), (err, res) => {
             client.close();

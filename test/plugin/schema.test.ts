@@ -4,10 +4,10 @@ import { execFile } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Ajv2020 } from "ajv/dist/2020.js";
-import { families } from "pulumi-audience/sdk/contract";
+import { docParts, documentedMembers, families, memberDoc } from "pulumi-audience/sdk/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { providerFamilies } from "../../provider/runtime/families/index.ts";
-import { packageSchema, type PackageSchema } from "../../provider/plugin/schema.ts";
+import { packageSchema, type PackageSchema, type PropertySpec } from "../../provider/plugin/schema.ts";
 import { resourceToken } from "../../provider/plugin/tokens.ts";
 import { Plugin, REPO_ROOT } from "./harness.ts";
 
@@ -86,6 +86,30 @@ describe("the package schema", () => {
     const personaSet = served.resources["audience:index:PersonaSet"]!.inputProperties;
     expect(personaSet.modelingFields?.deprecationMessage).toBeTruthy();
     expect(personaSet.name?.deprecationMessage).toBeUndefined();
+    const cohort = served.resources["audience:index:Cohort"]!.inputProperties;
+    expect(cohort.placeConditions?.deprecationMessage).toBe(docParts(memberDoc("cohorts", "place_conditions")!).deprecated);
+  });
+
+  it("describes every property with the contract's field docs", () => {
+    const undescribed: string[] = [];
+    const check = (where: string, properties: Record<string, PropertySpec>) => {
+      for (const [name, spec] of Object.entries(properties)) if (!spec.description) undescribed.push(`${where}.${name}`);
+    };
+    check("config", served.config.variables);
+    check("provider", served.provider.inputProperties);
+    for (const [token, resource] of Object.entries(served.resources)) {
+      check(`${token} inputs`, resource.inputProperties);
+      check(`${token} outputs`, resource.properties);
+    }
+    for (const [token, type] of Object.entries(served.types)) if ("properties" in type) check(token, type.properties);
+    for (const [token, fn] of Object.entries(served.functions)) {
+      check(`${token} inputs`, fn.inputs.properties);
+      check(`${token} outputs`, fn.outputs.properties);
+    }
+    expect(undescribed).toEqual([]);
+    const scopeDoc = documentedMembers("scopes", families.scopes, families.scopes.create).find((m) => m.path === "name")!.description;
+    expect(served.resources["audience:index:Scope"]!.inputProperties.name!.description).toBe(scopeDoc);
+    expect(served.resources["audience:index:Target"]!.inputProperties.waitFor!.description).toMatch(/wait until the resource has built/);
   });
 
   it("configures the provider with a secret apiKey and a baseUrl, both with their environment variables", () => {

@@ -6,7 +6,7 @@ import { createServer, request as httpRequest, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { DynamicProviderHost, ResourceInitFailedError } from "../../provider/engine/provider-host.ts";
-import type { PropertyMap } from "../../provider/engine/values.ts";
+import type { PropertyMap } from "../../provider/plugin/values.ts";
 
 export const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const NODE = process.execPath;

@@ -12,7 +12,10 @@ function personas(response: Props): { id: string; name: string }[] {
 
 export const personaSets: FamilyExtras = {
   extraInputs: ["personaNames"],
-  extraInputSchema: z.object({ personaNames: z.record(z.string(), z.string()).optional() }),
+  extraInputSchema: z.object({
+    personaNames: z.record(z.string(), z.string()).optional()
+      .describe("Persona id -> name, applied through the personas endpoint once the set has built (see `personas`)."),
+  }),
   async afterWrite({ client }, id, extras, response) {
     const wanted = isObject(extras.personaNames) ? extras.personaNames : {};
     let current = response;

@@ -9,12 +9,12 @@ import { UNKNOWN } from "../markers.ts";
 import type { Calls, ExtraInputs, Failure, FamilyExtras, Props } from "./family.ts";
 
 export const uploadInputs = z.strictObject({
-  directory: z.string({ error: "is required: the upload directory datasets and atlases read from" }),
-  filename: z.string({ error: "is required: .csv, .csv.gz or .csv.bz2" }),
-  /** The file's text. */
-  content: z.string().optional(),
-  /** A local file to send instead of `content`, read where the provider runs. */
-  source: z.string().min(1).optional(),
+  directory: z.string({ error: "is required: the upload directory datasets and atlases read from" })
+    .describe("Upload directory, as datasets' and atlases' `options.uploadDirectory` name it."),
+  filename: z.string({ error: "is required: .csv, .csv.gz or .csv.bz2" }).describe("File name: `.csv`, `.csv.gz` or `.csv.bz2`."),
+  content: z.string().optional().describe("The file's text; or give `source`."),
+  source: z.string().min(1).optional()
+    .describe("Path of a local file to upload, read where the provider runs; a change of its bytes re-uploads it."),
 }).check((ctx) => {
   if ((ctx.value.content === undefined) === (ctx.value.source === undefined)) {
     ctx.issues.push({ code: "custom", input: ctx.value, path: ["content"], message: "give exactly one of content or source" });

@@ -14,27 +14,22 @@ export const CREATE_STARTED_KEY = "__createStartedAt";
 /** How long `waitFor: "ready"` waits when `waitTimeoutSeconds` is not given. */
 export const DEFAULT_WAIT_TIMEOUT_SECONDS = 1800;
 
+// Each control is documented by its description, which the program types and the package schema read.
 export const controlsSchema = z.strictObject({
-  /**
-   * Name of an entry of the `audience:accounts` stack config map (`{apiKey, baseUrl}`) to manage this resource
-   * in; the default account (`audience:apiKey` / `audience:baseUrl`) when absent. Changing it never replaces.
-   */
-  account: z.string().min(1, { error: "must name an entry of audience:accounts" }).optional(),
-  /**
-   * Id of an existing resource to take over instead of creating one: it is read, merge-patched to these inputs
-   * and managed from then on. (Pulumi's `import` option does not apply to these resources.)
-   */
-  adoptId: z.string().min(1, { error: "must be the id of an existing resource" }).optional(),
-  /** `"ready"`: create and update wait until the resource has built; a failed build fails the step. */
-  waitFor: z.enum(["ready", "none"], { error: 'must be "ready" or "none"' }).optional(),
-  /** How long `waitFor: "ready"` waits, in seconds (default {@link DEFAULT_WAIT_TIMEOUT_SECONDS}). */
-  waitTimeoutSeconds: z.number({ error: "must be a number of seconds" }).positive({ error: "must be positive" }).optional(),
-  /** `"archive"` archives the resource on destroy instead of deleting it (default `"delete"`). */
-  deletionMode: z.enum(["delete", "archive"], { error: 'must be "delete" or "archive"' }).optional(),
-  /** With `deletionMode: "archive"`: ids of downstream resources that may be archived along. */
-  cascadeTo: z.array(z.string()).optional(),
-  /** With `deletionMode: "archive"`: archive everything downstream too. */
-  cascadeToAll: z.boolean().optional(),
+  account: z.string().min(1, { error: "must name an entry of audience:accounts" }).optional()
+    .describe("Name of an entry of the `audience:accounts` stack config map (`{apiKey, baseUrl}`) to manage this resource in; the default account (`audience:apiKey` / `audience:baseUrl`) when absent. Changing it never replaces."),
+  adoptId: z.string().min(1, { error: "must be the id of an existing resource" }).optional()
+    .describe("Id of an existing resource to take over instead of creating one: it is read, merge-patched to these inputs and managed from then on. (Dynamic resources cannot take Pulumi's `import` option; native ones can.)"),
+  waitFor: z.enum(["ready", "none"], { error: 'must be "ready" or "none"' }).optional()
+    .describe("`\"ready\"`: create and update wait until the resource has built; a failed build fails the step."),
+  waitTimeoutSeconds: z.number({ error: "must be a number of seconds" }).positive({ error: "must be positive" }).optional()
+    .describe(`How long \`waitFor: "ready"\` waits, in seconds (default ${DEFAULT_WAIT_TIMEOUT_SECONDS}).`),
+  deletionMode: z.enum(["delete", "archive"], { error: 'must be "delete" or "archive"' }).optional()
+    .describe("`\"archive\"` archives the resource on destroy instead of deleting it (default `\"delete\"`)."),
+  cascadeTo: z.array(z.string()).optional()
+    .describe("With `deletionMode: \"archive\"`: ids of downstream resources that may be archived along."),
+  cascadeToAll: z.boolean().optional()
+    .describe("With `deletionMode: \"archive\"`: archive everything downstream too."),
 });
 
 export type Controls = z.infer<typeof controlsSchema>;

@@ -7,6 +7,7 @@ import { fileURLToPath } from "node:url";
 import { z } from "zod";
 import { camelKey, documentedMembers, families, shapesOf, unwrap, type Collection, type DocumentedMember, type FamilyDef } from "pulumi-audience/sdk/contract";
 import { providerFamilies } from "../families/index.ts";
+import { controlsSchema } from "../lifecycle/controls.ts";
 
 export const PROGRAM_TYPES_FILE = fileURLToPath(new URL("./program-types.ts", import.meta.url));
 
@@ -206,11 +207,21 @@ function familyTypes(collection: Collection): string {
   return parts.join("\n");
 }
 
+/** The controls every resource takes, each documented by its description in `controlsSchema`. */
+function resourceControls(): string {
+  const lines = Object.entries(controlsSchema.shape).map(([key, member]) => {
+    if (member.description === undefined) throw new Error(`control ${key} has no description; describe it in controlsSchema`);
+    return `${jsdoc(member.description, undefined, "  ")}  ${key}?: ControlArgs["${key}"];\n`;
+  });
+  return "/** Inputs every resource takes that steer the provider; recorded in state, never sent to the service. */\n"
+    + `export interface ResourceControls {\n${lines.join("")}}\n`;
+}
+
 /** The whole generated module. */
 export function programTypes(): string {
   const collections = Object.keys(families) as Collection[];
   const extras = collections.filter(hasExtraInputs).map((c) => families[c].className);
-  const imports = ["ResourceControls", ...extras.flatMap((n) => [`${n}ExtraArgs`, `${n}ExtraOutputs`])].sort();
+  const imports = ["ControlArgs", ...extras.flatMap((n) => [`${n}ExtraArgs`, `${n}ExtraOutputs`])].sort();
   const table = collections.map((c) => {
     const n = families[c].className;
     return `  /** \`${n}\`: its arguments, outputs and lookup result. */\n  ${c}: { args: ${n}Args; outputs: ${n}Outputs; result: ${n}Result };`;
@@ -226,6 +237,7 @@ export function programTypes(): string {
     ...table,
     "}",
     "",
+    resourceControls(),
     collections.map(familyTypes).join("\n"),
   ].join("\n");
 }

@@ -5,7 +5,9 @@ import type * as pulumi from "@pulumi/pulumi";
 import type { Camel, Collection, families } from "pulumi-audience/sdk/contract";
 import type { z } from "zod";
 import type { controlsSchema } from "../lifecycle/controls.ts";
-import type { FamilyTypes } from "./program-types.ts";
+import type { FamilyTypes, ResourceControls } from "./program-types.ts";
+
+export type { ResourceControls };
 
 type Primitive = string | number | boolean | null | undefined;
 
@@ -40,11 +42,8 @@ export type Config<C extends Collection> = Camel<Known<z.input<Family<C>["create
 /** The program-facing shape of a family's response. */
 export type State<C extends Collection> = Camel<Known<z.output<Family<C>["response"]>>>;
 
-/**
- * Inputs every resource takes that steer the provider; recorded in state, never sent to the service. Each is
- * documented on `controlsSchema`, which checks them.
- */
-export type ResourceControls = {
+/** The types of the controls every resource takes, from `controlsSchema`; `ResourceControls` adds their docs. */
+export type ControlArgs = {
   [K in keyof ControlInputs]?: pulumi.Input<DeepInput<Exclude<ControlInputs[K], undefined>>>;
 };
 type ControlInputs = z.input<typeof controlsSchema>;

@@ -1,0 +1,99 @@
+// This package's `audience` resource provider plugin, spawned and spoken to over gRPC as Pulumi's engine does:
+// the resource calls of every provider, plus its configuration, functions, schema and cancellation.
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import type { CheckResponse, ConfigureResponse, DiffResponse, GetSchemaResponse, InvokeResponse } from "@pulumi/pulumi/proto/provider_pb.js";
+import type { PluginInfo } from "@pulumi/pulumi/proto/plugin_pb.js";
+import type { Empty } from "google-protobuf/google/protobuf/empty_pb.js";
+import { emptyProto, providerProto } from "../plugin/proto.ts";
+import { connectProvider, fromStruct, ProviderHost, type CheckResult } from "./provider-host.ts";
+import type { PropertyMap } from "../plugin/values.ts";
+
+/** The plugin's entry next to this module: its TypeScript source in a checkout, its compiled form in a build. */
+function pluginArgs(): string[] {
+  const source = fileURLToPath(new URL("../plugin/main.ts", import.meta.url));
+  if (existsSync(source)) return ["--conditions=source", source];
+  return [fileURLToPath(new URL("../plugin/main.js", import.meta.url))];
+}
+
+export interface PluginHostOptions {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  /** What the plugin prints besides its port, a line at a time. */
+  onOutput?: (line: string) => void;
+}
+
+/** What Configure answers: the features the plugin supports. */
+export interface Configured {
+  acceptSecrets: boolean;
+  supportsPreview: boolean;
+  acceptResources: boolean;
+}
+
+/** The configuration of one provider: a default provider's stack config as variables, or an explicit one's inputs. */
+export type ProviderConfig = { variables: Record<string, string> } | { args: PropertyMap };
+
+export class PluginHost extends ProviderHost {
+  static async start(options: PluginHostOptions): Promise<PluginHost> {
+    const name = "audience provider plugin";
+    return new PluginHost(name, await connectProvider(name, pluginArgs(), options), true);
+  }
+
+  async configure(config: ProviderConfig): Promise<Configured> {
+    const req = new providerProto.ConfigureRequest();
+    if ("args" in config) req.setArgs(this.toStruct(config.args));
+    else for (const [key, value] of Object.entries(config.variables)) req.getVariablesMap().set(key, value);
+    req.setAcceptsecrets(true);
+    req.setAcceptresources(true);
+    const res = await this.call<ConfigureResponse>("configure", (c, cb) => c.configure(req, cb));
+    return { acceptSecrets: res.getAcceptsecrets(), supportsPreview: res.getSupportspreview(), acceptResources: res.getAcceptresources() };
+  }
+
+  /** Checks an explicit provider's inputs (its config). */
+  async checkConfig(urn: string, olds: PropertyMap, news: PropertyMap): Promise<CheckResult> {
+    const req = new providerProto.CheckRequest();
+    req.setUrn(urn);
+    req.setOlds(this.toStruct(olds));
+    req.setNews(this.toStruct(news));
+    const res = await this.call<CheckResponse>("checkConfig", (c, cb) => c.checkConfig(req, cb));
+    return { inputs: fromStruct(res.getInputs()), failures: res.getFailuresList().map((f) => ({ property: f.getProperty(), reason: f.getReason() })) };
+  }
+
+  /** Compares an explicit provider's old and new config: the paths that differ, and whether any replaces it. */
+  async diffConfig(urn: string, olds: PropertyMap, news: PropertyMap): Promise<{ changes: "some" | "none"; replaces: string[]; diffs: string[] }> {
+    const req = new providerProto.DiffRequest();
+    req.setUrn(urn);
+    req.setOlds(this.toStruct(olds));
+    req.setOldInputs(this.toStruct(olds));
+    req.setNews(this.toStruct(news));
+    const res = await this.call<DiffResponse>("diffConfig", (c, cb) => c.diffConfig(req, cb));
+    const changes = res.getChanges() === providerProto.DiffResponse.DiffChanges.DIFF_SOME ? "some" : "none";
+    return { changes, replaces: res.getReplacesList(), diffs: res.getDiffsList() };
+  }
+
+  /** Calls a function (`audience:index:getCohort`, ...). */
+  async invoke(token: string, args: PropertyMap): Promise<PropertyMap> {
+    const req = new providerProto.InvokeRequest();
+    req.setTok(token);
+    req.setArgs(this.toStruct(args));
+    const res = await this.call<InvokeResponse>(token, (c, cb) => c.invoke(req, cb));
+    const failures = res.getFailuresList();
+    if (failures.length > 0) throw new Error(`${token}: ${failures.map((f) => `${f.getProperty() || "(call)"}: ${f.getReason()}`).join("; ")}`);
+    return fromStruct(res.getReturn());
+  }
+
+  async schema(): Promise<Record<string, unknown>> {
+    const res = await this.call<GetSchemaResponse>("getSchema", (c, cb) => c.getSchema(new providerProto.GetSchemaRequest(), cb));
+    return JSON.parse(res.getSchema()) as Record<string, unknown>;
+  }
+
+  async version(): Promise<string> {
+    const res = await this.call<PluginInfo>("getPluginInfo", (c, cb) => c.getPluginInfo(new emptyProto.Empty(), cb));
+    return res.getVersion();
+  }
+
+  /** Asks the plugin to stop what it is doing: calls in flight fail, keeping what they created. */
+  async cancel(): Promise<void> {
+    await this.call<Empty>("cancel", (c, cb) => c.cancel(new emptyProto.Empty(), cb));
+  }
+}
