@@ -5,7 +5,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { Command } from "commander";
 import { AudienceClient } from "pulumi-audience/sdk/client";
-import { families, fromWire, isObject, jsonEqual, SECRET_PLACEHOLDER, type Collection, type FamilyDef } from "pulumi-audience/sdk/contract";
+import { families, fromWire, isObject, jsonEqual, SECRET_PLACEHOLDER, splitUploadSubpath, type Collection, type FamilyDef } from "pulumi-audience/sdk/contract";
 import { providerFamilies } from "../runtime/families/index.ts";
 import { credentialsFor, readSettings, type Settings } from "../runtime/lifecycle/settings.ts";
 import { canonical } from "../runtime/lifecycle/shape.ts";
@@ -105,12 +105,14 @@ export async function generateProgram(settings: Settings, options: GenerateOptio
         // The service's own (classic cohorts), retired ones, and the account of the key itself are not adopted.
         if (doc.managed === true || doc.archived_at != null || doc.id === current.id) continue;
         if (collection === UPLOADS) {
-          const path = `uploads/${String(doc.directory)}/${String(doc.filename)}`;
-          await options.saveUpload!(path, await client.download(String(doc.directory), String(doc.filename)));
-          const variable = identifier(`${kind.family.className}_${String(doc.filename)}`, taken);
-          const args = { ...account, directory: doc.directory, filename: doc.filename, source: path };
+          const subpath = String(doc.subpath);
+          const { directory, filename } = splitUploadSubpath(subpath);
+          const path = `uploads/${subpath}`;
+          await options.saveUpload!(path, await client.download(directory, filename));
+          const variable = identifier(`${kind.family.className}_${filename}`, taken);
+          const args = { ...account, directory, filename, source: path };
           blocks.push(`const ${variable} = new audience.${kind.family.className}(${JSON.stringify(variable.replace(/_/g, "-"))}, ${print(args, () => undefined, "")}, { protect: true });`);
-          variables.set(`${String(doc.directory)}/${String(doc.filename)}`, variable);
+          variables.set(subpath, variable);
           continue;
         }
         const id = String(doc.id);

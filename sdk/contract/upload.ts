@@ -34,6 +34,12 @@ export function uploadSubpath(directory: string, filename: string): string {
   return `${directory}/${filename}`;
 }
 
+/** The directory and file name of a subpath: the directory is one path segment, so it ends at the first slash. */
+export function splitUploadSubpath(subpath: string): { directory: string; filename: string } {
+  const slash = subpath.indexOf("/");
+  return { directory: subpath.slice(0, slash), filename: subpath.slice(slash + 1) };
+}
+
 /** Field docs of uploads, by member path (see docs.ts). */
 export const uploadDocs = {
   subpath: "Where the service lists the file: `directory/filename`.",

@@ -3,7 +3,7 @@
 // client's upload calls. What the service lists (`md5_hash`) is what a change is measured against.
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
-import { checkUpload, jsonEqual, uploadSubpath } from "pulumi-audience/sdk/contract";
+import { checkUpload, jsonEqual, splitUploadSubpath, uploadSubpath } from "pulumi-audience/sdk/contract";
 import { z } from "zod";
 import { UNKNOWN } from "../markers.ts";
 import type { Calls, ExtraInputs, Failure, FamilyExtras, Props } from "./family.ts";
@@ -88,8 +88,7 @@ export const uploads: FamilyExtras = {
   },
 
   async delete({ client }, id) {
-    // The directory is one path segment, so the subpath splits at its first slash.
-    const slash = id.indexOf("/");
-    await client.deleteUpload(id.slice(0, slash), id.slice(slash + 1));
+    const { directory, filename } = splitUploadSubpath(id);
+    await client.deleteUpload(directory, filename);
   },
 };
