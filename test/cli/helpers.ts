@@ -12,12 +12,16 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs `audience ...args`; `input` is written to its stdin. Bounded: a hung command is killed after a minute. */
-export function audience(args: string[], { env = {}, input }: { env?: Record<string, string>; input?: string } = {}): Promise<CliResult> {
+/**
+ * Runs `audience ...args` off a terminal; `input` is written to its stdin. Bounded: a hung command is killed after
+ * `timeoutMs` (a minute by default).
+ */
+export function audience(args: string[], { env = {}, input, cwd, timeoutMs = 60_000 }: { env?: NodeJS.ProcessEnv; input?: string; cwd?: string; timeoutMs?: number } = {}): Promise<CliResult> {
   const child = spawn(process.execPath, ["--conditions=source", join(ROOT, "provider", "cli", "main.ts"), ...args], {
     env: { ...process.env, PULUMI_CONFIG_PASSPHRASE_FILE: "", ...env },
     stdio: ["pipe", "pipe", "pipe"],
-    timeout: 60_000,
+    timeout: timeoutMs,
+    ...(cwd ? { cwd } : {}),
   });
   let stdout = "";
   let stderr = "";

@@ -1,11 +1,10 @@
 // A fleet on one emulator for the drift tests: the default account as parent, sub-accounts `north` and `south`,
 // and an account whose only key has expired; stacks made through the provider's own check and create.
-import { execFile } from "node:child_process";
-import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { clientService, createLifecycle, credentialsFor, type Settings } from "pulumi-audience/provider";
 import { providerFamilies } from "../../provider/runtime/families/index.ts";
 import { SECRET_SIG, SIG_KEY } from "../../provider/runtime/markers.ts";
+import { audience as cli, type CliResult } from "../cli/helpers.ts";
 
 export const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
 export type Props = Record<string, unknown>;
@@ -124,17 +123,7 @@ export async function exportStack(settings: Settings, stack: string, declared: D
   return { document, ids };
 }
 
-export interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 /** `audience <args>` in a child process, off a terminal. */
-export function audience(args: string[], env: NodeJS.ProcessEnv = {}, cwd = REPO_ROOT): Promise<Run> {
-  return new Promise((resolve) => {
-    const child = execFile(process.execPath, ["--conditions=source", join(REPO_ROOT, "provider/cli/main.ts"), ...args], {
-      cwd, env: { ...process.env, ...env }, timeout: 120_000,
-    }, (_error, stdout, stderr) => resolve({ code: child.exitCode, stdout, stderr }));
-  });
+export function audience(args: string[], env: NodeJS.ProcessEnv = {}, cwd = REPO_ROOT): Promise<CliResult> {
+  return cli(args, { env, cwd, timeoutMs: 120_000 });
 }

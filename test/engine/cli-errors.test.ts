@@ -1,25 +1,18 @@
 // A failing run as a CI log shows it (NO_COLOR, not a TTY): the failure once under its resource, what depended on
 // it skipped, in text and --json; a program that throws gives its error without a stack trace and no plan; exit 1.
 // A command line that cannot be understood is one line and exit 2.
-import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { afterAll, expect, it } from "vitest";
+import { audience as cli } from "../cli/helpers.ts";
 
-const exec = promisify(execFile);
-const ROOT = join(import.meta.dirname, "..", "..");
 const FIXTURE = join(import.meta.dirname, "fixtures", "chain");
 const dir = mkdtempSync(join(tmpdir(), "engine-cli-errors-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function audience(...args: string[]) {
-  const env = { ...process.env, NOTES_DIR: dir, PULUMI_CONFIG_PASSPHRASE: "cli passphrase", NO_COLOR: "1" };
-  return exec(process.execPath, ["--conditions=source", join(ROOT, "provider", "cli", "main.ts"), ...args], { env, timeout: 60_000 }).then(
-    (r) => ({ code: 0, ...r }),
-    (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
-  );
+  return cli(args, { env: { NOTES_DIR: dir, PULUMI_CONFIG_PASSPHRASE: "cli passphrase", NO_COLOR: "1" } });
 }
 
 const preview = (...args: string[]) => audience("run", "preview", "--cwd", FIXTURE, "--state-dir", dir, ...args);

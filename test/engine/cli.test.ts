@@ -1,25 +1,17 @@
 // `audience run` as a user meets it: plain progress lines off a terminal, one JSON document with --json,
 // secrets never printed, and a refusal to change anything without --yes when nobody can be asked.
-import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { afterAll, expect, it } from "vitest";
+import { audience as cli } from "../cli/helpers.ts";
 
-const exec = promisify(execFile);
-const ROOT = join(import.meta.dirname, "..", "..");
 const FIXTURE = join(import.meta.dirname, "fixtures", "notes");
 const dir = mkdtempSync(join(tmpdir(), "engine-cli-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function audience(...args: string[]) {
-  return exec(process.execPath, ["--conditions=source", join(ROOT, "provider", "cli", "main.ts"), "run", ...args, "--cwd", FIXTURE, "--state-dir", dir], {
-    env: { ...process.env, NOTES_DIR: dir, PULUMI_CONFIG_PASSPHRASE: "cli passphrase" },
-  }).then(
-    (r) => ({ code: 0, ...r }),
-    (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
-  );
+  return cli(["run", ...args, "--cwd", FIXTURE, "--state-dir", dir], { env: { NOTES_DIR: dir, PULUMI_CONFIG_PASSPHRASE: "cli passphrase" } });
 }
 
 it("refuses to change a stack without --yes when not on a terminal", { timeout: 60_000 }, async () => {
