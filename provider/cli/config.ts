@@ -72,7 +72,6 @@ function member(value: unknown, members: (string | number)[]): unknown {
 export function register(program: Command): void {
   const config = program
     .command("config")
-    .description("the stack's config, kept in Pulumi.<stack>.yaml beside Pulumi.yaml as `pulumi config` keeps it; `audience run` reads it")
     .addHelpText("after", "\nSecure values are encrypted with PULUMI_CONFIG_PASSPHRASE (or PULUMI_CONFIG_PASSPHRASE_FILE), as Pulumi's passphrase provider does.");
 
   // The default subcommand, so that `audience config [--stack dev]` lists, as `pulumi config` does.

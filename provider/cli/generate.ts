@@ -158,7 +158,6 @@ export async function generateProgram(settings: Settings, options: GenerateOptio
 export function register(program: Command): void {
   program
     .command("generate")
-    .description("Write a Pulumi program that adopts the account's existing resources (from AUDIENCE_API_KEY / AUDIENCE_BASE_URL)")
     .option("--out <dir>", "write <dir>/index.ts and <dir>/Pulumi.yaml instead of printing the program")
     .option("--name <project>", "project name for Pulumi.yaml", "audience-account")
     .option("--only <collections>", "comma-separated collections to include (e.g. cohorts,scopes,targets)")

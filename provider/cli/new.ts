@@ -111,7 +111,6 @@ function thisPackage(): { manifest: Manifest; root: string; fromCheckout: boolea
 export function register(program: Command): void {
   program
     .command("new")
-    .description("create a program (Pulumi.yaml, package.json, tsconfig.json, index.ts) that `audience run` and the Pulumi CLI run as it is")
     .argument("[dir]", "where to create it (created if missing; must be empty)", ".")
     .option("-n, --name <name>", "project name (default: the directory's name)")
     .option("--generate-only", "write the files without running npm install")

@@ -20,7 +20,7 @@ async function loadState(flags: StackFlags): Promise<{ state: Snapshot; stack: s
 }
 
 export function register(program: Command): void {
-  const stack = program.command("stack").description("the stack's outputs and state, as `pulumi stack` shows, exports and imports them");
+  const stack = program.command("stack");
 
   stackOptions(stack.command("output"), { state: true })
     .description("print the stack's outputs (one with NAME); secrets read [secret] without --show-secrets")

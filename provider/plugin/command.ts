@@ -5,7 +5,6 @@ import { packageSchema } from "./schema.ts";
 export function register(program: Command): void {
   program
     .command("schema")
-    .description("Print the audience package schema (Pulumi package metaschema JSON) that the provider plugin serves")
     .action(() => {
       process.stdout.write(`${JSON.stringify(packageSchema(), null, 2)}\n`);
     });

@@ -1,5 +1,6 @@
 // A command whose options are declared with its code: a stand-in that loads the module only when the command
-// runs, then parses the command's own arguments (`--help` included) with the options the module declares.
+// runs, then parses the command's own arguments (`--help` included) with the options the module declares. The
+// description is the stand-in's, so `audience --help` and `audience <command> --help` say the same.
 import { Command } from "commander";
 
 export type Register = (program: Command) => void;
@@ -12,10 +13,10 @@ export function lazyCommand(name: string, description: string, load: () => Promi
       .helpOption(false)
       .allowUnknownOption()
       .allowExcessArguments()
-      .argument("[arguments...]")
       .action(async () => {
         const real = new Command(program.name()).copyInheritedSettings(program);
         (await load())(real);
+        real.commands.find((c) => c.name() === name)?.description(description);
         const argv = process.argv.slice(2);
         await real.parseAsync(argv.slice(argv.indexOf(name)), { from: "user" });
       });

@@ -103,7 +103,6 @@ interface Flags {
 export function register(program: Command): void {
   const drift = program
     .command("drift")
-    .description("Report where live accounts differ from the states of the programs that manage them")
     .argument("[states...]", "state files (same as --state)")
     .option("--state <file>", "a state of `audience run` (.audience/state/<stack>.json) or a `pulumi stack export` document; repeatable, globs allowed", collect)
     .option("--accounts <file>", 'JSON map of account name -> {"baseUrl", "apiKeyEnv" (or "apiKey")}')
