@@ -105,18 +105,10 @@ export class RateLimitedError extends AudienceApiError {
 /** 5xx. */
 export class ServerError extends AudienceApiError {}
 /**
- * 503: the service did not act on the request, so it may be sent again. The client resends every request but a
- * create itself; a create's caller decides (it may first look for what an earlier attempt made).
+ * 503: the service, or a proxy before it, was unavailable. The client resends every request but a create; a create's
+ * `outcomeUnknown` is set, because a proxy may answer 503 after the service acted, so its caller looks first.
  */
-export class ServiceUnavailableError extends ServerError {
-  /** Always false: a 503 changed nothing. */
-  readonly acted = false;
-
-  constructor(info: RequestInfo, status: number, body: ErrorBody) {
-    super(info, status, body);
-    this.message = `${this.message} (the service did not act on the request)`;
-  }
-}
+export class ServiceUnavailableError extends ServerError {}
 
 /** The request got no answer: connection refused, reset, DNS failure... */
 export class ConnectionError extends AudienceError {
