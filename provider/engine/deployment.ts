@@ -5,7 +5,8 @@ import { randomUUID } from "node:crypto";
 import { Progress, type EngineEvent } from "./events.ts";
 import type { MonitorHandler, ReadRequest, Registered, Registration, Severity } from "./monitor.ts";
 import type { ProviderHost } from "./provider-host.ts";
-import { DEFAULT_PROVIDER_NAME, providerTypeOf } from "./providers.ts";
+import type { ConfigChecker } from "./step-generator.ts";
+import { DEFAULT_PROVIDER_NAME, providerTypeOf, providerUrn } from "./providers.ts";
 import type { ResourceState, Snapshot } from "./snapshot.ts";
 import { StepExecutor } from "./step-executor.ts";
 import { StepGenerator } from "./step-generator.ts";
@@ -23,6 +24,8 @@ export interface DeploymentOptions {
   parallel: number;
   /** The provider process serving a resource type through a provider reference (the default one when absent). */
   provider: (type: string, ref: string | undefined) => Promise<ProviderHost>;
+  /** What checks the config of provider resources of a type (`pulumi:providers:audience`), if anything does. */
+  configChecker?: (providerType: string) => Promise<ConfigChecker> | undefined;
   /** Calls a provider's function (`audience:index:getCohort`) through a provider reference. */
   call?: (token: string, args: PropertyMap, ref: string | undefined) => Promise<PropertyMap>;
   /** Outputs of another stack of this project, for StackReference. */
@@ -63,6 +66,7 @@ export class Deployment implements MonitorHandler {
       defaultProvider: (type) => this.#defaultProvider(type),
       stackOutputs: options.stackOutputs,
       ...(options.adoptedId ? { adoptedId: options.adoptedId } : {}),
+      ...(options.configChecker ? { configChecker: options.configChecker } : {}),
     });
     this.#executor = new StepExecutor({ snapshot: options.snapshot, provider: options.provider });
   }
@@ -119,8 +123,9 @@ export class Deployment implements MonitorHandler {
     let old = this.#snapshot.find(urn);
     for (const alias of reg.aliasUrns) old ??= this.#snapshot.find(alias);
     try {
-      // Dependencies finish first; a failed one keeps this one from running, reported as skipped.
-      const deps = [...reg.dependencies, ...Object.values(reg.propertyDependencies).flat()];
+      // Dependencies (and the resource's provider) finish first; a failed one keeps this one from running, reported
+      // as skipped.
+      const deps = [...reg.dependencies, ...Object.values(reg.propertyDependencies).flat(), ...(reg.provider ? [providerUrn(reg.provider)] : [])];
       await Promise.all(deps.map((d) => this.#completions.get(d)));
       const failedDep = deps.find((d) => this.progress.hasFailed(d));
       if (failedDep) {

@@ -44,8 +44,8 @@ export function pluginVariables(stackConfig: Record<string, unknown>): Record<st
 
 export interface ProviderHostsOptions {
   dynamic: () => Promise<ProviderHost>;
-  /** Starts a plugin and configures it. */
-  plugin: (config: ProviderConfig) => Promise<PluginHost>;
+  /** Starts a plugin process, not configured yet. */
+  plugin: () => Promise<PluginHost>;
   /** The default plugin's config. */
   defaultConfig: ProviderConfig;
   /** The inputs of a provider resource, from this run's registrations or the state. */
@@ -55,10 +55,23 @@ export interface ProviderHostsOptions {
 /** Starts each provider process once, on first use, and stops them all at the end of the run. */
 export class ProviderHosts {
   readonly #o: ProviderHostsOptions;
+  /** Every plugin process started, configured or not. */
+  readonly #started: Promise<PluginHost>[] = [];
+  /** Configured plugins, by provider and config. */
   readonly #plugins = new Map<string, Promise<PluginHost>>();
+  /** A plugin started to check config and not configured yet: the next provider to configure takes it. */
+  #idle: Promise<PluginHost> | undefined;
+  /** The plugin that checks provider config (CheckConfig and DiffConfig depend on no configuration). */
+  #checker: Promise<PluginHost> | undefined;
 
   constructor(options: ProviderHostsOptions) {
     this.#o = options;
+  }
+
+  #start(): Promise<PluginHost> {
+    const started = this.#o.plugin();
+    this.#started.push(started);
+    return started;
   }
 
   /** The process serving `type` through the provider `ref` (the default provider when absent). */
@@ -67,6 +80,12 @@ export class ProviderHosts {
     if (providerType === DYNAMIC_PROVIDER_TYPE) return this.#o.dynamic();
     if (providerType === PLUGIN_PROVIDER_TYPE) return this.plugin(ref);
     return Promise.reject(new Error(`${type}: the local engine runs dynamic (pulumi-nodejs) and ${PACKAGE} resources only; deploy programs using other providers with the Pulumi CLI`));
+  }
+
+  /** The plugin that checks the config of provider resources of `providerType`; none when no plugin serves it. */
+  configChecker(providerType: string): Promise<PluginHost> | undefined {
+    if (providerType !== PLUGIN_PROVIDER_TYPE) return undefined;
+    return (this.#checker ??= this.#idle = this.#start());
   }
 
   /** The plugin of the provider `ref`; the default one when `ref` is absent or names a default provider. */
@@ -84,7 +103,13 @@ export class ProviderHosts {
     const key = `${explicit ? urn : DEFAULT_PROVIDER_NAME}|${JSON.stringify(config)}`;
     let plugin = this.#plugins.get(key);
     if (!plugin) {
-      plugin = this.#o.plugin(config);
+      const started = this.#idle ?? this.#start();
+      this.#idle = undefined;
+      this.#checker ??= started;
+      plugin = started.then(async (host) => {
+        await host.configure(config);
+        return host;
+      });
       this.#plugins.set(key, plugin);
     }
     return plugin;
@@ -96,8 +121,13 @@ export class ProviderHosts {
     return (await this.plugin(ref)).invoke(token, args);
   }
 
+  /** Asks every plugin to stop what it is doing: its waits in flight end, keeping what they created. */
+  async cancel(): Promise<void> {
+    await Promise.all(this.#started.map((p) => p.then((h) => h.cancel()).catch(() => undefined)));
+  }
+
   /** Stops every plugin started; the dynamic host is stopped by its owner. */
   async close(): Promise<void> {
-    await Promise.all([...this.#plugins.values()].map((p) => p.then((h) => h.close(), () => undefined)));
+    await Promise.all(this.#started.map((p) => p.then((h) => h.close(), () => undefined)));
   }
 }
