@@ -229,7 +229,8 @@ export class DynamicProviderHost extends ProviderHost {
     await this.call<ConfigureResponse>("configure", (c, cb) => c.configure(req, cb));
   }
 
-  // This host passes no request's timeout on to the provider: this package's resources get it as an input instead.
+  // This host passes no request's timeout on to the provider: this package's resources get it as an input instead
+  // (for create and update; a delete waits for nothing).
   override create(urn: string, inputs: PropertyMap, options: WriteOptions = {}) {
     return super.create(urn, withTimeout(inputs, options), options);
   }
