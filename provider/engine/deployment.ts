@@ -4,7 +4,7 @@
 import { randomUUID } from "node:crypto";
 import { Progress, type EngineEvent } from "./events.ts";
 import type { MonitorHandler, ReadRequest, Registered, Registration, Severity } from "./monitor.ts";
-import type { ProviderHost } from "./provider-host.ts";
+import type { CheckResult, ProviderHost } from "./provider-host.ts";
 import type { ConfigChecker } from "./step-generator.ts";
 import { DEFAULT_PROVIDER_NAME, providerTypeOf, providerUrn } from "./providers.ts";
 import type { ResourceState, Snapshot } from "./snapshot.ts";
@@ -26,6 +26,8 @@ export interface DeploymentOptions {
   provider: (type: string, ref: string | undefined) => Promise<ProviderHost>;
   /** What checks the config of provider resources of a type (`pulumi:providers:audience`), if anything does. */
   configChecker?: (providerType: string) => Promise<ConfigChecker> | undefined;
+  /** Checks the config of the default provider of a provider type, if anything checks it. */
+  checkDefaultProvider?: (providerType: string, urn: string) => Promise<CheckResult | undefined>;
   /** Calls a provider's function (`audience:index:getCohort`) through a provider reference. */
   call?: (token: string, args: PropertyMap, ref: string | undefined) => Promise<PropertyMap>;
   /** Outputs of another stack of this project, for StackReference. */
@@ -123,9 +125,10 @@ export class Deployment implements MonitorHandler {
     let old = this.#snapshot.find(urn);
     for (const alias of reg.aliasUrns) old ??= this.#snapshot.find(alias);
     try {
-      // Dependencies (and the resource's provider) finish first; a failed one keeps this one from running, reported
+      // Dependencies and the resource's provider finish first; a failed one keeps this one from running, reported
       // as skipped.
-      const deps = [...reg.dependencies, ...Object.values(reg.propertyDependencies).flat(), ...(reg.provider ? [providerUrn(reg.provider)] : [])];
+      const provider = reg.provider || (reg.custom && providerTypeOf(reg.type) ? await this.#defaultProvider(reg.type) : "");
+      const deps = [...reg.dependencies, ...Object.values(reg.propertyDependencies).flat(), ...(provider ? [providerUrn(provider)] : [])];
       await Promise.all(deps.map((d) => this.#completions.get(d)));
       const failedDep = deps.find((d) => this.progress.hasFailed(d));
       if (failedDep) {
@@ -187,8 +190,14 @@ export class Deployment implements MonitorHandler {
         const urn = makeUrn(this.#o.stack, this.#o.project, providerType, DEFAULT_PROVIDER_NAME, "");
         const existing = this.#snapshot.find(urn);
         const record: ResourceState = existing ?? { urn, custom: true, type: providerType, id: randomUUID(), inputs: {}, outputs: {}, dependencies: [] };
-        if (!existing && !this.#o.dryRun) await this.#executor.record(record);
         this.#registered.add(urn);
+        // Its config is the stack's: checked as an explicit provider's is. A failure is reported on the provider,
+        // and the resources it would serve are skipped.
+        const checked = await this.#o.checkDefaultProvider?.(providerType, urn).catch((e: Error) => ({ failures: [{ property: "", reason: e.message }] }));
+        if (checked?.failures.length) {
+          const message = `${providerType} "${DEFAULT_PROVIDER_NAME}": ${checked.failures.map((f) => f.reason).join("; ")}`;
+          this.progress.fail(existing ? "update" : "create", urn, checked.failures.map((f) => f.property), message);
+        } else if (!existing && !this.#o.dryRun) await this.#executor.record(record);
         return `${urn}::${record.id}`;
       })();
       this.#providerRefs.set(providerType, ref);

@@ -2,7 +2,7 @@
 // plugin for `audience:` types; one plugin per provider resource (`pulumi:providers:audience`), the default one
 // configured from stack config, an explicit one from its inputs.
 import type { PluginHost, ProviderConfig } from "./plugin-host.ts";
-import type { ProviderHost } from "./provider-host.ts";
+import type { CheckResult, ProviderHost } from "./provider-host.ts";
 import { PROVIDER_TYPE as PLUGIN_PROVIDER_TYPE, PACKAGE } from "../plugin/tokens.ts";
 import { revealed, type PropertyMap, type Value } from "../plugin/values.ts";
 import { PROVIDER_TYPE as DYNAMIC_PROVIDER_TYPE, urnName, urnType } from "./urn.ts";
@@ -32,12 +32,18 @@ export function providerUrn(ref: string): string {
   return ref.slice(0, ref.lastIndexOf("::"));
 }
 
-/** The default provider's config: stack config `audience:<key>` as `audience:config:<key>` variables. */
+/** The default provider's config as a provider resource's inputs: stack config `audience:<key>` as `<key>`. */
+export function pluginInputs(stackConfig: Record<string, unknown>): PropertyMap {
+  const inputs: PropertyMap = {};
+  for (const [key, value] of Object.entries(stackConfig)) if (key.startsWith(`${PACKAGE}:`)) inputs[key.slice(PACKAGE.length + 1)] = value as Value;
+  return inputs;
+}
+
+/** The default provider's config as Configure takes it: `audience:config:<key>` variables, objects as JSON. */
 export function pluginVariables(stackConfig: Record<string, unknown>): Record<string, string> {
   const variables: Record<string, string> = {};
-  for (const [key, value] of Object.entries(stackConfig)) {
-    if (!key.startsWith(`${PACKAGE}:`)) continue;
-    variables[`${PACKAGE}:config:${key.slice(PACKAGE.length + 1)}`] = typeof value === "string" ? value : JSON.stringify(revealed(value as Value));
+  for (const [key, value] of Object.entries(pluginInputs(stackConfig))) {
+    variables[`${PACKAGE}:config:${key}`] = typeof value === "string" ? value : JSON.stringify(revealed(value));
   }
   return variables;
 }
@@ -46,8 +52,8 @@ export interface ProviderHostsOptions {
   dynamic: () => Promise<ProviderHost>;
   /** Starts a plugin process, not configured yet. */
   plugin: () => Promise<PluginHost>;
-  /** The default plugin's config. */
-  defaultConfig: ProviderConfig;
+  /** The stack's config, which the default plugin takes its own (`audience:<key>`) from. */
+  stackConfig: Record<string, unknown>;
   /** The inputs of a provider resource, from this run's registrations or the state. */
   providerInputs: (urn: string) => PropertyMap | undefined;
 }
@@ -88,12 +94,18 @@ export class ProviderHosts {
     return (this.#checker ??= this.#idle = this.#start());
   }
 
+  /** Checks the default provider's config (from the stack's) with its plugin's CheckConfig; none to check for other types. */
+  async checkDefault(providerType: string, urn: string): Promise<CheckResult | undefined> {
+    const checker = this.configChecker(providerType);
+    return checker && (await checker).checkConfig(urn, {}, pluginInputs(this.#o.stackConfig));
+  }
+
   /** The plugin of the provider `ref`; the default one when `ref` is absent or names a default provider. */
   plugin(ref?: string): Promise<PluginHost> {
     const urn = ref ? providerUrn(ref) : "";
     if (urn !== "" && urnType(urn) !== PLUGIN_PROVIDER_TYPE) return Promise.reject(new Error(`provider ${urn} does not serve ${PACKAGE} resources`));
     const explicit = urn !== "" && urnName(urn) !== DEFAULT_PROVIDER_NAME;
-    let config = this.#o.defaultConfig;
+    let config: ProviderConfig = { variables: pluginVariables(this.#o.stackConfig) };
     if (explicit) {
       const inputs = this.#o.providerInputs(urn);
       if (!inputs) return Promise.reject(new Error(`provider ${urn} is neither declared by the program nor in the state`));

@@ -1,6 +1,6 @@
 // What the engine passes on to the provider besides inputs, through the local engine: customTimeouts (native and
-// dynamic mode), cancellation of a run (the plugin's Cancel), and explicit providers' config checked at plan time
-// by the plugin's CheckConfig and DiffConfig. Cohort builds never finish here unless advanced by hand.
+// dynamic mode), cancellation of a run (the plugin's Cancel), and providers' config checked at plan time by the
+// plugin's CheckConfig and DiffConfig. Cohort builds never finish here unless advanced by hand.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import type { RunResult } from "../../provider/engine/index.ts";
@@ -86,22 +86,29 @@ const explicitProvider = (args: string) => `import * as pulumi from "@pulumi/pul
 import * as audience from "pulumi-audience/native";
 const config = new pulumi.Config();
 const north = new audience.Provider("north", ${args});
-new audience.Cohort("north-cohort", { name: "North cohort", streamName: "transactions", minCount: 2 }, { provider: north });
+new audience.Cohort("cohort", { name: "North cohort", streamName: "transactions", minCount: 2 }, { provider: north });
 `;
 
-describe("an explicit provider's config, checked at plan time", { timeout: 180_000 }, () => {
+/** The same cohort through the default provider, configured from the stack's `audience:` config. */
+const defaultProvider = `import * as audience from "pulumi-audience/native";
+new audience.Cohort("cohort", { name: "Default cohort", streamName: "transactions", minCount: 2 });
+`;
+
+describe("a provider's config, checked at plan time", { timeout: 180_000 }, () => {
   it.each([
-    ["a bad baseUrl", `{ apiKey: config.requireSecret("northKey"), baseUrl: "ftp://north.example" }`, {}, "audience:baseUrl must be an http(s) URL"],
-    ["a missing apiKey", `{ baseUrl: config.require("baseUrl") }`, { AUDIENCE_API_KEY: "" }, "audience:apiKey is missing"],
-  ])("fails the preview on %s, naming the key, before any resource step", async (_case, args, env, message) => {
+    ["an explicit provider with a bad baseUrl", explicitProvider(`{ apiKey: config.requireSecret("northKey"), baseUrl: "ftp://north.example" }`), {}, {}, "north", "audience:baseUrl must be an http(s) URL"],
+    ["an explicit provider without apiKey", explicitProvider(`{ baseUrl: config.require("baseUrl") }`), {}, { AUDIENCE_API_KEY: "" }, "north", "audience:apiKey is missing"],
+    ["the default provider with a bad audience:baseUrl", defaultProvider, { "audience:baseUrl": "ftp://default.example" }, {}, "default", "audience:baseUrl must be an http(s) URL"],
+    ["the default provider without apiKey", defaultProvider, {}, { AUDIENCE_API_KEY: "" }, "default", "audience:apiKey is missing"],
+  ])("fails the preview for %s, naming the key, before any resource step", async (_case, index, config, env, provider, message) => {
     const { apiKey } = await world.account("config-check");
-    const dir = world.program("config-check", { index: explicitProvider(args) });
+    const dir = world.program("config-check", { index });
     await world.requests();
-    const preview = await world.run(dir, apiKey, "preview", { config: { baseUrl: `${world.emulator.url}/v1` }, secrets: { northKey: apiKey }, env });
+    const preview = await world.run(dir, apiKey, "preview", { config: { baseUrl: `${world.emulator.url}/v1`, ...config }, secrets: { northKey: apiKey }, env });
     expect(preview.ok).toBe(false);
     expect(preview.error).toContain(message);
-    expect(failedSteps(preview).map((s) => s.urn.split("::").pop())).toEqual(["north"]);
-    expect(preview.steps.filter((s) => s.name === "north-cohort" && s.phase !== "skipped")).toEqual([]);
+    expect(failedSteps(preview).map((s) => s.urn.split("::").pop())).toEqual([provider]);
+    expect(preview.steps.filter((s) => s.name === "cohort").map((s) => s.phase)).toEqual(["skipped"]);
     expect(writes(await world.requests())).toEqual([]);
   });
 
