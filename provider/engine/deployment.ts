@@ -4,8 +4,9 @@
 import { randomUUID } from "node:crypto";
 import { Progress, type EngineEvent } from "./events.ts";
 import type { MonitorHandler, ReadRequest, Registered, Registration, Severity } from "./monitor.ts";
-import type { ProviderHost } from "./provider-host.ts";
-import { DEFAULT_PROVIDER_NAME, providerTypeOf } from "./providers.ts";
+import type { CheckResult, ProviderHost } from "./provider-host.ts";
+import type { ConfigChecker } from "./step-generator.ts";
+import { DEFAULT_PROVIDER_NAME, providerTypeOf, providerUrn } from "./providers.ts";
 import type { ResourceState, Snapshot } from "./snapshot.ts";
 import { StepExecutor } from "./step-executor.ts";
 import { StepGenerator } from "./step-generator.ts";
@@ -23,6 +24,10 @@ export interface DeploymentOptions {
   parallel: number;
   /** The provider process serving a resource type through a provider reference (the default one when absent). */
   provider: (type: string, ref: string | undefined) => Promise<ProviderHost>;
+  /** What checks the config of provider resources of a type (`pulumi:providers:audience`), if anything does. */
+  configChecker?: (providerType: string) => Promise<ConfigChecker> | undefined;
+  /** Checks the config of the default provider of a provider type, if anything checks it. */
+  checkDefaultProvider?: (providerType: string, urn: string) => Promise<CheckResult | undefined>;
   /** Calls a provider's function (`audience:index:getCohort`) through a provider reference. */
   call?: (token: string, args: PropertyMap, ref: string | undefined) => Promise<PropertyMap>;
   /** Outputs of another stack of this project, for StackReference. */
@@ -63,6 +68,7 @@ export class Deployment implements MonitorHandler {
       defaultProvider: (type) => this.#defaultProvider(type),
       stackOutputs: options.stackOutputs,
       ...(options.adoptedId ? { adoptedId: options.adoptedId } : {}),
+      ...(options.configChecker ? { configChecker: options.configChecker } : {}),
     });
     this.#executor = new StepExecutor({ snapshot: options.snapshot, provider: options.provider });
   }
@@ -119,8 +125,10 @@ export class Deployment implements MonitorHandler {
     let old = this.#snapshot.find(urn);
     for (const alias of reg.aliasUrns) old ??= this.#snapshot.find(alias);
     try {
-      // Dependencies finish first; a failed one keeps this one from running, reported as skipped.
-      const deps = [...reg.dependencies, ...Object.values(reg.propertyDependencies).flat()];
+      // Dependencies and the resource's provider finish first; a failed one keeps this one from running, reported
+      // as skipped.
+      const provider = reg.provider || (reg.custom && providerTypeOf(reg.type) ? await this.#defaultProvider(reg.type) : "");
+      const deps = [...reg.dependencies, ...Object.values(reg.propertyDependencies).flat(), ...(provider ? [providerUrn(provider)] : [])];
       await Promise.all(deps.map((d) => this.#completions.get(d)));
       const failedDep = deps.find((d) => this.progress.hasFailed(d));
       if (failedDep) {
@@ -182,8 +190,14 @@ export class Deployment implements MonitorHandler {
         const urn = makeUrn(this.#o.stack, this.#o.project, providerType, DEFAULT_PROVIDER_NAME, "");
         const existing = this.#snapshot.find(urn);
         const record: ResourceState = existing ?? { urn, custom: true, type: providerType, id: randomUUID(), inputs: {}, outputs: {}, dependencies: [] };
-        if (!existing && !this.#o.dryRun) await this.#executor.record(record);
         this.#registered.add(urn);
+        // Its config is the stack's: checked as an explicit provider's is. A failure is reported on the provider,
+        // and the resources it would serve are skipped.
+        const checked = await this.#o.checkDefaultProvider?.(providerType, urn).catch((e: Error) => ({ failures: [{ property: "", reason: e.message }] }));
+        if (checked?.failures.length) {
+          const message = `${providerType} "${DEFAULT_PROVIDER_NAME}": ${checked.failures.map((f) => f.reason).join("; ")}`;
+          this.progress.fail(existing ? "update" : "create", urn, checked.failures.map((f) => f.property), message);
+        } else if (!existing && !this.#o.dryRun) await this.#executor.record(record);
         return `${urn}::${record.id}`;
       })();
       this.#providerRefs.set(providerType, ref);

@@ -10,7 +10,7 @@ import { startMonitor } from "./monitor.ts";
 import { checkStackName, loadProject, loadStackConfig, ProjectError, programConfigEnv, providerConfig, setConfigArg, type Project, type StackConfig } from "./project.ts";
 import { PluginHost } from "./plugin-host.ts";
 import { DynamicProviderHost } from "./provider-host.ts";
-import { pluginVariables, ProviderHosts } from "./providers.ts";
+import { ProviderHosts } from "./providers.ts";
 import { lockStack, Snapshot } from "./snapshot.ts";
 import { DEFAULT_STACK, resolvePassphrase, stackStatePath } from "./stack-files.ts";
 import type { StepOp } from "./steps.ts";
@@ -166,17 +166,21 @@ async function deploy(options: RunOptions, { project, stack, parallel, passphras
   };
   const hosts = new ProviderHosts({
     dynamic: dynamicHost,
-    plugin: async (pluginConfig) => {
-      const plugin = await PluginHost.start({ cwd: project.dir, env: childEnv, onOutput: (line) => deployment.log("debug", line, "") });
-      await plugin.configure(pluginConfig);
-      return plugin;
-    },
-    defaultConfig: { variables: pluginVariables(providerConfig(config)) },
+    plugin: () => PluginHost.start({ cwd: project.dir, env: childEnv, onOutput: (line) => deployment.log("debug", line, "") }),
+    stackConfig: providerConfig(config),
     providerInputs: (urn) => deployment.providerInputs(urn),
   });
+  // Stopped, the plugins end their waits in flight, so the steps they serve finish at once (kept, as failed).
+  const cancelPlugins = () => void hosts.cancel();
+  options.signal?.addEventListener("abort", cancelPlugins, { once: true });
   const provider = (type: string, ref: string | undefined) => hosts.host(type, ref);
   const call = (token: string, args: PropertyMap, ref: string | undefined) => hosts.invoke(token, args, ref);
-  const deployment: Deployment = new Deployment({ project: project.name, stack, snapshot, dryRun, parallel, emit, provider, call, stackOutputs, adoptedId, ...(options.signal ? { signal: options.signal } : {}) });
+  const configChecker = (providerType: string) => hosts.configChecker(providerType);
+  const checkDefaultProvider = (providerType: string, urn: string) => hosts.checkDefault(providerType, urn);
+  const deployment: Deployment = new Deployment({
+    project: project.name, stack, snapshot, dryRun, parallel, emit, provider, configChecker, checkDefaultProvider, call, stackOutputs, adoptedId,
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
   await deployment.reportInterrupted();
 
   const monitor = await startMonitor(deployment, project.dir);
@@ -212,6 +216,7 @@ async function deploy(options: RunOptions, { project, stack, parallel, passphras
   } finally {
     clearTimeout(stopTimer);
     options.signal?.removeEventListener("abort", stopNow);
+    options.signal?.removeEventListener("abort", cancelPlugins);
     await monitor.close();
     if (host) await host.then((h) => h.close(), () => undefined);
     await hosts.close();

@@ -4,6 +4,7 @@ import { emptyProto, engineProto, engineRpc, grpc, resourceProto, resourceRpc, s
 import { isAbsolute, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { PropertyMap } from "../plugin/values.ts";
+import type { TimedOperation } from "./timeouts.ts";
 
 export interface Registration {
   type: string;
@@ -22,6 +23,8 @@ export interface Registration {
   additionalSecretOutputs: string[];
   aliasUrns: string[];
   importId: string;
+  /** As the program gave them (Go durations, "" when not given); the step generator checks them. */
+  customTimeouts?: Partial<Record<TimedOperation, string>>;
   /** Where the program declared it, as Pulumi records it: `project:///index.ts#12,5`. */
   sourcePosition?: string;
 }
@@ -130,6 +133,8 @@ export async function startMonitor(handler: MonitorHandler, projectDir?: string)
         aliasUrns: req.getAliasurnsList(),
         importId: req.getImportid(),
       };
+      const timeouts = req.getCustomtimeouts();
+      if (timeouts) reg.customTimeouts = { create: timeouts.getCreate(), update: timeouts.getUpdate(), delete: timeouts.getDelete() };
       const declaredAt = sourcePosition(req, projectDir);
       if (declaredAt) reg.sourcePosition = declaredAt;
       if (req.hasProtect()) reg.protect = req.getProtect();

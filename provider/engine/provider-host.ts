@@ -7,6 +7,7 @@ import type { CheckResponse, ConfigureResponse, CreateResponse, DiffResponse, Re
 import type { Empty } from "google-protobuf/google/protobuf/empty_pb.js";
 import { grpc, providerProto, providerRpc, resolvePulumiModule, statusProto, structProto } from "../plugin/proto.ts";
 import { tetherArgs } from "./tether.ts";
+import { KIND_KEY, STEP_TIMEOUT_KEY } from "../runtime/lifecycle/controls.ts";
 import { revealedMap, type PropertyMap } from "../plugin/values.ts";
 import { launchPlugin, stopPlugin, type LaunchedPlugin, type LaunchOptions } from "../plugin/launch.ts";
 
@@ -62,7 +63,7 @@ export function fromStruct(s: { toJavaScript(): Record<string, unknown> } | unde
   return (s?.toJavaScript() ?? {}) as PropertyMap;
 }
 
-/** What create and update pass on: the resource's customTimeouts (seconds) and whether this is a preview. */
+/** What create, update and delete pass on: the resource's customTimeouts (seconds) and whether this is a preview. */
 export interface WriteOptions {
   timeout?: number;
   preview?: boolean;
@@ -194,12 +195,13 @@ export class ProviderHost {
     return newInputs ? { id: res.getId(), outputs: fromStruct(res.getProperties()), inputs: fromStruct(newInputs) } : { id: res.getId(), outputs: fromStruct(res.getProperties()) };
   }
 
-  async delete(id: string, urn: string, outputs: PropertyMap, oldInputs?: PropertyMap): Promise<void> {
+  async delete(id: string, urn: string, outputs: PropertyMap, oldInputs?: PropertyMap, options: Pick<WriteOptions, "timeout"> = {}): Promise<void> {
     const req = new providerProto.DeleteRequest();
     req.setId(id);
     req.setUrn(urn);
     req.setProperties(this.toStruct(outputs));
     if (oldInputs) req.setOldInputs(this.toStruct(oldInputs));
+    req.setTimeout(options.timeout ?? 0);
     await this.call<Empty>("delete", (c, cb) => c.delete(req, cb));
   }
 
@@ -227,6 +229,20 @@ export class DynamicProviderHost extends ProviderHost {
     await this.call<ConfigureResponse>("configure", (c, cb) => c.configure(req, cb));
   }
 
+  // This host passes no request's timeout on to the provider: this package's resources get it as an input instead
+  // (for create and update; a delete waits for nothing).
+  override create(urn: string, inputs: PropertyMap, options: WriteOptions = {}) {
+    return super.create(urn, withTimeout(inputs, options), options);
+  }
+
+  override update(id: string, urn: string, oldOutputs: PropertyMap, news: PropertyMap, oldInputs: PropertyMap | undefined, options: WriteOptions = {}) {
+    return super.update(id, urn, oldOutputs, withTimeout(news, options), oldInputs, options);
+  }
+}
+
+/** Inputs carrying the step's timeout, for this package's resources (they carry the family marker) only. */
+function withTimeout(inputs: PropertyMap, { timeout }: WriteOptions): PropertyMap {
+  return timeout && KIND_KEY in inputs ? { ...inputs, [STEP_TIMEOUT_KEY]: timeout } : inputs;
 }
 
 function initFailure(metadata: Metadata | undefined): { id: string; outputs: PropertyMap; reasons: string[] } | undefined {

@@ -2,7 +2,7 @@
 // plugin for `audience:` types; one plugin per provider resource (`pulumi:providers:audience`), the default one
 // configured from stack config, an explicit one from its inputs.
 import type { PluginHost, ProviderConfig } from "./plugin-host.ts";
-import type { ProviderHost } from "./provider-host.ts";
+import type { CheckResult, ProviderHost } from "./provider-host.ts";
 import { PROVIDER_TYPE as PLUGIN_PROVIDER_TYPE, PACKAGE } from "../plugin/tokens.ts";
 import { revealed, type PropertyMap, type Value } from "../plugin/values.ts";
 import { PROVIDER_TYPE as DYNAMIC_PROVIDER_TYPE, urnName, urnType } from "./urn.ts";
@@ -32,22 +32,28 @@ export function providerUrn(ref: string): string {
   return ref.slice(0, ref.lastIndexOf("::"));
 }
 
-/** The default provider's config: stack config `audience:<key>` as `audience:config:<key>` variables. */
+/** The default provider's config as a provider resource's inputs: stack config `audience:<key>` as `<key>`. */
+export function pluginInputs(stackConfig: Record<string, unknown>): PropertyMap {
+  const inputs: PropertyMap = {};
+  for (const [key, value] of Object.entries(stackConfig)) if (key.startsWith(`${PACKAGE}:`)) inputs[key.slice(PACKAGE.length + 1)] = value as Value;
+  return inputs;
+}
+
+/** The default provider's config as Configure takes it: `audience:config:<key>` variables, objects as JSON. */
 export function pluginVariables(stackConfig: Record<string, unknown>): Record<string, string> {
   const variables: Record<string, string> = {};
-  for (const [key, value] of Object.entries(stackConfig)) {
-    if (!key.startsWith(`${PACKAGE}:`)) continue;
-    variables[`${PACKAGE}:config:${key.slice(PACKAGE.length + 1)}`] = typeof value === "string" ? value : JSON.stringify(revealed(value as Value));
+  for (const [key, value] of Object.entries(pluginInputs(stackConfig))) {
+    variables[`${PACKAGE}:config:${key}`] = typeof value === "string" ? value : JSON.stringify(revealed(value));
   }
   return variables;
 }
 
 export interface ProviderHostsOptions {
   dynamic: () => Promise<ProviderHost>;
-  /** Starts a plugin and configures it. */
-  plugin: (config: ProviderConfig) => Promise<PluginHost>;
-  /** The default plugin's config. */
-  defaultConfig: ProviderConfig;
+  /** Starts a plugin process, not configured yet. */
+  plugin: () => Promise<PluginHost>;
+  /** The stack's config, which the default plugin takes its own (`audience:<key>`) from. */
+  stackConfig: Record<string, unknown>;
   /** The inputs of a provider resource, from this run's registrations or the state. */
   providerInputs: (urn: string) => PropertyMap | undefined;
 }
@@ -55,10 +61,23 @@ export interface ProviderHostsOptions {
 /** Starts each provider process once, on first use, and stops them all at the end of the run. */
 export class ProviderHosts {
   readonly #o: ProviderHostsOptions;
+  /** Every plugin process started, configured or not. */
+  readonly #started: Promise<PluginHost>[] = [];
+  /** Configured plugins, by provider and config. */
   readonly #plugins = new Map<string, Promise<PluginHost>>();
+  /** A plugin started to check config and not configured yet: the next provider to configure takes it. */
+  #idle: Promise<PluginHost> | undefined;
+  /** The plugin that checks provider config (CheckConfig and DiffConfig depend on no configuration). */
+  #checker: Promise<PluginHost> | undefined;
 
   constructor(options: ProviderHostsOptions) {
     this.#o = options;
+  }
+
+  #start(): Promise<PluginHost> {
+    const started = this.#o.plugin();
+    this.#started.push(started);
+    return started;
   }
 
   /** The process serving `type` through the provider `ref` (the default provider when absent). */
@@ -69,12 +88,24 @@ export class ProviderHosts {
     return Promise.reject(new Error(`${type}: the local engine runs dynamic (pulumi-nodejs) and ${PACKAGE} resources only; deploy programs using other providers with the Pulumi CLI`));
   }
 
+  /** The plugin that checks the config of provider resources of `providerType`; none when no plugin serves it. */
+  configChecker(providerType: string): Promise<PluginHost> | undefined {
+    if (providerType !== PLUGIN_PROVIDER_TYPE) return undefined;
+    return (this.#checker ??= this.#idle = this.#start());
+  }
+
+  /** Checks the default provider's config (from the stack's) with its plugin's CheckConfig; none to check for other types. */
+  async checkDefault(providerType: string, urn: string): Promise<CheckResult | undefined> {
+    const checker = this.configChecker(providerType);
+    return checker && (await checker).checkConfig(urn, {}, pluginInputs(this.#o.stackConfig));
+  }
+
   /** The plugin of the provider `ref`; the default one when `ref` is absent or names a default provider. */
   plugin(ref?: string): Promise<PluginHost> {
     const urn = ref ? providerUrn(ref) : "";
     if (urn !== "" && urnType(urn) !== PLUGIN_PROVIDER_TYPE) return Promise.reject(new Error(`provider ${urn} does not serve ${PACKAGE} resources`));
     const explicit = urn !== "" && urnName(urn) !== DEFAULT_PROVIDER_NAME;
-    let config = this.#o.defaultConfig;
+    let config: ProviderConfig = { variables: pluginVariables(this.#o.stackConfig) };
     if (explicit) {
       const inputs = this.#o.providerInputs(urn);
       if (!inputs) return Promise.reject(new Error(`provider ${urn} is neither declared by the program nor in the state`));
@@ -84,7 +115,13 @@ export class ProviderHosts {
     const key = `${explicit ? urn : DEFAULT_PROVIDER_NAME}|${JSON.stringify(config)}`;
     let plugin = this.#plugins.get(key);
     if (!plugin) {
-      plugin = this.#o.plugin(config);
+      const started = this.#idle ?? this.#start();
+      this.#idle = undefined;
+      this.#checker ??= started;
+      plugin = started.then(async (host) => {
+        await host.configure(config);
+        return host;
+      });
       this.#plugins.set(key, plugin);
     }
     return plugin;
@@ -96,8 +133,13 @@ export class ProviderHosts {
     return (await this.plugin(ref)).invoke(token, args);
   }
 
+  /** Asks every plugin to stop what it is doing: its waits in flight end, keeping what they created. */
+  async cancel(): Promise<void> {
+    await Promise.all(this.#started.map((p) => p.then((h) => h.cancel()).catch(() => undefined)));
+  }
+
   /** Stops every plugin started; the dynamic host is stopped by its owner. */
   async close(): Promise<void> {
-    await Promise.all([...this.#plugins.values()].map((p) => p.then((h) => h.close(), () => undefined)));
+    await Promise.all(this.#started.map((p) => p.then((h) => h.close(), () => undefined)));
   }
 }

@@ -9,6 +9,7 @@ import { isDeepStrictEqual } from "node:util";
 import { z } from "zod";
 import { Journal } from "./journal.ts";
 import { PassphraseCrypter } from "./secrets.ts";
+import type { CustomTimeouts } from "./timeouts.ts";
 import { annotateSecrets, markSecret, plaintextSecrets, type PropertyMap, type Value } from "../plugin/values.ts";
 
 export interface ResourceState {
@@ -35,6 +36,8 @@ export interface ResourceState {
   delete?: boolean;
   /** Reasons the provider gave when the resource exists but did not finish initializing. */
   initErrors?: string[];
+  /** The program's customTimeouts, in seconds, as Pulumi records them. */
+  customTimeouts?: CustomTimeouts;
 }
 
 export interface PendingOperation {
@@ -83,6 +86,7 @@ const storedResource = z.looseObject({
   external: z.boolean().optional(),
   delete: z.boolean().optional(),
   initErrors: names.optional(),
+  customTimeouts: z.looseObject({ create: z.number().optional(), update: z.number().optional(), delete: z.number().optional() }).optional(),
 });
 const storedOperation = z.looseObject({
   /** Names the operation in the journal's records; Pulumi's own state has none. */

@@ -7,6 +7,7 @@ import { ProviderError, ResourceInitFailedError, type ProviderHost } from "./pro
 import { isDefaultProvider, isProviderType } from "./providers.ts";
 import { recordedOutputs, type PendingOperation, type ResourceState, type Snapshot } from "./snapshot.ts";
 import type { ReplaceStep, Step, UpdateStep } from "./steps.ts";
+import type { TimedOperation } from "./timeouts.ts";
 
 /** The provider calls that change the service. */
 export type ActingProvider = Pick<ProviderHost, "create" | "update" | "delete">;
@@ -104,7 +105,7 @@ export class StepExecutor {
     try {
       // Only this package's resources (they carry the family marker) know what the start time asks of them.
       const resolve = earlier !== undefined && KIND_KEY in inputs;
-      const { id, outputs } = await host.create(urn, resolve ? { ...inputs, [CREATE_STARTED_KEY]: startedAt } : inputs);
+      const { id, outputs } = await host.create(urn, resolve ? { ...inputs, [CREATE_STARTED_KEY]: startedAt } : inputs, timed(planned, "create"));
       const created = { ...planned, id, outputs: recordedOutputs(planned, outputs) };
       void this.#snapshot.end(op.id);
       await this.#snapshot.upsert(created);
@@ -127,7 +128,7 @@ export class StepExecutor {
     // Not awaited: until the update is recorded, the state holds the old inputs and the next run updates again.
     const op = this.#snapshot.begin({ resource: { urn, type: planned.type, id, inputs: planned.inputs }, type: "updating" });
     try {
-      const outputs = await host.update(id, urn, old.outputs, planned.inputs, old.inputs);
+      const outputs = await host.update(id, urn, old.outputs, planned.inputs, old.inputs, timed(planned, "update"));
       void this.#snapshot.end(op.id);
       return await this.#commit({ ...planned, outputs: recordedOutputs(planned, outputs) }, old);
     } catch (e) {
@@ -155,13 +156,19 @@ export class StepExecutor {
       // Not awaited: until the delete is recorded, the state still holds the resource and the next run deletes it.
       const op = this.#snapshot.begin({ resource: { urn: r.urn, type: r.type, id: r.id, inputs: r.inputs }, type: "deleting" });
       try {
-        await host.delete(r.id, r.urn, r.outputs, r.inputs);
+        await host.delete(r.id, r.urn, r.outputs, r.inputs, timed(r, "delete"));
       } finally {
         void this.#snapshot.end(op.id);
       }
     }
     await this.#snapshot.remove(r);
   }
+}
+
+/** The resource's customTimeouts for an operation, as the provider takes it. */
+function timed(r: ResourceState, op: TimedOperation): { timeout?: number } {
+  const seconds = r.customTimeouts?.[op];
+  return seconds === undefined ? {} : { timeout: seconds };
 }
 
 /** A create from an earlier run that a later create of the same resource can resolve. */

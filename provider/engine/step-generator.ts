@@ -3,15 +3,20 @@
 import { randomUUID } from "node:crypto";
 import { within } from "./changes.ts";
 import type { ReadRequest, Registration } from "./monitor.ts";
+import type { PluginHost } from "./plugin-host.ts";
 import type { ProviderHost } from "./provider-host.ts";
 import { dependencyOrder, prerequisites, recordedOutputs, type ResourceState } from "./snapshot.ts";
 import { PlanError, type DeleteStep, type DriftStep, type GoneStep, type ReadStep, type SameStep, type Step, type StepOp } from "./steps.ts";
 import { isDefaultProvider, isProviderType, providerTypeOf } from "./providers.ts";
+import { customTimeouts } from "./timeouts.ts";
 import { STACK_REFERENCE_TYPE } from "./urn.ts";
 import { annotateSecrets, applyIgnoreChanges, changedKeys, containsSecret, markSecret, sameValues, type PropertyMap, type Value } from "../plugin/values.ts";
 
 /** The provider calls that decide a step without changing anything. */
 export type PlanningProvider = Pick<ProviderHost, "check" | "diff" | "read">;
+
+/** The calls that check a provider resource's inputs (its config) and compare them with the recorded ones. */
+export type ConfigChecker = Pick<PluginHost, "checkConfig" | "diffConfig">;
 
 export interface StepGeneratorOptions {
   /** The provider process serving a resource type through a provider reference (the default one when absent). */
@@ -22,10 +27,13 @@ export interface StepGeneratorOptions {
   stackOutputs: (stack: string) => Promise<PropertyMap>;
   /** The id of an existing resource the inputs ask to take over, if they do. */
   adoptedId?: (inputs: PropertyMap) => string | undefined;
+  /** What checks the config of provider resources of a type; such resources are recorded unchecked without one. */
+  configChecker?: (providerType: string) => Promise<ConfigChecker> | undefined;
 }
 
 /** The state a registration asks for; `fields` are what the provider decides (id, outputs) or the plan assumes. */
 function declaredState(urn: string, reg: Registration, fields: Pick<ResourceState, "inputs" | "outputs"> & Partial<ResourceState>): ResourceState {
+  const timeouts = customTimeouts(reg.customTimeouts);
   return {
     urn,
     custom: reg.custom,
@@ -40,6 +48,7 @@ function declaredState(urn: string, reg: Registration, fields: Pick<ResourceStat
     ...(reg.additionalSecretOutputs.length ? { additionalSecretOutputs: reg.additionalSecretOutputs } : {}),
     ...(reg.ignoreChanges.length ? { ignoreChanges: reg.ignoreChanges } : {}),
     ...(reg.sourcePosition ? { sourcePosition: reg.sourcePosition } : {}),
+    ...(Object.keys(timeouts).length ? { customTimeouts: timeouts } : {}),
   };
 }
 
@@ -61,7 +70,10 @@ export class StepGenerator {
 
   /** The step for a resource the program registers, given its old state (found under its URN or an alias). */
   register(urn: string, reg: Registration, old: ResourceState | undefined): Promise<Step> {
-    return planning(old ? "update" : "create", async () => (reg.custom ? this.#custom(urn, reg, old) : this.#component(urn, reg, old)));
+    return planning(old ? "update" : "create", async () => {
+      customTimeouts(reg.customTimeouts); // a bad one fails the step before any provider call
+      return reg.custom ? this.#custom(urn, reg, old) : this.#component(urn, reg, old);
+    });
   }
 
   #component(urn: string, reg: Registration, old: ResourceState | undefined): Step {
@@ -116,11 +128,31 @@ export class StepGenerator {
     return { op: "same", urn, old, new: { ...kept, outputs: recordedOutputs(kept, old.outputs) } };
   }
 
-  /** An explicit provider: its inputs are its config, recorded; a change of them is an update of the record. */
-  #providerResource(urn: string, reg: Registration, old: ResourceState | undefined): Step {
-    if (!old) return { op: "create", urn, new: declaredState(urn, reg, { id: randomUUID(), inputs: reg.inputs, outputs: reg.inputs }) };
-    const next = declaredState(urn, reg, { id: old.id ?? randomUUID(), inputs: reg.inputs, outputs: reg.inputs });
-    const keys = changedKeys(old.inputs, reg.inputs);
+  /**
+   * An explicit provider: its inputs are its config, checked by its plugin and recorded; a change of them is an
+   * update of the record when the plugin's DiffConfig says so (the resources it manages stay as they are).
+   */
+  async #providerResource(urn: string, reg: Registration, old: ResourceState | undefined): Promise<Step> {
+    const name = `${reg.type} "${reg.name}"`;
+    const checker = await this.#o.configChecker?.(reg.type);
+    let inputs = reg.inputs;
+    if (checker) {
+      const checked = await checker.checkConfig(urn, old?.inputs ?? {}, reg.inputs);
+      if (checked.failures.length > 0) {
+        throw new PlanError(`${name}: ${checked.failures.map((f) => f.reason).join("; ")}`, old ? "update" : "create", checked.failures.map((f) => f.property));
+      }
+      inputs = annotateSecrets(checked.inputs, reg.inputs);
+    }
+    if (!old) return { op: "create", urn, new: declaredState(urn, reg, { id: randomUUID(), inputs, outputs: inputs }) };
+    const next = declaredState(urn, reg, { id: old.id ?? randomUUID(), inputs, outputs: inputs });
+    let keys = changedKeys(old.inputs, inputs);
+    if (checker && keys.length > 0) {
+      const diff = await checker.diffConfig(urn, old.inputs, inputs);
+      if (diff.replaces.length > 0) {
+        throw new PlanError(`${name}: a change of ${diff.replaces.join(", ")} replaces the provider and every resource it manages, which the local engine does not do; run it with the Pulumi CLI`, "replace", diff.replaces);
+      }
+      keys = diff.changes === "none" ? [] : diff.diffs.length > 0 ? diff.diffs : keys;
+    }
     return keys.length > 0 ? { op: "update", urn, old, new: next, keys } : { op: "same", urn, old, new: next };
   }
 

@@ -5,7 +5,7 @@ import { createRequire } from "node:module";
 import { validate } from "pulumi-audience/sdk/contract";
 import { z } from "zod";
 import { readSettings, type Settings } from "../runtime/lifecycle/settings.ts";
-import { isObject, type Props } from "../runtime/lifecycle/shape.ts";
+import { isObject, pathsOverlap, unknownPaths, type Props } from "../runtime/lifecycle/shape.ts";
 import { PACKAGE } from "./tokens.ts";
 
 /** The plugin's version is the package's. */
@@ -50,6 +50,22 @@ export function configFailures(config: Props): { property: string; reason: strin
   const result = validate(configSchema, decoded(config));
   if (result.ok) return [];
   return result.errors.map((e) => ({ property: e.path, reason: `${PACKAGE}:${e.path} ${e.message}` }));
+}
+
+/**
+ * What CheckConfig reports of a provider's inputs: what is wrong with them (members not known yet, in a preview,
+ * are decided later), and the default account's credentials when neither they nor the environment give them
+ * (a provider of named accounts only needs none).
+ */
+export function checkedConfig(config: Props, env: NodeJS.ProcessEnv): { property: string; reason: string }[] {
+  const unknown = unknownPaths(config);
+  const failures = configFailures(config).filter((f) => !unknown.some((u) => pathsOverlap(u, f.property)));
+  if (failures.length > 0 || unknown.length > 0 || config.accounts !== undefined) return failures;
+  const { apiKey, baseUrl } = settingsOf(config, env).default;
+  return [
+    ...(apiKey === undefined ? [{ property: "apiKey", reason: `${PACKAGE}:apiKey is missing: give the provider an apiKey (a secret) or set AUDIENCE_API_KEY` }] : []),
+    ...(baseUrl === undefined ? [{ property: "baseUrl", reason: `${PACKAGE}:baseUrl is missing: give the provider a baseUrl or set AUDIENCE_BASE_URL` }] : []),
+  ];
 }
 
 /** The configuration of a Configure call: its `args` when the engine sends them, else its variables. */

@@ -14,7 +14,7 @@ import { accountServices } from "../runtime/lifecycle/service-client.ts";
 import { credentialsFor, type Settings } from "../runtime/lifecycle/settings.ts";
 import type { Props } from "../runtime/lifecycle/shape.ts";
 import { lookupIn } from "../runtime/resources/lookup.ts";
-import { configFailures, configOf, settingsOf, VERSION } from "./config.ts";
+import { checkedConfig, configFailures, configOf, settingsOf, VERSION } from "./config.ts";
 import { packageSchema } from "./schema.ts";
 import { familyOfFunction, familyOfResource, typeOfUrn } from "./tokens.ts";
 import { plain, received, sent } from "./wire.ts";
@@ -133,7 +133,7 @@ export function createPluginServer(options: PluginOptions = {}): IResourceProvid
     checkConfig: unary<provider.CheckRequest, provider.CheckResponse>((req) => {
       const news = received(req.getNews());
       const inputs = plain(news);
-      return checkResponse(inputs, configFailures(inputs), [news], ["apiKey", "accounts"]);
+      return checkResponse(inputs, checkedConfig(inputs, env), [news], ["apiKey", "accounts"]);
     }),
     diffConfig: unary<provider.DiffRequest, provider.DiffResponse>((req) => {
       const olds = plain(received(req.getOldInputs() ?? req.getOlds()));

@@ -1,55 +1,20 @@
 // Native mode through the local engine: programs importing `pulumi-audience/native` run against the emulator with
 // the `audience` plugin hosted by the engine (default provider from stack config, explicit providers, lookups as
 // functions, the `import` option), and a stack made in dynamic mode moves to native mode without replacing anything.
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startEmulator, type RunningEmulator } from "pulumi-audience/emulator";
-import { runProgram, type Operation, type RunResult } from "../../provider/engine/index.ts";
+import { describe, expect, it } from "vitest";
+import { nativePrograms, stepsOf, writes } from "./native-programs.ts";
 
-const ROOT = join(import.meta.dirname, "..", "..");
-const PASSPHRASE = "native passphrase";
-// Inside the repository, so the programs resolve `pulumi-audience` to its sources (ignored by git).
-const WORK = join(ROOT, ".audience", "native-tests");
-
-let emulator: RunningEmulator;
-const made: string[] = [];
-
-beforeAll(async () => {
-  emulator = await startEmulator({ port: 0 });
-  mkdirSync(WORK, { recursive: true });
-});
-
-afterAll(async () => {
-  await emulator?.close();
-  for (const dir of made) rmSync(dir, { recursive: true, force: true });
-});
-
-async function freshAccount(name: string): Promise<string> {
-  const res = await fetch(`${emulator.url}/_emulator/accounts`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ name, forecasts: true }) });
-  expect(res.status).toBe(201);
-  return ((await res.json()) as { api_key: string }).api_key;
-}
-
-/** The emulator's request log since the last call, then cleared. */
-async function requests(): Promise<{ method: string; path: string }[]> {
-  const list = (await (await fetch(`${emulator.url}/_emulator/requests`)).json()) as { method: string; path: string }[];
-  await fetch(`${emulator.url}/_emulator/requests`, { method: "DELETE" });
-  return list;
-}
-
-const writes = (list: { method: string; path: string }[]) => list.filter((r) => r.method !== "GET").map((r) => `${r.method} ${r.path}`);
-
-async function list<T>(apiKey: string, path: string): Promise<T[]> {
-  const res = await fetch(`${emulator.url}/v1/${path}`, { headers: { authorization: `Bearer ${apiKey}` } });
-  expect(res.status).toBe(200);
-  return (await res.json()) as T[];
-}
+const world = nativePrograms();
+const { program, requests, list } = world;
+const freshAccount = async (name: string) => (await world.account(name)).apiKey;
+const runner = (dir: string, apiKey: string) => world.runner(dir, apiKey);
 
 /** A scope made directly in the service (as the program declares it, but for its name); its id. */
 async function existingScope(apiKey: string, name: string): Promise<string> {
   const leads = (await list<{ id: string; name: string }>(apiKey, "cohorts")).find((c) => c.name === "Leads")!.id;
-  const created = await fetch(`${emulator.url}/v1/scopes`, {
+  const created = await fetch(`${world.emulator.url}/v1/scopes`, {
     method: "POST",
     headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
     body: JSON.stringify({ name, population: { cohort_ids: [leads] }, payload: { cohort_ids: [leads] }, preview: true }),
@@ -57,32 +22,6 @@ async function existingScope(apiKey: string, name: string): Promise<string> {
   expect(created.status).toBe(201);
   return ((await created.json()) as { id: string }).id;
 }
-
-/** A program folder: an example copied with its import switched to native mode, or a program's text. */
-function program(name: string, source: { example: string } | { index: string }): string {
-  const dir = mkdtempSync(join(WORK, `${name}-`));
-  made.push(dir);
-  if ("example" in source) {
-    cpSync(join(ROOT, "examples", source.example), dir, { recursive: true });
-    const index = join(dir, "index.ts");
-    writeFileSync(index, readFileSync(index, "utf8").replace(/from "pulumi-audience"/, 'from "pulumi-audience/native"'));
-  } else {
-    writeFileSync(join(dir, "Pulumi.yaml"), `name: ${name}\nruntime:\n  name: nodejs\n  options:\n    typescript: false\n    nodeargs: --conditions=source\nmain: index.ts\n`);
-    writeFileSync(join(dir, "index.ts"), source.index);
-  }
-  return dir;
-}
-
-function runner(dir: string, apiKey: string) {
-  const env = { AUDIENCE_BASE_URL: `${emulator.url}/v1`, AUDIENCE_API_KEY: apiKey };
-  return async (operation: Operation, extra: { config?: Record<string, string>; secrets?: Record<string, string> } = {}): Promise<RunResult> => {
-    const result = await runProgram({ cwd: dir, operation, passphrase: PASSPHRASE, stateDir: join(dir, "state"), env, ...extra });
-    if (!result.ok) throw new Error(`${operation} failed: ${result.error}\n${result.diagnostics.map((d) => d.message).join("\n")}`);
-    return result;
-  };
-}
-
-const stepsOf = (result: RunResult, op: string) => result.steps.filter((s) => s.phase === "done" && s.op === op).map((s) => s.urn.split("::").pop());
 
 describe("an example in native mode through the local engine", { timeout: 240_000 }, () => {
   it("goes up, stays put on a second up, updates, refreshes clean and is destroyed", async () => {
@@ -134,7 +73,7 @@ const scope = new audience.Scope("north-scope", ${SCOPE_ARGS}, { provider: north
 export const scopeId = scope.id;
 `,
     }), apiKey);
-    const extra = { config: { baseUrl: `${emulator.url}/v1` }, secrets: { northKey } };
+    const extra = { config: { baseUrl: `${world.emulator.url}/v1` }, secrets: { northKey } };
     const up = await run("up", extra);
     const northScopes = await list<{ id: string; name: string }>(northKey, "scopes");
     expect(northScopes.map((s) => s.id)).toEqual([up.outputs["scopeId"]]);
@@ -195,7 +134,7 @@ const leads = audience.getCohortOutput({ name: "Leads" });
 new audience.Scope("imported", ${SCOPE_ARGS}, { import: "${existing}" });
 `,
     });
-    const result = await runProgram({ cwd: dir, operation: "up", passphrase: PASSPHRASE, stateDir: join(dir, "state"), env: { AUDIENCE_BASE_URL: `${emulator.url}/v1`, AUDIENCE_API_KEY: apiKey } });
+    const result = await world.run(dir, apiKey, "up");
     expect(result.ok).toBe(false);
     expect(result.error).toMatch(/differ from resource .* at name/);
   });

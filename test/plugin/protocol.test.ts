@@ -3,6 +3,7 @@
 // errors, lookups as functions.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sampleIds, type Client, type Json } from "../emulator/helpers.ts";
+import { UNKNOWN } from "../../provider/plugin/values.ts";
 import { isSecret, Plugin, PluginError, secret, startWorld, type Props, type World } from "./harness.ts";
 
 const TARGET = "audience:index:Target";
@@ -188,6 +189,22 @@ describe("configuration", () => {
     const checked = await plugin.checkConfig({ apiKey: secret("k"), baseUrl: "not a url" });
     expect(checked.failures).toEqual([{ property: "baseUrl", reason: expect.stringContaining("audience:baseUrl") }]);
     expect(isSecret(checked.inputs.apiKey)).toBe(true);
+  });
+
+  it("reports from CheckConfig the default account's credentials that neither the inputs nor the environment give", async () => {
+    const bare = await own.checkConfig({ baseUrl: "https://north.example/v1" });
+    expect(bare.failures).toEqual([{ property: "apiKey", reason: expect.stringContaining("audience:apiKey is missing") }]);
+    expect((await own.checkConfig({ accounts: { north: { apiKey: "k", baseUrl: "https://north.example/v1" } } })).failures).toEqual([]);
+    const fromEnv = await Plugin.start({ AUDIENCE_API_KEY: "k", AUDIENCE_BASE_URL: "https://north.example/v1" });
+    try {
+      expect((await fromEnv.checkConfig({})).failures).toEqual([]);
+    } finally {
+      await fromEnv.close();
+    }
+  });
+
+  it("leaves to later, in CheckConfig, the members not known yet", async () => {
+    expect((await own.checkConfig({ apiKey: UNKNOWN, baseUrl: UNKNOWN })).failures).toEqual([]);
   });
 });
 

@@ -10,15 +10,39 @@ import { providerFamilies } from "../../provider/runtime/families/index.ts";
 import { packageSchema, type PackageSchema, type PropertySpec } from "../../provider/plugin/schema.ts";
 import { resourceToken } from "../../provider/plugin/tokens.ts";
 import { Plugin, REPO_ROOT } from "./harness.ts";
+import { packageRules } from "./package-rules.ts";
 
 /**
  * Pulumi's package metaschema (`pkg/codegen/schema/pulumi.json` in pulumi/pulumi), placed here by hand: it is
- * not part of this repository. Without it the metaschema test is skipped, saying so.
+ * not part of this repository. Without it the metaschema test is skipped, saying so; the rules of it our schema
+ * relies on, in our own words (package-rules.ts), are checked always.
  */
 const METASCHEMA = fileURLToPath(new URL("./fixtures/pulumi-package-metaschema.json", import.meta.url));
 
 let plugin: Plugin;
 let served: PackageSchema;
+
+/** What the package rules find wrong with a schema, one line per error. */
+function ruleErrors(doc: PackageSchema): string[] {
+  const ajv = new Ajv2020({ allErrors: true, strictTypes: false });
+  const validate = ajv.compile(packageRules(doc as unknown as Record<string, unknown>));
+  validate(doc);
+  return (validate.errors ?? []).map((e) => `${e.instancePath} ${e.keyword}: ${e.message ?? ""} ${JSON.stringify(e.params)}`);
+}
+
+/** A copy of the schema to break, typed loosely. */
+type Spec = Record<string, unknown>;
+interface Broken {
+  config: { variables: Record<string, Spec>; defaults?: string[] };
+  types: Record<string, Spec & { enum?: unknown[]; required?: string[] }>;
+  resources: Record<string, { inputProperties: Record<string, Spec>; requiredInputs: string[] }>;
+  functions: Record<string, { outputs?: unknown }>;
+}
+
+/** The first object type of a schema. */
+function objectType(doc: Broken): Spec & { required?: string[] } {
+  return Object.values(doc.types).find((t) => t.type === "object")!;
+}
 
 beforeAll(async () => {
   plugin = await Plugin.start();
@@ -44,6 +68,32 @@ describe("the package schema", () => {
     const validate = ajv.compile(JSON.parse(readFileSync(METASCHEMA, "utf8")) as object);
     validate(served);
     expect(validate.errors ?? []).toEqual([]);
+  });
+
+  it("follows the rules of Pulumi package schemas it relies on (test/plugin/package-rules.ts)", () => {
+    expect(ruleErrors(served)).toEqual([]);
+  });
+
+  it.each<[string, (doc: Broken) => void, RegExp]>([
+    ["a type token outside pkg:module:Name", (doc) => { doc.types["audience:Scope"] = doc.types["audience:index:WaitFor"]!; }, /propertyNames/],
+    ["a resource of another package", (doc) => { doc.resources["other:index:Scope"] = doc.resources["audience:index:Scope"]!; }, /propertyNames/],
+    ["a $ref to a type it does not define", (doc) => { doc.resources["audience:index:Target"]!.inputProperties.options = { $ref: "#/types/audience:index:Nowhere" }; }, /\/\$ref.*enum|must be equal to one of the allowed values/],
+    ["an array without items", (doc) => { doc.resources["audience:index:Scope"]!.inputProperties.name = { type: "array" }; }, /oneOf/],
+    ["a spec of two kinds at once", (doc) => { doc.resources["audience:index:Scope"]!.inputProperties.name = { type: "string", $ref: "pulumi.json#/Any" }; }, /oneOf/],
+    ["a map without additionalProperties", (doc) => { doc.resources["audience:index:Scope"]!.inputProperties.name = { type: "object" }; }, /oneOf/],
+    ["a required input it does not declare", (doc) => { doc.resources["audience:index:Scope"]!.requiredInputs.push("nowhere"); }, /requiredInputs/],
+    ["a required member of a type it does not declare", (doc) => { objectType(doc).required = ["nowhere"]; }, /required/],
+    ["an enum value of another type", (doc) => { doc.types["audience:index:WaitFor"]!.enum = [{ value: 1 }]; }, /enum/],
+    ["a config default that is no variable", (doc) => { doc.config.defaults = ["apiKey", "region"]; }, /defaults/],
+    ["a default of another type than its property", (doc) => { doc.config.variables.baseUrl = { ...doc.config.variables.baseUrl, default: 8080 }; }, /default/],
+    ["a function without outputs", (doc) => { delete doc.functions["audience:index:getCohort"]!.outputs; }, /outputs/],
+    ["an unknown member of a property", (doc) => { doc.resources["audience:index:Scope"]!.inputProperties.name = { type: "string", requried: true }; }, /unevaluated/],
+  ])("is refused by those rules with %s", (_case, breakIt, where) => {
+    const broken = structuredClone(served) as unknown as Broken;
+    breakIt(broken);
+    const errors = ruleErrors(broken as unknown as PackageSchema);
+    expect(errors.length).toBeGreaterThan(0);
+    expect(errors.join("\n")).toMatch(where);
   });
 
   it("refers only to types it defines, and every object's required members exist", () => {

@@ -11,6 +11,12 @@ export const KIND_KEY = "__kind";
  */
 export const CREATE_STARTED_KEY = "__createStartedAt";
 
+/**
+ * Set by an engine whose provider host cannot pass a step's timeout (the dynamic provider host): the resource's
+ * customTimeouts for this step, in seconds. Never recorded, never sent.
+ */
+export const STEP_TIMEOUT_KEY = "__timeoutSeconds";
+
 /** How long `waitFor: "ready"` waits when `waitTimeoutSeconds` is not given. */
 export const DEFAULT_WAIT_TIMEOUT_SECONDS = 1800;
 

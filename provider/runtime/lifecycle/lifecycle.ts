@@ -5,7 +5,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { fromWire, jsonEqual, mergePatch, toWire, validate, type FamilyDef } from "pulumi-audience/sdk/contract";
 import { familyOf, type ProviderFamily } from "../families/index.ts";
 import { createOnce } from "./ambiguous.ts";
-import { controlsSchema, CONTROL_KEYS, CREATE_STARTED_KEY, DEFAULT_WAIT_TIMEOUT_SECONDS, KIND_KEY, PROVIDER_KEY, type Controls } from "./controls.ts";
+import { controlsSchema, CONTROL_KEYS, CREATE_STARTED_KEY, DEFAULT_WAIT_TIMEOUT_SECONDS, KIND_KEY, PROVIDER_KEY, STEP_TIMEOUT_KEY, type Controls } from "./controls.ts";
 import { type Service } from "./service.ts";
 import { canonical, camelPath, isObject, keepSecrets, keepSignedUrls, memberNames, pathsOverlap, unknownPaths, UNKNOWN, wireOf, withoutNulls, type Props } from "./shape.ts";
 import { unknownAccount, type Settings } from "./settings.ts";
@@ -22,7 +22,10 @@ export interface Environment {
   progress?(message: string): Promise<void> | void;
 }
 
-/** Limits a host may put on one create or update (a plugin gets them from the engine; the dynamic host has none). */
+/**
+ * Limits a host may put on one create or update: a plugin gets them from the engine's request; under the dynamic
+ * host the timeout comes as an input (STEP_TIMEOUT_KEY) and there is no cancellation.
+ */
 export interface StepLimits {
   /** The engine's timeout for the step (`customTimeouts`), in seconds; bounds the wait for a build. */
   timeoutSeconds?: number;
@@ -46,13 +49,16 @@ interface Parts {
   extras: Props;
 }
 
+/** Inputs that tell the lifecycle something rather than describe the resource. */
+const MARKERS: readonly string[] = [KIND_KEY, PROVIDER_KEY, CREATE_STARTED_KEY, STEP_TIMEOUT_KEY];
+
 function split(props: Props): Parts {
   const kind = familyOf(props[KIND_KEY]);
   const controls: Props = {};
   const config: Props = {};
   const extras: Props = {};
   for (const [key, value] of Object.entries(props)) {
-    if (key === KIND_KEY || key === PROVIDER_KEY || key === CREATE_STARTED_KEY || value === undefined) continue;
+    if (MARKERS.includes(key) || value === undefined) continue;
     if ((CONTROL_KEYS as readonly string[]).includes(key)) controls[key] = value;
     else if (kind.extraInputs.includes(key)) extras[key] = value;
     else config[key] = value;
@@ -103,7 +109,8 @@ export function createLifecycle(env: Environment) {
     const { kind, controls } = parts;
     if (controls.waitFor !== "ready" || !kind.family.builds) return response;
     const own = controls.waitTimeoutSeconds ?? DEFAULT_WAIT_TIMEOUT_SECONDS;
-    const given = limits.timeoutSeconds;
+    const marked = inputs[STEP_TIMEOUT_KEY];
+    const given = limits.timeoutSeconds ?? (typeof marked === "number" ? marked : undefined);
     const engine = given !== undefined && given > 0 && given < own ? given : undefined;
     const seconds = engine ?? own;
     const deadline = Date.now() + seconds * 1000;

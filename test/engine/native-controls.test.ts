@@ -1,0 +1,131 @@
+// What the engine passes on to the provider besides inputs, through the local engine: customTimeouts (native and
+// dynamic mode), cancellation of a run (the plugin's Cancel), and providers' config checked at plan time by the
+// plugin's CheckConfig and DiffConfig. Cohort builds never finish here unless advanced by hand.
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import type { RunResult } from "../../provider/engine/index.ts";
+import { nativePrograms, writes } from "./native-programs.ts";
+
+const world = nativePrograms({ port: 0, builds: { default: "immediate", cohorts: "manual" } });
+
+interface Recorded {
+  type: string;
+  id?: string;
+  urn: string;
+  inputs: Record<string, unknown>;
+  customTimeouts?: Record<string, number>;
+  initErrors?: string[];
+}
+
+function recorded(result: RunResult, name: string): Recorded | undefined {
+  const state = JSON.parse(readFileSync(result.statePath, "utf8")) as { deployment: { resources: Recorded[] } };
+  return state.deployment.resources.find((r) => r.urn.endsWith(`::${name}`));
+}
+
+const failedSteps = (result: RunResult) => result.steps.filter((s) => s.phase === "failed");
+
+/** A program declaring one cohort whose create waits for its build, with these resource options. */
+const slowCohort = (module: string, options: string) => `import * as audience from "${module}";
+new audience.Cohort("slow", { name: "Slow cohort", streamName: "transactions", minCount: 2, waitFor: "ready" }, ${options});
+`;
+
+describe("customTimeouts through the local engine", { timeout: 180_000 }, () => {
+  it.each([["native", "pulumi-audience/native"], ["dynamic", "pulumi-audience"]])("end a create waiting for a build at the timeout in %s mode, recorded in state", async (mode, module) => {
+    const { apiKey } = await world.account(`timeouts-${mode}`);
+    const dir = world.program(`timeouts-${mode}`, { index: slowCohort(module, `{ customTimeouts: { create: "1s", delete: "1m30s" } }`) });
+    // Without the timeout the create would wait for the build for waitTimeoutSeconds' default, 30 minutes.
+    const up = await world.run(dir, apiKey, "up");
+    expect(up.ok).toBe(false);
+    expect(up.error).toMatch(/Cohort \S+ is still new after 1s \(customTimeouts\)/);
+    const cohort = recorded(up, "slow");
+    expect(cohort?.customTimeouts).toEqual({ create: 1, delete: 90 });
+    expect(cohort?.initErrors?.[0]).toContain("customTimeouts");
+    expect(JSON.stringify(cohort)).not.toContain("__timeoutSeconds");
+    expect(await world.list(apiKey, "cohorts")).toEqual(expect.arrayContaining([expect.objectContaining({ id: cohort?.id, name: "Slow cohort" })]));
+  });
+
+  it("refuses a timeout that is not a duration, naming the option, before any request", async () => {
+    const { apiKey } = await world.account("timeouts-bad");
+    const dir = world.program("timeouts-bad", { index: slowCohort("pulumi-audience/native", `{ customTimeouts: { update: "5 minutes" } }`) });
+    await world.requests();
+    const preview = await world.run(dir, apiKey, "preview");
+    expect(preview.ok).toBe(false);
+    expect(failedSteps(preview).map((s) => s.error)).toEqual([expect.stringContaining('customTimeouts.update: expected a duration such as "30s"')]);
+    expect(writes(await world.requests())).toEqual([]);
+  });
+});
+
+describe("an up interrupted while the plugin waits for a build", { timeout: 180_000 }, () => {
+  it("ends the wait at once through the plugin's Cancel, keeps the resource, and the next up finishes it", async () => {
+    const { apiKey } = await world.account("cancel");
+    const dir = world.program("cancel", { index: slowCohort("pulumi-audience/native", "{}") });
+    const stop = new AbortController();
+    const running = world.run(dir, apiKey, "up", { signal: stop.signal });
+    // Stop once the cohort exists in the service, i.e. while its create waits for the build.
+    while (!(await world.list<{ name: string }>(apiKey, "cohorts")).some((c) => c.name === "Slow cohort")) await new Promise((resolve) => setTimeout(resolve, 100));
+    stop.abort();
+    // Without Cancel the run would end only when the wait does, after 30 minutes.
+    const stopped = await running;
+    expect(stopped.ok).toBe(false);
+    expect(stopped.error).toContain("the run was stopped");
+    expect(failedSteps(stopped).map((s) => s.error)).toEqual([expect.stringContaining("the wait for its build was cancelled")]);
+    const kept = recorded(stopped, "slow");
+    expect(kept?.initErrors?.[0]).toContain("cancelled");
+
+    await world.control("POST", "/builds/advance", { collection: "cohorts", to: "ready" });
+    const again = await world.run(dir, apiKey, "up");
+    expect(again.ok, again.error).toBe(true);
+    expect(again.changes).toEqual({ update: 1, same: 1 });
+    expect(recorded(again, "slow")).not.toHaveProperty("initErrors");
+    expect((await world.list<{ name: string }>(apiKey, "cohorts")).filter((c) => c.name === "Slow cohort")).toHaveLength(1);
+  });
+});
+
+/** A program managing one cohort through an explicit provider given these arguments. */
+const explicitProvider = (args: string) => `import * as pulumi from "@pulumi/pulumi";
+import * as audience from "pulumi-audience/native";
+const config = new pulumi.Config();
+const north = new audience.Provider("north", ${args});
+new audience.Cohort("cohort", { name: "North cohort", streamName: "transactions", minCount: 2 }, { provider: north });
+`;
+
+/** The same cohort through the default provider, configured from the stack's `audience:` config. */
+const defaultProvider = `import * as audience from "pulumi-audience/native";
+new audience.Cohort("cohort", { name: "Default cohort", streamName: "transactions", minCount: 2 });
+`;
+
+describe("a provider's config, checked at plan time", { timeout: 180_000 }, () => {
+  it.each([
+    ["an explicit provider with a bad baseUrl", explicitProvider(`{ apiKey: config.requireSecret("northKey"), baseUrl: "ftp://north.example" }`), {}, {}, "north", "audience:baseUrl must be an http(s) URL"],
+    ["an explicit provider without apiKey", explicitProvider(`{ baseUrl: config.require("baseUrl") }`), {}, { AUDIENCE_API_KEY: "" }, "north", "audience:apiKey is missing"],
+    ["the default provider with a bad audience:baseUrl", defaultProvider, { "audience:baseUrl": "ftp://default.example" }, {}, "default", "audience:baseUrl must be an http(s) URL"],
+    ["the default provider without apiKey", defaultProvider, {}, { AUDIENCE_API_KEY: "" }, "default", "audience:apiKey is missing"],
+  ])("fails the preview for %s, naming the key, before any resource step", async (_case, index, config, env, provider, message) => {
+    const { apiKey } = await world.account("config-check");
+    const dir = world.program("config-check", { index });
+    await world.requests();
+    const preview = await world.run(dir, apiKey, "preview", { config: { baseUrl: `${world.emulator.url}/v1`, ...config }, secrets: { northKey: apiKey }, env });
+    expect(preview.ok).toBe(false);
+    expect(preview.error).toContain(message);
+    expect(failedSteps(preview).map((s) => s.urn.split("::").pop())).toEqual([provider]);
+    expect(preview.steps.filter((s) => s.name === "cohort").map((s) => s.phase)).toEqual(["skipped"]);
+    expect(writes(await world.requests())).toEqual([]);
+  });
+
+  it("updates the provider, replacing nothing, when its apiKey changes", async () => {
+    const { id, apiKey } = await world.account("config-rotation");
+    const dir = world.program("config-rotation", { index: explicitProvider(`{ apiKey: config.requireSecret("northKey"), baseUrl: config.require("baseUrl") }`) });
+    const run = world.runner(dir, apiKey);
+    const baseUrl = `${world.emulator.url}/v1`;
+    await run("up", { config: { baseUrl }, secrets: { northKey: apiKey } });
+    const { api_key: rotated } = (await world.control("POST", `/accounts/${id}/keys`, {})) as { api_key: string };
+
+    await world.requests();
+    const preview = await run("preview", { config: { baseUrl }, secrets: { northKey: rotated } });
+    expect(preview.steps.filter((s) => s.op !== "same").map((s) => [s.op, s.name, s.keys])).toEqual([["update", "north", ["apiKey"]]]);
+    const up = await run("up", { config: { baseUrl }, secrets: { northKey: rotated } });
+    expect(up.changes).toEqual({ update: 1, same: 2 });
+    expect(writes(await world.requests())).toEqual([]);
+    expect(readFileSync(up.statePath, "utf8")).not.toContain(rotated);
+  });
+});
