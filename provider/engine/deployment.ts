@@ -4,7 +4,7 @@
 import { randomUUID } from "node:crypto";
 import { Progress, type EngineEvent } from "./events.ts";
 import type { MonitorHandler, ReadRequest, Registered, Registration, Severity } from "./monitor.ts";
-import type { ProviderHost } from "./provider-host.ts";
+import type { ResourceCalls } from "./provider-host.ts";
 import { DEFAULT_PROVIDER_NAME, providerTypeOf } from "./providers.ts";
 import type { ResourceState, Snapshot } from "./snapshot.ts";
 import { StepExecutor } from "./step-executor.ts";
@@ -22,7 +22,7 @@ export interface DeploymentOptions {
   dryRun: boolean;
   parallel: number;
   /** The provider process serving a resource type through a provider reference (the default one when absent). */
-  provider: (type: string, ref: string | undefined) => Promise<ProviderHost>;
+  provider: (type: string, ref: string | undefined) => Promise<ResourceCalls>;
   /** Calls a provider's function (`audience:index:getCohort`) through a provider reference. */
   call?: (token: string, args: PropertyMap, ref: string | undefined) => Promise<PropertyMap>;
   /** Outputs of another stack of this project, for StackReference. */

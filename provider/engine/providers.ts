@@ -2,7 +2,7 @@
 // plugin for `audience:` types; one plugin per provider resource (`pulumi:providers:audience`), the default one
 // configured from stack config, an explicit one from its inputs.
 import type { PluginHost, ProviderConfig } from "./plugin-host.ts";
-import type { ProviderHost } from "./provider-host.ts";
+import type { ResourceCalls } from "./provider-host.ts";
 import { PROVIDER_TYPE as PLUGIN_PROVIDER_TYPE, PACKAGE } from "../plugin/tokens.ts";
 import { revealed, type PropertyMap, type Value } from "../plugin/values.ts";
 import { PROVIDER_TYPE as DYNAMIC_PROVIDER_TYPE, urnName, urnType } from "./urn.ts";
@@ -43,7 +43,7 @@ export function pluginVariables(stackConfig: Record<string, unknown>): Record<st
 }
 
 export interface ProviderHostsOptions {
-  dynamic: () => Promise<ProviderHost>;
+  dynamic: () => Promise<ResourceCalls>;
   /** Starts a plugin and configures it. */
   plugin: (config: ProviderConfig) => Promise<PluginHost>;
   /** The default plugin's config. */
@@ -62,7 +62,7 @@ export class ProviderHosts {
   }
 
   /** The process serving `type` through the provider `ref` (the default provider when absent). */
-  host(type: string, ref?: string): Promise<ProviderHost> {
+  host(type: string, ref?: string): Promise<ResourceCalls> {
     const providerType = providerTypeOf(type);
     if (providerType === DYNAMIC_PROVIDER_TYPE) return this.#o.dynamic();
     if (providerType === PLUGIN_PROVIDER_TYPE) return this.plugin(ref);
