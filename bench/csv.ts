@@ -10,6 +10,8 @@ import type { Bench, Row } from "./measure.ts";
 
 interface Scenario {
   total: number;
+  /** CPU time of the process: what the machine's load moves least. */
+  cpuMs: number;
   peakRssMb: number;
 }
 
@@ -33,6 +35,7 @@ export const csv: Bench = {
         ({ what, measured, unit, value, baseline: base, baselineWhat, ratio: value / base, goal, ...(max === undefined ? {} : { met: value / base <= max }) });
       return [
         row("outputs engine: table + streamed CSV (time)", engine.total, baseline.total, "ms", "<= 1.05x (as before)", 1.05),
+        row("outputs engine: CPU time", engine.cpuMs, baseline.cpuMs, "ms", "report"),
         row("outputs engine: peak RSS", engine.peakRssMb, baseline.peakRssMb, "MB", "<= 1.05x (as before)", 1.05),
         row("emulator over HTTP: create, build, download (time)", service.total, baseline.total, "ms", "report"),
         row("emulator over HTTP: peak RSS", service.peakRssMb, baseline.peakRssMb, "MB", "report"),
