@@ -1,7 +1,8 @@
 // This package's own dynamic resources, served in the engine's process: the lifecycle the dynamic-provider host
 // would load through their `__provider` shim, called directly with the host's conventions (plain values in, the
 // `__provider` kept on what it answers, a kept resource's error as ResourceInitFailedError), without a second
-// process or a gRPC round trip per call. Other dynamic resources still go to the host.
+// process or a gRPC round trip per call. The lifecycle is the engine's own copy (the package that runs the engine),
+// where the host would load the copy installed next to the program. Other dynamic resources still go to the host.
 import { setTimeout as sleep } from "node:timers/promises";
 import { createLifecycle } from "../runtime/lifecycle/lifecycle.ts";
 import { accountServices } from "../runtime/lifecycle/service-client.ts";

@@ -1,6 +1,7 @@
-// Which provider process serves a resource: the dynamic-provider host for `pulumi-nodejs:` types, the `audience`
-// plugin for `audience:` types; one plugin per provider resource (`pulumi:providers:audience`), the default one
-// configured from stack config, an explicit one from its inputs.
+// Which provider serves a resource: for `pulumi-nodejs:` types the dynamic providers (this package's in process,
+// others in the dynamic-provider host; see in-process-provider.ts), the `audience` plugin for `audience:` types; one
+// plugin per provider resource (`pulumi:providers:audience`), the default one configured from stack config, an
+// explicit one from its inputs.
 import type { PluginHost, ProviderConfig } from "./plugin-host.ts";
 import type { ResourceCalls } from "./provider-host.ts";
 import { PROVIDER_TYPE as PLUGIN_PROVIDER_TYPE, PACKAGE } from "../plugin/tokens.ts";
