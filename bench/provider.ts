@@ -1,9 +1,8 @@
 // Provider rows: each lifecycle operation through the real dynamic-provider host, against a bare dynamic provider
 // making the same undici call through the same host; and the service requests each operation sends.
-import * as pulumi from "@pulumi/pulumi";
 import { DynamicProviderHost } from "../provider/engine/provider-host.ts";
 import type { PropertyMap } from "../provider/plugin/values.ts";
-import { provider as shim } from "../provider/runtime/resources/shim.ts";
+import { PROVIDER_MODULE } from "../provider/runtime/resources/shim.ts";
 import { atMost, median, ROOT, startChild, type Bench, type Row } from "./measure.ts";
 import type { EmulatorReady } from "./service.ts";
 
@@ -38,9 +37,8 @@ export const provider: Bench = {
     const host = await DynamicProviderHost.start({ cwd: ROOT, env, engineAddress: "127.0.0.1:1" });
     try {
       await host.configure({});
-      const audience = (await pulumi.runtime.serializeFunction(() => shim, { allowSecrets: true })).text;
       const inputsOf = (name: string, bare: boolean): PropertyMap =>
-        bare ? { name, __provider: BARE_PROVIDER } : { name, deletionMode: "delete", __kind: "cohorts", __provider: audience };
+        bare ? { name, __provider: BARE_PROVIDER } : { name, deletionMode: "delete", __kind: "cohorts", __provider: PROVIDER_MODULE };
 
       /** One create, read, update and delete; answers each one's ms. */
       const lifecycle = async (i: number, bare: boolean) => {

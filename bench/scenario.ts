@@ -1,6 +1,6 @@
 // One measured run, in its own process so its peak memory is its own:
 //   node --conditions=source bench/scenario.ts <baseline|engine|service> <people> <outFile>
-// Prints one JSON line: phase timings (ms), peak RSS (MB), bytes written and the file's SHA-256.
+// Prints one JSON line: phase timings (ms), CPU time (ms), peak RSS (MB), bytes written and the file's SHA-256.
 import { createHash } from "node:crypto";
 import { createReadStream, createWriteStream, statSync } from "node:fs";
 import { once } from "node:events";
@@ -80,5 +80,5 @@ const total = Math.round(performance.now() - started);
 const hash = createHash("sha256");
 await pipeline(createReadStream(out), hash);
 console.log(JSON.stringify({
-  mode, size, phases, total, peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024), bytes: statSync(out).size, sha256: hash.digest("hex"),
+  mode, size, phases, total, cpuMs: Math.round((process.cpuUsage().user + process.cpuUsage().system) / 1000), peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024), bytes: statSync(out).size, sha256: hash.digest("hex"),
 }));

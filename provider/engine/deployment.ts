@@ -4,7 +4,7 @@
 import { randomUUID } from "node:crypto";
 import { Progress, type EngineEvent } from "./events.ts";
 import type { MonitorHandler, ReadRequest, Registered, Registration, Severity } from "./monitor.ts";
-import type { CheckResult, ProviderHost } from "./provider-host.ts";
+import type { CheckResult, ResourceCalls } from "./provider-host.ts";
 import type { ConfigChecker } from "./step-generator.ts";
 import { DEFAULT_PROVIDER_NAME, providerTypeOf, providerUrn } from "./providers.ts";
 import type { ResourceState, Snapshot } from "./snapshot.ts";
@@ -23,7 +23,7 @@ export interface DeploymentOptions {
   dryRun: boolean;
   parallel: number;
   /** The provider process serving a resource type through a provider reference (the default one when absent). */
-  provider: (type: string, ref: string | undefined) => Promise<ProviderHost>;
+  provider: (type: string, ref: string | undefined) => Promise<ResourceCalls>;
   /** What checks the config of provider resources of a type (`pulumi:providers:audience`), if anything does. */
   configChecker?: (providerType: string) => Promise<ConfigChecker> | undefined;
   /** Checks the config of the default provider of a provider type, if anything checks it. */

@@ -9,12 +9,13 @@ import { childNodeOptions, runLanguageRuntime } from "./language.ts";
 import { startMonitor } from "./monitor.ts";
 import { checkStackName, loadProject, loadStackConfig, ProjectError, programConfigEnv, providerConfig, setConfigArg, type Project, type StackConfig } from "./project.ts";
 import { PluginHost } from "./plugin-host.ts";
+import { DynamicProviders, InProcessProvider, servedInProcess } from "./in-process-provider.ts";
 import { DynamicProviderHost } from "./provider-host.ts";
-import { ProviderHosts } from "./providers.ts";
+import { providerTypeOf, ProviderHosts } from "./providers.ts";
 import { lockStack, Snapshot } from "./snapshot.ts";
 import { DEFAULT_STACK, resolvePassphrase, stackStatePath } from "./stack-files.ts";
 import type { StepOp } from "./steps.ts";
-import { STACK_TYPE, urnType } from "./urn.ts";
+import { PROVIDER_TYPE as DYNAMIC_PROVIDER_TYPE, STACK_TYPE, urnType } from "./urn.ts";
 import { isSecret, revealed, type PropertyMap, type Value } from "../plugin/values.ts";
 
 export type { Operation } from "./deployment.ts";
@@ -164,8 +165,18 @@ async function deploy(options: RunOptions, { project, stack, parallel, passphras
     const loaded = await Snapshot.load(path, passphrase);
     return loaded.resources.find((r) => urnType(r.urn) === STACK_TYPE)?.outputs ?? {};
   };
+  let own: InProcessProvider | undefined;
+  const inProcess = () =>
+    (own ??= new InProcessProvider({
+      config: providerConfig(config),
+      env: childEnv,
+      report: (message) => deployment.log("warning", message, ""),
+      progress: (message) => deployment.log("info", message, "", true),
+      ...(options.signal ? { signal: options.signal } : {}),
+    }));
+  const dynamic = new DynamicProviders(inProcess, dynamicHost);
   const hosts = new ProviderHosts({
-    dynamic: dynamicHost,
+    dynamic: async () => dynamic,
     plugin: () => PluginHost.start({ cwd: project.dir, env: childEnv, onOutput: (line) => deployment.log("debug", line, "") }),
     stackConfig: providerConfig(config),
     providerInputs: (urn) => deployment.providerInputs(urn),
@@ -185,8 +196,9 @@ async function deploy(options: RunOptions, { project, stack, parallel, passphras
 
   const monitor = await startMonitor(deployment, project.dir);
   monitorAddress = monitor.address;
-  // Both processes take a while to load @pulumi/pulumi: start the provider host while the program boots.
-  if (options.operation === "preview" || options.operation === "up" || snapshot.resources.some((r) => r.custom && r.id)) dynamicHost().catch(() => undefined);
+  // Both processes take a while to load @pulumi/pulumi: when the state holds dynamic resources of other providers,
+  // start the host while the program boots. This package's own resources need no host.
+  if (snapshot.resources.some((r) => r.custom && r.id && providerTypeOf(r.type) === DYNAMIC_PROVIDER_TYPE && !servedInProcess(r.outputs))) dynamicHost().catch(() => undefined);
   let error: string | undefined;
   try {
     if (options.operation === "preview" || options.operation === "up") {

@@ -212,6 +212,9 @@ export class ProviderHost {
   }
 }
 
+/** The resource calls a step makes, wherever the provider runs. */
+export type ResourceCalls = Pick<ProviderHost, "check" | "diff" | "create" | "read" | "update" | "delete">;
+
 /** The dynamic-provider host of @pulumi/pulumi, which serves the `pulumi-nodejs:dynamic/...` resources. */
 export class DynamicProviderHost extends ProviderHost {
   static async start(options: ProviderHostOptions): Promise<DynamicProviderHost> {

@@ -1,8 +1,9 @@
-// Which provider process serves a resource: the dynamic-provider host for `pulumi-nodejs:` types, the `audience`
-// plugin for `audience:` types; one plugin per provider resource (`pulumi:providers:audience`), the default one
-// configured from stack config, an explicit one from its inputs.
+// Which provider serves a resource: for `pulumi-nodejs:` types the dynamic providers (this package's in process,
+// others in the dynamic-provider host; see in-process-provider.ts), the `audience` plugin for `audience:` types; one
+// plugin per provider resource (`pulumi:providers:audience`), the default one configured from stack config, an
+// explicit one from its inputs.
 import type { PluginHost, ProviderConfig } from "./plugin-host.ts";
-import type { CheckResult, ProviderHost } from "./provider-host.ts";
+import type { CheckResult, ResourceCalls } from "./provider-host.ts";
 import { PROVIDER_TYPE as PLUGIN_PROVIDER_TYPE, PACKAGE } from "../plugin/tokens.ts";
 import { revealed, type PropertyMap, type Value } from "../plugin/values.ts";
 import { PROVIDER_TYPE as DYNAMIC_PROVIDER_TYPE, urnName, urnType } from "./urn.ts";
@@ -49,7 +50,7 @@ export function pluginVariables(stackConfig: Record<string, unknown>): Record<st
 }
 
 export interface ProviderHostsOptions {
-  dynamic: () => Promise<ProviderHost>;
+  dynamic: () => Promise<ResourceCalls>;
   /** Starts a plugin process, not configured yet. */
   plugin: () => Promise<PluginHost>;
   /** The stack's config, which the default plugin takes its own (`audience:<key>`) from. */
@@ -81,7 +82,7 @@ export class ProviderHosts {
   }
 
   /** The process serving `type` through the provider `ref` (the default provider when absent). */
-  host(type: string, ref?: string): Promise<ProviderHost> {
+  host(type: string, ref?: string): Promise<ResourceCalls> {
     const providerType = providerTypeOf(type);
     if (providerType === DYNAMIC_PROVIDER_TYPE) return this.#o.dynamic();
     if (providerType === PLUGIN_PROVIDER_TYPE) return this.plugin(ref);

@@ -1,4 +1,4 @@
-// Carries out planned steps: changes the service through the provider host and records each finished step in the
+// Carries out planned steps: changes the service through the provider and records each finished step in the
 // stack's snapshot at once. Calls that change the service are noted as pending (a create's note on disk before the
 // call), so a run that dies midway leaves word of what may exist untracked.
 import { isDeepStrictEqual } from "node:util";

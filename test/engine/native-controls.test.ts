@@ -55,10 +55,11 @@ describe("customTimeouts through the local engine", { timeout: 180_000 }, () => 
   });
 });
 
-describe("an up interrupted while the plugin waits for a build", { timeout: 180_000 }, () => {
-  it("ends the wait at once through the plugin's Cancel, keeps the resource, and the next up finishes it", async () => {
-    const { apiKey } = await world.account("cancel");
-    const dir = world.program("cancel", { index: slowCohort("pulumi-audience/native", "{}") });
+describe("an up interrupted while the provider waits for a build", { timeout: 180_000 }, () => {
+  // Native: the plugin's Cancel; dynamic: the engine serves this package's resources in its process and stops their wait.
+  it.each([["native", "pulumi-audience/native"], ["dynamic", "pulumi-audience"]])("ends the wait at once in %s mode, keeps the resource, and the next up finishes it", async (mode, module) => {
+    const { apiKey } = await world.account(`cancel-${mode}`);
+    const dir = world.program(`cancel-${mode}`, { index: slowCohort(module, "{}") });
     const stop = new AbortController();
     const running = world.run(dir, apiKey, "up", { signal: stop.signal });
     // Stop once the cohort exists in the service, i.e. while its create waits for the build.

@@ -7,6 +7,7 @@ import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { DynamicProviderHost, ResourceInitFailedError } from "../../provider/engine/provider-host.ts";
 import type { PropertyMap } from "../../provider/plugin/values.ts";
+import { PROVIDER_MODULE } from "../../provider/runtime/resources/shim.ts";
 
 export const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const NODE = process.execPath;
@@ -44,10 +45,9 @@ export function runNode(file: string, env: NodeJS.ProcessEnv = {}): Promise<stri
   });
 }
 
-/** The `__provider` a resource records: the shim serialized by Pulumi as `dynamic.Resource` does it. */
+/** The `__provider` a resource records. */
 export async function serializedProvider(): Promise<string> {
-  const out = await runNode(fileURLToPath(new URL("./programs/serialize-shim.ts", import.meta.url)));
-  return (JSON.parse(out) as { text: string }).text;
+  return PROVIDER_MODULE;
 }
 
 export interface ProviderHost {

@@ -24,7 +24,8 @@ export interface Environment {
 
 /**
  * Limits a host may put on one create or update: a plugin gets them from the engine's request; under the dynamic
- * host the timeout comes as an input (STEP_TIMEOUT_KEY) and there is no cancellation.
+ * host the timeout comes as an input (STEP_TIMEOUT_KEY) and there is no cancellation; the engine's in-process
+ * provider passes both.
  */
 export interface StepLimits {
   /** The engine's timeout for the step (`customTimeouts`), in seconds; bounds the wait for a build. */

@@ -1,11 +1,11 @@
-// The one factory behind every resource class: a `pulumi.dynamic.Resource` with the type token
+// The one factory behind every resource class: a dynamic resource with the type token
 // `pulumi-nodejs:dynamic/audience:<Name>`, the shared `__provider` shim and the family's typed args and outputs.
 import * as pulumi from "@pulumi/pulumi";
 import { camelKey, families, type Collection } from "pulumi-audience/sdk/contract";
 import { providerFamilies, type ProviderFamily } from "../families/index.ts";
-import { KIND_KEY } from "../lifecycle/controls.ts";
+import { KIND_KEY, PROVIDER_KEY } from "../lifecycle/controls.ts";
 import { memberNames } from "../lifecycle/shape.ts";
-import { provider } from "./shim.ts";
+import { PROVIDER_MODULE } from "./shim.ts";
 import type { Args, Outputs, ResourceControls } from "./types.ts";
 
 export type AudienceResource<C extends Collection> = pulumi.dynamic.Resource & Outputs<C>;
@@ -41,9 +41,11 @@ export function registration<C extends Collection>(collection: C) {
 export function resourceClass<C extends Collection>(collection: C): ResourceClass<C> {
   const { kind, props, additionalSecretOutputs } = registration(collection);
 
-  class Resource extends pulumi.dynamic.Resource {
+  // What `pulumi.dynamic.Resource` registers, with the shim given as text instead of serialized at run time.
+  const type = `pulumi-nodejs:dynamic/audience:${kind.family.className}`;
+  class Resource extends pulumi.CustomResource {
     constructor(name: string, args: Args<C>, opts: pulumi.CustomResourceOptions = {}) {
-      super(provider, name, { ...props(args), [KIND_KEY]: collection }, { ...opts, additionalSecretOutputs: additionalSecretOutputs(opts) }, "audience", kind.family.className);
+      super(type, name, { ...props(args), [KIND_KEY]: collection, [PROVIDER_KEY]: PROVIDER_MODULE }, { ...opts, additionalSecretOutputs: additionalSecretOutputs(opts) });
     }
 
     static get(name: string, id: pulumi.Input<string>, state: Pick<ResourceControls, "account"> = {}, opts: pulumi.CustomResourceOptions = {}) {
