@@ -1,5 +1,6 @@
-// JSON from clients, parsed with limits: stored documents are cloned and patched recursively, so nesting
-// deeper than any real body would overflow the stack later, and `__proto__` would pollute merged objects.
+// JSON from clients, parsed with limits: stored documents are copied and patched recursively, so nesting
+// deeper than any real body would overflow the stack later, and `__proto__` would pollute merged objects. And the
+// copy of stored records those limits keep safe.
 
 /** Deeper than any body of the spec (GeoJSON multipolygons nest about six levels). */
 export const MAX_JSON_DEPTH = 64;
@@ -25,4 +26,17 @@ export function parseClientJson(source: string): unknown {
     if (key === "__proto__") throw new Error("the member name __proto__ is not allowed");
     return value;
   });
+}
+
+/**
+ * A deep copy of a stored record. Records are JSON values (they are persisted as JSON), which a plain walk copies
+ * several times faster than structuredClone; anything else (never stored today) is left to structuredClone.
+ */
+export function copyJson<T>(value: T): T {
+  if (typeof value !== "object" || value === null) return value;
+  if (Array.isArray(value)) return value.map(copyJson) as T;
+  if (Object.getPrototypeOf(value) !== Object.prototype) return structuredClone(value);
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) out[key] = copyJson((value as Record<string, unknown>)[key]);
+  return out as T;
 }

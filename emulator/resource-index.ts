@@ -28,7 +28,8 @@ export class ResourceIndex {
   /** Creation order of every stored resource, to sort a few found by id as a listing would. */
   readonly #order = new Map<string, number>();
   #next = 0;
-  readonly #keyById = new Map<string, string>();
+  /** id -> its store key and the resource. */
+  readonly #byId = new Map<string, { key: string; resource: StoredResource }>();
   /** Resources per account and collection that count against its quota (not the service's own). */
   readonly #counts = new Map<string, number>();
   /** id -> store keys of the resources naming it (named) or being part of it (owned). */
@@ -52,7 +53,7 @@ export class ResourceIndex {
     if (!members) this.#collections.set(r.collection, (members = new Map()));
     members.set(key, r);
     if (!this.#order.has(key)) this.#order.set(key, this.#next++);
-    this.#keyById.set(String(r.doc.id), key);
+    this.#byId.set(String(r.doc.id), { key, resource: r });
     if (r.doc.managed !== true) this.#counts.set(countKey(r.account_id, r.collection), (this.#counts.get(countKey(r.account_id, r.collection)) ?? 0) + 1);
     const refs = this.#references(r);
     this.#refs.set(key, refs);
@@ -66,7 +67,7 @@ export class ResourceIndex {
     if (!replaced) {
       this.#collections.get(r.collection)?.delete(key);
       this.#order.delete(key);
-      this.#keyById.delete(String(r.doc.id));
+      this.#byId.delete(String(r.doc.id));
     }
     if (r.doc.managed !== true) this.#counts.set(countKey(r.account_id, r.collection), (this.#counts.get(countKey(r.account_id, r.collection)) ?? 1) - 1);
     const refs = this.#refs.get(key);
@@ -87,8 +88,7 @@ export class ResourceIndex {
   }
 
   byId(id: string): StoredResource | undefined {
-    const key = this.#keyById.get(id);
-    return key === undefined ? undefined : this.#find(key);
+    return this.#byId.get(id)?.resource;
   }
 
   count(accountId: string, collection: string): number {
@@ -112,8 +112,8 @@ export class ResourceIndex {
 
   /** Sorts resources found otherwise (e.g. by id) into creation order. */
   inOrder(resources: StoredResource[]): StoredResource[] {
-    const at = (r: StoredResource) => this.#order.get(this.#keyById.get(String(r.doc.id)) ?? "") ?? 0;
-    return resources.sort((a, b) => at(a) - at(b));
+    const placed = resources.map((r) => ({ r, at: this.#order.get(this.#byId.get(String(r.doc.id))?.key ?? "") ?? 0 }));
+    return placed.sort((a, b) => a.at - b.at).map((p) => p.r);
   }
 
   #find(key: string): StoredResource | undefined {
