@@ -26,24 +26,34 @@ export interface LoggedRequest {
   reset: "before" | "after" | "client" | null;
 }
 
-const LIMIT = 10_000;
+/** How many requests the log keeps: the latest. */
+export const REQUEST_LOG_LIMIT = 10_000;
 
 export class RequestLog {
+  /** The latest REQUEST_LOG_LIMIT entries; once full, a ring whose oldest is at `start` (adding moves no other entry). */
   private entries: LoggedRequest[] = [];
+  private start = 0;
   private seq = 0;
 
   add(entry: Omit<LoggedRequest, "seq">): void {
-    this.entries.push({ seq: ++this.seq, ...entry });
-    if (this.entries.length > LIMIT) this.entries.splice(0, this.entries.length - LIMIT);
+    const logged = { seq: ++this.seq, ...entry };
+    if (this.entries.length < REQUEST_LOG_LIMIT) {
+      this.entries.push(logged);
+    } else {
+      this.entries[this.start] = logged;
+      this.start = (this.start + 1) % REQUEST_LOG_LIMIT;
+    }
   }
 
   list(filter: { method?: string; path?: string; since?: number } = {}): LoggedRequest[] {
-    return this.entries.filter((e) => (filter.method === undefined || e.method === filter.method.toUpperCase())
+    const inOrder = [...this.entries.slice(this.start), ...this.entries.slice(0, this.start)];
+    return inOrder.filter((e) => (filter.method === undefined || e.method === filter.method.toUpperCase())
       && (filter.path === undefined || e.path.includes(filter.path))
       && (filter.since === undefined || e.seq > filter.since));
   }
 
   clear(): void {
     this.entries = [];
+    this.start = 0;
   }
 }
