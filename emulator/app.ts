@@ -233,6 +233,19 @@ export function createApp(options: AppOptions = {}): App {
     log(request, null, "client");
   });
 
+  // Answers are JSON. A stored document never changes in place (a save stores a new one), so the text of each one
+  // answered is kept with it, weakly (it goes when the document does), and lists of them are joined from those texts.
+  const texts = new WeakMap<object, string>();
+  const textOf = (value: unknown): string => {
+    if (!state.isStoredDoc(value)) return JSON.stringify(value) ?? "null";
+    let text = texts.get(value);
+    if (text === undefined) texts.set(value, (text = JSON.stringify(value)));
+    return text;
+  };
+  app.setReplySerializer((payload) => Array.isArray(payload) && state.isStoredDoc(payload[0])
+    ? `[${payload.map(textOf).join(",")}]`
+    : textOf(payload));
+
   app.setNotFoundHandler((request) => {
     throw notFound(`No route ${request.method} ${request.url.split("?")[0] ?? ""}`);
   });

@@ -28,8 +28,8 @@ export class ResourceIndex {
   /** Creation order of every stored resource, to sort a few found by id as a listing would. */
   readonly #order = new Map<string, number>();
   #next = 0;
-  /** id -> its store key and the resource. */
-  readonly #byId = new Map<string, { key: string; resource: StoredResource }>();
+  /** id -> its store key, the resource and its place in the creation order. */
+  readonly #byId = new Map<string, { key: string; resource: StoredResource; at: number }>();
   /** Resources per account and collection that count against its quota (not the service's own). */
   readonly #counts = new Map<string, number>();
   /** id -> store keys of the resources naming it (named) or being part of it (owned). */
@@ -52,8 +52,9 @@ export class ResourceIndex {
     let members = this.#collections.get(r.collection);
     if (!members) this.#collections.set(r.collection, (members = new Map()));
     members.set(key, r);
-    if (!this.#order.has(key)) this.#order.set(key, this.#next++);
-    this.#byId.set(String(r.doc.id), { key, resource: r });
+    let at = this.#order.get(key);
+    if (at === undefined) this.#order.set(key, (at = this.#next++));
+    this.#byId.set(String(r.doc.id), { key, resource: r, at });
     if (r.doc.managed !== true) this.#counts.set(countKey(r.account_id, r.collection), (this.#counts.get(countKey(r.account_id, r.collection)) ?? 0) + 1);
     const refs = this.#references(r);
     this.#refs.set(key, refs);
@@ -110,10 +111,20 @@ export class ResourceIndex {
     return this.#resolve(this.#building);
   }
 
-  /** Sorts resources found otherwise (e.g. by id) into creation order. */
+  /** The resources among `ids` (each id once) that exist, oldest first. */
+  byIds(ids: Iterable<string>): StoredResource[] {
+    const found: { resource: StoredResource; at: number }[] = [];
+    for (const id of new Set(ids)) {
+      const entry = this.#byId.get(id);
+      if (entry) found.push(entry);
+    }
+    return found.sort((a, b) => a.at - b.at).map((e) => e.resource);
+  }
+
+  /** Sorts resources found otherwise into creation order. */
   inOrder(resources: StoredResource[]): StoredResource[] {
-    const placed = resources.map((r) => ({ r, at: this.#order.get(this.#byId.get(String(r.doc.id))?.key ?? "") ?? 0 }));
-    return placed.sort((a, b) => a.at - b.at).map((p) => p.r);
+    const placed = resources.map((resource) => ({ resource, at: this.#byId.get(String(resource.doc.id))?.at ?? 0 }));
+    return placed.sort((a, b) => a.at - b.at).map((p) => p.resource);
   }
 
   #find(key: string): StoredResource | undefined {

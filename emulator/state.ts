@@ -227,17 +227,20 @@ export class ServiceState {
 
   /** The account's resources of a collection among `ids`, oldest first (the stored ones: copy what is kept or changed). */
   resourcesById(accountId: string, collection: string, ids: Iterable<string>, options: { archived?: boolean } = {}): Readonly<StoredResource>[] {
-    const found: StoredResource[] = [];
-    for (const id of new Set(ids)) {
-      const r = this.#index.byId(id);
-      if (r?.collection === collection && this.canAccess(r, accountId) && (options.archived ?? false) === (r.doc.archived_at != null)) found.push(r);
-    }
-    return this.#index.inOrder(found);
+    return this.#index.byIds(ids)
+      .filter((r) => r.collection === collection && this.canAccess(r, accountId) && (options.archived ?? false) === (r.doc.archived_at != null));
   }
 
   /** Every resource of an account, archived or not. */
   allResources(accountId: string): StoredResource[] {
     return this.#index.inOrder([...this.#index.all()].filter((r) => r.account_id === accountId)).map((r) => copyJson(r));
+  }
+
+  /** Whether `value` is a stored document itself (not a copy): such a document is never changed in place. */
+  isStoredDoc(value: unknown): value is Readonly<Doc> {
+    if (typeof value !== "object" || value === null) return false;
+    const id = (value as Doc).id;
+    return typeof id === "string" && this.#index.byId(id)?.doc === value;
   }
 
   /** Resources of a collection counting against the account's quota: all but the service's own. */
