@@ -162,7 +162,7 @@ export class Builds implements BuildHooks {
     }
     let computed: Doc = {};
     try {
-      for (const listener of this.listeners) computed = { ...computed, ...(listener(copyJson(resource)) ?? {}) };
+      for (const listener of this.listeners) computed = { ...computed, ...(listener(resource) ?? {}) };
     } catch (error) {
       this.fail(resource, error instanceof Error ? error.message : String(error));
       return;

@@ -263,7 +263,7 @@ export class ServiceState {
     this.store.delete("resource", resourceKey(collection, id));
   }
 
-  /** Stores a new document with the common members filled in. */
+  /** Stores a new document with the common members filled in; answers it as stored (the caller's to change). */
   insert(accountId: string, collection: string, fields: Doc): Doc {
     const at = now();
     const doc: Doc = {
