@@ -73,7 +73,6 @@ export function createApp(options: AppOptions = {}): App {
     const fault = request.fault;
     requests.add({
       method: request.method, path, query, status, account_id: request.account?.id ?? null,
-      at: new Date().toISOString(),
       duration_ms: Math.round(performance.now() - (request.startedAt ?? performance.now())),
       fault: fault ? {
         ...(fault.status !== undefined ? { status: fault.status } : {}),

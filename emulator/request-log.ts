@@ -31,12 +31,14 @@ export const REQUEST_LOG_LIMIT = 10_000;
 
 export class RequestLog {
   /** The latest REQUEST_LOG_LIMIT entries; once full, a ring whose oldest is at `start` (adding moves no other entry). */
-  private entries: LoggedRequest[] = [];
+  private entries: (Omit<LoggedRequest, "at"> & { at: number })[] = [];
   private start = 0;
   private seq = 0;
 
-  add(entry: Omit<LoggedRequest, "seq">): void {
-    const logged = { seq: ++this.seq, ...entry };
+  /** Logs a request that ended now. */
+  add(entry: Omit<LoggedRequest, "seq" | "at">): void {
+    // The time is kept as a number and written out only when the log is read.
+    const logged = { seq: ++this.seq, at: Date.now(), ...entry };
     if (this.entries.length < REQUEST_LOG_LIMIT) {
       this.entries.push(logged);
     } else {
@@ -49,7 +51,8 @@ export class RequestLog {
     const inOrder = [...this.entries.slice(this.start), ...this.entries.slice(0, this.start)];
     return inOrder.filter((e) => (filter.method === undefined || e.method === filter.method.toUpperCase())
       && (filter.path === undefined || e.path.includes(filter.path))
-      && (filter.since === undefined || e.seq > filter.since));
+      && (filter.since === undefined || e.seq > filter.since))
+      .map((e) => ({ ...e, at: new Date(e.at).toISOString() }));
   }
 
   clear(): void {
