@@ -39,7 +39,11 @@ export function copyJson<T>(value: T): T {
   if (typeof value !== "object" || value === null) return value;
   if (Array.isArray(value)) return value.map(copyJson) as T;
   if (Object.getPrototypeOf(value) !== Object.prototype) return structuredClone(value);
-  const out: Record<string, unknown> = {};
-  for (const key of Object.keys(value)) out[key] = copyJson((value as Record<string, unknown>)[key]);
+  // A spread copies an object's members at once, into an object of the same shape; then what they hold is copied.
+  const out = { ...value } as Record<string, unknown>;
+  for (const key of Object.keys(out)) {
+    const member = out[key];
+    if (typeof member === "object" && member !== null) out[key] = copyJson(member);
+  }
   return out as T;
 }
