@@ -59,7 +59,7 @@ export const emulatorHttp: Bench = {
   async run({ quick }) {
     const ms = quick ? 1500 : 5000;
     // Both servers are measured as they run once warm: cold, the emulator's larger code runs several times slower.
-    const warm = quick ? 3000 : 20_000;
+    const warm = quick ? 10_000 : 20_000;
     const dir = mkdtempSync(join(tmpdir(), "audience-bench-"));
     const emulator = await startChild<EmulatorReady>("service.ts", ["emulator", "1000"]);
     try {
