@@ -81,6 +81,8 @@ export interface Child<T> {
   pid: number;
   /** Resident and peak resident memory of the process now, in MB (from /proc). */
   memory(): { rssMb: number; peakMb: number };
+  /** CPU time (user and system) the process has spent so far, in ms (from /proc). */
+  cpuMs(): number;
   stop(): Promise<void>;
 }
 
@@ -99,6 +101,11 @@ export async function startChild<T>(script: string, args: string[], env: NodeJS.
       const status = readFileSync(`/proc/${child.pid}/status`, "utf8");
       const kb = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+)`, "m").exec(status)?.[1] ?? Number.NaN);
       return { rssMb: Math.round(kb("VmRSS") / 1024), peakMb: Math.round(kb("VmHWM") / 1024) };
+    },
+    cpuMs() {
+      // utime and stime, the 14th and 15th fields, in clock ticks of 1/100 s (USER_HZ on Linux).
+      const fields = readFileSync(`/proc/${child.pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+      return (Number(fields[11]) + Number(fields[12])) * 10;
     },
     async stop() {
       if (child.exitCode !== null) return;
@@ -120,19 +127,45 @@ export interface Load {
   rps: number;
   p99: number;
   requests: number;
+  /** Each request's milliseconds. */
+  latencies: number[];
+}
+
+/** Several loads of the same call taken as one: requests over their summed time, p99 over every request. */
+export function combined(loads: Load[]): Load {
+  const latencies = loads.flatMap((l) => l.latencies);
+  const requests = loads.reduce((n, l) => n + l.requests, 0);
+  const seconds = loads.reduce((t, l) => t + l.requests / l.rps, 0);
+  return { rps: requests / seconds, p99: percentile(latencies, 99), requests, latencies };
+}
+
+/** Sends `call` on `pool`; answers its milliseconds. */
+async function timedCall(pool: Pool, call: HttpCall): Promise<number> {
+  const t = performance.now();
+  const res = await pool.request({ method: call.method, path: call.path, headers: call.headers ?? {}, body: call.body ?? null });
+  await res.body.arrayBuffer();
+  if (res.statusCode >= 300) throw new Error(`${call.method} ${call.path}: ${res.statusCode}`);
+  return performance.now() - t;
+}
+
+/**
+ * Sends `call` `count` times, `concurrency` at a time, and forgets the answers: a server's code runs at the speed it
+ * keeps only once V8 has compiled its paths, after thousands of requests.
+ */
+export async function warmUp(origin: string, call: HttpCall, concurrency: number, count: number): Promise<void> {
+  const pool = new Pool(origin, { connections: concurrency, pipelining: 1 });
+  try {
+    await inParallel(count, concurrency, () => timedCall(pool, call));
+  } finally {
+    await pool.close();
+  }
 }
 
 /** `concurrency` callers send `call` back to back for `ms`; answers requests per second and the p99 latency. */
 export async function load(origin: string, call: HttpCall, concurrency: number, ms: number): Promise<Load> {
   const pool = new Pool(origin, { connections: concurrency, pipelining: 1 });
   const latencies: number[] = [];
-  const send = async () => {
-    const t = performance.now();
-    const res = await pool.request({ method: call.method, path: call.path, headers: call.headers ?? {}, body: call.body ?? null });
-    await res.body.arrayBuffer();
-    if (res.statusCode >= 300) throw new Error(`${call.method} ${call.path}: ${res.statusCode}`);
-    return performance.now() - t;
-  };
+  const send = () => timedCall(pool, call);
   try {
     for (let i = 0; i < concurrency; i++) await send(); // warm every connection
     const started = performance.now();
@@ -141,7 +174,7 @@ export async function load(origin: string, call: HttpCall, concurrency: number, 
       while (performance.now() < until) latencies.push(await send());
     }));
     const took = performance.now() - started;
-    return { rps: (latencies.length * 1000) / took, p99: percentile(latencies, 99), requests: latencies.length };
+    return { rps: (latencies.length * 1000) / took, p99: percentile(latencies, 99), requests: latencies.length, latencies };
   } finally {
     await pool.close();
   }

@@ -34,6 +34,9 @@ if (mode === "bare") {
       res.writeHead(answer.status, { "content-type": answer.type, "content-length": Buffer.byteLength(answer.body) }).end(answer.body);
     });
   });
+  // The connection handling the emulator's Fastify server has: keep-alive for 72 s, no request timeout.
+  server.keepAliveTimeout = 72_000;
+  server.requestTimeout = 0;
   server.listen(0, "127.0.0.1", () => console.log(JSON.stringify({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` })));
 } else {
   const count = Number(arg);

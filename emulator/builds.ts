@@ -2,6 +2,7 @@
 // after a duration, or only when advanced through the control plane. A change re-runs the resource and
 // everything downstream of it; finishing a scope or target mails the account owner.
 import { familyOf, singular } from "./families/index.ts";
+import { copyJson } from "./json.ts";
 import { now, type Doc, type ServiceState, type StoredResource } from "./state.ts";
 
 /** `immediate`: ready before the request is answered; a number: total build time in ms; `manual`: advanced on request. */
@@ -24,6 +25,10 @@ export type EventListener = (event: BuildEvent, resource: Readonly<StoredResourc
 
 const STEPS = ["new", "starting", "running", "ready"] as const;
 type Step = (typeof STEPS)[number];
+
+function nextStep(resource: StoredResource): Step {
+  return STEPS[Math.min(STEPS.indexOf(resource.doc.status as Step) + 1, STEPS.length - 1)] as Step;
+}
 
 export class Builds implements BuildHooks {
   private readonly state: ServiceState;
@@ -49,7 +54,7 @@ export class Builds implements BuildHooks {
   }
 
   private emit(event: BuildEvent, resource: StoredResource): void {
-    for (const listener of this.eventListeners) listener(event, structuredClone(resource));
+    for (const listener of this.eventListeners) listener(event, copyJson(resource));
   }
 
   settings(): BuildSettings {
@@ -129,7 +134,9 @@ export class Builds implements BuildHooks {
       progress = false;
       for (const r of this.pending()) {
         if (this.mode(r.collection) !== "immediate" || this.waiting(r)) continue;
-        while (r.build) this.step(r);
+        // Nothing can see the steps before the last: they are not stored one by one.
+        for (let next = nextStep(r); next !== "ready"; next = nextStep(r)) this.transition(r, next);
+        this.step(r);
         progress = true;
       }
     }
@@ -146,8 +153,7 @@ export class Builds implements BuildHooks {
   }
 
   private step(resource: StoredResource): void {
-    const current = STEPS.indexOf(resource.doc.status as Step);
-    const next = STEPS[Math.min(current + 1, STEPS.length - 1)] as Step;
+    const next = nextStep(resource);
     if (next !== "ready") {
       this.transition(resource, next);
       if (resource.build?.duration !== undefined) resource.build.due = Date.now() + resource.build.duration / 3;
@@ -156,7 +162,7 @@ export class Builds implements BuildHooks {
     }
     let computed: Doc = {};
     try {
-      for (const listener of this.listeners) computed = { ...computed, ...(listener(structuredClone(resource)) ?? {}) };
+      for (const listener of this.listeners) computed = { ...computed, ...(listener(resource) ?? {}) };
     } catch (error) {
       this.fail(resource, error instanceof Error ? error.message : String(error));
       return;

@@ -34,8 +34,8 @@ export interface EmulatorContext {
   account(request: FastifyRequest): Account;
   /** A resource owned by the request's account: 404 when it exists nowhere, 403 when another account owns it. */
   owned(request: FastifyRequest, collection: string, id: string): StoredResource;
-  /** The wire form of a resource as answered to this request (secrets masked, signed URLs fresh). */
-  present(request: FastifyRequest, resource: StoredResource): Doc;
+  /** The wire form of a resource as answered to this request (secrets masked, signed URLs fresh): send it, never change it. */
+  present(request: FastifyRequest, resource: Readonly<StoredResource>): Readonly<Doc>;
   /** `http://host:port` as the client reached the service, without `/v1`. */
   baseUrl(request: FastifyRequest): string;
   /** Forgets every account and resource and seeds the default account again (same key). */

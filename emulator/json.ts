@@ -1,5 +1,6 @@
-// JSON from clients, parsed with limits: stored documents are cloned and patched recursively, so nesting
-// deeper than any real body would overflow the stack later, and `__proto__` would pollute merged objects.
+// JSON from clients, parsed with limits: stored documents are copied and patched recursively, so nesting
+// deeper than any real body would overflow the stack later, and `__proto__` would pollute merged objects. And the
+// copy of stored records those limits keep safe.
 
 /** Deeper than any body of the spec (GeoJSON multipolygons nest about six levels). */
 export const MAX_JSON_DEPTH = 64;
@@ -21,8 +22,28 @@ export function parseClientJson(source: string): unknown {
       depth--;
     }
   }
+  // A member can be named __proto__ only where the text says so, literally or through \u escapes; the reviver
+  // that looks for it makes parsing several times slower, so it runs only then.
+  if (!source.includes("__proto__") && !source.includes("\\u")) return JSON.parse(source);
   return JSON.parse(source, (key, value: unknown) => {
     if (key === "__proto__") throw new Error("the member name __proto__ is not allowed");
     return value;
   });
+}
+
+/**
+ * A deep copy of a stored record. Records are JSON values (they are persisted as JSON), which a plain walk copies
+ * several times faster than structuredClone; anything else (never stored today) is left to structuredClone.
+ */
+export function copyJson<T>(value: T): T {
+  if (typeof value !== "object" || value === null) return value;
+  if (Array.isArray(value)) return value.map(copyJson) as T;
+  if (Object.getPrototypeOf(value) !== Object.prototype) return structuredClone(value);
+  // A spread copies an object's members at once, into an object of the same shape; then what they hold is copied.
+  const out = { ...value } as Record<string, unknown>;
+  for (const key of Object.keys(out)) {
+    const member = out[key];
+    if (typeof member === "object" && member !== null) out[key] = copyJson(member);
+  }
+  return out as T;
 }

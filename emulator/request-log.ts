@@ -26,24 +26,37 @@ export interface LoggedRequest {
   reset: "before" | "after" | "client" | null;
 }
 
-const LIMIT = 10_000;
+/** How many requests the log keeps: the latest. */
+export const REQUEST_LOG_LIMIT = 10_000;
 
 export class RequestLog {
-  private entries: LoggedRequest[] = [];
+  /** The latest REQUEST_LOG_LIMIT entries; once full, a ring whose oldest is at `start` (adding moves no other entry). */
+  private entries: (Omit<LoggedRequest, "at"> & { at: number })[] = [];
+  private start = 0;
   private seq = 0;
 
-  add(entry: Omit<LoggedRequest, "seq">): void {
-    this.entries.push({ seq: ++this.seq, ...entry });
-    if (this.entries.length > LIMIT) this.entries.splice(0, this.entries.length - LIMIT);
+  /** Logs a request that ended now. */
+  add(entry: Omit<LoggedRequest, "seq" | "at">): void {
+    // The time is kept as a number and written out only when the log is read.
+    const logged = { seq: ++this.seq, at: Date.now(), ...entry };
+    if (this.entries.length < REQUEST_LOG_LIMIT) {
+      this.entries.push(logged);
+    } else {
+      this.entries[this.start] = logged;
+      this.start = (this.start + 1) % REQUEST_LOG_LIMIT;
+    }
   }
 
   list(filter: { method?: string; path?: string; since?: number } = {}): LoggedRequest[] {
-    return this.entries.filter((e) => (filter.method === undefined || e.method === filter.method.toUpperCase())
+    const inOrder = [...this.entries.slice(this.start), ...this.entries.slice(0, this.start)];
+    return inOrder.filter((e) => (filter.method === undefined || e.method === filter.method.toUpperCase())
       && (filter.path === undefined || e.path.includes(filter.path))
-      && (filter.since === undefined || e.seq > filter.since));
+      && (filter.since === undefined || e.seq > filter.since))
+      .map((e) => ({ ...e, at: new Date(e.at).toISOString() }));
   }
 
   clear(): void {
     this.entries = [];
+    this.start = 0;
   }
 }

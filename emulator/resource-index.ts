@@ -21,20 +21,26 @@ function removeFrom(index: Map<string, Set<string>>, id: string, key: string): v
   if (keys?.size === 0) index.delete(id);
 }
 
+/** What the index keeps of one stored resource. */
+interface Entry {
+  resource: StoredResource;
+  /** Its place in the creation order, to sort a few found otherwise (e.g. by id) as a listing would. */
+  at: number;
+  /** The ids it names, as last indexed. */
+  refs: { named: string[]; owners: string[] };
+}
+
 export class ResourceIndex {
   readonly #references: References;
-  /** collection -> store key -> resource, in creation order. */
-  readonly #collections = new Map<string, Map<string, StoredResource>>();
-  /** Creation order of every stored resource, to sort a few found by id as a listing would. */
-  readonly #order = new Map<string, number>();
+  /** collection -> store key -> entry, in creation order. */
+  readonly #collections = new Map<string, Map<string, Entry>>();
   #next = 0;
-  readonly #keyById = new Map<string, string>();
+  readonly #byId = new Map<string, Entry>();
   /** Resources per account and collection that count against its quota (not the service's own). */
   readonly #counts = new Map<string, number>();
   /** id -> store keys of the resources naming it (named) or being part of it (owned). */
   readonly #namedBy = new Map<string, Set<string>>();
   readonly #ownedBy = new Map<string, Set<string>>();
-  readonly #refs = new Map<string, { named: string[]; owners: string[] }>();
   readonly #building = new Set<string>();
 
   constructor(references: References) {
@@ -50,45 +56,42 @@ export class ResourceIndex {
   #add(key: string, r: StoredResource): void {
     let members = this.#collections.get(r.collection);
     if (!members) this.#collections.set(r.collection, (members = new Map()));
-    members.set(key, r);
-    if (!this.#order.has(key)) this.#order.set(key, this.#next++);
-    this.#keyById.set(String(r.doc.id), key);
+    // A replaced resource keeps its entry's place (setting a key already present does not move it).
+    const entry: Entry = { resource: r, at: members.get(key)?.at ?? this.#next++, refs: this.#references(r) };
+    members.set(key, entry);
+    this.#byId.set(String(r.doc.id), entry);
     if (r.doc.managed !== true) this.#counts.set(countKey(r.account_id, r.collection), (this.#counts.get(countKey(r.account_id, r.collection)) ?? 0) + 1);
-    const refs = this.#references(r);
-    this.#refs.set(key, refs);
-    for (const id of refs.named) addTo(this.#namedBy, id, key);
-    for (const id of refs.owners) addTo(this.#ownedBy, id, key);
+    for (const id of entry.refs.named) addTo(this.#namedBy, id, key);
+    for (const id of entry.refs.owners) addTo(this.#ownedBy, id, key);
     if (r.build) this.#building.add(key);
   }
 
-  /** Undoes what `#add` did for the previous value; a replaced resource keeps its place in the order. */
+  /** Undoes what `#add` did for the previous value; a replaced resource keeps its entry, and so its place. */
   #forget(key: string, r: StoredResource, replaced: boolean): void {
+    const members = this.#collections.get(r.collection);
+    const entry = members?.get(key);
     if (!replaced) {
-      this.#collections.get(r.collection)?.delete(key);
-      this.#order.delete(key);
-      this.#keyById.delete(String(r.doc.id));
+      members?.delete(key);
+      this.#byId.delete(String(r.doc.id));
     }
     if (r.doc.managed !== true) this.#counts.set(countKey(r.account_id, r.collection), (this.#counts.get(countKey(r.account_id, r.collection)) ?? 1) - 1);
-    const refs = this.#refs.get(key);
-    for (const id of refs?.named ?? []) removeFrom(this.#namedBy, id, key);
-    for (const id of refs?.owners ?? []) removeFrom(this.#ownedBy, id, key);
-    this.#refs.delete(key);
+    for (const id of entry?.refs.named ?? []) removeFrom(this.#namedBy, id, key);
+    for (const id of entry?.refs.owners ?? []) removeFrom(this.#ownedBy, id, key);
     this.#building.delete(key);
   }
 
   /** The collection's resources (every account's), oldest first. */
-  collection(collection: string): Iterable<StoredResource> {
-    return this.#collections.get(collection)?.values() ?? [];
+  *collection(collection: string): Iterable<StoredResource> {
+    for (const entry of this.#collections.get(collection)?.values() ?? []) yield entry.resource;
   }
 
   /** Every resource, oldest first within each collection. */
   *all(): Iterable<StoredResource> {
-    for (const members of this.#collections.values()) yield* members.values();
+    for (const members of this.#collections.values()) for (const entry of members.values()) yield entry.resource;
   }
 
   byId(id: string): StoredResource | undefined {
-    const key = this.#keyById.get(id);
-    return key === undefined ? undefined : this.#find(key);
+    return this.#byId.get(id)?.resource;
   }
 
   count(accountId: string, collection: string): number {
@@ -110,19 +113,31 @@ export class ResourceIndex {
     return this.#resolve(this.#building);
   }
 
-  /** Sorts resources found otherwise (e.g. by id) into creation order. */
-  inOrder(resources: StoredResource[]): StoredResource[] {
-    const at = (r: StoredResource) => this.#order.get(this.#keyById.get(String(r.doc.id)) ?? "") ?? 0;
-    return resources.sort((a, b) => at(a) - at(b));
+  /** The resources among `ids` (each id once) that exist, oldest first. */
+  byIds(ids: Iterable<string>): StoredResource[] {
+    const found: Entry[] = [];
+    for (const id of new Set(ids)) {
+      const entry = this.#byId.get(id);
+      if (entry) found.push(entry);
+    }
+    return inCreationOrder(found);
   }
 
-  #find(key: string): StoredResource | undefined {
-    const collection = key.slice(0, key.indexOf("/"));
-    return this.#collections.get(collection)?.get(key);
+  /** Sorts resources found otherwise into creation order. */
+  inOrder(resources: StoredResource[]): StoredResource[] {
+    return inCreationOrder(resources.map((resource) => ({ resource, at: this.#byId.get(String(resource.doc.id))?.at ?? 0 })));
   }
 
   #resolve(keys: Set<string> | undefined): StoredResource[] {
-    if (!keys) return [];
-    return [...keys].sort((a, b) => (this.#order.get(a) ?? 0) - (this.#order.get(b) ?? 0)).map((k) => this.#find(k)).filter((r): r is StoredResource => r !== undefined);
+    const found: Entry[] = [];
+    for (const key of keys ?? []) {
+      const entry = this.#collections.get(key.slice(0, key.indexOf("/")))?.get(key);
+      if (entry) found.push(entry);
+    }
+    return inCreationOrder(found);
   }
+}
+
+function inCreationOrder(found: { resource: StoredResource; at: number }[]): StoredResource[] {
+  return found.sort((a, b) => a.at - b.at).map((e) => e.resource);
 }

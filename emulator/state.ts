@@ -4,6 +4,7 @@ import { createHash, createHmac, randomBytes, randomUUID } from "node:crypto";
 import { SECRET_PLACEHOLDER, valuesAt, visitPath, type FamilyDef } from "pulumi-audience/sdk/contract";
 import { familyOf } from "./families/index.ts";
 import { ResourceIndex } from "./resource-index.ts";
+import { copyJson } from "./json.ts";
 import { RecordStore } from "./store.ts";
 
 export type Doc = Record<string, unknown>;
@@ -55,11 +56,20 @@ export interface OutboxMessage {
 
 export const DEFAULT_QUOTA = 1000;
 
-export const now = () => new Date().toISOString();
+let nowMs = Number.NaN;
+let nowText = "";
+/** The time as the service writes it; a request asks several times within the same millisecond. */
+export function now(): string {
+  const ms = Date.now();
+  if (ms !== nowMs) nowText = new Date((nowMs = ms)).toISOString();
+  return nowText;
+}
 
 /** How keys were stored before they were salted; such records move to the salted form when first used. */
 const unsaltedHash = (key: string) => createHash("sha256").update(key).digest("hex");
 export const newApiKey = () => `aud_${randomBytes(24).toString("hex")}`;
+/** How many keys' hashes are remembered; more keys than this start over (random keys sent cannot grow memory). */
+const KEY_HASHES_KEPT = 1000;
 const resourceKey = (collection: string, id: string) => `${collection}/${id}`;
 
 /** Replaces every credential member of a document by the `<secret>` placeholder. */
@@ -75,6 +85,7 @@ export function maskSecrets(family: FamilyDef | undefined, doc: Doc): Doc {
 export class ServiceState {
   readonly store: RecordStore;
   readonly #index: ResourceIndex;
+  #keyHashes = { salt: "", hashes: new Map<string, string>() };
 
   constructor(store: RecordStore) {
     this.store = store;
@@ -98,7 +109,7 @@ export class ServiceState {
     let changed = false;
     this.store.transaction(() => {
       for (const [key, resource] of this.store.entries<StoredResource>("resource")) {
-        const masked = maskSecrets(familyOf(resource.collection), structuredClone(resource.doc));
+        const masked = maskSecrets(familyOf(resource.collection), copyJson(resource.doc));
         if (JSON.stringify(masked) === JSON.stringify(resource.doc)) continue;
         this.store.set("resource", key, { ...resource, doc: masked });
         changed = true;
@@ -164,7 +175,16 @@ export class ServiceState {
   private keyHash(key: string): string {
     let salt = this.setting<string>("key_salt");
     if (salt === undefined) this.setSetting("key_salt", (salt = randomBytes(16).toString("hex")));
-    return createHmac("sha256", salt).update(key).digest("hex");
+    // Every request presents its key: the hashes of recent keys are remembered (in memory only) under their salt.
+    if (this.#keyHashes.salt !== salt) this.#keyHashes = { salt, hashes: new Map() };
+    const { hashes } = this.#keyHashes;
+    let hash = hashes.get(key);
+    if (hash === undefined) {
+      hash = createHmac("sha256", salt).update(key).digest("hex");
+      if (hashes.size >= KEY_HASHES_KEPT) hashes.clear();
+      hashes.set(key, hash);
+    }
+    return hash;
   }
 
   /** Adds a key to an account; only its salted hash is stored. */
@@ -191,7 +211,7 @@ export class ServiceState {
 
   resource(collection: string, id: string): StoredResource | undefined {
     const found = this.store.get<StoredResource>("resource", resourceKey(collection, id));
-    return found && structuredClone(found);
+    return found && copyJson(found);
   }
 
   /** Whether an account may read and change a resource: its own, or one its family shares with it. */
@@ -202,7 +222,7 @@ export class ServiceState {
 
   /** The account's resources of a collection, oldest first (copies). */
   resources(accountId: string, collection: string, options: { archived?: boolean } = {}): StoredResource[] {
-    return [...this.eachResource(accountId, collection, options)].map((r) => structuredClone(r));
+    return [...this.eachResource(accountId, collection, options)].map((r) => copyJson(r));
   }
 
   /** Like resources(), but the stored documents themselves, one at a time: copy what is kept or changed. */
@@ -214,17 +234,20 @@ export class ServiceState {
 
   /** The account's resources of a collection among `ids`, oldest first (the stored ones: copy what is kept or changed). */
   resourcesById(accountId: string, collection: string, ids: Iterable<string>, options: { archived?: boolean } = {}): Readonly<StoredResource>[] {
-    const found: StoredResource[] = [];
-    for (const id of new Set(ids)) {
-      const r = this.#index.byId(id);
-      if (r?.collection === collection && this.canAccess(r, accountId) && (options.archived ?? false) === (r.doc.archived_at != null)) found.push(r);
-    }
-    return this.#index.inOrder(found);
+    return this.#index.byIds(ids)
+      .filter((r) => r.collection === collection && this.canAccess(r, accountId) && (options.archived ?? false) === (r.doc.archived_at != null));
   }
 
   /** Every resource of an account, archived or not. */
   allResources(accountId: string): StoredResource[] {
-    return this.#index.inOrder([...this.#index.all()].filter((r) => r.account_id === accountId)).map((r) => structuredClone(r));
+    return this.#index.inOrder([...this.#index.all()].filter((r) => r.account_id === accountId)).map((r) => copyJson(r));
+  }
+
+  /** Whether `value` is a stored document itself (not a copy): such a document is never changed in place. */
+  isStoredDoc(value: unknown): value is Readonly<Doc> {
+    if (typeof value !== "object" || value === null) return false;
+    const id = (value as Doc).id;
+    return typeof id === "string" && this.#index.byId(id)?.doc === value;
   }
 
   /** Resources of a collection counting against the account's quota: all but the service's own. */
@@ -234,7 +257,7 @@ export class ServiceState {
 
   /** Resources with a build under way (any account), oldest first (copies). */
   building(): StoredResource[] {
-    return this.#index.building().map((r) => structuredClone(r));
+    return this.#index.building().map((r) => copyJson(r));
   }
 
   /** Stores a resource; its credentials are kept only as `<secret>` (masked in place). */
@@ -247,7 +270,7 @@ export class ServiceState {
     this.store.delete("resource", resourceKey(collection, id));
   }
 
-  /** Stores a new document with the common members filled in. */
+  /** Stores a new document with the common members filled in; answers it as stored (the caller's to change). */
   insert(accountId: string, collection: string, fields: Doc): Doc {
     const at = now();
     const doc: Doc = {
@@ -269,7 +292,7 @@ export class ServiceState {
 
   /** Resources that are part of `id` (an atlas's locations): removed with it. */
   ownedBy(accountId: string, id: string): StoredResource[] {
-    return this.#index.ownedBy(id).filter((r) => r.account_id === accountId).map((r) => structuredClone(r));
+    return this.#index.ownedBy(id).filter((r) => r.account_id === accountId).map((r) => copyJson(r));
   }
 
   private referencesOf(resource: StoredResource, owned: boolean): { at: string; collection: string; id: string }[] {
@@ -283,7 +306,7 @@ export class ServiceState {
 
   /** Resources of the account that reference `id` directly. */
   downstreamOf(accountId: string, id: string): StoredResource[] {
-    return this.#index.namedBy(id).filter((r) => r.account_id === accountId).map((r) => structuredClone(r));
+    return this.#index.namedBy(id).filter((r) => r.account_id === accountId).map((r) => copyJson(r));
   }
 
   /** Everything reachable downstream (or upstream) of `id`, nearest first, without repeats. */

@@ -4,7 +4,8 @@
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
-import type { DatabaseSync } from "node:sqlite";
+import type { DatabaseSync, StatementSync } from "node:sqlite";
+import { copyJson } from "./json.ts";
 
 /**
  * What a record is; records of different kinds may share a key. `secret` is no longer written (the webhook
@@ -24,6 +25,7 @@ export class RecordStore {
   private readonly data = new Map<RecordKind, Map<string, unknown>>();
   private pending: Change[] | undefined;
   private readonly db: DatabaseSync | undefined;
+  private readonly statements: { upsert: StatementSync; remove: StatementSync } | undefined;
   private readonly watchers = new Map<RecordKind, Watcher[]>();
 
   constructor(dataDir?: string) {
@@ -41,6 +43,10 @@ export class RecordStore {
     // secure_delete: a record overwritten or deleted leaves no old bytes in free pages.
     this.db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA secure_delete = ON;");
     this.db.exec("CREATE TABLE IF NOT EXISTS records (kind TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (kind, key))");
+    this.statements = {
+      upsert: this.db.prepare("INSERT INTO records (kind, key, value) VALUES (?, ?, ?) ON CONFLICT (kind, key) DO UPDATE SET value = excluded.value"),
+      remove: this.db.prepare("DELETE FROM records WHERE kind = ? AND key = ?"),
+    };
     const rows = this.db.prepare("SELECT kind, key, value FROM records").all() as { kind: RecordKind; key: string; value: string }[];
     for (const row of rows) this.map(row.kind).set(row.key, JSON.parse(row.value));
   }
@@ -66,7 +72,7 @@ export class RecordStore {
   }
 
   set(kind: RecordKind, key: string, value: unknown): void {
-    const copy = structuredClone(value);
+    const copy = copyJson(value);
     const previous = this.put(kind, key, copy);
     this.record({ kind, key, value: copy, previous });
   }
@@ -129,12 +135,14 @@ export class RecordStore {
   }
 
   private flush(changes: Change[]): void {
-    if (!this.db || changes.length === 0) return;
-    const upsert = this.db.prepare("INSERT INTO records (kind, key, value) VALUES (?, ?, ?) ON CONFLICT (kind, key) DO UPDATE SET value = excluded.value");
-    const remove = this.db.prepare("DELETE FROM records WHERE kind = ? AND key = ?");
+    if (!this.db || !this.statements || changes.length === 0) return;
+    const { upsert, remove } = this.statements;
+    // A record changed several times in the transaction is written once, as it ends.
+    const last = new Map<string, Change>();
+    for (const c of changes) last.set(`${c.kind}\u0000${c.key}`, c);
     this.db.exec("BEGIN IMMEDIATE");
     try {
-      for (const c of changes) {
+      for (const c of last.values()) {
         if (c.value === undefined) remove.run(c.kind, c.key);
         else upsert.run(c.kind, c.key, JSON.stringify(c.value));
       }

@@ -64,8 +64,7 @@ function registerFamily(server: FastifyInstance, ctx: EmulatorContext, family: F
         // A family whose own `status` is a client member (webhook endpoints) keeps it.
         status: family.builds ? "new" : "ready", ...doc, ...onCreate?.(state, accountId, doc),
       });
-      const stored = state.resource(collection, String(inserted.id)) as StoredResource;
-      return builds.start(stored);
+      return builds.start({ account_id: accountId, collection, doc: inserted });
     });
     return reply.code(family.createdStatus).send(ctx.present(request, created));
   };

@@ -115,8 +115,18 @@ function applyLocation(world: World, condition: Doc, resources: Resources, membe
   }
 }
 
+type MemberCounts = { population_count: number; residence_count: number };
+/** Counts by membership: a memoized membership is shared and never changed, so it is counted once. */
+const counted = new WeakMap<Uint8Array, MemberCounts>();
+
 /** population_count and residence_count of a membership. */
-export function countMembers(world: World, members: Uint8Array): { population_count: number; residence_count: number } {
+export function countMembers(world: World, members: Uint8Array): MemberCounts {
+  let counts = counted.get(members);
+  if (!counts) counted.set(members, (counts = count(world, members)));
+  return { ...counts };
+}
+
+function count(world: World, members: Uint8Array): MemberCounts {
   const seen = new Uint8Array(world.residences.count);
   let people = 0, residences = 0;
   for (let p = 0; p < world.size; p++) {

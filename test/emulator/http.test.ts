@@ -67,6 +67,12 @@ describe("error bodies", () => {
     expect(reply.status).toBe(400);
     expect(({} as Json).polluted).toBeUndefined();
   });
+
+  it("refuse a __proto__ member spelled with escapes", async () => {
+    const reply = await api.call<Json>("POST", "/v1/scopes", undefined, { raw: '{"\\u005f_proto__": {"polluted": true}}' });
+    expect(reply.status).toBe(400);
+    expect(reply.body.note).toContain("__proto__");
+  });
 });
 
 describe("lists", () => {
