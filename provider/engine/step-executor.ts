@@ -4,6 +4,7 @@
 import { isDeepStrictEqual } from "node:util";
 import { CREATE_STARTED_KEY, KIND_KEY, OUTCOME_UNKNOWN } from "../runtime/lifecycle/index.ts";
 import { ProviderError, ResourceInitFailedError, type ProviderHost } from "./provider-host.ts";
+import { PACKAGE } from "../plugin/tokens.ts";
 import { isDefaultProvider, isProviderType } from "./providers.ts";
 import { recordedOutputs, type PendingOperation, type ResourceState, type Snapshot } from "./snapshot.ts";
 import type { ReplaceStep, Step, UpdateStep } from "./steps.ts";
@@ -103,8 +104,9 @@ export class StepExecutor {
     const op = this.#snapshot.begin(pending);
     await op.recorded;
     try {
-      // Only this package's resources (they carry the family marker) know what the start time asks of them.
-      const resolve = earlier !== undefined && KIND_KEY in inputs;
+      // Only this package's resources know what the start time asks of them: dynamic ones carry the family marker,
+      // native ones have the plugin's types.
+      const resolve = earlier !== undefined && (KIND_KEY in inputs || type.startsWith(`${PACKAGE}:`));
       const { id, outputs } = await host.create(urn, resolve ? { ...inputs, [CREATE_STARTED_KEY]: startedAt } : inputs, timed(planned, "create"));
       const created = { ...planned, id, outputs: recordedOutputs(planned, outputs) };
       void this.#snapshot.end(op.id);

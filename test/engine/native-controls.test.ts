@@ -1,6 +1,7 @@
 // What the engine passes on to the provider besides inputs, through the local engine: customTimeouts (native and
 // dynamic mode), cancellation of a run (the plugin's Cancel), and providers' config checked at plan time by the
-// plugin's CheckConfig and DiffConfig. Cohort builds never finish here unless advanced by hand.
+// plugin's CheckConfig and DiffConfig), and the start of a create whose outcome stayed unknown. Cohort builds never
+// finish here unless advanced by hand.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import type { RunResult } from "../../provider/engine/index.ts";
@@ -94,6 +95,29 @@ new audience.Cohort("cohort", { name: "North cohort", streamName: "transactions"
 const defaultProvider = `import * as audience from "pulumi-audience/native";
 new audience.Cohort("cohort", { name: "Default cohort", streamName: "transactions", minCount: 2 });
 `;
+
+describe("a native create whose outcome stayed unknown", { timeout: 180_000 }, () => {
+  it("is looked for by the next up, which records what it made instead of creating it again", async () => {
+    const { apiKey } = await world.account("lost-create");
+    const dir = world.program("lost-create", { index: `import * as audience from "pulumi-audience/native";
+new audience.Cohort("lost", { name: "Lost cohort", streamName: "transactions", minCount: 2 });
+` });
+    await world.control("PUT", "/faults", { rules: [{ method: "POST", path: "/cohorts", status: 503 }] });
+    const first = await world.run(dir, apiKey, "up");
+    await world.control("DELETE", "/faults");
+    expect(first.ok).toBe(false);
+    // The create landed after all: an answer the client never saw.
+    const landed = await fetch(`${world.emulator.url}/v1/cohorts`, {
+      method: "POST", headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
+      body: JSON.stringify({ name: "Lost cohort", stream_name: "transactions", min_count: 2 }),
+    });
+    const { id } = (await landed.json()) as { id: string };
+    const second = await world.run(dir, apiKey, "up");
+    expect(second.ok, second.error).toBe(true);
+    expect(recorded(second, "lost")?.id).toBe(id);
+    expect((await world.list<{ name: string }>(apiKey, "cohorts")).filter((c) => c.name === "Lost cohort")).toHaveLength(1);
+  });
+});
 
 describe("a provider's config, checked at plan time", { timeout: 180_000 }, () => {
   it.each([
