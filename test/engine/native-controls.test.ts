@@ -1,7 +1,6 @@
-// What the engine passes on to the provider besides inputs, through the local engine: customTimeouts (native and
-// dynamic mode), cancellation of a run (the plugin's Cancel), and providers' config checked at plan time by the
-// plugin's CheckConfig and DiffConfig), and the start of a create whose outcome stayed unknown. Cohort builds never
-// finish here unless advanced by hand.
+// What the engine passes on to the provider besides inputs, through the local engine: customTimeouts, the stop of a
+// run (native and dynamic mode), providers' config checked at plan time by the plugin's CheckConfig and DiffConfig,
+// and the start of a create whose outcome stayed unknown. Cohort builds never finish here unless advanced by hand.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import type { RunResult } from "../../provider/engine/index.ts";
