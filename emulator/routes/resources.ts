@@ -4,7 +4,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { applyMergePatch, archiveRequest, collectionPath, id as uuid, itemPath, jsonEqual, validate } from "pulumi-audience/sdk/contract";
 import { ApiError, conflict, fieldError, notFound, validationFailed } from "../errors.ts";
-import { now, type Doc, type StoredResource } from "../state.ts";
+import { maskSecrets, now, type Doc, type StoredResource } from "../state.ts";
 import { allFamilies, singular, type Family } from "../families/index.ts";
 import {
   assertQuota, assertValid, assertWritable, clientMembers, createOnlyErrors, referenceErrors, runContextRules, serviceMembers,
@@ -32,6 +32,16 @@ function registerFamily(server: FastifyInstance, ctx: EmulatorContext, family: F
   const item = itemPath(family, ":id");
   const collection = family.collection;
   const { findByKey, onCreate, onChange } = family.emulator;
+
+  // A listed document is written as JSON at once, so only the members that hold secrets are copied (to be masked),
+  // unless the family presents its documents its own way.
+  const secretMembers = [...new Set(family.secrets.map((path) => path.split(".")[0]!.replace(/\[\]$/, "")))];
+  const listedJson = (request: FastifyRequest, resource: Readonly<StoredResource>): string => {
+    if (family.emulator.present) return JSON.stringify(ctx.present(request, resource));
+    const doc = { ...resource.doc };
+    for (const member of secretMembers) if (doc[member] !== undefined) doc[member] = structuredClone(doc[member]);
+    return JSON.stringify(maskSecrets(family, doc));
+  };
 
   const lookup = (request: FastifyRequest<{ Params: Params }>): StoredResource => {
     const key = request.params.id;
@@ -144,9 +154,9 @@ function registerFamily(server: FastifyInstance, ctx: EmulatorContext, family: F
     const ids = idsFilter(request.query);
     const archived = (request.query as { archived?: string }).archived === "true";
     const accountId = ctx.account(request).id;
-    // Only the documents answered are copied (by present): ids are looked up directly, a whole list is streamed.
-    if (ids) return reply.send(state.resourcesById(accountId, collection, ids, { archived }).map((r) => ctx.present(request, r)));
-    return sendList(reply, [...state.eachResource(accountId, collection, { archived })], (r) => ctx.present(request, r));
+    // Ids are looked up directly, a whole list is streamed.
+    const listed = ids ? state.resourcesById(accountId, collection, ids, { archived }) : [...state.eachResource(accountId, collection, { archived })];
+    return sendList(reply, listed, (r) => listedJson(request, r));
   });
   if (family.creatable) app.post(base, create);
   app.get<Params>(item, (request, reply) => reply.send(ctx.present(request, lookup(request))));

@@ -84,6 +84,22 @@ function outputsOf(parts: Parts, response: Props, known: Props): Props {
   return { ...members, ...parts.extras, ...extras, ...controlsOf(parts) };
 }
 
+/** The inputs a program would write to get this resource, in the form check records them (defaults applied). */
+function inputsRead(parts: Parts, response: Props): Props {
+  const { create } = parts.kind.family;
+  const declared = fromWire(create, canonical(create, response));
+  return { ...(keepSecrets(declared, parts.config) as Props), ...parts.extras, ...controlsOf(parts) };
+}
+
+/**
+ * The inputs `read` records for a resource whose service document is already at hand (a list's answer), without
+ * its outputs: what refresh would write over `props`' inputs. Families that find their resources their own way
+ * (`find`) are read through `read`.
+ */
+export function readInputs(props: Props, response: Props): Props {
+  return inputsRead(split(props), response);
+}
+
 /** A failed step whose resource exists: Pulumi records it in state with these reasons instead of losing it. */
 class KeptResourceError extends Error {
   readonly id: string;
@@ -231,10 +247,7 @@ export function createLifecycle(env: Environment) {
       const response = kind.find ? await kind.find(service, id, props) : await service.find(kind.family, id);
       if (response === undefined) return {};
       const outs = keepSignedUrls(outputsOf(parts, response, parts.config), props) as Props;
-      // The inputs a program would write to get this resource, in the form check records them (defaults applied).
-      const declared = fromWire(kind.family.create, canonical(kind.family.create, response));
-      const inputs = { ...(keepSecrets(declared, parts.config) as Props), ...parts.extras, ...controlsOf(parts) };
-      return { id, props: outs, inputs };
+      return { id, props: outs, inputs: inputsRead(parts, response) };
     },
 
     async update(id: string, olds: Props, news: Props, limits: StepLimits = {}): Promise<pulumi.dynamic.UpdateResult> {

@@ -100,6 +100,12 @@ export function project(schema: z.ZodType, value: unknown): unknown {
   }
   if (s instanceof z.ZodUnion) {
     const options = s.def.options as z.ZodType[];
+    // A discriminated union's value names its option: only that one can accept the projection.
+    const named = chosenOption(s, value);
+    if (named !== undefined) {
+      const projected = project(named, value);
+      if (named.safeParse(projected).success) return projected;
+    }
     const projected = options.map((o) => project(o, value));
     // The option that accepts the projection is the right one; failing that, the one that kept the most.
     const valid = projected.find((p, i) => options[i]?.safeParse(p).success);
@@ -112,6 +118,26 @@ export function project(schema: z.ZodType, value: unknown): unknown {
     return { ...(isObject(left) ? left : {}), ...(isObject(right) ? right : {}) };
   }
   return value;
+}
+
+const optionsByTag = new WeakMap<z.ZodUnion, Map<unknown, z.ZodType[]>>();
+
+/** The option of a discriminated union whose discriminator value `value` carries, if exactly one does. */
+function chosenOption(union: z.ZodUnion, value: Props): z.ZodType | undefined {
+  const discriminator = (union.def as { discriminator?: string }).discriminator;
+  if (discriminator === undefined || !(discriminator in value)) return undefined;
+  let byTag = optionsByTag.get(union);
+  if (!byTag) {
+    byTag = new Map();
+    for (const option of union.def.options as z.ZodType[]) {
+      const s = unwrap(option);
+      const field = s instanceof z.ZodObject ? (s.shape as Record<string, z.ZodType>)[discriminator] : undefined;
+      for (const tag of field ? ((unwrap(field)._zod as { values?: Set<unknown> }).values ?? []) : []) byTag.set(tag, [...(byTag.get(tag) ?? []), option]);
+    }
+    optionsByTag.set(union, byTag);
+  }
+  const matching = byTag.get(value[discriminator]);
+  return matching?.length === 1 ? matching[0] : undefined;
 }
 
 function size(value: unknown): number {
