@@ -3,7 +3,7 @@
 // those lists, so "in sync" means exactly what `refresh` would find.
 import { AudienceClient, MAX_IDS_PER_REQUEST, NotFoundError } from "pulumi-audience/sdk/client";
 import { isObject, jsonEqual, type Collection, type FamilyDef } from "pulumi-audience/sdk/contract";
-import { compare, createLifecycle, PROVIDER_KEY, readInputs, type Service } from "pulumi-audience/provider";
+import { compare, createLifecycle, PROVIDER_KEY, readInputs, readsBack, type Service } from "pulumi-audience/provider";
 import { providerFamilies, type ProviderFamily } from "../../runtime/families/index.ts";
 import { ADOPTABLE } from "../adoptable.ts";
 import { camelPath } from "../../runtime/lifecycle/shape.ts";
@@ -178,19 +178,29 @@ async function compareOne(resource: StateResource, live: Props | undefined, arch
   const names = [resource.name, resource.id];
   const ignored = (path: string) => resource.ignoreChanges.some((p) => within(path, p.replace(/\["([^"]+)"\]/g, ".$1"))) || rules.ignoresMember(resource.type, names, path);
   const props = { ...resource.outputs, ...resource.inputs };
-  // A listed document is what the provider's read would fetch: its inputs are read from it; the outputs (for the
-  // provider's diff) only when something differs.
-  const found = live !== undefined ? { id: resource.id, inputs: readInputs(props, live) } : await read(resource.id, props);
-  if (!found.id) return { ...base(resource), status: "missing", changes: [], reason: "deleted outside the program" };
-  const actual = (found.inputs ?? {}) as Props;
-  // Members the state holds sealed are taken as they are live: they cannot be compared, only reported.
+  let actual: Props = {};
   let expected = resource.inputs;
-  for (const { path } of resource.sealed) expected = withValueAt(expected, path, at(actual, segments(path)));
-  // What refresh would record equals what the state holds: in sync without a diff. Otherwise the provider's diff
-  // names the members that changed.
-  const same = Object.keys(actual).every((k) => jsonEqual(actual[k], expected[k])) && Object.keys(expected).every((k) => k in actual || k === PROVIDER_KEY);
-  const recorded = same ? undefined : "props" in found ? found.props : (await read(resource.id, props)).props;
-  const { changed } = same ? { changed: [] } : await compare((recorded ?? {}) as Props, expected);
+  let changed: string[] = [];
+  let recorded: Props | undefined;
+  // Most resources are as the state records them, which one walk of the listed document tells without its
+  // normalization; the others are read as refresh reads them.
+  if (live === undefined || resource.sealed.length > 0 || !readsBack(props, live, resource.inputs)) {
+    // A listed document is what the provider's read would fetch: its inputs are read from it; the outputs (for
+    // the provider's diff) only when something differs.
+    const found = live !== undefined ? { id: resource.id, inputs: readInputs(props, live) } : await read(resource.id, props);
+    if (!found.id) return { ...base(resource), status: "missing", changes: [], reason: "deleted outside the program" };
+    actual = (found.inputs ?? {}) as Props;
+    if ("props" in found) recorded = found.props as Props;
+    // Members the state holds sealed are taken as they are live: they cannot be compared, only reported.
+    for (const { path } of resource.sealed) expected = withValueAt(expected, path, at(actual, segments(path)));
+    // What refresh would record equals what the state holds: in sync without a diff. Otherwise the provider's
+    // diff names the members that changed.
+    const same = Object.keys(actual).every((k) => jsonEqual(actual[k], expected[k])) && Object.keys(expected).every((k) => k in actual || k === PROVIDER_KEY);
+    if (!same) {
+      recorded ??= (await read(resource.id, props)).props as Props;
+      ({ changed } = await compare(recorded ?? {}, expected));
+    }
+  }
   const secret = secretTest(resource);
   const changes = changed.flatMap((key) => {
     const deep = differences(expected[key], actual[key], key);
@@ -198,7 +208,7 @@ async function compareOne(resource: StateResource, live: Props | undefined, arch
   }).filter((c) => !ignored(c.path)).map((c) => ({ path: c.path, expected: redact(c.expected, c.path, secret), actual: redact(c.actual, c.path, secret) }));
   const sealed = resource.sealed.filter((s) => s.path !== "" && !ignored(s.path));
   const notCompared = sealed.length > 0 ? `not compared: ${sealed.map((s) => `${s.path} (${s.reason})`).join("; ")}` : undefined;
-  const state = live ?? ("props" in found ? (found.props as Props) : {});
+  const state = live ?? recorded ?? {};
   if (state.status === "error") {
     const why = typeof state.status_error === "string" ? state.status_error : typeof state.statusError === "string" ? state.statusError : "no reason given";
     return { ...base(resource), status: "error", changes, reason: `build failed: ${why}` };

@@ -7,7 +7,7 @@ import { familyOf, type ProviderFamily } from "../families/index.ts";
 import { createOnce } from "./ambiguous.ts";
 import { controlsSchema, CONTROL_KEYS, CREATE_STARTED_KEY, DEFAULT_WAIT_TIMEOUT_SECONDS, KIND_KEY, PROVIDER_KEY, type Controls } from "./controls.ts";
 import { type Service } from "./service.ts";
-import { canonical, camelPath, isObject, keepSecrets, keepSignedUrls, memberNames, pathsOverlap, unknownPaths, UNKNOWN, wireOf, withoutNulls, type Props } from "./shape.ts";
+import { canonical, camelPath, isObject, keepSecrets, keepSignedUrls, memberNames, pathsOverlap, readsAsDeclared, unknownPaths, UNKNOWN, wireOf, withoutNulls, type Props } from "./shape.ts";
 import { unknownAccount, type Settings } from "./settings.ts";
 
 /** Where the lifecycle gets its settings and its connection to an account. */
@@ -98,6 +98,26 @@ function inputsRead(parts: Parts, response: Props): Props {
  */
 export function readInputs(props: Props, response: Props): Props {
   return inputsRead(split(props), response);
+}
+
+/**
+ * True when `readInputs(props, response)` is certainly `inputs` member by member, decided by one walk of the
+ * response instead of its normalization (see `readsAsDeclared`). False means only "read to know".
+ */
+export function readsBack(props: Props, response: Props, inputs: Props): boolean {
+  const parts = split(props);
+  const around = { ...parts.extras, ...controlsOf(parts) };
+  const config: Props = {};
+  for (const [key, value] of Object.entries(inputs)) {
+    if (value === undefined) return false;
+    if (key === PROVIDER_KEY) continue;
+    if (key in around) {
+      if (!jsonEqual(value, around[key])) return false;
+    } else {
+      config[key] = value;
+    }
+  }
+  return Object.keys(around).every((key) => key in inputs) && readsAsDeclared(parts.kind.family.create, response, config);
 }
 
 /** A failed step whose resource exists: Pulumi records it in state with these reasons instead of losing it. */
