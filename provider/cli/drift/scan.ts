@@ -235,7 +235,8 @@ export async function scanAccount(work: AccountWork, options: ScanOptions): Prom
       byFamily.get(r.collection)!.push(r);
     }
     const families = [...new Set([...byFamily.keys(), ...ADOPTABLE.map((k) => k.family.collection)])];
-    const managedIds = (collection: string) => (listedByIds(providerFamilies[collection]!) ? (byFamily.get(collection) ?? []).map((r) => r.id) : []);
+    const listed = (collection: string) => (listedByIds(providerFamilies[collection]!) ? (byFamily.get(collection) ?? []) : []);
+    const keyOf = (resource: StateResource) => `${resource.collection}\0${resource.id}`;
     const listIds = async (collection: string, ids: string[], query?: { archived: true }) => (await client.list(collection as Collection, { ids, ...(query ? { query } : {}) })) as Props[];
     const findUnmanaged = async (collection: string) => {
       const kind = providerFamilies[collection]!;
@@ -248,41 +249,47 @@ export async function scanAccount(work: AccountWork, options: ScanOptions): Prom
         unmanaged.push({ type: kind.family.className, name, id, status: "unmanaged", changes: [], reason: "made outside any given program" });
       }
     };
-    // Every `?ids=` batch and every plain list of the account, a few in flight at once; then, for managed ids no
-    // list answered, whether they were archived.
+    const lifecycle = createLifecycle({
+      settings: () => ({ default: {}, accounts: {} }),
+      service: () => readOnlyService(client, docs),
+      sleep: () => Promise.resolve(),
+    });
+    // Reports in the states' order, each made as soon as what it needs has been read.
+    const reports = new Map<StateResource, ResourceReport>();
+    const check = async (resource: StateResource) => {
+      if (reports.has(resource) || options.rules.ignoresResource(resource.type, [resource.name, resource.id])) return;
+      const key = keyOf(resource);
+      try {
+        reports.set(resource, await compareOne(resource, docs.get(key), archived.has(key), lifecycle.read, options.rules));
+      } catch (error) {
+        reports.set(resource, { ...base(resource), status: "unknown", changes: [], reason: `not compared: ${(error as Error).message}` });
+      }
+    };
+    // Every `?ids=` batch (its resources compared as it comes, while the other lists are under way) and every
+    // plain list of the account, a few in flight at once; then, for managed ids no list answered, whether they
+    // were archived.
     const reads: (() => Promise<void>)[] = [];
     for (const collection of families) {
-      const ids = managedIds(collection);
-      for (let start = 0; start < ids.length; start += MAX_IDS_PER_REQUEST) {
-        const batch = ids.slice(start, start + MAX_IDS_PER_REQUEST);
+      const resources = listed(collection);
+      for (let start = 0; start < resources.length; start += MAX_IDS_PER_REQUEST) {
+        const batch = resources.slice(start, start + MAX_IDS_PER_REQUEST);
         reads.push(async () => {
-          for (const doc of await listIds(collection, batch)) docs.set(`${collection}\0${String(doc.id)}`, doc);
+          for (const doc of await listIds(collection, batch.map((r) => r.id))) docs.set(`${collection}\0${String(doc.id)}`, doc);
+          for (const resource of batch) if (docs.has(keyOf(resource))) await check(resource);
         });
       }
       if (ADOPTABLE.includes(providerFamilies[collection]!)) reads.push(() => findUnmanaged(collection)); // what nobody manages
     }
     await pool(reads, LISTS_AT_ONCE, (read) => read());
     const archivedReads = families.flatMap((collection) => {
-      const absent = managedIds(collection).filter((id) => !docs.has(`${collection}\0${id}`));
+      const absent = listed(collection).filter((r) => !docs.has(keyOf(r))).map((r) => r.id);
       return absent.length > 0 && providerFamilies[collection]!.family.archivable ? [{ collection, absent }] : [];
     });
     await pool(archivedReads, LISTS_AT_ONCE, async ({ collection, absent }) => {
       for (const doc of await listIds(collection, absent, { archived: true })) archived.add(`${collection}\0${String(doc.id)}`);
     });
-    const lifecycle = createLifecycle({
-      settings: () => ({ default: {}, accounts: {} }),
-      service: () => readOnlyService(client, docs),
-      sleep: () => Promise.resolve(),
-    });
-    for (const resource of work.managed) {
-      if (options.rules.ignoresResource(resource.type, [resource.name, resource.id])) continue;
-      const key = `${resource.collection}\0${resource.id}`;
-      try {
-        report.resources.push(await compareOne(resource, docs.get(key), archived.has(key), lifecycle.read, options.rules));
-      } catch (error) {
-        report.resources.push({ ...base(resource), status: "unknown", changes: [], reason: `not compared: ${(error as Error).message}` });
-      }
-    }
+    for (const resource of work.managed) await check(resource);
+    report.resources.push(...work.managed.flatMap((r) => reports.get(r) ?? []));
     unmanaged.sort((a, b) => a.type.localeCompare(b.type) || a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
     report.resources.push(...unmanaged);
     return report;
