@@ -20,7 +20,7 @@ const CONNECTION_INPUTS = { account: "north", __kind: "connections", name: "Ware
 /** What refresh would record for `doc` over a state holding `inputs` (and outputs as recorded), and the walk's answer. */
 function both(doc: Props, inputs: Props, outputs: Props = {}) {
   const props = { ...outputs, ...inputs };
-  return { walk: readsBack(props, doc, inputs), read: readInputs(props, doc) };
+  return { walk: readsBack(outputs, inputs, doc), read: readInputs(props, doc) };
 }
 
 describe("readsBack", () => {

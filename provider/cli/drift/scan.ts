@@ -177,14 +177,14 @@ async function compareOne(resource: StateResource, live: Props | undefined, arch
   }
   const names = [resource.name, resource.id];
   const ignored = (path: string) => resource.ignoreChanges.some((p) => within(path, p.replace(/\["([^"]+)"\]/g, ".$1"))) || rules.ignoresMember(resource.type, names, path);
-  const props = { ...resource.outputs, ...resource.inputs };
   let actual: Props = {};
   let expected = resource.inputs;
   let changed: string[] = [];
   let recorded: Props | undefined;
   // Most resources are as the state records them, which one walk of the listed document tells without its
   // normalization; the others are read as refresh reads them.
-  if (live === undefined || resource.sealed.length > 0 || !readsBack(props, live, resource.inputs)) {
+  if (live === undefined || resource.sealed.length > 0 || !readsBack(resource.outputs, resource.inputs, live)) {
+    const props = { ...resource.outputs, ...resource.inputs };
     // A listed document is what the provider's read would fetch: its inputs are read from it; the outputs (for
     // the provider's diff) only when something differs.
     const found = live !== undefined ? { id: resource.id, inputs: readInputs(props, live) } : await read(resource.id, props);

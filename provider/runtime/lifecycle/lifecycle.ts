@@ -3,7 +3,7 @@
 // Inputs and outputs are camelCase as a program writes them; the wire is snake_case; the contract converts.
 import type * as pulumi from "@pulumi/pulumi";
 import { fromWire, jsonEqual, mergePatch, toWire, validate, type FamilyDef } from "pulumi-audience/sdk/contract";
-import { familyOf, type ProviderFamily } from "../families/index.ts";
+import { familyOf, providerFamilies, type ProviderFamily } from "../families/index.ts";
 import { createOnce } from "./ambiguous.ts";
 import { controlsSchema, CONTROL_KEYS, CREATE_STARTED_KEY, DEFAULT_WAIT_TIMEOUT_SECONDS, KIND_KEY, PROVIDER_KEY, type Controls } from "./controls.ts";
 import { type Service } from "./service.ts";
@@ -101,24 +101,24 @@ export function readInputs(props: Props, response: Props): Props {
 }
 
 /**
- * True when `readInputs(props, response)` is certainly `inputs` member by member, decided by one walk of the
- * response instead of its normalization (see `readsAsDeclared`). False means only "read to know".
+ * True when `read` over recorded `outputs` and `inputs` would give back exactly `inputs` from `response`, decided
+ * by one walk of the response instead of its normalization (see `readsAsDeclared`). False means only "read to know".
  */
-export function readsBack(props: Props, response: Props, inputs: Props): boolean {
-  const parts = split(props);
-  const around = { ...parts.extras, ...controlsOf(parts) };
+export function readsBack(outputs: Props, inputs: Props, response: Props): boolean {
+  const collection = inputs[KIND_KEY];
+  if (typeof collection !== "string" || !Object.hasOwn(providerFamilies, collection)) return false;
+  const kind = familyOf(collection);
   const config: Props = {};
   for (const [key, value] of Object.entries(inputs)) {
-    if (value === undefined) return false;
-    if (key === PROVIDER_KEY) continue;
-    if (key in around) {
-      if (!jsonEqual(value, around[key])) return false;
-    } else {
-      config[key] = value;
-    }
+    if (value === undefined || key === CREATE_STARTED_KEY) return false; // read leaves it out
+    if (key !== KIND_KEY && key !== PROVIDER_KEY && !CONTROLS.has(key) && !kind.extraInputs.includes(key)) config[key] = value;
   }
-  return Object.keys(around).every((key) => key in inputs) && readsAsDeclared(parts.kind.family.create, response, config);
+  // Controls and extras come back from the recorded values, the inputs' first: one only the outputs hold differs.
+  for (const key of [...CONTROL_KEYS, ...kind.extraInputs]) if (!(key in inputs) && outputs[key] !== undefined) return false;
+  return readsAsDeclared(kind.family.create, response, config);
 }
+
+const CONTROLS = new Set<string>(CONTROL_KEYS);
 
 /** A failed step whose resource exists: Pulumi records it in state with these reasons instead of losing it. */
 class KeptResourceError extends Error {
