@@ -112,8 +112,8 @@ export class ResourceIndex {
 
   /** Sorts resources found otherwise (e.g. by id) into creation order. */
   inOrder(resources: StoredResource[]): StoredResource[] {
-    const at = (r: StoredResource) => this.#order.get(this.#keyById.get(String(r.doc.id)) ?? "") ?? 0;
-    return resources.sort((a, b) => at(a) - at(b));
+    const at = new Map(resources.map((r) => [r, this.#order.get(this.#keyById.get(String(r.doc.id)) ?? "") ?? 0]));
+    return resources.sort((a, b) => at.get(a)! - at.get(b)!);
   }
 
   #find(key: string): StoredResource | undefined {

@@ -39,7 +39,7 @@ function registerFamily(server: FastifyInstance, ctx: EmulatorContext, family: F
   const listedJson = (request: FastifyRequest, resource: Readonly<StoredResource>): string => {
     if (family.emulator.present) return JSON.stringify(ctx.present(request, resource));
     const doc = { ...resource.doc };
-    for (const member of secretMembers) if (doc[member] !== undefined) doc[member] = structuredClone(doc[member]);
+    for (const member of secretMembers) if (typeof doc[member] === "object" && doc[member] !== null) doc[member] = structuredClone(doc[member]);
     return JSON.stringify(maskSecrets(family, doc));
   };
 

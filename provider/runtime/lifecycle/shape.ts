@@ -296,13 +296,21 @@ function matches(schema: z.ZodType, live: unknown, declared: unknown): boolean {
   return false;
 }
 
+/** Per object shape, once: each field's wire name, camelCase name, schema, and whether parsing fills a default. */
+const shapeFields = new WeakMap<z.ZodObject, { field: string; camel: string; schema: z.ZodType; filled: boolean }[]>();
+
 function matchesShape(shape: z.ZodObject, live: Props, declared: Props): boolean {
+  let fields = shapeFields.get(shape);
+  if (!fields) {
+    fields = Object.entries(shape.shape as Record<string, z.ZodType>).map(([field, schema]) => ({ field, camel: camelKey(field), schema, filled: hasDefault(schema) }));
+    shapeFields.set(shape, fields);
+  }
   let count = 0;
-  for (const [field, schema] of Object.entries(shape.shape as Record<string, z.ZodType>)) {
+  for (const { field, camel, schema, filled } of fields) {
     const value = live[field];
-    const want = declared[camelKey(field)];
+    const want = declared[camel];
     if (value === null || value === undefined) {
-      if (want !== undefined || hasDefault(schema)) return false; // parse would fill a default the state lacks
+      if (want !== undefined || filled) return false; // parse would fill a default the state lacks
       continue;
     }
     count++;
