@@ -33,13 +33,12 @@ function registerFamily(server: FastifyInstance, ctx: EmulatorContext, family: F
   const collection = family.collection;
   const { findByKey, onCreate, onChange } = family.emulator;
 
-  // A listed document is written as JSON at once, so only the members that hold secrets are copied (to be masked),
-  // unless the family presents its documents its own way.
-  const secretMembers = [...new Set(family.secrets.map((path) => path.split(".")[0]!.replace(/\[\]$/, "")))];
+  // A listed document is written as JSON at once, so only the objects on the way to a secret are copied (to be
+  // masked), unless the family presents its documents its own way.
+  const secretPaths = family.secrets.map((path) => path.split("."));
   const listedJson = (request: FastifyRequest, resource: Readonly<StoredResource>): string => {
     if (family.emulator.present) return JSON.stringify(ctx.present(request, resource));
-    const doc = { ...resource.doc };
-    for (const member of secretMembers) if (typeof doc[member] === "object" && doc[member] !== null) doc[member] = structuredClone(doc[member]);
+    const doc = secretPaths.reduce<unknown>((copy, path) => copiedAlong(copy, path), { ...resource.doc }) as Doc;
     return JSON.stringify(maskSecrets(family, doc));
   };
 
@@ -211,4 +210,18 @@ function archive(ctx: EmulatorContext, resource: StoredResource, action: "archiv
   for (const r of [resource, ...needed]) {
     if (r.doc.status !== "ready" && r.doc.status !== "error") builds.start(state.resource(r.collection, String(r.doc.id)) as StoredResource);
   }
+}
+
+/** `node` (already a copy) with the objects and arrays on `path` (`a.b[].c`) copied, so that setting at the path
+ * leaves the original alone. */
+function copiedAlong(node: unknown, path: string[]): unknown {
+  const [part, ...rest] = path;
+  if (part === undefined || (rest.length === 0 && !part.endsWith("[]"))) return node;
+  const key = part.replace(/\[\]$/, "");
+  if (typeof node !== "object" || node === null || Array.isArray(node)) return node;
+  const child = (node as Doc)[key];
+  if (typeof child !== "object" || child === null) return node;
+  const copy = (value: unknown) => (typeof value === "object" && value !== null ? copiedAlong(Array.isArray(value) ? [...value] : { ...value }, rest) : value);
+  (node as Doc)[key] = part.endsWith("[]") && Array.isArray(child) ? child.map(copy) : copy(child);
+  return node;
 }
