@@ -119,6 +119,16 @@ export function createApp(options: AppOptions = {}): App {
     }
   });
 
+  // A stored document never changes in place (a save stores a new one), so the text of each one answered is kept
+  // with it, weakly (it goes when the document does).
+  const texts = new WeakMap<object, string>();
+  const textOf = (value: unknown): string => {
+    if (!state.isStoredDoc(value)) return JSON.stringify(value) ?? "null";
+    let text = texts.get(value);
+    if (text === undefined) texts.set(value, (text = JSON.stringify(value)));
+    return text;
+  };
+
   const ctx: EmulatorContext = {
     state, builds, faults, webhooks, requests, worldOf: worldsOf(state, options.world),
     usage: {
@@ -159,6 +169,7 @@ export function createApp(options: AppOptions = {}): App {
       const doc = maskSecrets(family, copyJson(resource.doc));
       return family.emulator.present?.(ctx, request, doc) ?? doc;
     },
+    json: (value) => textOf(value),
     baseUrl(request) {
       return `${request.protocol}://${request.host}`;
     },
@@ -232,15 +243,7 @@ export function createApp(options: AppOptions = {}): App {
     log(request, null, "client");
   });
 
-  // Answers are JSON. A stored document never changes in place (a save stores a new one), so the text of each one
-  // answered is kept with it, weakly (it goes when the document does), and lists of them are joined from those texts.
-  const texts = new WeakMap<object, string>();
-  const textOf = (value: unknown): string => {
-    if (!state.isStoredDoc(value)) return JSON.stringify(value) ?? "null";
-    let text = texts.get(value);
-    if (text === undefined) texts.set(value, (text = JSON.stringify(value)));
-    return text;
-  };
+  // Answers are JSON; lists of stored documents are joined from their kept texts (ctx.json).
   app.setReplySerializer((payload) => Array.isArray(payload) && state.isStoredDoc(payload[0])
     ? `[${payload.map(textOf).join(",")}]`
     : textOf(payload));

@@ -56,13 +56,14 @@ export function sendPage<T>(request: FastifyRequest, reply: FastifyReply, items:
 const STREAM_OVER = 1000;
 const CHUNK = 64 * 1024;
 
-/** Answers `items` as a JSON array, each rendered by `present` only as it is written. */
-export function sendList<T>(reply: FastifyReply, items: readonly T[], present: (item: T) => unknown): FastifyReply {
-  if (items.length <= STREAM_OVER) return reply.send(items.map(present));
+/** Answers `items` as a JSON array, each written as JSON by `json` only as it is sent. */
+export function sendList<T>(reply: FastifyReply, items: readonly T[], json: (item: T) => string): FastifyReply {
+  reply.type("application/json; charset=utf-8");
+  if (items.length <= STREAM_OVER) return reply.send(`[${items.map(json).join(",")}]`);
   function* chunks(): Generator<string> {
     let chunk = "[";
     for (const [i, item] of items.entries()) {
-      chunk += (i === 0 ? "" : ",") + JSON.stringify(present(item));
+      chunk += (i === 0 ? "" : ",") + json(item);
       if (chunk.length >= CHUNK) {
         yield chunk;
         chunk = "";
@@ -70,5 +71,5 @@ export function sendList<T>(reply: FastifyReply, items: readonly T[], present: (
     }
     yield `${chunk}]`;
   }
-  return reply.type("application/json; charset=utf-8").send(Readable.from(chunks()));
+  return reply.send(Readable.from(chunks()));
 }

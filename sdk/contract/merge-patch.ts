@@ -10,11 +10,21 @@ export function isObject<T = unknown>(value: unknown): value is Record<string, T
 /** Deep equality of JSON values; object key order is ignored. */
 export function jsonEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
-  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((v, i) => jsonEqual(v, b[i]));
+  if (Array.isArray(a) && Array.isArray(b)) {
+    if (a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!jsonEqual(a[i], b[i])) return false;
+    return true;
+  }
   if (isObject(a) && isObject(b)) {
-    const ka = Object.keys(a).filter((k) => a[k] !== undefined);
-    const kb = Object.keys(b).filter((k) => b[k] !== undefined);
-    return ka.length === kb.length && ka.every((k) => jsonEqual(a[k], b[k]));
+    // Members left undefined count as absent. Written as loops: drift compares every resource of a fleet.
+    let defined = 0;
+    for (const k of Object.keys(a)) {
+      if (a[k] === undefined) continue;
+      defined++;
+      if (!jsonEqual(a[k], b[k])) return false;
+    }
+    for (const k of Object.keys(b)) if (b[k] !== undefined) defined--;
+    return defined === 0;
   }
   return false;
 }

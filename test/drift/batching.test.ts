@@ -11,6 +11,7 @@ let fleet: Fleet;
 let dir: string;
 let report: Report;
 let requests: LoggedRequest[];
+let ids: Record<string, string>;
 
 beforeAll(async () => {
   fleet = await startFleet();
@@ -19,7 +20,9 @@ beforeAll(async () => {
     ...Array.from({ length: 250 }, (_, i) => ({ name: `cohort-${i}`, collection: "cohorts", props: { account: "north", name: `Cohort ${i}`, minCount: i } })),
     ...[1, 2].map((i) => ({ name: `hook-${i}`, collection: "webhook_endpoints", props: { account: "north", url: `https://hooks.example.com/${i}`, enabledEvents: ["resource.errored"] } })),
   ];
-  const { document } = await exportStack(fleet.settings, "many", declared, "shown");
+  const made = await exportStack(fleet.settings, "many", declared, "shown");
+  const { document } = made;
+  ids = made.ids;
   await writeFile(join(dir, "many.json"), JSON.stringify(document));
   const mark = await fleet.mark();
   report = await driftReport({ states: [join(dir, "*.json")], accounts: { north: { baseUrl: fleet.url, apiKey: fleet.north.apiKey } }, env: {} });
@@ -39,7 +42,7 @@ it("finds every resource untouched since it was made in sync", () => {
 it("reads in batches of at most 100 ids, one plain list per family, never one resource at a time", () => {
   expect(requests.every((r) => r.method === "GET")).toBe(true);
   const byIds = (path: string) => requests.filter((r) => r.path === path && r.query.includes("ids="));
-  expect(byIds("/cohorts").map((r) => new URLSearchParams(r.query).getAll("ids").length)).toEqual([100, 100, 50]);
+  expect(byIds("/cohorts").map((r) => new URLSearchParams(r.query).getAll("ids").length).sort((a, b) => b - a)).toEqual([100, 100, 50]);
   expect(byIds("/webhook_endpoints")).toHaveLength(1);
   const plain = requests.filter((r) => r.query === "" && r.path !== "/accounts/current").map((r) => r.path);
   expect(plain).toContain("/cohorts");
@@ -63,4 +66,16 @@ it("reports an unreachable account as its error while the others complete", { ti
   expect(both.accounts[0]!.error).toMatch(/GET \/accounts\/current: .*127\.0\.0\.1:9/);
   expect(both.accounts[0]!.error).not.toContain("aud_unreachable");
   expect(both.summary.in_sync).toBe(252);
+});
+
+it("among many resources in sync, reports the few changed by hand with their values", { timeout: 60_000 }, async () => {
+  await fleet.api(fleet.north, "PATCH", `/cohorts/${ids["cohort-7"]!}`, { min_count: 70 });
+  await fleet.api(fleet.north, "PATCH", `/webhook_endpoints/${ids["hook-2"]!}`, { url: "https://hooks.example.com/moved" });
+  const after = await driftReport({ states: [join(dir, "many.json")], accounts: { north: { baseUrl: fleet.url, apiKey: fleet.north.apiKey } }, env: {} });
+  expect(after.summary).toMatchObject({ in_sync: 250, drifted: 2 });
+  const drifted = after.accounts[0]!.resources.filter((r) => r.status === "drifted").map((r) => [r.name, r.changes]);
+  expect(drifted).toEqual([
+    ["cohort-7", [{ path: "minCount", expected: 7, actual: 70 }]],
+    ["hook-2", [{ path: "url", expected: "https://hooks.example.com/2", actual: "https://hooks.example.com/moved" }]],
+  ]);
 });

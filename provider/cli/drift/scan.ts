@@ -1,9 +1,9 @@
 // Reading a fleet: per account, one `?ids=` list per family per 100 managed resources and one plain list per
 // family for what nobody manages; each resource then goes through the provider's own read and diff, fed from
 // those lists, so "in sync" means exactly what `refresh` would find.
-import { AudienceClient, NotFoundError } from "pulumi-audience/sdk/client";
+import { AudienceClient, MAX_IDS_PER_REQUEST, NotFoundError } from "pulumi-audience/sdk/client";
 import { isObject, jsonEqual, type Collection, type FamilyDef } from "pulumi-audience/sdk/contract";
-import { compare, createLifecycle, PROVIDER_KEY, type Service } from "pulumi-audience/provider";
+import { compare, createLifecycle, PROVIDER_KEY, readInputs, readsBack, type Service } from "pulumi-audience/provider";
 import { providerFamilies, type ProviderFamily } from "../../runtime/families/index.ts";
 import { ADOPTABLE } from "../adoptable.ts";
 import { camelPath } from "../../runtime/lifecycle/shape.ts";
@@ -14,8 +14,9 @@ import type { Props, StateResource } from "./states.ts";
 
 export const SECRET_SHOWN = "[secret]";
 
-/** Lists of one account in flight at once: a few, so that one account never floods the service. */
-const LISTS_AT_ONCE = 4;
+/** Lists of one account in flight at once: as many as the client keeps connections, so that one account never
+ * floods the service. */
+const LISTS_AT_ONCE = 8;
 
 export interface ScanOptions {
   rules: IgnoreRules;
@@ -176,16 +177,30 @@ async function compareOne(resource: StateResource, live: Props | undefined, arch
   }
   const names = [resource.name, resource.id];
   const ignored = (path: string) => resource.ignoreChanges.some((p) => within(path, p.replace(/\["([^"]+)"\]/g, ".$1"))) || rules.ignoresMember(resource.type, names, path);
-  const found = await read(resource.id, { ...resource.outputs, ...resource.inputs });
-  if (!found.id) return { ...base(resource), status: "missing", changes: [], reason: "deleted outside the program" };
-  const actual = (found.inputs ?? {}) as Props;
-  // Members the state holds sealed are taken as they are live: they cannot be compared, only reported.
+  let actual: Props = {};
   let expected = resource.inputs;
-  for (const { path } of resource.sealed) expected = withValueAt(expected, path, at(actual, segments(path)));
-  // What refresh would record equals what the state holds: in sync without a diff. Otherwise the provider's diff
-  // names the members that changed.
-  const same = Object.keys(actual).every((k) => jsonEqual(actual[k], expected[k])) && Object.keys(expected).every((k) => k in actual || k === PROVIDER_KEY);
-  const { changed } = same ? { changed: [] } : await compare((found.props ?? {}) as Props, expected);
+  let changed: string[] = [];
+  let recorded: Props | undefined;
+  // Most resources are as the state records them, which one walk of the listed document tells without its
+  // normalization; the others are read as refresh reads them.
+  if (live === undefined || resource.sealed.length > 0 || !readsBack(resource.outputs, resource.inputs, live)) {
+    const props = { ...resource.outputs, ...resource.inputs };
+    // A listed document is what the provider's read would fetch: its inputs are read from it; the outputs (for
+    // the provider's diff) only when something differs.
+    const found = live !== undefined ? { id: resource.id, inputs: readInputs(props, live) } : await read(resource.id, props);
+    if (!found.id) return { ...base(resource), status: "missing", changes: [], reason: "deleted outside the program" };
+    actual = (found.inputs ?? {}) as Props;
+    if ("props" in found) recorded = found.props as Props;
+    // Members the state holds sealed are taken as they are live: they cannot be compared, only reported.
+    for (const { path } of resource.sealed) expected = withValueAt(expected, path, at(actual, segments(path)));
+    // What refresh would record equals what the state holds: in sync without a diff. Otherwise the provider's
+    // diff names the members that changed.
+    const same = Object.keys(actual).every((k) => jsonEqual(actual[k], expected[k])) && Object.keys(expected).every((k) => k in actual || k === PROVIDER_KEY);
+    if (!same) {
+      recorded ??= (await read(resource.id, props)).props as Props;
+      ({ changed } = await compare(recorded ?? {}, expected));
+    }
+  }
   const secret = secretTest(resource);
   const changes = changed.flatMap((key) => {
     const deep = differences(expected[key], actual[key], key);
@@ -193,7 +208,7 @@ async function compareOne(resource: StateResource, live: Props | undefined, arch
   }).filter((c) => !ignored(c.path)).map((c) => ({ path: c.path, expected: redact(c.expected, c.path, secret), actual: redact(c.actual, c.path, secret) }));
   const sealed = resource.sealed.filter((s) => s.path !== "" && !ignored(s.path));
   const notCompared = sealed.length > 0 ? `not compared: ${sealed.map((s) => `${s.path} (${s.reason})`).join("; ")}` : undefined;
-  const state = live ?? (found.props as Props);
+  const state = live ?? recorded ?? {};
   if (state.status === "error") {
     const why = typeof state.status_error === "string" ? state.status_error : typeof state.statusError === "string" ? state.statusError : "no reason given";
     return { ...base(resource), status: "error", changes, reason: `build failed: ${why}` };
@@ -215,21 +230,17 @@ export async function scanAccount(work: AccountWork, options: ScanOptions): Prom
     const archived = new Set<string>();
     const unmanaged: ResourceReport[] = [];
     const byFamily = new Map<string, StateResource[]>();
-    for (const r of work.managed) byFamily.set(r.collection, [...(byFamily.get(r.collection) ?? []), r]);
+    for (const r of work.managed) {
+      if (!byFamily.has(r.collection)) byFamily.set(r.collection, []);
+      byFamily.get(r.collection)!.push(r);
+    }
     const families = [...new Set([...byFamily.keys(), ...ADOPTABLE.map((k) => k.family.collection)])];
-    await pool(families, LISTS_AT_ONCE, async (collection) => {
+    const listed = (collection: string) => (listedByIds(providerFamilies[collection]!) ? (byFamily.get(collection) ?? []) : []);
+    const keyOf = (resource: StateResource) => `${resource.collection}\0${resource.id}`;
+    const listIds = async (collection: string, ids: string[], query?: { archived: true }) => (await client.list(collection as Collection, { ids, ...(query ? { query } : {}) })) as Props[];
+    const findUnmanaged = async (collection: string) => {
       const kind = providerFamilies[collection]!;
-      const c = collection as Collection;
-      const ids = (byFamily.get(collection) ?? []).map((r) => r.id);
-      if (listedByIds(kind) && ids.length > 0) {
-        for (const doc of (await client.list(c, { ids })) as Props[]) docs.set(`${collection}\0${String(doc.id)}`, doc);
-        const absent = ids.filter((id) => !docs.has(`${collection}\0${id}`));
-        if (absent.length > 0 && kind.family.archivable) {
-          for (const doc of (await client.list(c, { ids: absent, query: { archived: true } })) as Props[]) archived.add(`${collection}\0${String(doc.id)}`);
-        }
-      }
-      if (!ADOPTABLE.includes(kind)) return; // looked through for what nobody manages
-      for (const doc of (await client.list(c)) as Props[]) {
+      for (const doc of (await client.list(collection as Collection)) as Props[]) {
         const id = String(doc.id);
         // The service's own resources and the key's own account belong to no program.
         if (work.known.has(id) || doc.managed === true || id === self) continue;
@@ -237,21 +248,48 @@ export async function scanAccount(work: AccountWork, options: ScanOptions): Prom
         if (options.rules.ignoresResource(kind.family.className, [name, id])) continue;
         unmanaged.push({ type: kind.family.className, name, id, status: "unmanaged", changes: [], reason: "made outside any given program" });
       }
-    });
+    };
     const lifecycle = createLifecycle({
       settings: () => ({ default: {}, accounts: {} }),
       service: () => readOnlyService(client, docs),
       sleep: () => Promise.resolve(),
     });
-    for (const resource of work.managed) {
-      if (options.rules.ignoresResource(resource.type, [resource.name, resource.id])) continue;
-      const key = `${resource.collection}\0${resource.id}`;
+    // Reports in the states' order, each made as soon as what it needs has been read.
+    const reports = new Map<StateResource, ResourceReport>();
+    const check = async (resource: StateResource) => {
+      if (reports.has(resource) || options.rules.ignoresResource(resource.type, [resource.name, resource.id])) return;
+      const key = keyOf(resource);
       try {
-        report.resources.push(await compareOne(resource, docs.get(key), archived.has(key), lifecycle.read, options.rules));
+        reports.set(resource, await compareOne(resource, docs.get(key), archived.has(key), lifecycle.read, options.rules));
       } catch (error) {
-        report.resources.push({ ...base(resource), status: "unknown", changes: [], reason: `not compared: ${(error as Error).message}` });
+        reports.set(resource, { ...base(resource), status: "unknown", changes: [], reason: `not compared: ${(error as Error).message}` });
       }
+    };
+    // Every `?ids=` batch (its resources compared as it comes, while the other lists are under way) and every
+    // plain list of the account, a few in flight at once; then, for managed ids no list answered, whether they
+    // were archived.
+    const reads: (() => Promise<void>)[] = [];
+    for (const collection of families) {
+      const resources = listed(collection);
+      for (let start = 0; start < resources.length; start += MAX_IDS_PER_REQUEST) {
+        const batch = resources.slice(start, start + MAX_IDS_PER_REQUEST);
+        reads.push(async () => {
+          for (const doc of await listIds(collection, batch.map((r) => r.id))) docs.set(`${collection}\0${String(doc.id)}`, doc);
+          for (const resource of batch) if (docs.has(keyOf(resource))) await check(resource);
+        });
+      }
+      if (ADOPTABLE.includes(providerFamilies[collection]!)) reads.push(() => findUnmanaged(collection)); // what nobody manages
     }
+    await pool(reads, LISTS_AT_ONCE, (read) => read());
+    const archivedReads = families.flatMap((collection) => {
+      const absent = listed(collection).filter((r) => !docs.has(keyOf(r))).map((r) => r.id);
+      return absent.length > 0 && providerFamilies[collection]!.family.archivable ? [{ collection, absent }] : [];
+    });
+    await pool(archivedReads, LISTS_AT_ONCE, async ({ collection, absent }) => {
+      for (const doc of await listIds(collection, absent, { archived: true })) archived.add(`${collection}\0${String(doc.id)}`);
+    });
+    for (const resource of work.managed) await check(resource);
+    report.resources.push(...work.managed.flatMap((r) => reports.get(r) ?? []));
     unmanaged.sort((a, b) => a.type.localeCompare(b.type) || a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
     report.resources.push(...unmanaged);
     return report;

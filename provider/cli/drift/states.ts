@@ -108,6 +108,7 @@ function joinPath(prefix: string, key: string | number): string {
  */
 function reveal(value: unknown, path: string, found: { secretPaths: string[]; sealed: { path: string; reason: string }[] }, opener: Opener, ownWrapping: readonly string[]): unknown {
   if (Array.isArray(value)) {
+    if (!value.some((v) => typeof v === "object" && v !== null)) return value; // nothing inside can be secret
     const revealed = value.map((v, i) => reveal(v, joinPath(path, i), found, opener, ownWrapping));
     return revealed.every((v, i) => v === value[i]) ? value : revealed;
   }
@@ -126,8 +127,10 @@ function reveal(value: unknown, path: string, found: { secretPaths: string[]; se
   }
   // Copied only where something inside was revealed: most values hold no secret.
   let copy: Record<string, unknown> | undefined;
-  for (const [k, v] of Object.entries(value)) {
-    const revealed = typeof v === "object" && v !== null ? reveal(v, joinPath(path, k), found, opener, ownWrapping) : v;
+  for (const k of Object.keys(value)) {
+    const v = value[k];
+    if (typeof v !== "object" || v === null) continue;
+    const revealed = reveal(v, joinPath(path, k), found, opener, ownWrapping);
     if (revealed === v) continue;
     copy ??= { ...value };
     if (revealed === undefined) delete copy[k];

@@ -5,7 +5,7 @@ import { createLifecycle } from "./lifecycle.ts";
 import { accountServices } from "./service-client.ts";
 import { readSettings, type Settings } from "./settings.ts";
 
-export { compare, createLifecycle, type Environment, type PathChange, type StepLimits } from "./lifecycle.ts";
+export { compare, createLifecycle, readInputs, readsBack, type Environment, type PathChange, type StepLimits } from "./lifecycle.ts";
 export { CONTROL_KEYS, CREATE_STARTED_KEY, KIND_KEY, PROVIDER_KEY, controlsSchema, type Controls } from "./controls.ts";
 export { AmbiguousCreateError, OUTCOME_UNKNOWN } from "./ambiguous.ts";
 export { credentialsFor, readSettings, unknownAccount, type Credentials, type Settings } from "./settings.ts";

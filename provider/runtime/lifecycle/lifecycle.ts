@@ -3,11 +3,11 @@
 // Inputs and outputs are camelCase as a program writes them; the wire is snake_case; the contract converts.
 import type * as pulumi from "@pulumi/pulumi";
 import { fromWire, jsonEqual, mergePatch, toWire, validate, type FamilyDef } from "pulumi-audience/sdk/contract";
-import { familyOf, type ProviderFamily } from "../families/index.ts";
+import { familyOf, providerFamilies, type ProviderFamily } from "../families/index.ts";
 import { createOnce } from "./ambiguous.ts";
 import { controlsSchema, CONTROL_KEYS, CREATE_STARTED_KEY, DEFAULT_WAIT_TIMEOUT_SECONDS, KIND_KEY, PROVIDER_KEY, STEP_TIMEOUT_KEY, type Controls } from "./controls.ts";
 import { type Service } from "./service.ts";
-import { canonical, camelPath, isObject, keepSecrets, keepSignedUrls, memberNames, pathsOverlap, unknownPaths, UNKNOWN, wireOf, withoutNulls, type Props } from "./shape.ts";
+import { canonical, camelPath, isObject, keepSecrets, keepSignedUrls, memberNames, pathsOverlap, readsAsDeclared, unknownPaths, UNKNOWN, wireOf, withoutNulls, type Props } from "./shape.ts";
 import { unknownAccount, type Settings } from "./settings.ts";
 
 /** Where the lifecycle gets its settings and its connection to an account. */
@@ -90,6 +90,42 @@ function outputsOf(parts: Parts, response: Props, known: Props): Props {
   const extras = parts.kind.extraOutputs?.(parts.extras, response) ?? {};
   return { ...members, ...parts.extras, ...extras, ...controlsOf(parts) };
 }
+
+/** The inputs a program would write to get this resource, in the form check records them (defaults applied). */
+function inputsRead(parts: Parts, response: Props): Props {
+  const { create } = parts.kind.family;
+  const declared = fromWire(create, canonical(create, response));
+  return { ...(keepSecrets(declared, parts.config) as Props), ...parts.extras, ...controlsOf(parts) };
+}
+
+/**
+ * The inputs `read` records for a resource whose service document is already at hand (a list's answer), without
+ * its outputs: what refresh would write over `props`' inputs. Families that find their resources their own way
+ * (`find`) are read through `read`.
+ */
+export function readInputs(props: Props, response: Props): Props {
+  return inputsRead(split(props), response);
+}
+
+/**
+ * True when `read` over recorded `outputs` and `inputs` would give back exactly `inputs` from `response`, decided
+ * by one walk of the response instead of its normalization (see `readsAsDeclared`). False means only "read to know".
+ */
+export function readsBack(outputs: Props, inputs: Props, response: Props): boolean {
+  const collection = inputs[KIND_KEY];
+  if (typeof collection !== "string" || !Object.hasOwn(providerFamilies, collection)) return false;
+  const kind = familyOf(collection);
+  const config: Props = {};
+  for (const [key, value] of Object.entries(inputs)) {
+    if (value === undefined || key === CREATE_STARTED_KEY) return false; // read leaves it out
+    if (key !== KIND_KEY && key !== PROVIDER_KEY && !CONTROLS.has(key) && !kind.extraInputs.includes(key)) config[key] = value;
+  }
+  // Controls and extras come back from the recorded values, the inputs' first: one only the outputs hold differs.
+  for (const key of [...CONTROL_KEYS, ...kind.extraInputs]) if (!(key in inputs) && outputs[key] !== undefined) return false;
+  return readsAsDeclared(kind.family.create, response, config);
+}
+
+const CONTROLS = new Set<string>(CONTROL_KEYS);
 
 /** A failed step whose resource exists: Pulumi records it in state with these reasons instead of losing it. */
 class KeptResourceError extends Error {
@@ -239,10 +275,7 @@ export function createLifecycle(env: Environment) {
       const response = kind.find ? await kind.find(service, id, props) : await service.find(kind.family, id);
       if (response === undefined) return {};
       const outs = keepSignedUrls(outputsOf(parts, response, parts.config), props) as Props;
-      // The inputs a program would write to get this resource, in the form check records them (defaults applied).
-      const declared = fromWire(kind.family.create, canonical(kind.family.create, response));
-      const inputs = { ...(keepSecrets(declared, parts.config) as Props), ...parts.extras, ...controlsOf(parts) };
-      return { id, props: outs, inputs };
+      return { id, props: outs, inputs: inputsRead(parts, response) };
     },
 
     async update(id: string, olds: Props, news: Props, limits: StepLimits = {}): Promise<pulumi.dynamic.UpdateResult> {

@@ -1,7 +1,7 @@
 // Turning values between the three forms the lifecycle meets: the program's camelCase inputs, the wire body the
 // contract validates, and the service's response. All of it is guided by the family's zod schemas.
 import { z } from "zod";
-import { fromWire, isObject, SECRET_PLACEHOLDER, toWire, unwrap } from "pulumi-audience/sdk/contract";
+import { camelKey, fromWire, isObject, SECRET_PLACEHOLDER, toWire, unwrap } from "pulumi-audience/sdk/contract";
 import { UNKNOWN } from "../markers.ts";
 
 export { isObject, UNKNOWN };
@@ -100,6 +100,12 @@ export function project(schema: z.ZodType, value: unknown): unknown {
   }
   if (s instanceof z.ZodUnion) {
     const options = s.def.options as z.ZodType[];
+    // A discriminated union's value names its option: only that one can accept the projection.
+    const named = chosenOption(s, value);
+    if (named !== undefined) {
+      const projected = project(named, value);
+      if (named.safeParse(projected).success) return projected;
+    }
     const projected = options.map((o) => project(o, value));
     // The option that accepts the projection is the right one; failing that, the one that kept the most.
     const valid = projected.find((p, i) => options[i]?.safeParse(p).success);
@@ -112,6 +118,26 @@ export function project(schema: z.ZodType, value: unknown): unknown {
     return { ...(isObject(left) ? left : {}), ...(isObject(right) ? right : {}) };
   }
   return value;
+}
+
+const optionsByTag = new WeakMap<z.ZodUnion, Map<unknown, z.ZodType[]>>();
+
+/** The option of a discriminated union whose discriminator value `value` carries, if exactly one does. */
+function chosenOption(union: z.ZodUnion, value: Props): z.ZodType | undefined {
+  const discriminator = (union.def as { discriminator?: string }).discriminator;
+  if (discriminator === undefined || !(discriminator in value)) return undefined;
+  let byTag = optionsByTag.get(union);
+  if (!byTag) {
+    byTag = new Map();
+    for (const option of union.def.options as z.ZodType[]) {
+      const s = unwrap(option);
+      const field = s instanceof z.ZodObject ? (s.shape as Record<string, z.ZodType>)[discriminator] : undefined;
+      for (const tag of field ? ((unwrap(field)._zod as { values?: Set<unknown> }).values ?? []) : []) byTag.set(tag, [...(byTag.get(tag) ?? []), option]);
+    }
+    optionsByTag.set(union, byTag);
+  }
+  const matching = byTag.get(value[discriminator]);
+  return matching?.length === 1 ? matching[0] : undefined;
 }
 
 function size(value: unknown): number {
@@ -178,4 +204,123 @@ export function keepSignedUrls(value: unknown, recorded: unknown, now = Date.now
   if (Array.isArray(value)) return value.map((v, i) => keepSignedUrls(v, Array.isArray(recorded) ? recorded[i] : undefined, now));
   if (!isObject(value)) return value;
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, keepSignedUrls(v, isObject(recorded) ? recorded[k] : undefined, now)]));
+}
+
+/** Wrappers parsing looks through without changing the value (defaults aside). */
+const PASS_THROUGH = new Set(["optional", "nullable", "readonly", "nonoptional", "default", "prefault"]);
+const LEAVES = new Set(["string", "number", "boolean", "bigint", "enum", "literal", "null", "any", "unknown", "never"]);
+const fillsOnly = new WeakMap<z.ZodType, boolean>();
+
+/** Whether parsing a value of `schema` can change it only by filling defaults (no transform, coercion, catch). */
+function parseFillsOnly(schema: z.ZodType): boolean {
+  let known = fillsOnly.get(schema);
+  if (known === undefined) {
+    const seen = new Set<unknown>();
+    const plain = (s: z.ZodType): boolean => {
+      if (seen.has(s)) return true;
+      seen.add(s);
+      const def = s._zod.def as unknown as { type: string; coerce?: boolean; checks?: { _zod: { def: { check: string } } }[] } & Record<string, unknown>;
+      if (def.coerce === true || def.checks?.some((c) => c._zod.def.check === "overwrite")) return false;
+      if (PASS_THROUGH.has(def.type)) return plain(def.innerType as z.ZodType);
+      if (LEAVES.has(def.type)) return true;
+      switch (def.type) {
+        case "object":
+          return Object.values(def.shape as Record<string, z.ZodType>).every(plain) && (def.catchall === undefined || plain(def.catchall as z.ZodType));
+        case "array":
+          return plain(def.element as z.ZodType);
+        case "record":
+          return plain(def.valueType as z.ZodType);
+        case "union":
+          return (def.options as z.ZodType[]).every(plain);
+        case "lazy":
+          return plain((def.getter as () => z.ZodType)());
+        default:
+          return false;
+      }
+    };
+    known = plain(schema);
+    fillsOnly.set(schema, known);
+  }
+  return known;
+}
+
+function hasDefault(schema: z.ZodType): boolean {
+  let current = schema;
+  for (let i = 0; i < 32; i++) {
+    const def = current._zod.def as unknown as { type: string; innerType?: z.ZodType; getter?: () => z.ZodType };
+    if (def.type === "default" || def.type === "prefault") return true;
+    if (def.type === "lazy" && def.getter) current = def.getter();
+    else if (PASS_THROUGH.has(def.type) && def.innerType) current = def.innerType;
+    else return false;
+  }
+  return false;
+}
+
+/**
+ * True when `canonical(create, wire)` in camelCase, `<secret>` standing for the declared value as `keepSecrets`
+ * does, is certainly `declared`: one walk of both, no parse. It holds when the document seen through the create
+ * shape (nulls dropped) is the declared wire form and no member with a default is missing, for a schema whose
+ * parse can only fill defaults. False means only "normalize to know".
+ */
+export function readsAsDeclared(create: z.ZodType, wire: Props, declared: Props): boolean {
+  return parseFillsOnly(create) && matches(create, wire, declared);
+}
+
+function matches(schema: z.ZodType, live: unknown, declared: unknown): boolean {
+  if (live === SECRET_PLACEHOLDER && declared !== undefined) return true;
+  const s = unwrap(schema);
+  if (Array.isArray(live)) {
+    if (!(s instanceof z.ZodArray) || !Array.isArray(declared) || live.length !== declared.length) return false;
+    return live.every((v, i) => matches(s.def.element as z.ZodType, v, declared[i]));
+  }
+  if (!isObject(live)) return live === declared;
+  if (!isObject(declared)) return false;
+  if (s instanceof z.ZodObject) return matchesShape(s, live, declared);
+  if (s instanceof z.ZodRecord) {
+    const valueType = s.def.valueType as z.ZodType;
+    let count = 0;
+    for (const [k, v] of Object.entries(live)) {
+      if (v === null || v === undefined) continue;
+      count++;
+      if (!matches(valueType, v, declared[k])) return false;
+    }
+    return count === definedCount(declared);
+  }
+  if (s instanceof z.ZodUnion) {
+    // As `project` takes it: the option the value names, when that option accepts the projection.
+    const option = chosenOption(s, live);
+    const shape = option && unwrap(option);
+    if (!option || !(shape instanceof z.ZodObject) || !option.safeParse(project(option, withoutNulls(live))).success) return false;
+    return matchesShape(shape, live, declared);
+  }
+  return false;
+}
+
+/** Per object shape, once: each field's wire name, camelCase name, schema, and whether parsing fills a default. */
+const shapeFields = new WeakMap<z.ZodObject, { field: string; camel: string; schema: z.ZodType; filled: boolean }[]>();
+
+function matchesShape(shape: z.ZodObject, live: Props, declared: Props): boolean {
+  let fields = shapeFields.get(shape);
+  if (!fields) {
+    fields = Object.entries(shape.shape as Record<string, z.ZodType>).map(([field, schema]) => ({ field, camel: camelKey(field), schema, filled: hasDefault(schema) }));
+    shapeFields.set(shape, fields);
+  }
+  let count = 0;
+  for (const { field, camel, schema, filled } of fields) {
+    const value = live[field];
+    const want = declared[camel];
+    if (value === null || value === undefined) {
+      if (want !== undefined || filled) return false; // parse would fill a default the state lacks
+      continue;
+    }
+    count++;
+    if (want === undefined || !matches(schema, value, want)) return false;
+  }
+  return count === definedCount(declared); // a declared member no field reads back
+}
+
+function definedCount(value: Props): number {
+  let n = 0;
+  for (const k of Object.keys(value)) if (value[k] !== undefined) n++;
+  return n;
 }
