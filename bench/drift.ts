@@ -1,6 +1,7 @@
-// `audience drift` over a fleet against the baseline of one GET per resource (what `refresh` does), in one
-// process, on one emulator:
-//   node --conditions=source bench/drift.ts [accounts] [resources per account]   (default 5 x 2000)
+// `audience drift` over a fleet against the baseline of one GET per resource (what `refresh` does), on one emulator
+// in its own process, as the service runs apart from the machine that checks it (`--in-process` runs it in this
+// process instead, where its work is added to both paths):
+//   node --conditions=source bench/drift.ts [--in-process] [accounts] [resources per account]   (default 5 x 2000)
 // Prints a table: requests and time of each path (the scan: median of a few whole runs), on loopback and with a
 // network's latency added, and the budget of requests the scan must stay within.
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
@@ -8,6 +9,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Table from "cli-table3";
 import { startEmulator } from "pulumi-audience/emulator";
+import { startChild } from "./measure.ts";
+import type { EmulatorReady } from "./service.ts";
 import { clientService, createLifecycle, credentialsFor, type Service, type Settings } from "pulumi-audience/provider";
 import { driftReport, type Report } from "../provider/cli/drift/index.ts";
 import { pool } from "../provider/cli/drift/scan.ts";
@@ -16,7 +19,8 @@ import { providerFamilies } from "../provider/runtime/families/index.ts";
 
 type Props = Record<string, unknown>;
 
-const [accountCount = 5, perAccount = 2000] = process.argv.slice(2).map(Number).filter((n) => Number.isInteger(n) && n > 0);
+const inProcess = process.argv.includes("--in-process");
+const [accountCount = 5, perAccount = 2000] = process.argv.slice(2).filter((a) => a !== "--in-process").map(Number).filter((n) => Number.isInteger(n) && n > 0);
 /** Resource reads in flight per account for the baseline, as `audience run --parallel` defaults to. */
 const BASELINE_PARALLEL = 8;
 /** Whole scans per round; the median is compared with the baseline. */
@@ -31,7 +35,9 @@ function declared(i: number): { collection: string; props: Props } {
   return { collection: "cohorts", props: { name: `Cohort ${i}`, minCount: i % 50 } };
 }
 
-const emulator = await startEmulator({ port: 0 });
+const emulator = inProcess
+  ? await startEmulator({ port: 0 })
+  : await startChild<EmulatorReady>("service.ts", ["emulator", "0"]).then((child) => ({ url: child.ready.url, close: () => child.stop() }));
 const control = async (method: string, path: string, body?: unknown, key?: string) => {
   const answer = await fetch(`${emulator.url}${path}`, { method, headers: { "content-type": "application/json", ...(key ? { authorization: `Bearer ${key}` } : {}) }, ...(body ? { body: JSON.stringify(body) } : {}) });
   return answer.json() as Promise<unknown>;
