@@ -54,12 +54,17 @@ export function sendPage<T>(request: FastifyRequest, reply: FastifyReply, items:
 
 /** Lists longer than this are streamed: the answer is written as it is made, never held whole in memory. */
 const STREAM_OVER = 1000;
+
+/** Whether `sendList` streams a list of `count` items rather than answering it at once. */
+export function streamed(count: number): boolean {
+  return count > STREAM_OVER;
+}
 const CHUNK = 64 * 1024;
 
 /** Answers `items` as a JSON array, each written as JSON by `json` only as it is sent. */
 export function sendList<T>(reply: FastifyReply, items: readonly T[], json: (item: T) => string): FastifyReply {
   reply.type("application/json; charset=utf-8");
-  if (items.length <= STREAM_OVER) return reply.send(`[${items.map(json).join(",")}]`);
+  if (!streamed(items.length)) return reply.send(`[${items.map(json).join(",")}]`);
   function* chunks(): Generator<string> {
     let chunk = "[";
     for (const [i, item] of items.entries()) {

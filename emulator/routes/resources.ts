@@ -10,7 +10,7 @@ import {
   assertQuota, assertValid, assertWritable, clientMembers, createOnlyErrors, referenceErrors, runContextRules, serviceMembers,
 } from "../rules.ts";
 import type { EmulatorContext } from "../context.ts";
-import { idsFilter, sendList } from "./paging.ts";
+import { idsFilter, sendList, streamed } from "./paging.ts";
 
 const archiveBody = archiveRequest.optional();
 
@@ -33,11 +33,15 @@ function registerFamily(server: FastifyInstance, ctx: EmulatorContext, family: F
   const collection = family.collection;
   const { findByKey, onCreate, onChange } = family.emulator;
 
-  // A listed document is written as JSON at once: its kept text, or, for a family with credentials, a copy of only
-  // the objects on the way to a secret (to be masked), unless the family presents its documents its own way.
+  // A listed document is written as JSON at once: its text (kept for lists answered at once; a streamed list's are
+  // not, or a whole account's texts would stay in memory), or, for a family with credentials, a copy of only the
+  // objects on the way to a secret (to be masked), unless the family presents its documents its own way.
   const secretPaths = family.secrets.map((path) => path.split("."));
-  const listedJson = (request: FastifyRequest, resource: Readonly<StoredResource>): string => {
-    if (family.emulator.present || secretPaths.length === 0) return ctx.json(ctx.present(request, resource));
+  const listedJson = (request: FastifyRequest, resource: Readonly<StoredResource>, keep: boolean): string => {
+    if (family.emulator.present || secretPaths.length === 0) {
+      const doc = ctx.present(request, resource);
+      return keep ? ctx.json(doc) : JSON.stringify(doc);
+    }
     const doc = secretPaths.reduce<unknown>((copy, path) => copiedAlong(copy, path), { ...resource.doc }) as Doc;
     return JSON.stringify(maskSecrets(family, doc));
   };
@@ -154,7 +158,8 @@ function registerFamily(server: FastifyInstance, ctx: EmulatorContext, family: F
     const accountId = ctx.account(request).id;
     // Ids are looked up directly, a whole list is streamed.
     const listed = ids ? state.resourcesById(accountId, collection, ids, { archived }) : [...state.eachResource(accountId, collection, { archived })];
-    return sendList(reply, listed, (r) => listedJson(request, r));
+    const keep = !streamed(listed.length);
+    return sendList(reply, listed, (r) => listedJson(request, r, keep));
   });
   if (family.creatable) app.post(base, create);
   app.get<Params>(item, (request, reply) => reply.send(ctx.present(request, lookup(request))));
