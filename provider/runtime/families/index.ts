@@ -13,12 +13,13 @@ const OWN_STEPS: Partial<Record<Collection, FamilyExtras>> = {
   uploads,
 };
 
-export const providerFamilies: Record<string, ProviderFamily> = Object.fromEntries(
+/** By collection name; without a prototype, so a name read from a state or a program (`"constructor"`) finds nothing. */
+export const providerFamilies: Record<string, ProviderFamily> = Object.assign(Object.create(null) as Record<string, ProviderFamily>, Object.fromEntries(
   Object.entries(families as Record<Collection, FamilyDef>).map(([collection, family]) => [
     collection,
     defineProviderFamily(family, OWN_STEPS[collection as Collection]),
   ]),
-);
+));
 
 /** The family named by a resource's `__kind` input. */
 export function familyOf(collection: unknown): ProviderFamily {

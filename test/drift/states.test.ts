@@ -1,0 +1,39 @@
+// Reading a state whose resources name their family by a word every plain object knows (`constructor`,
+// `toString`): such a resource is no family of this provider, so drift leaves it out and the lifecycle refuses it,
+// instead of crashing on what a prototype holds.
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadState } from "../../provider/cli/drift/states.ts";
+import { familyOf } from "../../provider/runtime/families/index.ts";
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "audience-drift-states-"));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+const resource = (kind: string, name: string) => ({
+  urn: `urn:pulumi:dev::fleet::pulumi-nodejs:dynamic/audience:Cohort::${name}`,
+  custom: true,
+  type: "pulumi-nodejs:dynamic/audience:Cohort",
+  id: `id-${name}`,
+  inputs: { __kind: kind, name },
+  outputs: { __kind: kind, name },
+});
+
+describe("a resource whose family name is a prototype's member", () => {
+  it("is left out of the state drift reads, and the other resources are kept", async () => {
+    const file = join(dir, "dev.json");
+    await writeFile(file, JSON.stringify({ version: 3, deployment: { resources: [resource("constructor", "odd"), resource("toString", "odder"), resource("cohorts", "leads")] } }));
+    const state = await loadState(file, undefined);
+    expect(state.resources.map((r) => [r.name, r.collection])).toEqual([["leads", "cohorts"]]);
+  });
+
+  it("is refused by the lifecycle with the families it knows", () => {
+    for (const name of ["constructor", "toString", "__proto__"]) expect(() => familyOf(name)).toThrow(/unknown resource family .*this provider knows scopes, /);
+  });
+});
