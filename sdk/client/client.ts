@@ -299,7 +299,8 @@ export class AudienceClient {
   }
 
   #family(collection: Collection): FamilyDef {
-    const family = families[collection] as FamilyDef | undefined;
+    // Own members only: a JavaScript caller's "constructor" is no collection.
+    const family = Object.hasOwn(families, collection) ? (families[collection] as FamilyDef) : undefined;
     if (family === undefined) {
       throw new TypeError(`unknown collection ${JSON.stringify(collection)}; known: ${Object.keys(families).join(", ")}`);
     }

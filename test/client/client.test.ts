@@ -114,6 +114,8 @@ describe("resource calls", () => {
     expect(wrongBody).toBeTypeOf("function");
     // @ts-expect-error "scope" is not a collection ("scopes" is)
     await expect(client.get("scope", SCOPE_ID)).rejects.toThrow(/^unknown collection "scope"; known: scopes, /);
+    // @ts-expect-error a plain object's own member is no collection either
+    await expect(client.get("constructor", SCOPE_ID)).rejects.toThrow(/^unknown collection "constructor"; known: scopes, /);
     const found: { id: string; name: string; resource_type: string } = (await (async () => {
       service().get(`/scopes/${SCOPE_ID}`).reply(200, scope());
       return client.get("scopes", SCOPE_ID);
