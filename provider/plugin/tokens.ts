@@ -1,12 +1,13 @@
 // The `audience` package's tokens: a resource family is `audience:index:<ClassName>`, its lookup
 // `audience:index:get<ClassName>`, and the provider itself `pulumi:providers:audience`.
 import { providerFamilies, type ProviderFamily } from "../runtime/families/index.ts";
+import { DYNAMIC_TYPE_PREFIX, PACKAGE } from "../runtime/markers.ts";
 
-export const PACKAGE = "audience";
+export { PACKAGE };
 export const PROVIDER_TYPE = `pulumi:providers:${PACKAGE}`;
 /** The type a resource of this package had under the dynamic provider: the alias that moves a stack over. */
 export function dynamicType(kind: ProviderFamily): string {
-  return `pulumi-nodejs:dynamic/${PACKAGE}:${kind.family.className}`;
+  return `${DYNAMIC_TYPE_PREFIX}${kind.family.className}`;
 }
 
 export function resourceToken(kind: ProviderFamily): string {

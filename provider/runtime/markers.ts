@@ -6,5 +6,9 @@ export const SIG_KEY = "4dabf18193072939515e22adb298388d";
 export const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
 /** What a value not known until the resource exists looks like during preview. */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+/** The Pulumi package this provider is: `audience:index:Scope` natively, `pulumi-nodejs:dynamic/audience:Scope` dynamically. */
+export const PACKAGE = "audience";
+/** The type token of this package's dynamic resources, before the class name. */
+export const DYNAMIC_TYPE_PREFIX = `pulumi-nodejs:dynamic/${PACKAGE}:`;
 /** The serialized dynamic provider a dynamic resource carries among its inputs and outputs. */
 export const PROVIDER_KEY = "__provider";

@@ -7,9 +7,8 @@ import { KIND_KEY } from "pulumi-audience/provider";
 import { isObject } from "pulumi-audience/sdk/contract";
 import { PassphraseCrypter } from "../../engine/secrets.ts";
 import { providerFamilies } from "../../runtime/families/index.ts";
-import { SECRET_SIG, SIG_KEY } from "../../runtime/markers.ts";
+import { DYNAMIC_TYPE_PREFIX, SECRET_SIG, SIG_KEY } from "../../runtime/markers.ts";
 
-export const TYPE_PREFIX = "pulumi-nodejs:dynamic/audience:";
 
 export type Props = Record<string, unknown>;
 
@@ -180,7 +179,7 @@ export async function loadState(file: string, passphrase: string | undefined): P
   const resources: StateResource[] = [];
   for (const raw of deployment.resources as Props[]) {
     const type = String(raw.type);
-    if (!type.startsWith(TYPE_PREFIX) || typeof raw.id !== "string" || raw.id === "" || raw.delete === true) continue;
+    if (!type.startsWith(DYNAMIC_TYPE_PREFIX) || typeof raw.id !== "string" || raw.id === "" || raw.delete === true) continue;
     const urn = String(raw.urn);
     const found = { secretPaths: [] as string[], sealed: [] as { path: string; reason: string }[] };
     const kindOfInputs = isObject(raw.inputs) ? raw.inputs[KIND_KEY] : undefined;

@@ -4,6 +4,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { camelKey, families, type Collection } from "pulumi-audience/sdk/contract";
 import { providerFamilies, type ProviderFamily } from "../families/index.ts";
 import { KIND_KEY, PROVIDER_KEY } from "../lifecycle/controls.ts";
+import { DYNAMIC_TYPE_PREFIX } from "../markers.ts";
 import { memberNames } from "../lifecycle/shape.ts";
 import { PROVIDER_MODULE } from "./shim.ts";
 import type { Args, Outputs, ResourceControls } from "./types.ts";
@@ -42,7 +43,7 @@ export function resourceClass<C extends Collection>(collection: C): ResourceClas
   const { kind, props, additionalSecretOutputs } = registration(collection);
 
   // What `pulumi.dynamic.Resource` registers, with the shim given as text instead of serialized at run time.
-  const type = `pulumi-nodejs:dynamic/audience:${kind.family.className}`;
+  const type = `${DYNAMIC_TYPE_PREFIX}${kind.family.className}`;
   class Resource extends pulumi.CustomResource {
     constructor(name: string, args: Args<C>, opts: pulumi.CustomResourceOptions = {}) {
       super(type, name, { ...props(args), [KIND_KEY]: collection, [PROVIDER_KEY]: PROVIDER_MODULE }, { ...opts, additionalSecretOutputs: additionalSecretOutputs(opts) });
