@@ -2,7 +2,7 @@
 // the resource calls of every provider, plus its configuration, functions, schema and cancellation.
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import type { CheckResponse, ConfigureResponse, DiffResponse, GetSchemaResponse, InvokeResponse } from "@pulumi/pulumi/proto/provider_pb.js";
+import type { ConfigureResponse, DiffResponse, GetSchemaResponse, InvokeResponse } from "@pulumi/pulumi/proto/provider_pb.js";
 import type { PluginInfo } from "@pulumi/pulumi/proto/plugin_pb.js";
 import type { Empty } from "google-protobuf/google/protobuf/empty_pb.js";
 import { emptyProto, providerProto } from "../plugin/proto.ts";
@@ -50,13 +50,8 @@ export class PluginHost extends ProviderHost {
   }
 
   /** Checks an explicit provider's inputs (its config). */
-  async checkConfig(urn: string, olds: PropertyMap, news: PropertyMap): Promise<CheckResult> {
-    const req = new providerProto.CheckRequest();
-    req.setUrn(urn);
-    req.setOlds(this.toStruct(olds));
-    req.setNews(this.toStruct(news));
-    const res = await this.call<CheckResponse>("checkConfig", (c, cb) => c.checkConfig(req, cb));
-    return { inputs: fromStruct(res.getInputs()), failures: res.getFailuresList().map((f) => ({ property: f.getProperty(), reason: f.getReason() })) };
+  checkConfig(urn: string, olds: PropertyMap, news: PropertyMap): Promise<CheckResult> {
+    return this.checkCall("checkConfig", urn, olds, news);
   }
 
   /** Compares an explicit provider's old and new config: the paths that differ, and whether any replaces it. */

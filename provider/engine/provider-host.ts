@@ -129,12 +129,17 @@ export class ProviderHost {
     return new ProviderError(err.details || err.message);
   }
 
-  async check(urn: string, olds: PropertyMap, news: PropertyMap): Promise<CheckResult> {
+  check(urn: string, olds: PropertyMap, news: PropertyMap): Promise<CheckResult> {
+    return this.checkCall("check", urn, olds, news);
+  }
+
+  /** Check and CheckConfig take the same request and answer the same way. */
+  protected async checkCall(method: "check" | "checkConfig", urn: string, olds: PropertyMap, news: PropertyMap): Promise<CheckResult> {
     const req = new providerProto.CheckRequest();
     req.setUrn(urn);
     req.setOlds(this.toStruct(olds));
     req.setNews(this.toStruct(news));
-    const res = await this.call<CheckResponse>("check", (c, cb) => c.check(req, cb));
+    const res = await this.call<CheckResponse>(method, (c, cb) => c[method](req, cb));
     return { inputs: fromStruct(res.getInputs()), failures: res.getFailuresList().map((f) => ({ property: f.getProperty(), reason: f.getReason() })) };
   }
 
