@@ -7,7 +7,7 @@ import { Builds, type BuildSettings } from "./builds.ts";
 import { Faults, type FaultRule } from "./faults.ts";
 import { RequestLog, type LoggedRequest } from "./request-log.ts";
 import { RecordStore } from "./store.ts";
-import { maskSecrets, ServiceState, type Account } from "./state.ts";
+import { maskedCopy, maskSecrets, ServiceState, type Account } from "./state.ts";
 import { familyOf, singular } from "./families/index.ts";
 import { verifySignedUrl } from "./signing.ts";
 import { worldsOf } from "./outputs/worlds.ts";
@@ -164,10 +164,11 @@ export function createApp(options: AppOptions = {}): App {
     present(request, resource) {
       const family = familyOf(resource.collection);
       // A stored document is never changed in place (a save stores a new one) and has its credentials masked, so
-      // it is answered as it is unless its family adds to it; one with credentials is masked again all the same.
-      if (!family?.emulator.present && !family?.secrets.length) return resource.doc;
+      // it is answered as it is unless its family adds to it; one with credentials is masked again all the same,
+      // on a copy of what leads to them. A family's own presentation may change what it is given: a whole copy.
+      if (!family?.emulator.present) return family?.secrets.length ? maskedCopy(family, resource.doc) : resource.doc;
       const doc = maskSecrets(family, copyJson(resource.doc));
-      return family.emulator.present?.(ctx, request, doc) ?? doc;
+      return family.emulator.present(ctx, request, doc) ?? doc;
     },
     json: (value) => textOf(value),
     baseUrl(request) {

@@ -4,7 +4,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { applyMergePatch, archiveRequest, collectionPath, id as uuid, itemPath, jsonEqual, validate } from "pulumi-audience/sdk/contract";
 import { ApiError, conflict, fieldError, notFound, validationFailed } from "../errors.ts";
-import { maskSecrets, now, type Doc, type StoredResource } from "../state.ts";
+import { now, type Doc, type StoredResource } from "../state.ts";
 import { allFamilies, singular, type Family } from "../families/index.ts";
 import {
   assertQuota, assertValid, assertWritable, clientMembers, createOnlyErrors, referenceErrors, runContextRules, serviceMembers,
@@ -33,17 +33,11 @@ function registerFamily(server: FastifyInstance, ctx: EmulatorContext, family: F
   const collection = family.collection;
   const { findByKey, onCreate, onChange } = family.emulator;
 
-  // A listed document is written as JSON at once: its text (kept for lists answered at once; a streamed list's are
-  // not, or a whole account's texts would stay in memory), or, for a family with credentials, a copy of only the
-  // objects on the way to a secret (to be masked), unless the family presents its documents its own way.
-  const secretPaths = family.secrets.map((path) => path.split("."));
+  // A listed document is written as JSON at once: its text, kept for lists answered at once (a streamed list's are
+  // not, or a whole account's texts would stay in memory).
   const listedJson = (request: FastifyRequest, resource: Readonly<StoredResource>, keep: boolean): string => {
-    if (family.emulator.present || secretPaths.length === 0) {
-      const doc = ctx.present(request, resource);
-      return keep ? ctx.json(doc) : JSON.stringify(doc);
-    }
-    const doc = secretPaths.reduce<unknown>((copy, path) => copiedAlong(copy, path), { ...resource.doc }) as Doc;
-    return JSON.stringify(maskSecrets(family, doc));
+    const doc = ctx.present(request, resource);
+    return keep ? ctx.json(doc) : JSON.stringify(doc);
   };
 
   const lookup = (request: FastifyRequest<{ Params: Params }>): StoredResource => {
@@ -214,18 +208,4 @@ function archive(ctx: EmulatorContext, resource: StoredResource, action: "archiv
   for (const r of [resource, ...needed]) {
     if (r.doc.status !== "ready" && r.doc.status !== "error") builds.start(state.resource(r.collection, String(r.doc.id)) as StoredResource);
   }
-}
-
-/** `node` (already a copy) with the objects and arrays on `path` (`a.b[].c`) copied, so that setting at the path
- * leaves the original alone. */
-function copiedAlong(node: unknown, path: string[]): unknown {
-  const [part, ...rest] = path;
-  if (part === undefined || (rest.length === 0 && !part.endsWith("[]"))) return node;
-  const key = part.replace(/\[\]$/, "");
-  if (typeof node !== "object" || node === null || Array.isArray(node)) return node;
-  const child = (node as Doc)[key];
-  if (typeof child !== "object" || child === null) return node;
-  const copy = (value: unknown) => (typeof value === "object" && value !== null ? copiedAlong(Array.isArray(value) ? [...value] : { ...value }, rest) : value);
-  (node as Doc)[key] = part.endsWith("[]") && Array.isArray(child) ? child.map(copy) : copy(child);
-  return node;
 }
