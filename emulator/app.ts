@@ -6,7 +6,7 @@ import { ApiError, badRequest, forbidden, notFound } from "./errors.ts";
 import { Builds, type BuildSettings } from "./builds.ts";
 import { Faults, type FaultRule } from "./faults.ts";
 import { RequestLog, type LoggedRequest } from "./request-log.ts";
-import { RecordStore } from "./store.ts";
+import { RecordStore, StorageError } from "./store.ts";
 import { maskedCopy, maskSecrets, ServiceState, type Account } from "./state.ts";
 import { familyOf, singular } from "./families/index.ts";
 import { verifySignedUrl } from "./signing.ts";
@@ -263,6 +263,9 @@ export function createApp(options: AppOptions = {}): App {
         // Framework refusals (unsupported media type, body too large, bad JSON) are the client's fault.
         apiError = badRequest(e.code === "FST_ERR_CTP_BODY_TOO_LARGE"
           ? `The body is larger than the service accepts (${BODY_LIMIT / MIB} MiB; uploads ${UPLOAD_LIMIT / MIB} MiB)` : e.message ?? "Bad request");
+      } else if (error instanceof StorageError) {
+        console.error("The data directory refused a write:", error.cause ?? error);
+        apiError = storageFailure(error);
       } else {
         console.error(error);
         apiError = new ApiError("INTERNAL_SERVER_ERROR", "The service failed to process the request");
@@ -282,6 +285,14 @@ export function createApp(options: AppOptions = {}): App {
       store.close();
     },
   };
+}
+
+/** 507 for a full disk (RFC 4918 Insufficient Storage), 500 for any other refused write; either way nothing was kept. */
+function storageFailure(error: StorageError): ApiError {
+  const what = error.full ? "its disk is full" : "its data directory refused the write";
+  return new ApiError("INTERNAL_SERVER_ERROR", `The service could not save the change: ${what} (${error.message}). Nothing of this request was kept; retry once the cause is fixed.`, {
+    status: error.full ? 507 : 500,
+  });
 }
 
 function sendError(reply: FastifyReply, error: ApiError): void {
