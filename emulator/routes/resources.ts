@@ -2,7 +2,7 @@
 // update, delete, archive / unarchive (with cascades) and force_update. A family added to the contract's
 // `families` gets them without a change here.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { applyMergePatch, archiveRequest, collectionPath, id as uuid, itemPath, jsonEqual, validate } from "pulumi-audience/sdk/contract";
+import { accountFeatureErrors, applyMergePatch, archiveRequest, collectionPath, id as uuid, itemPath, jsonEqual, validate } from "pulumi-audience/sdk/contract";
 import { ApiError, conflict, fieldError, notFound, validationFailed } from "../errors.ts";
 import { now, type Doc, type StoredResource } from "../state.ts";
 import { allFamilies, singular, type Family } from "../families/index.ts";
@@ -61,7 +61,11 @@ function registerFamily(server: FastifyInstance, ctx: EmulatorContext, family: F
     const parsed = validate(family.create, request.body, family.readOnly);
     if (!parsed.ok) throw validationFailed(parsed.errors);
     const doc = parsed.value as Doc;
-    assertValid([...referenceErrors(state, accountId, family, doc), ...runContextRules(state, accountId, collection, doc)]);
+    assertValid([
+      ...referenceErrors(state, accountId, family, doc),
+      ...accountFeatureErrors(family, doc, state.accountFeatures(accountId)),
+      ...runContextRules(state, accountId, collection, doc),
+    ]);
     const created = state.store.transaction(() => {
       if (family.singleton && state.resources(accountId, collection).length > 0) {
         throw conflict(`The account already has its ${family.name}; change it with PATCH ${base}`);
@@ -95,6 +99,7 @@ function registerFamily(server: FastifyInstance, ctx: EmulatorContext, family: F
     assertValid([
       ...createOnlyErrors(family, before, after),
       ...referenceErrors(state, accountId, family, after),
+      ...accountFeatureErrors(family, after, state.accountFeatures(accountId), before),
       ...runContextRules(state, accountId, collection, after, before),
     ]);
     if (jsonEqual(before, after)) return reply.send(ctx.present(request, resource));
