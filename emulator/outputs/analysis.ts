@@ -334,6 +334,19 @@ export function personaDimensions(world: World, personaSet: Doc, resources: Reso
   };
 }
 
+/**
+ * GET /persona_sets/{id}/analysis/flow (deprecated; its shape is not published): how many people moved from each
+ * persona of the previous build to each of this one. The synthetic population never moves, so each persona flows
+ * into itself.
+ */
+export function personaFlow(world: World, personaSet: Doc, resources: Resources): Doc {
+  const a = personaAssignment(world, personaSet, resources);
+  return {
+    persona_set_id: personaSet.id,
+    flows: a.personas.map((p, k) => ({ from_persona_id: p.id, to_persona_id: p.id, individuals_count: a.individualsCount[k] })),
+  };
+}
+
 /** GET /streams/{id}/analysis: events per month and the distribution of each property. */
 export function streamAnalysis(world: World, streamName: string, resources: Resources): Doc {
   const stream = streamOf(world, streamName, resources);

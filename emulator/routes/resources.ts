@@ -138,7 +138,12 @@ function registerFamily(server: FastifyInstance, ctx: EmulatorContext, family: F
   const forceUpdate = (reply: FastifyReply, resource: StoredResource) => {
     assertWritable(resource);
     if (resource.doc.archived_at != null) throw conflict(`The ${family.name} ${String(resource.doc.id)} is archived`);
-    state.store.transaction(() => builds.rerun(resource));
+    state.store.transaction(() => {
+      if (family.builds) builds.rerun(resource);
+      // What a family that does not build computes (a migration's pair readiness) is computed as it is read:
+      // refreshing it is stamping when.
+      else state.save({ ...resource, doc: { ...resource.doc, last_updated_output_at: now() } });
+    });
     return reply.code(204).send();
   };
 
@@ -164,9 +169,8 @@ function registerFamily(server: FastifyInstance, ctx: EmulatorContext, family: F
   app.get<Params>(item, (request, reply) => reply.send(ctx.present(request, lookup(request))));
   app.patch<Params>(item, (request, reply) => update(request, reply, lookup(request)));
   if (family.deletable) app.delete<Params>(item, (request, reply) => remove(reply, lookup(request)));
+  if (family.forceUpdatable) app.post<Params>(`${item}/force_update`, (request, reply) => forceUpdate(reply, lookup(request)));
   if (!family.archivable) return;
-
-  app.post<Params>(`${item}/force_update`, (request, reply) => forceUpdate(reply, lookup(request)));
   for (const action of ["archive", "unarchive"] as const) {
     app.post<Params>(`${item}/${action}`, (request, reply) => {
       const resource = lookup(request);

@@ -137,8 +137,10 @@ export interface FamilyDef<
   creatable: boolean;
   /** False where DELETE is not offered. */
   deletable: boolean;
-  /** Whether archive / unarchive / force_update apply. */
+  /** Whether archive / unarchive apply. */
   archivable: boolean;
+  /** Whether POST .../force_update applies (a re-run; a migration's refreshes its metrics): where archiving does, unless said. */
+  forceUpdatable: boolean;
   /** One per account, no id in the path (insights). */
   singleton: boolean;
   /** HTTP status of a successful create: 201, or 202 where creation is accepted and runs later (audits). */
@@ -196,7 +198,7 @@ export interface Reference {
 }
 
 type FamilyDefaults = "readOnly" | "secrets" | "createOnly" | "builds" | "path" | "references" | "creatable" | "deletable"
-  | "archivable" | "singleton" | "createdStatus" | "deletion" | "accountFeatures";
+  | "archivable" | "forceUpdatable" | "singleton" | "createdStatus" | "deletion" | "accountFeatures";
 
 export function defineFamily<C extends z.ZodType, P extends z.ZodType, R extends z.ZodType>(
   def: Omit<FamilyDef<C, P, R>, FamilyDefaults> & Partial<Pick<FamilyDef, FamilyDefaults>>,
@@ -205,6 +207,7 @@ export function defineFamily<C extends z.ZodType, P extends z.ZodType, R extends
     readOnly: responseOnlyMembers(def.create, def.response),
     secrets: [], createOnly: [], references: [], builds: true, path: def.collection,
     creatable: true, deletable: true, archivable: true, singleton: false, createdStatus: 201, deletion: "immediate", accountFeatures: [], ...def,
+    forceUpdatable: def.forceUpdatable ?? def.archivable ?? true,
   };
 }
 

@@ -11,6 +11,7 @@ export interface SpecRule {
   text: string;
 }
 
+const SEPARATOR = /^\|[-| :]+\|$/;
 const slug = (heading: string) => heading.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
 
 /**
@@ -30,8 +31,8 @@ export function specRules(markdown: string): SpecRule[] {
     counter += 1;
     rules.push({ id: `${sectionSlug}.${counter}`, section: headings.slice(1).join(" / "), kind, text });
   };
-  let header = false;
-  for (const raw of markdown.split("\n")) {
+  const lines = markdown.split("\n");
+  for (const [at, raw] of lines.entries()) {
     const line = raw.trim();
     const heading = /^(#+)\s+(.*)$/.exec(line);
     if (heading) {
@@ -41,32 +42,16 @@ export function specRules(markdown: string): SpecRule[] {
       // Sections are named by their heading path below the title: `endpoints/scopes`.
       sectionSlug = headings.slice(1).map(slug).join("/") || "introduction";
       counter = 0;
-      header = false;
       continue;
     }
-    if (line === "") {
-      header = false;
-      continue;
-    }
+    if (line === "" || SEPARATOR.test(line)) continue;
     if (line.startsWith("|")) {
-      // The first row of a table is its header, the second its separator.
-      if (/^\|[-| :]+\|$/.test(line)) continue;
-      if (!header && !rules.at(-1)?.text.startsWith("|") && isTableStart(markdown, raw)) {
-        header = true;
-        continue;
-      }
-      add("row", line);
+      // A table's header row is the one its separator follows.
+      if (!SEPARATOR.test((lines[at + 1] ?? "").trim())) add("row", line);
       continue;
     }
     const item = /^(?:[-*]|\d+\.)\s+(.*)$/.exec(line);
     for (const sentence of sentences(item ? (item[1] as string) : line)) add("sentence", sentence);
   }
   return rules;
-}
-
-/** Whether `line` is the header row of a table (the line after it is the separator). */
-function isTableStart(markdown: string, line: string): boolean {
-  const lines = markdown.split("\n");
-  const at = lines.indexOf(line);
-  return /^\s*\|[-| :]+\|\s*$/.test(lines[at + 1] ?? "");
 }
