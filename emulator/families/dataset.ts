@@ -14,6 +14,8 @@ function streamType(format: unknown): string {
 
 /** Dates before this are implausible: excluded from a stream (the spec's parsing rule). */
 const OLDEST_PLAUSIBLE = "1900-01-01";
+/** A cell that reads as a date: ISO 8601, a day with or without a time. */
+const DATED = /^\d{4}-\d{2}-\d{2}/;
 
 /** What one dataset's rows give a stream: its events and, when they are dated, the first and last day. */
 function contribution(table: Table, datasetId: unknown, mapping: { data_map?: Record<string, { column_name?: string }> }): Doc {
@@ -24,7 +26,7 @@ function contribution(table: Table, datasetId: unknown, mapping: { data_map?: Re
   for (const row of table.rows) {
     const cell = text(row, dateColumn);
     // A value unreadable as a date is treated as absent: the event counts, undated.
-    const day = cell !== undefined && !Number.isNaN(Date.parse(cell)) ? new Date(Date.parse(cell)).toISOString().slice(0, 10) : undefined;
+    const day = cell !== undefined && DATED.test(cell) && !Number.isNaN(Date.parse(cell)) ? new Date(Date.parse(cell)).toISOString().slice(0, 10) : undefined;
     if (day !== undefined && day < OLDEST_PLAUSIBLE) continue;
     events++;
     if (day === undefined) continue;

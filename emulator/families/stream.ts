@@ -10,7 +10,7 @@ export const stream: EmulatorFamily = {
     const owner = ctx.state.resource("streams", String(doc.id));
     if (!owner) return doc;
     const recorded = (doc.event_contribution_by_dataset ?? []) as Doc[];
-    const feeding = ctx.state.resources(owner.account_id, "datasets")
+    const feeding = [...ctx.state.eachResource(owner.account_id, "datasets")]
       .filter((d) => d.doc.archived_at == null && Object.hasOwn((d.doc.output_to_streams ?? {}) as Doc, String(doc.name)));
     // A configured dataset that gave nothing (not built yet, in preview, no rows) is listed with 0 events.
     const contributions = feeding.map((d) => recorded.find((c) => c.dataset_id === d.doc.id) ?? { dataset_id: d.doc.id, event_count: 0 });

@@ -147,9 +147,10 @@ class KeptResourceError extends Error {
  * The features set on the account (an identity graph, a feature store), read from the service: reads, so a
  * preview may make them. Undefined when they cannot be read; the service then refuses at create, as it would.
  */
-async function lookUpAccountFeatures(service: Service): Promise<Set<AccountFeature> | undefined> {
+async function lookUpAccountFeatures(service: () => Service): Promise<Set<AccountFeature> | undefined> {
   try {
-    const [account, stores] = await Promise.all([service.get(families.accounts, "current"), service.list(families.feature_stores)]);
+    const calls = service();
+    const [account, stores] = await Promise.all([calls.get(families.accounts, "current"), calls.list(families.feature_stores)]);
     const has = new Set<AccountFeature>();
     if (account.identity_graph != null) has.add("identity_graph");
     if (stores.length > 0) has.add("feature_store");
@@ -163,9 +164,9 @@ export function createLifecycle(env: Environment) {
   /** Members the account cannot take for want of a feature, refused in preview naming the member and the feature. */
   async function featureFailures(family: FamilyDef, account: string | undefined, wire: Props, olds: Props, unknowns: string[]): Promise<pulumi.dynamic.CheckFailure[]> {
     const known = (error: { path: string }) => !unknowns.some((u) => pathsOverlap(u, error.path));
-    if (!accountFeatureErrors(family, wire, new Set()).some(known)) return [];
+    if (account === UNKNOWN || !accountFeatureErrors(family, wire, new Set()).some(known)) return [];
     // Read at each check of such a member (few are): the account may gain the feature between two runs.
-    const features = await lookUpAccountFeatures(env.service(account));
+    const features = await lookUpAccountFeatures(() => env.service(account));
     if (!features) return [];
     let before: Props | undefined;
     try {
