@@ -2,11 +2,11 @@
 // routes, Bearer auth, injected faults and the request log. Route modules add the endpoints.
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import { codeForStatus } from "pulumi-audience/sdk/contract";
-import { ApiError, badRequest, forbidden, notFound } from "./errors.ts";
+import { ApiError, badRequest, fieldError, forbidden, notFound, validationFailed } from "./errors.ts";
 import { Builds, type BuildSettings } from "./builds.ts";
 import { Faults, type FaultRule } from "./faults.ts";
 import { RequestLog, type LoggedRequest } from "./request-log.ts";
-import { RecordStore } from "./store.ts";
+import { RecordStore, StorageError } from "./store.ts";
 import { maskedCopy, maskSecrets, ServiceState, type Account } from "./state.ts";
 import { familyOf, singular } from "./families/index.ts";
 import { verifySignedUrl } from "./signing.ts";
@@ -15,7 +15,8 @@ import { Webhooks } from "./webhooks.ts";
 import type { EmulatorContext } from "./context.ts";
 import { routes } from "./routes/index.ts";
 import { UPLOAD_LIMIT } from "./routes/uploads.ts";
-import { copyJson, parseClientJson } from "./json.ts";
+import { ClientTextError, copyJson, decodeClientText, parseClientJson } from "./json.ts";
+import { refusePaging } from "./routes/paging.ts";
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -32,6 +33,8 @@ declare module "fastify" {
     public?: boolean;
     /** A valid signed URL (signUrl) stands in for the API key; outputs engine seam for hosted CSV downloads. */
     signed?: boolean;
+    /** A paged listing: takes `limit` and `offset` (every other route refuses them). */
+    paged?: boolean;
   }
 }
 
@@ -109,13 +112,12 @@ export function createApp(options: AppOptions = {}): App {
   for (const member of ["account", "fault", "startedAt", "logged"] as const) app.decorateRequest(member, undefined);
 
   app.removeContentTypeParser(["application/json", "text/plain"]);
-  app.addContentTypeParser(JSON_TYPES, { parseAs: "string" }, (_req, text, done) => {
-    const source = String(text);
-    if (source.trim() === "") return done(null, undefined);
+  app.addContentTypeParser(JSON_TYPES, { parseAs: "buffer" }, (_req, bytes, done) => {
     try {
-      done(null, parseClientJson(source));
+      const source = decodeClientText(bytes as Buffer);
+      done(null, source.trim() === "" ? undefined : parseClientJson(source));
     } catch (error) {
-      done(badRequest(`The body is not acceptable JSON: ${(error as Error).message}`), undefined);
+      done(bodyRefusal(error as Error), undefined);
     }
   });
 
@@ -211,6 +213,7 @@ export function createApp(options: AppOptions = {}): App {
       } else if (url !== undefined && config?.public !== true) {
         request.account = authenticate(state, request.headers.authorization);
       }
+      if (url !== undefined && config?.paged !== true) refusePaging(request.query);
       done();
     } catch (error) {
       done(error as Error);
@@ -263,6 +266,9 @@ export function createApp(options: AppOptions = {}): App {
         // Framework refusals (unsupported media type, body too large, bad JSON) are the client's fault.
         apiError = badRequest(e.code === "FST_ERR_CTP_BODY_TOO_LARGE"
           ? `The body is larger than the service accepts (${BODY_LIMIT / MIB} MiB; uploads ${UPLOAD_LIMIT / MIB} MiB)` : e.message ?? "Bad request");
+      } else if (error instanceof StorageError) {
+        console.error("The data directory refused a write:", error.cause ?? error);
+        apiError = storageFailure(error);
       } else {
         console.error(error);
         apiError = new ApiError("INTERNAL_SERVER_ERROR", "The service failed to process the request");
@@ -282,6 +288,22 @@ export function createApp(options: AppOptions = {}): App {
       store.close();
     },
   };
+}
+
+/** A body that cannot be read: naming the member at fault when it is known. */
+function bodyRefusal(error: Error): ApiError {
+  if (error instanceof ClientTextError && error.path !== undefined) {
+    return validationFailed([fieldError(error.path, error.message, "invalid_string")]);
+  }
+  return badRequest(`The body is not acceptable JSON: ${error instanceof ClientTextError ? `the body ${error.message}` : error.message}`);
+}
+
+/** 507 for a full disk (RFC 4918 Insufficient Storage), 500 for any other refused write; either way nothing was kept. */
+function storageFailure(error: StorageError): ApiError {
+  const what = error.full ? "its disk is full" : "its data directory refused the write";
+  return new ApiError("INTERNAL_SERVER_ERROR", `The service could not save the change: ${what} (${error.message}). Nothing of this request was kept; retry once the cause is fixed.`, {
+    status: error.full ? 507 : 500,
+  });
 }
 
 function sendError(reply: FastifyReply, error: ApiError): void {
@@ -306,7 +328,8 @@ function authenticate(state: ServiceState, header: string | undefined): Account 
   if (header === undefined || header.trim() === "") {
     throw new ApiError("MISSING_API_KEY", "Send the header Authorization: Bearer <API_KEY>");
   }
-  const match = /^Bearer ([\x21-\x7e]+)$/.exec(header.trim());
+  // The scheme's name is case-insensitive (RFC 7235 section 2.1).
+  const match = /^bearer +([\x21-\x7e]+)$/i.exec(header.trim());
   if (!match) throw new ApiError("MALFORMED_API_KEY", "The Authorization header must read: Bearer <API_KEY>");
   const record = state.keyRecord(match[1] as string);
   if (!record) throw new ApiError("INVALID_AUTHORIZATION", "The API key is not valid");

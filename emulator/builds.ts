@@ -4,6 +4,7 @@
 import { familyOf, singular } from "./families/index.ts";
 import { copyJson } from "./json.ts";
 import { now, type Doc, type ServiceState, type StoredResource } from "./state.ts";
+import { StorageError } from "./store.ts";
 
 /** `immediate`: ready before the request is answered; a number: total build time in ms; `manual`: advanced on request. */
 export type BuildMode = "immediate" | "manual" | number;
@@ -22,6 +23,9 @@ export interface BuildHooks {
 /** What a finished build announces to webhook endpoints. */
 export type BuildEvent = "resource.errored" | "resource.ready_with_update";
 export type EventListener = (event: BuildEvent, resource: Readonly<StoredResource>) => void;
+
+/** How long builds wait to try again after their data directory refused a write. */
+const STORAGE_RETRY_MS = 1000;
 
 const STEPS = ["new", "starting", "running", "ready"] as const;
 type Step = (typeof STEPS)[number];
@@ -216,6 +220,19 @@ export class Builds implements BuildHooks {
   }
 
   private tick(): void {
+    try {
+      this.advanceDue();
+    } catch (error) {
+      if (!(error instanceof StorageError)) throw error;
+      // Nothing of this step was kept: the builds wait where they were and try again a little later.
+      console.error("The data directory refused a build's write:", error.cause ?? error);
+      if (!this.closed) (this.timer = setTimeout(() => this.tick(), STORAGE_RETRY_MS)).unref();
+      return;
+    }
+    this.schedule();
+  }
+
+  private advanceDue(): void {
     const at = Date.now();
     this.state.store.transaction(() => {
       for (const resource of this.pending()) {
@@ -233,6 +250,5 @@ export class Builds implements BuildHooks {
       }
       this.drain();
     });
-    this.schedule();
   }
 }

@@ -5,7 +5,64 @@
 /** Deeper than any body of the spec (GeoJSON multipolygons nest about six levels). */
 export const MAX_JSON_DEPTH = 64;
 
-/** Parses `source`, throwing an Error whose message says what is wrong for bodies nested too deep or naming `__proto__`. */
+/** A body refused for its text; `path` names the member (`payload.name`, `ids[0]`) when one can be told. */
+export class ClientTextError extends Error {
+  readonly path: string | undefined;
+
+  constructor(message: string, path?: string) {
+    super(message);
+    this.path = path;
+  }
+}
+
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+const lenientUtf8 = new TextDecoder("utf-8");
+
+/**
+ * A body's bytes as text. Bytes that are not UTF-8 are refused rather than stored as U+FFFD; the member holding
+ * them is named when the rest of the body parses.
+ */
+export function decodeClientText(bytes: Uint8Array): string {
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    let path: string | undefined;
+    try {
+      path = findText(JSON.parse(lenientUtf8.decode(bytes)), (s) => s.includes("\uFFFD"));
+    } catch {
+      // not JSON either: the body as a whole is named
+    }
+    throw new ClientTextError("is not valid UTF-8 text", path);
+  }
+}
+
+/** Text no member may hold: a lone surrogate (no UTF-8 can carry it) or NUL (C strings and files end there). */
+const unstorable = (s: string) => /\p{Cs}/u.test(s) || s.includes("\u0000");
+
+/** The path of the first member name or string value `bad` holds true for, in the form validation errors use. */
+function findText(value: unknown, bad: (s: string) => boolean, path = ""): string | undefined {
+  if (typeof value === "string") return bad(value) ? path : undefined;
+  if (typeof value !== "object" || value === null) return undefined;
+  if (Array.isArray(value)) {
+    for (const [i, item] of value.entries()) {
+      const found = findText(item, bad, `${path}[${i}]`);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  }
+  for (const [key, member] of Object.entries(value)) {
+    const at = path === "" ? key : `${path}.${key}`;
+    if (bad(key)) return at;
+    const found = findText(member, bad, at);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+/**
+ * Parses `source`, throwing an Error whose message says what is wrong for bodies nested too deep or naming
+ * `__proto__`, and a ClientTextError naming the member that holds a lone surrogate or NUL.
+ */
 export function parseClientJson(source: string): unknown {
   let depth = 0;
   let inString = false;
@@ -24,11 +81,15 @@ export function parseClientJson(source: string): unknown {
   }
   // A member can be named __proto__ only where the text says so, literally or through \u escapes; the reviver
   // that looks for it makes parsing several times slower, so it runs only then.
+  // Lone surrogates and NUL, too, can only be written as \u escapes.
   if (!source.includes("__proto__") && !source.includes("\\u")) return JSON.parse(source);
-  return JSON.parse(source, (key, value: unknown) => {
+  const value: unknown = JSON.parse(source, (key, member: unknown) => {
     if (key === "__proto__") throw new Error("the member name __proto__ is not allowed");
-    return value;
+    return member;
   });
+  const path = findText(value, unstorable);
+  if (path !== undefined) throw new ClientTextError("must be text without NUL characters or lone surrogates (\\u0000, \\ud800-\\udfff alone)", path);
+  return value;
 }
 
 /**

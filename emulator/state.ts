@@ -1,7 +1,7 @@
 // The emulated service's state: accounts and their keys, resources (wire documents), usage and the outbox,
 // all kept in the durable record store. HTTP concerns live in routes/; this module is the model.
 import { createHash, createHmac, randomBytes, randomUUID } from "node:crypto";
-import { SECRET_PLACEHOLDER, valuesAt, visitPath, type FamilyDef } from "pulumi-audience/sdk/contract";
+import { SECRET_PLACEHOLDER, valuesAt, visitPath, type AccountFeature, type FamilyDef } from "pulumi-audience/sdk/contract";
 import { familyOf } from "./families/index.ts";
 import { ResourceIndex } from "./resource-index.ts";
 import { copyJson } from "./json.ts";
@@ -144,6 +144,17 @@ export class ServiceState {
   }
 
   // Accounts and keys
+
+  /** The features set on an account that some members need: an identity graph, a feature store. */
+  accountFeatures(accountId: string): Set<AccountFeature> {
+    const features = new Set<AccountFeature>();
+    if (this.account(accountId)?.identity_graph != null) features.add("identity_graph");
+    for (const _store of this.eachResource(accountId, "feature_stores")) {
+      features.add("feature_store");
+      break;
+    }
+    return features;
+  }
 
   account(id: string): Account | undefined {
     return this.store.get<Account>("account", id);

@@ -130,8 +130,16 @@ export class RecordStore {
   }
 
   private record(change: Change): void {
-    if (this.pending) this.pending.push(change);
-    else this.flush([change]);
+    if (this.pending) {
+      this.pending.push(change);
+      return;
+    }
+    try {
+      this.flush([change]);
+    } catch (error) {
+      this.put(change.kind, change.key, change.previous);
+      throw error;
+    }
   }
 
   private flush(changes: Change[]): void {
@@ -148,8 +156,34 @@ export class RecordStore {
       }
       this.db.exec("COMMIT");
     } catch (error) {
-      this.db.exec("ROLLBACK");
-      throw error;
+      // SQLite rolls a transaction back by itself on some failures (a full disk at COMMIT): a ROLLBACK then would
+      // throw over the real error.
+      if (this.db.isTransaction) this.db.exec("ROLLBACK");
+      throw new StorageError(error);
     }
   }
 }
+
+/** A write the data directory refused (a full disk, a read-only file): nothing of the request was kept. */
+export class StorageError extends Error {
+  /** SQLite's name of the failure (`SQLITE_FULL`), when it gave one. */
+  readonly sqliteCode: string | undefined;
+
+  constructor(cause: unknown) {
+    const e = cause as { message?: string; errcode?: number; errstr?: string };
+    const sqliteCode = e.errcode !== undefined ? SQLITE_CODES[e.errcode & 0xff] : undefined;
+    super(`${sqliteCode ?? "write failed"}: ${e.errstr ?? e.message ?? String(cause)}`, { cause });
+    this.name = "StorageError";
+    this.sqliteCode = sqliteCode;
+  }
+
+  /** Whether the disk (or the database's allowed size) is full. */
+  get full(): boolean {
+    return this.sqliteCode === "SQLITE_FULL";
+  }
+}
+
+/** SQLite's primary result codes of failed writes (the low byte of an extended code). */
+const SQLITE_CODES: Record<number, string> = {
+  5: "SQLITE_BUSY", 8: "SQLITE_READONLY", 10: "SQLITE_IOERR", 11: "SQLITE_CORRUPT", 13: "SQLITE_FULL", 14: "SQLITE_CANTOPEN",
+};

@@ -10,6 +10,52 @@ function scalar(value: string): string | number | boolean {
   return value;
 }
 
+/** The most positions one location's outline may have. */
+const MAX_OUTLINE_POSITIONS = 10_000;
+
+const onEarth = (lon: number, lat: number) => Number.isFinite(lon) && Number.isFinite(lat) && Math.abs(lon) <= 180 && Math.abs(lat) <= 90;
+
+/** The positions of a GeoJSON geometry (longitude first), or undefined when one is not a pair of numbers. */
+function positions(coordinates: unknown): [number, number][] | undefined {
+  if (!Array.isArray(coordinates)) return undefined;
+  if (coordinates.length >= 2 && coordinates.every((c) => typeof c === "number")) return [[coordinates[0] as number, coordinates[1] as number]];
+  const out: [number, number][] = [];
+  for (const inner of coordinates) {
+    const found = positions(inner);
+    if (!found) return undefined;
+    out.push(...found);
+  }
+  return out;
+}
+
+/** Twice the signed area of a ring, in square degrees (0 for a ring that encloses nothing). */
+function ringArea(ring: [number, number][]): number {
+  let area = 0;
+  for (let i = 0; i + 1 < ring.length; i++) {
+    const [x1, y1] = ring[i] as [number, number];
+    const [x2, y2] = ring[i + 1] as [number, number];
+    area += x1 * y2 - x2 * y1;
+  }
+  return area;
+}
+
+/**
+ * Why a geometry places no location (the spec's reasons): unreadable (not GeoJSON, or a position off the earth:
+ * coordinates are longitude first), encloses nowhere (a polygon without area), or an outline too large.
+ */
+function geometryProblem(geometry: Doc | undefined): string | undefined {
+  if (typeof geometry?.type !== "string") return "geometry_unreadable";
+  const all = positions(geometry.coordinates);
+  if (!all || all.length === 0 || !all.every(([lon, lat]) => onEarth(lon, lat))) return "geometry_unreadable";
+  if (all.length > MAX_OUTLINE_POSITIONS) return "outline_too_large";
+  const polygons = geometry.type === "Polygon" ? [geometry.coordinates] : geometry.type === "MultiPolygon" ? geometry.coordinates as unknown[] : [];
+  for (const polygon of polygons as unknown[][]) {
+    const outer = positions(polygon[0]) ?? [];
+    if (outer.length < 4 || ringArea(outer) === 0) return "encloses_nowhere";
+  }
+  return undefined;
+}
+
 /** An atlas build reads its source and replaces its locations. */
 function buildAtlas(state: ServiceState, resource: StoredResource): Doc {
   const table = sourceTable(state, resource);
@@ -34,22 +80,25 @@ function buildAtlas(state: ServiceState, resource: StoredResource): Doc {
     if (map.latitude !== undefined) {
       const lat = Number(text(row, map.latitude));
       const lon = Number(text(row, map.longitude));
-      if (!Number.isFinite(lat) || !Number.isFinite(lon) || Math.abs(lat) > 90 || Math.abs(lon) > 180) reason = "invalid_coordinates";
+      if (!onEarth(lon, lat)) reason = "invalid_coordinates";
       else Object.assign(location, { latitude: lat, longitude: lon });
     } else if (map.geometry !== undefined) {
       const raw = text(row, map.geometry) ?? "";
       const pair = /^\s*(-?\d+(?:\.\d+)?)\s*,\s*(-?\d+(?:\.\d+)?)\s*$/.exec(raw);
       if (pair) {
-        // A bare coordinate pair is split and mapped as latitude and longitude.
-        Object.assign(location, { latitude: Number(pair[1]), longitude: Number(pair[2]) });
+        // A bare coordinate pair is split and mapped as latitude and longitude (in that order).
+        const [lat, lon] = [Number(pair[1]), Number(pair[2])];
+        if (!onEarth(lon, lat)) reason = "invalid_coordinates";
+        else Object.assign(location, { latitude: lat, longitude: lon });
       } else {
+        let geometry: Doc | undefined;
         try {
-          const geometry = parseClientJson(raw) as Doc;
-          if (typeof geometry.type !== "string" || !Array.isArray(geometry.coordinates)) throw new Error("not GeoJSON");
-          location.geometry = geometry;
+          geometry = parseClientJson(raw) as Doc;
         } catch {
-          reason = "geometry_unreadable";
+          geometry = undefined;
         }
+        reason = geometryProblem(geometry);
+        if (!reason) location.geometry = geometry;
       }
     } else if (map.house_number_and_street !== undefined || map.freeform_address !== undefined || map.city !== undefined) {
       // The emulator does not geocode addresses.

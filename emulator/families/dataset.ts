@@ -1,5 +1,5 @@
 // Datasets: a build counts and samples the rows and, out of preview, feeds the streams and traits it maps to.
-import { detectedColumns, sourceTable, text, writeLog } from "../ingest.ts";
+import { detectedColumns, sourceTable, text, writeLog, type Table } from "../ingest.ts";
 import { now, type Doc, type ServiceState, type StoredResource } from "../state.ts";
 import type { EmulatorFamily } from "./family.ts";
 
@@ -10,6 +10,30 @@ function streamType(format: unknown): string {
   if (/int|long|count/.test(f)) return "long";
   if (/bool/.test(f)) return "boolean";
   return "string";
+}
+
+/** Dates before this are implausible: excluded from a stream (the spec's parsing rule). */
+const OLDEST_PLAUSIBLE = "1900-01-01";
+/** A cell that reads as a date: ISO 8601, a day with or without a time. */
+const DATED = /^\d{4}-\d{2}-\d{2}/;
+
+/** What one dataset's rows give a stream: its events and, when they are dated, the first and last day. */
+function contribution(table: Table, datasetId: unknown, mapping: { data_map?: Record<string, { column_name?: string }> }): Doc {
+  const dateColumn = mapping.data_map?.datetime?.column_name;
+  let events = 0;
+  let oldest: string | undefined;
+  let newest: string | undefined;
+  for (const row of table.rows) {
+    const cell = text(row, dateColumn);
+    // A value unreadable as a date is treated as absent: the event counts, undated.
+    const day = cell !== undefined && DATED.test(cell) && !Number.isNaN(Date.parse(cell)) ? new Date(Date.parse(cell)).toISOString().slice(0, 10) : undefined;
+    if (day !== undefined && day < OLDEST_PLAUSIBLE) continue;
+    events++;
+    if (day === undefined) continue;
+    if (oldest === undefined || day < oldest) oldest = day;
+    if (newest === undefined || day > newest) newest = day;
+  }
+  return { dataset_id: datasetId, event_count: events, ...(oldest !== undefined ? { oldest_date: oldest, newest_date: newest } : {}) };
 }
 
 /** A dataset build counts and samples its rows and feeds the streams and traits it maps to. */
@@ -27,16 +51,20 @@ function buildDataset(state: ServiceState, resource: StoredResource): Doc {
     allowed: table.rows.length, recognized: identified, enrichable: identified,
   });
   if (resource.doc.preview === true) return computed;
-  const streams = (resource.doc.output_to_streams ?? {}) as Record<string, { data_map?: Record<string, { format?: string }> }>;
+  const streams = (resource.doc.output_to_streams ?? {}) as Record<string, { data_map?: Record<string, { format?: string; column_name?: string }> }>;
   for (const [name, mapping] of Object.entries(streams)) {
     const properties = Object.fromEntries(Object.entries(mapping.data_map ?? {}).map(([p, c]) => [p, { type: p === "datetime" ? "date" : streamType(c.format) }]));
+    // This build's figures replace the dataset's earlier ones; the stream answers them (families/stream.ts).
+    const figures = contribution(table, resource.doc.id, mapping);
     const existing = state.resources(resource.account_id, "streams").find((s) => s.doc.name === name);
     if (existing) {
+      const others = ((existing.doc.event_contribution_by_dataset ?? []) as Doc[]).filter((c) => c.dataset_id !== resource.doc.id);
       existing.doc.properties = { ...(existing.doc.properties as Doc | undefined), ...properties };
+      existing.doc.event_contribution_by_dataset = [...others, figures];
       existing.doc.updated_at = now();
       state.save(existing);
     } else {
-      state.insert(resource.account_id, "streams", { name, properties, status: "ready" });
+      state.insert(resource.account_id, "streams", { name, properties, status: "ready", event_contribution_by_dataset: [figures] });
     }
   }
   for (const name of Object.keys((resource.doc.output_to_traits ?? {}) as Doc)) {

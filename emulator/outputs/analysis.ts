@@ -233,7 +233,10 @@ function monthEnds(world: World, months: number): number[] {
   });
 }
 
-/** GET /cohorts/{id}/analysis/membership: members over the last twelve months (by their first event on the cohort's stream). */
+/**
+ * GET /cohorts/{id}/analysis/membership: members over time (by their first event on the cohort's stream): the last
+ * 30 days, 12 weeks and 12 month ends.
+ */
 export function cohortMembership(world: World, cohort: Doc, resources: Resources): Doc {
   const members = cohortMembers(world, cohort, resources);
   const counts = countMembers(world, members);
@@ -248,12 +251,21 @@ export function cohortMembership(world: World, cohort: Doc, resources: Resources
       firstDay[p] = first;
     }
   }
-  const membership = monthEnds(world, 12).map((day) => {
+  const countOn = (day: number) => {
     let n = 0;
     for (let p = 0; p < world.size; p++) if (members[p] && (firstDay[p] as number) <= day) n++;
-    return { date: isoDay(day), population_count: n };
-  });
-  return { cohort_id: cohort.id, ...counts, membership };
+    return n;
+  };
+  const series = (days: number[]) => days.map((day) => ({ date: isoDay(day), count: countOn(day) }));
+  const months = monthEnds(world, 12);
+  return {
+    cohort_id: cohort.id, ...counts,
+    membership: months.map((day) => ({ date: isoDay(day), population_count: countOn(day) })),
+    // The live service's shape (its published client): members per day, week and month, oldest first.
+    days: series(Array.from({ length: 30 }, (_v, i) => world.today - 29 + i)),
+    weeks: series(Array.from({ length: 12 }, (_v, i) => world.today - 7 * (11 - i))),
+    months: series(months),
+  };
 }
 
 /** Features the synthetic model reads, with their share of importance. */
@@ -261,6 +273,35 @@ const FEATURES = [
   { feature: "attainment_history", importance: 0.46 }, { feature: "engagement", importance: 0.31 },
   { feature: "lifetime_value", importance: 0.13 }, { feature: "ig/age", importance: 0.06 }, { feature: "ig/household_income_v2", importance: 0.04 },
 ];
+
+/**
+ * The ROC and lift curves at each tenth of the population, best scores first: what the live service's published
+ * client reads as `overall_performance.recognized_individuals`. Without anyone (or everyone) attaining, the curves
+ * are empty and the AUC is 0.5 (no better than chance).
+ */
+function performanceModel(scores: OutcomeScores, attained: Uint8Array | undefined, size: number): Doc {
+  const order = Array.from({ length: size }, (_, p) => p).sort((a, b) => (scores.probability[b] as number) - (scores.probability[a] as number));
+  const positives = attained ? attained.reduce((n, v) => n + v, 0) : 0;
+  const negatives = size - positives;
+  const roc: Doc[] = [{ x: 0, y: 0 }];
+  const lift: Doc[] = [];
+  if (attained && positives > 0 && negatives > 0) {
+    let hits = 0;
+    for (let tenth = 1; tenth <= 10; tenth++) {
+      const upTo = Math.round((size * tenth) / 10);
+      for (let i = Math.round((size * (tenth - 1)) / 10); i < upTo; i++) hits += attained[order[i] as number] as number;
+      const y = round((hits / upTo) / (positives / size));
+      roc.push({ x: round((upTo - hits) / negatives), y: round(hits / positives) });
+      lift.push({ x: tenth / 10, y, y_min: y, y_max: y });
+    }
+  }
+  const rocAuc = auc(scores, attained, size) ?? 0.5;
+  return {
+    roc_auc: rocAuc, roc_curve: lift.length > 0 ? roc : [], lift_curve: lift,
+    lift_table: { headers: ["share_of_population", "lift"], rows: lift.map((l) => [l.x, l.y]) },
+    metrics_table: { headers: ["metric", "value"], rows: [["roc_auc", rocAuc], ["attained", positives], ["population", size]] },
+  };
+}
 
 /** GET /outcomes/{id}/analysis: model performance, feature importance, bias by group and decile strategies. */
 export function outcomeAnalysis(world: World, outcome: Doc, resources: Resources): Doc {
@@ -285,6 +326,12 @@ export function outcomeAnalysis(world: World, outcome: Doc, resources: Resources
       attained_count: attained ? attained.reduce((s, v) => s + v, 0) : null,
     },
     feature_importance: FEATURES.filter((f) => !blocked.has(f.feature)),
+    // The same figures in the shape of the live service's published client.
+    overall_performance: { recognized_individuals: performanceModel(scores, attained, world.size) },
+    overall_features: {
+      recognized_individuals: FEATURES.filter((f) => !blocked.has(f.feature))
+        .map((f) => ({ name: f.feature, literate: f.feature, importance: f.importance, directionality: [] })),
+    },
     bias: [{
       dimension: "ig/individual_marital_status",
       groups: [...groups].sort(([a], [b]) => a.localeCompare(b)).map(([value, g]) => ({ value, count: g.count, mean_probability: round(g.sum / g.count) })),
@@ -331,6 +378,19 @@ export function personaDimensions(world: World, personaSet: Doc, resources: Reso
     persona_set_id: personaSet.id,
     personas: a.personas.map((p, k) => ({ ...p, individuals_count: a.individualsCount[k] })),
     attributes: attributes.map(({ spread: _spread, ...d }) => ({ ...d, salient: salient.has(d.attribute_name) })),
+  };
+}
+
+/**
+ * GET /persona_sets/{id}/analysis/flow (deprecated; its shape is not published): how many people moved from each
+ * persona of the previous build to each of this one. The synthetic population never moves, so each persona flows
+ * into itself.
+ */
+export function personaFlow(world: World, personaSet: Doc, resources: Resources): Doc {
+  const a = personaAssignment(world, personaSet, resources);
+  return {
+    persona_set_id: personaSet.id,
+    flows: a.personas.map((p, k) => ({ from_persona_id: p.id, to_persona_id: p.id, individuals_count: a.individualsCount[k] })),
   };
 }
 

@@ -5,6 +5,10 @@ import { forbidden, notFound, validationFailed } from "../errors.ts";
 import type { EmulatorContext } from "../context.ts";
 import { idsFilter } from "./paging.ts";
 import { now, type Account } from "../state.ts";
+import { insightsUsage } from "./insights.ts";
+
+/** The control plane's quota that records an account's yearly contractual usage limit. */
+const YEARLY_LIMIT_QUOTA = "usage.yearly_limit";
 
 /** Usage metrics every account reports, zero until used. */
 export const USAGE_METRICS = ["batch_deployments", "lookup_api_calls", "predictive_data", "people_with_nearest_location"];
@@ -34,7 +38,8 @@ export function register(app: FastifyInstance, ctx: EmulatorContext): void {
   const usage = (a: Account) => {
     const counts = state.usage(a.id);
     const metrics = Object.fromEntries([...new Set([...USAGE_METRICS, ...Object.keys(counts)])].map((m) => [m, counts[m] ?? 0]));
-    return { account_id: a.id, period_start: a.contract_started_at, period_end: now(), metrics };
+    // Beside the counters, the limits they run against (spec: Limits 3).
+    return { account_id: a.id, period_start: a.contract_started_at, period_end: now(), metrics, insights: insightsUsage(a.quotas, counts) };
   };
 
   app.get("/accounts", (request, reply) => {
@@ -48,8 +53,12 @@ export function register(app: FastifyInstance, ctx: EmulatorContext): void {
     const all = tree(root).map(usage);
     const metrics: Record<string, number> = {};
     for (const u of all) for (const [m, n] of Object.entries(u.metrics)) metrics[m] = (metrics[m] ?? 0) + n;
-    // A yearly contractual limit would appear here as `limit`; none is on record in the emulator.
-    return reply.send({ account_id: root.id, period_start: root.contract_started_at, period_end: now(), metrics, accounts: all });
+    // The yearly contractual limit (the account's quota `usage.yearly_limit`), only when one is on record.
+    const limit = root.quotas[YEARLY_LIMIT_QUOTA];
+    return reply.send({
+      account_id: root.id, period_start: root.contract_started_at, period_end: now(), metrics,
+      insights: insightsUsage(root.quotas, state.usage(root.id)), ...(limit !== undefined ? { limit } : {}), accounts: all,
+    });
   });
   app.get<{ Params: { id: string } }>("/accounts/:id/billing", (request, reply) => {
     const u = usage(readable(request));

@@ -10,6 +10,24 @@ import type { Doc } from "../state.ts";
 
 export const DEFAULT_QUERIES_PER_DAY = 50;
 export const AGGREGATION_THRESHOLD = 10;
+/** The other limits usage reports beside the daily queries (the spec names them, not their values). */
+export const DEFAULT_SLOT_HOURS_PER_DAY = 10;
+export const DEFAULT_REFUSED_QUERIES_PER_30_DAYS = 100;
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const dayOf = (at: number) => new Date(at).toISOString().slice(0, 10);
+
+/** The Insights figures usage reports: each limit's use so far and its `max_count` (an account's quota overrides it). */
+export function insightsUsage(quotas: Record<string, number>, usage: Record<string, number>, at = Date.now()): Record<string, { count: number; max_count: number }> {
+  let refused = 0;
+  for (let d = 0; d < 30; d++) refused += usage[`insights.refused_queries.${dayOf(at - d * DAY_MS)}`] ?? 0;
+  return {
+    queries_per_day: { count: usage[`insights.queries.${dayOf(at)}`] ?? 0, max_count: quotas["insights.queries_per_day"] ?? DEFAULT_QUERIES_PER_DAY },
+    // Queries over uploaded rows take no measurable slot time in the emulator.
+    slot_hours_per_day: { count: 0, max_count: quotas["insights.slot_hours_per_day"] ?? DEFAULT_SLOT_HOURS_PER_DAY },
+    refused_queries_per_30_days: { count: refused, max_count: quotas["insights.refused_queries_per_30_days"] ?? DEFAULT_REFUSED_QUERIES_PER_30_DAYS },
+  };
+}
 
 const GRAMMAR = `SELECT col[, col...], COUNT(*) [AS name] FROM "<dataset name>" [WHERE col = 'value' [AND ...]] GROUP BY col[, col...]`;
 const QUERY = /^\s*select\s+(.+?)\s+from\s+"([^"]+)"(?:\s+where\s+(.+?))?(?:\s+group\s+by\s+(.+?))?\s*;?\s*$/is;
@@ -42,11 +60,14 @@ export function register(app: FastifyInstance, ctx: EmulatorContext): void {
     if (state.resources(account.id, "insights").length === 0) throw notFound("The account has no insights plan: create it with POST /insights");
     const parsed = validate(insightsQuery, request.body);
     if (!parsed.ok) throw validationFailed(parsed.errors);
-    const day = new Date().toISOString().slice(0, 10);
+    const day = dayOf(Date.now());
     const usage = state.usage(account.id);
     const allowance = account.quotas["insights.queries_per_day"] ?? DEFAULT_QUERIES_PER_DAY;
     if ((usage[`insights.queries.${day}`] ?? 0) >= allowance) {
-      state.store.transaction(() => state.addUsage(account.id, "insights.refused_queries", 1));
+      state.store.transaction(() => {
+        state.addUsage(account.id, "insights.refused_queries", 1);
+        state.addUsage(account.id, `insights.refused_queries.${day}`, 1);
+      });
       throw new ApiError("QUOTA_EXCEEDED", `The daily Insights allowance of ${allowance} queries is used up; it renews at midnight UTC`);
     }
     const query = parseQuery(parsed.value.query);

@@ -20,8 +20,9 @@ export function register(app: FastifyInstance, ctx: EmulatorContext): void {
     const ids = idsFilter(request.query);
     return sendPage(request, reply, list.filter((r) => !ids || ids.has(String(r.doc.id))).map((r) => ctx.present(request, r)));
   };
-  app.get("/locations", (request, reply) => page(request, reply, locations(ctx.account(request).id)));
-  app.get<{ Params: Params }>("/atlases/:id/locations", (request, reply) => {
+  const paged = { config: { paged: true } };
+  app.get("/locations", paged, (request, reply) => page(request, reply, locations(ctx.account(request).id)));
+  app.get<{ Params: Params }>("/atlases/:id/locations", paged, (request, reply) => {
     const atlas = ctx.owned(request, "atlases", request.params.id);
     return page(request, reply, locations(atlas.account_id, String(atlas.doc.id)));
   });
@@ -35,7 +36,7 @@ export function register(app: FastifyInstance, ctx: EmulatorContext): void {
       return found;
     };
     const summary = (doc: Record<string, unknown>) => Object.fromEntries(Object.entries(doc).filter(([k]) => k !== "unplaced_rows"));
-    app.get<{ Params: Params }>(`/${collection}/:id/logs/ingress`, (request, reply) => {
+    app.get<{ Params: Params }>(`/${collection}/:id/logs/ingress`, paged, (request, reply) => {
       const owner = ctx.owned(request, collection, request.params.id);
       return sendPage(request, reply, logs(owner.account_id, request.params.id).map((l) => summary(l.doc)));
     });
@@ -44,7 +45,7 @@ export function register(app: FastifyInstance, ctx: EmulatorContext): void {
       return reply.send(summary(log(owner.account_id, request.params.id, request.params.log_id).doc));
     });
   }
-  app.get<{ Params: Params }>("/atlases/:id/logs/ingress/:log_id/unplaced_rows", (request, reply) => {
+  app.get<{ Params: Params }>("/atlases/:id/logs/ingress/:log_id/unplaced_rows", paged, (request, reply) => {
     const owner = ctx.owned(request, "atlases", request.params.id);
     const found = state.resources(owner.account_id, "ingress_logs").find((l) => l.doc.id === request.params.log_id && l.doc.source_id === request.params.id);
     if (!found) throw notFound(`No ingress log ${request.params.log_id} exists for atlas ${request.params.id}`);

@@ -53,11 +53,10 @@ export function openApiDocument(): JsonSchema {
     paths[item] = { ...(paths[item] ?? {}), ...itemOps };
     if (!family.singleton) paths[base] = { ...(paths[base] ?? {}), ...collectionOps };
     else if (collectionOps.post) paths[base] = { ...(paths[base] ?? {}), post: collectionOps.post };
-    if (family.archivable) {
-      for (const action of family.singleton ? ["force_update"] : ["archive", "unarchive", "force_update"]) {
-        const cascade = action === "force_update" ? {} : { requestBody: { required: false, content: { "application/json": { schema: { $ref: "#/components/schemas/ArchiveRequest" } } } } };
-        paths[`${item}/${action}`] = { post: { tags: [family.collection], summary: `${action.replace("_", " ")} a ${family.name}`, parameters: idParam, ...cascade, responses: { 204: { description: "Done" }, ...errors } } };
-      }
+    const actions = [...(family.archivable && !family.singleton ? ["archive", "unarchive"] : []), ...(family.forceUpdatable ? ["force_update"] : [])];
+    for (const action of actions) {
+      const cascade = action === "force_update" ? {} : { requestBody: { required: false, content: { "application/json": { schema: { $ref: "#/components/schemas/ArchiveRequest" } } } } };
+      paths[`${item}/${action}`] = { post: { tags: [family.collection], summary: `${action.replace("_", " ")} a ${family.name}`, parameters: idParam, ...cascade, responses: { 204: { description: "Done" }, ...errors } } };
     }
   }
   for (const [path, operations] of Object.entries(specialPaths(schemas))) paths[path] = { ...(paths[path] ?? {}), ...operations };

@@ -10,7 +10,7 @@ import type { Doc, StoredResource } from "../state.ts";
 import type { World } from "../world/population.ts";
 import type { Resources } from "../world/resources.ts";
 import {
-  cohortMembership, outcomeAnalysis, recommenderAnalysis, personaDimensions, scopeAnalysis, scopeEfficacy, scopeGeography, streamAnalysis, targetAnalysis, traitDimensions,
+  cohortMembership, outcomeAnalysis, recommenderAnalysis, personaDimensions, personaFlow, scopeAnalysis, scopeEfficacy, scopeGeography, streamAnalysis, targetAnalysis, traitDimensions,
 } from "../outputs/analysis.ts";
 import { csvOptionsOf, csvStream } from "../outputs/csv.ts";
 import { INSUFFICIENT_IDENTITY, lookup } from "../outputs/lookup.ts";
@@ -122,6 +122,7 @@ export function register(app: FastifyInstance, ctx: EmulatorContext): void {
   app.get<{ Params: Params }>("/outcomes/:id/analysis", scoped("outcomes", outcomeAnalysis));
   app.get<{ Params: Params }>("/recommenders/:id/analysis", scoped("recommenders", recommenderAnalysis));
   app.get<{ Params: Params }>("/persona_sets/:id/analysis/dimensions", scoped("persona_sets", personaDimensions));
+  app.get<{ Params: Params }>("/persona_sets/:id/analysis/flow", scoped("persona_sets", personaFlow));
   app.get<{ Params: Params }>("/traits/:id/analysis/dimensions", scoped("traits", (w, doc) => ({ trait_id: doc.id, ...traitDimensions(w, String(doc.name)) })));
   app.get<{ Params: { id: string } }>("/streams/:id/analysis", (request, reply) => {
     const accountId = ctx.account(request).id;

@@ -7,6 +7,9 @@ import { fieldError, queryInvalid } from "../errors.ts";
 
 export const MAX_IDS = 100;
 
+/** Listings that page (limit and offset); every other list answers all its items at once. */
+const PAGED_LISTINGS = "/locations, /atlases/{id}/locations, their ingress logs and unplaced rows";
+
 /** `?ids=a&ids=b`: at most 100 uuids. */
 export function idsFilter(query: unknown): Set<string> | undefined {
   const raw = (query as { ids?: string | string[] } | undefined)?.ids;
@@ -18,6 +21,17 @@ export function idsFilter(query: unknown): Set<string> | undefined {
   const bad = ids.findIndex((s) => !uuid.safeParse(s).success);
   if (bad >= 0) throw queryInvalid([fieldError(`ids[${bad}]`, "must be a uuid", "invalid_format")]);
   return new Set(ids);
+}
+
+/**
+ * Refuses `limit` and `offset` on an answer that is not a paged listing (a route without `config.paged`), rather
+ * than ignoring them: a client must never take a whole list for one page of it.
+ */
+export function refusePaging(query: unknown): void {
+  const given = ["limit", "offset"].filter((name) => (query as Record<string, unknown> | undefined)?.[name] !== undefined);
+  if (given.length > 0) {
+    throw queryInvalid(given.map((name) => fieldError(name, `is not taken here: this answer is not paged (only ${PAGED_LISTINGS} page)`, "unrecognized_keys")));
+  }
 }
 
 export const DEFAULT_PAGE_SIZE = 100;

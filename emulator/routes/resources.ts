@@ -2,7 +2,7 @@
 // update, delete, archive / unarchive (with cascades) and force_update. A family added to the contract's
 // `families` gets them without a change here.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { applyMergePatch, archiveRequest, collectionPath, id as uuid, itemPath, jsonEqual, validate } from "pulumi-audience/sdk/contract";
+import { accountFeatureErrors, applyMergePatch, archiveRequest, collectionPath, id as uuid, itemPath, jsonEqual, validate } from "pulumi-audience/sdk/contract";
 import { ApiError, conflict, fieldError, notFound, validationFailed } from "../errors.ts";
 import { now, type Doc, type StoredResource } from "../state.ts";
 import { allFamilies, singular, type Family } from "../families/index.ts";
@@ -61,7 +61,11 @@ function registerFamily(server: FastifyInstance, ctx: EmulatorContext, family: F
     const parsed = validate(family.create, request.body, family.readOnly);
     if (!parsed.ok) throw validationFailed(parsed.errors);
     const doc = parsed.value as Doc;
-    assertValid([...referenceErrors(state, accountId, family, doc), ...runContextRules(state, accountId, collection, doc)]);
+    assertValid([
+      ...referenceErrors(state, accountId, family, doc),
+      ...accountFeatureErrors(family, doc, state.accountFeatures(accountId)),
+      ...runContextRules(state, accountId, collection, doc),
+    ]);
     const created = state.store.transaction(() => {
       if (family.singleton && state.resources(accountId, collection).length > 0) {
         throw conflict(`The account already has its ${family.name}; change it with PATCH ${base}`);
@@ -95,6 +99,7 @@ function registerFamily(server: FastifyInstance, ctx: EmulatorContext, family: F
     assertValid([
       ...createOnlyErrors(family, before, after),
       ...referenceErrors(state, accountId, family, after),
+      ...accountFeatureErrors(family, after, state.accountFeatures(accountId), before),
       ...runContextRules(state, accountId, collection, after, before),
     ]);
     if (jsonEqual(before, after)) return reply.send(ctx.present(request, resource));
@@ -133,7 +138,12 @@ function registerFamily(server: FastifyInstance, ctx: EmulatorContext, family: F
   const forceUpdate = (reply: FastifyReply, resource: StoredResource) => {
     assertWritable(resource);
     if (resource.doc.archived_at != null) throw conflict(`The ${family.name} ${String(resource.doc.id)} is archived`);
-    state.store.transaction(() => builds.rerun(resource));
+    state.store.transaction(() => {
+      if (family.builds) builds.rerun(resource);
+      // What a family that does not build computes (a migration's pair readiness) is computed as it is read:
+      // refreshing it is stamping when.
+      else state.save({ ...resource, doc: { ...resource.doc, last_updated_output_at: now() } });
+    });
     return reply.code(204).send();
   };
 
@@ -159,9 +169,8 @@ function registerFamily(server: FastifyInstance, ctx: EmulatorContext, family: F
   app.get<Params>(item, (request, reply) => reply.send(ctx.present(request, lookup(request))));
   app.patch<Params>(item, (request, reply) => update(request, reply, lookup(request)));
   if (family.deletable) app.delete<Params>(item, (request, reply) => remove(reply, lookup(request)));
+  if (family.forceUpdatable) app.post<Params>(`${item}/force_update`, (request, reply) => forceUpdate(reply, lookup(request)));
   if (!family.archivable) return;
-
-  app.post<Params>(`${item}/force_update`, (request, reply) => forceUpdate(reply, lookup(request)));
   for (const action of ["archive", "unarchive"] as const) {
     app.post<Params>(`${item}/${action}`, (request, reply) => {
       const resource = lookup(request);

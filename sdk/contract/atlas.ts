@@ -1,6 +1,6 @@
 // Atlas: a collection of geographic locations imported from a connection; Location: one of them (read-only).
 import { z } from "zod";
-import { body, expected, column, crossRule, defineFamily, id, issue, name, patchOf, responseOf, type MergePatchOf } from "./common.ts";
+import { body, expected, column, crossRule, defineFamily, id, issue, name, nameText, patchOf, responseOf, type MergePatchOf } from "./common.ts";
 import { sourceOptionsDocs } from "./dataset.ts";
 import { docsUnder, type MemberDocs } from "./docs.ts";
 
@@ -26,7 +26,7 @@ export const outputToLocations = z.strictObject({
   postcode: column.optional(),
   freeform_address: column.optional(),
   /** Location property name -> source column. */
-  properties: z.record(z.string().min(1), z.strictObject({ column_name: column, format: z.string().min(1).optional() })).optional(),
+  properties: z.record(nameText("must name a location property"), z.strictObject({ column_name: column, format: z.string().min(1).optional() })).optional(),
 }).check((ctx) => {
   const v = ctx.value as Record<string, unknown>;
   const named = (Object.keys(PLACEMENT_GROUPS) as (keyof typeof PLACEMENT_GROUPS)[])

@@ -1,6 +1,6 @@
 // Attribute: one trait-like value selected from several event stream assertions; feature store: a set of them.
 import { z } from "zod";
-import { body, defineFamily, ids, isoDate, issue, name, patchOf, responseOf, type MergePatchOf } from "./common.ts";
+import { body, defineFamily, column, ids, isoDate, issue, name, patchOf, responseOf, type MergePatchOf } from "./common.ts";
 import { statisticalType } from "./stream.ts";
 import type { MemberDocs } from "./docs.ts";
 
@@ -15,7 +15,7 @@ export const sourceTransform = z.strictObject({
 /** Effective-dated source: an authority's column from a date on (inclusive). */
 export const attributeSource = z.strictObject({
   authority: z.string().min(1),
-  source_column: z.string().min(1),
+  source_column: column,
   effective_from: isoDate,
   effective_until: isoDate.optional(),
   precision: z.unknown().optional(),

@@ -1,6 +1,6 @@
 // Cohort: a group of people defined by stream events, traits, attributes and places they are near.
 import { z } from "zod";
-import { body, crossRule, defineFamily, id, issue, name, oneOf, patchOf, responseOf, type MergePatchOf } from "./common.ts";
+import { body, crossRule, defineFamily, id, issue, name, nameText, oneOf, patchOf, responseOf, type MergePatchOf } from "./common.ts";
 import { attributeCondition, streamCondition, traitCondition } from "./conditions.ts";
 import { locationPropertyCondition } from "./location.ts";
 import { docsUnder, operatorDocs, type MemberDocs } from "./docs.ts";
@@ -32,7 +32,7 @@ const shape = {
   /** Exploratory cohorts are computed without being billed as production resources. */
   explore: z.boolean().default(false),
   /** The event stream whose events define membership. */
-  stream_name: z.string().min(1).optional(),
+  stream_name: nameText("must name an event stream").optional(),
   stream_conditions: z.array(streamCondition).optional(),
   traits: z.array(traitCondition).optional(),
   attributes: z.array(attributeCondition).optional(),

@@ -1,5 +1,7 @@
 // Building blocks shared by every resource family's contract.
 import { z } from "zod";
+import { jsonEqual } from "./merge-patch.ts";
+import { valueAt } from "./paths.ts";
 
 export const SECRET_PLACEHOLDER = "<secret>";
 
@@ -10,9 +12,32 @@ export function expected(what: string) {
 }
 
 export const id = z.guid({ error: expected("a uuid") });
-export const name = z.string({ error: expected("a string") }).refine((s) => s.trim().length > 0, {
-  error: "must be a non-empty string",
-});
+
+/**
+ * The longest name the service takes (of a resource, a column, a stream, a trait, a property). The spec gives
+ * none; 256 characters holds any real name and keeps a name from being a payload.
+ */
+export const MAX_NAME_LENGTH = 256;
+/** Lone surrogates (text no UTF-8 can carry) and control characters (NUL, line breaks, tabs) are never part of a name. */
+const LONE_SURROGATE = /\p{Cs}/u;
+function hasControl(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x20 || c === 0x7f) return true;
+  }
+  return false;
+}
+
+/** A name-like string: non-blank (`blank` says so otherwise), at most MAX_NAME_LENGTH characters of printable text. */
+export function nameText(blank: string, what = "a string") {
+  return z.string({ error: expected(what) })
+    .refine((s) => s.trim().length > 0, { error: blank })
+    .max(MAX_NAME_LENGTH, { error: `must be at most ${MAX_NAME_LENGTH} characters` })
+    .refine((s) => !LONE_SURROGATE.test(s), { error: "must be valid Unicode text (it holds a lone surrogate)" })
+    .refine((s) => !hasControl(s), { error: "must not hold control characters (NUL, line breaks, tabs)" });
+}
+
+export const name = nameText("must be a non-empty string");
 /** A `_matches` pattern: refused up front when it cannot compile, rather than failing a build later. */
 export const matchPattern = z.string().refine((source) => {
   try {
@@ -37,9 +62,7 @@ export const timestamp = z.string();
 export const ids = z.array(id);
 
 /** A column of a source table: non-blank. */
-export const column = z.string({ error: expected("a column name") }).refine((s) => s.trim().length > 0, {
-  error: "must name a column (non-blank)",
-});
+export const column = nameText("must name a column (non-blank)", "a column name");
 
 /** An enum whose error lists what is allowed. */
 export function oneOf<const T extends readonly [string, ...string[]]>(values: T) {
@@ -114,14 +137,56 @@ export interface FamilyDef<
   creatable: boolean;
   /** False where DELETE is not offered. */
   deletable: boolean;
-  /** Whether archive / unarchive / force_update apply. */
+  /** Whether archive / unarchive apply. */
   archivable: boolean;
+  /** Whether POST .../force_update applies (a re-run; a migration's refreshes its metrics): where archiving does, unless said. */
+  forceUpdatable: boolean;
   /** One per account, no id in the path (insights). */
   singleton: boolean;
   /** HTTP status of a successful create: 201, or 202 where creation is accepted and runs later (audits). */
   createdStatus: 201 | 202;
   /** `scheduled`: DELETE starts a waiting period instead of removing at once (accounts). */
   deletion: "immediate" | "scheduled";
+  /** Members the service takes only from an account that has a feature (an identity graph, a feature store). */
+  accountFeatures: readonly AccountFeatureRule[];
+}
+
+/**
+ * What an account may have set on it that some members need: `identity_graph` (the account's `identity_graph`)
+ * and `feature_store` (a feature store in the account).
+ */
+export type AccountFeature = "identity_graph" | "feature_store";
+
+export const ACCOUNT_FEATURE_NAMES: Record<AccountFeature, string> = {
+  identity_graph: "an identity graph (the account's identity_graph)",
+  feature_store: "a feature store (POST /feature_stores)",
+};
+
+/** A member (dotted wire path) that is refused unless the account has every one of `features`. */
+export interface AccountFeatureRule {
+  path: string;
+  features: readonly AccountFeature[];
+}
+
+/**
+ * The members of `doc` set without an account feature they need, each naming the feature. A member is held to
+ * its rule when it is set and non-empty; with `before` (an update), only when it changed.
+ */
+export function accountFeatureErrors(family: FamilyDef, doc: unknown, has: ReadonlySet<AccountFeature>, before?: unknown): FieldError[] {
+  const errors: FieldError[] = [];
+  for (const rule of family.accountFeatures) {
+    const value = valueAt(doc, rule.path);
+    if (value === undefined || value === null || (Array.isArray(value) && value.length === 0)) continue;
+    if (before !== undefined && jsonEqual(valueAt(before, rule.path), value)) continue;
+    const missing = rule.features.filter((f) => !has.has(f));
+    if (missing.length === 0) continue;
+    errors.push({
+      path: rule.path,
+      message: `needs an account with ${missing.map((f) => ACCOUNT_FEATURE_NAMES[f]).join(" and ")}, which this account does not have`,
+      context: { errorType: "account_feature_required" },
+    });
+  }
+  return errors;
 }
 
 /** A member holding the id(s) of another resource; `[]` marks array elements in the dotted wire path. */
@@ -133,7 +198,7 @@ export interface Reference {
 }
 
 type FamilyDefaults = "readOnly" | "secrets" | "createOnly" | "builds" | "path" | "references" | "creatable" | "deletable"
-  | "archivable" | "singleton" | "createdStatus" | "deletion";
+  | "archivable" | "forceUpdatable" | "singleton" | "createdStatus" | "deletion" | "accountFeatures";
 
 export function defineFamily<C extends z.ZodType, P extends z.ZodType, R extends z.ZodType>(
   def: Omit<FamilyDef<C, P, R>, FamilyDefaults> & Partial<Pick<FamilyDef, FamilyDefaults>>,
@@ -141,7 +206,8 @@ export function defineFamily<C extends z.ZodType, P extends z.ZodType, R extends
   return {
     readOnly: responseOnlyMembers(def.create, def.response),
     secrets: [], createOnly: [], references: [], builds: true, path: def.collection,
-    creatable: true, deletable: true, archivable: true, singleton: false, createdStatus: 201, deletion: "immediate", ...def,
+    creatable: true, deletable: true, archivable: true, singleton: false, createdStatus: 201, deletion: "immediate", accountFeatures: [], ...def,
+    forceUpdatable: def.forceUpdatable ?? def.archivable ?? true,
   };
 }
 

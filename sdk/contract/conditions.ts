@@ -1,6 +1,6 @@
 // Conditions on event stream properties, traits and attributes: `{property | name, optional?, <operator>: value}`.
 import { z } from "zod";
-import { type FieldError, isoDate, issue, matchPattern } from "./common.ts";
+import { type FieldError, isoDate, issue, matchPattern, nameText } from "./common.ts";
 
 const scalar = z.union([z.string(), z.number(), z.boolean()]);
 const scalarList = z.array(z.union([z.string(), z.number()]));
@@ -38,7 +38,7 @@ export function conditionOf<S extends z.core.$ZodLooseShape>(what: string, shape
 
 /** Cohort trait condition: `{name, optional?, <operator>}`. */
 export const traitCondition = conditionOf("trait", {
-  name: z.string().min(1, { error: "must name a trait" }),
+  name: nameText("must name a trait"),
   /** Union semantics: a person lacking the trait still qualifies. */
   optional: z.boolean().optional(),
   ...operatorShape,
@@ -46,7 +46,7 @@ export const traitCondition = conditionOf("trait", {
 
 /** Cohort attribute condition: `{name, optional?, <operator>}` on an attribute such as `ig/age`. */
 export const attributeCondition = conditionOf("attribute", {
-  name: z.string().min(1, { error: "must name an attribute" }),
+  name: nameText("must name an attribute"),
   optional: z.boolean().optional(),
   ...operatorShape,
 }, OPERATORS);
@@ -55,7 +55,7 @@ const streamOperators = [...OPERATORS, "_on_or_before", "_on_or_after"];
 
 /** Stream condition: `{property, optional?, <operator>}`; dates compare by calendar day, both ends included. */
 export const streamCondition = z.strictObject({
-  property: z.string().min(1, { error: "must name a stream property" }),
+  property: nameText("must name a stream property"),
   optional: z.boolean().optional(),
   ...operatorShape,
   _on_or_before: isoDate.optional(),

@@ -1,6 +1,6 @@
 // Dataset: a source table of people and events, matched through identity sets and feeding streams and traits.
 import { z } from "zod";
-import { body, expected, column, crossRule, defineFamily, id, issue, name, patchOf, responseOf, type MergePatchOf } from "./common.ts";
+import { body, expected, column, crossRule, defineFamily, id, issue, name, nameText, patchOf, responseOf, type MergePatchOf } from "./common.ts";
 import { conditionOf, operatorShape, OPERATORS } from "./conditions.ts";
 import { docsUnder, operatorDocs, type MemberDocs } from "./docs.ts";
 
@@ -40,7 +40,7 @@ export function identitySetSufficient(set: IdentitySet): boolean {
 }
 
 /** Identity set names start with a letter or underscore; spaces and capitals are allowed. */
-const identitySetName = z.string().regex(/^[A-Za-z_]/, { error: "must start with a letter or underscore" });
+const identitySetName = nameText("must name an identity set").regex(/^[A-Za-z_]/, { error: "must start with a letter or underscore" });
 
 export const identitySets = z.record(identitySetName, identitySet).check((ctx) => {
   const entries = Object.entries(ctx.value);
@@ -55,7 +55,7 @@ const format = z.string().min(1);
 
 export const streamMapping = z.strictObject({
   /** `datetime` gives the event date. */
-  data_map: z.record(z.string().min(1), z.strictObject({ column_name: column, format: format.optional() })),
+  data_map: z.record(nameText("must name a stream property"), z.strictObject({ column_name: column, format: format.optional() })),
   /** Rows kept for the stream: conditions on source columns. */
   conditions: z.array(conditionOf("row", { column_name: column, ...operatorShape }, OPERATORS)).optional(),
 });
@@ -94,9 +94,9 @@ const shape = {
   options: datasetOptions,
   connection_id: id.optional(),
   /** Stream name -> mapping of columns to event properties. */
-  output_to_streams: z.record(z.string().min(1), streamMapping).optional(),
+  output_to_streams: z.record(nameText("must name an event stream"), streamMapping).optional(),
   /** Trait name -> column (or constant). */
-  output_to_traits: z.record(z.string().min(1), traitMapping).optional(),
+  output_to_traits: z.record(nameText("must name a trait"), traitMapping).optional(),
   output_all_columns_as_traits: z.strictObject({ include: z.array(column).optional() }).optional(),
   /** Datasets merged into this one (shape not shown: their ids). */
   merge_datasets: z.array(id).optional(),

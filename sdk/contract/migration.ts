@@ -93,4 +93,6 @@ export const migration = defineFamily({
   // (it must stay out of the dependency graph the references build).
   builds: false,
   archivable: false,
+  // POST /migrations/{id}/force_update refreshes the migration's metrics.
+  forceUpdatable: true,
 });

@@ -1,9 +1,9 @@
 // Persona set: clusters a cohort into personas along clustering dimensions.
 import { z } from "zod";
-import { body, defineFamily, id, isoDate, name, patchOf, responseOf, type MergePatchOf } from "./common.ts";
+import { body, defineFamily, id, isoDate, name, nameText, patchOf, responseOf, type MergePatchOf } from "./common.ts";
 import type { MemberDocs } from "./docs.ts";
 
-const names = z.array(z.string().min(1));
+const names = z.array(nameText("must name a trait, an attribute or a property"));
 
 export const clusteringDimensions = z.strictObject({
   /** First-party traits. */
@@ -12,7 +12,7 @@ export const clusteringDimensions = z.strictObject({
   attributes: names.optional(),
   attribute_max_observation_date: isoDate.optional(),
   /** Event stream properties keyed by stream name. */
-  streams: z.record(z.string(), names).optional(),
+  streams: z.record(nameText("must name an event stream"), names).optional(),
 });
 
 const shape = {

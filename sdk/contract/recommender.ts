@@ -1,13 +1,13 @@
 // Recommender: ranks the values of an event stream property for each person.
 import { z } from "zod";
-import { body, defineFamily, id, name, patchOf, responseOf, type MergePatchOf } from "./common.ts";
+import { body, defineFamily, id, name, nameText, patchOf, responseOf, type MergePatchOf } from "./common.ts";
 import { predictors, predictorsDocs } from "./outcome.ts";
 import { docsUnder, type MemberDocs } from "./docs.ts";
 
 /** Beyond report_url and predictors the spec shows no fields; stream_name / stream_property_name follow the service's client. */
 const shape = {
   name,
-  stream_name: z.string().min(1),
+  stream_name: nameText("must name an event stream"),
   stream_property_name: z.string().min(1),
   eligible_cohort_id: id.optional(),
   predictors: predictors.optional(),

@@ -1,6 +1,6 @@
 // Stream: a named series of events; properties are declared here or created by datasets' output_to_streams.
 import { z } from "zod";
-import { body, defineFamily, isoDate, name, oneOf, patchOf, responseOf, type MergePatchOf } from "./common.ts";
+import { body, defineFamily, isoDate, name, nameText, oneOf, patchOf, responseOf, type MergePatchOf } from "./common.ts";
 import type { MemberDocs } from "./docs.ts";
 
 export const STATISTICAL_TYPES = [
@@ -25,7 +25,7 @@ const shape = {
   name,
   description: z.string().optional(),
   /** Property name -> declaration; any property name may be created. */
-  properties: z.record(z.string().min(1), streamProperty).optional(),
+  properties: z.record(nameText("must name a stream property"), streamProperty).optional(),
 };
 
 export const streamCreate = body(shape);

@@ -307,6 +307,10 @@ export const target = defineFamily({
   patch: targetPatch,
   response: targetResponse,
   createOnly: ["options.type"],
+  accountFeatures: [
+    { path: "analysis_config.attributes", features: ["identity_graph", "feature_store"] },
+    { path: "filter.attribute", features: ["identity_graph"] },
+  ],
   references: [
     { path: "scope_id", collection: "scopes" },
     { path: "connection_id", collection: "connections" },

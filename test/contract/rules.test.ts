@@ -27,6 +27,11 @@ const cases: [string, Collection, unknown, string, string][] = [
   ["blank name", "cohorts", cohort({ name: "  " }), "name", "non-empty"],
   ["missing name", "outcomes", { attainment_cohort_id: A }, "name", "is required"],
   ["blank target name", "targets", target({ name: "" }), "name", "non-empty"],
+  ["name over the length limit", "targets", target({ name: "n".repeat(257) }), "name", "at most 256 characters"],
+  ["name with a lone surrogate", "cohorts", cohort({ name: "a\ud800" }), "name", "lone surrogate"],
+  ["name with NUL", "cohorts", cohort({ name: "a\u0000" }), "name", "control characters"],
+  ["column over the length limit", "datasets", dataset({ identity_sets: { main: { email: "e".repeat(257) } } }), "identity_sets.main.email", "at most 256"],
+  ["trait name over the length limit", "cohorts", cohort({ traits: [{ name: "t".repeat(257), _eq: "x" }] }), "traits[0].name", "at most 256"],
   // stream conditions
   ["stream date not YYYY-MM-DD", "cohorts", cohort({ stream_name: "orders", stream_conditions: [{ property: "date", _on_or_before: "01/02/2024" }] }),
     "stream_conditions[0]._on_or_before", "YYYY-MM-DD"],

@@ -2,7 +2,9 @@
 // a family's own steps (see families/family.ts) stand in for the generic ones where it has them.
 // Inputs and outputs are camelCase as a program writes them; the wire is snake_case; the contract converts.
 import type * as pulumi from "@pulumi/pulumi";
-import { fromWire, jsonEqual, mergePatch, toWire, validate, type FamilyDef } from "pulumi-audience/sdk/contract";
+import {
+  accountFeatureErrors, families, fromWire, jsonEqual, mergePatch, toWire, validate, type AccountFeature, type FamilyDef,
+} from "pulumi-audience/sdk/contract";
 import { familyOf, providerFamilies, type ProviderFamily } from "../families/index.ts";
 import { createOnce } from "./ambiguous.ts";
 import { controlsSchema, CONTROL_KEYS, CREATE_STARTED_KEY, DEFAULT_WAIT_TIMEOUT_SECONDS, KIND_KEY, PROVIDER_KEY, STEP_TIMEOUT_KEY, type Controls } from "./controls.ts";
@@ -141,7 +143,43 @@ class KeptResourceError extends Error {
   }
 }
 
+/**
+ * The features set on the account (an identity graph, a feature store), read from the service: reads, so a
+ * preview may make them. Undefined when they cannot be read; the service then refuses at create, as it would.
+ */
+async function lookUpAccountFeatures(service: () => Service): Promise<Set<AccountFeature> | undefined> {
+  try {
+    const calls = service();
+    const [account, stores] = await Promise.all([calls.get(families.accounts, "current"), calls.list(families.feature_stores)]);
+    const has = new Set<AccountFeature>();
+    if (account.identity_graph != null) has.add("identity_graph");
+    if (stores.length > 0) has.add("feature_store");
+    return has;
+  } catch {
+    return undefined;
+  }
+}
+
 export function createLifecycle(env: Environment) {
+  /** Members the account cannot take for want of a feature, refused in preview naming the member and the feature. */
+  async function featureFailures(family: FamilyDef, account: string | undefined, wire: Props, olds: Props, unknowns: string[]): Promise<pulumi.dynamic.CheckFailure[]> {
+    const known = (error: { path: string }) => !unknowns.some((u) => pathsOverlap(u, error.path));
+    if (account === UNKNOWN || !accountFeatureErrors(family, wire, new Set()).some(known)) return [];
+    // Read at each check of such a member (few are): the account may gain the feature between two runs.
+    const features = await lookUpAccountFeatures(() => env.service(account));
+    if (!features) return [];
+    let before: Props | undefined;
+    try {
+      before = olds[KIND_KEY] !== undefined ? wireOf(family.create, split(olds).config) : undefined;
+    } catch {
+      before = undefined;
+    }
+    return accountFeatureErrors(family, wire, features, before).filter(known).map((error) => {
+      const property = camelPath(family.create, error.path);
+      return { property, reason: `${property} ${error.message}` };
+    });
+  }
+
   async function waitForBuild(parts: Parts, service: Service, id: string, response: Props, inputs: Props, limits: StepLimits): Promise<Props> {
     const { kind, controls } = parts;
     if (controls.waitFor !== "ready" || !kind.family.builds) return response;
@@ -193,7 +231,7 @@ export function createLifecycle(env: Environment) {
   }
 
   const provider = {
-    async check(_olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
+    async check(olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
       const failures: pulumi.dynamic.CheckFailure[] = [];
       let parts: Parts;
       try {
@@ -232,7 +270,10 @@ export function createLifecycle(env: Environment) {
           failures.push({ property, reason: `${property} ${error.message}` });
         }
       }
-      if (!result.ok || unknowns.length > 0) return { inputs: news, failures };
+      // A member's need of an account feature is known once the member is, whatever else is still unknown.
+      const needs = await featureFailures(kind.family, controls.account, wire, olds, unknowns);
+      failures.push(...needs);
+      if (!result.ok || unknowns.length > 0 || needs.length > 0) return { inputs: news, failures };
       // Record the inputs with the service's defaults applied, the form refresh reads back: no spurious drift.
       const complete = fromWire(kind.family.create, withoutNulls(result.value)) as Props;
       const inputs = Object.fromEntries(Object.entries(news).filter(([key]) => !(key in config)));
