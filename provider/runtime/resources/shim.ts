@@ -1,12 +1,14 @@
 // The `__provider` every resource records in state: the CommonJS module the dynamic-provider host loads
 // (`handler()` answers the provider). It holds nothing: no key, no module, no ESM graph. Each method loads the
-// installed `pulumi-audience/provider` (once a load succeeds it is kept; a load that failed is tried again on the
-// next call), so refresh/destroy run the installed version, and a provider that cannot load fails every call with
-// one paragraph saying why. The host caches this object before it calls `configure` and never calls `configure`
-// again, so every method the host looks up must be an own method that cannot answer without the provider: were a
-// method missing, the host would answer for it (a delete "succeeds", a read echoes the state). Written as text
-// rather than serialized from a function by Pulumi's closure serializer, which loads TypeScript's compiler into
-// every program to produce the same few lines.
+// installed `pulumi-audience/provider` through `pulumi-audience/load-provider` (bin/load-provider.cjs, which any Node
+// loads, to say why the provider cannot load); a load that succeeded is kept, one that failed is tried again on the
+// next call with the configure request saved. So refresh/destroy run the installed version, and a provider that
+// cannot load fails every call with one paragraph: which module, from which directory, on which Node, what to do.
+// The host caches this object before it calls `configure` and never calls `configure` again, so every method the
+// host looks up must be an own method that cannot answer without the provider: were a method missing, the host would
+// answer for it (a delete "succeeds", a read echoes the state). Written as text rather than serialized from a
+// function by Pulumi's closure serializer, which loads TypeScript's compiler into every program to produce the same
+// few lines.
 //
 // `require` is the host's CommonJS require; resolving from the working directory (the project's) finds the copy
 // installed for the program, or the package itself through its exports map.
