@@ -60,7 +60,7 @@ export function scaffoldFiles({ name, manifest, dependency, fromCheckout }: Scaf
     "  name: nodejs",
     "  options:",
     `    # Node ${manifest.engines.node} runs index.ts as it is (no build, no ts-node); the preload stops an older Node`,
-    "    # with one line saying which Node to get.",
+    "    # with one line saying which Node to get, and lets a program that throws print its error and exit.",
     "    typescript: false",
     "    nodeargs: --require=pulumi-audience/require-node",
     "main: index.ts",
