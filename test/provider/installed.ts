@@ -62,13 +62,27 @@ export interface Program {
   install(): void;
 }
 
+/** Unpacks a tarball of `npm pack` into a new temporary directory; answers the package's directory there. */
+export async function unpack(tarball: string): Promise<string> {
+  const into = temporary("audience-unpacked-");
+  await run("tar", ["xzf", tarball, "-C", into]);
+  return join(into, "package");
+}
+
 async function unpackedPackage(): Promise<string> {
-  unpacked ??= (async () => {
-    const into = temporary("audience-unpacked-");
-    await run("tar", ["xzf", await packedTarball(), "-C", into]);
-    return join(into, "package");
-  })();
+  unpacked ??= packedTarball().then(unpack);
   return unpacked;
+}
+
+/** `dir`/node_modules as `npm install` would make it, but for this package: links to this checkout's dependencies. */
+export function linkDependencies(dir: string): string {
+  const modules = join(dir, "node_modules");
+  mkdirSync(modules, { recursive: true });
+  for (const entry of readdirSync(DEPENDENCIES)) {
+    if (entry === ".bin" || entry === "pulumi-audience") continue;
+    symlinkSync(join(DEPENDENCIES, entry), join(modules, entry));
+  }
+  return modules;
 }
 
 /** A program in a temporary directory: Pulumi.yaml, package.json, node_modules with this checkout's dependencies. */
@@ -77,12 +91,7 @@ export async function program(options: { installed: boolean }): Promise<Program>
   const project = "installed-program";
   writeFileSync(join(dir, "Pulumi.yaml"), `name: ${project}\nruntime: nodejs\nmain: index.ts\n`);
   writeFileSync(join(dir, "package.json"), `${JSON.stringify({ name: project, private: true, type: "module", dependencies: { "pulumi-audience": "*" } }, null, 2)}\n`);
-  const modules = join(dir, "node_modules");
-  mkdirSync(modules);
-  for (const entry of readdirSync(DEPENDENCIES)) {
-    if (entry === ".bin" || entry === "pulumi-audience") continue;
-    symlinkSync(join(DEPENDENCIES, entry), join(modules, entry));
-  }
+  const modules = linkDependencies(dir);
   const source = await unpackedPackage();
   const target = join(modules, "pulumi-audience");
   const installed: Program = {
