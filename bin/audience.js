@@ -2,10 +2,12 @@
 // Runs the compiled CLI; in a checkout without a build, runs the TypeScript sources under Node's type stripping
 // with the `source` export condition, which a running process cannot turn on for itself. On too old a Node it
 // stops first, with one line saying which Node to get.
-import "./require-node.cjs";
+import nodeVersion from "./node-version.cjs";
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+
+nodeVersion.stopIfTooOld();
 
 const compiled = fileURLToPath(new URL("../dist/provider/cli/main.js", import.meta.url));
 if (existsSync(compiled)) {

@@ -21,4 +21,13 @@ function nodeProblem(version) {
   return undefined;
 }
 
-module.exports = { requiredNode: required, nodeProblem: nodeProblem };
+/** Stops the process with that line on stderr (exit status 1) when its Node is too old. */
+function stopIfTooOld() {
+  const problem = nodeProblem(process.versions.node);
+  if (problem) {
+    process.stderr.write("error: " + problem + "\n");
+    process.exit(1);
+  }
+}
+
+module.exports = { requiredNode: required, nodeProblem: nodeProblem, stopIfTooOld: stopIfTooOld };

@@ -1,10 +1,25 @@
-// Stops the process with one line when its Node is too old for this package. Loaded first by bin/audience.js and
-// preloaded into programs (`nodeargs: --require=pulumi-audience/require-node` in Pulumi.yaml), where an old Node
-// would otherwise fail on the first `.ts` file with `Unknown file extension ".ts"`.
+// The preload of Pulumi programs that use this package (`nodeargs: --require=pulumi-audience/require-node` in
+// Pulumi.yaml, as `audience new` writes it), so that the Pulumi CLI's runs get what the local engine gives its own:
+// - On too old a Node it stops the process with one line saying which Node to get, where the program would
+//   otherwise fail on its first `.ts` file with `Unknown file extension ".ts"`.
+// - A program that throws prints its error and exits instead of hanging: the Pulumi runtime installs
+//   source-map-support, whose stack lines point into @pulumi/pulumi's TypeScript sources
+//   (".../node_modules/@pulumi/resource.ts:1:2"), and Node 22's util.inspect loops forever on such a line. Installed
+//   here first, without source maps and without its stack formatter, it keeps the runtime's install from adding
+//   either: V8 formats stacks on the compiled files.
 "use strict";
 
-const problem = require("./node-version.cjs").nodeProblem(process.versions.node);
-if (problem) {
-  process.stderr.write("error: " + problem + "\n");
-  process.exit(1);
+require("./node-version.cjs").stopIfTooOld();
+
+let sourceMapSupport;
+try {
+  // The copy the runtime's `require("source-map-support/register")` loads: resolved from the main script, the
+  // runtime's run entry (@pulumi/pulumi/cmd/run) as the language host starts it.
+  sourceMapSupport = require(require("module").createRequire(process.argv[1]).resolve("source-map-support"));
+} catch {
+  // No main script (`node -e`), or none that can load source-map-support: nothing to keep from hanging.
+}
+if (sourceMapSupport) {
+  sourceMapSupport.install({ overrideRetrieveSourceMap: true, retrieveSourceMap: () => null });
+  Error.prepareStackTrace = undefined;
 }

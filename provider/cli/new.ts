@@ -45,14 +45,12 @@ export interface Scaffold {
   name: string;
   /** This package's version and dependencies, which the program's package.json pins alike. */
   manifest: Manifest;
-  /** Where pulumi-audience comes from: `file:<checkout>` when run from a checkout, else the published version. */
+  /** Where pulumi-audience comes from: the published version, or from a checkout `file:./<its npm pack tarball>`. */
   dependency: string;
-  /** From a checkout, types resolve to the TypeScript sources (the `source` export condition). */
-  fromCheckout: boolean;
 }
 
 /** The files of a new program, by name. */
-export function scaffoldFiles({ name, manifest, dependency, fromCheckout }: Scaffold): Record<string, string> {
+export function scaffoldFiles({ name, manifest, dependency }: Scaffold): Record<string, string> {
   const pulumiYaml = [
     `name: ${name}`,
     "description: An audience-prediction pipeline",
@@ -60,7 +58,7 @@ export function scaffoldFiles({ name, manifest, dependency, fromCheckout }: Scaf
     "  name: nodejs",
     "  options:",
     `    # Node ${manifest.engines.node} runs index.ts as it is (no build, no ts-node); the preload stops an older Node`,
-    "    # with one line saying which Node to get.",
+    "    # with one line saying which Node to get, and lets a program that throws print its error and exit.",
     "    typescript: false",
     "    nodeargs: --require=pulumi-audience/require-node",
     "main: index.ts",
@@ -81,7 +79,6 @@ export function scaffoldFiles({ name, manifest, dependency, fromCheckout }: Scaf
       lib: ["ES2023"],
       module: "NodeNext",
       moduleResolution: "NodeNext",
-      ...(fromCheckout ? { customConditions: ["source"] } : {}),
       types: ["node"],
       strict: true,
       noEmit: true,
@@ -99,6 +96,18 @@ export function scaffoldFiles({ name, manifest, dependency, fromCheckout }: Scaf
     "index.ts": FIRST_PIPELINE,
     ".gitignore": "node_modules/\n.audience/\n",
   };
+}
+
+/**
+ * A checkout packed into `dir` as `npm pack` makes a published package (its `prepare` builds it): the tarball's file
+ * name, which a `file:./` dependency names so that `npm ci` installs the same package on any machine.
+ */
+function packInto(root: string, dir: string): string {
+  process.stderr.write(`Packing ${root} into ${dir} (npm pack, which builds it first)...\n`);
+  const pack = spawnSync("npm", ["pack", "--json", "--pack-destination", dir], { cwd: root, encoding: "utf8", shell: process.platform === "win32" });
+  const packed = pack.status === 0 ? (JSON.parse(pack.stdout.slice(pack.stdout.indexOf("["))) as { filename: string }[])[0] : undefined;
+  if (!packed) throw new Error(`npm pack failed in ${root} (status ${pack.status}): fix the build there (npm run build) and run again\n${pack.stderr}`);
+  return packed.filename;
 }
 
 /** This package: its manifest, and whether it runs from a checkout (not from some node_modules). */
@@ -120,8 +129,9 @@ export function register(program: Command): void {
       if (!PROJECT_NAME.test(name)) throw new UsageError(`project name "${name}": allowed are letters, digits, "-", "_" and ".", 1 to 100 characters (--name)`);
       if (existsSync(target) && readdirSync(target).length > 0) throw new UsageError(`${target} is not empty: name a new or empty directory`);
       const { manifest, root, fromCheckout } = thisPackage();
-      const files = scaffoldFiles({ name, manifest, fromCheckout, dependency: fromCheckout ? `file:${root}` : `^${manifest.version}` });
       mkdirSync(target, { recursive: true });
+      const tarball = fromCheckout ? packInto(root, target) : undefined;
+      const files = scaffoldFiles({ name, manifest, dependency: tarball ? `file:./${tarball}` : `^${manifest.version}` });
       for (const [file, content] of Object.entries(files)) writeFileSync(join(target, file), content);
       process.stdout.write(`Created ${name} in ${target}: ${Object.keys(files).join(", ")}\n`);
       if (!flags.generateOnly) {
@@ -132,11 +142,13 @@ export function register(program: Command): void {
         `cd ${dir}`,
         ...(flags.generateOnly ? ["npm install"] : []),
         "export PULUMI_CONFIG_PASSPHRASE=...                       # encrypts the stack's secrets",
-        "audience config set audience:baseUrl https://<service>/v1",
-        "audience config set --secret audience:apiKey <API_KEY>",
-        "audience run preview                                      # or: pulumi preview",
+        "npx audience config set audience:baseUrl https://<service>/v1",
+        "npx audience config set --secret audience:apiKey <API_KEY>",
+        "npx audience run preview                                  # or: pulumi preview",
       ];
       process.stdout.write(`Next:\n${steps.map((s) => `    ${s}\n`).join("")}`);
-      if (fromCheckout) process.stdout.write(`pulumi-audience comes from the checkout ${root} (file:); for the Pulumi CLI, run \`npm run build\` there first.\n`);
+      if (tarball) {
+        process.stdout.write(`pulumi-audience is ${tarball}, the checkout ${root} packed: keep it with the program (npm ci installs it on any machine); after changing the checkout, pack it again (npm pack --pack-destination ${target}) and run npm install.\n`);
+      }
     });
 }

@@ -8,7 +8,7 @@ import { createLifecycle } from "../runtime/lifecycle/lifecycle.ts";
 import { accountServices } from "../runtime/lifecycle/service-client.ts";
 import { readSettings } from "../runtime/lifecycle/settings.ts";
 import { PROVIDER_KEY } from "../runtime/markers.ts";
-import { PROVIDER_MODULE } from "../runtime/resources/shim.ts";
+import { isPackageShim } from "../runtime/resources/shim.ts";
 import { ProviderError, ResourceInitFailedError, type CheckResult, type DiffResult, type ResourceCalls, type WriteOptions } from "./provider-host.ts";
 import { revealedMap, type PropertyMap } from "../plugin/values.ts";
 
@@ -27,9 +27,9 @@ export interface InProcessProviderOptions {
   signal?: AbortSignal;
 }
 
-/** Whether a resource's properties name this package's shim as their provider. */
+/** Whether a resource's properties name this package's shim (of this version or an earlier one) as their provider. */
 export function servedInProcess(props: PropertyMap): boolean {
-  return props[PROVIDER_KEY] === PROVIDER_MODULE;
+  return isPackageShim(props[PROVIDER_KEY]);
 }
 
 /** What crosses the host's wire: plain values, as JSON carries them (a copy the lifecycle may change). */

@@ -24,41 +24,35 @@ function nearestPackageDir(from: string): string | undefined {
 }
 
 /**
- * A module preloaded into the program, to keep stack traces cheap and on the compiled files:
- * - source-map-support is installed first, so the runtime's own install adds no formatter, and V8 formats stacks.
- *   (Node 22.23's util.inspect loops forever on a stack line such as ".../node_modules/@pulumi/resource.ts:1:2",
- *   which source-map-support makes from @pulumi/pulumi's source maps: a failing program would hang.)
- * - The runtime captures a stack with every promise it makes (four per property of every resource), which it
- *   prints only with PULUMI_DEBUG_PROMISE_LEAKS set: without it, none is captured.
- * Errors a program throws keep V8's ordinary, readable stack.
+ * This package's program preload (`pulumi-audience/require-node`), which the Pulumi CLI's runs get from a program's
+ * Pulumi.yaml: it stops a too old Node, and keeps a failing program from hanging on its stack trace.
  */
-function stackTracePreload(runEntry: string): string {
-  const runtime = createRequire(runEntry);
-  const resolveFrom = (id: string) => {
-    try {
-      return runtime.resolve(id);
-    } catch {
-      return undefined;
-    }
-  };
-  const sourceMapSupport = resolveFrom("source-map-support");
-  const debuggable = resolveFrom("../../runtime/debuggable.js");
+const PROGRAM_PRELOAD = createRequire(import.meta.url).resolve("pulumi-audience/require-node");
+
+/**
+ * Node arguments that preload a module keeping stack traces cheap: the runtime captures a stack with every promise it
+ * makes (four per property of every resource), which it prints only with PULUMI_DEBUG_PROMISE_LEAKS set; without it,
+ * none is captured.
+ */
+function promiseStackArgs(runEntry: string): string[] {
+  let debuggable: string;
+  try {
+    debuggable = createRequire(runEntry).resolve("../../runtime/debuggable.js");
+  } catch {
+    return [];
+  }
   const code = [
-    ...(sourceMapSupport ? [`require(${JSON.stringify(sourceMapSupport)}).install({ overrideRetrieveSourceMap: true, retrieveSourceMap: () => null });`] : []),
-    "Error.prepareStackTrace = undefined;",
-    ...(debuggable ? [
-      "if (!process.env.PULUMI_DEBUG_PROMISE_LEAKS) {",
-      `  const debuggable = require(${JSON.stringify(debuggable)});`,
-      "  const capturing = debuggable.debuggablePromise;",
-      "  debuggable.debuggablePromise = function (p, ctx) {",
-      "    const limit = Error.stackTraceLimit;",
-      "    Error.stackTraceLimit = 0;",
-      "    try { return capturing.call(this, p, ctx); } finally { Error.stackTraceLimit = limit; }",
-      "  };",
-      "}",
-    ] : []),
+    "if (!process.env.PULUMI_DEBUG_PROMISE_LEAKS) {",
+    `  const debuggable = require(${JSON.stringify(debuggable)});`,
+    "  const capturing = debuggable.debuggablePromise;",
+    "  debuggable.debuggablePromise = function (p, ctx) {",
+    "    const limit = Error.stackTraceLimit;",
+    "    Error.stackTraceLimit = 0;",
+    "    try { return capturing.call(this, p, ctx); } finally { Error.stackTraceLimit = limit; }",
+    "  };",
+    "}",
   ].join("\n");
-  return preloadFile(`${code}\n`);
+  return ["--require", preloadFile(`${code}\n`)];
 }
 
 export interface ProgramRun {
@@ -94,7 +88,8 @@ export async function runLanguageRuntime(run: ProgramRun): Promise<number> {
   const entry = resolvePulumiModule(project.dir, "cmd/run/index.js");
   const args = [
     ...tetherArgs(),
-    "--require", stackTracePreload(entry),
+    "--require", PROGRAM_PRELOAD,
+    ...promiseStackArgs(entry),
     ...project.nodeArgs,
     entry,
     `--monitor=${run.monitorAddress}`,

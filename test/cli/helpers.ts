@@ -14,11 +14,14 @@ export interface CliResult {
 
 /**
  * Runs `audience ...args` off a terminal; `input` is written to its stdin. Bounded: a hung command is killed after
- * `timeoutMs` (a minute by default).
+ * `timeoutMs` (a minute by default). `built`: the command as installed (bin/audience.js running the built files of
+ * dist/, which must be there), without the `source` condition.
  */
-export function audience(args: string[], { env = {}, input, cwd, timeoutMs = 60_000 }: { env?: NodeJS.ProcessEnv; input?: string; cwd?: string; timeoutMs?: number } = {}): Promise<CliResult> {
-  const child = spawn(process.execPath, ["--conditions=source", join(ROOT, "provider", "cli", "main.ts"), ...args], {
-    env: { ...process.env, PULUMI_CONFIG_PASSPHRASE_FILE: "", ...env },
+export function audience(args: string[], { env = {}, input, cwd, timeoutMs = 60_000, built = false }: { env?: NodeJS.ProcessEnv; input?: string; cwd?: string; timeoutMs?: number; built?: boolean } = {}): Promise<CliResult> {
+  const command = built ? [join(ROOT, "bin", "audience.js")] : ["--conditions=source", join(ROOT, "provider", "cli", "main.ts")];
+  const { NODE_OPTIONS, ...inherited } = process.env;
+  const child = spawn(process.execPath, [...command, ...args], {
+    env: { ...inherited, ...(built || NODE_OPTIONS === undefined ? {} : { NODE_OPTIONS }), PULUMI_CONFIG_PASSPHRASE_FILE: "", ...env },
     stdio: ["pipe", "pipe", "pipe"],
     timeout: timeoutMs,
     ...(cwd ? { cwd } : {}),

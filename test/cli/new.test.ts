@@ -1,20 +1,24 @@
 // `audience new` as a first-time user meets it: the files of a program that runs at once, then up and destroy of
 // that program against the emulator with the config set once through `audience config`.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { startEmulator, type RunningEmulator } from "pulumi-audience/emulator";
 import { FIRST_PIPELINE } from "../../provider/cli/new.ts";
+import { linkDependencies, removeTemporaries, unpack } from "../provider/installed.ts";
 import { audience, ROOT } from "./helpers.ts";
 
 const PASSPHRASE = "new program passphrase";
-const manifest = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { engines: { node: string }; dependencies: Record<string, string> };
+const manifest = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string; engines: { node: string }; dependencies: Record<string, string> };
+const tarball = `pulumi-audience-${manifest.version}.tgz`;
 const parent = mkdtempSync(join(tmpdir(), "cli-new-"));
 const dir = join(parent, "shop");
 const env = { PULUMI_CONFIG_PASSPHRASE: PASSPHRASE };
-const inProgram = (...args: string[]) => audience([...args, "--cwd", dir], { env });
+// The command as installed: the built files of this checkout (the pack of `audience new` built them), so that the
+// program loads pulumi-audience from its own node_modules as under the Pulumi CLI.
+const inProgram = (...args: string[]) => audience([...args, "--cwd", dir], { env, built: true });
 
 let emulator: RunningEmulator;
 beforeAll(async () => {
@@ -23,6 +27,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await emulator.close();
   rmSync(parent, { recursive: true, force: true });
+  removeTemporaries();
 });
 
 it("the README's first pipeline is the one a new program starts from", () => {
@@ -32,11 +37,15 @@ it("the README's first pipeline is the one a new program starts from", () => {
 });
 
 describe("audience new", () => {
-  it("writes Pulumi.yaml, package.json, tsconfig.json and index.ts for this Node and this package", async () => {
-    const r = await audience(["new", dir, "--generate-only"]);
+  it("writes Pulumi.yaml, package.json, tsconfig.json and index.ts for this Node and this package", { timeout: 420_000 }, async () => {
+    // From a checkout: the checkout packed into the program (npm pack builds it first, which takes a while).
+    const r = await audience(["new", dir, "--generate-only"], { timeoutMs: 400_000 });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^Created shop in .*shop: Pulumi\.yaml, package\.json, tsconfig\.json, index\.ts, \.gitignore\n/);
-    expect(r.stdout).toContain("audience config set --secret audience:apiKey <API_KEY>");
+    for (const step of ["npx audience config set audience:baseUrl https://<service>/v1", "npx audience config set --secret audience:apiKey <API_KEY>", "npx audience run preview"]) {
+      expect(r.stdout).toContain(`    ${step}`);
+    }
+    expect(r.stdout).toContain(`pulumi-audience is ${tarball}, the checkout ${ROOT} packed`);
     const project = parse(readFileSync(join(dir, "Pulumi.yaml"), "utf8")) as { name: string; main: string; runtime: { name: string; options: { typescript: boolean; nodeargs: string } } };
     expect(project).toMatchObject({ name: "shop", main: "index.ts", runtime: { name: "nodejs", options: { typescript: false, nodeargs: "--require=pulumi-audience/require-node" } } });
     const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as Record<string, unknown>;
@@ -44,10 +53,14 @@ describe("audience new", () => {
       name: "shop",
       type: "module",
       engines: { node: manifest.engines.node },
-      dependencies: { "@pulumi/pulumi": manifest.dependencies["@pulumi/pulumi"], "pulumi-audience": `file:${ROOT}` },
+      // A path inside the program, which npm ci installs on any machine (an absolute path names this one's).
+      dependencies: { "@pulumi/pulumi": manifest.dependencies["@pulumi/pulumi"], "pulumi-audience": `file:./${tarball}` },
     });
+    expect(existsSync(join(dir, tarball))).toBe(true);
     expect(readFileSync(join(dir, "index.ts"), "utf8")).toBe(FIRST_PIPELINE);
-    expect(JSON.parse(readFileSync(join(dir, "tsconfig.json"), "utf8"))).toMatchObject({ compilerOptions: { module: "NodeNext", strict: true, noEmit: true } });
+    const tsconfig = JSON.parse(readFileSync(join(dir, "tsconfig.json"), "utf8")) as { compilerOptions: Record<string, unknown> };
+    expect(tsconfig).toMatchObject({ compilerOptions: { module: "NodeNext", strict: true, noEmit: true } });
+    expect(tsconfig.compilerOptions["customConditions"]).toBeUndefined();
   });
 
   it("refuses a directory that is not empty, and a name Pulumi would not take", async () => {
@@ -61,10 +74,9 @@ describe("audience new", () => {
   });
 
   it("the new program goes up and is destroyed against the emulator, its config set once", { timeout: 180_000 }, async () => {
-    // What `npm install` makes of the file: dependency, linked to this checkout and its packages.
-    mkdirSync(join(dir, "node_modules"));
-    symlinkSync(ROOT, join(dir, "node_modules", "pulumi-audience"));
-    symlinkSync(join(ROOT, "node_modules", "@pulumi"), join(dir, "node_modules", "@pulumi"));
+    // What `npm install` makes of the dependency: the tarball unpacked into node_modules, next to its dependencies
+    // (linked to this checkout's).
+    renameSync(await unpack(join(dir, tarball)), join(linkDependencies(dir), "pulumi-audience"));
     expect((await inProgram("config", "set", "audience:baseUrl", `${emulator.url}/v1`)).code).toBe(0);
     expect((await inProgram("config", "set", "--secret", "audience:apiKey", emulator.apiKey)).code).toBe(0);
     expect(readFileSync(join(dir, "Pulumi.dev.yaml"), "utf8")).not.toContain(emulator.apiKey);

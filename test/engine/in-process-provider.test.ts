@@ -6,7 +6,7 @@ import { startEmulator, type RunningEmulator } from "pulumi-audience/emulator";
 import { DynamicProviders, InProcessProvider, servedInProcess } from "../../provider/engine/in-process-provider.ts";
 import { DynamicProviderHost, ResourceInitFailedError, type ResourceCalls } from "../../provider/engine/provider-host.ts";
 import type { PropertyMap } from "../../provider/plugin/values.ts";
-import { PROVIDER_MODULE } from "../../provider/runtime/resources/shim.ts";
+import { EARLIER_PROVIDER_MODULES, PROVIDER_MODULE } from "../../provider/runtime/resources/shim.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const URN = "urn:pulumi:dev::parity::pulumi-nodejs:dynamic/audience:Cohort::c";
@@ -121,5 +121,21 @@ describe("this package's resources in the engine's process", { timeout: 60_000 }
     await routed.delete("1", URN, cohort());
     await routed.read("1", URN, undefined, { __provider: "other" });
     expect(calls).toEqual(["own", "host", "own", "host"]);
+  });
+
+  it("serves a resource whose state an earlier version wrote (its older __provider text) in process too", async () => {
+    expect(EARLIER_PROVIDER_MODULES.length).toBeGreaterThan(0);
+    for (const earlier of EARLIER_PROVIDER_MODULES) {
+      expect(earlier).not.toBe(PROVIDER_MODULE);
+      expect(servedInProcess(cohort({ __provider: earlier }))).toBe(true);
+    }
+    // Read and delete of such a resource reach the service from this process.
+    const [earlier] = EARLIER_PROVIDER_MODULES;
+    const made = await own.create(URN, (await own.check(URN, {}, cohort({ name: "Older state" }))).inputs);
+    const recorded = { ...made.outputs, __provider: earlier! };
+    const routed = new DynamicProviders(() => own, async () => { throw new Error("sent to the host"); });
+    expect((await routed.read(made.id, URN, recorded)).outputs["name"]).toBe("Older state");
+    await routed.delete(made.id, URN, recorded);
+    expect((await own.read(made.id, URN, recorded)).id).toBe("");
   });
 });

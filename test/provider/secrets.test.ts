@@ -32,7 +32,9 @@ describe("what a program records", () => {
     expect(providers.size).toBe(1);
     const [shim] = [...providers];
     expect(shim!.length).toBeLessThan(1000);
-    expect(shim).toContain('require("module").createRequire(process.cwd() + "/")("pulumi-audience/provider")');
+    // It loads the installed provider when called, from the project directory.
+    expect(shim).toContain("const dir = process.cwd();");
+    expect(shim).toContain('require("module").createRequire(dir + "/")("pulumi-audience/load-provider").loadProvider(dir)');
     for (const r of seen) expect(r.request).not.toContain(PROBE_KEY);
   });
 
