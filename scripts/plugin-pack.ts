@@ -6,7 +6,7 @@
 // files, not links.
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Command } from "commander";
@@ -23,8 +23,6 @@ export interface PackOptions {
   server?: string;
   /** `os-arch` names to write a tarball for; none writes the folder only. */
   platforms?: readonly string[];
-  /** Copies the production dependencies from this checkout's node_modules, so installing needs no registry. */
-  withDependencies?: boolean;
 }
 
 export interface Packed {
@@ -68,11 +66,6 @@ function pluginLockfile(lock: Lockfile): Lockfile {
   return { ...lock, packages: { ...packages, "": root } };
 }
 
-/** Top-level production packages (`node_modules/x`, `node_modules/@s/x`); nested ones come with them. */
-function productionPackages(lock: Lockfile): string[] {
-  return Object.keys(lock.packages).filter((path) => /^node_modules\/(@[^/]+\/)?[^/]+$/.test(path));
-}
-
 export function packPlugin(options: PackOptions): Packed {
   const manifest = readJson<Manifest>(join(ROOT, "package.json"));
   const lock = pluginLockfile(readJson<Lockfile>(join(ROOT, "package-lock.json")));
@@ -82,19 +75,14 @@ export function packPlugin(options: PackOptions): Packed {
   rmSync(folder, { recursive: true, force: true });
   mkdirSync(folder, { recursive: true });
 
-  // Compiled straight into the folder: a build in the checkout's dist/ would shadow its sources.
-  execFileSync(process.execPath, [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", join(ROOT, "tsconfig.build.json"), "--outDir", join(folder, "dist")], { stdio: "inherit" });
+  // Compiled straight into the folder (a build in the checkout's dist/ would shadow its sources), the package's own
+  // imports (`pulumi-audience/sdk/contract`) type-checked against the sources, as they are not built yet.
+  execFileSync(process.execPath, [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", join(ROOT, "tsconfig.build.json"), "--customConditions", "source", "--outDir", join(folder, "dist")], { stdio: "inherit" });
   for (const file of ["PulumiPlugin.yaml", "README.md", "bin"]) cpSync(join(ROOT, file), join(folder, file), { recursive: true, dereference: true });
   writeJson(join(folder, "package.json"), pluginManifest(manifest, options.server));
   writeJson(join(folder, "package-lock.json"), lock);
   // The CLI runs `npm install` in the installed folder: nothing to report to anyone.
   writeFileSync(join(folder, ".npmrc"), "audit=false\nfund=false\nupdate-notifier=false\n");
-  if (options.withDependencies) {
-    for (const path of productionPackages(lock)) {
-      const from = join(ROOT, path);
-      if (existsSync(from)) cpSync(from, join(folder, path), { recursive: true, dereference: true });
-    }
-  }
 
   const tarballs: string[] = [];
   const sums: string[] = [];
@@ -117,10 +105,9 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     .option("--out <dir>", "where the folder and tarballs go", join(ROOT, "release"))
     .option("--server <url>", "the plugin's download URL (pluginDownloadURL), e.g. github://api.github.com/<org>/<repo>; default: $AUDIENCE_PLUGIN_DOWNLOAD_URL, else package.json's pulumi.server")
     .option("--platform <os-arch...>", `platforms to write a tarball for (default: ${PLATFORMS.join(", ")})`)
-    .option("--with-dependencies", "put the production node_modules in the folder, so installing it needs no npm registry")
     .parse();
-  const opts = program.opts<{ out: string; server?: string; platform?: string[]; withDependencies?: boolean }>();
+  const opts = program.opts<{ out: string; server?: string; platform?: string[] }>();
   const server = opts.server ?? (process.env.AUDIENCE_PLUGIN_DOWNLOAD_URL || undefined);
-  const packed = packPlugin({ out: opts.out, platforms: opts.platform ?? PLATFORMS, withDependencies: opts.withDependencies === true, ...(server ? { server } : {}) });
+  const packed = packPlugin({ out: opts.out, platforms: opts.platform ?? PLATFORMS, ...(server ? { server } : {}) });
   process.stdout.write(`${packed.folder}\n${packed.tarballs.join("\n")}\n${packed.checksums}`);
 }
