@@ -3,11 +3,12 @@
 // in Attach (a plugin started by hand for PULUMI_DEBUG_PROVIDERS); until one is known, or when the engine cannot be
 // reached, a message is written to stderr, where our own engine's plugin host still reads it.
 import type { EngineClient } from "@pulumi/pulumi/proto/engine_grpc_pb.js";
+import type { LogSeverity as EngineSeverity } from "@pulumi/pulumi/proto/engine_pb.js";
 import { engineProto, engineRpc, grpc } from "./proto.ts";
 
 export type LogSeverity = "debug" | "info" | "warning" | "error";
 
-const SEVERITIES: Record<LogSeverity, number> = {
+const SEVERITIES: Record<LogSeverity, EngineSeverity> = {
   debug: engineProto.LogSeverity.DEBUG,
   info: engineProto.LogSeverity.INFO,
   warning: engineProto.LogSeverity.WARNING,
@@ -40,7 +41,7 @@ export function engineLog(fallback: (line: string) => void = (line) => process.s
         return Promise.resolve();
       }
       const req = new engineProto.LogRequest();
-      req.setSeverity(SEVERITIES[severity] as never);
+      req.setSeverity(SEVERITIES[severity]);
       req.setMessage(message);
       req.setUrn(urn);
       req.setEphemeral(ephemeral);
