@@ -177,7 +177,8 @@ async function deploy(options: RunOptions, { project, stack, parallel, passphras
   const dynamic = new DynamicProviders(inProcess, dynamicHost);
   const hosts = new ProviderHosts({
     dynamic: async () => dynamic,
-    plugin: () => PluginHost.start({ cwd: project.dir, env: childEnv, onOutput: (line) => deployment.log("debug", line, "") }),
+    // The plugin's warnings and progress come through the monitor's Log service, as the program's do.
+    plugin: () => PluginHost.start({ cwd: project.dir, env: childEnv, engineAddress: monitorAddress, onOutput: (line) => deployment.log("debug", line, "") }),
     stackConfig: providerConfig(config),
     providerInputs: (urn) => deployment.providerInputs(urn),
   });

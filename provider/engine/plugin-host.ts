@@ -19,6 +19,8 @@ function pluginArgs(): string[] {
 export interface PluginHostOptions {
   cwd: string;
   env: NodeJS.ProcessEnv;
+  /** The engine's Log service, where the plugin sends warnings and progress (its argument, as Pulumi passes it). */
+  engineAddress?: string;
   /** What the plugin prints besides its port, a line at a time. */
   onOutput?: (line: string) => void;
 }
@@ -36,7 +38,8 @@ export type ProviderConfig = { variables: Record<string, string> } | { args: Pro
 export class PluginHost extends ProviderHost {
   static async start(options: PluginHostOptions): Promise<PluginHost> {
     const name = "audience provider plugin";
-    return new PluginHost(name, await connectProvider(name, pluginArgs(), options), true);
+    const args = options.engineAddress ? [...pluginArgs(), options.engineAddress] : pluginArgs();
+    return new PluginHost(name, await connectProvider(name, args, options), true);
   }
 
   async configure(config: ProviderConfig): Promise<Configured> {

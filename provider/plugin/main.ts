@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 // `pulumi-resource-audience`: the engine starts the plugin and reads the port it prints on the first line of stdout.
-// Arguments (the engine's address, logging flags) are not needed: the plugin logs nothing through the engine.
+// Its argument is the engine's address, where warnings and progress go (its Log service).
+import { engineAddressOf } from "./engine-log.ts";
 import { servePlugin } from "./server.ts";
 
-const plugin = await servePlugin();
+const engineAddress = engineAddressOf(process.argv.slice(2));
+const plugin = await servePlugin(engineAddress ? { engineAddress } : {});
 // A string, so Node prints it without colour.
 console.log(String(plugin.port));
 for (const signal of ["SIGINT", "SIGTERM"] as const) {

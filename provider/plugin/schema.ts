@@ -6,7 +6,7 @@ import { z } from "zod";
 import { providerFamilies, type ProviderFamily } from "../runtime/families/index.ts";
 import { controlsSchema } from "../runtime/lifecycle/controls.ts";
 import { isObject } from "../runtime/lifecycle/shape.ts";
-import { VERSION } from "./config.ts";
+import { PLUGIN_DOWNLOAD_URL, VERSION } from "./config.ts";
 import { functionToken, lookupFamilies, PACKAGE, resourceToken } from "./tokens.ts";
 
 /** The part of JSON Schema that zod emits and this generator reads. */
@@ -42,6 +42,8 @@ export interface PropertySpec extends TypeSpec {
   replaceOnChanges?: boolean;
   deprecationMessage?: string;
   defaultInfo?: { environment: string[] };
+  /** Per-language names of a member whose own name is no identifier there (`_gte`). */
+  language?: { csharp: { name: string } };
 }
 
 export interface ObjectTypeSpec {
@@ -74,6 +76,9 @@ export interface PackageSchema {
   description: string;
   keywords: string[];
   license: string;
+  repository: string;
+  publisher: string;
+  pluginDownloadURL?: string;
   meta: { moduleFormat: string };
   config: { variables: Record<string, PropertySpec> };
   provider: ResourceSpec;
@@ -90,6 +95,11 @@ const NAMEABLE = /^[A-Za-z][A-Za-z0-9_ -]*$/;
 
 function pascal(text: string): string {
   return camelKey(text).replace(/^[a-z]/, (c) => c.toUpperCase()).replace(/[^A-Za-z0-9]/g, "");
+}
+
+/** The operators' members (`_gte`, `_on_or_after`): named from their words where a language needs a letter first. */
+function operatorName(key: string): string {
+  return pascal(key.replace(/^_+/, ""));
 }
 
 /** Wire paths compared without array and map markers: `options.password`, `stream_conditions.property`. */
@@ -205,6 +215,7 @@ class TypeBuilder {
       if (doc?.deprecated !== undefined) spec.deprecationMessage = doc.deprecated;
       if (marks.secrets.has(plainPath(at))) spec.secret = true;
       if (marks.createOnly.has(plainPath(at))) spec.replaceOnChanges = true;
+      if (!/^[A-Za-z]/.test(name)) spec.language = { csharp: { name: operatorName(name) } };
       properties[name] = spec;
     }
     return { properties, required: [...required].filter((k) => members.has(k)).map(camelKey).sort() };
@@ -309,6 +320,23 @@ function providerProperties(): Record<string, PropertySpec> {
   };
 }
 
+/** Where this project's code lives: the Go SDK's module path is under it. */
+export const REPOSITORY = "github.com/pulumi-audience/pulumi-audience";
+
+/**
+ * What `pulumi package gen-sdk` / `pulumi package add` make of the schema in each language: package names that do
+ * not collide with this npm package (its `native` entry is the TypeScript SDK), a Go module under our repository.
+ */
+function languages(): PackageSchema["language"] {
+  return {
+    nodejs: { packageName: "@pulumi-audience/sdk", packageDescription: "Audience-prediction pipelines as code (generated from the audience provider's schema).", dependencies: { "@pulumi/pulumi": "^3.0.0" }, respectSchemaVersion: true },
+    python: { packageName: "pulumi_audience", requires: { pulumi: ">=3.0.0,<4.0.0" }, respectSchemaVersion: true },
+    go: { importBasePath: `${REPOSITORY}/sdk/go/audience`, generateResourceContainerTypes: true, generateExtraInputTypes: true, respectSchemaVersion: true },
+    csharp: { rootNamespace: "PulumiAudience", namespaces: { [PACKAGE]: "Audience" }, packageReferences: { Pulumi: "3.*" }, respectSchemaVersion: true },
+    java: { basePackage: "com.pulumiaudience" },
+  };
+}
+
 /** The package schema, as `GetSchema` answers it and `audience schema` prints it. */
 export function packageSchema(): PackageSchema {
   const types: PackageSchema["types"] = {
@@ -346,6 +374,10 @@ export function packageSchema(): PackageSchema {
     description: "Audience-prediction pipelines as code: scopes, targets, cohorts and every other resource of the audience prediction service.",
     keywords: ["pulumi", "audience", "category/cloud", "kind/native"],
     license: "Apache-2.0",
+    repository: `https://${REPOSITORY}`,
+    publisher: "pulumi-audience",
+    // Without it, a runner that lacks the plugin would try Pulumi's own download server.
+    ...(PLUGIN_DOWNLOAD_URL ? { pluginDownloadURL: PLUGIN_DOWNLOAD_URL } : {}),
     meta: { moduleFormat: "(.*)" },
     config: { variables: config },
     provider: { description: "The provider of audience resources: one per account.", inputProperties: config, requiredInputs: [], properties: { baseUrl: config.baseUrl! }, required: [] },
@@ -353,6 +385,6 @@ export function packageSchema(): PackageSchema {
     functions,
     types,
     // TypeScript programs use `pulumi-audience/native`; generated SDKs serve the other languages.
-    language: { python: { packageName: "pulumi_audience" } },
+    language: languages(),
   };
 }

@@ -1,6 +1,7 @@
 // The `audience` resource provider plugin: Pulumi's ResourceProvider gRPC service over the one lifecycle.
 // Each call names its family by type token; the lifecycle gets plain values and the family through `__kind`, as
 // under the dynamic provider, so every rule (check, diff, create-only, secrets, read normalization) is the same.
+import { AsyncLocalStorage } from "node:async_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { sendUnaryData, ServerUnaryCall, ServiceError } from "@grpc/grpc-js";
 import type { IResourceProviderServer } from "@pulumi/pulumi/proto/provider_grpc_pb.js";
@@ -19,12 +20,18 @@ import { packageSchema } from "./schema.ts";
 import { familyOfFunction, familyOfResource, typeOfUrn } from "./tokens.ts";
 import { plain, received, sent } from "./wire.ts";
 import { anyProto, emptyProto, pluginProto } from "./proto.ts";
+import { engineLog, type EngineLog } from "./engine-log.ts";
+import type { PluginAttach } from "@pulumi/pulumi/proto/plugin_pb.js";
 
 type Unary<Req, Res> = (call: ServerUnaryCall<Req, Res>, callback: sendUnaryData<Res>) => void;
 
 export interface PluginOptions {
   /** Where unset configuration comes from (AUDIENCE_API_KEY, AUDIENCE_BASE_URL); the process environment by default. */
   env?: NodeJS.ProcessEnv;
+  /** The engine's address as the plugin's arguments give it; Handshake and Attach may give another. */
+  engineAddress?: string;
+  /** Where warnings and progress go; the engine's Log service at the address known. */
+  log?: EngineLog;
 }
 
 /** A failed call as gRPC reports it; a resource the service created but that failed after is kept in state. */
@@ -86,11 +93,19 @@ export function createPluginServer(options: PluginOptions = {}): IResourceProvid
   const services = accountServices(() => settings);
   // Cancel aborts every wait in flight; the engine shuts the plugin down after it.
   const cancelled = new AbortController();
+  const engine = options.log ?? engineLog();
+  if (options.engineAddress) engine.connect(options.engineAddress);
+  // The resource a call is about, so that what the lifecycle reports during it names that resource.
+  const calls = new AsyncLocalStorage<string>();
   const lifecycle = createLifecycle({
     settings: () => settings,
     service: services.service,
     sleep: (ms, signal) => sleep(ms, undefined, { signal }),
+    report: (message) => void engine.log("warning", message, calls.getStore() ?? ""),
+    progress: (message) => engine.log("info", message, calls.getStore() ?? "", true),
   });
+  /** A call about one resource (its URN in the request). */
+  const about = <Req extends { getUrn(): string }, Res>(run: (req: Req) => Promise<Res>) => unary<Req, Res>((req) => calls.run(req.getUrn(), () => run(req)));
   let schema: string | undefined;
 
   const kindOf = (request: { getType(): string; getUrn(): string }) => familyOfResource(request.getType() || typeOfUrn(request.getUrn()));
@@ -118,7 +133,8 @@ export function createPluginServer(options: PluginOptions = {}): IResourceProvid
   }
 
   const server: IResourceProviderServer = {
-    handshake: unary<provider.ProviderHandshakeRequest, provider.ProviderHandshakeResponse>(() => {
+    handshake: unary<provider.ProviderHandshakeRequest, provider.ProviderHandshakeResponse>((req) => {
+      engine.connect(req.getEngineAddress());
       const res = new providerProto.ProviderHandshakeResponse();
       res.setAcceptSecrets(true);
       res.setAcceptResources(true);
@@ -160,13 +176,13 @@ export function createPluginServer(options: PluginOptions = {}): IResourceProvid
       return res;
     }),
 
-    check: unary<provider.CheckRequest, provider.CheckResponse>(async (req) => {
+    check: about<provider.CheckRequest, provider.CheckResponse>(async (req) => {
       const kind = kindOf(req);
       const news = received(req.getNews());
       const result = await lifecycle.check(withKind(kind, plain(received(req.getOlds()))), withKind(kind, plain(news)));
       return checkResponse(withoutMarkers(result.inputs ?? {}), result.failures ?? [], [news], kind.secretOutputs);
     }),
-    diff: unary<provider.DiffRequest, provider.DiffResponse>(async (req) => {
+    diff: about<provider.DiffRequest, provider.DiffResponse>(async (req) => {
       const kind = kindOf(req);
       const { changed, replaces, details } = await compare(withKind(kind, plain(received(req.getOlds()))), withKind(kind, plain(received(req.getNews()))));
       const res = new providerProto.DiffResponse();
@@ -182,7 +198,7 @@ export function createPluginServer(options: PluginOptions = {}): IResourceProvid
       }
       return res;
     }),
-    create: unary<provider.CreateRequest, provider.CreateResponse>(async (req) => {
+    create: about<provider.CreateRequest, provider.CreateResponse>(async (req) => {
       const kind = kindOf(req);
       const inputs = received(req.getProperties());
       const res = new providerProto.CreateResponse();
@@ -193,7 +209,7 @@ export function createPluginServer(options: PluginOptions = {}): IResourceProvid
       const created = await keeping(kind, [inputs], () => lifecycle.create(withKind(kind, plain(inputs)), limits(req.getTimeout())));
       return res.setId(created.id).setProperties(sent(withoutMarkers(created.outs ?? {}), [inputs], kind.secretOutputs));
     }),
-    read: unary<provider.ReadRequest, provider.ReadResponse>(async (req) => {
+    read: about<provider.ReadRequest, provider.ReadResponse>(async (req) => {
       const kind = kindOf(req);
       const state = received(req.getProperties());
       const inputs = received(req.getInputs());
@@ -206,7 +222,7 @@ export function createPluginServer(options: PluginOptions = {}): IResourceProvid
       res.setInputs(sent(withoutMarkers(found.inputs ?? {}), [inputs, state], kind.secretOutputs));
       return res;
     }),
-    update: unary<provider.UpdateRequest, provider.UpdateResponse>(async (req) => {
+    update: about<provider.UpdateRequest, provider.UpdateResponse>(async (req) => {
       const kind = kindOf(req);
       const olds = received(req.getOlds());
       const news = received(req.getNews());
@@ -216,7 +232,7 @@ export function createPluginServer(options: PluginOptions = {}): IResourceProvid
         lifecycle.update(req.getId(), withKind(kind, plain(olds)), withKind(kind, plain(news)), limits(req.getTimeout())));
       return res.setProperties(sent(withoutMarkers(updated.outs ?? {}), [news, olds], kind.secretOutputs));
     }),
-    delete: unary(async (req: provider.DeleteRequest) => {
+    delete: about(async (req: provider.DeleteRequest) => {
       const kind = kindOf(req);
       await lifecycle.delete(req.getId(), withKind(kind, plain(received(req.getProperties()))));
       return new emptyProto.Empty();
@@ -240,7 +256,11 @@ export function createPluginServer(options: PluginOptions = {}): IResourceProvid
     list: (call) => {
       call.emit("error", { code: grpc.status.UNIMPLEMENTED, details: "List is not implemented by the audience provider" });
     },
-    attach: unimplemented("Attach"),
+    // PULUMI_DEBUG_PROVIDERS=audience:<port>: the engine uses a plugin someone started, and says where it is.
+    attach: unary((req: PluginAttach) => {
+      engine.connect(req.getAddress());
+      return new emptyProto.Empty();
+    }),
     getMapping: unary(() => new providerProto.GetMappingResponse()),
     getMappings: unary(() => new providerProto.GetMappingsResponse()),
   };
@@ -255,12 +275,13 @@ export interface RunningPlugin {
 /** Serves the plugin on 127.0.0.1 (a free port), as the engine expects of every plugin. */
 export async function servePlugin(options: PluginOptions = {}): Promise<RunningPlugin> {
   const server = new grpc.Server({ "grpc.max_receive_message_length": 400 * 1024 * 1024 });
-  server.addService(providerRpc.ResourceProviderService, createPluginServer(options) as never);
+  const log = options.log ?? engineLog();
+  server.addService(providerRpc.ResourceProviderService, createPluginServer({ ...options, log }) as never);
   const port = await new Promise<number>((resolve, reject) => {
     server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p)));
   });
   return {
     port,
-    close: () => new Promise((resolve) => server.tryShutdown(() => resolve())),
+    close: () => new Promise<void>((resolve) => server.tryShutdown(() => resolve())).then(() => log.close()),
   };
 }

@@ -60,10 +60,12 @@ export class Plugin {
     return this.#printed.text;
   }
 
-  static async start(env: NodeJS.ProcessEnv = {}): Promise<Plugin> {
+  /** `engineAddress`: the engine's Log service, given to the plugin as its argument. */
+  static async start(env: NodeJS.ProcessEnv = {}, engineAddress?: string): Promise<Plugin> {
     const printed = { text: "" };
     const host = await PluginHost.start({
       cwd: REPO_ROOT,
+      ...(engineAddress ? { engineAddress } : {}),
       // No credentials from the machine: each test configures its own.
       env: { ...process.env, AUDIENCE_API_KEY: "", AUDIENCE_BASE_URL: "", ...env },
       onOutput: (line) => { printed.text += `${line}\n`; },
@@ -156,9 +158,9 @@ export interface World {
   close(): Promise<void>;
 }
 
-export async function startWorld(builds?: EmulatorOptions["builds"]): Promise<World> {
+export async function startWorld(builds?: EmulatorOptions["builds"], engineAddress?: string): Promise<World> {
   const emulator = await startEmulator({ port: 0, ...(builds ? { builds } : {}) });
-  const plugin = await Plugin.start();
+  const plugin = await Plugin.start({}, engineAddress);
   await plugin.configure({ apiKey: emulator.apiKey, baseUrl: `${emulator.url}/v1` });
   return {
     emulator,

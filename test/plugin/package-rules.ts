@@ -101,6 +101,7 @@ export function packageRules(doc: Doc): JsonSchema {
           replaceOnChanges: { type: "boolean" },
           willReplaceOnChanges: { type: "boolean" },
           deprecationMessage: { type: "string" },
+          language: { $ref: "#/$defs/propertyLanguage" },
           default: { type: ["string", "number", "boolean"] },
           defaultInfo: {
             type: "object",
@@ -112,6 +113,12 @@ export function packageRules(doc: Doc): JsonSchema {
         unevaluatedProperties: false,
       },
       properties: { type: "object", additionalProperties: { $ref: "#/$defs/property" } },
+      /** A member's name per language: .NET's codegen reads `csharp.name` (Go's reads none). */
+      propertyLanguage: {
+        type: "object",
+        properties: { csharp: { type: "object", required: ["name"], properties: { name: { type: "string", pattern: "^[A-Z][A-Za-z0-9]*$" } }, additionalProperties: false } },
+        additionalProperties: { type: "object" },
+      },
       names: { type: "array", items: { type: "string" } },
       /** An object type, or an enum of values of a primitive type. */
       typeDef: {

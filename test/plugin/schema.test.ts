@@ -7,7 +7,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import { docParts, documentedMembers, families, memberDoc } from "pulumi-audience/sdk/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { providerFamilies } from "../../provider/runtime/families/index.ts";
-import { packageSchema, type PackageSchema, type PropertySpec } from "../../provider/plugin/schema.ts";
+import { packageSchema, REPOSITORY, type PackageSchema, type PropertySpec } from "../../provider/plugin/schema.ts";
 import { resourceToken } from "../../provider/plugin/tokens.ts";
 import { Plugin, REPO_ROOT } from "./harness.ts";
 import { packageRules } from "./package-rules.ts";
@@ -174,5 +174,35 @@ describe("the package schema", () => {
     expect(getCohort.outputs.properties).toHaveProperty("id");
     expect(getCohort.outputs.properties).toHaveProperty("streamName");
     expect(served.functions).not.toHaveProperty("audience:index:getInsights");
+  });
+});
+
+describe("the schema's language sections", () => {
+  it("names a package per language that does not collide with this npm package, and a Go module under our repository", () => {
+    expect(served.language.nodejs).toMatchObject({ packageName: "@pulumi-audience/sdk", dependencies: { "@pulumi/pulumi": expect.any(String) } });
+    expect(served.language.python).toMatchObject({ packageName: "pulumi_audience" });
+    expect(served.language.go).toMatchObject({ importBasePath: `${REPOSITORY}/sdk/go/audience`, generateResourceContainerTypes: true });
+    expect(served.language.csharp).toMatchObject({ rootNamespace: "PulumiAudience", namespaces: { audience: "Audience" } });
+    expect(served.repository).toBe(`https://${REPOSITORY}`);
+  });
+
+  it("downloads the plugin from the package's `pulumi.server`", () => {
+    const manifest = JSON.parse(readFileSync(`${REPO_ROOT}/package.json`, "utf8")) as { pulumi?: { server?: string } };
+    expect(manifest.pulumi?.server).toMatch(/^(github|https):\/\//);
+    expect(served.pluginDownloadURL).toBe(manifest.pulumi!.server);
+  });
+
+  it("gives every operator member (`_gte`, `_on_or_after`) a .NET name, keeping its own name", () => {
+    const operators = new Map<string, string>();
+    for (const type of Object.values(served.types)) {
+      if (!("properties" in type)) continue;
+      for (const [name, spec] of Object.entries(type.properties)) if (name.startsWith("_")) operators.set(name, spec.language?.csharp.name ?? "");
+    }
+    expect(operators.size).toBeGreaterThanOrEqual(12);
+    expect(operators.get("_gte")).toBe("Gte");
+    expect(operators.get("_on_or_after")).toBe("OnOrAfter");
+    expect([...operators.values()].filter((name) => !/^[A-Z][A-Za-z]+$/.test(name))).toEqual([]);
+    // Members that are identifiers already carry no language names.
+    expect(served.resources["audience:index:Scope"]!.inputProperties.name!.language).toBeUndefined();
   });
 });
