@@ -6,7 +6,7 @@ import type { Collection } from "pulumi-audience/sdk/contract";
 import { VERSION } from "../plugin/config.ts";
 import { dynamicType, functionToken, resourceToken } from "../plugin/tokens.ts";
 import type { LookupInputs } from "../runtime/resources/lookup.ts";
-import { registration } from "../runtime/resources/resource.ts";
+import { definesOutputs, registration } from "../runtime/resources/resource.ts";
 import type { Args, Outputs, ResourceControls, Result } from "../runtime/resources/types.ts";
 
 export type NativeResource<C extends Collection> = pulumi.CustomResource & Outputs<C>;
@@ -18,7 +18,7 @@ export interface NativeResourceClass<C extends Collection> {
 }
 
 export function nativeClass<C extends Collection>(collection: C): NativeResourceClass<C> {
-  const { kind, props, additionalSecretOutputs } = registration(collection);
+  const { kind, outputNames, props, additionalSecretOutputs } = registration(collection);
 
   class Resource extends pulumi.CustomResource {
     constructor(name: string, args: Args<C>, opts: pulumi.CustomResourceOptions = {}) {
@@ -35,6 +35,7 @@ export function nativeClass<C extends Collection>(collection: C): NativeResource
     }
   }
   Object.defineProperty(Resource, "name", { value: kind.family.className });
+  definesOutputs(Resource.prototype, outputNames);
   return Resource as unknown as NativeResourceClass<C>;
 }
 
