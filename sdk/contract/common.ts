@@ -88,7 +88,7 @@ export interface FamilyDef<
   name: string;
   /** Class name a program writes and the type token's suffix (`pulumi-nodejs:dynamic/audience:<className>`). */
   className: string;
-  /** What the family is, as the program's class and the package schema describe it. */
+  /** What the family is: the doc of its class in both program faces. */
   summary: string;
   /** What to use instead, when the service keeps the family only for compatibility. */
   deprecated?: string;
