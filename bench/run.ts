@@ -13,6 +13,7 @@ import { cli } from "./cli.ts";
 import { csv } from "./csv.ts";
 import { emulatorHttp, emulatorScale } from "./emulator.ts";
 import { engine } from "./engine.ts";
+import { floor } from "./floor.ts";
 import { ROOT, type Bench, type Row } from "./measure.ts";
 import { provider } from "./provider.ts";
 
@@ -20,6 +21,7 @@ import { provider } from "./provider.ts";
 const benches: Bench[] = [
   provider,
   engine,
+  floor,
   emulatorHttp,
   emulatorScale,
   csv,

@@ -119,12 +119,12 @@ export class StepGenerator {
       const replacement = declaredState(urn, reg, { inputs, outputs: inputs, provider: providerRef });
       return { op: "replace", urn, old, new: replacement, keys: ordered, replaces, deleteBeforeReplace: reg.deleteBeforeReplace ?? diff.deleteBeforeReplace };
     }
-    // Under an alias from another provider's type (dynamic -> native), the resource moves to this one.
-    const provided = providerRef;
+    // The new state names this registration's provider: under an alias from another provider's type (dynamic ->
+    // native), the resource moves to it.
     // A resource that exists but did not finish initializing is updated again, as Pulumi does.
     const changed = diff.changes === "some" || (diff.changes === "unknown" && !sameValues(old.inputs, inputs)) || (old.initErrors?.length ?? 0) > 0;
-    if (changed) return { op: "update", urn, old, new: declaredState(urn, reg, { id, inputs, outputs: inputs, provider: provided }), keys };
-    const kept = declaredState(urn, reg, { id, inputs, outputs: old.outputs, provider: provided });
+    if (changed) return { op: "update", urn, old, new: declaredState(urn, reg, { id, inputs, outputs: inputs, provider: providerRef }), keys };
+    const kept = declaredState(urn, reg, { id, inputs, outputs: old.outputs, provider: providerRef });
     return { op: "same", urn, old, new: { ...kept, outputs: recordedOutputs(kept, old.outputs) } };
   }
 

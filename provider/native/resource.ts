@@ -6,8 +6,8 @@ import type { Collection } from "pulumi-audience/sdk/contract";
 import { VERSION } from "../plugin/config.ts";
 import { dynamicType, functionToken, resourceToken } from "../plugin/tokens.ts";
 import type { LookupInputs } from "../runtime/resources/lookup.ts";
-import { registration } from "../runtime/resources/resource.ts";
-import type { Args, Outputs, ResourceControls, State } from "../runtime/resources/types.ts";
+import { definesOutputs, registration } from "../runtime/resources/resource.ts";
+import type { Args, Outputs, ResourceControls, Result } from "../runtime/resources/types.ts";
 
 export type NativeResource<C extends Collection> = pulumi.CustomResource & Outputs<C>;
 
@@ -18,7 +18,7 @@ export interface NativeResourceClass<C extends Collection> {
 }
 
 export function nativeClass<C extends Collection>(collection: C): NativeResourceClass<C> {
-  const { kind, props, additionalSecretOutputs } = registration(collection);
+  const { kind, outputNames, props, additionalSecretOutputs } = registration(collection);
 
   class Resource extends pulumi.CustomResource {
     constructor(name: string, args: Args<C>, opts: pulumi.CustomResourceOptions = {}) {
@@ -35,16 +35,17 @@ export function nativeClass<C extends Collection>(collection: C): NativeResource
     }
   }
   Object.defineProperty(Resource, "name", { value: kind.family.className });
+  definesOutputs(Resource.prototype, outputNames);
   return Resource as unknown as NativeResourceClass<C>;
 }
 
 /** The promise and `Output` forms of a family's lookup, answered by the provider's `get<Name>` function. */
 export function nativeLookups<C extends Collection>(collection: C) {
   const token = functionToken(registration(collection).kind);
-  const get = (args: LookupInputs, opts: pulumi.InvokeOptions = {}): Promise<State<C>> =>
-    pulumi.runtime.invoke(token, args, { ...opts, version: opts.version ?? VERSION }) as Promise<State<C>>;
-  const getOutput = (args: LookupInputs, opts: pulumi.InvokeOutputOptions = {}): pulumi.Output<State<C>> =>
-    pulumi.runtime.invokeOutput<State<C>>(token, args, { ...opts, version: opts.version ?? VERSION });
+  const get = (args: LookupInputs, opts: pulumi.InvokeOptions = {}): Promise<Result<C>> =>
+    pulumi.runtime.invoke(token, args, { ...opts, version: opts.version ?? VERSION }) as Promise<Result<C>>;
+  const getOutput = (args: LookupInputs, opts: pulumi.InvokeOutputOptions = {}): pulumi.Output<Result<C>> =>
+    pulumi.runtime.invokeOutput<Result<C>>(token, args, { ...opts, version: opts.version ?? VERSION });
   return { get, getOutput };
 }
 

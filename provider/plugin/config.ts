@@ -37,9 +37,6 @@ export const configSchema = z.strictObject({
   pluginDownloadURL: z.string().optional(),
 });
 
-/** The configuration keys a user sets, as schema and error messages name them. */
-export const CONFIG_KEYS = ["apiKey", "baseUrl", "accounts"] as const;
-
 /** Config values as the engine sends provider inputs: strings, objects possibly JSON-encoded. */
 function decoded(config: Props): Props {
   const out: Props = {};

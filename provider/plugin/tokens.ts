@@ -18,9 +18,9 @@ export function functionToken(kind: ProviderFamily): string {
   return `${PACKAGE}:index:get${kind.family.className}`;
 }
 
-/** Families a lookup serves: those listed and read by id the generic way (not a singleton, not found its own way). */
+/** Families a lookup serves: all but those whose definition says why they have none (`noLookup`). */
 export function lookupFamilies(): ProviderFamily[] {
-  return Object.values(providerFamilies).filter((family) => !family.family.singleton && family.find === undefined);
+  return Object.values(providerFamilies).filter((family) => family.family.noLookup === undefined);
 }
 
 const byResource = new Map(Object.values(providerFamilies).map((kind) => [resourceToken(kind), kind]));

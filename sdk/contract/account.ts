@@ -1,6 +1,6 @@
 // Account: a sub-account of the key's account; deletion starts a waiting period.
 import { z } from "zod";
-import { body, defineFamily, name, patchOf, responseOf, type MergePatchOf } from "./common.ts";
+import { defineFamily, name } from "./common.ts";
 import type { MemberDocs } from "./docs.ts";
 
 const shape = {
@@ -11,17 +11,12 @@ const shape = {
   branding: z.record(z.string(), z.unknown()).optional(),
 };
 
-export const accountCreate = body(shape);
-export const accountPatch = patchOf(shape);
-export const accountResponse = responseOf(shape, {
+const accountAnswers = {
   /** The account's API key; always answered as `<secret>`. */
   api_key: z.string().nullish(),
   contract_started_at: z.string().nullish(),
   parent_account_id: z.string().nullish(),
-});
-export type AccountCreate = z.input<typeof accountCreate>;
-export type AccountPatch = MergePatchOf<AccountCreate>;
-export type AccountResponse = z.output<typeof accountResponse>;
+};
 
 /** Field docs of accounts, by member path (see docs.ts). */
 export const accountDocs = {
@@ -35,10 +30,11 @@ export const accountDocs = {
 export const account = defineFamily({
   name: "account",
   className: "Account",
+  summary: "A sub-account. Its `apiKey` output is secret. Destroy requests deletion, which the service carries out after its waiting period.",
   collection: "accounts",
-  create: accountCreate,
-  patch: accountPatch,
-  response: accountResponse,
+  shape,
+  answers: accountAnswers,
+  docs: accountDocs,
   secrets: ["api_key"],
   builds: false,
   archivable: false,

@@ -1,6 +1,6 @@
 // Atlas: a collection of geographic locations imported from a connection; Location: one of them (read-only).
 import { z } from "zod";
-import { body, expected, column, crossRule, defineFamily, id, issue, name, nameText, patchOf, responseOf, type MergePatchOf } from "./common.ts";
+import { expected, column, crossRule, defineFamily, id, issue, name, nameText } from "./common.ts";
 import { sourceOptionsDocs } from "./dataset.ts";
 import { docsUnder, type MemberDocs } from "./docs.ts";
 
@@ -70,21 +70,17 @@ const shape = {
   output_to_locations: outputToLocations,
 };
 
-export const atlasCreate = body(shape).check(crossRule<z.output<z.ZodObject<typeof shape>>>(["options", "connection_id"], (v, add) => {
+const atlasRules = crossRule<z.output<z.ZodObject<typeof shape>>>(["options", "connection_id"], (v, add) => {
   if (v.options.type !== "hosted_csv" && v.connection_id === undefined) {
     add(["connection_id"], `is required for options.type ${v.options.type} (only hosted_csv needs no connection)`);
   }
-}));
-export const atlasPatch = patchOf(shape);
-export const atlasResponse = responseOf(shape, {
+});
+const atlasAnswers = {
   /** Source rows, rows that produced a location, rows that placed none. */
   counts: z.record(z.string(), z.number()).nullish(),
   detected_columns: z.array(z.object({ name: z.string() }).loose()).nullish(),
-});
+};
 
-export type AtlasCreate = z.input<typeof atlasCreate>;
-export type AtlasPatch = MergePatchOf<AtlasCreate>;
-export type AtlasResponse = z.output<typeof atlasResponse>;
 export type OutputToLocations = z.input<typeof outputToLocations>;
 
 /** Field docs of atlases, by member path (see docs.ts). */
@@ -115,10 +111,12 @@ export const atlasDocs = {
 export const atlas = defineFamily({
   name: "atlas",
   className: "Atlas",
+  summary: "A collection of geographic locations imported from a connection or an upload. Changing `options.type` replaces it.",
   collection: "atlases",
-  create: atlasCreate,
-  patch: atlasPatch,
-  response: atlasResponse,
+  shape,
+  rules: atlasRules,
+  answers: atlasAnswers,
+  docs: atlasDocs,
   createOnly: ["options.type"],
   references: [{ path: "connection_id", collection: "connections" }],
 });
@@ -151,10 +149,11 @@ export const locationDocs = {
 export const location = defineFamily({
   name: "location",
   className: "Location",
+  summary: "A location of an atlas, made by the service when the atlas imports its rows: read one with `Location.get` or its lookup.",
   collection: "locations",
-  create: z.strictObject({}),
-  patch: z.strictObject({}),
+  shape: {},
   response: locationResponse,
+  docs: locationDocs,
   readOnly: Object.keys(locationResponse.shape),
   references: [{ path: "atlas_id", collection: "atlases", owned: true }],
   creatable: false,

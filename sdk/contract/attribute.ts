@@ -1,6 +1,6 @@
 // Attribute: one trait-like value selected from several event stream assertions; feature store: a set of them.
 import { z } from "zod";
-import { body, defineFamily, column, ids, isoDate, issue, name, patchOf, responseOf, type MergePatchOf } from "./common.ts";
+import { column, defineFamily, ids, isoDate, issue, name } from "./common.ts";
 import { statisticalType } from "./stream.ts";
 import type { MemberDocs } from "./docs.ts";
 
@@ -39,15 +39,10 @@ const shape = {
   sources: z.array(attributeSource).optional(),
 };
 
-export const attributeCreate = body(shape);
-export const attributePatch = patchOf(shape);
-export const attributeResponse = responseOf(shape, {
+const attributeAnswers = {
   categories: z.array(z.unknown()).nullish(),
   permissions: z.array(z.string()).nullish(),
-});
-export type AttributeCreate = z.input<typeof attributeCreate>;
-export type AttributePatch = MergePatchOf<AttributeCreate>;
-export type AttributeResponse = z.output<typeof attributeResponse>;
+};
 
 /** Field docs of attributes, by member path (see docs.ts). */
 export const attributeDocs = {
@@ -78,21 +73,15 @@ export const attributeDocs = {
 export const attribute = defineFamily({
   name: "attribute",
   className: "Attribute",
+  summary: "An attribute: several event-stream assertions wrapped into one trait-like value.",
   collection: "attributes",
-  create: attributeCreate,
-  patch: attributePatch,
-  response: attributeResponse,
+  shape,
+  answers: attributeAnswers,
+  docs: attributeDocs,
 });
 
 /** The feature store's member list (shape not shown): attribute ids. */
 const featureStoreShape = { name, attribute_ids: ids.optional() };
-
-export const featureStoreCreate = body(featureStoreShape);
-export const featureStorePatch = patchOf(featureStoreShape);
-export const featureStoreResponse = responseOf(featureStoreShape, {});
-export type FeatureStoreCreate = z.input<typeof featureStoreCreate>;
-export type FeatureStorePatch = MergePatchOf<FeatureStoreCreate>;
-export type FeatureStoreResponse = z.output<typeof featureStoreResponse>;
 
 /** Field docs of feature stores, by member path (see docs.ts). */
 export const featureStoreDocs = {
@@ -102,9 +91,9 @@ export const featureStoreDocs = {
 export const featureStore = defineFamily({
   name: "feature_store",
   className: "FeatureStore",
+  summary: "A collection of attributes.",
   collection: "feature_stores",
-  create: featureStoreCreate,
-  patch: featureStorePatch,
-  response: featureStoreResponse,
+  shape: featureStoreShape,
+  docs: featureStoreDocs,
   references: [{ path: "attribute_ids[]", collection: "attributes" }],
 });

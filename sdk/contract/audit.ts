@@ -1,13 +1,11 @@
 // Configuration audit: compares an account's configuration with its knowledgebase use cases (created with 202).
 import { z } from "zod";
-import { body, common, defineFamily, ids, patchOf, type MergePatchOf } from "./common.ts";
+import { common, defineFamily, ids } from "./common.ts";
 import type { MemberDocs } from "./docs.ts";
 
 /** Body of POST .../audits; nothing is required (members not shown: an optional use case selection). */
 const shape = { use_case_ids: ids.optional() };
 
-export const auditCreate = body(shape);
-export const auditPatch = patchOf(shape);
 const entry = z.record(z.string(), z.unknown());
 export const auditResponse = z.object({
   ...common,
@@ -19,9 +17,6 @@ export const auditResponse = z.object({
   /** Outcome of POST .../apply. */
   applied_at: z.string().nullish(),
 }).loose();
-export type AuditCreate = z.input<typeof auditCreate>;
-export type AuditPatch = MergePatchOf<AuditCreate>;
-export type AuditResponse = z.output<typeof auditResponse>;
 
 /** Field docs of configuration audits, by member path (see docs.ts). */
 export const auditDocs = {
@@ -39,11 +34,12 @@ export const auditDocs = {
 export const audit = defineFamily({
   name: "audit",
   className: "ConfigurationAudit",
+  summary: "A configuration audit of the current account against its use cases (never deleted by the service: destroy forgets it).",
   collection: "audits",
   path: "accounts/current/audits",
-  create: auditCreate,
-  patch: auditPatch,
+  shape,
   response: auditResponse,
+  docs: auditDocs,
   // No references: an audit reads the configuration, it is no part of the dependency graph.
   createdStatus: 202,
   deletable: false,

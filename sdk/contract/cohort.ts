@@ -1,6 +1,6 @@
 // Cohort: a group of people defined by stream events, traits, attributes and places they are near.
 import { z } from "zod";
-import { body, crossRule, defineFamily, id, issue, name, nameText, oneOf, patchOf, responseOf, type MergePatchOf } from "./common.ts";
+import { crossRule, defineFamily, id, issue, name, oneOf, nameText } from "./common.ts";
 import { attributeCondition, streamCondition, traitCondition } from "./conditions.ts";
 import { locationPropertyCondition } from "./location.ts";
 import { docsUnder, operatorDocs, type MemberDocs } from "./docs.ts";
@@ -63,18 +63,13 @@ const cohortRules = crossRule<CohortBody>(
   },
 );
 
-export const cohortCreate = body(shape).check(cohortRules);
-export const cohortPatch = patchOf(shape);
-export const cohortResponse = responseOf(shape, {
+const cohortAnswers = {
   population_count: z.number().int().nullish(),
   residence_count: z.number().int().nullish(),
   classic: z.boolean().nullish(),
   managed: z.boolean().nullish(),
-});
+};
 
-export type CohortCreate = z.input<typeof cohortCreate>;
-export type CohortPatch = MergePatchOf<CohortCreate>;
-export type CohortResponse = z.output<typeof cohortResponse>;
 export type LocationCondition = z.input<typeof locationCondition>;
 
 /** Field docs of cohorts, by member path (see docs.ts). */
@@ -124,9 +119,11 @@ export const cohortDocs = {
 export const cohort = defineFamily({
   name: "cohort",
   className: "Cohort",
+  summary: "A group of people defined by events (stream conditions), traits, attributes, recency or locations.",
   collection: "cohorts",
-  create: cohortCreate,
-  patch: cohortPatch,
-  response: cohortResponse,
+  shape,
+  rules: cohortRules,
+  answers: cohortAnswers,
+  docs: cohortDocs,
   references: [{ path: "location_conditions[].atlas_id", collection: "atlases" }],
 });

@@ -1,5 +1,6 @@
 // Building blocks shared by every resource family's contract.
 import { z } from "zod";
+import type { MemberDocs } from "./docs.ts";
 import { jsonEqual } from "./merge-patch.ts";
 import { valueAt } from "./paths.ts";
 
@@ -110,6 +111,15 @@ export interface FamilyDef<
   name: string;
   /** Class name a program writes and the type token's suffix (`pulumi-nodejs:dynamic/audience:<className>`). */
   className: string;
+  /** What the family is: the doc of its class in both program faces. */
+  summary: string;
+  /** What to use instead, when the service keeps the family only for compatibility. */
+  deprecated?: string;
+  /**
+   * Why the family has no lookup (`get<ClassName>`) in the faces and the plugin, when it has none; every other
+   * family has one.
+   */
+  noLookup?: string;
   /** Collection name and `resource_type`: "scopes", "persona_sets". */
   collection: string;
   /** URL path of the collection relative to the base URL, without leading slash: "scopes", "knowledgebase/use_cases". */
@@ -120,6 +130,8 @@ export interface FamilyDef<
   patch: Patch;
   /** Wire response body. */
   response: Response;
+  /** Field docs of the family's members, by member path (see docs.ts); the common members are documented once. */
+  docs: MemberDocs;
   /**
    * Response members a client may never send. By default the response members that are not create members
    * (the name apart), so adding a server-computed member to a response makes it read-only too.
@@ -200,13 +212,33 @@ export interface Reference {
 type FamilyDefaults = "readOnly" | "secrets" | "createOnly" | "builds" | "path" | "references" | "creatable" | "deletable"
   | "archivable" | "forceUpdatable" | "singleton" | "createdStatus" | "deletion" | "accountFeatures";
 
-export function defineFamily<C extends z.ZodType, P extends z.ZodType, R extends z.ZodType>(
-  def: Omit<FamilyDef<C, P, R>, FamilyDefaults> & Partial<Pick<FamilyDef, FamilyDefaults>>,
-): FamilyDef<C, P, R> {
+/** A family as its module writes it: the create members, and what the bodies are derived from. */
+export type FamilySpec<S extends z.core.$ZodLooseShape, A extends z.core.$ZodLooseShape, R extends z.ZodType> =
+  Omit<FamilyDef, FamilyDefaults | "create" | "patch" | "response"> & Partial<Pick<FamilyDef, FamilyDefaults>> & {
+    /** The members a client writes (wire names): POST takes them strictly, PATCH as a merge patch. */
+    shape: S;
+    /** Rules across members, checked on a create body and on a merged document. */
+    rules?: Parameters<z.ZodObject<S, z.core.$strict>["check"]>[0];
+    /** Members the service adds to its answer (read-only), beside the common ones and the create members. */
+    answers?: A;
+    /** The answer, where it is not the create members plus `answers` (an audit answers findings, not its request). */
+    response?: R;
+  };
+
+/** The create, patch and response bodies of a family, derived from its members; its docs and flags as written. */
+export function defineFamily<
+  const S extends z.core.$ZodLooseShape,
+  A extends z.core.$ZodLooseShape = Record<never, never>,
+  R extends z.ZodType = ReturnType<typeof responseOf<S, A>>,
+>(spec: FamilySpec<S, A, R>): FamilyDef<z.ZodObject<S, z.core.$strict>, ReturnType<typeof patchOf<S>>, R> {
+  const { shape, rules, answers, response: ownResponse, ...def } = spec;
+  const create = rules === undefined ? body(shape) : body(shape).check(rules);
+  const response = (ownResponse ?? responseOf(shape, answers ?? {})) as R;
   return {
-    readOnly: responseOnlyMembers(def.create, def.response),
+    readOnly: responseOnlyMembers(create, response),
     secrets: [], createOnly: [], references: [], builds: true, path: def.collection,
-    creatable: true, deletable: true, archivable: true, singleton: false, createdStatus: 201, deletion: "immediate", accountFeatures: [], ...def,
+    creatable: true, deletable: true, archivable: true, singleton: false, createdStatus: 201, deletion: "immediate", accountFeatures: [],
+    ...def, create, patch: patchOf(shape), response,
     forceUpdatable: def.forceUpdatable ?? def.archivable ?? true,
   };
 }
@@ -388,8 +420,14 @@ export function loosenShape<S extends z.core.$ZodLooseShape>(shape: S): Loosened
  * read-only members; unknown server members are kept.
  */
 export function responseOf<S extends z.core.$ZodLooseShape, R extends z.core.$ZodLooseShape>(shape: S, readOnlyShape: R) {
-  return z.object({ ...common, ...loosenShape(shape), name: z.string(), ...readOnlyShape }).loose();
+  // Spelled out: a spread of a generic shape would intersect a member both shapes hold (a nullable `name`).
+  type Members = Overridden<Overridden<typeof common, Loosened<S>>, { name: z.ZodString }>;
+  const members = { ...common, ...loosenShape(shape), name: z.string(), ...readOnlyShape } as unknown as Overridden<Members, R>;
+  return z.object(members).loose();
 }
+
+/** The members of `A`, those of `B` replacing any of the same name. */
+type Overridden<A, B> = { [K in keyof A | keyof B]: K extends keyof B ? B[K] : K extends keyof A ? A[K] : never };
 
 /** The type of a merge-patch body for a document of type T: members optional, `null` clears, objects patched deeply. */
 export type MergePatchOf<T> = {

@@ -1,6 +1,6 @@
 // Connection: credentials and location of a warehouse, bucket or database the service reads from or writes to.
 import { z } from "zod";
-import { body, expected, defineFamily, issue, name, patchOf, responseOf, type MergePatchOf } from "./common.ts";
+import { expected, defineFamily, issue, name } from "./common.ts";
 import type { MemberDocs } from "./docs.ts";
 
 const text = z.string().min(1);
@@ -49,19 +49,14 @@ export const CONNECTION_SECRETS = ["options.password", "options.private_key", "o
 
 const shape = { name, options: connectionOptions };
 
-export const connectionCreate = body(shape);
-export const connectionPatch = patchOf(shape);
-export const connectionResponse = responseOf(shape, {
+const connectionAnswers = {
   directionality: z.enum(["bidirectional", "source_only", "destination_only"]).nullish(),
   managed: z.boolean().nullish(),
-});
+};
 
 /** Body of POST /connections/{id}/rotate_credentials. */
 export const rotateCredentials = z.strictObject({ type: text });
 
-export type ConnectionCreate = z.input<typeof connectionCreate>;
-export type ConnectionPatch = MergePatchOf<ConnectionCreate>;
-export type ConnectionResponse = z.output<typeof connectionResponse>;
 export type ConnectionOptions = z.input<typeof connectionOptions>;
 
 /** Field docs of connections, by member path (see docs.ts). */
@@ -95,10 +90,11 @@ export const connectionDocs = {
 export const connection = defineFamily({
   name: "connection",
   className: "Connection",
+  summary: "Credentials and location of a warehouse, bucket or database. Passwords, tokens and keys are secret inputs and stay secret in outputs. Changing `options.type` replaces it.",
   collection: "connections",
-  create: connectionCreate,
-  patch: connectionPatch,
-  response: connectionResponse,
+  shape,
+  answers: connectionAnswers,
+  docs: connectionDocs,
   secrets: CONNECTION_SECRETS,
   createOnly: ["options.type"],
   builds: false,

@@ -1,6 +1,6 @@
 // Dataset: a source table of people and events, matched through identity sets and feeding streams and traits.
 import { z } from "zod";
-import { body, expected, column, crossRule, defineFamily, id, issue, name, nameText, patchOf, responseOf, type MergePatchOf } from "./common.ts";
+import { expected, column, crossRule, defineFamily, id, issue, name, nameText } from "./common.ts";
 import { conditionOf, operatorShape, OPERATORS } from "./conditions.ts";
 import { docsUnder, operatorDocs, type MemberDocs } from "./docs.ts";
 
@@ -115,7 +115,7 @@ const shape = {
 
 const CONNECTIONLESS = ["hosted_csv"];
 
-export const datasetCreate = body(shape).check(crossRule<z.output<z.ZodObject<typeof shape>>>(
+const datasetRules = crossRule<z.output<z.ZodObject<typeof shape>>>(
   ["options", "connection_id", "reference_key_column", "reference_columns"],
   (v, add) => {
     if (!CONNECTIONLESS.includes(v.options.type) && v.connection_id === undefined) {
@@ -125,9 +125,8 @@ export const datasetCreate = body(shape).check(crossRule<z.output<z.ZodObject<ty
       add(["reference_key_column"], "cannot be given together with reference_columns (reference_key_column is deprecated)");
     }
   },
-));
-export const datasetPatch = patchOf(shape);
-export const datasetResponse = responseOf(shape, {
+);
+const datasetAnswers = {
   row_count: z.number().int().nullish(),
   identified_count: z.number().int().nullish(),
   matched_count: z.number().int().nullish(),
@@ -137,11 +136,7 @@ export const datasetResponse = responseOf(shape, {
   detected_columns: z.array(z.object({ name: z.string() }).loose()).nullish(),
   sample_data: z.unknown().optional(),
   managed: z.boolean().nullish(),
-});
-
-export type DatasetCreate = z.input<typeof datasetCreate>;
-export type DatasetPatch = MergePatchOf<DatasetCreate>;
-export type DatasetResponse = z.output<typeof datasetResponse>;
+};
 
 /** Field docs of the options of a source read from an upload directory or through a connection. */
 export const sourceOptionsDocs = {
@@ -217,10 +212,12 @@ export const datasetDocs = {
 export const dataset = defineFamily({
   name: "dataset",
   className: "Dataset",
+  summary: "A source of events and traits read from a connection or an upload. Changing `options.type` replaces it.",
   collection: "datasets",
-  create: datasetCreate,
-  patch: datasetPatch,
-  response: datasetResponse,
+  shape,
+  rules: datasetRules,
+  answers: datasetAnswers,
+  docs: datasetDocs,
   createOnly: ["options.type"],
   references: [
     { path: "connection_id", collection: "connections" },

@@ -1,6 +1,6 @@
-// Field docs: what each member of a family means, its rules and its replacement when deprecated. Each family
-// module keeps a table of them next to its schemas, keyed by member path; the program types, the provider
-// schema and the docs-coverage test read them from there. Defaults, enums and create-only marks are not written
+// Field docs: what each member of a family means, its rules and its replacement when deprecated. Each family's
+// definition holds them (`docs`, written beside its schemas), keyed by member path; the program types, the
+// provider schema and the docs-coverage test read them from there. Defaults, enums and create-only marks are not written
 // here: they follow from the schemas and the family (see `memberFacts`).
 import { z } from "zod";
 import { unwrap } from "./naming.ts";

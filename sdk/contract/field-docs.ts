@@ -1,60 +1,10 @@
-// The field docs of every family, keyed by collection, and the one reading of them that program types, provider
+// The one reading of the field docs each family holds (`docs` in its definition) that program types, provider
 // schemas and the docs-coverage test share: a member's text, the facts its schema states, its deprecation.
 import type { z } from "zod";
-import { accountDocs } from "./account.ts";
-import { atlasDocs, locationDocs } from "./atlas.ts";
-import { attributeDocs, featureStoreDocs } from "./attribute.ts";
-import { auditDocs } from "./audit.ts";
-import { cohortDocs } from "./cohort.ts";
 import type { FamilyDef } from "./common.ts";
-import { connectionDocs } from "./connection.ts";
-import { datasetDocs } from "./dataset.ts";
-import { commonDocs, docParts, memberFacts, membersOf, type Member, type MemberDoc, type MemberDocs } from "./docs.ts";
-import { forecastDocs } from "./forecast.ts";
-import type { Collection } from "./index.ts";
-import { insightsDocs } from "./insights.ts";
-import { marketOpportunityAnalysisDocs } from "./market-opportunity-analysis.ts";
-import { migrationDocs } from "./migration.ts";
+import { commonDocs, docParts, memberFacts, membersOf, type Member, type MemberDoc } from "./docs.ts";
+import { families, type Collection } from "./index.ts";
 import { camelKey } from "./naming.ts";
-import { outcomeDocs } from "./outcome.ts";
-import { personaSetDocs } from "./persona-set.ts";
-import { placeDocs } from "./place.ts";
-import { recommenderDocs } from "./recommender.ts";
-import { scopeDocs } from "./scope.ts";
-import { streamDocs } from "./stream.ts";
-import { targetDocs } from "./target.ts";
-import { traitDocs } from "./trait.ts";
-import { uploadDocs } from "./upload.ts";
-import { useCaseDocs } from "./use-case.ts";
-import { webhookEndpointDocs } from "./webhook-endpoint.ts";
-
-/** Each family's member docs, by collection; the common bookkeeping members are documented once in `commonDocs`. */
-export const familyDocs: Readonly<Record<Collection, MemberDocs>> = {
-  scopes: scopeDocs,
-  targets: targetDocs,
-  cohorts: cohortDocs,
-  forecasts: forecastDocs,
-  atlases: atlasDocs,
-  locations: locationDocs,
-  streams: streamDocs,
-  traits: traitDocs,
-  attributes: attributeDocs,
-  feature_stores: featureStoreDocs,
-  persona_sets: personaSetDocs,
-  outcomes: outcomeDocs,
-  recommenders: recommenderDocs,
-  datasets: datasetDocs,
-  connections: connectionDocs,
-  accounts: accountDocs,
-  webhook_endpoints: webhookEndpointDocs,
-  migrations: migrationDocs,
-  audits: auditDocs,
-  use_cases: useCaseDocs,
-  insights: insightsDocs,
-  market_opportunity_analyses: marketOpportunityAnalysisDocs,
-  uploads: uploadDocs,
-  places: placeDocs,
-};
 
 /** A member with the doc a reader sees: its text followed by the facts its schema and family state. */
 export interface DocumentedMember extends Member {
@@ -64,9 +14,9 @@ export interface DocumentedMember extends Member {
   deprecated?: string;
 }
 
-/** The doc written for a member path of a family (its own table first, then the common members). */
+/** The doc written for a member path of a family (its own docs first, then the common members). */
 export function memberDoc(collection: Collection, path: string): MemberDoc | undefined {
-  const own = familyDocs[collection];
+  const own = (families[collection] as FamilyDef).docs;
   return Object.hasOwn(own, path) ? own[path] : Object.hasOwn(commonDocs, path) ? commonDocs[path as keyof typeof commonDocs] : undefined;
 }
 

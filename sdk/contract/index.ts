@@ -1,4 +1,5 @@
-// The service contract: one module per resource family, all registered here.
+// The service contract: one module per resource family (its members, answers, docs and flags), each registered by
+// one entry in `families` below; the bodies, their types, the program types and both program faces follow from it.
 export * from "./common.ts";
 export * from "./naming.ts";
 export * from "./merge-patch.ts";
@@ -85,3 +86,4 @@ export const families = {
 } as const satisfies Record<string, FamilyDef>;
 
 export type Collection = keyof typeof families;
+

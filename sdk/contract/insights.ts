@@ -1,15 +1,11 @@
 // Insights: one per account; aggregate queries over the account's data, within a daily allowance.
 import { z } from "zod";
-import { body, common, defineFamily, patchOf } from "./common.ts";
+import { defineFamily } from "./common.ts";
 import type { MemberDocs } from "./docs.ts";
 
 /** Body of POST /insights (members not shown: an optional plan name). */
 const shape = { plan: z.string().min(1).optional() };
 
-export const insightsCreate = body(shape);
-export const insightsPatch = patchOf(shape);
-export const insightsResponse = z.object({ ...common, name: z.string().nullish(), plan: z.string().nullish() }).loose();
-export type InsightsResponse = z.output<typeof insightsResponse>;
 
 /** Body of POST /insights/query: one aggregate query; groups below the aggregation threshold are never returned. */
 export const insightsQuery = z.strictObject({
@@ -27,11 +23,13 @@ export const insightsDocs = {
 export const insights = defineFamily({
   name: "insights",
   className: "Insights",
+  summary: "The account's Insights plan (one per account; destroy forgets it).",
   collection: "insights",
-  create: insightsCreate,
-  patch: insightsPatch,
-  response: insightsResponse,
+  shape,
+  answers: { name: z.string().nullish() },
+  docs: insightsDocs,
   singleton: true,
+  noLookup: "one per account, with no id or name to look up by: read it with `Insights.get`.",
   deletable: false,
   archivable: false,
 });

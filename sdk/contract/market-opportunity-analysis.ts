@@ -1,6 +1,6 @@
 // Market opportunity analysis: metrics of a scope's people around a selection of atlas locations.
 import { z } from "zod";
-import { body, defineFamily, id, ids, name, oneOf, patchOf, responseOf, type MergePatchOf } from "./common.ts";
+import { defineFamily, id, ids, name, oneOf } from "./common.ts";
 import type { MemberDocs } from "./docs.ts";
 
 /** The atlas locations covered (shape not shown: selected like a scope's location payload). */
@@ -18,12 +18,7 @@ const shape = {
   aggregate: oneOf(["person", "residence"]).default("person"),
 };
 
-export const marketOpportunityAnalysisCreate = body(shape);
-export const marketOpportunityAnalysisPatch = patchOf(shape);
-export const marketOpportunityAnalysisResponse = responseOf(shape, { results: z.unknown().optional() });
-export type MarketOpportunityAnalysisCreate = z.input<typeof marketOpportunityAnalysisCreate>;
-export type MarketOpportunityAnalysisPatch = MergePatchOf<MarketOpportunityAnalysisCreate>;
-export type MarketOpportunityAnalysisResponse = z.output<typeof marketOpportunityAnalysisResponse>;
+const marketOpportunityAnalysisAnswers = { results: z.unknown().optional() };
 
 /** Field docs of market opportunity analyses, by member path (see docs.ts). */
 export const marketOpportunityAnalysisDocs = {
@@ -38,10 +33,11 @@ export const marketOpportunityAnalysisDocs = {
 export const marketOpportunityAnalysis = defineFamily({
   name: "market_opportunity_analysis",
   className: "MarketOpportunityAnalysis",
+  summary: "A market opportunity analysis over atlas locations.",
   collection: "market_opportunity_analyses",
-  create: marketOpportunityAnalysisCreate,
-  patch: marketOpportunityAnalysisPatch,
-  response: marketOpportunityAnalysisResponse,
+  shape,
+  answers: marketOpportunityAnalysisAnswers,
+  docs: marketOpportunityAnalysisDocs,
   references: [
     { path: "scope_id", collection: "scopes" },
     { path: "locations.atlas_ids[]", collection: "atlases" },

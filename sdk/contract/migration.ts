@@ -1,6 +1,6 @@
 // Migration: moves an account from identity graph v1 to v2, pairing its resources; approved by either account.
 import { z } from "zod";
-import { body, expected, defineFamily, id, instant, patchOf, responseOf, timestamp, type MergePatchOf } from "./common.ts";
+import { expected, defineFamily, id, instant, timestamp } from "./common.ts";
 import { docsUnder, type MemberDocs } from "./docs.ts";
 
 /** A v1 resource and its v2 counterpart (pair shape not shown: the two ids). */
@@ -30,10 +30,8 @@ const shape = {
   recommenders: z.array(pair).optional(),
 };
 
-export const migrationCreate = body(shape);
-export const migrationPatch = patchOf(shape);
-export const migrationResponse = z.object({
-  ...responseOf(shape, {}).shape,
+/** What the service answers beyond the members written (a migration needs no name; pairs gain their readiness). */
+const migrationAnswers = {
   name: z.string().nullish(),
   finished_at: timestamp.nullish(),
   rolled_back_at: timestamp.nullish(),
@@ -44,10 +42,7 @@ export const migrationResponse = z.object({
     v2_id: z.string(),
     push_readiness: z.object({ status: z.enum(["ready", "needs_external_review", "blocked"]) }).loose().nullish(),
   }).loose()).nullish(),
-}).loose();
-export type MigrationCreate = z.input<typeof migrationCreate>;
-export type MigrationPatch = MergePatchOf<MigrationCreate>;
-export type MigrationResponse = z.output<typeof migrationResponse>;
+};
 
 const pairDocs = { v1_id: "Id of the resource in the v1 account.", v2_id: "Id of its counterpart in the v2 account." } as const;
 
@@ -84,10 +79,11 @@ export const migrationDocs = {
 export const migration = defineFamily({
   name: "migration",
   className: "Migration",
+  summary: "A migration between two related accounts. Changing its type or accounts replaces it.",
   collection: "migrations",
-  create: migrationCreate,
-  patch: migrationPatch,
-  response: migrationResponse,
+  shape,
+  answers: migrationAnswers,
+  docs: migrationDocs,
   createOnly: ["type", "v1_account_id", "v2_account_id"],
   // No references: the pairs name resources of two different accounts, and a migration is never a dependency
   // (it must stay out of the dependency graph the references build).

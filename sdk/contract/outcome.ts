@@ -1,6 +1,6 @@
 // Outcome: a propensity objective: who, among the eligible, attains the attainment cohort.
 import { z } from "zod";
-import { body, defineFamily, id, isoDate, name, oneOf, patchOf, responseOf, type MergePatchOf } from "./common.ts";
+import { defineFamily, id, isoDate, name, oneOf } from "./common.ts";
 import { docsUnder, type MemberDocs } from "./docs.ts";
 
 export const predictors = z.strictObject({
@@ -25,13 +25,7 @@ const shape = {
   preview: z.boolean().optional(),
 };
 
-export const outcomeCreate = body(shape);
-export const outcomePatch = patchOf(shape);
-export const outcomeResponse = responseOf(shape, { report_url: z.string().nullish() });
-
-export type OutcomeCreate = z.input<typeof outcomeCreate>;
-export type OutcomePatch = MergePatchOf<OutcomeCreate>;
-export type OutcomeResponse = z.output<typeof outcomeResponse>;
+const outcomeAnswers = { report_url: z.string().nullish() };
 
 /** Field docs of model predictors, wherever they are used. */
 export const predictorsDocs = {
@@ -57,10 +51,11 @@ export const outcomeDocs = {
 export const outcome = defineFamily({
   name: "outcome",
   className: "Outcome",
+  summary: "A propensity objective: who will attain the attainment cohort.",
   collection: "outcomes",
-  create: outcomeCreate,
-  patch: outcomePatch,
-  response: outcomeResponse,
+  shape,
+  answers: outcomeAnswers,
+  docs: outcomeDocs,
   references: [
     { path: "attainment_cohort_id", collection: "cohorts" },
     { path: "eligible_cohort_id", collection: "cohorts" },

@@ -1,6 +1,6 @@
 // Persona set: clusters a cohort into personas along clustering dimensions.
 import { z } from "zod";
-import { body, defineFamily, id, isoDate, name, nameText, patchOf, responseOf, type MergePatchOf } from "./common.ts";
+import { defineFamily, id, isoDate, name, nameText } from "./common.ts";
 import type { MemberDocs } from "./docs.ts";
 
 const names = z.array(nameText("must name a trait, an attribute or a property"));
@@ -40,18 +40,13 @@ export const persona = z.object({
 /** Body of PATCH /persona_sets/{persona_set_id}/personas/{persona_id}. */
 export const personaPatch = z.strictObject({ name });
 
-export const personaSetCreate = body(shape);
-export const personaSetPatch = patchOf(shape);
-export const personaSetResponse = responseOf(shape, {
+const personaSetAnswers = {
   personas: z.array(persona).nullish(),
   individuals_count: z.number().int().nullish(),
   interpretation: z.unknown().optional(),
   active: z.boolean().nullish(),
-});
+};
 
-export type PersonaSetCreate = z.input<typeof personaSetCreate>;
-export type PersonaSetPatch = MergePatchOf<PersonaSetCreate>;
-export type PersonaSetResponse = z.output<typeof personaSetResponse>;
 export type Persona = z.output<typeof persona>;
 export type PersonaPatch = z.input<typeof personaPatch>;
 
@@ -83,9 +78,10 @@ export const personaSetDocs = {
 export const personaSet = defineFamily({
   name: "persona_set",
   className: "PersonaSet",
+  summary: "A persona objective: clusters a cohort into personas. Name personas with `personaNames` (persona id -> name) once it has built.",
   collection: "persona_sets",
-  create: personaSetCreate,
-  patch: personaSetPatch,
-  response: personaSetResponse,
+  shape,
+  answers: personaSetAnswers,
+  docs: personaSetDocs,
   references: [{ path: "cohort_id", collection: "cohorts" }],
 });

@@ -1,6 +1,6 @@
 // Place (deprecated, superseded by atlases and locations): a named geometry; still accepted.
 import { z } from "zod";
-import { body, defineFamily, name, patchOf, responseOf, type MergePatchOf } from "./common.ts";
+import { defineFamily, name } from "./common.ts";
 import type { MemberDocs } from "./docs.ts";
 
 /** A postal address a place stands for; every part optional. */
@@ -21,13 +21,6 @@ const shape = {
   description: z.string().optional(),
 };
 
-export const placeCreate = body(shape);
-export const placePatch = patchOf(shape);
-export const placeResponse = responseOf(shape, {});
-export type PlaceCreate = z.input<typeof placeCreate>;
-export type PlacePatch = MergePatchOf<PlaceCreate>;
-export type PlaceResponse = z.output<typeof placeResponse>;
-
 /** Field docs of places, by member path (see docs.ts). */
 export const placeDocs = {
   geojson: "The place's GeoJSON geometry (`{type: \"Point\", coordinates: [longitude, latitude]}`, a polygon, ...).",
@@ -44,8 +37,9 @@ export const placeDocs = {
 export const place = defineFamily({
   name: "place",
   className: "Place",
+  summary: "A named geometry or set of addresses (superseded by atlases and their locations; still accepted).",
   collection: "places",
-  create: placeCreate,
-  patch: placePatch,
-  response: placeResponse,
+  deprecated: "Use `Atlas` and its locations; the service keeps places only for compatibility.",
+  shape,
+  docs: placeDocs,
 });

@@ -1,6 +1,6 @@
 // Recommender: ranks the values of an event stream property for each person.
 import { z } from "zod";
-import { body, defineFamily, id, name, nameText, patchOf, responseOf, type MergePatchOf } from "./common.ts";
+import { defineFamily, id, name, nameText } from "./common.ts";
 import { predictors, predictorsDocs } from "./outcome.ts";
 import { docsUnder, type MemberDocs } from "./docs.ts";
 
@@ -14,12 +14,7 @@ const shape = {
   preview: z.boolean().optional(),
 };
 
-export const recommenderCreate = body(shape);
-export const recommenderPatch = patchOf(shape);
-export const recommenderResponse = responseOf(shape, { report_url: z.string().nullish() });
-export type RecommenderCreate = z.input<typeof recommenderCreate>;
-export type RecommenderPatch = MergePatchOf<RecommenderCreate>;
-export type RecommenderResponse = z.output<typeof recommenderResponse>;
+const recommenderAnswers = { report_url: z.string().nullish() };
 
 /** Field docs of recommenders, by member path (see docs.ts). */
 export const recommenderDocs = {
@@ -35,9 +30,10 @@ export const recommenderDocs = {
 export const recommender = defineFamily({
   name: "recommender",
   className: "Recommender",
+  summary: "A recommendation model over a stream property.",
   collection: "recommenders",
-  create: recommenderCreate,
-  patch: recommenderPatch,
-  response: recommenderResponse,
+  shape,
+  answers: recommenderAnswers,
+  docs: recommenderDocs,
   references: [{ path: "eligible_cohort_id", collection: "cohorts" }],
 });

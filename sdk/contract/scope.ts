@@ -1,6 +1,6 @@
 // Scope (pipeline): a population of cohorts joined to a payload of predictions.
 import { z } from "zod";
-import { body, defineFamily, ids, isoDate, name, patchOf, responseOf, type MergePatchOf } from "./common.ts";
+import { defineFamily, ids, isoDate, name } from "./common.ts";
 import { locationPropertyCondition } from "./location.ts";
 import { docsUnder, type MemberDocs } from "./docs.ts";
 import { locationPropertyConditionDocs } from "./location.ts";
@@ -67,18 +67,12 @@ const shape = {
   preview: z.boolean({ error: "is required (true or false)" }),
 };
 
-export const scopeCreate = body(shape);
-export const scopePatch = patchOf(shape);
-export const scopeResponse = responseOf(shape, {
+const scopeAnswers = {
   report_url: z.string().nullish(),
   population_residence_count: z.number().int().nullish(),
   population_count: z.number().int().nullish(),
   columns: z.array(z.string()).nullish(),
-});
-
-export type ScopeCreate = z.input<typeof scopeCreate>;
-export type ScopePatch = MergePatchOf<ScopeCreate>;
-export type ScopeResponse = z.output<typeof scopeResponse>;
+};
 
 /** Field docs of scopes, by member path (see docs.ts). */
 export const scopeDocs = {
@@ -116,10 +110,11 @@ export const scopeDocs = {
 export const scope = defineFamily({
   name: "scope",
   className: "Scope",
+  summary: "A pipeline: a population of cohorts joined to a payload of predictions (outcomes, personas, recommenders, forecasts, locations). Builds in the background; `preview: false` enables it.",
   collection: "scopes",
-  create: scopeCreate,
-  patch: scopePatch,
-  response: scopeResponse,
+  shape,
+  answers: scopeAnswers,
+  docs: scopeDocs,
   references: [
     { path: "population.cohort_ids[]", collection: "cohorts" },
     { path: "population.include[]", collection: "cohorts" },

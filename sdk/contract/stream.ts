@@ -1,6 +1,6 @@
 // Stream: a named series of events; properties are declared here or created by datasets' output_to_streams.
 import { z } from "zod";
-import { body, defineFamily, isoDate, name, nameText, oneOf, patchOf, responseOf, type MergePatchOf } from "./common.ts";
+import { defineFamily, isoDate, name, oneOf, nameText } from "./common.ts";
 import type { MemberDocs } from "./docs.ts";
 
 export const STATISTICAL_TYPES = [
@@ -28,18 +28,12 @@ const shape = {
   properties: z.record(nameText("must name a stream property"), streamProperty).optional(),
 };
 
-export const streamCreate = body(shape);
-export const streamPatch = patchOf(shape);
-export const streamResponse = responseOf(shape, {
+const streamAnswers = {
   event_count: z.number().int().nullish(),
   oldest_date: isoDate.or(z.string()).nullish(),
   newest_date: isoDate.or(z.string()).nullish(),
   event_contribution_by_dataset: z.array(z.object({ dataset_id: z.string(), event_count: z.number() }).loose()).nullish(),
-});
-
-export type StreamCreate = z.input<typeof streamCreate>;
-export type StreamPatch = MergePatchOf<StreamCreate>;
-export type StreamResponse = z.output<typeof streamResponse>;
+};
 
 /** Field docs of streams, by member path (see docs.ts). */
 export const streamDocs = {
@@ -60,8 +54,9 @@ export const streamDocs = {
 export const stream = defineFamily({
   name: "stream",
   className: "Stream",
+  summary: "An event stream: its properties are declared here and filled by datasets.",
   collection: "streams",
-  create: streamCreate,
-  patch: streamPatch,
-  response: streamResponse,
+  shape,
+  answers: streamAnswers,
+  docs: streamDocs,
 });

@@ -1,6 +1,6 @@
 // Target: delivery of a scope's output to a destination, in one representation, optionally filtered and limited.
 import { z } from "zod";
-import { body, expected, crossRule, defineFamily, id, issue, name, notAllowed, oneOf, patchOf, responseOf, type MergePatchOf } from "./common.ts";
+import { expected, crossRule, defineFamily, id, issue, name, notAllowed, oneOf } from "./common.ts";
 import { conditionOf, operatorShape, OPERATORS } from "./conditions.ts";
 import { docsUnder, operatorDocs, type MemberDocs } from "./docs.ts";
 
@@ -192,16 +192,11 @@ const targetRules = crossRule<z.output<z.ZodObject<typeof shape>>>(
   },
 );
 
-export const targetCreate = body(shape).check(targetRules);
-export const targetPatch = patchOf(shape);
-export const targetResponse = responseOf(shape, {
+const targetAnswers = {
   output_url: z.string().nullish(),
   managed: z.boolean().nullish(),
-});
+};
 
-export type TargetCreate = z.input<typeof targetCreate>;
-export type TargetPatch = MergePatchOf<TargetCreate>;
-export type TargetResponse = z.output<typeof targetResponse>;
 export type TargetRepresentation = z.input<typeof representation>;
 export type TargetOptions = z.input<typeof targetOptions>;
 export type TargetLimit = z.input<typeof targetLimit>;
@@ -302,10 +297,12 @@ export const targetDocs = {
 export const target = defineFamily({
   name: "target",
   className: "Target",
+  summary: "A delivery of a scope's output: a hosted CSV, a lookup API, or a table or bucket reached through a connection. `outputUrl` is the hosted file or lookup endpoint. Changing `options.type` replaces it.",
   collection: "targets",
-  create: targetCreate,
-  patch: targetPatch,
-  response: targetResponse,
+  shape,
+  rules: targetRules,
+  answers: targetAnswers,
+  docs: targetDocs,
   createOnly: ["options.type"],
   accountFeatures: [
     { path: "analysis_config.attributes", features: ["identity_graph", "feature_store"] },

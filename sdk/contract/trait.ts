@@ -1,6 +1,6 @@
 // Trait: a fact about a person (user-defined from datasets, or provided by the service's identity graph).
 import { z } from "zod";
-import { body, defineFamily, name, patchOf, responseOf, type MergePatchOf } from "./common.ts";
+import { defineFamily, name } from "./common.ts";
 import { statisticalType } from "./stream.ts";
 import type { MemberDocs } from "./docs.ts";
 
@@ -17,20 +17,14 @@ const shape = {
   categories: z.array(z.string()).optional(),
 };
 
-export const traitCreate = body(shape);
-export const traitPatch = patchOf(shape);
-export const traitResponse = responseOf(shape, {
+const traitAnswers = {
   coverage: z.number().nullish(),
   precision: z.unknown().optional(),
   tier: z.unknown().optional(),
   permissions: z.array(z.string()).nullish(),
   deprecated: z.boolean().nullish(),
   metadata: z.record(z.string(), z.unknown()).nullish(),
-});
-
-export type TraitCreate = z.input<typeof traitCreate>;
-export type TraitPatch = MergePatchOf<TraitCreate>;
-export type TraitResponse = z.output<typeof traitResponse>;
+};
 
 /** Field docs of traits, by member path (see docs.ts). */
 export const traitDocs = {
@@ -52,9 +46,10 @@ export const traitDocs = {
 export const trait = defineFamily({
   name: "trait",
   className: "Trait",
+  summary: "A user-defined trait, filled by datasets' `outputToTraits`.",
   collection: "traits",
-  create: traitCreate,
-  patch: traitPatch,
-  response: traitResponse,
+  shape,
+  answers: traitAnswers,
+  docs: traitDocs,
   builds: false,
 });

@@ -52,12 +52,14 @@ export const uploadDocs = {
 export const upload = defineFamily({
   name: "upload",
   className: "Upload",
+  summary: "A file (CSV, optionally gzip- or bzip2-compressed) in an upload directory that datasets and atlases read.",
   collection: "uploads",
-  create: z.strictObject({}),
-  patch: z.strictObject({}),
+  shape: {},
   response: uploadResponse,
+  docs: uploadDocs,
   readOnly: Object.keys(uploadResponse.shape),
   creatable: false,
   archivable: false,
   builds: false,
+  noLookup: "an upload has no id to look up by: its `subpath` names it, and `GET /uploads` lists them all.",
 });

@@ -1,6 +1,6 @@
 // Use case: a knowledgebase entry describing what an account should be configured for.
 import { z } from "zod";
-import { body, defineFamily, name, patchOf, responseOf, type MergePatchOf } from "./common.ts";
+import { defineFamily, name } from "./common.ts";
 import type { MemberDocs } from "./docs.ts";
 
 const shape = {
@@ -14,18 +14,13 @@ const shape = {
   resources: z.array(z.unknown()).optional().meta({ deprecated: true }),
 };
 
-export const useCaseCreate = body(shape);
-export const useCasePatch = patchOf(shape);
 /** Set by the service's review; absent until a review has classified the use case. */
-export const useCaseResponse = responseOf(shape, {
+const useCaseAnswers = {
   provisioning_guide: z.unknown().optional(),
   enrollment_creates_resources: z.boolean().nullish(),
   applies_to: z.enum(["this_account", "subaccounts"]).nullish(),
   generated_guide_status: z.string().nullish(),
-});
-export type UseCaseCreate = z.input<typeof useCaseCreate>;
-export type UseCasePatch = MergePatchOf<UseCaseCreate>;
-export type UseCaseResponse = z.output<typeof useCaseResponse>;
+};
 
 /** Field docs of use cases, by member path (see docs.ts). */
 export const useCaseDocs = {
@@ -43,11 +38,12 @@ export const useCaseDocs = {
 export const useCase = defineFamily({
   name: "use_case",
   className: "UseCase",
+  summary: "A knowledgebase use case.",
   collection: "use_cases",
   path: "knowledgebase/use_cases",
-  create: useCaseCreate,
-  patch: useCasePatch,
-  response: useCaseResponse,
+  shape,
+  answers: useCaseAnswers,
+  docs: useCaseDocs,
   builds: false,
   archivable: false,
 });

@@ -1,6 +1,6 @@
 // Webhook endpoint: a URL the service signs and posts resource events to.
 import { z } from "zod";
-import { body, expected, defineFamily, oneOf, patchOf, responseOf, type MergePatchOf } from "./common.ts";
+import { expected, defineFamily, oneOf } from "./common.ts";
 import type { MemberDocs } from "./docs.ts";
 
 export const WEBHOOK_EVENTS = ["resource.errored", "resource.ready_with_update"] as const;
@@ -14,17 +14,11 @@ const shape = {
   description: z.string().optional(),
 };
 
-export const webhookEndpointCreate = body(shape);
-export const webhookEndpointPatch = patchOf(shape);
-export const webhookEndpointResponse = z.object({
-  ...responseOf(shape, {}).shape,
+const webhookEndpointAnswers = {
   name: z.string().nullish(),
   /** Signing key (`whsec_...`) for SHA-256 signatures; answered as `<secret>`. */
   secret: z.string().nullish(),
-}).loose();
-export type WebhookEndpointCreate = z.input<typeof webhookEndpointCreate>;
-export type WebhookEndpointPatch = MergePatchOf<WebhookEndpointCreate>;
-export type WebhookEndpointResponse = z.output<typeof webhookEndpointResponse>;
+};
 
 /** Field docs of webhook endpoints, by member path (see docs.ts). */
 export const webhookEndpointDocs = {
@@ -39,10 +33,11 @@ export const webhookEndpointDocs = {
 export const webhookEndpoint = defineFamily({
   name: "webhook_endpoint",
   className: "WebhookEndpoint",
+  summary: "A URL that receives signed event deliveries; `secret` (the signing key) is a secret output.",
   collection: "webhook_endpoints",
-  create: webhookEndpointCreate,
-  patch: webhookEndpointPatch,
-  response: webhookEndpointResponse,
+  shape,
+  answers: webhookEndpointAnswers,
+  docs: webhookEndpointDocs,
   secrets: ["secret"],
   builds: false,
   archivable: false,

@@ -1,6 +1,6 @@
 // Field docs: every member of every family, created or answered, nested ones too, has one; none is stale.
 import { describe, expect, it } from "vitest";
-import { documentedMembers, families, familyDocs, isDeprecated, memberDoc, membersOf, type Collection, type FamilyDef } from "pulumi-audience/sdk/contract";
+import { documentedMembers, families, isDeprecated, memberDoc, membersOf, type Collection, type FamilyDef } from "pulumi-audience/sdk/contract";
 
 const entries = Object.entries(families) as [Collection, FamilyDef][];
 
@@ -16,7 +16,7 @@ describe("field docs", () => {
   it("name only members that exist", () => {
     const stale = entries.flatMap(([collection, family]) => {
       const paths = new Set([...membersOf(family.create), ...membersOf(family.response)].map((m) => m.path));
-      return Object.keys(familyDocs[collection]).filter((path) => !paths.has(path)).map((path) => `${collection}: ${path}`);
+      return Object.keys(families[collection].docs).filter((path) => !paths.has(path)).map((path) => `${collection}: ${path}`);
     });
     expect(stale).toEqual([]);
   });

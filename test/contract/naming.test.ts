@@ -78,7 +78,7 @@ describe("camelCase <-> wire naming", () => {
 describe("camelCase types", () => {
   it("describe what a program writes", async () => {
     const { families: f } = await import("pulumi-audience/sdk/contract");
-    type Target = import("pulumi-audience/sdk/contract").Camel<import("pulumi-audience/sdk/contract").TargetCreate>;
+    type Target = import("pulumi-audience/sdk/contract").Camel<import("pulumi-audience/sdk").CreateBody<"targets">>;
     const program: Target = {
       name: "CSV", scopeId: "s", representation: { mode: "hashed", transformPreset: "p" }, options: { type: "hosted_csv", quoteAll: true },
       filter: { cohortMembership: [{ cohortId: "c", _eq: true }] }, limit: { method: "row_count", threshold: 10 },

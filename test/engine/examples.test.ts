@@ -98,6 +98,9 @@ describe.each(examples)("examples/%s through the local engine", { timeout: 180_0
     expect(first.ok, first.error).toBe(true);
     expect(first.changes.create).toBeGreaterThan(1);
     expect(first.changes.update ?? 0).toBe(0);
+    // Stack outputs read answered members the program never gave (`status`, `outputUrl`): built on first read.
+    expect(Object.keys(first.outputs).length).toBeGreaterThan(0);
+    expect(Object.entries(first.outputs).filter(([, v]) => v === undefined || v === null || (typeof v === "object" && Object.values(v).includes(undefined)))).toEqual([]);
     await requests();
     const second = await run("up");
     expect(second.ok, second.error).toBe(true);

@@ -495,7 +495,7 @@ export interface TargetRepresentationIdentifiedArgs {
    * `identified`: identities in clear; `hashed`: hashed identities; `referenced`: rows keyed by a column
    * of one of your datasets; `aggregated`: counts and averages per geography.
    */
-  mode: pulumi.Input<"identified">;
+  mode: "identified";
   /**
    * `identified`: one row per `person` (default) or per `residence`. `aggregated` (required): the
    * geography rows are aggregated to: `carrier_route`, `census_block_group`, `census_tract`, `county`,
@@ -526,7 +526,7 @@ export interface TargetRepresentationHashedArgs {
    * `identified`: identities in clear; `hashed`: hashed identities; `referenced`: rows keyed by a column
    * of one of your datasets; `aggregated`: counts and averages per geography.
    */
-  mode: pulumi.Input<"hashed">;
+  mode: "hashed";
   /** Named structure transform preset of the destination kind; the default structure when absent. */
   transformPreset?: pulumi.Input<string>;
   /**
@@ -546,7 +546,7 @@ export interface TargetRepresentationReferencedArgs {
    * `identified`: identities in clear; `hashed`: hashed identities; `referenced`: rows keyed by a column
    * of one of your datasets; `aggregated`: counts and averages per geography.
    */
-  mode: pulumi.Input<"referenced">;
+  mode: "referenced";
   /** `referenced` mode (required): the dataset column rows are keyed by. */
   reference?: pulumi.Input<TargetRepresentationReferencedReferenceArgs>;
   /**
@@ -586,7 +586,7 @@ export interface TargetRepresentationAggregatedArgs {
    * `identified`: identities in clear; `hashed`: hashed identities; `referenced`: rows keyed by a column
    * of one of your datasets; `aggregated`: counts and averages per geography.
    */
-  mode: pulumi.Input<"aggregated">;
+  mode: "aggregated";
   /**
    * `identified`: one row per `person` (default) or per `residence`. `aggregated` (required): the
    * geography rows are aggregated to: `carrier_route`, `census_block_group`, `census_tract`, `county`,
@@ -613,7 +613,7 @@ export type TargetRepresentationArgs = TargetRepresentationIdentifiedArgs | Targ
  */
 export interface TargetOptionsHostedCsvArgs {
   /** The destination kind. Changing it replaces the resource. */
-  type: pulumi.Input<"hosted_csv">;
+  type: "hosted_csv";
   /** CSV field delimiter (`hosted_csv`, `s3_csv`, `gcs_csv`). */
   delimiter?: pulumi.Input<string>;
   /** Compresses the CSV with gzip. */
@@ -630,7 +630,7 @@ export interface TargetOptionsHostedCsvArgs {
  */
 export interface TargetOptionsLookupApiArgs {
   /** The destination kind. Changing it replaces the resource. */
-  type: pulumi.Input<"lookup_api">;
+  type: "lookup_api";
 }
 
 /**
@@ -641,7 +641,7 @@ export interface TargetOptionsLookupApiArgs {
  */
 export interface TargetOptionsSnowflakeArgs {
   /** The destination kind. Changing it replaces the resource. */
-  type: pulumi.Input<"snowflake">;
+  type: "snowflake";
   /** The destination table. */
   tableName: pulumi.Input<string>;
   /** The destination table's schema. */
@@ -661,7 +661,7 @@ export interface TargetOptionsSnowflakeArgs {
  */
 export interface TargetOptionsBigqueryArgs {
   /** The destination kind. Changing it replaces the resource. */
-  type: pulumi.Input<"bigquery">;
+  type: "bigquery";
   /** The destination table. */
   tableName: pulumi.Input<string>;
   /** `bigquery`: partitions the table by day. */
@@ -681,7 +681,7 @@ export interface TargetOptionsBigqueryArgs {
  */
 export interface TargetOptionsS3CsvArgs {
   /** The destination kind. Changing it replaces the resource. */
-  type: pulumi.Input<"s3_csv">;
+  type: "s3_csv";
   /** `s3_csv`, `gcs_csv`: the object key written in the connection's bucket. */
   objectKey: pulumi.Input<string>;
   /** CSV field delimiter (`hosted_csv`, `s3_csv`, `gcs_csv`). */
@@ -700,7 +700,7 @@ export interface TargetOptionsS3CsvArgs {
  */
 export interface TargetOptionsGcsCsvArgs {
   /** The destination kind. Changing it replaces the resource. */
-  type: pulumi.Input<"gcs_csv">;
+  type: "gcs_csv";
   /** `s3_csv`, `gcs_csv`: the object key written in the connection's bucket. */
   objectKey: pulumi.Input<string>;
   /** CSV field delimiter (`hosted_csv`, `s3_csv`, `gcs_csv`). */
@@ -719,7 +719,7 @@ export interface TargetOptionsGcsCsvArgs {
  */
 export interface TargetOptionsPostgresArgs {
   /** The destination kind. Changing it replaces the resource. */
-  type: pulumi.Input<"postgres">;
+  type: "postgres";
   /** The destination table. */
   tableName: pulumi.Input<string>;
   /** The destination table's schema. */
@@ -738,7 +738,7 @@ export interface TargetOptionsPostgresArgs {
  */
 export interface TargetOptionsDatabricksArgs {
   /** The destination kind. Changing it replaces the resource. */
-  type: pulumi.Input<"databricks">;
+  type: "databricks";
   /** The destination table. */
   tableName: pulumi.Input<string>;
   /** The destination table's schema. */
@@ -753,7 +753,7 @@ export interface TargetOptionsDatabricksArgs {
  */
 export interface TargetOptionsRedshiftArgs {
   /** The destination kind. Changing it replaces the resource. */
-  type: pulumi.Input<"redshift">;
+  type: "redshift";
   /** The destination table. */
   tableName: pulumi.Input<string>;
   /** The destination table's schema. */
@@ -978,7 +978,7 @@ export interface TargetFilterAttributeArgs {
 /** Row limit: a percentile range of an outcome, or a number of rows. Give `limit` or `count`, not both. */
 export interface TargetLimitPercentileArgs {
   /** `percentile`: keep rows within a percentile range of an outcome; `row_count`: keep a number of rows. */
-  method: pulumi.Input<"percentile">;
+  method: "percentile";
   /** Id of the outcome that ranks rows; required with `percentile`, optional with `row_count`. */
   outcomeId: pulumi.Input<string>;
   /** Lowest percentile kept, 0 to 100 (not more than `percentileMax`); with `percentile`. */
@@ -990,7 +990,7 @@ export interface TargetLimitPercentileArgs {
 /** Row limit: a percentile range of an outcome, or a number of rows. Give `limit` or `count`, not both. */
 export interface TargetLimitRowCountArgs {
   /** `percentile`: keep rows within a percentile range of an outcome; `row_count`: keep a number of rows. */
-  method: pulumi.Input<"row_count">;
+  method: "row_count";
   /** Number of rows kept (a positive integer); with `row_count`. */
   threshold: pulumi.Input<number>;
   /** Id of the outcome that ranks rows; required with `percentile`, optional with `row_count`. */
@@ -1008,7 +1008,7 @@ export type TargetLimitArgs = TargetLimitPercentileArgs | TargetLimitRowCountArg
 /** Row limit under the spec's name; the same setting as `limit` (give one of them). */
 export interface TargetCountPercentileArgs {
   /** `percentile`: keep rows within a percentile range of an outcome; `row_count`: keep a number of rows. */
-  method: pulumi.Input<"percentile">;
+  method: "percentile";
   /** Id of the outcome that ranks rows; required with `percentile`, optional with `row_count`. */
   outcomeId: pulumi.Input<string>;
   /** Lowest percentile kept, 0 to 100 (not more than `percentileMax`); with `percentile`. */
@@ -1020,7 +1020,7 @@ export interface TargetCountPercentileArgs {
 /** Row limit under the spec's name; the same setting as `limit` (give one of them). */
 export interface TargetCountRowCountArgs {
   /** `percentile`: keep rows within a percentile range of an outcome; `row_count`: keep a number of rows. */
-  method: pulumi.Input<"row_count">;
+  method: "row_count";
   /** Number of rows kept (a positive integer); with `row_count`. */
   threshold: pulumi.Input<number>;
   /** Id of the outcome that ranks rows; required with `percentile`, optional with `row_count`. */
@@ -2355,7 +2355,7 @@ export interface AtlasArgs extends ResourceControls {
  */
 export interface AtlasOptionsHostedCsvArgs {
   /** The source kind. Changing it replaces the resource. */
-  type: pulumi.Input<"hosted_csv">;
+  type: "hosted_csv";
   /** `hosted_csv`: the upload directory read (an `Upload`'s `directory`). */
   uploadDirectory: pulumi.Input<string>;
   /** CSV field delimiter. */
@@ -2371,7 +2371,7 @@ export interface AtlasOptionsHostedCsvArgs {
  */
 export interface AtlasOptionsS3CsvArgs {
   /** The source kind. Changing it replaces the resource. */
-  type: pulumi.Input<"s3_csv">;
+  type: "s3_csv";
   /** `s3_csv`, `gcs_csv`: one object read from the connection's bucket. */
   objectKey?: pulumi.Input<string>;
   /** `s3_csv`, `gcs_csv`: every object under this key prefix is read. */
@@ -2387,7 +2387,7 @@ export interface AtlasOptionsS3CsvArgs {
  */
 export interface AtlasOptionsGcsCsvArgs {
   /** The source kind. Changing it replaces the resource. */
-  type: pulumi.Input<"gcs_csv">;
+  type: "gcs_csv";
   /** `s3_csv`, `gcs_csv`: one object read from the connection's bucket. */
   objectKey?: pulumi.Input<string>;
   /** `s3_csv`, `gcs_csv`: every object under this key prefix is read. */
@@ -2403,7 +2403,7 @@ export interface AtlasOptionsGcsCsvArgs {
  */
 export interface AtlasOptionsSnowflakeArgs {
   /** The source kind. Changing it replaces the resource. */
-  type: pulumi.Input<"snowflake">;
+  type: "snowflake";
   /** The source table. */
   tableName: pulumi.Input<string>;
   /** The source table's schema. */
@@ -2417,7 +2417,7 @@ export interface AtlasOptionsSnowflakeArgs {
  */
 export interface AtlasOptionsBigqueryArgs {
   /** The source kind. Changing it replaces the resource. */
-  type: pulumi.Input<"bigquery">;
+  type: "bigquery";
   /** The source table. */
   tableName: pulumi.Input<string>;
 }
@@ -2429,7 +2429,7 @@ export interface AtlasOptionsBigqueryArgs {
  */
 export interface AtlasOptionsPostgresArgs {
   /** The source kind. Changing it replaces the resource. */
-  type: pulumi.Input<"postgres">;
+  type: "postgres";
   /** The source table. */
   tableName: pulumi.Input<string>;
   /** The source table's schema. */
@@ -2443,7 +2443,7 @@ export interface AtlasOptionsPostgresArgs {
  */
 export interface AtlasOptionsRedshiftArgs {
   /** The source kind. Changing it replaces the resource. */
-  type: pulumi.Input<"redshift">;
+  type: "redshift";
   /** The source table. */
   tableName: pulumi.Input<string>;
   /** The source table's schema. */
@@ -2457,7 +2457,7 @@ export interface AtlasOptionsRedshiftArgs {
  */
 export interface AtlasOptionsDatabricksArgs {
   /** The source kind. Changing it replaces the resource. */
-  type: pulumi.Input<"databricks">;
+  type: "databricks";
   /** The source table. */
   tableName: pulumi.Input<string>;
   /** The source table's schema. */
@@ -4010,7 +4010,7 @@ export interface DatasetIdentitySetArgs {
  */
 export interface DatasetOptionsHostedCsvArgs {
   /** The source kind. Changing it replaces the resource. */
-  type: pulumi.Input<"hosted_csv">;
+  type: "hosted_csv";
   /** `hosted_csv`: the upload directory read (an `Upload`'s `directory`). */
   uploadDirectory: pulumi.Input<string>;
   /** CSV field delimiter. */
@@ -4026,7 +4026,7 @@ export interface DatasetOptionsHostedCsvArgs {
  */
 export interface DatasetOptionsSnowflakeArgs {
   /** The source kind. Changing it replaces the resource. */
-  type: pulumi.Input<"snowflake">;
+  type: "snowflake";
   /** The source table. */
   tableName: pulumi.Input<string>;
   /** The source table's schema. */
@@ -4040,7 +4040,7 @@ export interface DatasetOptionsSnowflakeArgs {
  */
 export interface DatasetOptionsBigqueryArgs {
   /** The source kind. Changing it replaces the resource. */
-  type: pulumi.Input<"bigquery">;
+  type: "bigquery";
   /** The source table. */
   tableName: pulumi.Input<string>;
 }
@@ -4052,7 +4052,7 @@ export interface DatasetOptionsBigqueryArgs {
  */
 export interface DatasetOptionsS3CsvArgs {
   /** The source kind. Changing it replaces the resource. */
-  type: pulumi.Input<"s3_csv">;
+  type: "s3_csv";
   /** `s3_csv`, `gcs_csv`: one object read from the connection's bucket. */
   objectKey?: pulumi.Input<string>;
   /** `s3_csv`, `gcs_csv`: every object under this key prefix is read. */
@@ -4070,7 +4070,7 @@ export interface DatasetOptionsS3CsvArgs {
  */
 export interface DatasetOptionsGcsCsvArgs {
   /** The source kind. Changing it replaces the resource. */
-  type: pulumi.Input<"gcs_csv">;
+  type: "gcs_csv";
   /** `s3_csv`, `gcs_csv`: one object read from the connection's bucket. */
   objectKey?: pulumi.Input<string>;
   /** `s3_csv`, `gcs_csv`: every object under this key prefix is read. */
@@ -4088,7 +4088,7 @@ export interface DatasetOptionsGcsCsvArgs {
  */
 export interface DatasetOptionsPostgresArgs {
   /** The source kind. Changing it replaces the resource. */
-  type: pulumi.Input<"postgres">;
+  type: "postgres";
   /** The source table. */
   tableName: pulumi.Input<string>;
   /** The source table's schema. */
@@ -4102,7 +4102,7 @@ export interface DatasetOptionsPostgresArgs {
  */
 export interface DatasetOptionsRedshiftArgs {
   /** The source kind. Changing it replaces the resource. */
-  type: pulumi.Input<"redshift">;
+  type: "redshift";
   /** The source table. */
   tableName: pulumi.Input<string>;
   /** The source table's schema. */
@@ -4116,7 +4116,7 @@ export interface DatasetOptionsRedshiftArgs {
  */
 export interface DatasetOptionsDatabricksArgs {
   /** The source kind. Changing it replaces the resource. */
-  type: pulumi.Input<"databricks">;
+  type: "databricks";
   /** The source table. */
   tableName: pulumi.Input<string>;
   /** The source table's schema. */
@@ -4658,7 +4658,7 @@ export interface ConnectionArgs extends ResourceControls {
  */
 export interface ConnectionOptionsHostedCsvArgs {
   /** The connection kind. Changing it replaces the resource. */
-  type: pulumi.Input<"hosted_csv">;
+  type: "hosted_csv";
 }
 
 /**
@@ -4668,7 +4668,7 @@ export interface ConnectionOptionsHostedCsvArgs {
  */
 export interface ConnectionOptionsLookupApiArgs {
   /** The connection kind. Changing it replaces the resource. */
-  type: pulumi.Input<"lookup_api">;
+  type: "lookup_api";
 }
 
 /**
@@ -4678,7 +4678,7 @@ export interface ConnectionOptionsLookupApiArgs {
  */
 export interface ConnectionOptionsSnowflakeArgs {
   /** The connection kind. Changing it replaces the resource. */
-  type: pulumi.Input<"snowflake">;
+  type: "snowflake";
   /** The database. */
   database: pulumi.Input<string>;
   /** The user connecting. */
@@ -4704,7 +4704,7 @@ export interface ConnectionOptionsSnowflakeArgs {
  */
 export interface ConnectionOptionsBigqueryArgs {
   /** The connection kind. Changing it replaces the resource. */
-  type: pulumi.Input<"bigquery">;
+  type: "bigquery";
   /** `bigquery`, `gcs_csv`: the cloud project. */
   projectId: pulumi.Input<string>;
   /** `bigquery`: the dataset. */
@@ -4720,7 +4720,7 @@ export interface ConnectionOptionsBigqueryArgs {
  */
 export interface ConnectionOptionsS3CsvArgs {
   /** The connection kind. Changing it replaces the resource. */
-  type: pulumi.Input<"s3_csv">;
+  type: "s3_csv";
   /** `s3_csv`, `gcs_csv`: the bucket. */
   bucketName: pulumi.Input<string>;
   /** `s3_csv`: the bucket's region. */
@@ -4734,7 +4734,7 @@ export interface ConnectionOptionsS3CsvArgs {
  */
 export interface ConnectionOptionsGcsCsvArgs {
   /** The connection kind. Changing it replaces the resource. */
-  type: pulumi.Input<"gcs_csv">;
+  type: "gcs_csv";
   /** `s3_csv`, `gcs_csv`: the bucket. */
   bucketName: pulumi.Input<string>;
   /** `bigquery`, `gcs_csv`: the cloud project. */
@@ -4748,7 +4748,7 @@ export interface ConnectionOptionsGcsCsvArgs {
  */
 export interface ConnectionOptionsPostgresArgs {
   /** The connection kind. Changing it replaces the resource. */
-  type: pulumi.Input<"postgres">;
+  type: "postgres";
   /** The server's host name. */
   host: pulumi.Input<string>;
   /** The server's port (1 to 65535). */
@@ -4770,7 +4770,7 @@ export interface ConnectionOptionsPostgresArgs {
  */
 export interface ConnectionOptionsRedshiftArgs {
   /** The connection kind. Changing it replaces the resource. */
-  type: pulumi.Input<"redshift">;
+  type: "redshift";
   /** The server's host name. */
   host: pulumi.Input<string>;
   /** The server's port (1 to 65535). */
@@ -4792,7 +4792,7 @@ export interface ConnectionOptionsRedshiftArgs {
  */
 export interface ConnectionOptionsDatabricksArgs {
   /** The connection kind. Changing it replaces the resource. */
-  type: pulumi.Input<"databricks">;
+  type: "databricks";
   /** The server's host name. */
   host: pulumi.Input<string>;
   /** `databricks`: the HTTP path of the SQL warehouse. */

@@ -17,7 +17,11 @@ export interface ResourceClass<C extends Collection> {
   get(name: string, id: pulumi.Input<string>, state?: Pick<ResourceControls, "account">, opts?: pulumi.CustomResourceOptions): AudienceResource<C>;
 }
 
-/** What every resource class of a family registers: each output named (unknown until answered), credentials secret. */
+/**
+ * What every resource class of a family registers: the inputs the program gave (each registered member costs the
+ * Pulumi runtime an output, four promises and their stacks, so the answer's other members are not pre-declared),
+ * credentials secret, and every other documented output read on demand (`definesOutputs`).
+ */
 export function registration<C extends Collection>(collection: C) {
   const found = providerFamilies[collection];
   if (!found) throw new Error(`no provider family for ${collection}`);
@@ -27,8 +31,9 @@ export function registration<C extends Collection>(collection: C) {
   const secret = new Set(kind.secretOutputs);
   return {
     kind,
+    outputNames,
     props(args: Args<C>): Record<string, unknown> {
-      const props: Record<string, unknown> = Object.fromEntries(outputNames.map((k) => [k, undefined]));
+      const props: Record<string, unknown> = {};
       for (const [key, value] of Object.entries(args as Record<string, unknown>)) {
         // Credentials stay secret in state even when the program passed them in plain text.
         props[key] = secret.has(key) && value !== undefined ? pulumi.secret(value) : value;
@@ -39,8 +44,44 @@ export function registration<C extends Collection>(collection: C) {
   };
 }
 
+/** A resource of this program read back from the engine by its URN (`pulumi:pulumi:getResource`), resolving one member. */
+class Recorded extends pulumi.CustomResource {
+  constructor(urn: string, member: string) {
+    super("audience:internal:Recorded", "recorded", { [member]: undefined }, { urn });
+  }
+}
+
+/**
+ * Makes each of `names` an output of the class's resources: a member the program registered (an input it gave) is
+ * the runtime's own output, set on the resource as usual; any other is built when first read, from the resource's
+ * state as the engine recorded it once registered (secret, unknown in preview and dependent on the resource as a
+ * registered output would be).
+ */
+export function definesOutputs(prototype: object, names: readonly string[]): void {
+  const built = new WeakMap<object, Map<string, pulumi.Output<unknown>>>();
+  for (const name of names) {
+    Object.defineProperty(prototype, name, {
+      configurable: true,
+      get(this: pulumi.CustomResource) {
+        let outputs = built.get(this);
+        if (!outputs) built.set(this, (outputs = new Map()));
+        let output = outputs.get(name);
+        if (!output) {
+          output = this.urn.apply((urn) => (new Recorded(urn, name) as unknown as Record<string, pulumi.Output<unknown>>)[name]!);
+          outputs.set(name, output);
+        }
+        return output;
+      },
+      // The runtime sets the outputs of registered members on the resource itself.
+      set(this: object, value: unknown) {
+        Object.defineProperty(this, name, { value, writable: true, enumerable: true, configurable: true });
+      },
+    });
+  }
+}
+
 export function resourceClass<C extends Collection>(collection: C): ResourceClass<C> {
-  const { kind, props, additionalSecretOutputs } = registration(collection);
+  const { kind, outputNames, props, additionalSecretOutputs } = registration(collection);
 
   // What `pulumi.dynamic.Resource` registers, with the shim given as text instead of serialized at run time.
   const type = `${DYNAMIC_TYPE_PREFIX}${kind.family.className}`;
@@ -54,5 +95,6 @@ export function resourceClass<C extends Collection>(collection: C): ResourceClas
     }
   }
   Object.defineProperty(Resource, "name", { value: kind.family.className });
+  definesOutputs(Resource.prototype, outputNames);
   return Resource as unknown as ResourceClass<C>;
 }

@@ -1,13 +1,14 @@
 // Writes `program-types.ts`: the documented TypeScript face of every family (arguments, outputs, lookup result),
 // one named interface per nested object, from the contract's schemas and field docs. Types derived by zod
 // inference carry no JSDoc, so the docs reach editors only through generated declarations.
-// `npm run gen:types` rewrites the file; a test fails when it is stale.
+// `npm run gen:types` rewrites it and the two program faces (faces-generator.ts); a test fails when one is stale.
 import { writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
 import { camelKey, documentedMembers, families, shapesOf, unwrap, type Collection, type DocumentedMember, type FamilyDef } from "pulumi-audience/sdk/contract";
 import { providerFamilies } from "../families/index.ts";
 import { controlsSchema } from "../lifecycle/controls.ts";
+import { DYNAMIC_FACE_FILE, dynamicFace, NATIVE_FACE_FILE, nativeFace } from "./faces-generator.ts";
 
 export const PROGRAM_TYPES_FILE = fileURLToPath(new URL("./program-types.ts", import.meta.url));
 
@@ -22,6 +23,11 @@ interface Emitter {
   members: Map<string, DocumentedMember>;
   /** Declarations emitted so far, by name. */
   out: Map<string, string>;
+  /**
+   * Paths of union discriminants (`options.type`): plain literals even in args, so that TypeScript picks the
+   * variant (hover docs, errors naming the variant's members), as Pulumi's generated SDKs type them.
+   */
+  discriminants: Set<string>;
 }
 
 const pascal = (wire: string) => {
@@ -98,6 +104,7 @@ function typeOf(e: Emitter, schema: z.ZodType, path: string, name: string): stri
     const options = s.def.options as z.ZodType[];
     const discriminator = (s.def as { discriminator?: string }).discriminator;
     if (discriminator !== undefined) {
+      e.discriminants.add(path === "" ? discriminator : `${path}.${discriminator}`);
       const variants = options.map((option) => {
         const shape = shapesOf(option)[0] ?? {};
         const tag = [...((unwrap(shape[discriminator] ?? z.never())._zod as { values?: Set<string> }).values ?? [])][0] ?? "";
@@ -152,7 +159,7 @@ function memberLines(e: Emitter, shape: Record<string, z.ZodType>, prefix: strin
     if (acceptsNull(member) && type !== "unknown") type = `${type} | null`;
     const optional = isOptional(member, e.mode);
     body += jsdoc(docOf(e, path), documented?.deprecated, "  ");
-    body += `  ${line(camelKey(key), optional, wrapIf(e.mode, type))};\n`;
+    body += `  ${line(camelKey(key), optional, e.discriminants.has(path) ? type : wrapIf(e.mode, type))};\n`;
   }
   return body;
 }
@@ -167,7 +174,7 @@ function declareObject(e: Emitter, object: z.ZodObject, path: string, name: stri
 function emitter(collection: Collection, mode: Mode, schema: z.ZodType, out: Map<string, string>): Emitter {
   const family = families[collection] as FamilyDef;
   const members = new Map(documentedMembers(collection, family, schema).map((m) => [m.path, m]));
-  return { collection, family, mode, members, out };
+  return { collection, family, mode, members, out, discriminants: new Set() };
 }
 
 function hasExtraInputs(collection: Collection): boolean {
@@ -243,6 +250,8 @@ export function programTypes(): string {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  writeFileSync(PROGRAM_TYPES_FILE, programTypes());
-  console.log(`wrote ${PROGRAM_TYPES_FILE}`);
+  for (const [file, text] of [[PROGRAM_TYPES_FILE, programTypes()], [DYNAMIC_FACE_FILE, dynamicFace()], [NATIVE_FACE_FILE, nativeFace()]] as const) {
+    writeFileSync(file, text);
+    console.log(`wrote ${file}`);
+  }
 }

@@ -1,0 +1,136 @@
+// The two program faces (`pulumi-audience`, `pulumi-audience/native`): generated from the families registry, serving
+// the families and lookups the plugin schema serves, and typed so that the compiler picks a union's variant from its
+// discriminant (`options.type`, `representation.mode`): right errors, hover docs on the variant's members.
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import ts from "typescript";
+import { beforeAll, describe, expect, it } from "vitest";
+import { families, type FamilyDef } from "pulumi-audience/sdk/contract";
+import * as dynamicFace from "../../provider/index.ts";
+import * as nativeFace from "../../provider/native/index.ts";
+import { packageSchema } from "../../provider/plugin/schema.ts";
+import { providerFamilies } from "../../provider/runtime/families/index.ts";
+import { DYNAMIC_FACE_FILE, dynamicFace as dynamicFaceText, NATIVE_FACE_FILE, nativeFace as nativeFaceText } from "../../provider/runtime/resources/faces-generator.ts";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+
+describe("program faces", () => {
+  it("are the ones the registry generates (run `npm run gen:types` after adding or changing a family)", () => {
+    expect(readFileSync(DYNAMIC_FACE_FILE, "utf8")).toBe(dynamicFaceText());
+    expect(readFileSync(NATIVE_FACE_FILE, "utf8")).toBe(nativeFaceText());
+  });
+
+  it("serve the classes and lookups the plugin schema serves, in both faces", () => {
+    const schema = packageSchema();
+    const token = (name: string) => `audience:index:${name}`;
+    const exported = (face: Record<string, unknown>) => ({
+      classes: Object.keys(face).filter((k) => /^[A-Z]/.test(k) && Object.keys(schema.resources).includes(token(k))).sort(),
+      lookups: Object.keys(face).filter((k) => /^get[A-Z]/.test(k) && !k.endsWith("Output")).sort(),
+    });
+    const served = {
+      classes: Object.keys(schema.resources).map((t) => t.replace("audience:index:", "")).sort(),
+      lookups: Object.keys(schema.functions).map((t) => t.replace("audience:index:", "")).sort(),
+    };
+    expect(served.classes).toHaveLength(Object.keys(families).length);
+    expect(exported(dynamicFace)).toEqual(served);
+    expect(exported(nativeFace)).toEqual(served);
+    for (const name of served.lookups) {
+      expect(typeof (dynamicFace as Record<string, unknown>)[`${name}Output`]).toBe("function");
+      expect(typeof (nativeFace as Record<string, unknown>)[`${name}Output`]).toBe("function");
+    }
+  });
+
+  it("leave out a lookup only where the family's definition says why", () => {
+    const withoutLookup = Object.values(families as Record<string, FamilyDef>).filter((f) => f.noLookup !== undefined).map((f) => f.collection);
+    expect(withoutLookup.sort()).toEqual(["insights", "uploads"]);
+    // A family the generic lookup cannot read (one per account, or found its own way) must say so.
+    for (const kind of Object.values(providerFamilies)) {
+      if (kind.family.singleton || kind.find !== undefined) expect(kind.family.noLookup, kind.family.collection).toBeDefined();
+    }
+  });
+});
+
+/** Small programs, one per case, held in memory beside the repository's sources. */
+const PROGRAMS: Record<string, (face: string) => string> = {
+  valid: (face) => `import * as audience from "${face}";
+export const pg = new audience.Connection("pg", {
+  name: "PG",
+  options: { type: "postgres", host: "db.example.com", port: 5432, database: "d", schema: "s", user: "u", password: "pw" },
+});
+export const target = new audience.Target("t", { name: "T", scopeId: "s", options: { type: "hosted_csv" }, representation: { mode: "hashed" } });
+export const count = audience.getCohortOutput({ name: "Leads" }).apply((cohort) => cohort.populationCount);
+`,
+  missingPassword: (face) => `import * as audience from "${face}";
+new audience.Connection("pg", { name: "PG", options: { type: "postgres", host: "h", port: 5432, database: "d", schema: "s", user: "u" } });
+`,
+  hostOnHostedCsv: (face) => `import * as audience from "${face}";
+new audience.Connection("csv", { name: "CSV", options: { type: "hosted_csv", host: "h" } });
+`,
+  referenceOnHashed: (face) => `import * as audience from "${face}";
+new audience.Target("t", { name: "T", scopeId: "s", options: { type: "hosted_csv" }, representation: { mode: "hashed", reference: { datasetId: "d", columnName: "c" } } });
+`,
+};
+const FACES = { dynamic: "pulumi-audience", native: "pulumi-audience/native" };
+const files = new Map(Object.entries(FACES).flatMap(([faceName, face]) =>
+  Object.entries(PROGRAMS).map(([caseName, program]) => [path.join(ROOT, "examples", `face-${faceName}-${caseName}.ts`), program(face)] as const)));
+const fileOf = (faceName: string, caseName: string) => path.join(ROOT, "examples", `face-${faceName}-${caseName}.ts`);
+
+function languageService(): ts.LanguageService {
+  const config = ts.readConfigFile(path.join(ROOT, "tsconfig.json"), (file) => ts.sys.readFile(file));
+  const options = ts.parseJsonConfigFileContent(config.config, ts.sys, ROOT).options;
+  const host: ts.LanguageServiceHost = {
+    getCompilationSettings: () => options,
+    getScriptFileNames: () => [...files.keys()],
+    getScriptVersion: () => "1",
+    getScriptSnapshot: (file) => {
+      const text = files.get(file) ?? ts.sys.readFile(file);
+      return text === undefined ? undefined : ts.ScriptSnapshot.fromString(text);
+    },
+    getCurrentDirectory: () => ROOT,
+    getDefaultLibFileName: (o) => ts.getDefaultLibFilePath(o),
+    fileExists: (file) => files.has(file) || ts.sys.fileExists(file),
+    readFile: (file) => files.get(file) ?? ts.sys.readFile(file),
+    readDirectory: ts.sys.readDirectory,
+    directoryExists: ts.sys.directoryExists,
+    getDirectories: ts.sys.getDirectories,
+  };
+  return ts.createLanguageService(host);
+}
+
+describe.each(Object.keys(FACES))("the %s face's discriminated unions", (faceName) => {
+  let service: ts.LanguageService;
+  const errors = (caseName: string) => service.getSemanticDiagnostics(fileOf(faceName, caseName))
+    .map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"));
+  /** What an editor shows when hovering `word` (its first occurrence after `after`). */
+  const hover = (caseName: string, word: string, after = "") => {
+    const text = files.get(fileOf(faceName, caseName))!;
+    const info = service.getQuickInfoAtPosition(fileOf(faceName, caseName), text.indexOf(word, text.indexOf(after)));
+    return { signature: ts.displayPartsToString(info?.displayParts), doc: ts.displayPartsToString(info?.documentation) };
+  };
+  // Type-checking against @pulumi/pulumi's declarations is the slow part: done once per face, bounded generously.
+  beforeAll(() => {
+    service = languageService();
+    errors("valid");
+  }, 240_000);
+
+  it("accept a valid program and show the chosen variant's docs on hover", () => {
+    expect(errors("valid")).toEqual([]);
+    expect(hover("valid", "host", "postgres")).toMatchObject({ signature: expect.stringContaining("ConnectionOptionsPostgresArgs.host"), doc: "The server's host name." });
+    expect(hover("valid", "password").doc).toMatch(/password/i);
+    expect(hover("valid", "populationCount").doc).toBe("People in the cohort, once it has built.");
+  });
+
+  it("name the missing member of the variant the discriminant picks", () => {
+    const [error, ...more] = errors("missingPassword");
+    expect(more).toEqual([]);
+    expect(error).toMatch(/Property 'password' is missing/);
+    expect(error).toMatch(/ConnectionOptionsPostgresArgs/);
+    expect(error).not.toMatch(/Redshift/);
+  });
+
+  it("flag a member another variant takes", () => {
+    // The variant is named first; the Input wrappers of the whole union follow it.
+    expect(errors("hostOnHostedCsv")).toEqual([expect.stringMatching(/'host' does not exist in type 'ConnectionOptionsHostedCsvArgs[ ']/)]);
+    expect(errors("referenceOnHashed")).toEqual([expect.stringMatching(/'reference' does not exist in type 'TargetRepresentationHashedArgs[ ']/)]);
+  });
+});
