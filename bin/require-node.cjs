@@ -8,3 +8,5 @@ if (problem) {
   process.stderr.write("error: " + problem + "\n");
   process.exit(1);
 }
+
+require("./lazy-typescript.cjs");

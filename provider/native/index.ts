@@ -4,6 +4,7 @@
 // `pulumi import`, customTimeouts, cancellation and explicit providers work. Switching a program's import from
 // `pulumi-audience` to `pulumi-audience/native` moves its stack over without replacing anything (an alias from
 // the dynamic type). Lookups are the provider's `audience:index:get<Name>` functions.
+import "pulumi-audience/lazy-typescript"; // first: before @pulumi/pulumi loads
 import { nativeClass, nativeLookups, type NativeResource } from "./resource.ts";
 
 export type { Args, DeepInput, Outputs, ResourceControls, State } from "../runtime/resources/types.ts";
