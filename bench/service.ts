@@ -3,7 +3,7 @@
 //                                                                  seeded through its store (not over HTTP)
 //   node --conditions=source bench/service.ts bare <answers.json>  bare node:http answering recorded bytes
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createServer } from "node:http";
@@ -61,7 +61,9 @@ if (mode === "bare") {
       state.save({ ...template, doc: { ...template.doc, id, name: `cohort ${i}` } });
     }
   });
-  const idsFile = join(mkdtempSync(join(tmpdir(), "audience-bench-ids-")), "ids.txt");
+  const idsDir = mkdtempSync(join(tmpdir(), "audience-bench-ids-"));
+  process.once("exit", () => rmSync(idsDir, { recursive: true, force: true }));
+  const idsFile = join(idsDir, "ids.txt");
   writeFileSync(idsFile, ids.join("\n"));
   await app.listen({ port: 0, host: "127.0.0.1" });
   const ready: EmulatorReady = { url: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`, apiKey, ids: ids.slice(0, 1000), idsFile };
