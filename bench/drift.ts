@@ -1,29 +1,32 @@
-// `audience drift` over a fleet against the baseline of one GET per resource (what `refresh` does), on one emulator
-// in its own process, as the service runs apart from the machine that checks it (`--in-process` runs it in this
-// process instead, where its work is added to both paths):
-//   node --conditions=source bench/drift.ts [--in-process] [accounts] [resources per account]   (default 5 x 2000)
-// Prints a table: requests and time of each path (the scan: median of a few whole runs), on loopback and with a
-// network's latency added, and the budget of requests the scan must stay within.
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+// `audience drift` over a fleet, run as users run it (`bin/audience.js drift`, a whole process), against two
+// baselines of the same run: one provider read per resource (what `refresh` does), and the wire's floor (the same
+// lists downloaded and parsed with undici in a process of their own, bench/drift-floor.ts). The emulator runs in its
+// own process, as the service runs apart from the machine that checks it (`--in-process` runs it in this process):
+//   node --conditions=source bench/drift.ts [--in-process] [accounts] [resources per account]   (default 10 x 5000)
+// Prints a table: requests and time of each path (the scan and the floor: median of a few whole runs, alternated),
+// on loopback and with a network's latency added, the scan's peak RSS, and the budget of requests.
+import { execFile } from "node:child_process";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Table from "cli-table3";
 import { startEmulator } from "pulumi-audience/emulator";
-import { startChild } from "./measure.ts";
+import { assertBuilt, median, ROOT, startChild } from "./measure.ts";
 import type { EmulatorReady } from "./service.ts";
 import { clientService, createLifecycle, credentialsFor, type Service, type Settings } from "pulumi-audience/provider";
-import { driftReport, type Report } from "../provider/cli/drift/index.ts";
+import type { Report } from "../provider/cli/drift/index.ts";
 import { pool } from "../provider/cli/drift/scan.ts";
 import { ADOPTABLE } from "../provider/cli/adoptable.ts";
 import { providerFamilies } from "../provider/runtime/families/index.ts";
 
 type Props = Record<string, unknown>;
 
+assertBuilt();
 const inProcess = process.argv.includes("--in-process");
-const [accountCount = 5, perAccount = 2000] = process.argv.slice(2).filter((a) => a !== "--in-process").map(Number).filter((n) => Number.isInteger(n) && n > 0);
+const [accountCount = 10, perAccount = 5000] = process.argv.slice(2).filter((a) => a !== "--in-process").map(Number).filter((n) => Number.isInteger(n) && n > 0);
 /** Resource reads in flight per account for the baseline, as `audience run --parallel` defaults to. */
 const BASELINE_PARALLEL = 8;
-/** Whole scans per round; the median is compared with the baseline. */
+/** Whole scans (and floors) per round, alternated; the medians are compared. */
 const DRIFT_RUNS = 3;
 /** Added to every request in the second round, as a service across a network would. */
 const LATENCY_MS = 20;
@@ -43,11 +46,18 @@ const control = async (method: string, path: string, body?: unknown, key?: strin
   return answer.json() as Promise<unknown>;
 };
 const dir = await mkdtemp(join(tmpdir(), "audience-drift-bench-"));
+await mkdir(join(dir, "stacks"));
+/** Runs a command to its end; its output, or its failure with what it printed. */
+const run = (command: string, args: string[]) => new Promise<{ stdout: string; stderr: string }>((resolve, reject) => {
+  execFile(command, args, { maxBuffer: 1 << 30, env: { ...process.env, NO_COLOR: "1" } }, (error, stdout, stderr) => (error ? reject(new Error(`${args.slice(0, 3).join(" ")}: ${error.message}\n${stderr}`)) : resolve({ stdout, stderr })));
+});
 try {
   const settings: Settings = { default: {}, accounts: {} };
+  const keyOfAccount = new Map<string, string>();
   for (let a = 1; a <= accountCount; a++) {
-    const made = (await control("POST", "/_emulator/accounts", { name: `brand-${a}`, quotas: { cohorts: perAccount, connections: perAccount, webhook_endpoints: perAccount } })) as { api_key: string };
+    const made = (await control("POST", "/_emulator/accounts", { name: `brand-${a}`, quotas: { cohorts: perAccount, connections: perAccount, webhook_endpoints: perAccount } })) as { id: string; api_key: string };
     settings.accounts[`brand-${a}`] = { apiKey: made.api_key, baseUrl: emulator.url };
+    keyOfAccount.set(made.id, made.api_key);
   }
   const names = Object.keys(settings.accounts);
 
@@ -61,7 +71,7 @@ try {
   };
   const lifecycle = createLifecycle({ settings: () => settings, service, sleep: () => Promise.resolve() });
   const stacks: { account: string; id: string; collection: string; outputs: Props }[][] = [];
-  for (const account of names) {
+  await pool(names, names.length, async (account) => {
     const made = await pool(Array.from({ length: perAccount }, (_, i) => i), 16, async (i) => {
       const { collection, props } = declared(i);
       const checked = await lifecycle.check({}, { ...props, account, __kind: collection });
@@ -69,9 +79,9 @@ try {
       const type = `pulumi-nodejs:dynamic/audience:${providerFamilies[collection]!.family.className}`;
       return { urn: `urn:pulumi:${account}::fleet::${type}::r${i}`, custom: true, type, id: created.id, inputs: checked.inputs, outputs: { ...created.outs } };
     });
-    await writeFile(join(dir, `${account}.json`), JSON.stringify({ version: 3, deployment: { resources: made } }));
+    await writeFile(join(dir, "stacks", `${account}.json`), JSON.stringify({ version: 3, deployment: { resources: made } }));
     stacks.push(made.map((r) => ({ account, id: r.id, collection: String(r.inputs.__kind), outputs: { ...r.outputs, ...r.inputs } })));
-  }
+  });
   const setupMs = Math.round(performance.now() - started);
 
   /** Requests the emulator served since `since`, counted by the sequence number of a marker request. */
@@ -80,59 +90,75 @@ try {
     const log = (await control("GET", `/_emulator/requests?path=/accounts/current&since=${since}`)) as { seq: number }[];
     return { last: log.at(-1)!.seq, count: log.at(-1)!.seq - since - 1 };
   };
-  const accounts = Object.fromEntries(names.map((n) => [n, settings.accounts[n] as { baseUrl: string; apiKey: string }]));
+  const accountsFile = join(dir, "accounts.json");
+  await writeFile(accountsFile, JSON.stringify(Object.fromEntries(names.map((n) => [n, settings.accounts[n]]))));
   const total = accountCount * perAccount;
-  const table = new Table({ style: { head: [], border: [] }, head: ["network", "path", "accounts x resources", "requests", "requests / 100 resources", "ms", "x faster than baseline"] });
-  const driftRuns: string[] = [];
+
+  /** `audience drift` as a user runs it: bin/audience.js, a whole process; its wall time and peak RSS. */
+  const scan = async () => {
+    const t = performance.now();
+    const { stdout, stderr } = await run("/usr/bin/time", ["-f", "%M", process.execPath, join(ROOT, "bin", "audience.js"), "drift", "--state", join(dir, "stacks", "*.json"), "--accounts", accountsFile, "--concurrency", String(accountCount), "--format", "json", "--fail-on", "drifted,missing,error,unknown"]);
+    const ms = performance.now() - t;
+    const report = JSON.parse(stdout) as Report;
+    if (report.summary.in_sync !== total) throw new Error(`expected every resource in sync: ${JSON.stringify(report.summary)}`);
+    return { ms, peakMb: Math.round(Number(stderr.trim().split("\n").at(-1)) / 1024) };
+  };
+  /** The wire's floor: the lists the scan fetched, downloaded and parsed with undici by a process of its own. */
+  const floor = async (planFile: string) => {
+    const t = performance.now();
+    await run(process.execPath, [join(import.meta.dirname, "drift-floor.ts"), planFile]);
+    return performance.now() - t;
+  };
+
+  const table = new Table({ style: { head: [], border: [] }, head: ["network", "path", "accounts x resources", "requests", "requests / 100 resources", "ms", "x the scan's time"] });
+  const notes: string[] = [];
   for (const latencyMs of [0, LATENCY_MS]) {
     await control("PUT", "/_emulator/faults", { rules: latencyMs ? [{ path: "/**", latency_ms: latencyMs }] : [] });
     let { last } = await served(0);
-    // The baseline: the provider's read of each resource, one GET each, accounts in parallel as the scan.
-    let t = performance.now();
+    // One scan first: its requests are the floor's plan, and the count every later scan must repeat.
+    await scan();
+    const logged = (await control("GET", `/_emulator/requests?since=${last}`)) as { seq: number; path: string; query: string; account_id: string | null }[];
+    const requests = logged.filter((r) => r.account_id !== null && !r.path.startsWith("/_emulator"));
+    const plan = [...keyOfAccount].map(([id, apiKey]) => ({
+      baseUrl: `${emulator.url}/v1`, apiKey, paths: requests.filter((r) => r.account_id === id).map((r) => `${r.path}${r.query ? `?${r.query}` : ""}`),
+    }));
+    const planFile = join(dir, `plan-${latencyMs}.json`);
+    await writeFile(planFile, JSON.stringify(plan));
+    ({ last } = await served(logged.at(-1)?.seq ?? last));
+    // Scan and floor alternated, so a change in the machine's load falls on both.
+    const scans: { ms: number; peakMb: number }[] = [];
+    const floors: number[] = [];
+    for (let i = 0; i < DRIFT_RUNS; i++) {
+      scans.push(await scan());
+      floors.push(await floor(planFile));
+    }
+    const scanMs = median(scans.map((s) => s.ms));
+    const floorMs = median(floors);
+    // The baseline of one read per resource: the provider's read of each, 8 at once per account, accounts in parallel.
+    ({ last } = await served(last));
+    const t = performance.now();
     await pool(stacks, accountCount, (stack) => pool(stack, BASELINE_PARALLEL, async (r) => {
       const found = await lifecycle.read(r.id, r.outputs);
       if (!found.id) throw new Error(`${r.collection} ${r.id} not found`);
     }));
-    const baselineMs = Math.round(performance.now() - t);
-    const baseline = await served(last);
-    last = baseline.last;
-    if (latencyMs === 0) {
-      // Today's tool before the scan: one GET per resource, one after another (not repeated with latency: minutes).
-      t = performance.now();
-      for (const r of stacks.flat()) await lifecycle.read(r.id, r.outputs);
-      const sequentialMs = Math.round(performance.now() - t);
-      const sequential = await served(last);
-      last = sequential.last;
-      table.push(["loopback", "one GET per resource, one after another", `${accountCount} x ${perAccount}`, sequential.count, (sequential.count / (total / 100)).toFixed(1), sequentialMs, (baselineMs / sequentialMs).toFixed(1)]);
-    }
-    // The scan, run whole (states read, every list fetched) a few times: its time is the median, beside the
-    // baseline's single long run; each run's time is printed below the table.
-    const runs: number[] = [];
-    let drift = { last, count: 0 };
-    for (let run = 0; run < DRIFT_RUNS; run++) {
-      t = performance.now();
-      const report: Report = await driftReport({ states: [join(dir, "*.json")], accounts, concurrency: accountCount, env: {} });
-      runs.push(Math.round(performance.now() - t));
-      const counted = await served(last);
-      if (run > 0 && counted.count !== drift.count) throw new Error(`runs made ${drift.count} and ${counted.count} requests`);
-      drift = counted;
-      last = counted.last;
-      if (report.summary.in_sync !== total) throw new Error(`expected every resource in sync: ${JSON.stringify(report.summary)}`);
-    }
-    const driftMs = [...runs].sort((a, b) => a - b)[Math.floor(runs.length / 2)]!;
-    driftRuns.push(`${latencyMs ? `+${latencyMs} ms` : "loopback"}: ${runs.join(", ")}`);
+    const readsMs = performance.now() - t;
+    const reads = await served(last);
     const network = latencyMs ? `loopback + ${latencyMs} ms per request` : "loopback";
+    const size = `${accountCount} x ${perAccount}`;
+    const perHundred = (n: number) => (n / (total / 100)).toFixed(2);
     table.push(
-      [network, `baseline: one GET per resource (${BASELINE_PARALLEL} at once per account)`, `${accountCount} x ${perAccount}`, baseline.count, (baseline.count / (total / 100)).toFixed(1), baselineMs, "1.0"],
-      [network, `audience drift --concurrency ${accountCount} (median of ${DRIFT_RUNS} runs)`, `${accountCount} x ${perAccount}`, drift.count, (drift.count / (total / 100)).toFixed(2), driftMs, (baselineMs / driftMs).toFixed(1)],
+      [network, `audience drift --concurrency ${accountCount} (bin/audience.js, whole process, median of ${DRIFT_RUNS})`, size, requests.length, perHundred(requests.length), Math.round(scanMs), "1.0"],
+      [network, `wire floor: the same ${requests.length} lists with undici, parsed (whole process, median of ${DRIFT_RUNS})`, size, requests.length, perHundred(requests.length), Math.round(floorMs), (floorMs / scanMs).toFixed(2)],
+      [network, `one provider read per resource (${BASELINE_PARALLEL} at once per account, in the bench's process)`, size, reads.count, perHundred(reads.count), Math.round(readsMs), (readsMs / scanMs).toFixed(1)],
     );
+    notes.push(`${network}: scan ${(scanMs / floorMs).toFixed(2)}x the wire floor (goal <= 2x), ${(readsMs / scanMs).toFixed(1)}x faster than one read per resource; scan runs ${scans.map((s) => Math.round(s.ms)).join(", ")} ms, floor runs ${floors.map(Math.round).join(", ")} ms; scan peak RSS ${scans.map((s) => s.peakMb).join(", ")} MB`);
   }
   const families = new Set(stacks.flat().map((r) => r.collection));
-  const perFamily = [...families].map((f) => Math.ceil(stacks[0]!.filter((r) => r.collection === f).length / 100));
-  const budget = accountCount * (perFamily.reduce((a, b) => a + b, 0) + ADOPTABLE.length + 1);
+  if ([...families].some((f) => !ADOPTABLE.includes(providerFamilies[f]!))) throw new Error("the fleet holds a family that is not listed whole: its budget has id batches");
+  const budget = accountCount * (ADOPTABLE.length + 1);
   console.log(table.toString());
-  console.log(`drift budget: ${budget} requests = per account (${perFamily.join(" + ")} id batches over ${families.size} families, ${ADOPTABLE.length} plain lists, 1 account check)`);
-  console.log(`audience drift runs (ms): ${driftRuns.join("; ")}`);
+  console.log(`drift budget: ${budget} requests = per account (${ADOPTABLE.length} plain lists, which answer the managed documents of ${families.size} families, 1 account check)`);
+  for (const note of notes) console.log(note);
   console.log(`setup (creating the fleet through the provider) took ${setupMs} ms; every resource reported in sync by each scan.`);
 } finally {
   await rm(dir, { recursive: true, force: true });

@@ -1,28 +1,30 @@
-// Engine rows: `up`, no-op `up` and `destroy` of N independent cohorts through the local engine, against the same
-// requests made with undici at the engine's concurrency, and against a bare program registering N resources; and the
-// floor the Pulumi runtime sets: the cohorts program itself against a monitor that answers at once with the outputs
-// the engine answers.
+// Engine rows: `up`, no-op `up` and `destroy` of N independent cohorts, each run as users run it (bin/audience.js, a
+// whole process, on the built package), against the same requests made with undici at the engine's concurrency, and
+// against the floor the Pulumi runtime sets: the cohorts program, and a bare program registering N resources, each
+// run by the language runtime against a monitor that answers at once (bench/program-floor.ts, its own process).
+// Then the engine alone at a small and a large size (bench/engine-memory.ts): what it holds per resource and what
+// each more resource costs.
+import { execFile } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Pool } from "undici";
-import { runProgram, Snapshot } from "../provider/engine/index.ts";
-import { childNodeOptions, runLanguageRuntime } from "../provider/engine/language.ts";
-import { startMonitor, type MonitorHandler } from "../provider/engine/monitor.ts";
-import { loadProject } from "../provider/engine/project.ts";
+import { Snapshot } from "../provider/engine/snapshot.ts";
 import { urnName } from "../provider/engine/urn.ts";
-import type { PropertyMap } from "../provider/plugin/values.ts";
-import { atMost, elapsed, inParallel, ROOT, startChild, type Bench, type Row } from "./measure.ts";
+import type { EngineMemory } from "./engine-memory.ts";
+import { assertBuilt, atMost, inParallel, median, ROOT, startChild, type Bench, type Row } from "./measure.ts";
 import type { EmulatorReady } from "./service.ts";
 
 /** The engine's default number of operations in flight. */
 const PARALLEL = 8;
 const PASSPHRASE = "bench passphrase";
-const FLOOR = "the cohorts program, its monitor answering at once with the engine's outputs";
+const FLOOR = "the cohorts program alone, its monitor answering at once with the engine's outputs";
+const BARE = "a bare program registering as many resources, its monitor answering at once";
 
-// Programs live inside the package, where `pulumi-audience` resolves to its sources.
+// Programs live inside the package, where `pulumi-audience` resolves to itself (its built `dist/`, as installed),
+// and preload what a scaffold's Pulumi.yaml preloads.
 const PROGRAMS = join(ROOT, ".audience", "bench");
-const PROJECT_YAML = (name: string) => `name: ${name}\nruntime:\n  name: nodejs\n  options:\n    typescript: false\n    nodeargs: --conditions=source\nmain: index.ts\n`;
+const PROJECT_YAML = (name: string) => `name: ${name}\nruntime:\n  name: nodejs\n  options:\n    typescript: false\n    nodeargs: --require=pulumi-audience/require-node\nmain: index.ts\n`;
 const PROGRAM = {
   cohorts: `import * as audience from "pulumi-audience";
 for (let i = 0; i < Number(process.env["BENCH_COUNT"]); i++) new audience.Cohort(\`cohort-\${i}\`, { name: \`cohort \${i}\`, deletionMode: "delete" });
@@ -40,30 +42,21 @@ function writeProgram(name: keyof typeof PROGRAM): string {
   return dir;
 }
 
-/**
- * A program run by the language runtime, registering `count` resources with a monitor that answers at once: with
- * the outputs `recorded` by name (what the engine answers), else with the inputs.
- */
-async function againstInstantMonitor(dir: string, count: number, recorded = new Map<string, PropertyMap>()): Promise<number> {
-  const handler: MonitorHandler = {
-    register: async (reg) => ({ urn: `urn:pulumi:bench::bench-bare::${reg.type}::${reg.name}`, id: reg.custom ? reg.name : "", outputs: recorded.get(reg.name) ?? reg.inputs }),
-    registerOutputs: async () => undefined,
-    read: async () => { throw new Error("not served"); },
-    invoke: async () => { throw new Error("not served"); },
-    log: () => undefined,
-  };
-  const monitor = await startMonitor(handler);
-  try {
-    return await elapsed(async () => {
-      const code = await runLanguageRuntime({
-        project: loadProject(dir), stack: "bench", monitorAddress: monitor.address, dryRun: false, parallel: PARALLEL,
-        env: { ...process.env, BENCH_COUNT: String(count), NODE_OPTIONS: childNodeOptions() }, onOutput: () => undefined,
-      });
-      if (code !== 0) throw new Error(`${dir} exited with ${code}`);
+/** Runs a command to its end: its wall time, its largest process's peak RSS and what it printed. */
+function timed(command: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ ms: number; peakMb: number; stdout: string }> {
+  const t = performance.now();
+  return new Promise((resolve, reject) => {
+    execFile("/usr/bin/time", ["-f", "%M", command, ...args], { maxBuffer: 1 << 30, env: { ...process.env, ...env } }, (error, stdout, stderr) => {
+      if (error) return reject(new Error(`${args.slice(0, 4).join(" ")}: ${error.message}\n${stderr.slice(-2000)}`));
+      resolve({ ms: performance.now() - t, peakMb: Math.round(Number(stderr.trim().split("\n").at(-1)) / 1024), stdout });
     });
-  } finally {
-    await monitor.close();
-  }
+  });
+}
+
+/** The program run by the language runtime against a monitor that answers at once (with `outputs` by name, if given). */
+async function againstInstantMonitor(dir: string, count: number, outputs?: string): Promise<number> {
+  const { stdout } = await timed(process.execPath, [join(import.meta.dirname, "program-floor.ts"), dir, String(count), ...(outputs ? [outputs] : [])]);
+  return (JSON.parse(stdout) as { ms: number }).ms;
 }
 
 interface EngineRun {
@@ -71,21 +64,22 @@ interface EngineRun {
   noop: number;
   noopRequests: number;
   destroy: number;
-  /** Each resource's outputs as the state held them before the destroy, by name. */
-  outputs: Map<string, PropertyMap>;
+  /** The largest process's peak RSS during the `up` (the program's or the engine's). */
+  upPeakMb: number;
+  /** Each resource's outputs as the state held them before the destroy, by name, in a JSON file. */
+  outputs: string;
 }
 
 async function engineRuns(dir: string, count: number, stateDir: string): Promise<EngineRun> {
   const emulator = await startChild<EmulatorReady>("service.ts", ["emulator", "0"]);
   try {
-    const env = { AUDIENCE_BASE_URL: `${emulator.ready.url}/v1`, AUDIENCE_API_KEY: emulator.ready.apiKey, BENCH_COUNT: String(count) };
-    let statePath = "";
+    const env = { AUDIENCE_BASE_URL: `${emulator.ready.url}/v1`, AUDIENCE_API_KEY: emulator.ready.apiKey, BENCH_COUNT: String(count), PULUMI_CONFIG_PASSPHRASE: PASSPHRASE, NODE_OPTIONS: "" };
+    const stack = `n${count}`;
     const run = async (operation: "up" | "destroy") => {
-      const t = performance.now();
-      const result = await runProgram({ cwd: dir, operation, stack: `n${count}`, passphrase: PASSPHRASE, stateDir, env, parallel: PARALLEL });
+      const r = await timed(process.execPath, [join(ROOT, "bin", "audience.js"), "run", operation, "--cwd", dir, "--stack", stack, "--state-dir", stateDir, "--yes", "--json"], env);
+      const result = JSON.parse(r.stdout) as { ok: boolean; error?: string };
       if (!result.ok) throw new Error(`${operation} of ${count}: ${result.error}`);
-      statePath = result.statePath;
-      return performance.now() - t;
+      return r;
     };
     const requests = async () => ((await (await fetch(`${emulator.ready.url}/_emulator/requests`)).json()) as { path: string }[])
       .filter((r) => !r.path.startsWith("/_emulator")).length;
@@ -93,9 +87,10 @@ async function engineRuns(dir: string, count: number, stateDir: string): Promise
     const before = await requests();
     const noop = await run("up");
     const noopRequests = (await requests()) - before;
-    const state = await Snapshot.load(statePath, PASSPHRASE);
-    const outputs = new Map(state.resources.map((r) => [urnName(r.urn), r.outputs]));
-    return { up, noop, noopRequests, outputs, destroy: await run("destroy") };
+    const state = await Snapshot.load(join(stateDir, `${stack}.json`), PASSPHRASE);
+    const outputs = join(stateDir, `${stack}-outputs.json`);
+    writeFileSync(outputs, JSON.stringify(Object.fromEntries(state.resources.map((r) => [urnName(r.urn), r.outputs]))));
+    return { up: up.ms, upPeakMb: up.peakMb, noop: noop.ms, noopRequests, outputs, destroy: (await run("destroy")).ms };
   } finally {
     await emulator.stop();
   }
@@ -123,9 +118,16 @@ async function undiciRuns(count: number): Promise<{ create: number; remove: numb
   }
 }
 
+/** The engine alone at `count` resources, in a process of its own. */
+async function engineAlone(count: number): Promise<EngineMemory> {
+  const { stdout } = await timed(process.execPath, ["--conditions=source", "--expose-gc", join(import.meta.dirname, "engine-memory.ts"), String(count)]);
+  return JSON.parse(stdout) as EngineMemory;
+}
+
 export const engine: Bench = {
   id: "engine",
   async run({ quick }) {
+    assertBuilt();
     const cohorts = writeProgram("cohorts");
     const bare = writeProgram("bare");
     const stateDir = mkdtempSync(join(tmpdir(), "audience-bench-state-"));
@@ -133,25 +135,39 @@ export const engine: Bench = {
     try {
       for (const count of quick ? [200] : [500, 2000]) {
         const direct = await undiciRuns(count);
+        // The floors before and after the engine's runs, so that a change in the machine's load falls on both.
+        const bareMs = [await againstInstantMonitor(bare, count)];
         const runs = await engineRuns(cohorts, count, stateDir);
-        const floor = await againstInstantMonitor(bare, count);
-        // What the Pulumi runtime alone takes to run the cohorts program: the part of every `up` the engine cannot cut.
-        const program = await againstInstantMonitor(cohorts, count, runs.outputs);
-        const what = `engine, ${count.toLocaleString("en-US")} independent cohorts`;
-        rows.push(atMost({ what, measured: "up (wall time)", unit: "ms", value: runs.up, baseline: direct.create, baselineWhat: `the same POSTs with undici, ${PARALLEL} at a time` }, 2));
-        rows.push(atMost({
-          what, measured: "no-op up (wall time)", unit: "ms", value: runs.noop, baseline: floor, baselineWhat: "a bare program registering as many resources",
-          note: `${runs.noopRequests} service requests`,
-        }, 1.5));
-        rows.push({
-          what, measured: `${FLOOR} (wall time)`, unit: "ms", value: program, baseline: floor,
-          baselineWhat: "a bare program registering as many resources", ratio: program / floor, goal: "report",
-        });
-        rows.push({
-          what, measured: "no-op up (wall time)", unit: "ms", value: runs.noop, baseline: program,
-          baselineWhat: FLOOR, ratio: runs.noop / program, goal: "report",
-        });
-        rows.push({ what, measured: "destroy (wall time)", unit: "ms", value: runs.destroy, baseline: direct.remove, baselineWhat: `the same DELETEs with undici, ${PARALLEL} at a time`, ratio: runs.destroy / direct.remove, goal: "report" });
+        const programMs = [await againstInstantMonitor(cohorts, count, runs.outputs)];
+        bareMs.push(await againstInstantMonitor(bare, count));
+        programMs.push(await againstInstantMonitor(cohorts, count, runs.outputs));
+        const floor = median(bareMs);
+        const program = median(programMs);
+        const what = `engine, ${count.toLocaleString("en-US")} independent cohorts (bin/audience.js, whole process)`;
+        rows.push(atMost({ what, measured: "up (wall time)", unit: "ms", value: runs.up, baseline: program, baselineWhat: FLOOR }, 1.15));
+        rows.push(atMost({ what, measured: "no-op up (wall time)", unit: "ms", value: runs.noop, baseline: floor, baselineWhat: BARE, note: `${runs.noopRequests} service requests` }, 1.3));
+        rows.push(atMost({ what, measured: "destroy (wall time)", unit: "ms", value: runs.destroy, baseline: direct.remove, baselineWhat: `the same DELETEs with undici, ${PARALLEL} at a time, in the bench's process` }, 2));
+        rows.push({ what, measured: "up (wall time)", unit: "ms", value: runs.up, baseline: direct.create, baselineWhat: `the same POSTs with undici, ${PARALLEL} at a time, in the bench's process`, ratio: runs.up / direct.create, goal: "report" });
+        rows.push({ what, measured: `${FLOOR} (wall time)`, unit: "ms", value: program, baseline: floor, baselineWhat: BARE, ratio: program / floor, goal: "report" });
+        rows.push({ what, measured: "up: peak RSS of its largest process (program or engine)", unit: "MB", value: runs.upPeakMb, baseline: runs.upPeakMb, baselineWhat: "(itself)", ratio: 1, goal: "report" });
+      }
+      // The engine alone, without a program or a service: what it holds and what one more resource costs.
+      const [smallA, smallB, largeA, largeB] = quick ? [500, 1000, 2500, 5000] : [1000, 2000, 25_000, 50_000];
+      const small = [await engineAlone(smallA), await engineAlone(smallB)] as const;
+      const large = [await engineAlone(largeA), await engineAlone(largeB)] as const;
+      const what = `engine alone (instant provider, no program), ${largeB.toLocaleString("en-US")} resources`;
+      const baselineWhat = `the same at ${smallB.toLocaleString("en-US")} resources`;
+      const perResource = (m: EngineMemory) => m.heldBytes / m.count / 1000;
+      rows.push({ what, measured: "heap held per resource once all are recorded", unit: "KB", value: perResource(large[1]), baseline: perResource(small[1]), baselineWhat, ratio: perResource(large[1]) / perResource(small[1]), goal: "<= 10 KB", met: perResource(large[1]) <= 10 });
+      rows.push({ what, measured: "peak heap per resource (garbage included)", unit: "KB", value: large[1].peakBytes / largeB / 1000, baseline: small[1].peakBytes / smallB / 1000, baselineWhat, ratio: (large[1].peakBytes / largeB) / (small[1].peakBytes / smallB), goal: "report" });
+      rows.push({ what, measured: "state file per resource", unit: "KB", value: large[1].stateBytes / largeB / 1000, baseline: small[1].stateBytes / smallB / 1000, baselineWhat, ratio: (large[1].stateBytes / largeB) / (small[1].stateBytes / smallB), goal: "report" });
+      for (const op of ["up", "noop", "refresh", "destroy"] as const) {
+        // The CPU each more resource costs (wall time moves with the machine's load and the disk's syncs): between
+        // the two large sizes, against between the two small ones.
+        const marginal = (a: EngineMemory, b: EngineMemory) => (b.cpuMs[op] - a.cpuMs[op]) / (b.count - a.count);
+        const value = marginal(...large);
+        const baseline = marginal(...small);
+        rows.push(atMost({ what, measured: `${op === "noop" ? "no-op up" : op}: CPU ms per more resource, ${largeA.toLocaleString("en-US")} to ${largeB.toLocaleString("en-US")}`, unit: "ms", value, baseline, baselineWhat: `the same from ${smallA.toLocaleString("en-US")} to ${smallB.toLocaleString("en-US")}` }, 1.2));
       }
       return rows;
     } finally {

@@ -3,7 +3,9 @@
 //                                                                  seeded through its store (not over HTTP)
 //   node --conditions=source bench/service.ts bare <answers.json>  bare node:http answering recorded bytes
 import { randomUUID } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createApp } from "../emulator/app.ts";
@@ -17,6 +19,8 @@ export interface EmulatorReady {
   apiKey: string;
   /** Ids of seeded cohorts, oldest first (at most 1,000): nothing depends on them. */
   ids: string[];
+  /** A file holding every seeded id, one a line. */
+  idsFile: string;
 }
 
 const [mode, arg = "0"] = process.argv.slice(2);
@@ -53,11 +57,15 @@ if (mode === "bare") {
   state.store.transaction(() => {
     for (let i = 0; i < count; i++) {
       const id = randomUUID();
-      if (ids.length < 1000) ids.push(id);
+      ids.push(id);
       state.save({ ...template, doc: { ...template.doc, id, name: `cohort ${i}` } });
     }
   });
+  const idsDir = mkdtempSync(join(tmpdir(), "audience-bench-ids-"));
+  process.once("exit", () => rmSync(idsDir, { recursive: true, force: true }));
+  const idsFile = join(idsDir, "ids.txt");
+  writeFileSync(idsFile, ids.join("\n"));
   await app.listen({ port: 0, host: "127.0.0.1" });
-  const ready: EmulatorReady = { url: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`, apiKey, ids };
+  const ready: EmulatorReady = { url: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`, apiKey, ids: ids.slice(0, 1000), idsFile };
   console.log(JSON.stringify(ready));
 }

@@ -23,3 +23,5 @@ if (sourceMapSupport) {
   sourceMapSupport.install({ overrideRetrieveSourceMap: true, retrieveSourceMap: () => null });
   Error.prepareStackTrace = undefined;
 }
+
+require("./lazy-typescript.cjs");

@@ -9,7 +9,8 @@ import { resolvePassphrase } from "../engine/stack-files.ts";
 import { loadStackConfig, ProjectError, qualify, stackConfigPath, type ConfigValue } from "../engine/project.ts";
 import { parsePath, SECRET_MASK } from "../plugin/values.ts";
 import { columns } from "./columns.ts";
-import { selectStack, stackOptions, type StackFlags } from "./stack-options.ts";
+import { selectStack } from "./select-stack.ts";
+import { stackOptions, type StackFlags } from "./stack-options.ts";
 import { UsageError } from "./usage.ts";
 
 interface KeyFlags extends StackFlags {

@@ -1,7 +1,7 @@
-// The options of every command that works on one stack of a program, named and defaulted once.
+// The options of every command that works on one stack of a program, named and defaulted once. Cheap to import:
+// every command declares its options at start-up.
 import type { Command } from "commander";
-import { checkStackName, loadProject, type Project } from "../engine/project.ts";
-import { DEFAULT_STACK, stackStatePath } from "../engine/stack-files.ts";
+import { DEFAULT_STACK } from "../engine/stack-files.ts";
 
 export interface StackFlags {
   cwd: string;
@@ -14,11 +14,4 @@ export function stackOptions(command: Command, { state }: { state: boolean }): C
   command.option("--cwd <dir>", "the program's directory (holds Pulumi.yaml)", process.cwd()).option("-s, --stack <name>", "stack name", DEFAULT_STACK);
   if (state) command.option("--state-dir <dir>", "where <stack>.json is kept (default <cwd>/.audience/state)");
   return command;
-}
-
-/** The program and stack the flags name, and where the stack's state file is. */
-export function selectStack(flags: StackFlags): { project: Project; stack: string; statePath: string } {
-  const project = loadProject(flags.cwd);
-  const stack = checkStackName(flags.stack);
-  return { project, stack, statePath: stackStatePath(project.dir, stack, flags.stateDir) };
 }

@@ -11,7 +11,8 @@ import { lockStack, StateError } from "../engine/snapshot.ts";
 import { STACK_TYPE, urnOwner } from "../engine/urn.ts";
 import { masked, revealed, type Value } from "../plugin/values.ts";
 import { columns } from "./columns.ts";
-import { selectStack, stackOptions, type StackFlags } from "./stack-options.ts";
+import { selectStack } from "./select-stack.ts";
+import { stackOptions, type StackFlags } from "./stack-options.ts";
 
 async function loadState(flags: StackFlags): Promise<{ state: Snapshot; stack: string }> {
   const { stack, statePath } = selectStack(flags);

@@ -44,6 +44,8 @@ export class Progress {
   readonly steps: StepEvent[] = [];
   readonly diagnostics: DiagnosticEvent[] = [];
   failed = false;
+  /** Resources whose step failed or was skipped: asked of every registration's dependencies. */
+  readonly #failedUrns = new Set<string>();
   readonly #emit: (event: EngineEvent) => void;
   readonly #planned: boolean;
 
@@ -54,6 +56,7 @@ export class Progress {
 
   #report(event: EngineEvent): void {
     if (event.kind === "step" && event.phase !== "start") this.steps.push(event);
+    if (event.kind === "step" && (event.phase === "failed" || event.phase === "skipped")) this.#failedUrns.add(event.urn);
     if (event.kind === "diagnostic") this.diagnostics.push(event);
     this.#emit(event);
   }
@@ -102,7 +105,7 @@ export class Progress {
 
   /** Whether a step of this resource failed, or was skipped, in this run. */
   hasFailed(urn: string): boolean {
-    return this.steps.some((s) => s.urn === urn && (s.phase === "failed" || s.phase === "skipped"));
+    return this.#failedUrns.has(urn);
   }
 
   log(severity: Severity, message: string, urn: string, ephemeral = false): void {

@@ -3,6 +3,9 @@ import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parse } from "yaml";
 import { PassphraseCrypter, PassphraseError } from "./secrets.ts";
+import { ProjectError } from "./stack-files.ts";
+
+export { ProjectError } from "./stack-files.ts";
 
 export interface Project {
   dir: string;
@@ -23,10 +26,6 @@ export interface ConfigValue {
 }
 
 export type StackConfig = Map<string, ConfigValue>;
-
-export class ProjectError extends Error {
-  override name = "ProjectError";
-}
 
 const STACK_NAME = /^[A-Za-z0-9_.-]{1,100}$/;
 

@@ -1,7 +1,11 @@
 // Where a stack's files are and how its secrets open: cheap to import, for commands that only read or write them.
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { ProjectError } from "./project.ts";
+
+/** A program's project or stack files are missing or wrong. */
+export class ProjectError extends Error {
+  override name = "ProjectError";
+}
 
 /** The stack a command works on when none is named. */
 export const DEFAULT_STACK = "dev";

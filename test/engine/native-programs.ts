@@ -83,7 +83,7 @@ export function nativePrograms(options: EmulatorOptions = { port: 0 }): NativePr
         const index = join(dir, "index.ts");
         writeFileSync(index, readFileSync(index, "utf8").replace(/from "pulumi-audience"/, 'from "pulumi-audience/native"'));
       } else {
-        writeFileSync(join(dir, "Pulumi.yaml"), `name: ${name}\nruntime:\n  name: nodejs\n  options:\n    typescript: false\n    nodeargs: --conditions=source\nmain: index.ts\n`);
+        writeFileSync(join(dir, "Pulumi.yaml"), `name: ${name}\nruntime:\n  name: nodejs\n  options:\n    typescript: false\n    nodeargs: --conditions=source --require=pulumi-audience/require-node\nmain: index.ts\n`);
         writeFileSync(join(dir, "index.ts"), source.index);
       }
       return dir;

@@ -65,7 +65,7 @@ describe("audience generate", () => {
 
   it("applies without a change, is in sync for drift, and cannot be destroyed", { timeout: 180_000 }, async () => {
     await writeFile(join(dir, "index.ts"), source);
-    await writeFile(join(dir, "Pulumi.yaml"), "name: adopted\nruntime:\n  name: nodejs\n  options:\n    typescript: false\n    nodeargs: --conditions=source\nmain: index.ts\n");
+    await writeFile(join(dir, "Pulumi.yaml"), "name: adopted\nruntime:\n  name: nodejs\n  options:\n    typescript: false\n    nodeargs: --conditions=source --require=pulumi-audience/require-node\nmain: index.ts\n");
     const mark = await world.mark();
     const config = ["--cwd", dir, "--yes", "-c", `audience:baseUrl=${world.emulator.url}`, "--secret", `audience:apiKey=${world.emulator.apiKey}`];
     const up = await audience(["run", "up", ...config]);

@@ -1,6 +1,7 @@
-// Reading a fleet: per account, one `?ids=` list per family per 100 managed resources and one plain list per
-// family for what nobody manages; each resource then goes through the provider's own read and diff, fed from
-// those lists, so "in sync" means exactly what `refresh` would find.
+// Reading a fleet: per account, each document fetched once: one plain list per family a program may own (its
+// managed documents and what nobody manages), one `?ids=` list per 100 managed resources of any other family; each
+// resource then goes through the provider's own read and diff, fed from those lists, so "in sync" means exactly
+// what `refresh` would find.
 import { AudienceClient, MAX_IDS_PER_REQUEST, NotFoundError } from "pulumi-audience/sdk/client";
 import { isObject, jsonEqual, type Collection, type FamilyDef } from "pulumi-audience/sdk/contract";
 import { compare, createLifecycle, PROVIDER_KEY, readInputs, readsBack, type Service } from "pulumi-audience/provider";
@@ -238,16 +239,14 @@ export async function scanAccount(work: AccountWork, options: ScanOptions): Prom
     const listed = (collection: string) => (listedByIds(providerFamilies[collection]!) ? (byFamily.get(collection) ?? []) : []);
     const keyOf = (resource: StateResource) => `${resource.collection}\0${resource.id}`;
     const listIds = async (collection: string, ids: string[], query?: { archived: true }) => (await client.list(collection as Collection, { ids, ...(query ? { query } : {}) })) as Props[];
-    const findUnmanaged = async (collection: string) => {
-      const kind = providerFamilies[collection]!;
-      for (const doc of (await client.list(collection as Collection)) as Props[]) {
-        const id = String(doc.id);
-        // The service's own resources and the key's own account belong to no program.
-        if (work.known.has(id) || doc.managed === true || id === self) continue;
-        const name = typeof doc.name === "string" ? doc.name : id;
-        if (options.rules.ignoresResource(kind.family.className, [name, id])) continue;
-        unmanaged.push({ type: kind.family.className, name, id, status: "unmanaged", changes: [], reason: "made outside any given program" });
-      }
+    /** Reports a listed document nobody manages, unless ignored. */
+    const noteUnmanaged = (kind: ProviderFamily, doc: Props) => {
+      const id = String(doc.id);
+      // The service's own resources and the key's own account belong to no program.
+      if (work.known.has(id) || doc.managed === true || id === self) return;
+      const name = typeof doc.name === "string" ? doc.name : id;
+      if (options.rules.ignoresResource(kind.family.className, [name, id])) return;
+      unmanaged.push({ type: kind.family.className, name, id, status: "unmanaged", changes: [], reason: "made outside any given program" });
     };
     const lifecycle = createLifecycle({
       settings: () => ({ default: {}, accounts: {} }),
@@ -265,20 +264,30 @@ export async function scanAccount(work: AccountWork, options: ScanOptions): Prom
         reports.set(resource, { ...base(resource), status: "unknown", changes: [], reason: `not compared: ${(error as Error).message}` });
       }
     };
-    // Every `?ids=` batch (its resources compared as it comes, while the other lists are under way) and every
-    // plain list of the account, a few in flight at once; then, for managed ids no list answered, whether they
-    // were archived.
+    // Each document is fetched once: a family a program may own is listed whole (its managed documents and what
+    // nobody manages come from that one list); any other family by `?ids=` batches. Each list's resources are
+    // compared as it arrives, while the other lists are under way (a few in flight at once); then, for managed ids
+    // no list answered, whether they were archived.
     const reads: (() => Promise<void>)[] = [];
+    const compareListed = async (collection: string, resources: StateResource[], listedDocs: Props[]) => {
+      const wanted = new Set(resources.map((r) => r.id));
+      const kind = providerFamilies[collection]!;
+      for (const doc of listedDocs) {
+        if (wanted.has(String(doc.id))) docs.set(`${collection}\0${String(doc.id)}`, doc);
+        else if (ADOPTABLE.includes(kind)) noteUnmanaged(kind, doc);
+      }
+      for (const resource of resources) if (docs.has(keyOf(resource))) await check(resource);
+    };
     for (const collection of families) {
       const resources = listed(collection);
+      if (ADOPTABLE.includes(providerFamilies[collection]!)) {
+        reads.push(async () => compareListed(collection, resources, (await client.list(collection as Collection)) as Props[]));
+        continue;
+      }
       for (let start = 0; start < resources.length; start += MAX_IDS_PER_REQUEST) {
         const batch = resources.slice(start, start + MAX_IDS_PER_REQUEST);
-        reads.push(async () => {
-          for (const doc of await listIds(collection, batch.map((r) => r.id))) docs.set(`${collection}\0${String(doc.id)}`, doc);
-          for (const resource of batch) if (docs.has(keyOf(resource))) await check(resource);
-        });
+        reads.push(async () => compareListed(collection, batch, await listIds(collection, batch.map((r) => r.id))));
       }
-      if (ADOPTABLE.includes(providerFamilies[collection]!)) reads.push(() => findUnmanaged(collection)); // what nobody manages
     }
     await pool(reads, LISTS_AT_ONCE, (read) => read());
     const archivedReads = families.flatMap((collection) => {
