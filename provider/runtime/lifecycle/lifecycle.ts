@@ -4,7 +4,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { fromWire, jsonEqual, mergePatch, toWire, validate, type FamilyDef } from "pulumi-audience/sdk/contract";
 import { familyOf, providerFamilies, type ProviderFamily } from "../families/index.ts";
-import { createOnce } from "./ambiguous.ts";
+import { createOnce, unlessUnknown } from "./ambiguous.ts";
 import { controlsSchema, CONTROL_KEYS, CREATE_STARTED_KEY, DEFAULT_WAIT_TIMEOUT_SECONDS, KIND_KEY, PROVIDER_KEY, STEP_TIMEOUT_KEY, type Controls } from "./controls.ts";
 import { type Service } from "./service.ts";
 import { canonical, camelPath, isObject, keepSecrets, keepSignedUrls, memberNames, pathsOverlap, readsAsDeclared, unknownPaths, UNKNOWN, wireOf, withoutNulls, type Props } from "./shape.ts";
@@ -285,8 +285,9 @@ export function createLifecycle(env: Environment) {
       const service = env.service(parts.controls.account);
       const unchanged = { outs: { ...withoutControls(olds), ...parts.extras, ...controlsOf(parts) } };
       let response: Props;
-      if (kind.update) {
-        const answer = await kind.update(service, id, { extras: parts.extras, recordedExtras: before.extras, recorded: olds });
+      const own = kind.update;
+      if (own) {
+        const answer = await unlessUnknown(`the update of ${kind.family.className} ${id}`, () => own(service, id, { extras: parts.extras, recordedExtras: before.extras, recorded: olds }));
         if (answer === undefined) return unchanged;
         response = answer;
       } else {
@@ -295,7 +296,8 @@ export function createLifecycle(env: Environment) {
         const unbuilt = parts.controls.waitFor === "ready" && kind.family.builds && olds.status !== "ready";
         // Only controls changed (wait, deletion, account name): nothing to send.
         if (patch === undefined && jsonEqual(before.extras, parts.extras) && !unbuilt) return unchanged;
-        response = patch === undefined ? await service.get(kind.family, id) : await service.update(kind.family, id, patch as Props);
+        response = patch === undefined ? await service.get(kind.family, id)
+          : await unlessUnknown(`the update of ${kind.family.className} ${id}`, () => service.update(kind.family, id, patch as Props));
       }
       response = await finish(parts, service, id, response, news, limits);
       return { outs: outputsOf(parts, response, parts.config) };
@@ -307,16 +309,18 @@ export function createLifecycle(env: Environment) {
       const archive = controls.deletionMode === "archive" || (!family.deletable && family.archivable);
       if (family.singleton || (!family.deletable && !family.archivable)) return; // nothing to remove: state forgets it
       const service = env.service(controls.account);
-      if (kind.delete) {
-        await kind.delete(service, id);
-      } else if (archive) {
-        const body: Props = {};
-        if (controls.cascadeTo !== undefined) body.cascade_to = controls.cascadeTo;
-        if (controls.cascadeToAll !== undefined) body.cascade_to_all = controls.cascadeToAll;
-        await service.archive(family, id, body);
-      } else {
-        await service.delete(family, id);
-      }
+      await unlessUnknown(`the ${archive && !kind.delete ? "archive" : "delete"} of ${family.className} ${id}`, async () => {
+        if (kind.delete) {
+          await kind.delete(service, id);
+        } else if (archive) {
+          const body: Props = {};
+          if (controls.cascadeTo !== undefined) body.cascade_to = controls.cascadeTo;
+          if (controls.cascadeToAll !== undefined) body.cascade_to_all = controls.cascadeToAll;
+          await service.archive(family, id, body);
+        } else {
+          await service.delete(family, id);
+        }
+      });
     },
   };
   return provider;
