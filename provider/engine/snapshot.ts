@@ -5,6 +5,7 @@
 import { randomBytes } from "node:crypto";
 import { copyFile, link, mkdir, open, readFile, rename, rm, unlink } from "node:fs/promises";
 import { hostname } from "node:os";
+import { setTimeout as sleep } from "node:timers/promises";
 import { basename, dirname } from "node:path";
 import { existsSync } from "node:fs";
 import { isDeepStrictEqual } from "node:util";
@@ -509,7 +510,7 @@ export async function lockStack(statePath: string): Promise<() => Promise<void>>
   const tmp = tempPath(lock);
   await writeAtomically(tmp, mine);
   try {
-    for (let attempt = 0; attempt < 5; attempt++) {
+    for (let attempt = 0; attempt < 50; attempt++) {
       try {
         await link(tmp, lock);
         return async () => {
@@ -527,7 +528,7 @@ export async function lockStack(statePath: string): Promise<() => Promise<void>>
         const who = held ? `process ${held.pid} on ${held.host}` : "an unknown process (the lock names no owner)";
         throw new StateError(`the stack is being changed by ${who} (lock ${lock}); wait for it, or remove the lock if that process is gone`);
       }
-      await takeOver(lock, text);
+      if (!(await takeOver(lock, text, tmp))) await sleep(20);
     }
     throw new StateError(`cannot take the stack lock ${lock}: other runs keep taking it`);
   } finally {
@@ -535,17 +536,29 @@ export async function lockStack(statePath: string): Promise<() => Promise<void>>
   }
 }
 
-/** Removes a stale lock, but only the one judged stale: a lock another run took meanwhile is put back. */
-async function takeOver(lock: string, stale: string): Promise<void> {
-  const aside = tempPath(lock);
+/**
+ * Removes a stale lock, if it is still the one judged stale. Takeovers are one at a time (a second lock, `.takeover`,
+ * held meanwhile): two runs removing the same stale lock could otherwise remove the one a third had just taken.
+ * `owner` is this run's owner file, linked as that second lock. Answers false when another takeover is under way.
+ */
+async function takeOver(lock: string, stale: string, owner: string): Promise<boolean> {
+  const guard = `${lock}.takeover`;
   try {
-    await rename(lock, aside);
+    await link(owner, guard);
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === "ENOENT") return; // another run took it over first
-    throw e;
+    if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
+    // A takeover whose run died midway: its guard goes too once its owner is provably gone.
+    const held = lockOwner(await readFile(guard, "utf8").catch(() => ""));
+    if (held && held.host === hostname() && !isAlive(held.pid)) await unlink(guard).catch(() => undefined);
+    return false;
   }
-  if ((await readFile(aside, "utf8")) !== stale) await link(aside, lock).catch(() => undefined);
-  await unlink(aside);
+  try {
+    // Under the guard nothing else removes the lock, and its gone owner cannot release it: still the stale one, it goes.
+    if ((await readFile(lock, "utf8").catch(() => undefined)) === stale) await unlink(lock).catch(() => undefined);
+    return true;
+  } finally {
+    await unlink(guard);
+  }
 }
 
 function lockOwner(text: string): LockOwner | undefined {
