@@ -174,3 +174,38 @@ describe.each(MODES)("a lost create whose look fails too, in %s mode", { timeout
     }
   });
 });
+
+describe.each(MODES)("an update or delete whose answer was lost, in %s mode", { timeout: 300_000 }, (mode, module) => {
+  it("stays pending with the reason until the next run sends it again", async () => {
+    const { apiKey } = await world.account(`lost-writes-${mode}`);
+    const dir = world.program(`lost-writes-${mode}`, { index: `import * as pulumi from "@pulumi/pulumi";
+import * as audience from "${module}";
+new audience.Cohort("cohort", { name: "Lost writes ${mode}", streamName: "transactions", minCount: 3 + (new pulumi.Config().getNumber("bump") ?? 0) });
+` });
+    const pendingTypes = (r: RunResult) => pendingOf(r).map((p) => [p.type, p.reason?.includes("outcome unknown") ?? false]);
+    const cohort = async () => (await world.list<{ id: string; name: string; min_count: number }>(apiKey, "cohorts")).filter((c) => c.name === `Lost writes ${mode}`);
+    expect((await world.run(dir, apiKey, "up")).ok).toBe(true);
+
+    await world.control("PUT", "/faults", { rules: [{ method: "PATCH", path: "/cohorts/*", status: 500 }] });
+    const update = await world.run(dir, apiKey, "up", { config: { bump: "1" } });
+    await world.control("DELETE", "/faults");
+    expect(update.ok).toBe(false);
+    expect(update.error).toContain("outcome unknown: the update of Cohort");
+    expect(pendingTypes(update)).toEqual([["updating", true]]);
+    const updated = await world.run(dir, apiKey, "up", { config: { bump: "1" } });
+    expect(updated.ok, updated.error).toBe(true);
+    expect(updated.diagnostics.some((d) => d.message.includes("an interrupted update of") && d.message.includes("its outcome is unknown"))).toBe(true);
+    expect(pendingOf(updated)).toEqual([]);
+    expect((await cohort()).map((c) => c.min_count)).toEqual([4]);
+
+    await world.control("PUT", "/faults", { rules: [{ method: "DELETE", path: "/cohorts/*", status: 503 }] });
+    const destroy = await world.run(dir, apiKey, "destroy", { config: { bump: "1" } });
+    await world.control("DELETE", "/faults");
+    expect(destroy.ok).toBe(false);
+    expect(pendingTypes(destroy)).toEqual([["deleting", true]]);
+    const destroyed = await world.run(dir, apiKey, "destroy", { config: { bump: "1" } });
+    expect(destroyed.ok, destroyed.error).toBe(true);
+    expect(pendingOf(destroyed)).toEqual([]);
+    expect(await cohort()).toEqual([]);
+  });
+});
