@@ -430,6 +430,37 @@ function emptyState(crypter: PassphraseCrypter): unknown {
   return { version: 3, deployment: { secrets_providers: { type: "passphrase", state: { salt: crypter.saltState } }, resources: [] } };
 }
 
+/**
+ * Puts the previous good state (`<stack>.json.bak`) back in place of the stack's state; the state file and journal it
+ * replaces are set aside as `<name>.damaged-<time>`, not deleted. Answers the files set aside.
+ */
+export async function restoreBackup(statePath: string): Promise<string[]> {
+  const backup = backupPath(statePath);
+  let text: string;
+  try {
+    text = await readFile(backup, "utf8");
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") throw new StateError(`no backup of the stack's state at ${backup}: each run keeps one once the stack has a state file`);
+    throw e;
+  }
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch (e) {
+    throw new StateError(`${backup}: not valid JSON (${(e as Error).message}); it cannot be restored`);
+  }
+  if (!storedStateFile.safeParse(doc).success) throw new StateError(`${backup}: not a stack state of version 3; it cannot be restored`);
+  const stamp = new Date().toISOString().replace(/[:.]/g, "-");
+  const setAside: string[] = [];
+  for (const path of [statePath, journalPath(statePath)]) {
+    if (!existsSync(path)) continue;
+    await rename(path, `${path}.damaged-${stamp}`);
+    setAside.push(`${path}.damaged-${stamp}`);
+  }
+  await copyAtomically(backup, statePath);
+  return setAside;
+}
+
 const tempPath = (path: string) => `${path}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
 
 async function copyAtomically(from: string, to: string): Promise<void> {
