@@ -2,7 +2,7 @@
 // a family's own steps (see families/family.ts) stand in for the generic ones where it has them.
 // Inputs and outputs are camelCase as a program writes them; the wire is snake_case; the contract converts.
 import type * as pulumi from "@pulumi/pulumi";
-import { fromWire, jsonEqual, mergePatch, toWire, validate, type FamilyDef } from "pulumi-audience/sdk/contract";
+import { fromWire, id as serviceId, jsonEqual, mergePatch, toWire, validate, type FamilyDef } from "pulumi-audience/sdk/contract";
 import { familyOf, providerFamilies, type ProviderFamily } from "../families/index.ts";
 import { createOnce, unlessUnknown } from "./ambiguous.ts";
 import { controlsSchema, CONTROL_KEYS, CREATE_STARTED_KEY, DEFAULT_WAIT_TIMEOUT_SECONDS, KIND_KEY, PROVIDER_KEY, STEP_TIMEOUT_KEY, type Controls } from "./controls.ts";
@@ -213,6 +213,11 @@ export function createLifecycle(env: Environment) {
       if (typeof controls.account === "string" && controls.account !== UNKNOWN) {
         const problem = unknownAccount(env.settings(), controls.account);
         if (problem) failures.push({ property: "account", reason: problem });
+      }
+      // The service's ids are uuids: any other adoptId would only fail at create time, after the preview passed.
+      const { adoptId } = controls;
+      if (typeof adoptId === "string" && adoptId !== "" && !kind.family.singleton && !serviceId.safeParse(adoptId).success) {
+        failures.push({ property: "adoptId", reason: `adoptId must be the id (a uuid) of an existing ${kind.family.className}; got ${JSON.stringify(adoptId)}` });
       }
       if (!kind.family.creatable && !kind.create && controls.adoptId === undefined) {
         failures.push({ property: "adoptId", reason: `${kind.family.className} cannot be created through the API: give adoptId to manage an existing one` });
