@@ -3,11 +3,11 @@
 // made since the file was written. The file is written whole to a temporary file renamed over the old one, so a
 // crash never leaves half a state.
 import { randomBytes } from "node:crypto";
+import { existsSync } from "node:fs";
 import { copyFile, link, mkdir, open, readFile, rename, rm, unlink } from "node:fs/promises";
 import { hostname } from "node:os";
 import { setTimeout as sleep } from "node:timers/promises";
 import { basename, dirname } from "node:path";
-import { existsSync } from "node:fs";
 import { isDeepStrictEqual } from "node:util";
 import { z } from "zod";
 import { Journal, type JournalContents } from "./journal.ts";
@@ -190,6 +190,7 @@ export class Snapshot {
     if (text === undefined && journal.records.length === 0) {
       const empty = new Snapshot(path, await PassphraseCrypter.open(passphrase, saltForNewStack), [], new Map(), false, journal);
       if (journal.torn !== undefined) empty.#warnTorn(journal.torn);
+      empty.#replayed = journal.torn !== undefined;
       return empty;
     }
     const state = await Snapshot.#open(text, journal, { path, passphrase, saltForNewStack, source: path, advice: restoreAdvice(path) });
@@ -386,6 +387,7 @@ export class Snapshot {
     await this.#journal.settled();
     // The file this run started from was read whole: it is kept as the previous good state, then replaced.
     if (this.#fileGood) await copyAtomically(this.path, backupPath(this.path));
+    this.#fileGood = false;
     await writeAtomically(this.path, this.#serialize((v) => this.crypter.sealValue(v)));
     await this.#journal.remove();
   }
