@@ -17,7 +17,7 @@ import { nativePrograms, PASSPHRASE } from "./native-programs.ts";
 
 const world = nativePrograms({ port: 0, builds: { default: "immediate" } });
 const SEED = 20261124;
-const RANDOM_CUTS = 40;
+const RANDOM_CUTS = 100;
 const FAMILIES = ["cohorts", "webhook_endpoints", "connections"] as const;
 
 // Independent resources (no one's input is another's output), so the recorded registrations replay as they are.
