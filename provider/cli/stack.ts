@@ -1,4 +1,4 @@
-// `audience stack output|export|import`: the stack's state as `pulumi stack` shows, exports and imports it, in the
+// `audience stack output|export|import|restore`: the stack's state as `pulumi stack` shows, exports and imports it, in the
 // `pulumi stack export` layout both read and write.
 import { existsSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
@@ -7,7 +7,7 @@ import type { Command } from "commander";
 import { Snapshot } from "../engine/snapshot.ts";
 import { resolvePassphrase } from "../engine/stack-files.ts";
 import { loadStackConfig } from "../engine/project.ts";
-import { lockStack, StateError } from "../engine/snapshot.ts";
+import { backupPath, lockStack, restoreBackup, StateError } from "../engine/snapshot.ts";
 import { STACK_TYPE, urnOwner } from "../engine/urn.ts";
 import { masked, revealed, type Value } from "../plugin/values.ts";
 import { columns } from "./columns.ts";
@@ -61,6 +61,20 @@ export function register(program: Command): void {
       const document = state.export({ showSecrets: flags.showSecrets === true });
       if (flags.file) await writeFile(flags.file, document, { mode: 0o600 });
       else process.stdout.write(document);
+    });
+
+  stackOptions(stack.command("restore"), { state: true })
+    .description("put back the previous good state, which each run keeps as <stack>.json.bak; the state it replaces is set aside, not deleted")
+    .action(async (flags: StackFlags) => {
+      const { stack: stackName, statePath } = selectStack(flags);
+      const unlock = await lockStack(statePath);
+      try {
+        const setAside = await restoreBackup(statePath);
+        for (const file of setAside) process.stderr.write(`set aside ${file}\n`);
+        process.stderr.write(`restored stack ${stackName} from ${backupPath(statePath)}; run \`audience run refresh\` to read what changed since\n`);
+      } finally {
+        await unlock();
+      }
     });
 
   stackOptions(stack.command("import"), { state: true })

@@ -212,11 +212,13 @@ export class Deployment implements MonitorHandler {
 
   /** Warns of operations a run that died midway left pending: what they touched may be untracked or stale. */
   async reportInterrupted(): Promise<void> {
+    for (const warning of this.#snapshot.warnings) this.log("warning", warning, "");
     for (const op of this.#snapshot.pending) {
-      const advice = op.type !== "creating" ? "the state may be out of date; run refresh"
+      const advice = op.type !== "creating" ? `the state may be out of date; its next ${op.type.replace(/ing$/, "e")} sends it again, or run refresh`
         : op.startedAt !== undefined ? "its next create first looks for what it may have made"
           : "it may exist in the service without being in the state; check and delete it by hand if so";
-      this.log("warning", `an interrupted ${op.type.replace(/ing$/, "e")} of ${op.resource.urn} was found: ${advice}`, op.resource.urn);
+      const why = op.reason === undefined ? "" : ` (its outcome is unknown: ${op.reason})`;
+      this.log("warning", `an interrupted ${op.type.replace(/ing$/, "e")} of ${op.resource.urn} was found${why}: ${advice}`, op.resource.urn);
     }
     if (!this.#o.dryRun) await this.#executor.forgetInterrupted();
   }
@@ -254,6 +256,7 @@ export class Deployment implements MonitorHandler {
   async refresh(): Promise<void> {
     await inDependencyOrder(this.#generator.refreshable(this.#snapshot.resources), () => [], async (r) => {
       await this.#step(r.urn, () => this.#generator.refresh(r));
+      if (!this.#o.dryRun) await this.#executor.settleRead(r.urn);
     });
   }
 }

@@ -1,45 +1,67 @@
 // An append-only file of JSON records, one a line. Records appended while a write is under way go out together
 // in the next write, with one fsync for all of them (group commit); each append resolves once its record is on disk.
-import { mkdir, open, readFile, rm } from "node:fs/promises";
+import { mkdir, open, readFile, rm, truncate } from "node:fs/promises";
 import { dirname } from "node:path";
 
 export class JournalError extends Error {
   override name = "JournalError";
 }
 
+/** What a journal file holds: its records and, when a crash cut its last line short, that line. */
+export interface JournalContents {
+  records: unknown[];
+  /** The last line, cut short by a crash mid-write: not a record. */
+  torn?: string;
+  /** Bytes of whole records: where the next record goes (the torn line is cut off first). */
+  wholeBytes: number;
+  /** The last whole record lacks its line end (a crash between the record and its newline). */
+  unterminated: boolean;
+}
+
 export class Journal {
   readonly path: string;
   #dir: Promise<unknown> | undefined;
+  /** What the next write must do first to what a crash left: cut a torn line off, end an unterminated one. */
+  #repair: Pick<JournalContents, "wholeBytes" | "unterminated"> | undefined;
   #queued: { line: string; done: () => void; failed: (e: Error) => void }[] = [];
   /** The writer while it runs: it takes what is queued, batch after batch, until nothing is left. */
   #writer: Promise<void> | undefined;
 
-  constructor(path: string) {
+  /** `found`: what read() found in the file, so appends go after its whole records. */
+  constructor(path: string, found?: JournalContents) {
     this.path = path;
+    if (found && (found.torn !== undefined || found.unterminated)) this.#repair = { wholeBytes: found.wholeBytes, unterminated: found.unterminated };
   }
 
-  /** The records on disk, oldest first. A last line cut short by a crash is left out. */
-  static async read(path: string): Promise<unknown[]> {
-    let text: string;
+  /** The records on disk, oldest first. A last line cut short by a crash is no record: it is returned as `torn`. */
+  static async read(path: string): Promise<JournalContents> {
+    let bytes: Buffer;
     try {
-      text = await readFile(path, "utf8");
+      bytes = await readFile(path);
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === "ENOENT") return [];
+      if ((e as NodeJS.ErrnoException).code === "ENOENT") return { records: [], wholeBytes: 0, unterminated: false };
       throw e;
     }
-    const lines = text.split("\n");
+    const end = bytes.lastIndexOf(0x0a) + 1;
+    const lines = bytes.subarray(0, end).toString("utf8").split("\n");
     const records: unknown[] = [];
     for (const [i, line] of lines.entries()) {
       if (line === "") continue;
       try {
         records.push(JSON.parse(line));
       } catch (e) {
-        // Only the last line can be torn (a crash mid-write): anything else is damage.
-        if (i === lines.length - 1) break;
         throw new JournalError(`${path}, line ${i + 1}: not valid JSON (${(e as Error).message})`);
       }
     }
-    return records;
+    if (end === bytes.length) return { records, wholeBytes: end, unterminated: false };
+    // Only the last line can be cut short (a crash mid-write); one whole but for its newline is a record.
+    const last = bytes.subarray(end).toString("utf8");
+    try {
+      records.push(JSON.parse(last));
+      return { records, wholeBytes: bytes.length, unterminated: true };
+    } catch {
+      return { records, torn: last, wholeBytes: end, unterminated: false };
+    }
   }
 
   /** Appends a record; resolves once it is on disk. Records reach the disk in the order they were appended. */
@@ -56,9 +78,12 @@ export class Journal {
       this.#queued = [];
       try {
         await (this.#dir ??= mkdir(dirname(this.path), { recursive: true }));
+        const repair = this.#repair;
+        if (repair) await truncate(this.path, repair.wholeBytes);
+        this.#repair = undefined;
         const file = await open(this.path, "a", 0o600);
         try {
-          await file.write(batch.map((b) => b.line).join(""));
+          await file.write((repair?.unterminated ? "\n" : "") + batch.map((b) => b.line).join(""));
           await file.datasync();
         } finally {
           await file.close();

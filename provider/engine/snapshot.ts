@@ -3,11 +3,14 @@
 // made since the file was written. The file is written whole to a temporary file renamed over the old one, so a
 // crash never leaves half a state.
 import { randomBytes } from "node:crypto";
-import { mkdir, open, readFile, rename, rm } from "node:fs/promises";
-import { dirname } from "node:path";
+import { existsSync } from "node:fs";
+import { copyFile, link, mkdir, open, readFile, rename, rm, unlink } from "node:fs/promises";
+import { hostname } from "node:os";
+import { setTimeout as sleep } from "node:timers/promises";
+import { basename, dirname } from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import { z } from "zod";
-import { Journal } from "./journal.ts";
+import { Journal, type JournalContents } from "./journal.ts";
 import { PassphraseCrypter } from "./secrets.ts";
 import type { CustomTimeouts } from "./timeouts.ts";
 import { annotateSecrets, markSecret, plaintextSecrets, type PropertyMap, type Value } from "../plugin/values.ts";
@@ -45,6 +48,8 @@ export interface PendingOperation {
   type: "creating" | "updating" | "deleting";
   /** When the call began (ms since the epoch): what a create left unknown was made after it. */
   startedAt?: number;
+  /** Why it is still pending when its call failed with its outcome unknown (the errors, as the step reported them). */
+  reason?: string;
 }
 
 /** The state file; Pulumi names the snapshot in it `deployment`. */
@@ -93,14 +98,17 @@ const storedOperation = z.looseObject({
   id: z.string().optional(),
   type: z.enum(["creating", "updating", "deleting"]),
   startedAt: z.number().optional(),
+  reason: z.string().optional(),
   resource: z.looseObject({ urn: z.string(), type: z.string(), id: z.string().optional(), inputs: propertyMap.default({}) }),
 });
-const journalRecord = z.union([
-  z.strictObject({ put: storedResource }),
-  z.strictObject({ drop: z.string() }),
-  z.strictObject({ begin: storedOperation.extend({ id: z.string() }) }),
-  z.strictObject({ end: z.string() }),
-]);
+// One record is everything one step outcome changed (an operation ended and its resource put, say): it reaches the
+// disk whole or not at all.
+const journalRecord = z.strictObject({
+  end: z.string().optional(),
+  drop: z.string().optional(),
+  put: storedResource.optional(),
+  begin: storedOperation.extend({ id: z.string() }).optional(),
+}).refine((r) => Object.keys(r).length > 0, "an empty record");
 const storedStateFile = z.looseObject({
   version: z.literal(3),
   deployment: z.looseObject({
@@ -116,12 +124,16 @@ function where(path: readonly PropertyKey[]): string {
   return path.map((p, i) => (typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`)).join("") || "(document)";
 }
 
-/** A record of the journal: a resource's new state, its removal, or an operation begun or ended. */
-type JournalRecord =
-  | { put: ResourceState }
-  | { drop: string }
-  | { begin: PendingOperation & { id: string } }
-  | { end: string };
+/**
+ * A record of the journal: what one change did, applied in this order: an operation ended, a resource removed (by
+ * key), a resource's new state, an operation begun.
+ */
+interface JournalRecord {
+  end?: string;
+  drop?: string;
+  put?: ResourceState;
+  begin?: PendingOperation & { id: string };
+}
 
 /** Live resources by URN; copies waiting for deletion by URN and id, as several may wait at once. */
 function keyOf(r: Pick<ResourceState, "urn" | "delete" | "id">): string {
@@ -147,13 +159,18 @@ export class Snapshot {
   /** Whether load() found a journal: compact() then folds it in even if this run changes nothing. */
   #replayed = false;
 
-  private constructor(path: string, crypter: PassphraseCrypter, resources: ResourceState[], pending: Map<string, PendingOperation>, hasFile: boolean) {
+  /** What loading found that the user should know: a journal record a crash cut short. */
+  readonly warnings: string[] = [];
+  /** The state file was read and opened whole: it is a good snapshot to keep as the backup. */
+  #fileGood = false;
+
+  private constructor(path: string, crypter: PassphraseCrypter, resources: ResourceState[], pending: Map<string, PendingOperation>, hasFile: boolean, journal?: JournalContents) {
     this.path = path;
     this.#hasFile = hasFile;
     this.crypter = crypter;
     this.#resources = new Map(resources.map((r) => [keyOf(r), r]));
     this.#pending = pending;
-    this.#journal = new Journal(journalPath(path));
+    this.#journal = new Journal(journalPath(path), journal);
   }
 
   /** Reads the state file and replays its journal, or starts an empty stack whose secrets use the given salt (or a new one). */
@@ -162,13 +179,32 @@ export class Snapshot {
     try {
       text = await readFile(path, "utf8");
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === "EISDIR") throw new StateError(`${path} is a directory: the stack's state is kept in a file of that name; move the directory away or choose another --state-dir`);
+      if (code !== "ENOENT") throw e;
     }
-    const records = await Journal.read(journalPath(path)).catch((e: Error) => {
-      throw new StateError(`${e.message}; restore the state from a backup`);
+    const journal = await Journal.read(journalPath(path)).catch((e: Error) => {
+      const isDir = (e as NodeJS.ErrnoException).code === "EISDIR";
+      throw new StateError(isDir ? `${journalPath(path)} is a directory: the stack's journal is kept in a file of that name; move the directory away` : `${e.message}; ${restoreAdvice(path)}`);
     });
-    if (text === undefined && records.length === 0) return new Snapshot(path, await PassphraseCrypter.open(passphrase, saltForNewStack), [], new Map(), false);
-    return Snapshot.#open(text, records, { path, passphrase, saltForNewStack, source: path });
+    if (text === undefined && journal.records.length === 0) {
+      const empty = new Snapshot(path, await PassphraseCrypter.open(passphrase, saltForNewStack), [], new Map(), false, journal);
+      if (journal.torn !== undefined) empty.#warnTorn(journal.torn);
+      empty.#replayed = journal.torn !== undefined;
+      return empty;
+    }
+    const state = await Snapshot.#open(text, journal, { path, passphrase, saltForNewStack, source: path, advice: restoreAdvice(path) });
+    state.#fileGood = text !== undefined;
+    if (journal.torn !== undefined) state.#warnTorn(journal.torn);
+    return state;
+  }
+
+  /** A journal's last record cut short: its change is not applied, so the operation it would have ended stays pending. */
+  #warnTorn(torn: string): void {
+    const ended = /^\{"end":"([0-9a-f]+)"/.exec(torn)?.[1];
+    const op = ended === undefined ? undefined : this.#pending.get(ended);
+    const what = op ? `it ended the ${op.type.replace(/ing$/, "e")} of ${op.resource.urn}, which stays pending` : "what it recorded was not acknowledged";
+    this.warnings.push(`${journalPath(this.path)}: its last record (${Buffer.byteLength(torn)} bytes) was cut short by a crash and is not applied; ${what}`);
   }
 
   /**
@@ -176,21 +212,21 @@ export class Snapshot {
    * plaintext with --show-secrets), to be kept at `path`. `source` names the text in errors (default: path).
    */
   static parse(text: string, { path, passphrase, saltForNewStack, source = path }: { path: string; passphrase: string; saltForNewStack?: string; source?: string }): Promise<Snapshot> {
-    return Snapshot.#open(text, [], { path, passphrase, saltForNewStack, source });
+    return Snapshot.#open(text, { records: [], wholeBytes: 0, unterminated: false }, { path, passphrase, saltForNewStack, source });
   }
 
   /** A state file's text (if any) with the journal records written after it replayed over it. */
-  static async #open(text: string | undefined, records: unknown[], { path, passphrase, saltForNewStack, source }: { path: string; passphrase: string; saltForNewStack?: string | undefined; source: string }): Promise<Snapshot> {
+  static async #open(text: string | undefined, journal: JournalContents, { path, passphrase, saltForNewStack, source, advice }: { path: string; passphrase: string; saltForNewStack?: string | undefined; source: string; advice?: string }): Promise<Snapshot> {
     let doc: unknown;
     try {
       doc = text === undefined ? emptyState(await PassphraseCrypter.open(passphrase, saltForNewStack)) : JSON.parse(text);
     } catch (e) {
-      throw new StateError(`${source}: not valid JSON (${(e as Error).message}); restore it from a backup or remove it to start over`);
+      throw new StateError(`${source}: not valid JSON (${(e as Error).message})${advice ? `; ${advice}` : ""}`);
     }
     const parsed = storedStateFile.safeParse(doc);
     if (!parsed.success) {
       const problems = parsed.error.issues.slice(0, 3).map((i) => `${where(i.path)}: ${i.message}`).join("; ");
-      throw new StateError(`${source}: not a stack state of version 3 with a passphrase secrets provider (${problems}); restore it from a backup`);
+      throw new StateError(`${source}: not a stack state of version 3 with a passphrase secrets provider (${problems})${advice ? `; ${advice}` : ""}`);
     }
     const { deployment } = parsed.data;
     const crypter = await PassphraseCrypter.open(passphrase, deployment.secrets_providers?.state?.salt ?? saltForNewStack);
@@ -203,20 +239,24 @@ export class Snapshot {
     };
     const openResource = (r: z.output<typeof storedResource>) =>
       ({ ...r, inputs: open(r.inputs, `${r.urn} inputs`), outputs: open(r.outputs, `${r.urn} outputs`) }) as ResourceState;
-    const openOperation = (op: z.output<typeof storedOperation>): PendingOperation =>
-      ({ type: op.type, ...(op.startedAt !== undefined ? { startedAt: op.startedAt } : {}), resource: { ...op.resource, inputs: open(op.resource.inputs, `pending ${op.type} of ${op.resource.urn}`) } });
+    const openOperation = (op: z.output<typeof storedOperation>): PendingOperation => ({
+      type: op.type,
+      ...(op.startedAt !== undefined ? { startedAt: op.startedAt } : {}),
+      ...(op.reason !== undefined ? { reason: op.reason } : {}),
+      resource: { ...op.resource, inputs: open(op.resource.inputs, `pending ${op.type} of ${op.resource.urn}`) },
+    });
     // Operations written by another tool have no id: their place names them, the same on every load.
     const pending = new Map((deployment.pending_operations ?? []).map((op, i) => [op.id ?? `unnamed-${i}`, openOperation(op)]));
-    const state = new Snapshot(path, crypter, deployment.resources.map(openResource), pending, text !== undefined);
-    state.#replayed = records.length > 0;
-    for (const [i, record] of records.entries()) {
+    const state = new Snapshot(path, crypter, deployment.resources.map(openResource), pending, text !== undefined, journal);
+    state.#replayed = journal.records.length > 0 || journal.torn !== undefined;
+    for (const [i, record] of journal.records.entries()) {
       const parsedRecord = journalRecord.safeParse(record);
-      if (!parsedRecord.success) throw new StateError(`${journalPath(path)}, record ${i + 1}: ${parsedRecord.error.issues[0]?.message}; restore the state from a backup`);
+      if (!parsedRecord.success) throw new StateError(`${journalPath(path)}, record ${i + 1}: ${parsedRecord.error.issues[0]?.message}; ${restoreAdvice(path)}`);
       const r = parsedRecord.data;
-      if ("put" in r) state.#resources.set(keyOf(r.put), openResource(r.put));
-      else if ("drop" in r) state.#resources.delete(r.drop);
-      else if ("begin" in r) state.#pending.set(r.begin.id, openOperation(r.begin));
-      else state.#pending.delete(r.end);
+      if (r.end !== undefined) state.#pending.delete(r.end);
+      if (r.drop !== undefined) state.#resources.delete(r.drop);
+      if (r.put) state.#resources.set(keyOf(r.put), openResource(r.put));
+      if (r.begin) state.#pending.set(r.begin.id, openOperation(r.begin));
     }
     return state;
   }
@@ -237,43 +277,74 @@ export class Snapshot {
 
   /**
    * Puts the new state of a resource in place of its old one (or adds it); resolves once recorded on disk.
-   * `renamed` is its old entry under another URN (an alias), which gives way.
+   * `renamed` is its old entry under another URN (an alias), which gives way; `ends` is the operation whose outcome
+   * this is, ended in the same record.
    */
-  upsert(resource: ResourceState, renamed?: ResourceState): Promise<void> {
-    if (renamed && renamed.urn !== resource.urn) void this.remove(renamed);
+  upsert(resource: ResourceState, { renamed, ends }: { renamed?: ResourceState | undefined; ends?: string | undefined } = {}): Promise<void> {
+    const record: JournalRecord = {};
+    if (ends !== undefined) record.end = this.#ended(ends);
+    if (renamed && renamed.urn !== resource.urn && this.#resources.get(keyOf(renamed)) === renamed) record.drop = this.#dropped(renamed);
     const key = keyOf(resource);
     const previous = this.#resources.get(key);
     this.#resources.set(key, resource);
     // A step that changed nothing (a no-op up) writes nothing.
-    return previous && isDeepStrictEqual(previous, resource) ? Promise.resolve() : this.#append({ put: resource });
+    if (!previous || !isDeepStrictEqual(previous, resource)) record.put = resource;
+    return this.#append(record);
   }
 
-  remove(resource: ResourceState): Promise<void> {
-    const key = keyOf(resource);
-    if (this.#resources.get(key) !== resource) return Promise.resolve();
-    this.#resources.delete(key);
-    return this.#append({ drop: key });
+  /** Removes a resource; `ends` is the operation whose outcome this is (its delete), ended in the same record. */
+  remove(resource: ResourceState, { ends }: { ends?: string | undefined } = {}): Promise<void> {
+    const record: JournalRecord = {};
+    if (ends !== undefined) record.end = this.#ended(ends);
+    if (this.#resources.get(keyOf(resource)) === resource) record.drop = this.#dropped(resource);
+    return this.#append(record);
   }
 
   /** Keeps a resource as an old copy waiting for deletion, making way for its replacement; answers the copy. */
   async retire(resource: ResourceState): Promise<ResourceState> {
     const retired = { ...resource, delete: true };
-    const removed = this.remove(resource);
-    await Promise.all([removed, this.upsert(retired)]);
+    const record: JournalRecord = { drop: this.#dropped(resource), put: retired };
+    this.#resources.set(keyOf(retired), retired);
+    await this.#append(record);
     return retired;
   }
 
-  /** Records an operation about to start; resolves once it is on disk. Returns what `end` takes. */
-  begin(op: PendingOperation): { id: string; recorded: Promise<void> } {
+  /**
+   * Records an operation about to start; resolves once it is on disk. Returns what `end` takes. `ends` is an earlier
+   * operation this one takes over, ended in the same record.
+   */
+  begin(op: PendingOperation, { ends }: { ends?: string | undefined } = {}): { id: string; recorded: Promise<void> } {
     const id = operationId();
+    const record: JournalRecord = {};
+    if (ends !== undefined) record.end = this.#ended(ends);
     this.#pending.set(id, op);
-    return { id, recorded: this.#append({ begin: { ...op, id } }) };
+    record.begin = { ...op, id };
+    return { id, recorded: this.#append(record) };
   }
 
   /** Records that an operation finished (whatever its outcome); durable with the next change awaited. */
   end(id: string): Promise<void> {
+    return this.#append({ end: this.#ended(id) });
+  }
+
+  /** Keeps an operation pending, with why its outcome is not known (the next run reports it and looks again). */
+  keepPending(id: string, reason: string): Promise<void> {
+    const op = this.#pending.get(id);
+    if (!op) return Promise.resolve();
+    const kept = { ...op, reason };
+    this.#pending.set(id, kept);
+    return this.#append({ begin: { ...kept, id } });
+  }
+
+  #ended(id: string): string {
     this.#pending.delete(id);
-    return this.#append({ end: id });
+    return id;
+  }
+
+  #dropped(resource: ResourceState): string {
+    const key = keyOf(resource);
+    this.#resources.delete(key);
+    return key;
   }
 
   /** Operations begun and not ended, each with the id `end` takes. */
@@ -283,6 +354,7 @@ export class Snapshot {
 
   /** Appends a record; a caller that does not wait for it learns of a failed write from the next one it awaits. */
   #append(record: JournalRecord): Promise<void> {
+    if (Object.keys(record).length === 0) return Promise.resolve();
     const sealed = this.#seal(record);
     // A journal is replayed over its state file, which must exist first: it holds the salt of the journal's secrets.
     this.#fileWritten ??= this.#hasFile ? Promise.resolve() : writeAtomically(this.path, this.#serialize((v) => this.crypter.sealValue(v)));
@@ -291,11 +363,15 @@ export class Snapshot {
     return appended;
   }
 
-  #seal(record: JournalRecord): JournalRecord {
+  #seal({ end, drop, put, begin }: JournalRecord): JournalRecord {
     const seal = (m: PropertyMap) => this.crypter.sealValue(m as Value) as PropertyMap;
-    if ("put" in record) return { put: { ...record.put, inputs: seal(record.put.inputs), outputs: seal(record.put.outputs) } };
-    if ("begin" in record) return { begin: { ...record.begin, resource: { ...record.begin.resource, inputs: seal(record.begin.resource.inputs) } } };
-    return record;
+    // In the order they apply: a record cut short still names the operation it ends first.
+    return {
+      ...(end !== undefined ? { end } : {}),
+      ...(drop !== undefined ? { drop } : {}),
+      ...(put ? { put: { ...put, inputs: seal(put.inputs), outputs: seal(put.outputs) } } : {}),
+      ...(begin ? { begin: { ...begin, resource: { ...begin.resource, inputs: seal(begin.resource.inputs) } } } : {}),
+    };
   }
 
   /** At the end of a run: writes the whole state file and drops the journal, unless nothing was recorded. */
@@ -309,6 +385,9 @@ export class Snapshot {
   async save(): Promise<void> {
     await this.#fileWritten?.catch(() => undefined);
     await this.#journal.settled();
+    // The file this run started from was read whole: it is kept as the previous good state, then replaced.
+    if (this.#fileGood) await copyAtomically(this.path, backupPath(this.path));
+    this.#fileGood = false;
     await writeAtomically(this.path, this.#serialize((v) => this.crypter.sealValue(v)));
     await this.#journal.remove();
   }
@@ -336,15 +415,71 @@ export class Snapshot {
 
 const journalPath = (statePath: string) => `${statePath}.journal`;
 
+/** Where the previous good state file is kept (as Pulumi keeps `<stack>.json.bak`). */
+export const backupPath = (statePath: string) => `${statePath}.bak`;
+
+/** What a message about a damaged state tells the user to do: restore the backup, if there is one. */
+function restoreAdvice(statePath: string): string {
+  const stack = basename(statePath, ".json");
+  const backup = backupPath(statePath);
+  if (existsSync(backup)) return `\`audience stack restore --stack ${stack}\` puts back the previous good state, kept in ${backup} (then run refresh: changes made since are not in it)`;
+  return `no backup of it was kept (${backup}): remove it to start over, or import a \`pulumi stack export\` document with \`audience stack import --stack ${stack}\``;
+}
+
 const operationId = () => randomBytes(8).toString("hex");
 
 function emptyState(crypter: PassphraseCrypter): unknown {
   return { version: 3, deployment: { secrets_providers: { type: "passphrase", state: { salt: crypter.saltState } }, resources: [] } };
 }
 
+/**
+ * Puts the previous good state (`<stack>.json.bak`) back in place of the stack's state; the state file and journal it
+ * replaces are set aside as `<name>.damaged-<time>`, not deleted. Answers the files set aside.
+ */
+export async function restoreBackup(statePath: string): Promise<string[]> {
+  const backup = backupPath(statePath);
+  let text: string;
+  try {
+    text = await readFile(backup, "utf8");
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") throw new StateError(`no backup of the stack's state at ${backup}: each run keeps one once the stack has a state file`);
+    throw e;
+  }
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch (e) {
+    throw new StateError(`${backup}: not valid JSON (${(e as Error).message}); it cannot be restored`);
+  }
+  if (!storedStateFile.safeParse(doc).success) throw new StateError(`${backup}: not a stack state of version 3; it cannot be restored`);
+  const stamp = new Date().toISOString().replace(/[:.]/g, "-");
+  const setAside: string[] = [];
+  for (const path of [statePath, journalPath(statePath)]) {
+    if (!existsSync(path)) continue;
+    await rename(path, `${path}.damaged-${stamp}`);
+    setAside.push(`${path}.damaged-${stamp}`);
+  }
+  await copyAtomically(backup, statePath);
+  return setAside;
+}
+
+const tempPath = (path: string) => `${path}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
+
+async function copyAtomically(from: string, to: string): Promise<void> {
+  const tmp = tempPath(to);
+  await copyFile(from, tmp);
+  const file = await open(tmp, "r+");
+  try {
+    await file.sync();
+  } finally {
+    await file.close();
+  }
+  await rename(tmp, to);
+}
+
 async function writeAtomically(path: string, text: string): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
-  const tmp = `${path}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
+  const tmp = tempPath(path);
   const file = await open(tmp, "w", 0o600);
   try {
     await file.writeFile(text);
@@ -387,24 +522,85 @@ export function prerequisites(r: ResourceState): string[] {
   return [...new Set(urns)];
 }
 
-/** Takes the stack's lock file so two runs never write one state; returns its release. */
+/** Who holds a stack's lock: written whole into a temporary file before that file becomes the lock. */
+interface LockOwner {
+  pid: number;
+  host: string;
+  /** Tells this taking of the lock from any other by the same process. */
+  nonce: string;
+}
+
+/**
+ * Takes the stack's lock file so two runs never write one state; returns its release. The lock appears with its
+ * owner already in it (a temporary file linked into place), so no run ever reads an empty lock. A lock is taken over
+ * only when its owner is provably gone: a process of this host that no longer runs.
+ */
 export async function lockStack(statePath: string): Promise<() => Promise<void>> {
   const lock = `${statePath}.lock`;
   await mkdir(dirname(lock), { recursive: true });
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      const file = await open(lock, "wx");
-      await file.writeFile(String(process.pid));
-      await file.close();
-      return () => rm(lock, { force: true });
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
-      const owner = Number((await readFile(lock, "utf8").catch(() => "")).trim());
-      if (owner && isAlive(owner)) throw new StateError(`the stack is being changed by process ${owner} (lock ${lock}); wait for it, or remove the lock if that process is gone`);
-      await rm(lock, { force: true });
+  const owner: LockOwner = { pid: process.pid, host: hostname(), nonce: randomBytes(8).toString("hex") };
+  const mine = JSON.stringify(owner);
+  const tmp = tempPath(lock);
+  await writeAtomically(tmp, mine);
+  try {
+    for (let attempt = 0; attempt < 50; attempt++) {
+      try {
+        await link(tmp, lock);
+        return async () => {
+          // Released only while it is still this run's: a lock taken over by another run stays.
+          if ((await readFile(lock, "utf8").catch(() => "")) === mine) await rm(lock, { force: true });
+        };
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
+      }
+      const text = await readFile(lock, "utf8").catch((e: NodeJS.ErrnoException) => (e.code === "ENOENT" ? undefined : Promise.reject(e)));
+      if (text === undefined) continue; // released meanwhile
+      const held = lockOwner(text);
+      const gone = held !== undefined && held.host === hostname() && !isAlive(held.pid);
+      if (!gone) {
+        const who = held ? `process ${held.pid} on ${held.host}` : "an unknown process (the lock names no owner)";
+        throw new StateError(`the stack is being changed by ${who} (lock ${lock}); wait for it, or remove the lock if that process is gone`);
+      }
+      if (!(await takeOver(lock, text, tmp))) await sleep(20);
     }
+    throw new StateError(`cannot take the stack lock ${lock}: other runs keep taking it`);
+  } finally {
+    await unlink(tmp).catch(() => undefined);
   }
-  throw new StateError(`cannot take the stack lock ${lock}`);
+}
+
+/**
+ * Removes a stale lock, if it is still the one judged stale. Takeovers are one at a time (a second lock, `.takeover`,
+ * held meanwhile): two runs removing the same stale lock could otherwise remove the one a third had just taken.
+ * `owner` is this run's owner file, linked as that second lock. Answers false when another takeover is under way.
+ */
+async function takeOver(lock: string, stale: string, owner: string): Promise<boolean> {
+  const guard = `${lock}.takeover`;
+  try {
+    await link(owner, guard);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
+    // A takeover whose run died midway: its guard goes too once its owner is provably gone.
+    const held = lockOwner(await readFile(guard, "utf8").catch(() => ""));
+    if (held && held.host === hostname() && !isAlive(held.pid)) await unlink(guard).catch(() => undefined);
+    return false;
+  }
+  try {
+    // Under the guard nothing else removes the lock, and its gone owner cannot release it: still the stale one, it goes.
+    if ((await readFile(lock, "utf8").catch(() => undefined)) === stale) await unlink(lock).catch(() => undefined);
+    return true;
+  } finally {
+    await unlink(guard);
+  }
+}
+
+function lockOwner(text: string): LockOwner | undefined {
+  try {
+    const parsed = JSON.parse(text) as Partial<LockOwner>;
+    return typeof parsed.pid === "number" && typeof parsed.host === "string" ? (parsed as LockOwner) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function isAlive(pid: number): boolean {

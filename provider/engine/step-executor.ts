@@ -64,11 +64,18 @@ export class StepExecutor {
   }
 
   /**
-   * Forgets the operations a previous run left pending, once they have been reported, but creates whose outcome is
-   * unknown: the next create of the same resource looks for what they made first.
+   * Forgets the operations a previous run left pending that nothing can resolve, once they have been reported.
+   * Kept: creates whose outcome is unknown (the next create of the resource looks for what they made first), and
+   * updates and deletes (this run's update or delete of the resource sends them again, a refresh reads the truth).
    */
   async forgetInterrupted(): Promise<void> {
-    await Promise.all(this.#snapshot.pendingById().filter(([, op]) => !resolvable(op)).map(([id]) => this.#snapshot.end(id)));
+    await Promise.all(this.#snapshot.pendingById().filter(([, op]) => op.type === "creating" && !resolvable(op)).map(([id]) => this.#snapshot.end(id)));
+  }
+
+  /** A refresh read the resource: an earlier update or delete of it whose outcome was unknown is known now. */
+  async settleRead(urn: string): Promise<void> {
+    const earlier = this.#earlier(urn);
+    if (earlier !== undefined) await this.#snapshot.end(earlier);
   }
 
   /** Creates left pending by an earlier run that this run did not create again. */
@@ -86,8 +93,8 @@ export class StepExecutor {
   }
 
   /** Saves a resource's new state; under an alias, the old entry gives way to the new URN. */
-  async #commit(resource: ResourceState, old?: ResourceState): Promise<ResourceState> {
-    await this.#snapshot.upsert(resource, old);
+  async #commit(resource: ResourceState, old?: ResourceState, ends?: string): Promise<ResourceState> {
+    await this.#snapshot.upsert(resource, { renamed: old, ends });
     return resource;
   }
 
@@ -100,8 +107,8 @@ export class StepExecutor {
     // On disk before the call: if the process dies mid-create, the next run looks for what it may have made.
     const pending: PendingOperation = { resource: { urn, type, inputs }, type: "creating", startedAt };
     this.#ownOps.add(pending);
-    if (earlier) void this.#snapshot.end(earlier[0]);
-    const op = this.#snapshot.begin(pending);
+    // One record: the earlier operation gives way to this one, never leaving neither pending.
+    const op = this.#snapshot.begin(pending, { ends: earlier?.[0] });
     await op.recorded;
     try {
       // Only this package's resources know what the start time asks of them: dynamic ones carry the family marker,
@@ -109,17 +116,20 @@ export class StepExecutor {
       const resolve = earlier !== undefined && (KIND_KEY in inputs || type.startsWith(`${PACKAGE}:`));
       const { id, outputs } = await host.create(urn, resolve ? { ...inputs, [CREATE_STARTED_KEY]: startedAt } : inputs, timed(planned, "create"));
       const created = { ...planned, id, outputs: recordedOutputs(planned, outputs) };
-      void this.#snapshot.end(op.id);
-      await this.#snapshot.upsert(created);
+      // The create's end and the resource in one record: a crash cannot keep one without the other.
+      await this.#snapshot.upsert(created, { ends: op.id });
       return created;
     } catch (e) {
       // A create whose outcome stays unknown stays pending: the next run resolves it before creating again.
-      const unknown = outcomeUnknown(e);
-      if (unknown) this.#ownOps.delete(pending);
-      const ended = unknown ? Promise.resolve() : this.#snapshot.end(op.id);
-      // Created but not initialized: keep it in the state so the next run updates or deletes it.
-      if (e instanceof ResourceInitFailedError && e.id) await this.#snapshot.upsert({ ...planned, id: e.id, outputs: recordedOutputs(planned, e.outputs), initErrors: e.reasons });
-      else await ended;
+      if (outcomeUnknown(e)) {
+        this.#ownOps.delete(pending);
+        await this.#snapshot.keepPending(op.id, (e as Error).message);
+      } else if (e instanceof ResourceInitFailedError && e.id) {
+        // Created but not initialized: keep it in the state so the next run updates or deletes it.
+        await this.#snapshot.upsert({ ...planned, id: e.id, outputs: recordedOutputs(planned, e.outputs), initErrors: e.reasons }, { ends: op.id });
+      } else {
+        await this.#snapshot.end(op.id);
+      }
       throw e;
     }
   }
@@ -128,15 +138,13 @@ export class StepExecutor {
     const host = await this.#provider(planned.type, planned.provider);
     const id = planned.id ?? "";
     // Not awaited: until the update is recorded, the state holds the old inputs and the next run updates again.
-    const op = this.#snapshot.begin({ resource: { urn, type: planned.type, id, inputs: planned.inputs }, type: "updating" });
+    const op = this.#snapshot.begin({ resource: { urn, type: planned.type, id, inputs: planned.inputs }, type: "updating" }, { ends: this.#earlier(urn) });
     try {
       const outputs = await host.update(id, urn, old.outputs, planned.inputs, old.inputs, timed(planned, "update"));
-      void this.#snapshot.end(op.id);
-      return await this.#commit({ ...planned, outputs: recordedOutputs(planned, outputs) }, old);
+      return await this.#commit({ ...planned, outputs: recordedOutputs(planned, outputs) }, old, op.id);
     } catch (e) {
-      const ended = this.#snapshot.end(op.id);
-      if (e instanceof ResourceInitFailedError) await this.#commit({ ...planned, outputs: recordedOutputs(planned, e.outputs), initErrors: e.reasons }, old);
-      else await ended;
+      if (e instanceof ResourceInitFailedError) await this.#commit({ ...planned, outputs: recordedOutputs(planned, e.outputs), initErrors: e.reasons }, old, op.id);
+      else await this.#failed(op.id, e);
       throw e;
     }
   }
@@ -156,14 +164,27 @@ export class StepExecutor {
     if (r.custom && r.id && !r.retainOnDelete && !r.external && !isProviderType(r.type)) {
       const host = await this.#provider(r.type, r.provider);
       // Not awaited: until the delete is recorded, the state still holds the resource and the next run deletes it.
-      const op = this.#snapshot.begin({ resource: { urn: r.urn, type: r.type, id: r.id, inputs: r.inputs }, type: "deleting" });
+      const op = this.#snapshot.begin({ resource: { urn: r.urn, type: r.type, id: r.id, inputs: r.inputs }, type: "deleting" }, { ends: this.#earlier(r.urn) });
       try {
         await host.delete(r.id, r.urn, r.outputs, r.inputs, timed(r, "delete"));
-      } finally {
-        void this.#snapshot.end(op.id);
+      } catch (e) {
+        await this.#failed(op.id, e);
+        throw e;
       }
+      await this.#snapshot.remove(r, { ends: op.id });
+      return;
     }
     await this.#snapshot.remove(r);
+  }
+
+  /** An earlier run's update or delete of the resource whose outcome is unknown: this run's own one resolves it. */
+  #earlier(urn: string): string | undefined {
+    return this.#snapshot.pendingById().find(([, p]) => p.type !== "creating" && p.resource.urn === urn && !this.#ownOps.has(p))?.[0];
+  }
+
+  /** A failed update or delete: one whose outcome is unknown stays pending with why, for the next run to redo. */
+  #failed(id: string, e: unknown): Promise<void> {
+    return outcomeUnknown(e) ? this.#snapshot.keepPending(id, (e as Error).message) : this.#snapshot.end(id);
   }
 }
 

@@ -104,6 +104,7 @@ const specRows: CheckCase[] = [
   { name: "webhook endpoint: the read-only secret", collection: "webhook_endpoints", inputs: (s) => ({ ...s, secret: "whsec_mine" }), property: "secret" },
   { name: "waitTimeoutSeconds negative", collection: "scopes", inputs: (s) => ({ ...s, waitTimeoutSeconds: -5 }), property: "waitTimeoutSeconds" },
   { name: "adoptId empty", collection: "cohorts", inputs: (s) => ({ ...s, adoptId: "" }), property: "adoptId" },
+  { name: "adoptId not a uuid", collection: "cohorts", inputs: (s) => ({ ...s, adoptId: "not-a-uuid" }), property: "adoptId" },
   { name: "an account audience:accounts does not define", collection: "cohorts", inputs: (s) => ({ ...s, account: "north" }), property: "account" },
 ];
 

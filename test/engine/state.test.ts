@@ -1,10 +1,13 @@
-// A damaged state file is refused with the place that is wrong, never a crash deep in a run, and nothing is written.
-import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+// A damaged state file is refused with the place that is wrong, never a crash deep in a run, and nothing is written;
+// the previous good state is kept and restored by a command the message names; a journal cut short by a crash is
+// read up to its last whole record, with a warning.
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PassphraseCrypter, runProgram, StateError } from "../../provider/engine/index.ts";
-import { Snapshot, type ResourceState } from "../../provider/engine/snapshot.ts";
+import { backupPath, Snapshot, type ResourceState } from "../../provider/engine/snapshot.ts";
+import { audience } from "../cli/helpers.ts";
 import { SECRET_SIG, SIG_KEY } from "../../provider/plugin/values.ts";
 
 const FIXTURE = join(import.meta.dirname, "fixtures", "notes");
@@ -105,4 +108,89 @@ describe("the journal of changes", () => {
     await state.compact();
     expect((await Snapshot.load(file, PASSPHRASE)).resources).toHaveLength(501);
   });
+});
+
+describe("a crash while the journal is written", () => {
+  const journalFile = () => `${file}.journal`;
+  const urnOf = (name: string) => `urn:pulumi:dev::notes::pulumi-nodejs:dynamic/notes:Note::${name}`;
+  const note = (name: string): ResourceState => ({
+    urn: urnOf(name), custom: true, type: "pulumi-nodejs:dynamic/notes:Note", id: `/notes/${name}`, inputs: { text: name }, outputs: { text: name }, dependencies: [],
+  });
+
+  it("ends a create and records its resource in one record", async () => {
+    rmSync(file, { force: true });
+    rmSync(journalFile(), { force: true });
+    const state = await Snapshot.load(file, PASSPHRASE, salt);
+    const op = state.begin({ type: "creating", startedAt: 1, resource: { urn: urnOf("made"), type: note("made").type, inputs: {} } });
+    await op.recorded;
+    await state.upsert(note("made"), { ends: op.id });
+    const records = readFileSync(journalFile(), "utf8").trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(records.map((r) => Object.keys(r))).toEqual([["begin"], ["end", "put"]]);
+  });
+
+  it("warns of a torn last record, keeps the create it would have ended pending, and writes the next record on a line of its own", async () => {
+    const whole = readFileSync(journalFile(), "utf8");
+    const lastLine = whole.trimEnd().split("\n").at(-1)!;
+    writeFileSync(journalFile(), whole.slice(0, whole.length - lastLine.length - 1 + 30));
+    const read = await Snapshot.load(file, PASSPHRASE);
+    expect(read.find(urnOf("made"))).toBeUndefined();
+    expect(read.pending.map((p) => p.resource.urn)).toEqual([urnOf("made")]);
+    expect(read.warnings).toEqual([expect.stringMatching(/its last record \(30 bytes\) was cut short by a crash and is not applied; it ended the create of .*::made, which stays pending/)]);
+    // The run goes on: its next record replaces the torn one, and a later crash finds a whole journal.
+    await read.upsert(note("after"));
+    const again = await Snapshot.load(file, PASSPHRASE);
+    expect(again.warnings).toEqual([]);
+    expect(again.find(urnOf("after"))).toBeDefined();
+  });
+
+  it("takes a last record whole but for its line end, and ends it before the next", async () => {
+    const whole = readFileSync(journalFile(), "utf8");
+    writeFileSync(journalFile(), whole.trimEnd());
+    const read = await Snapshot.load(file, PASSPHRASE);
+    expect(read.warnings).toEqual([]);
+    expect(read.find(urnOf("after"))).toBeDefined();
+    await read.upsert(note("later"));
+    const again = await Snapshot.load(file, PASSPHRASE);
+    expect([urnOf("after"), urnOf("later")].map((u) => again.find(u)?.id)).toEqual(["/notes/after", "/notes/later"]);
+  });
+});
+
+describe("the previous good state", () => {
+  const stateDir = join(dir, "backups");
+  const statePath = join(stateDir, "dev.json");
+  const up = () => runProgram({ cwd: FIXTURE, operation: "up", passphrase: PASSPHRASE, stateDir, env: { NOTES_DIR: stateDir } });
+
+  it("is kept by each run, named with the command that restores it when the state is damaged, and restored by it", { timeout: 120_000 }, async () => {
+    expect((await up()).ok).toBe(true);
+    expect(existsSync(backupPath(statePath))).toBe(false); // nothing before the first run
+    const good = readFileSync(statePath, "utf8");
+    const again = await runProgram({ cwd: FIXTURE, operation: "up", passphrase: PASSPHRASE, stateDir, env: { NOTES_DIR: stateDir }, config: { extra: "1" } });
+    expect(again.ok, again.error).toBe(true);
+    expect(readFileSync(backupPath(statePath), "utf8")).toBe(good);
+
+    writeFileSync(statePath, '{"version": 3, "deployment": {"resources": [');
+    const damaged = await up().catch((e: unknown) => e);
+    expect(damaged).toBeInstanceOf(StateError);
+    expect((damaged as Error).message).toContain(`\`audience stack restore --stack dev\` puts back the previous good state, kept in ${backupPath(statePath)}`);
+
+    const restored = await audience(["stack", "restore", "--cwd", FIXTURE, "--state-dir", stateDir], { env: { PULUMI_CONFIG_PASSPHRASE: PASSPHRASE } });
+    expect(restored.code, restored.stderr).toBe(0);
+    expect(restored.stderr).toContain(`restored stack dev from ${backupPath(statePath)}`);
+    expect(readFileSync(statePath, "utf8")).toBe(good);
+    expect(readdirSync(stateDir).filter((f) => f.startsWith("dev.json.damaged-"))).toHaveLength(1);
+    expect((await Snapshot.load(statePath, PASSPHRASE)).resources.length).toBeGreaterThan(0);
+  });
+
+  it("when there is none, the message says so and how to start over", async () => {
+    const lone = join(dir, "lone", "dev.json");
+    mkdirSync(dirname(lone), { recursive: true });
+    writeFileSync(lone, "{");
+    await expect(Snapshot.load(lone, PASSPHRASE)).rejects.toThrow(`no backup of it was kept (${lone}.bak): remove it to start over`);
+  });
+});
+
+it("a state path that is a directory is named as such", async () => {
+  const path = join(dir, "as-dir", "dev.json");
+  mkdirSync(path, { recursive: true });
+  await expect(Snapshot.load(path, PASSPHRASE)).rejects.toThrow(`${path} is a directory: the stack's state is kept in a file of that name`);
 });

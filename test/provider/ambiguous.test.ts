@@ -1,5 +1,6 @@
 // A create whose answer is lost (connection reset after the service acted, a 503) is resolved by the provider
-// itself, through the real dynamic-provider host: it looks for what it made before sending the create again.
+// itself, through the real dynamic-provider host: it looks for what it made before sending the create again, and
+// never sends it again when that look fails.
 import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
 import { HostError, startWorld, type World } from "./harness.ts";
 
@@ -70,4 +71,14 @@ it("a look ignores resources of the same name with another configuration or made
   expect(made.id).not.toBe(other.id);
   expect((await named("Lookalike")).map((c) => c.id).sort()).toEqual([older.id, other.id, made.id].sort());
   expect(world.host.logs()).toContain(`${made.id}, made by it, is recorded as the created resource`);
+});
+
+it("a create whose look fails too is not sent again: its outcome stays unknown, naming both failures", async () => {
+  await faults({ method: "POST", path: "/cohorts", reset: "after", count: 1 }, { method: "GET", path: "/cohorts", status: 500 });
+  const error = await world.host.create(cohort("Look failed")).then(() => undefined, (e: unknown) => e);
+  expect(error).toBeInstanceOf(HostError);
+  expect((error as Error).message).toMatch(/outcome unknown: Cohort "Look failed": the create's answer was lost \(POST \/cohorts: connection failed.*\) and the look for what it made failed too \(GET \/cohorts: 500/);
+  expect(posts("Look failed")).toBe(1);
+  await world.api("DELETE", "/_emulator/faults");
+  expect(await named("Look failed")).toHaveLength(1);
 });

@@ -1,7 +1,9 @@
 // A create whose answer was lost (the connection broke after sending, or the service answered 5xx) may have made
 // the resource. Before sending it again, one list request looks for what it made: same family, same name, same
 // declared configuration, created since the attempt began. One match is the created resource; several are refused
-// with their ids; none means the create had no effect and may be sent again.
+// with their ids; none means the create had no effect and may be sent again. A look that fails leaves the outcome
+// unknown: the create is not sent again, and the engine keeps it pending for the next run to look again.
+import { AudienceApiError, ConnectionError } from "pulumi-audience/sdk/client";
 import { jsonEqual, type FamilyDef } from "pulumi-audience/sdk/contract";
 import type { Service } from "./service.ts";
 import { canonical, keepSecrets, type Props } from "./shape.ts";
@@ -17,6 +19,24 @@ export const OUTCOME_UNKNOWN = "outcome unknown:";
 /** Whether an error says the request may have taken effect (the SDK client's `outcomeUnknown`). */
 export function outcomeUnknown(error: unknown): boolean {
   return error instanceof Error && (error as { outcomeUnknown?: unknown }).outcomeUnknown === true;
+}
+
+/**
+ * Whether a request the client sends again (an update, a delete) may have taken effect though it failed: the service
+ * answered 5xx to the last attempt, or the connection broke after sending it. A refusal (4xx, 429) took no effect.
+ */
+function mayHaveApplied(error: unknown): boolean {
+  return outcomeUnknown(error) || (error instanceof AudienceApiError && error.status >= 500) || (error instanceof ConnectionError && !error.beforeSend);
+}
+
+/** Runs a write the client may have sent again; one that failed with its effect unknown says so (OUTCOME_UNKNOWN). */
+export async function unlessUnknown<T>(what: string, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (!mayHaveApplied(error)) throw error;
+    throw new Error(`${OUTCOME_UNKNOWN} ${what}: ${(error as Error).message}`, { cause: error });
+  }
 }
 
 /** How a message names the resource: by its name, when its family has one. */
@@ -41,10 +61,20 @@ export interface Found {
   diagnostic: string;
 }
 
-/** Looks for what a create begun at `since` made; undefined when nothing matches. */
+/**
+ * Looks for what a create begun at `since` made; undefined when nothing matches. A failed look leaves the create's
+ * outcome unknown: thrown as such, naming both the create's failure and the look's.
+ */
 export async function findCreated(service: Service, family: FamilyDef, desired: Props, since: number, cause: string): Promise<Found | undefined> {
   const want = canonical(family.create, desired);
-  const matches = (await service.list(family)).filter((candidate) => {
+  let listed: Props[];
+  try {
+    listed = await service.list(family);
+  } catch (error) {
+    throw new Error(`${OUTCOME_UNKNOWN} ${label(family, desired)}: the create's answer was lost (${cause}) and the look for what it made failed too `
+      + `(${(error as Error).message}); it stays pending, and the next run looks again before creating`, { cause: error });
+  }
+  const matches = listed.filter((candidate) => {
     if (candidate.name !== desired.name) return false;
     const created = Date.parse(String(candidate.created_at ?? ""));
     if (!(created >= since - CLOCK_SLACK_MS)) return false;

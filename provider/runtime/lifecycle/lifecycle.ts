@@ -3,10 +3,10 @@
 // Inputs and outputs are camelCase as a program writes them; the wire is snake_case; the contract converts.
 import type * as pulumi from "@pulumi/pulumi";
 import {
-  accountFeatureErrors, families, fromWire, jsonEqual, mergePatch, toWire, validate, type AccountFeature, type FamilyDef,
+  accountFeatureErrors, families, fromWire, id as serviceId, jsonEqual, mergePatch, toWire, validate, type AccountFeature, type FamilyDef,
 } from "pulumi-audience/sdk/contract";
 import { familyOf, providerFamilies, type ProviderFamily } from "../families/index.ts";
-import { createOnce } from "./ambiguous.ts";
+import { createOnce, unlessUnknown } from "./ambiguous.ts";
 import { controlsSchema, CONTROL_KEYS, CREATE_STARTED_KEY, DEFAULT_WAIT_TIMEOUT_SECONDS, KIND_KEY, PROVIDER_KEY, STEP_TIMEOUT_KEY, type Controls } from "./controls.ts";
 import { type Service } from "./service.ts";
 import { canonical, camelPath, isObject, keepSecrets, keepSignedUrls, memberNames, pathsOverlap, readsAsDeclared, unknownPaths, UNKNOWN, wireOf, withoutNulls, type Props } from "./shape.ts";
@@ -252,6 +252,11 @@ export function createLifecycle(env: Environment) {
         const problem = unknownAccount(env.settings(), controls.account);
         if (problem) failures.push({ property: "account", reason: problem });
       }
+      // The service's ids are uuids: any other adoptId would only fail at create time, after the preview passed.
+      const { adoptId } = controls;
+      if (typeof adoptId === "string" && adoptId !== "" && !kind.family.singleton && !serviceId.safeParse(adoptId).success) {
+        failures.push({ property: "adoptId", reason: `adoptId must be the id (a uuid) of an existing ${kind.family.className}; got ${JSON.stringify(adoptId)}` });
+      }
       if (!kind.family.creatable && !kind.create && controls.adoptId === undefined) {
         failures.push({ property: "adoptId", reason: `${kind.family.className} cannot be created through the API: give adoptId to manage an existing one` });
       }
@@ -326,8 +331,9 @@ export function createLifecycle(env: Environment) {
       const service = env.service(parts.controls.account);
       const unchanged = { outs: { ...withoutControls(olds), ...parts.extras, ...controlsOf(parts) } };
       let response: Props;
-      if (kind.update) {
-        const answer = await kind.update(service, id, { extras: parts.extras, recordedExtras: before.extras, recorded: olds });
+      const own = kind.update;
+      if (own) {
+        const answer = await unlessUnknown(`the update of ${kind.family.className} ${id}`, () => own(service, id, { extras: parts.extras, recordedExtras: before.extras, recorded: olds }));
         if (answer === undefined) return unchanged;
         response = answer;
       } else {
@@ -336,7 +342,8 @@ export function createLifecycle(env: Environment) {
         const unbuilt = parts.controls.waitFor === "ready" && kind.family.builds && olds.status !== "ready";
         // Only controls changed (wait, deletion, account name): nothing to send.
         if (patch === undefined && jsonEqual(before.extras, parts.extras) && !unbuilt) return unchanged;
-        response = patch === undefined ? await service.get(kind.family, id) : await service.update(kind.family, id, patch as Props);
+        response = patch === undefined ? await service.get(kind.family, id)
+          : await unlessUnknown(`the update of ${kind.family.className} ${id}`, () => service.update(kind.family, id, patch as Props));
       }
       response = await finish(parts, service, id, response, news, limits);
       return { outs: outputsOf(parts, response, parts.config) };
@@ -348,16 +355,18 @@ export function createLifecycle(env: Environment) {
       const archive = controls.deletionMode === "archive" || (!family.deletable && family.archivable);
       if (family.singleton || (!family.deletable && !family.archivable)) return; // nothing to remove: state forgets it
       const service = env.service(controls.account);
-      if (kind.delete) {
-        await kind.delete(service, id);
-      } else if (archive) {
-        const body: Props = {};
-        if (controls.cascadeTo !== undefined) body.cascade_to = controls.cascadeTo;
-        if (controls.cascadeToAll !== undefined) body.cascade_to_all = controls.cascadeToAll;
-        await service.archive(family, id, body);
-      } else {
-        await service.delete(family, id);
-      }
+      await unlessUnknown(`the ${archive && !kind.delete ? "archive" : "delete"} of ${family.className} ${id}`, async () => {
+        if (kind.delete) {
+          await kind.delete(service, id);
+        } else if (archive) {
+          const body: Props = {};
+          if (controls.cascadeTo !== undefined) body.cascade_to = controls.cascadeTo;
+          if (controls.cascadeToAll !== undefined) body.cascade_to_all = controls.cascadeToAll;
+          await service.archive(family, id, body);
+        } else {
+          await service.delete(family, id);
+        }
+      });
     },
   };
   return provider;
