@@ -1,14 +1,45 @@
+import { readdirSync } from "node:fs";
 import { defineConfig } from "vitest/config";
+
+/** Engine tests that run in one process (plans, steps, rendering): quick, so they stay in the unit run. */
+const IN_PROCESS_ENGINE = [
+  "test/engine/plans.test.ts",
+  "test/engine/render.test.ts",
+  "test/engine/step-generator.test.ts",
+  "test/engine/timeouts.test.ts",
+  "test/engine/providers.test.ts",
+  "test/engine/progress.test.ts",
+];
+
+/**
+ * Tests that need a process boundary to show what they check: whole programs through the engine and the CLI,
+ * Pulumi's own hosts started from an installed package, kills, locks between processes, installs. `npm run
+ * test:unit` leaves them out for a quick answer; `npm run test:e2e` runs only them; `npm test` runs both.
+ */
+const E2E = [
+  "test/cli/**/*.test.ts",
+  ...readdirSync(new URL("./test/engine", import.meta.url)).filter((f) => f.endsWith(".test.ts")).map((f) => `test/engine/${f}`).filter((f) => !IN_PROCESS_ENGINE.includes(f)),
+  "test/provider/cli-host.test.ts",
+  "test/provider/generate.test.ts",
+  "test/provider/secrets.test.ts",
+  "test/plugin/install.test.ts",
+  "test/emulator/persistence.test.ts",
+  "test/emulator/full-disk.test.ts",
+  "test/drift/fleet.test.ts",
+];
 
 export default defineConfig({
   resolve: { conditions: ["source"] },
   ssr: { resolve: { conditions: ["source"], externalConditions: ["source"] } },
   test: {
-    include: ["test/**/*.test.ts"],
     reporters: ["default", "./test/summary-reporter.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",
     env: { NODE_OPTIONS: "--conditions=source" },
+    projects: [
+      { extends: true, test: { name: "unit", include: ["test/**/*.test.ts"], exclude: E2E } },
+      { extends: true, test: { name: "e2e", include: E2E } },
+    ],
   },
 });
