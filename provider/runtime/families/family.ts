@@ -55,7 +55,10 @@ export interface Capabilities {
 
 export interface ProviderFamily extends Capabilities {
   family: FamilyDef;
-  /** Top-level camelCase outputs that hold a credential somewhere inside: kept secret in state. */
+  /**
+   * camelCase paths of the outputs that hold a credential (`options.password`, `apiKey`): each is kept secret in
+   * state on its own, so the members around it stay readable in plans and outputs.
+   */
   secretOutputs: readonly string[];
   /** Program inputs the service does not take in the resource body, handled by the family's own steps. */
   extraInputs: readonly string[];
@@ -65,8 +68,8 @@ export interface ProviderFamily extends Capabilities {
 
 export type FamilyExtras = Partial<Pick<ProviderFamily, "extraInputs" | "extraInputSchema">> & Capabilities;
 
-/** A provider family from a contract family: secret outputs follow from the contract's secret paths. */
+/** A provider family from a contract family: secret outputs are the contract's secret paths in camelCase. */
 export function defineProviderFamily(family: FamilyDef, extras: FamilyExtras = {}): ProviderFamily {
-  const secretOutputs = [...new Set(family.secrets.map((path) => camelKey(path.split(/[.[]/)[0] ?? path)))];
+  const secretOutputs = [...new Set(family.secrets.map((path) => path.split(".").map(camelKey).join(".")))];
   return { family, secretOutputs, extraInputs: [], ...extras };
 }

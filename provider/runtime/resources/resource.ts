@@ -17,6 +17,19 @@ export interface ResourceClass<C extends Collection> {
   get(name: string, id: pulumi.Input<string>, state?: Pick<ResourceControls, "account">, opts?: pulumi.CustomResourceOptions): AudienceResource<C>;
 }
 
+/**
+ * A program's value with the credential at `path` made secret. Only that member is wrapped, so the members around
+ * it read as values in plans and state (the engine copies secretness from inputs to outputs member by member).
+ * A whole object given as an Output or a Promise cannot be entered before it resolves: it is kept secret whole.
+ */
+function withSecret(value: unknown, path: readonly string[]): unknown {
+  if (value === undefined) return value;
+  const [key, ...rest] = path;
+  if (key === undefined || pulumi.Output.isInstance(value) || value instanceof Promise) return pulumi.secret(value);
+  if (typeof value !== "object" || value === null || Array.isArray(value) || !(key in value)) return value;
+  return { ...value, [key]: withSecret((value as Record<string, unknown>)[key], rest) };
+}
+
 /** What every resource class of a family registers: each output named (unknown until answered), credentials secret. */
 export function registration<C extends Collection>(collection: C) {
   const found = providerFamilies[collection];
@@ -24,18 +37,20 @@ export function registration<C extends Collection>(collection: C) {
   const kind: ProviderFamily = found;
   const outputNames = [...memberNames(families[collection].response).map(camelKey), ...kind.extraInputs]
     .filter((k) => k !== "id");
-  const secret = new Set(kind.secretOutputs);
+  const secretPaths = kind.secretOutputs.map((path) => path.split("."));
+  // Only whole outputs can be named for the engine to keep secret; members inside follow their inputs.
+  const wholeSecrets = kind.secretOutputs.filter((path) => !path.includes("."));
   return {
     kind,
     props(args: Args<C>): Record<string, unknown> {
       const props: Record<string, unknown> = Object.fromEntries(outputNames.map((k) => [k, undefined]));
       for (const [key, value] of Object.entries(args as Record<string, unknown>)) {
         // Credentials stay secret in state even when the program passed them in plain text.
-        props[key] = secret.has(key) && value !== undefined ? pulumi.secret(value) : value;
+        props[key] = secretPaths.filter(([top]) => top === key).reduce((v, [, ...rest]) => withSecret(v, rest), value);
       }
       return props;
     },
-    additionalSecretOutputs: (opts: pulumi.CustomResourceOptions) => [...new Set([...(opts.additionalSecretOutputs ?? []), ...kind.secretOutputs])],
+    additionalSecretOutputs: (opts: pulumi.CustomResourceOptions) => [...new Set([...(opts.additionalSecretOutputs ?? []), ...wholeSecrets])],
   };
 }
 

@@ -1,0 +1,91 @@
+// What a reviewer and an on-call engineer read, through the engine against the emulator: plans of a connection
+// with its credential masked and nothing else, a resource archived by hand seen alike by drift, refresh and
+// preview, the resources a dataset makes attributed to it, and a preview that fails where the deploy would.
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { PassThrough } from "node:stream";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startEmulator, type RunningEmulator } from "pulumi-audience/emulator";
+import { runProgram, type Operation, type RunResult } from "../../provider/engine/index.ts";
+import { createRenderer } from "../../provider/engine/render.ts";
+
+const FIXTURE = join(import.meta.dirname, "fixtures", "review");
+const PASSPHRASE = "review passphrase";
+
+let emulator: RunningEmulator;
+beforeAll(async () => {
+  emulator = await startEmulator();
+});
+afterAll(() => emulator.close());
+
+/** A fresh account of the emulator, its key, and a state directory of its own. */
+async function freshStack() {
+  const res = await fetch(`${emulator.url}/_emulator/accounts`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ name: `review-${Date.now()}` }) });
+  const apiKey = ((await res.json()) as { api_key: string }).api_key;
+  const stateDir = mkdtempSync(join(tmpdir(), "review-"));
+  const env = { AUDIENCE_API_KEY: apiKey, AUDIENCE_BASE_URL: `${emulator.url}/v1` };
+  /** Runs the operation, printing as `audience run` prints (off a terminal); answers the result and the text. */
+  const run = async (operation: Operation, config: Record<string, string>, secrets: Record<string, string> = {}, options: { diff?: boolean; env?: Record<string, string> } = {}) => {
+    const out = new PassThrough();
+    let text = "";
+    out.on("data", (c: Buffer) => (text += c.toString()));
+    const renderer = createRenderer({ out, err: out, tty: false, env: { NO_COLOR: "1" }, ...(options.diff ? { diff: true } : {}) });
+    const result: RunResult = await runProgram({ cwd: FIXTURE, operation, passphrase: PASSPHRASE, stateDir, env: options.env ?? env, config, secrets, onEvent: renderer.event });
+    renderer.summary(result);
+    return { result, text };
+  };
+  const api = async (method: string, path: string, body?: unknown) => {
+    const response = await fetch(`${emulator.url}/v1${path}`, {
+      method,
+      headers: { authorization: `Bearer ${apiKey}`, ...(body !== undefined ? { "content-type": "application/json" } : {}) },
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    });
+    const text = await response.text();
+    if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`);
+    return text ? JSON.parse(text) as unknown : undefined;
+  };
+  const state = () => JSON.parse(readFileSync(join(stateDir, "dev.json"), "utf8")) as { deployment: { resources: { urn: string; id?: string; inputs?: Record<string, unknown>; outputs?: Record<string, unknown> }[] } };
+  return { apiKey, env, stateDir, run, api, state, close: () => rmSync(stateDir, { recursive: true, force: true }) };
+}
+
+describe("a connection's plan shows every member but its credential", { timeout: 180_000 }, () => {
+  const connection = { parts: "connection" };
+  const password = { password: "first-password-9d1e" };
+
+  it("a create with --diff, a host change in preview and up, the state and the outputs", async () => {
+    const stack = await freshStack();
+    try {
+      const created = await stack.run("preview", connection, password, { diff: true });
+      expect(created.result.ok, created.text).toBe(true);
+      expect(created.text).toContain('    options.host: "db1.example.com"\n');
+      expect(created.text).toContain("    options.password: [secret]\n");
+      expect(created.text).not.toContain("options: [secret]");
+      expect(created.text).not.toContain("__"); // no internal member reaches a person
+      expect((await stack.run("up", connection, password)).result.ok).toBe(true);
+
+      const changed = { ...connection, host: "db2.example.com" };
+      for (const operation of ["preview", "up"] as const) {
+        const { result, text } = await stack.run(operation, changed, password);
+        expect(result.ok, text).toBe(true);
+        expect(text).toContain('    options.host: "db1.example.com" -> "db2.example.com"\n');
+        expect(text).not.toContain("options.password");
+        expect(text).not.toContain("[secret] -> [secret]");
+        expect(text + JSON.stringify(result)).not.toContain(password.password);
+      }
+      const warehouse = stack.state().deployment.resources.find((r) => r.urn.endsWith("::warehouse"))!;
+      for (const side of [warehouse.inputs!, warehouse.outputs!]) {
+        const options = side.options as Record<string, unknown>;
+        expect(options.host).toBe("db2.example.com");
+        expect(JSON.stringify(options.password)).toContain("ciphertext");
+      }
+      expect(readFileSync(join(stack.stateDir, "dev.json"), "utf8")).not.toContain(password.password);
+
+      const refreshed = await stack.run("refresh", changed, password);
+      expect(refreshed.result.ok, refreshed.text).toBe(true);
+      expect(refreshed.result.changes).toEqual({ same: expect.any(Number) as number });
+    } finally {
+      stack.close();
+    }
+  });
+});
