@@ -96,8 +96,7 @@ export class StepGenerator {
       throw new PlanError(`${name}: ${e.message}`, op);
     });
     if (checked.failures.length > 0) {
-      const reasons = checked.failures.map((f) => `${f.property || "(resource)"}: ${f.reason}`).join("; ");
-      throw new PlanError(`${name}: invalid inputs: ${reasons}`, op, checked.failures.map((f) => f.property));
+      throw new PlanError(`${name}: invalid inputs: ${failureText(checked.failures)}`, op, checked.failures.map((f) => f.property));
     }
     const inputs = annotateSecrets(checked.inputs, desired);
     // Until the provider answers, a resource's outputs are taken to be its inputs.
@@ -167,8 +166,7 @@ export class StepGenerator {
     const readInputs = found.inputs ?? {};
     const checked = await provider.check(urn, readInputs, reg.inputs);
     if (checked.failures.length > 0) {
-      const reasons = checked.failures.map((f) => `${f.property || "(resource)"}: ${f.reason}`).join("; ");
-      throw new PlanError(`${name}: invalid inputs: ${reasons}`, "adopt", checked.failures.map((f) => f.property));
+      throw new PlanError(`${name}: invalid inputs: ${failureText(checked.failures)}`, "adopt", checked.failures.map((f) => f.property));
     }
     const inputs = annotateSecrets(checked.inputs, reg.inputs);
     const diff = await provider.diff(found.id, urn, found.outputs, inputs, readInputs, []);
@@ -251,4 +249,9 @@ export class StepGenerator {
       .reverse()
       .map((r) => ({ op: "delete", urn: r.urn, old: r, after: dependents.get(r.urn) ?? [] }));
   }
+}
+
+/** A check's failures for people: each reason under the property it is about (once), `; ` between them. */
+function failureText(failures: readonly { property: string; reason: string }[]): string {
+  return failures.map(({ property, reason }) => (property === "" || reason.startsWith(property) ? reason : `${property}: ${reason}`)).join("; ");
 }

@@ -69,6 +69,11 @@ describe("audience config", () => {
     expect(wrongSet.code).toBe(1);
     expect(wrongSet.stderr).toMatch(/^error: incorrect passphrase/);
     expect(readFileSync(configFile, "utf8")).toBe(before);
+    // An empty stdin (a variable that was not set) is refused, not saved as an empty secret.
+    const empty = await audience(["config", "set", "--secret", "audience:apiKey", "--cwd", dir], { env, input: "" });
+    expect(empty.code).toBe(2); // a usage error
+    expect(empty.stderr).toMatch(/config set --secret audience:apiKey: stdin was empty/);
+    expect(readFileSync(configFile, "utf8")).toBe(before);
   });
 
   it("a structured value holding a secure member reaches the program decrypted and secret", async () => {

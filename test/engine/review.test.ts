@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "pulumi-audience/emulator";
 import { runProgram, type Operation, type RunResult } from "../../provider/engine/index.ts";
 import { createRenderer } from "../../provider/engine/render.ts";
+import { audience } from "../cli/helpers.ts";
 
 const FIXTURE = join(import.meta.dirname, "fixtures", "review");
 const PASSPHRASE = "review passphrase";
@@ -87,5 +88,37 @@ describe("a connection's plan shows every member but its credential", { timeout:
     } finally {
       stack.close();
     }
+  });
+});
+
+describe("preview checks the provider's config as the deploy would", { timeout: 180_000 }, () => {
+  const dirs: string[] = [];
+  afterAll(() => {
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  });
+  /** `audience run preview` of the pipeline, with the account's config given by the environment only. */
+  const preview = (env: Record<string, string>) => {
+    const stateDir = mkdtempSync(join(tmpdir(), "review-config-"));
+    dirs.push(stateDir);
+    return audience(["run", "preview", "--cwd", FIXTURE, "--state-dir", stateDir, "-c", "parts=pipeline"], { env: { PULUMI_CONFIG_PASSPHRASE: PASSPHRASE, AUDIENCE_API_KEY: "", AUDIENCE_BASE_URL: "", ...env }, timeoutMs: 120_000 });
+  };
+
+  it("fails naming audience:apiKey when it is missing or empty, and audience:baseUrl when it is no URL or unreachable", async () => {
+    const missing = await preview({ AUDIENCE_BASE_URL: `${emulator.url}/v1` });
+    expect(missing.code, missing.stdout + missing.stderr).toBe(1);
+    expect(missing.stdout + missing.stderr).toMatch(/audience:apiKey \(or AUDIENCE_API_KEY\) is not set or is empty/);
+
+    const notUrl = await preview({ AUDIENCE_API_KEY: "key-1", AUDIENCE_BASE_URL: "emulator.local:8080" });
+    expect(notUrl.code).toBe(1);
+    expect(notUrl.stdout + notUrl.stderr).toMatch(/audience:baseUrl \(or AUDIENCE_BASE_URL\) "emulator\.local:8080" .*expected the service's http\(s\) URL/);
+
+    const unreachable = await preview({ AUDIENCE_API_KEY: "key-1", AUDIENCE_BASE_URL: "http://127.0.0.1:9/v1" });
+    expect(unreachable.code).toBe(1);
+    expect(unreachable.stdout + unreachable.stderr).toMatch(/audience:baseUrl \(or AUDIENCE_BASE_URL\): the service at http:\/\/127\.0\.0\.1:9\/v1 cannot be reached/);
+
+    const refused = await preview({ AUDIENCE_API_KEY: "not-a-key", AUDIENCE_BASE_URL: `${emulator.url}/v1` });
+    expect(refused.code).toBe(1);
+    expect(refused.stdout + refused.stderr).toMatch(/audience:apiKey \(or AUDIENCE_API_KEY\): the service at .* refused the key/);
+    expect(refused.stdout + refused.stderr).not.toContain("not-a-key");
   });
 });

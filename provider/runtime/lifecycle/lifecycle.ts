@@ -20,6 +20,11 @@ export interface Environment {
   report?(message: string): void;
   /** Where a build's status goes as it moves (`Target tgt_1: starting`), for the engine's progress display. */
   progress?(message: string): Promise<void> | void;
+  /**
+   * Why the account's credentials cannot be used (naming the config key), or undefined; asked by check, so a
+   * preview fails where the deploy would. Hosts that check their config themselves (the plugin) leave it out.
+   */
+  accountProblem?(account: string | undefined): Promise<string | undefined>;
 }
 
 /**
@@ -214,6 +219,10 @@ export function createLifecycle(env: Environment) {
         const problem = unknownAccount(env.settings(), controls.account);
         if (problem) failures.push({ property: "account", reason: problem });
       }
+      if (controls.account !== UNKNOWN) {
+        const problem = await env.accountProblem?.(controls.account);
+        if (problem) failures.push({ property: "", reason: problem });
+      }
       if (!kind.family.creatable && !kind.create && controls.adoptId === undefined) {
         failures.push({ property: "adoptId", reason: `${kind.family.className} cannot be created through the API: give adoptId to manage an existing one` });
       }
@@ -229,7 +238,7 @@ export function createLifecycle(env: Environment) {
         for (const error of result.errors) {
           if (unknowns.some((u) => pathsOverlap(u, error.path))) continue; // decided once the value is known
           const property = camelPath(kind.family.create, error.path);
-          failures.push({ property, reason: `${property} ${error.message}` });
+          failures.push({ property, reason: error.message });
         }
       }
       if (!result.ok || unknowns.length > 0) return { inputs: news, failures };
