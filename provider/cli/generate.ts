@@ -6,7 +6,7 @@ import { dirname, join } from "node:path";
 import type { Command } from "commander";
 import { AudienceClient } from "pulumi-audience/sdk/client";
 import { families, fromWire, isObject, jsonEqual, SECRET_PLACEHOLDER, splitUploadSubpath, type Collection, type FamilyDef } from "pulumi-audience/sdk/contract";
-import { providerFamilies } from "../runtime/families/index.ts";
+import { derivedNames, providerFamilies } from "../runtime/families/index.ts";
 import { credentialsFor, readSettings, type Settings } from "../runtime/lifecycle/settings.ts";
 import { canonical } from "../runtime/lifecycle/shape.ts";
 import { adoptable, ADOPTABLE } from "./adoptable.ts";
@@ -98,12 +98,23 @@ export async function generateProgram(settings: Settings, options: GenerateOptio
   const account = options.account ? { account: options.account } : {};
   try {
     const current = (await client.request({ method: "GET", path: "/accounts/current" })) as Doc;
+    const lists = new Map<string, Promise<Doc[]>>();
+    const listOf = (collection: string) => {
+      if (!lists.has(collection)) lists.set(collection, client.list(collection as Collection) as Promise<Doc[]>);
+      return lists.get(collection)!;
+    };
+    // What the service made for adopted resources (a dataset's streams) comes along with its maker.
+    const makers = await Promise.all(wanted.filter((c) => providerFamilies[c]!.derives).map(async (c) => {
+      const kind = providerFamilies[c]!;
+      return (await listOf(c)).filter((doc) => doc.archived_at == null).map((doc) => ({ kind, outputs: fromWire(kind.family.response, doc) as Doc }));
+    }));
+    const made = derivedNames(makers.flat());
     for (const collection of dependencyOrder(wanted)) {
       const kind = providerFamilies[collection]!;
-      const listed = (await client.list(collection as Collection)) as Doc[];
+      const listed = await listOf(collection);
       for (const doc of listed) {
-        // The service's own (classic cohorts), retired ones, and the account of the key itself are not adopted.
-        if (doc.managed === true || doc.archived_at != null || doc.id === current.id) continue;
+        // The service's own (classic cohorts), retired ones, what it made for others, and the key's account are not adopted.
+        if (doc.managed === true || doc.archived_at != null || doc.id === current.id || made.get(collection)?.has(String(doc.name))) continue;
         if (collection === UPLOADS) {
           const subpath = String(doc.subpath);
           const { directory, filename } = splitUploadSubpath(subpath);

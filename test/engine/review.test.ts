@@ -10,6 +10,9 @@ import { startEmulator, type RunningEmulator } from "pulumi-audience/emulator";
 import { runProgram, type Operation, type RunResult } from "../../provider/engine/index.ts";
 import { createRenderer } from "../../provider/engine/render.ts";
 import { audience } from "../cli/helpers.ts";
+import { driftReport } from "../../provider/cli/drift/index.ts";
+import { generateProgram } from "../../provider/cli/generate.ts";
+import { readSettings } from "../../provider/runtime/lifecycle/settings.ts";
 
 const FIXTURE = join(import.meta.dirname, "fixtures", "review");
 const PASSPHRASE = "review passphrase";
@@ -120,5 +123,33 @@ describe("preview checks the provider's config as the deploy would", { timeout: 
     expect(refused.code).toBe(1);
     expect(refused.stdout + refused.stderr).toMatch(/audience:apiKey \(or AUDIENCE_API_KEY\): the service at .* refused the key/);
     expect(refused.stdout + refused.stderr).not.toContain("not-a-key");
+  });
+});
+
+describe("what the service makes for a managed resource belongs to it", { timeout: 240_000 }, () => {
+  it("a dataset's stream and trait: not unmanaged in drift, not adopted again by generate, removed by destroy", async () => {
+    const stack = await freshStack();
+    try {
+      const parts = { parts: "dataset" };
+      const up = await stack.run("up", parts);
+      expect(up.result.ok, up.text).toBe(true);
+      const names = async (collection: string) => ((await stack.api("GET", `/${collection}`)) as { name: string }[]).map((d) => d.name);
+      expect(await names("streams")).toContain("purchases");
+      expect(await names("traits")).toContain("loyalty_tier");
+
+      const report = await driftReport({ states: [join(stack.stateDir, "dev.json")], env: { ...stack.env, PULUMI_CONFIG_PASSPHRASE: PASSPHRASE } });
+      expect(report.accounts.flatMap((a) => a.resources.map((r) => [r.type, r.name, r.status]))).toEqual([["Dataset", "purchases", "in_sync"]]);
+
+      const program = await generateProgram(readSettings(() => undefined, stack.env));
+      expect(program).toContain("new audience.Dataset(");
+      expect(program).not.toMatch(/new audience\.(Stream|Trait)\(/);
+
+      const destroyed = await stack.run("destroy", parts);
+      expect(destroyed.result.ok, destroyed.text).toBe(true);
+      expect(await names("streams")).not.toContain("purchases");
+      expect(await names("traits")).not.toContain("loyalty_tier");
+    } finally {
+      stack.close();
+    }
   });
 });

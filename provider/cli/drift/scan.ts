@@ -4,7 +4,7 @@
 import { AudienceClient, MAX_IDS_PER_REQUEST, NotFoundError } from "pulumi-audience/sdk/client";
 import { isObject, jsonEqual, type Collection, type FamilyDef } from "pulumi-audience/sdk/contract";
 import { compare, createLifecycle, PROVIDER_KEY, readInputs, readsBack, type Service } from "pulumi-audience/provider";
-import { providerFamilies, type ProviderFamily } from "../../runtime/families/index.ts";
+import { derivedNames, providerFamilies, type ProviderFamily } from "../../runtime/families/index.ts";
 import { ADOPTABLE } from "../adoptable.ts";
 import { camelPath } from "../../runtime/lifecycle/shape.ts";
 import type { AccountTarget } from "./accounts.ts";
@@ -30,6 +30,8 @@ export interface AccountWork {
   managed: StateResource[];
   /** Ids the states manage, read (`.get`) or mention in a value (lookups): never unmanaged. */
   known: Set<string>;
+  /** Names of what the service made for managed resources (a dataset's streams), by collection: never unmanaged. */
+  made: Map<string, Set<string>>;
 }
 
 /** Families whose resources are listed one id batch at a time; the others (singletons, families that find their
@@ -65,12 +67,15 @@ export function accountWork(resources: StateResource[], targetOf: (r: StateResou
     const target = targetOf(resource);
     let entry = work.get(target);
     if (!entry) {
-      entry = { target, managed: [], known: new Set() };
+      entry = { target, managed: [], known: new Set(), made: new Map() };
       work.set(target, entry);
     }
     entry.known.add(resource.id);
     strings(resource.inputs, entry.known); // ids a program passes on (lookups) are in its inputs
     if (!resource.external) entry.managed.push(resource);
+  }
+  for (const entry of work.values()) {
+    entry.made = derivedNames(entry.managed.map((r) => ({ kind: providerFamilies[r.collection]!, outputs: r.outputs })));
   }
   return [...work.values()];
 }
@@ -242,9 +247,9 @@ export async function scanAccount(work: AccountWork, options: ScanOptions): Prom
       const kind = providerFamilies[collection]!;
       for (const doc of (await client.list(collection as Collection)) as Props[]) {
         const id = String(doc.id);
-        // The service's own resources and the key's own account belong to no program.
-        if (work.known.has(id) || doc.managed === true || id === self) continue;
         const name = typeof doc.name === "string" ? doc.name : id;
+        // The service's own resources, what it made for managed ones, and the key's own account belong to no program.
+        if (work.known.has(id) || doc.managed === true || id === self || work.made.get(collection)?.has(name)) continue;
         if (options.rules.ignoresResource(kind.family.className, [name, id])) continue;
         unmanaged.push({ type: kind.family.className, name, id, status: "unmanaged", changes: [], reason: "made outside any given program" });
       }

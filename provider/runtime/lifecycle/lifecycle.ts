@@ -3,7 +3,7 @@
 // Inputs and outputs are camelCase as a program writes them; the wire is snake_case; the contract converts.
 import type * as pulumi from "@pulumi/pulumi";
 import { fromWire, jsonEqual, mergePatch, toWire, validate, type FamilyDef } from "pulumi-audience/sdk/contract";
-import { familyOf, providerFamilies, type ProviderFamily } from "../families/index.ts";
+import { derivedNames, familyOf, providerFamilies, type ProviderFamily } from "../families/index.ts";
 import { createOnce } from "./ambiguous.ts";
 import { controlsSchema, CONTROL_KEYS, CREATE_STARTED_KEY, DEFAULT_WAIT_TIMEOUT_SECONDS, KIND_KEY, PROVIDER_KEY, STEP_TIMEOUT_KEY, type Controls } from "./controls.ts";
 import { type Service } from "./service.ts";
@@ -325,9 +325,35 @@ export function createLifecycle(env: Environment) {
         await service.archive(family, id, body);
       } else {
         await service.delete(family, id);
+        await removeDerived(service, kind, id, props);
       }
     },
   };
+
+  /**
+   * Removes what the service made for a deleted resource (a dataset's streams and traits): each made after it and
+   * made by no other resource of its family. One the service keeps (something uses it) is reported, not failed on.
+   */
+  async function removeDerived(service: Service, kind: ProviderFamily, id: string, outputs: Props): Promise<void> {
+    const since = outputs.createdAt;
+    if (!kind.derives?.length || typeof since !== "string") return;
+    const others = (await service.list(kind.family)).filter((doc) => String(doc.id) !== id);
+    const stillMade = derivedNames(others.map((doc) => ({ kind, outputs: fromWire(kind.family.response, doc) as Props })));
+    for (const derived of kind.derives) {
+      const names = derived.names(outputs).filter((name) => !stillMade.get(derived.collection)?.has(name));
+      if (names.length === 0) continue;
+      const family = familyOf(derived.collection).family;
+      for (const doc of await service.list(family)) {
+        const made = typeof doc.created_at === "string" && doc.created_at >= since;
+        if (!made || doc.managed === true || !names.includes(String(doc.name))) continue;
+        try {
+          await service.delete(family, String(doc.id));
+        } catch (error) {
+          env.report?.(`${family.className} "${String(doc.name)}" made by ${kind.family.className} ${id} is left in the account: ${(error as Error).message}`);
+        }
+      }
+    }
+  }
   return provider;
 }
 
