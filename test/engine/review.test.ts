@@ -153,3 +153,42 @@ describe("what the service makes for a managed resource belongs to it", { timeou
     }
   });
 });
+
+describe("a resource archived by hand", { timeout: 300_000 }, () => {
+  it("is drift of archivedAt for drift, refresh and preview alike, and up unarchives it", async () => {
+    const stack = await freshStack();
+    try {
+      const parts = { parts: "pipeline" };
+      expect((await stack.run("up", parts)).result.ok).toBe(true);
+      const { cohortId, targetId } = (await stack.run("preview", parts)).result.outputs.ids as Record<string, string>;
+      // Archiving the cohort with cascade_to_all also archives the scope and the target built on it.
+      await stack.api("POST", `/cohorts/${cohortId}/archive`, { cascade_to_all: true });
+      const archived = ["buyers", "pipeline", "csv"];
+
+      const report = await driftReport({ states: [join(stack.stateDir, "dev.json")], env: { ...stack.env, PULUMI_CONFIG_PASSPHRASE: PASSPHRASE } });
+      const drifted = report.accounts.flatMap((a) => a.resources).filter((r) => r.status === "drifted");
+      expect(drifted.map((r) => r.name).sort()).toEqual([...archived].sort());
+      for (const r of drifted) expect(r.changes).toEqual([{ path: "archivedAt", expected: null, actual: expect.any(String) as string }]);
+
+      const refreshed = await stack.run("refresh", parts);
+      expect(refreshed.result.ok, refreshed.text).toBe(true);
+      expect(refreshed.result.steps.filter((s) => s.op === "drift").map((s) => s.name).sort()).toEqual([...archived].sort());
+      expect(refreshed.text).toMatch(/ {4}archivedAt: \(none\) -> "\d{4}-/);
+
+      const preview = await stack.run("preview", parts);
+      expect(preview.result.ok, preview.text).toBe(true);
+      const updates = preview.result.steps.filter((s) => s.op === "update");
+      expect(updates.map((s) => s.name).sort()).toEqual([...archived].sort());
+      for (const s of updates) expect(s.changes).toEqual([{ path: "archivedAt", old: expect.any(String) as string }]);
+
+      const up = await stack.run("up", parts);
+      expect(up.result.ok, up.text).toBe(true);
+      const target = (await stack.api("GET", `/targets/${targetId}`)) as { archived_at: string | null };
+      expect(target.archived_at).toBeNull();
+      const again = await stack.run("preview", parts);
+      expect(Object.keys(again.result.changes)).toEqual(["same"]);
+    } finally {
+      stack.close();
+    }
+  });
+});

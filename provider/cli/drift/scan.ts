@@ -167,6 +167,7 @@ function readOnlyService(client: AudienceClient, docs: Map<string, Props>): Serv
     update: refuse,
     delete: refuse,
     archive: refuse,
+    unarchive: refuse,
   };
 }
 
@@ -175,10 +176,14 @@ function base(resource: StateResource): Omit<ResourceReport, "status" | "changes
 }
 
 /** One managed resource against its live form. */
-async function compareOne(resource: StateResource, live: Props | undefined, archived: boolean, read: ReturnType<typeof createLifecycle>["read"], rules: IgnoreRules): Promise<ResourceReport> {
+async function compareOne(resource: StateResource, live: Props | undefined, archivedAt: string | undefined, read: ReturnType<typeof createLifecycle>["read"], rules: IgnoreRules): Promise<ResourceReport> {
   const kind = providerFamilies[resource.collection]!;
+  // As refresh records it: drift of `archivedAt`, which the next `up` undoes by unarchiving.
+  if (archivedAt !== undefined) {
+    return { ...base(resource), status: "drifted", changes: [{ path: "archivedAt", expected: null, actual: archivedAt }], reason: "archived outside the program: `refresh` then `up` unarchives it" };
+  }
   if (live === undefined && listedByIds(kind)) {
-    return { ...base(resource), status: "missing", changes: [], reason: archived ? "archived outside the program" : "deleted outside the program (or not visible to this key)" };
+    return { ...base(resource), status: "missing", changes: [], reason: "deleted outside the program (or not visible to this key)" };
   }
   const names = [resource.name, resource.id];
   const ignored = (path: string) => resource.ignoreChanges.some((p) => within(path, p.replace(/\["([^"]+)"\]/g, ".$1"))) || rules.ignoresMember(resource.type, names, path);
@@ -232,7 +237,7 @@ export async function scanAccount(work: AccountWork, options: ScanOptions): Prom
   try {
     const self = (await client.request<Props>({ method: "GET", path: "/accounts/current" })).id;
     const docs = new Map<string, Props>();
-    const archived = new Set<string>();
+    const archived = new Map<string, string>();
     const unmanaged: ResourceReport[] = [];
     const byFamily = new Map<string, StateResource[]>();
     for (const r of work.managed) {
@@ -265,7 +270,7 @@ export async function scanAccount(work: AccountWork, options: ScanOptions): Prom
       if (reports.has(resource) || options.rules.ignoresResource(resource.type, [resource.name, resource.id])) return;
       const key = keyOf(resource);
       try {
-        reports.set(resource, await compareOne(resource, docs.get(key), archived.has(key), lifecycle.read, options.rules));
+        reports.set(resource, await compareOne(resource, docs.get(key), archived.get(key), lifecycle.read, options.rules));
       } catch (error) {
         reports.set(resource, { ...base(resource), status: "unknown", changes: [], reason: `not compared: ${(error as Error).message}` });
       }
@@ -291,7 +296,7 @@ export async function scanAccount(work: AccountWork, options: ScanOptions): Prom
       return absent.length > 0 && providerFamilies[collection]!.family.archivable ? [{ collection, absent }] : [];
     });
     await pool(archivedReads, LISTS_AT_ONCE, async ({ collection, absent }) => {
-      for (const doc of await listIds(collection, absent, { archived: true })) archived.add(`${collection}\0${String(doc.id)}`);
+      for (const doc of await listIds(collection, absent, { archived: true })) archived.set(`${collection}\0${String(doc.id)}`, String(doc.archived_at));
     });
     for (const resource of work.managed) await check(resource);
     report.resources.push(...work.managed.flatMap((r) => reports.get(r) ?? []));

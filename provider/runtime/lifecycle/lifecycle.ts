@@ -96,11 +96,24 @@ function outputsOf(parts: Parts, response: Props, known: Props): Props {
   return { ...members, ...parts.extras, ...extras, ...controlsOf(parts) };
 }
 
+/**
+ * The member that records a resource archived outside the program. Read puts it in the inputs, so refresh shows
+ * it as drift and the next plan as a change back (`archivedAt: "..." -> (none)`): update unarchives.
+ */
+export const ARCHIVED_KEY = "archivedAt";
+
+/** When the resource was archived, from recorded outputs or a response; undefined while it is active. */
+function archivedAt(props: Props): string | undefined {
+  const at = props[ARCHIVED_KEY] ?? props.archived_at;
+  return typeof at === "string" ? at : undefined;
+}
+
 /** The inputs a program would write to get this resource, in the form check records them (defaults applied). */
 function inputsRead(parts: Parts, response: Props): Props {
   const { create } = parts.kind.family;
   const declared = fromWire(create, canonical(create, response));
-  return { ...(keepSecrets(declared, parts.config) as Props), ...parts.extras, ...controlsOf(parts) };
+  const archived = archivedAt(response);
+  return { ...(keepSecrets(declared, parts.config) as Props), ...parts.extras, ...controlsOf(parts), ...(archived ? { [ARCHIVED_KEY]: archived } : {}) };
 }
 
 /**
@@ -293,17 +306,20 @@ export function createLifecycle(env: Environment) {
       const { kind } = parts;
       const service = env.service(parts.controls.account);
       const unchanged = { outs: { ...withoutControls(olds), ...parts.extras, ...controlsOf(parts) } };
+      // Archived outside the program: the program declares it active, so it is unarchived first.
+      const archived = archivedAt(olds) !== undefined;
+      if (archived) await service.unarchive(kind.family, id);
       let response: Props;
       if (kind.update) {
         const answer = await kind.update(service, id, { extras: parts.extras, recordedExtras: before.extras, recorded: olds });
-        if (answer === undefined) return unchanged;
-        response = answer;
+        if (answer === undefined && !archived) return unchanged;
+        response = answer ?? await service.get(kind.family, id);
       } else {
         const patch = mergePatch(recordedConfig(kind.family, before.config), declaredConfig(kind.family, parts.config));
         // A build an earlier step left failed or unfinished is awaited again, so a retry cannot pass without it.
         const unbuilt = parts.controls.waitFor === "ready" && kind.family.builds && olds.status !== "ready";
         // Only controls changed (wait, deletion, account name): nothing to send.
-        if (patch === undefined && jsonEqual(before.extras, parts.extras) && !unbuilt) return unchanged;
+        if (patch === undefined && jsonEqual(before.extras, parts.extras) && !unbuilt && !archived) return unchanged;
         response = patch === undefined ? await service.get(kind.family, id) : await service.update(kind.family, id, patch as Props);
       }
       response = await finish(parts, service, id, response, news, limits);
@@ -395,6 +411,10 @@ export async function compare(olds: Props, news: Props): Promise<{ changed: stri
   }
   for (const key of CONTROL_KEYS) {
     if (!jsonEqual(before.controls[key], after.controls[key])) top(key);
+  }
+  if (archivedAt(olds) !== undefined && archivedAt(news) === undefined) {
+    changed.add(ARCHIVED_KEY);
+    details.push({ path: ARCHIVED_KEY, kind: "delete", replace: false });
   }
   if (before.controls.adoptId !== after.controls.adoptId && after.controls.adoptId !== undefined) replaces.push("adoptId");
   for (const detail of details) if (replaces.includes(detail.path)) detail.replace = true;
