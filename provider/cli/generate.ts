@@ -1,6 +1,7 @@
 // `audience generate`: writes a Pulumi program that adopts an account's existing resources (`adoptId`, protected),
 // declaring each as a person would (members left at their defaults are left out), with references between them
 // as code. Applying it changes nothing; from then on the account is managed as code.
+import { existsSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { Command } from "commander";
@@ -11,6 +12,7 @@ import { credentialsFor, readSettings, type Settings } from "../runtime/lifecycl
 import { canonical } from "../runtime/lifecycle/shape.ts";
 import { adoptable, ADOPTABLE } from "./adoptable.ts";
 import { accountsConfig, readAccountsFile } from "./drift/accounts.ts";
+import { scaffoldFiles, thisPackage } from "./new.ts";
 
 type Doc = Record<string, unknown>;
 
@@ -169,7 +171,7 @@ export async function generateProgram(settings: Settings, options: GenerateOptio
 export function register(program: Command): void {
   program
     .command("generate")
-    .option("--out <dir>", "write <dir>/index.ts and <dir>/Pulumi.yaml instead of printing the program")
+    .option("--out <dir>", "write the program to <dir> (index.ts, and package.json, Pulumi.yaml, tsconfig.json where absent) instead of printing it")
     .option("--name <project>", "project name for Pulumi.yaml", "audience-account")
     .option("--only <collections>", "comma-separated collections to include (e.g. cohorts,scopes,targets)")
     .option("--account <name>", "entry of audience:accounts (from --accounts) to read instead of the default account")
@@ -198,8 +200,17 @@ export function register(program: Command): void {
         }
         await mkdir(out, { recursive: true });
         await writeFile(join(out, "index.ts"), source);
-        await writeFile(join(out, "Pulumi.yaml"), `name: ${options.name}\nruntime:\n  name: nodejs\n  options:\n    typescript: false\nmain: index.ts\n`);
-        console.log(`wrote ${join(out, "index.ts")} and Pulumi.yaml`);
+        // The rest of a program that runs as written (package.json with "type": "module", Pulumi.yaml, tsconfig),
+        // as `audience new` makes it; files already there are the user's and are kept.
+        const { manifest, root, fromCheckout } = thisPackage();
+        const files = scaffoldFiles({ name: options.name, manifest, fromCheckout, dependency: fromCheckout ? `file:${root}` : `^${manifest.version}` });
+        const written = ["index.ts"];
+        for (const [file, text] of Object.entries(files)) {
+          if (file === "index.ts" || existsSync(join(out, file))) continue;
+          await writeFile(join(out, file), text);
+          written.push(file);
+        }
+        console.log(`wrote ${written.map((f) => join(out, f)).join(", ")}; then: cd ${out} && npm install`);
       } catch (error) {
         console.error(`audience generate: ${(error as Error).message}`);
         process.exitCode = 1;

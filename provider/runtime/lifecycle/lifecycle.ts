@@ -277,8 +277,9 @@ export function createLifecycle(env: Environment) {
         ({ id, response } = await kind.create(service, parts.extras));
       } else if (controls.adoptId !== undefined) {
         const existing = await service.get(kind.family, controls.adoptId);
-        // Declared inputs win: members the program leaves out are cleared, as an update would.
-        const patch = mergePatch(canonical(kind.family.create, existing), canonical(kind.family.create, desired));
+        // Declared inputs win: members the program leaves out are cleared, as an update would. A credential the
+        // service answers as `<secret>` cannot be compared: the declared one is taken as the one it holds.
+        const patch = mergePatch(canonical(kind.family.create, keepSecrets(existing, desired)), canonical(kind.family.create, desired));
         response = patch === undefined ? existing : await service.update(kind.family, controls.adoptId, patch as Props);
         id = String(response.id);
       } else {
