@@ -13,6 +13,7 @@ import { audience } from "../cli/helpers.ts";
 import { driftReport } from "../../provider/cli/drift/index.ts";
 import { generateProgram } from "../../provider/cli/generate.ts";
 import { readSettings } from "../../provider/runtime/lifecycle/settings.ts";
+import { lookupIn } from "../../provider/runtime/resources/lookup.ts";
 
 const FIXTURE = join(import.meta.dirname, "fixtures", "review");
 const PASSPHRASE = "review passphrase";
@@ -190,5 +191,16 @@ describe("a resource archived by hand", { timeout: 300_000 }, () => {
     } finally {
       stack.close();
     }
+  });
+});
+
+describe("a lookup refused for a bad key", () => {
+  it("fails with one line naming the account, not the client's error object", async () => {
+    const error = await lookupIn(() => ({ apiKey: "not-a-key", baseUrl: `${emulator.url}/v1` }), "cohorts", { name: "Leads", account: "north" }).catch((e: unknown) => e as Error);
+    expect(error).toBeInstanceOf(Error);
+    expect(error!.message).toMatch(/^getCohort: the service refused the API key of account "north": GET \/cohorts: 401 \w+/);
+    expect(error!.message).not.toContain("\n");
+    expect(error!.message).not.toContain("not-a-key");
+    expect(Object.keys(error!)).toEqual([]); // nothing more printed with it
   });
 });
