@@ -196,7 +196,7 @@ describe("a resource archived by hand", { timeout: 300_000 }, () => {
 
 describe("a lookup refused for a bad key", () => {
   it("fails with one line naming the account, not the client's error object", async () => {
-    const error = await lookupIn(() => ({ apiKey: "not-a-key", baseUrl: `${emulator.url}/v1` }), "cohorts", { name: "Leads", account: "north" }).catch((e: unknown) => e as Error);
+    const error = await lookupIn(() => ({ apiKey: "not-a-key", baseUrl: `${emulator.url}/v1` }), "cohorts", { name: "Leads", account: "north" }).then(() => undefined, (e: unknown) => e as Error);
     expect(error).toBeInstanceOf(Error);
     expect(error!.message).toMatch(/^getCohort: the service refused the API key of account "north": GET \/cohorts: 401 \w+/);
     expect(error!.message).not.toContain("\n");
