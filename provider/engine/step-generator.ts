@@ -230,7 +230,14 @@ export class StepGenerator {
   /** Deletes of every resource of the stack; refused while any is protected. */
   destroy(resources: readonly ResourceState[]): DeleteStep[] {
     const protectedOnes = resources.filter((r) => r.protect);
-    if (protectedOnes.length > 0) throw new Error(`cannot destroy: protected resources ${protectedOnes.map((r) => r.urn).join(", ")}; set protect: false and run up first`);
+    if (protectedOnes.length > 0) {
+      // One resource per line: a stack adopted by `generate` protects every resource, and one line of them all is unreadable.
+      throw new Error([
+        `cannot destroy: ${protectedOnes.length} protected resource${protectedOnes.length === 1 ? "" : "s"}:`,
+        ...protectedOnes.map((r) => `  ${r.urn}`),
+        "Set protect: false on them (or remove it) and run up first; nothing was deleted.",
+      ].join("\n"));
+    }
     return this.#deletes(resources.filter((r) => !isDefaultProvider(r)));
   }
 
