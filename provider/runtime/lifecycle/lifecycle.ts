@@ -2,7 +2,7 @@
 // a family's own steps (see families/family.ts) stand in for the generic ones where it has them.
 // Inputs and outputs are camelCase as a program writes them; the wire is snake_case; the contract converts.
 import type * as pulumi from "@pulumi/pulumi";
-import { fromWire, jsonEqual, mergePatch, toWire, validate, type FamilyDef } from "pulumi-audience/sdk/contract";
+import { camelKey, fromWire, jsonEqual, mergePatch, toWire, validate, type FamilyDef } from "pulumi-audience/sdk/contract";
 import { derivedNames, familyOf, providerFamilies, type ProviderFamily } from "../families/index.ts";
 import { createOnce } from "./ambiguous.ts";
 import { controlsSchema, CONTROL_KEYS, CREATE_STARTED_KEY, DEFAULT_WAIT_TIMEOUT_SECONDS, KIND_KEY, PROVIDER_KEY, STEP_TIMEOUT_KEY, type Controls } from "./controls.ts";
@@ -251,7 +251,8 @@ export function createLifecycle(env: Environment) {
         for (const error of result.errors) {
           if (unknowns.some((u) => pathsOverlap(u, error.path))) continue; // decided once the value is known
           const property = camelPath(kind.family.create, error.path);
-          failures.push({ property, reason: error.message });
+          const near = error.context.errorType === "unrecognized_key" ? closestMember(property, [...memberNames(kind.family.create).map(camelKey), ...kind.extraInputs, ...CONTROL_KEYS]) : undefined;
+          failures.push({ property, reason: near ? `${error.message}; did you mean \`${near}\`?` : error.message });
         }
       }
       if (!result.ok || unknowns.length > 0) return { inputs: news, failures };
@@ -424,6 +425,26 @@ export async function compare(olds: Props, news: Props): Promise<{ changed: stri
 
 function change(old: unknown, now: unknown): PathChange["kind"] {
   return old === undefined ? "add" : now === undefined ? "delete" : "update";
+}
+
+/** The edit distance between two names (insertions, deletions, substitutions). */
+function distance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    row = next;
+  }
+  return row[b.length]!;
+}
+
+/** The member a mistyped top-level name most likely meant (a few edits away, case ignored), or undefined. */
+function closestMember(written: string, members: readonly string[]): string | undefined {
+  if (/[.[]/.test(written)) return undefined;
+  const lower = written.toLowerCase();
+  const scored = members.map((m) => ({ m, d: distance(lower, m.toLowerCase()) })).sort((x, y) => x.d - y.d);
+  const best = scored[0];
+  return best && best.d <= Math.max(2, Math.floor(written.length / 4)) ? best.m : undefined;
 }
 
 /** The innermost wire paths where two canonical configurations differ (objects and arrays walked). */
