@@ -118,6 +118,8 @@ export function register(program: Command): void {
       if (value === undefined) {
         if (process.stdin.isTTY) throw new UsageError("config set: give the value as an argument, or on stdin");
         value = (await text(process.stdin)).replace(/\r?\n$/, "");
+        // An empty stdin is a pipe that failed (an unset variable, a missing file), not a value to keep.
+        if (value === "" && flags.secret) throw new UsageError(`config set --secret ${key}: stdin was empty; give the secret on stdin (or as an argument)`);
       }
       const file = stackConfigPath(project, stack);
       const doc = readDocument(file);

@@ -1,16 +1,18 @@
 // `audience generate`: writes a Pulumi program that adopts an account's existing resources (`adoptId`, protected),
 // declaring each as a person would (members left at their defaults are left out), with references between them
 // as code. Applying it changes nothing; from then on the account is managed as code.
+import { existsSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import type { Command } from "commander";
 import { AudienceClient } from "pulumi-audience/sdk/client";
 import { families, fromWire, isObject, jsonEqual, SECRET_PLACEHOLDER, splitUploadSubpath, type Collection, type FamilyDef } from "pulumi-audience/sdk/contract";
-import { providerFamilies } from "../runtime/families/index.ts";
+import { derivedNames, providerFamilies } from "../runtime/families/index.ts";
 import { credentialsFor, readSettings, type Settings } from "../runtime/lifecycle/settings.ts";
 import { canonical } from "../runtime/lifecycle/shape.ts";
 import { adoptable, ADOPTABLE } from "./adoptable.ts";
 import { accountsConfig, readAccountsFile } from "./drift/accounts.ts";
+import { scaffoldFiles, thisPackage } from "./new.ts";
 
 type Doc = Record<string, unknown>;
 
@@ -98,12 +100,23 @@ export async function generateProgram(settings: Settings, options: GenerateOptio
   const account = options.account ? { account: options.account } : {};
   try {
     const current = (await client.request({ method: "GET", path: "/accounts/current" })) as Doc;
+    const lists = new Map<string, Promise<Doc[]>>();
+    const listOf = (collection: string) => {
+      if (!lists.has(collection)) lists.set(collection, client.list(collection as Collection) as Promise<Doc[]>);
+      return lists.get(collection)!;
+    };
+    // What the service made for adopted resources (a dataset's streams) comes along with its maker.
+    const makers = await Promise.all(wanted.filter((c) => providerFamilies[c]!.derives).map(async (c) => {
+      const kind = providerFamilies[c]!;
+      return (await listOf(c)).filter((doc) => doc.archived_at == null).map((doc) => ({ kind, outputs: fromWire(kind.family.response, doc) as Doc }));
+    }));
+    const made = derivedNames(makers.flat());
     for (const collection of dependencyOrder(wanted)) {
       const kind = providerFamilies[collection]!;
-      const listed = (await client.list(collection as Collection)) as Doc[];
+      const listed = await listOf(collection);
       for (const doc of listed) {
-        // The service's own (classic cohorts), retired ones, and the account of the key itself are not adopted.
-        if (doc.managed === true || doc.archived_at != null || doc.id === current.id) continue;
+        // The service's own (classic cohorts), retired ones, what it made for others, and the key's account are not adopted.
+        if (doc.managed === true || doc.archived_at != null || doc.id === current.id || made.get(collection)?.has(String(doc.name))) continue;
         if (collection === UPLOADS) {
           const subpath = String(doc.subpath);
           const { directory, filename } = splitUploadSubpath(subpath);
@@ -158,7 +171,7 @@ export async function generateProgram(settings: Settings, options: GenerateOptio
 export function register(program: Command): void {
   program
     .command("generate")
-    .option("--out <dir>", "write <dir>/index.ts and <dir>/Pulumi.yaml instead of printing the program")
+    .option("--out <dir>", "write the program to <dir> (index.ts, and package.json, Pulumi.yaml, tsconfig.json where absent) instead of printing it")
     .option("--name <project>", "project name for Pulumi.yaml", "audience-account")
     .option("--only <collections>", "comma-separated collections to include (e.g. cohorts,scopes,targets)")
     .option("--account <name>", "entry of audience:accounts (from --accounts) to read instead of the default account")
@@ -187,8 +200,18 @@ export function register(program: Command): void {
         }
         await mkdir(out, { recursive: true });
         await writeFile(join(out, "index.ts"), source);
-        await writeFile(join(out, "Pulumi.yaml"), `name: ${options.name}\nruntime:\n  name: nodejs\n  options:\n    typescript: false\nmain: index.ts\n`);
-        console.log(`wrote ${join(out, "index.ts")} and Pulumi.yaml`);
+        // The rest of a program that runs as written (package.json with "type": "module", Pulumi.yaml, tsconfig),
+        // as `audience new` makes it; files already there are the user's and are kept.
+        const { manifest, root, fromCheckout } = thisPackage();
+        // From a checkout, a path relative to the program, as `audience new` avoids an absolute one.
+        const files = scaffoldFiles({ name: options.name, manifest, dependency: fromCheckout ? `file:${relative(resolve(out), root) || "."}` : `^${manifest.version}` });
+        const written = ["index.ts"];
+        for (const [file, text] of Object.entries(files)) {
+          if (file === "index.ts" || existsSync(join(out, file))) continue;
+          await writeFile(join(out, file), text);
+          written.push(file);
+        }
+        console.log(`wrote ${written.map((f) => join(out, f)).join(", ")}; then: cd ${out} && npm install`);
       } catch (error) {
         console.error(`audience generate: ${(error as Error).message}`);
         process.exitCode = 1;

@@ -111,7 +111,7 @@ function packInto(root: string, dir: string): string {
 }
 
 /** This package: its manifest, and whether it runs from a checkout (not from some node_modules). */
-function thisPackage(): { manifest: Manifest; root: string; fromCheckout: boolean } {
+export function thisPackage(): { manifest: Manifest; root: string; fromCheckout: boolean } {
   const path = createRequire(import.meta.url).resolve("pulumi-audience/package.json");
   const root = dirname(path);
   return { manifest: createRequire(import.meta.url)(path) as Manifest, root, fromCheckout: !root.split(sep).includes("node_modules") };

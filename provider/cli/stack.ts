@@ -1,12 +1,12 @@
-// `audience stack output|export|import|restore`: the stack's state as `pulumi stack` shows, exports and imports it, in the
-// `pulumi stack export` layout both read and write.
+// `audience stack output|export|import|restore|rm`: the stack's state as `pulumi stack` shows, exports, imports,
+// restores and removes it, in the `pulumi stack export` layout both read and write.
 import { existsSync } from "node:fs";
-import { readFile, writeFile } from "node:fs/promises";
+import { readFile, rm, writeFile } from "node:fs/promises";
 import { text } from "node:stream/consumers";
 import type { Command } from "commander";
 import { Snapshot } from "../engine/snapshot.ts";
 import { resolvePassphrase } from "../engine/stack-files.ts";
-import { loadStackConfig } from "../engine/project.ts";
+import { loadStackConfig, stackConfigPath } from "../engine/project.ts";
 import { backupPath, lockStack, restoreBackup, StateError } from "../engine/snapshot.ts";
 import { STACK_TYPE, urnOwner } from "../engine/urn.ts";
 import { masked, revealed, type Value } from "../plugin/values.ts";
@@ -95,6 +95,35 @@ export function register(program: Command): void {
         if (foreign) throw new StateError(`${source}: ${foreign.urn} belongs to ${urnOwner(foreign.urn)}, not to ${project.name}/${stackName}`);
         await state.save();
         process.stderr.write(`imported ${state.resources.length} resources into ${project.name}/${stackName} (${statePath})\n`);
+      } finally {
+        await unlock();
+      }
+    });
+
+  stackOptions(stack.command("rm"), { state: true })
+    .description("remove the stack: its state and its Pulumi.<stack>.yaml; refused while it holds resources, unless --force")
+    .option("--force", "remove it even though it still holds resources (they stay in the account, no longer managed)")
+    .option("--preserve-config", "keep Pulumi.<stack>.yaml")
+    .action(async (flags: StackFlags & { force?: boolean; preserveConfig?: boolean }) => {
+      const { project, stack: stackName, statePath } = selectStack(flags);
+      const unlock = await lockStack(statePath);
+      try {
+        if (existsSync(statePath)) {
+          const state = await Snapshot.load(statePath, resolvePassphrase());
+          const held = state.resources.filter((r) => r.type !== STACK_TYPE && !r.type.startsWith("pulumi:providers:"));
+          if (held.length > 0 && !flags.force) {
+            throw new StateError([
+              `stack ${stackName} still holds ${held.length} resource${held.length === 1 ? "" : "s"}:`,
+              ...held.slice(0, 10).map((r) => `  ${r.urn}`),
+              ...(held.length > 10 ? [`  ... and ${held.length - 10} more`] : []),
+              "Destroy them first (`audience run destroy`), or remove the stack anyway with --force (they stay in the account).",
+            ].join("\n"));
+          }
+        }
+        await rm(statePath, { force: true });
+        await rm(`${statePath}.journal`, { force: true });
+        if (!flags.preserveConfig) await rm(stackConfigPath(project, stackName), { force: true });
+        process.stderr.write(`stack ${project.name}/${stackName} removed\n`);
       } finally {
         await unlock();
       }

@@ -41,14 +41,27 @@ export function within(path: string, member: string): boolean {
   return path === member || path.startsWith(`${member}.`) || path.startsWith(`${member}[`);
 }
 
-/** The leaves that differ between two input maps, objects and arrays walked; secretness alone is no change. */
-export function leafChanges(olds: PropertyMap, news: PropertyMap, replaces: readonly string[] = []): LeafChange[] {
+/**
+ * Whether a top-level member is the provider's own bookkeeping (`__provider`, `__kind`, `__createStartedAt`):
+ * Pulumi's convention for inputs no program writes. None reaches a person.
+ */
+export function internalMember(key: string): boolean {
+  return key === PROVIDER_KEY || key.startsWith("__");
+}
+
+/**
+ * The leaves that differ between two input maps, objects and arrays walked; secretness alone is no change.
+ * `entering` also walks an object present on one side only (a create's inputs), so each member reads on its own.
+ */
+export function leafChanges(olds: PropertyMap, news: PropertyMap, replaces: readonly string[] = [], entering = false): LeafChange[] {
   const out: LeafChange[] = [];
   const walk = (a: Value | undefined, b: Value | undefined, path: string) => {
     if (a !== undefined && b !== undefined && isDeepStrictEqual(revealed(a), revealed(b))) return;
     const secret = isSecret(a) || isSecret(b);
-    if (!secret && isObject(a) && isObject(b)) {
-      for (const k of [...new Set([...Object.keys(a), ...Object.keys(b)])]) walk(a[k], b[k], member(path, k));
+    const objectOrNone = (v: Value | undefined) => isObject(v) || (entering && v === undefined);
+    if (!secret && objectOrNone(a) && objectOrNone(b) && (isObject(a) || isObject(b))) {
+      const [x, y] = [isObject(a) ? a : {}, isObject(b) ? b : {}];
+      for (const k of [...new Set([...Object.keys(x), ...Object.keys(y)])]) walk(x[k], y[k], member(path, k));
       return;
     }
     if (!secret && Array.isArray(a) && Array.isArray(b)) {
@@ -59,11 +72,11 @@ export function leafChanges(olds: PropertyMap, news: PropertyMap, replaces: read
     const hide = (v: Value) => (secret ? SECRET_TEXT : masked(v));
     out.push({ path, ...(a === undefined ? {} : { old: hide(a) }), ...(b === undefined ? {} : { new: hide(b) }), ...(replaces.some((r) => within(path, r)) ? { replaces: true } : {}) });
   };
-  for (const k of [...new Set([...Object.keys(olds), ...Object.keys(news)])].sort()) if (k !== PROVIDER_KEY) walk(olds[k], news[k], member("", k));
+  for (const k of [...new Set([...Object.keys(olds), ...Object.keys(news)])].sort()) if (!internalMember(k)) walk(olds[k], news[k], member("", k));
   return out;
 }
 
 /** Every leaf of a map as an addition (a create) or a removal (a delete), for `--diff`. */
 export function leafValues(props: PropertyMap, side: "old" | "new"): LeafChange[] {
-  return side === "new" ? leafChanges({}, props) : leafChanges(props, {});
+  return side === "new" ? leafChanges({}, props, [], true) : leafChanges(props, {}, [], true);
 }

@@ -5,6 +5,7 @@
 // where the host would load the copy installed next to the program. Other dynamic resources still go to the host.
 import { setTimeout as sleep } from "node:timers/promises";
 import { createLifecycle } from "../runtime/lifecycle/lifecycle.ts";
+import { accountChecks } from "../runtime/lifecycle/config-check.ts";
 import { accountServices } from "../runtime/lifecycle/service-client.ts";
 import { readSettings } from "../runtime/lifecycle/settings.ts";
 import { PROVIDER_KEY } from "../runtime/markers.ts";
@@ -72,6 +73,7 @@ export class InProcessProvider implements ResourceCalls {
       sleep: (ms, signal) => sleep(ms, undefined, { signal }),
       report: options.report,
       progress: options.progress,
+      accountProblem: accountChecks(() => settings).problem,
     });
   }
 

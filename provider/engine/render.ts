@@ -11,10 +11,11 @@ import { UNKNOWN, type Value } from "../plugin/values.ts";
 type Shown = StepOp | "forget";
 const shown = (e: StepEvent): Shown => (e.forget ? "forget" : e.op);
 
+/** An adoption reads as Pulumi's `= import`: an existing resource taken over, not created. */
 const SYMBOL: Record<Shown, string> = { create: "+", adopt: "=", update: "~", replace: "+-", delete: "-", forget: "-", same: " ", read: ">", drift: "~", gone: "-" };
-const DONE: Record<Shown, string> = { create: "created", adopt: "adopted", update: "updated", replace: "replaced", delete: "deleted", forget: "forgotten", same: "unchanged", read: "read", drift: "drifted", gone: "gone" };
-const PLANNED: Record<Shown, string> = { create: "create", adopt: "adopt", update: "update", replace: "replace", delete: "delete", forget: "forget", same: "same", read: "read", drift: "drift", gone: "gone" };
-const DOING: Record<Shown, string> = { create: "creating", adopt: "adopting", update: "updating", replace: "replacing", delete: "deleting", forget: "forgetting", same: "checking", read: "reading", drift: "reading", gone: "reading" };
+const DONE: Record<Shown, string> = { create: "created", adopt: "imported", update: "updated", replace: "replaced", delete: "deleted", forget: "forgotten", same: "unchanged", read: "read", drift: "drifted", gone: "gone" };
+const PLANNED: Record<Shown, string> = { create: "create", adopt: "import", update: "update", replace: "replace", delete: "delete", forget: "forget", same: "same", read: "read", drift: "drift", gone: "gone" };
+const DOING: Record<Shown, string> = { create: "creating", adopt: "importing", update: "updating", replace: "replacing", delete: "deleting", forget: "forgetting", same: "checking", read: "reading", drift: "reading", gone: "reading" };
 const COLOR: Record<Shown, number> = { create: 32, adopt: 34, update: 33, replace: 35, delete: 31, forget: 31, same: 2, read: 36, drift: 33, gone: 31 };
 /** Values longer than this are shortened unless `--diff` asks for whole values. */
 const SHORT = 60;
@@ -92,7 +93,9 @@ export function createRenderer({ out, err, tty, diff = false, debug = false, sta
   const live = color;
   const paint = (code: number, text: string) => (color ? `\x1b[${code}m${text}\x1b[0m` : text);
   const head = (e: StepEvent, verb: string, tail = "") => {
-    const keys = e.op === "replace" && e.keys.length ? ` [replace: ${e.keys.join(", ")}]` : e.op === "drift" && !e.changes?.length && e.keys.length ? ` [drift: ${e.keys.join(", ")}]` : "";
+    // A replace names what forces it: the lines marked `(forces replace)` when there are lines, so both agree.
+    const forcing = e.changes?.some((c) => c.replaces) ? e.changes.filter((c) => c.replaces).map((c) => c.path) : e.keys;
+    const keys = e.op === "replace" && forcing.length ? ` [replace: ${forcing.join(", ")}]` : e.op === "drift" && !e.changes?.length && e.keys.length ? ` [drift: ${e.keys.join(", ")}]` : "";
     const detail = e.detail ? ` (${e.detail})` : "";
     return `${paint(COLOR[shown(e)], `${SYMBOL[shown(e)].padEnd(2)} ${verb.padEnd(10)}`)} ${displayType(e.type)}  ${e.name}${keys}${detail}${tail}`;
   };

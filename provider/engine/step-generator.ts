@@ -96,8 +96,7 @@ export class StepGenerator {
       throw new PlanError(`${name}: ${e.message}`, op);
     });
     if (checked.failures.length > 0) {
-      const reasons = checked.failures.map((f) => `${f.property || "(resource)"}: ${f.reason}`).join("; ");
-      throw new PlanError(`${name}: invalid inputs: ${reasons}`, op, checked.failures.map((f) => f.property));
+      throw new PlanError(`${name}: invalid inputs: ${failureText(checked.failures)}`, op, checked.failures.map((f) => f.property));
     }
     const inputs = annotateSecrets(checked.inputs, desired);
     // Until the provider answers, a resource's outputs are taken to be its inputs.
@@ -167,8 +166,7 @@ export class StepGenerator {
     const readInputs = found.inputs ?? {};
     const checked = await provider.check(urn, readInputs, reg.inputs);
     if (checked.failures.length > 0) {
-      const reasons = checked.failures.map((f) => `${f.property || "(resource)"}: ${f.reason}`).join("; ");
-      throw new PlanError(`${name}: invalid inputs: ${reasons}`, "adopt", checked.failures.map((f) => f.property));
+      throw new PlanError(`${name}: invalid inputs: ${failureText(checked.failures)}`, "adopt", checked.failures.map((f) => f.property));
     }
     const inputs = annotateSecrets(checked.inputs, reg.inputs);
     const diff = await provider.diff(found.id, urn, found.outputs, inputs, readInputs, []);
@@ -232,7 +230,14 @@ export class StepGenerator {
   /** Deletes of every resource of the stack; refused while any is protected. */
   destroy(resources: readonly ResourceState[]): DeleteStep[] {
     const protectedOnes = resources.filter((r) => r.protect);
-    if (protectedOnes.length > 0) throw new Error(`cannot destroy: protected resources ${protectedOnes.map((r) => r.urn).join(", ")}; set protect: false and run up first`);
+    if (protectedOnes.length > 0) {
+      // One resource per line: a stack adopted by `generate` protects every resource, and one line of them all is unreadable.
+      throw new Error([
+        `cannot destroy: ${protectedOnes.length} protected resource${protectedOnes.length === 1 ? "" : "s"}:`,
+        ...protectedOnes.map((r) => `  ${r.urn}`),
+        "Set protect: false on them (or remove it) and run up first; nothing was deleted.",
+      ].join("\n"));
+    }
     return this.#deletes(resources.filter((r) => !isDefaultProvider(r)));
   }
 
@@ -251,4 +256,9 @@ export class StepGenerator {
       .reverse()
       .map((r) => ({ op: "delete", urn: r.urn, old: r, after: dependents.get(r.urn) ?? [] }));
   }
+}
+
+/** A check's failures for people: each reason under the property it is about (once), `; ` between them. */
+function failureText(failures: readonly { property: string; reason: string }[]): string {
+  return failures.map(({ property, reason }) => (property === "" || reason.startsWith(property) ? reason : `${property}: ${reason}`)).join("; ");
 }

@@ -83,9 +83,17 @@ export function annotateSecrets(outs: PropertyMap, ins: PropertyMap): PropertyMa
   return result;
 }
 
-export function markSecret(outs: PropertyMap, keys: readonly string[]): PropertyMap {
+/** Marks the members at `paths` secret: top-level names, or dotted paths into objects (`options.password`). */
+export function markSecret(outs: PropertyMap, paths: readonly string[]): PropertyMap {
   const result = { ...outs };
-  for (const key of keys) if (key in result) result[key] = makeSecret(result[key] as Value);
+  for (const path of paths) {
+    const dot = path.indexOf(".");
+    const key = dot < 0 ? path : path.slice(0, dot);
+    if (!(key in result)) continue;
+    const value = result[key] as Value;
+    if (dot < 0 || isSecret(value)) result[key] = makeSecret(value);
+    else if (isObject(value)) result[key] = markSecret(value, [path.slice(dot + 1)]);
+  }
   return result;
 }
 

@@ -1,7 +1,7 @@
 // `audience config` and `audience stack` on a program's stack: config written once into Pulumi.<stack>.yaml (secrets
 // encrypted as Pulumi's passphrase provider does) is what `audience run` uses; outputs mask secrets; a state exported
 // with --show-secrets and imported again is the same state.
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
@@ -68,6 +68,11 @@ describe("audience config", () => {
     const wrongSet = await audience(["config", "set", "--secret", "other", "value", "--cwd", dir], { env: { PULUMI_CONFIG_PASSPHRASE: "" } });
     expect(wrongSet.code).toBe(1);
     expect(wrongSet.stderr).toMatch(/^error: incorrect passphrase/);
+    expect(readFileSync(configFile, "utf8")).toBe(before);
+    // An empty stdin (a variable that was not set) is refused, not saved as an empty secret.
+    const empty = await audience(["config", "set", "--secret", "audience:apiKey", "--cwd", dir], { env, input: "" });
+    expect(empty.code).toBe(2); // a usage error
+    expect(empty.stderr).toMatch(/config set --secret audience:apiKey: stdin was empty/);
     expect(readFileSync(configFile, "utf8")).toBe(before);
   });
 
@@ -170,5 +175,18 @@ describe("audience stack", () => {
     expect(damaged.stderr).toMatch(/^error: stdin: not a stack state of version 3 .*deployment\.resources\[0\]\.urn/);
     const before = await Snapshot.load(statePath, PASSPHRASE);
     expect(before.resources).toHaveLength(7);
+  });
+
+  it("rm refuses a stack that holds resources, naming them on lines of their own; --force removes state and config", { timeout: 120_000 }, async () => {
+    const refused = await inProgram("stack", "rm");
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/^error: stack dev still holds \d+ resources:\n {2}urn:pulumi:dev::notes::/);
+    expect(refused.stderr).toMatch(/\nDestroy them first \(`audience run destroy`\), or remove the stack anyway with --force/);
+    for (const line of refused.stderr.split("\n")) expect(line.length).toBeLessThan(160);
+    expect(existsSync(statePath)).toBe(true);
+    const forced = await inProgram("stack", "rm", "--force");
+    expect(forced.code, forced.stderr).toBe(0);
+    expect(existsSync(statePath)).toBe(false);
+    expect(existsSync(configFile)).toBe(false);
   });
 });

@@ -109,9 +109,13 @@ export async function exportStack(settings: Settings, stack: string, declared: D
     const checked = await lifecycle.check({}, { ...d.props, __kind: d.collection });
     if (checked.failures?.length) throw new Error(`${d.name}: ${JSON.stringify(checked.failures)}`);
     const created = await lifecycle.create(checked.inputs);
-    const hide = (values: Props) => Object.fromEntries(Object.entries(values).map(([k, v]) => [k, kind.secretOutputs.includes(k)
-      ? { [SIG_KEY]: SECRET_SIG, ...(secrets === "shown" ? { plaintext: JSON.stringify(v) } : { ciphertext: "AAABAJ7zd1pTp/wLmSDq" }) }
-      : v]));
+    // Each credential secret on its own (`options.password`), as the provider records it.
+    const hide = (values: Props, prefix = ""): Props => Object.fromEntries(Object.entries(values).map(([k, v]) => {
+      const path = `${prefix}${k}`;
+      if (kind.secretOutputs.includes(path)) return [k, { [SIG_KEY]: SECRET_SIG, ...(secrets === "shown" ? { plaintext: JSON.stringify(v) } : { ciphertext: "AAABAJ7zd1pTp/wLmSDq" }) }];
+      const holds = typeof v === "object" && v !== null && !Array.isArray(v) && kind.secretOutputs.some((p) => p.startsWith(`${path}.`));
+      return [k, holds ? hide(v as Props, `${path}.`) : v];
+    }));
     const type = `pulumi-nodejs:dynamic/audience:${kind.family.className}`;
     resources.push({ urn: `urn:pulumi:${stack}::fleet::${type}::${d.name}`, custom: true, type, id: created.id, inputs: hide({ ...checked.inputs, __provider: "exports.handler = ..." }), outputs: hide(created.outs ?? {}) });
     ids[d.name] = created.id;

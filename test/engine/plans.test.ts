@@ -112,17 +112,18 @@ describe("a plan shows the values it changes", () => {
         '    population.cohortIds[2]: (none) -> "c4"',
         "~  update     audience:Scope  weekly",
         '    description: "short" -> "Weekly refresh of every cohort in the north-west region...',
-        "+- replace    audience:Target  csv [replace: scopeId, options.type]",
+        // The header names what its lines mark `(forces replace)`.
+        "+- replace    audience:Target  csv [replace: scopeId]",
         '    options.type: "hosted_csv" -> "sftp"',
         '    scopeId: "s1" -> (known after apply)  (forces replace)',
         "~  update     audience:Connection  warehouse",
         '    host: "db1.example.com" -> "db2.example.com"',
         "    password: [secret] -> [secret]",
-        "=  adopt      audience:Scope  legacy (id 4f2a)",
+        "=  import     audience:Scope  legacy (id 4f2a)",
         "-  forget     audience:Scope  archive (retained: removed from the state only)",
         "",
         "Plan (shop/dev, preview):",
-        "    = 1 to adopt",
+        "    = 1 to import",
         "    ~ 3 to update",
         "    +- 1 to replace",
         "    - 1 to forget",
@@ -137,7 +138,7 @@ describe("a plan shows the values it changes", () => {
   it("--diff shows whole values, and every input an adopted or created resource starts with", async () => {
     const { text } = await plan({ diff: true });
     expect(text.out).toContain(`    description: "short" -> ${JSON.stringify(longName)}\n`);
-    expect(text.out).toContain('=  adopt      audience:Scope  legacy (id 4f2a)\n    adoptId: "4f2a"\n    name: "Legacy"\n');
+    expect(text.out).toContain('=  import     audience:Scope  legacy (id 4f2a)\n    adoptId: "4f2a"\n    name: "Legacy"\n');
   });
 
   it("--json carries the same detail per step, secrets masked", async () => {

@@ -15,9 +15,9 @@ function rendered(events: StepEvent[]): string {
 
 const adopt = { kind: "step", op: "adopt", urn: "urn:pulumi:dev::shop::pulumi-nodejs:dynamic/audience:Scope::pipeline", type: "pulumi-nodejs:dynamic/audience:Scope", name: "pipeline", keys: [], detail: "id 4f2a" } satisfies Partial<StepEvent>;
 
-it("an adopted resource reads as adopted, with the id taken over, not as created", () => {
-  expect(rendered([{ ...adopt, phase: "start", planned: false }, { ...adopt, phase: "done", planned: false, ms: 1200 }])).toBe("=  adopted    audience:Scope  pipeline (id 4f2a) 1.2s\n");
-  expect(rendered([{ ...adopt, phase: "done", planned: true, ms: 3 }])).toBe("=  adopt      audience:Scope  pipeline (id 4f2a)\n");
+it("an adopted resource reads as imported (as Pulumi says it), with the id taken over, not as created", () => {
+  expect(rendered([{ ...adopt, phase: "start", planned: false }, { ...adopt, phase: "done", planned: false, ms: 1200 }])).toBe("=  imported   audience:Scope  pipeline (id 4f2a) 1.2s\n");
+  expect(rendered([{ ...adopt, phase: "done", planned: true, ms: 3 }])).toBe("=  import     audience:Scope  pipeline (id 4f2a)\n");
 });
 
 it("off a terminal, a step that is running has a line as soon as it starts, and another when it ends", async () => {
@@ -27,7 +27,7 @@ it("off a terminal, a step that is running has a line as soon as it starts, and 
   const renderer = createRenderer({ out, err: out, tty: false, env: {} });
   renderer.event({ ...adopt, phase: "start", planned: false });
   await new Promise((resolve) => setTimeout(resolve, 20));
-  expect(chunks.join("")).toBe("=  adopting   audience:Scope  pipeline (id 4f2a)\n");
+  expect(chunks.join("")).toBe("=  importing  audience:Scope  pipeline (id 4f2a)\n");
   renderer.event({ ...adopt, phase: "done", planned: false, ms: 1200 });
-  expect(chunks.join("")).toBe("=  adopting   audience:Scope  pipeline (id 4f2a)\n=  adopted    audience:Scope  pipeline (id 4f2a) 1.2s\n");
+  expect(chunks.join("")).toBe("=  importing  audience:Scope  pipeline (id 4f2a)\n=  imported   audience:Scope  pipeline (id 4f2a) 1.2s\n");
 });

@@ -143,7 +143,7 @@ describe("the step generator", () => {
   it("plans a destroy of every resource but refuses while one is protected", () => {
     const one = recorded("one", { text: "a" });
     expect(generator(fakeProvider()).destroy([one]).map((s) => s.urn)).toEqual([one.urn]);
-    expect(() => generator(fakeProvider()).destroy([one, recorded("two", { text: "b" }, { protect: true })])).toThrow(/cannot destroy: protected resources .*::two/);
+    expect(() => generator(fakeProvider()).destroy([one, recorded("two", { text: "b" }, { protect: true })])).toThrow(/cannot destroy: 1 protected resource:\n {2}.*::two\n/);
   });
 
   it("plans a drift for a declared property changed outside the program", async () => {

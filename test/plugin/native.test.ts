@@ -36,8 +36,9 @@ describe("native resources", () => {
     expect(named("warehouse").aliases).toEqual(["pulumi-nodejs:dynamic/audience:Connection"]);
   });
 
-  it("keep credentials secret whether or not the program marked them", () => {
-    expect(named("warehouse")).toMatchObject({ secretInputs: ["options"], secretOutputs: ["options"] });
+  it("keep credentials secret whether or not the program marked them, member by member", () => {
+    // The password inside `options` is secret; `options` itself is not named a secret output (its host stays readable).
+    expect(named("warehouse")).toMatchObject({ secretInputs: ["options"], secretOutputs: [] });
   });
 });
 

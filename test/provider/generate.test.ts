@@ -1,7 +1,7 @@
 // `audience generate`: a program adopting an account's resources, which the local engine then applies as a no-op,
 // `audience drift` then finds in sync, and `destroy` cannot delete (every adopted resource is protected).
 import { execFile } from "node:child_process";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateProgram } from "../../provider/cli/generate.ts";
@@ -9,6 +9,7 @@ import { readSettings } from "../../provider/runtime/lifecycle/settings.ts";
 import { REPO_ROOT, startWorld, type World } from "./harness.ts";
 
 let world: World;
+const WAREHOUSE_PASSWORD = "adopted-password-51c2";
 let dir: string;
 const ids: Record<string, string> = {};
 
@@ -20,6 +21,7 @@ beforeAll(async () => {
   ids.cohort = await post("/cohorts", { name: "Big spenders", stream_name: "transactions", stream_conditions: [{ property: "amount", _gte: 100 }] });
   ids.scope = await post("/scopes", { name: "Pipeline", population: { cohort_ids: [ids.cohort, leads] }, payload: { cohort_ids: [ids.cohort] }, preview: true });
   ids.target = await post("/targets", { name: "CSV", scope_id: ids.scope, representation: { mode: "identified" }, options: { type: "hosted_csv" } });
+  ids.connection = await post("/connections", { name: "Warehouse", options: { type: "postgres", host: "db.example.com", port: 5432, database: "d", schema: "s", user: "u", password: WAREHOUSE_PASSWORD } });
   // A sub-account of the key's account, and an uploaded file: neither is adopted unless asked (uploads only).
   const current = (await world.api("GET", "/accounts/current")) as { id: string };
   ids.own = current.id;
@@ -53,13 +55,15 @@ describe("audience generate", () => {
     expect(source).toMatch(/cohortIds: \[cohort_big_spenders\.id, "[0-9a-f-]{36}"\]/);
     expect(source).toContain("scopeId: scope_pipeline.id");
     expect(source).not.toContain(`adoptId: "${ids.leads}"`); // the service's own cohorts are not adopted
-    expect(source.match(/new audience\.\w+\(/g)).toHaveLength(3);
-    expect(source.match(/\}, \{ protect: true \}\);/g)).toHaveLength(3);
+    expect(source.match(/new audience\.\w+\(/g)).toHaveLength(4);
+    expect(source.match(/\}, \{ protect: true \}\);/g)).toHaveLength(4);
+    // A credential the service never answers is read from secret config.
+    expect(source).toContain('password: config.requireSecret("connection_warehouse_password")');
     expect(source).not.toContain("explore"); // false by default
     expect(source).not.toContain(ids.sub); // a sub-account is never adopted
     expect(source).not.toContain(ids.own);
     expect(source).not.toContain("people.csv"); // uploads only when asked
-    expect(source).toContain("export const ids = {\n  cohort_big_spenders: cohort_big_spenders.id,\n  scope_pipeline: scope_pipeline.id,\n  target_csv: target_csv.id,\n};");
+    expect(source).toContain("export const ids = {\n  connection_warehouse: connection_warehouse.id,\n  cohort_big_spenders: cohort_big_spenders.id,\n  scope_pipeline: scope_pipeline.id,\n  target_csv: target_csv.id,\n};");
     expect(source.match(/^export /gm)).toHaveLength(1);
   });
 
@@ -67,7 +71,7 @@ describe("audience generate", () => {
     await writeFile(join(dir, "index.ts"), source);
     await writeFile(join(dir, "Pulumi.yaml"), "name: adopted\nruntime:\n  name: nodejs\n  options:\n    typescript: false\n    nodeargs: --conditions=source --require=pulumi-audience/require-node\nmain: index.ts\n");
     const mark = await world.mark();
-    const config = ["--cwd", dir, "--yes", "-c", `audience:baseUrl=${world.emulator.url}`, "--secret", `audience:apiKey=${world.emulator.apiKey}`];
+    const config = ["--cwd", dir, "--yes", "-c", `audience:baseUrl=${world.emulator.url}`, "--secret", `audience:apiKey=${world.emulator.apiKey}`, "--secret", `connection_warehouse_password=${WAREHOUSE_PASSWORD}`];
     const up = await audience(["run", "up", ...config]);
     expect(up.code, up.stderr + up.stdout).toBe(0);
     expect((await world.serviceCalls(mark)).filter((c) => c.method !== "GET")).toEqual([]);
@@ -76,13 +80,25 @@ describe("audience generate", () => {
     expect(drift.code, drift.stderr).toBe(0);
     const report = JSON.parse(drift.stdout) as { accounts: { resources: { name: string; status: string }[] }[] };
     expect(report.accounts.flatMap((a) => a.resources.map((r) => [r.name, r.status]))).toEqual([
-      ["cohort-big-spenders", "in_sync"], ["scope-pipeline", "in_sync"], ["target-csv", "in_sync"],
+      ["cohort-big-spenders", "in_sync"], ["connection-warehouse", "in_sync"], ["scope-pipeline", "in_sync"], ["target-csv", "in_sync"],
     ]);
 
     const destroy = await audience(["run", "destroy", ...config]);
     expect(destroy.code).toBe(1);
-    expect(destroy.stderr + destroy.stdout).toMatch(/protected/);
+    expect(destroy.stderr + destroy.stdout).toMatch(/cannot destroy: 4 protected resources:\n.*urn:pulumi:dev::adopted::pulumi-nodejs:dynamic\/audience:Cohort::cohort-big-spenders\n/);
+    for (const line of (destroy.stderr + destroy.stdout).split("\n")) expect(line.length).toBeLessThan(200);
     expect((await world.serviceCalls(mark)).filter((c) => c.method !== "GET")).toEqual([]);
+  });
+
+  it("--out writes a program that runs as written: package.json of an ES module depending on this package", { timeout: 60_000 }, async () => {
+    const out = join(dir, "out");
+    const run = await audience(["generate", "--out", out, "--only", "cohorts"], { AUDIENCE_API_KEY: world.emulator.apiKey, AUDIENCE_BASE_URL: world.emulator.url });
+    expect(run.code, run.stderr).toBe(0);
+    const manifest = JSON.parse(await readFile(join(out, "package.json"), "utf8")) as { type: string; dependencies: Record<string, string> };
+    expect(manifest.type).toBe("module");
+    expect(Object.keys(manifest.dependencies).sort()).toEqual(["@pulumi/pulumi", "pulumi-audience"]);
+    expect(await readFile(join(out, "Pulumi.yaml"), "utf8")).toMatch(/typescript: false/);
+    expect(await readFile(join(out, "index.ts"), "utf8")).toContain("new audience.Cohort(");
   });
 
   it("adopts uploaded files only when asked, saving their bytes beside the program", async () => {

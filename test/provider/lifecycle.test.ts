@@ -60,6 +60,11 @@ describe("check", () => {
     expect(failures.find((f) => f.property === "population.cohortIds[0]")?.reason).toMatch(/uuid/);
   });
 
+  it("says each path once, and names the member a mistyped one most likely meant", async () => {
+    const { failures } = await world.host.check({}, world.inputs("cohorts", { name: "Big spenders", streamName: "transactions", streamCondition: [{ property: "amount", _gte: 100 }] }));
+    expect(failures).toEqual([{ property: "streamCondition", reason: "is not a recognized field; did you mean `streamConditions`?" }]);
+  });
+
   it("accepts values unknown during preview, and still checks the rest", async () => {
     const preview = await world.host.check({}, world.inputs("targets", { name: "Hosted", scopeId: UNKNOWN, representation: { mode: "identified" }, options: { type: "hosted_csv" } }));
     expect(preview.failures).toEqual([]);

@@ -38,10 +38,14 @@ describe("what a program records", () => {
     for (const r of seen) expect(r.request).not.toContain(PROBE_KEY);
   });
 
-  it("keeps connection credentials secret in inputs and outputs", () => {
+  it("keeps a connection's credential secret on its own, the members around it plain", () => {
     const connection = seen.find((r) => r.name === "warehouse")!;
     expect(connection.secretInputs).toEqual(["options"]);
-    expect(connection.secretOutputs).toEqual(["options"]);
+    const options = (JSON.parse(connection.request) as { options: Props }).options;
+    expect(options).toMatchObject({ type: "postgres", host: "db", port: 5432, user: "u" });
+    expect(options.password).toEqual({ "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", value: "hunter2" });
+    // Secretness reaches the outputs through the inputs member by member: no whole output is named secret.
+    expect(connection.secretOutputs).toEqual([]);
     expect(seen.find((r) => r.name === "pipeline")!.secretOutputs).toEqual([]);
   });
 });

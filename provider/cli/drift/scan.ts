@@ -5,7 +5,7 @@
 import { AudienceClient, MAX_IDS_PER_REQUEST, NotFoundError } from "pulumi-audience/sdk/client";
 import { isObject, jsonEqual, type Collection, type FamilyDef } from "pulumi-audience/sdk/contract";
 import { compare, createLifecycle, PROVIDER_KEY, readInputs, readsBack, type Service } from "pulumi-audience/provider";
-import { providerFamilies, type ProviderFamily } from "../../runtime/families/index.ts";
+import { derivedNames, providerFamilies, type ProviderFamily } from "../../runtime/families/index.ts";
 import { ADOPTABLE } from "../adoptable.ts";
 import { camelPath } from "../../runtime/lifecycle/shape.ts";
 import type { AccountTarget } from "./accounts.ts";
@@ -31,6 +31,8 @@ export interface AccountWork {
   managed: StateResource[];
   /** Ids the states manage, read (`.get`) or mention in a value (lookups): never unmanaged. */
   known: Set<string>;
+  /** Names of what the service made for managed resources (a dataset's streams), by collection: never unmanaged. */
+  made: Map<string, Set<string>>;
 }
 
 /** Families whose resources are listed one id batch at a time; the others (singletons, families that find their
@@ -66,12 +68,15 @@ export function accountWork(resources: StateResource[], targetOf: (r: StateResou
     const target = targetOf(resource);
     let entry = work.get(target);
     if (!entry) {
-      entry = { target, managed: [], known: new Set() };
+      entry = { target, managed: [], known: new Set(), made: new Map() };
       work.set(target, entry);
     }
     entry.known.add(resource.id);
     strings(resource.inputs, entry.known); // ids a program passes on (lookups) are in its inputs
     if (!resource.external) entry.managed.push(resource);
+  }
+  for (const entry of work.values()) {
+    entry.made = derivedNames(entry.managed.map((r) => ({ kind: providerFamilies[r.collection]!, outputs: r.outputs })));
   }
   return [...work.values()];
 }
@@ -163,6 +168,7 @@ function readOnlyService(client: AudienceClient, docs: Map<string, Props>): Serv
     update: refuse,
     delete: refuse,
     archive: refuse,
+    unarchive: refuse,
   };
 }
 
@@ -171,10 +177,14 @@ function base(resource: StateResource): Omit<ResourceReport, "status" | "changes
 }
 
 /** One managed resource against its live form. */
-async function compareOne(resource: StateResource, live: Props | undefined, archived: boolean, read: ReturnType<typeof createLifecycle>["read"], rules: IgnoreRules): Promise<ResourceReport> {
+async function compareOne(resource: StateResource, live: Props | undefined, archivedAt: string | undefined, read: ReturnType<typeof createLifecycle>["read"], rules: IgnoreRules): Promise<ResourceReport> {
   const kind = providerFamilies[resource.collection]!;
+  // As refresh records it: drift of `archivedAt`, which the next `up` undoes by unarchiving.
+  if (archivedAt !== undefined) {
+    return { ...base(resource), status: "drifted", changes: [{ path: "archivedAt", expected: null, actual: archivedAt }], reason: "archived outside the program: `refresh` then `up` unarchives it" };
+  }
   if (live === undefined && listedByIds(kind)) {
-    return { ...base(resource), status: "missing", changes: [], reason: archived ? "archived outside the program" : "deleted outside the program (or not visible to this key)" };
+    return { ...base(resource), status: "missing", changes: [], reason: "deleted outside the program (or not visible to this key)" };
   }
   const names = [resource.name, resource.id];
   const ignored = (path: string) => resource.ignoreChanges.some((p) => within(path, p.replace(/\["([^"]+)"\]/g, ".$1"))) || rules.ignoresMember(resource.type, names, path);
@@ -228,7 +238,7 @@ export async function scanAccount(work: AccountWork, options: ScanOptions): Prom
   try {
     const self = (await client.request<Props>({ method: "GET", path: "/accounts/current" })).id;
     const docs = new Map<string, Props>();
-    const archived = new Set<string>();
+    const archived = new Map<string, string>();
     const unmanaged: ResourceReport[] = [];
     const byFamily = new Map<string, StateResource[]>();
     for (const r of work.managed) {
@@ -242,9 +252,9 @@ export async function scanAccount(work: AccountWork, options: ScanOptions): Prom
     /** Reports a listed document nobody manages, unless ignored. */
     const noteUnmanaged = (kind: ProviderFamily, doc: Props) => {
       const id = String(doc.id);
-      // The service's own resources and the key's own account belong to no program.
-      if (work.known.has(id) || doc.managed === true || id === self) return;
       const name = typeof doc.name === "string" ? doc.name : id;
+      // The service's own resources, what it made for managed ones, and the key's own account belong to no program.
+      if (work.known.has(id) || doc.managed === true || id === self || work.made.get(kind.family.collection)?.has(name)) return;
       if (options.rules.ignoresResource(kind.family.className, [name, id])) return;
       unmanaged.push({ type: kind.family.className, name, id, status: "unmanaged", changes: [], reason: "made outside any given program" });
     };
@@ -259,7 +269,7 @@ export async function scanAccount(work: AccountWork, options: ScanOptions): Prom
       if (reports.has(resource) || options.rules.ignoresResource(resource.type, [resource.name, resource.id])) return;
       const key = keyOf(resource);
       try {
-        reports.set(resource, await compareOne(resource, docs.get(key), archived.has(key), lifecycle.read, options.rules));
+        reports.set(resource, await compareOne(resource, docs.get(key), archived.get(key), lifecycle.read, options.rules));
       } catch (error) {
         reports.set(resource, { ...base(resource), status: "unknown", changes: [], reason: `not compared: ${(error as Error).message}` });
       }
@@ -295,7 +305,7 @@ export async function scanAccount(work: AccountWork, options: ScanOptions): Prom
       return absent.length > 0 && providerFamilies[collection]!.family.archivable ? [{ collection, absent }] : [];
     });
     await pool(archivedReads, LISTS_AT_ONCE, async ({ collection, absent }) => {
-      for (const doc of await listIds(collection, absent, { archived: true })) archived.add(`${collection}\0${String(doc.id)}`);
+      for (const doc of await listIds(collection, absent, { archived: true })) archived.set(`${collection}\0${String(doc.id)}`, String(doc.archived_at));
     });
     for (const resource of work.managed) await check(resource);
     report.resources.push(...work.managed.flatMap((r) => reports.get(r) ?? []));

@@ -102,8 +102,8 @@ function joinPath(prefix: string, key: string | number): string {
 
 /**
  * Reveals a state's values: secrets become their plaintext (their paths noted), unopenable ones are noted and
- * left out. `ownWrapping` names top-level members the resource class wraps whole because a credential sits
- * inside: the contract's secret paths mark what is secret within them.
+ * left out. `ownWrapping` names top-level members that hold a credential inside, which states written by earlier
+ * versions wrapped whole: the contract's secret paths mark what is secret within them.
  */
 function reveal(value: unknown, path: string, found: { secretPaths: string[]; sealed: { path: string; reason: string }[] }, opener: Opener, ownWrapping: readonly string[]): unknown {
   if (Array.isArray(value)) {
@@ -185,8 +185,9 @@ export async function loadState(file: string, passphrase: string | undefined): P
     const kindOfInputs = isObject(raw.inputs) ? raw.inputs[KIND_KEY] : undefined;
     const kind = typeof kindOfInputs === "string" ? providerFamilies[kindOfInputs] : undefined;
     if (!kind) continue; // not a resource of this provider's families (or a damaged entry)
-    const inputs = reveal(raw.inputs ?? {}, "", found, open, kind.secretOutputs) as Props;
-    const outputs = reveal(raw.outputs ?? {}, "", { secretPaths: [], sealed: [] }, open, kind.secretOutputs) as Props;
+    const holders = kind.secretOutputs.map((path) => path.split(".")[0]!);
+    const inputs = reveal(raw.inputs ?? {}, "", found, open, holders) as Props;
+    const outputs = reveal(raw.outputs ?? {}, "", { secretPaths: [], sealed: [] }, open, holders) as Props;
     const position = declaredAt(raw.sourcePosition, programDir);
     resources.push({
       file,

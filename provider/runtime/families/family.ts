@@ -53,20 +53,49 @@ export interface Capabilities {
   delete?(calls: Calls, id: string): Promise<void>;
 }
 
+/**
+ * Resources the service makes on behalf of one of this family (a dataset's `outputToStreams` make streams): they
+ * belong to their maker, so drift does not count them unmanaged, generate does not adopt them again, and delete
+ * removes the ones its maker alone made.
+ */
+export interface Derived {
+  /** The collection of the resources made. */
+  collection: string;
+  /** The names of the resources made, from the maker's outputs (camelCase, as recorded in state). */
+  names(outputs: Props): string[];
+}
+
 export interface ProviderFamily extends Capabilities {
   family: FamilyDef;
-  /** Top-level camelCase outputs that hold a credential somewhere inside: kept secret in state. */
+  /**
+   * camelCase paths of the outputs that hold a credential (`options.password`, `apiKey`): each is kept secret in
+   * state on its own, so the members around it stay readable in plans and outputs.
+   */
   secretOutputs: readonly string[];
   /** Program inputs the service does not take in the resource body, handled by the family's own steps. */
   extraInputs: readonly string[];
   /** The shape of the extra inputs (camelCase), for the package schema. */
   extraInputSchema?: z.ZodType;
+  /** What the service makes for a resource of this family; none for most. */
+  derives?: readonly Derived[];
 }
 
-export type FamilyExtras = Partial<Pick<ProviderFamily, "extraInputs" | "extraInputSchema">> & Capabilities;
+export type FamilyExtras = Partial<Pick<ProviderFamily, "extraInputs" | "extraInputSchema" | "derives">> & Capabilities;
 
-/** A provider family from a contract family: secret outputs follow from the contract's secret paths. */
+/** The names each resource of `outputs` has the service make, by collection (the maker's family from `kind`). */
+export function derivedNames(made: Iterable<{ kind: ProviderFamily; outputs: Props }>): Map<string, Set<string>> {
+  const names = new Map<string, Set<string>>();
+  for (const { kind, outputs } of made) {
+    for (const derived of kind.derives ?? []) {
+      if (!names.has(derived.collection)) names.set(derived.collection, new Set());
+      for (const name of derived.names(outputs)) names.get(derived.collection)!.add(name);
+    }
+  }
+  return names;
+}
+
+/** A provider family from a contract family: secret outputs are the contract's secret paths in camelCase. */
 export function defineProviderFamily(family: FamilyDef, extras: FamilyExtras = {}): ProviderFamily {
-  const secretOutputs = [...new Set(family.secrets.map((path) => camelKey(path.split(/[.[]/)[0] ?? path)))];
+  const secretOutputs = [...new Set(family.secrets.map((path) => path.split(".").map(camelKey).join(".")))];
   return { family, secretOutputs, extraInputs: [], ...extras };
 }

@@ -2,6 +2,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { setTimeout as sleep } from "node:timers/promises";
 import { createLifecycle } from "./lifecycle.ts";
+import { accountChecks } from "./config-check.ts";
 import { accountServices } from "./service-client.ts";
 import { readSettings, type Settings } from "./settings.ts";
 
@@ -12,9 +13,11 @@ export { credentialsFor, readSettings, unknownAccount, type Credentials, type Se
 export { UNKNOWN } from "./shape.ts";
 export type { Service } from "./service.ts";
 export { accountServices, clientService } from "./service-client.ts";
+export { accountChecks } from "./config-check.ts";
 
 let settings: Settings = readSettings(() => undefined);
 const services = accountServices(() => settings);
+const checks = accountChecks(() => settings);
 
 const lifecycle = createLifecycle({
   settings: () => settings,
@@ -24,6 +27,7 @@ const lifecycle = createLifecycle({
   report: (message) => console.warn(`warning: ${message}`),
   // An ephemeral log reaches the engine when the host has one (PULUMI_NODEJS_ENGINE); else it is a line of output.
   progress: (message) => import("@pulumi/pulumi").then(({ log }) => log.info(message, undefined, undefined, true)).catch(() => undefined),
+  accountProblem: checks.problem,
 });
 
 /** The provider the host calls: `configure` receives the whole stack config (secrets already unwrapped). */
@@ -38,5 +42,6 @@ export const provider: pulumi.dynamic.ResourceProvider & { configure(req: pulumi
       }
     });
     services.clear();
+    checks.clear();
   },
 };

@@ -3,9 +3,9 @@
 // Inputs and outputs are camelCase as a program writes them; the wire is snake_case; the contract converts.
 import type * as pulumi from "@pulumi/pulumi";
 import {
-  accountFeatureErrors, families, fromWire, id as serviceId, jsonEqual, mergePatch, toWire, validate, type AccountFeature, type FamilyDef,
+  accountFeatureErrors, camelKey, families, fromWire, id as serviceId, jsonEqual, mergePatch, toWire, validate, type AccountFeature, type FamilyDef,
 } from "pulumi-audience/sdk/contract";
-import { familyOf, providerFamilies, type ProviderFamily } from "../families/index.ts";
+import { derivedNames, familyOf, providerFamilies, type ProviderFamily } from "../families/index.ts";
 import { createOnce, unlessUnknown } from "./ambiguous.ts";
 import { controlsSchema, CONTROL_KEYS, CREATE_STARTED_KEY, DEFAULT_WAIT_TIMEOUT_SECONDS, KIND_KEY, PROVIDER_KEY, STEP_TIMEOUT_KEY, type Controls } from "./controls.ts";
 import { type Service } from "./service.ts";
@@ -22,6 +22,11 @@ export interface Environment {
   report?(message: string): void;
   /** Where a build's status goes as it moves (`Target tgt_1: starting`), for the engine's progress display. */
   progress?(message: string): Promise<void> | void;
+  /**
+   * Why the account's credentials cannot be used (naming the config key), or undefined; asked by check, so a
+   * preview fails where the deploy would. Hosts that check their config themselves (the plugin) leave it out.
+   */
+  accountProblem?(account: string | undefined): Promise<string | undefined>;
 }
 
 /**
@@ -93,11 +98,24 @@ function outputsOf(parts: Parts, response: Props, known: Props): Props {
   return { ...members, ...parts.extras, ...extras, ...controlsOf(parts) };
 }
 
+/**
+ * The member that records a resource archived outside the program. Read puts it in the inputs, so refresh shows
+ * it as drift and the next plan as a change back (`archivedAt: "..." -> (none)`): update unarchives.
+ */
+export const ARCHIVED_KEY = "archivedAt";
+
+/** When the resource was archived, from recorded outputs or a response; undefined while it is active. */
+function archivedAt(props: Props): string | undefined {
+  const at = props[ARCHIVED_KEY] ?? props.archived_at;
+  return typeof at === "string" ? at : undefined;
+}
+
 /** The inputs a program would write to get this resource, in the form check records them (defaults applied). */
 function inputsRead(parts: Parts, response: Props): Props {
   const { create } = parts.kind.family;
   const declared = fromWire(create, canonical(create, response));
-  return { ...(keepSecrets(declared, parts.config) as Props), ...parts.extras, ...controlsOf(parts) };
+  const archived = archivedAt(response);
+  return { ...(keepSecrets(declared, parts.config) as Props), ...parts.extras, ...controlsOf(parts), ...(archived ? { [ARCHIVED_KEY]: archived } : {}) };
 }
 
 /**
@@ -257,6 +275,10 @@ export function createLifecycle(env: Environment) {
       if (typeof adoptId === "string" && adoptId !== "" && !kind.family.singleton && !serviceId.safeParse(adoptId).success) {
         failures.push({ property: "adoptId", reason: `adoptId must be the id (a uuid) of an existing ${kind.family.className}; got ${JSON.stringify(adoptId)}` });
       }
+      if (controls.account !== UNKNOWN) {
+        const problem = await env.accountProblem?.(controls.account);
+        if (problem) failures.push({ property: "", reason: problem });
+      }
       if (!kind.family.creatable && !kind.create && controls.adoptId === undefined) {
         failures.push({ property: "adoptId", reason: `${kind.family.className} cannot be created through the API: give adoptId to manage an existing one` });
       }
@@ -272,7 +294,8 @@ export function createLifecycle(env: Environment) {
         for (const error of result.errors) {
           if (unknowns.some((u) => pathsOverlap(u, error.path))) continue; // decided once the value is known
           const property = camelPath(kind.family.create, error.path);
-          failures.push({ property, reason: `${property} ${error.message}` });
+          const near = error.context.errorType === "unrecognized_key" ? closestMember(property, [...memberNames(kind.family.create).map(camelKey), ...kind.extraInputs, ...CONTROL_KEYS]) : undefined;
+          failures.push({ property, reason: near ? `${error.message}; did you mean \`${near}\`?` : error.message });
         }
       }
       // A member's need of an account feature is known once the member is, whatever else is still unknown.
@@ -301,8 +324,9 @@ export function createLifecycle(env: Environment) {
         ({ id, response } = await kind.create(service, parts.extras));
       } else if (controls.adoptId !== undefined) {
         const existing = await service.get(kind.family, controls.adoptId);
-        // Declared inputs win: members the program leaves out are cleared, as an update would.
-        const patch = mergePatch(canonical(kind.family.create, existing), canonical(kind.family.create, desired));
+        // Declared inputs win: members the program leaves out are cleared, as an update would. A credential the
+        // service answers as `<secret>` cannot be compared: the declared one is taken as the one it holds.
+        const patch = mergePatch(canonical(kind.family.create, keepSecrets(existing, desired)), canonical(kind.family.create, desired));
         response = patch === undefined ? existing : await service.update(kind.family, controls.adoptId, patch as Props);
         id = String(response.id);
       } else {
@@ -330,18 +354,21 @@ export function createLifecycle(env: Environment) {
       const { kind } = parts;
       const service = env.service(parts.controls.account);
       const unchanged = { outs: { ...withoutControls(olds), ...parts.extras, ...controlsOf(parts) } };
+      // Archived outside the program: the program declares it active, so it is unarchived first.
+      const archived = archivedAt(olds) !== undefined;
+      if (archived) await service.unarchive(kind.family, id);
       let response: Props;
       const own = kind.update;
       if (own) {
         const answer = await unlessUnknown(`the update of ${kind.family.className} ${id}`, () => own(service, id, { extras: parts.extras, recordedExtras: before.extras, recorded: olds }));
-        if (answer === undefined) return unchanged;
-        response = answer;
+        if (answer === undefined && !archived) return unchanged;
+        response = answer ?? await service.get(kind.family, id);
       } else {
         const patch = mergePatch(recordedConfig(kind.family, before.config), declaredConfig(kind.family, parts.config));
         // A build an earlier step left failed or unfinished is awaited again, so a retry cannot pass without it.
         const unbuilt = parts.controls.waitFor === "ready" && kind.family.builds && olds.status !== "ready";
         // Only controls changed (wait, deletion, account name): nothing to send.
-        if (patch === undefined && jsonEqual(before.extras, parts.extras) && !unbuilt) return unchanged;
+        if (patch === undefined && jsonEqual(before.extras, parts.extras) && !unbuilt && !archived) return unchanged;
         response = patch === undefined ? await service.get(kind.family, id)
           : await unlessUnknown(`the update of ${kind.family.className} ${id}`, () => service.update(kind.family, id, patch as Props));
       }
@@ -367,8 +394,34 @@ export function createLifecycle(env: Environment) {
           await service.delete(family, id);
         }
       });
+      if (!kind.delete && !archive) await removeDerived(service, kind, id, props);
     },
   };
+
+  /**
+   * Removes what the service made for a deleted resource (a dataset's streams and traits): each made after it and
+   * made by no other resource of its family. One the service keeps (something uses it) is reported, not failed on.
+   */
+  async function removeDerived(service: Service, kind: ProviderFamily, id: string, outputs: Props): Promise<void> {
+    const since = outputs.createdAt;
+    if (!kind.derives?.length || typeof since !== "string") return;
+    const others = (await service.list(kind.family)).filter((doc) => String(doc.id) !== id);
+    const stillMade = derivedNames(others.map((doc) => ({ kind, outputs: fromWire(kind.family.response, doc) as Props })));
+    for (const derived of kind.derives) {
+      const names = derived.names(outputs).filter((name) => !stillMade.get(derived.collection)?.has(name));
+      if (names.length === 0) continue;
+      const family = familyOf(derived.collection).family;
+      for (const doc of await service.list(family)) {
+        const made = typeof doc.created_at === "string" && doc.created_at >= since;
+        if (!made || doc.managed === true || !names.includes(String(doc.name))) continue;
+        try {
+          await service.delete(family, String(doc.id));
+        } catch (error) {
+          env.report?.(`${family.className} "${String(doc.name)}" made by ${kind.family.className} ${id} is left in the account: ${(error as Error).message}`);
+        }
+      }
+    }
+  }
   return provider;
 }
 
@@ -411,6 +464,10 @@ export async function compare(olds: Props, news: Props): Promise<{ changed: stri
   for (const key of CONTROL_KEYS) {
     if (!jsonEqual(before.controls[key], after.controls[key])) top(key);
   }
+  if (archivedAt(olds) !== undefined && archivedAt(news) === undefined) {
+    changed.add(ARCHIVED_KEY);
+    details.push({ path: ARCHIVED_KEY, kind: "delete", replace: false });
+  }
   if (before.controls.adoptId !== after.controls.adoptId && after.controls.adoptId !== undefined) replaces.push("adoptId");
   for (const detail of details) if (replaces.includes(detail.path)) detail.replace = true;
   return { changed: [...changed], replaces: [...new Set(replaces)], details: uniqueByPath(details) };
@@ -418,6 +475,26 @@ export async function compare(olds: Props, news: Props): Promise<{ changed: stri
 
 function change(old: unknown, now: unknown): PathChange["kind"] {
   return old === undefined ? "add" : now === undefined ? "delete" : "update";
+}
+
+/** The edit distance between two names (insertions, deletions, substitutions). */
+function distance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    row = next;
+  }
+  return row[b.length]!;
+}
+
+/** The member a mistyped top-level name most likely meant (a few edits away, case ignored), or undefined. */
+function closestMember(written: string, members: readonly string[]): string | undefined {
+  if (/[.[]/.test(written)) return undefined;
+  const lower = written.toLowerCase();
+  const scored = members.map((m) => ({ m, d: distance(lower, m.toLowerCase()) })).sort((x, y) => x.d - y.d);
+  const best = scored[0];
+  return best && best.d <= Math.max(2, Math.floor(written.length / 4)) ? best.m : undefined;
 }
 
 /** The innermost wire paths where two canonical configurations differ (objects and arrays walked). */

@@ -62,6 +62,7 @@ export function clientService(credentials: Credentials, account?: string): Servi
     update: async (family, id, patch) => resource(await client.update(collection(family), id, patch as never).catch(explain(family)), `PATCH /${family.path}/${id}`),
     delete: (family, id) => ignoringGone(client.delete(collection(family), id)).catch(explain(family)),
     archive: (family, id, body) => ignoringGone(client.archive(collection(family), id, body)).catch(explain(family)),
+    unarchive: (family, id) => client.unarchive(collection(family), id).catch(explain(family)),
   };
 }
 

@@ -16,4 +16,6 @@ export interface Service extends Calls {
   delete(family: FamilyDef, id: string): Promise<void>;
   /** Archives with the cascade options; a resource already gone is not an error. */
   archive(family: FamilyDef, id: string, body: Props): Promise<void>;
+  /** Unarchives (everything upstream must be unarchived already). */
+  unarchive(family: FamilyDef, id: string): Promise<void>;
 }

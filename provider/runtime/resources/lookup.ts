@@ -1,7 +1,8 @@
 // Lookups: find one existing resource of a family by name or id, in the program, as `pulumi.Output` or promise.
 import * as pulumi from "@pulumi/pulumi";
-import { AudienceClient } from "pulumi-audience/sdk/client";
+import { AudienceApiError, AudienceClient } from "pulumi-audience/sdk/client";
 import { fromWire, families, type Collection } from "pulumi-audience/sdk/contract";
+import { explained } from "../lifecycle/service-client.ts";
 import { credentialsFor, readSettings, type Credentials } from "../lifecycle/settings.ts";
 import type { Result } from "./types.ts";
 
@@ -44,6 +45,10 @@ export async function lookupIn<C extends Collection>(credentials: () => Credenti
       throw new Error(`get${what}: ${found.length === 0 ? "no" : found.length} ${collection} with ${wanted}${args.account ? ` in account ${args.account}` : ""}; names seen: ${seen}`);
     }
     return fromWire(families[collection].response, found[0]) as Result<C>;
+  } catch (error) {
+    // One line naming the account, as a resource's failure reads; not the client's error object with its fields.
+    if (error instanceof AudienceApiError) throw new Error(`get${what}: ${(explained(error, families[collection], args.account) as Error).message}`);
+    throw error;
   } finally {
     await client.close();
   }

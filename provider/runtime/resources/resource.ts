@@ -18,6 +18,19 @@ export interface ResourceClass<C extends Collection> {
 }
 
 /**
+ * A program's value with the credential at `path` made secret. Only that member is wrapped, so the members around
+ * it read as values in plans and state (the engine copies secretness from inputs to outputs member by member).
+ * A whole object given as an Output or a Promise cannot be entered before it resolves: it is kept secret whole.
+ */
+function withSecret(value: unknown, path: readonly string[]): unknown {
+  if (value === undefined) return value;
+  const [key, ...rest] = path;
+  if (key === undefined || pulumi.Output.isInstance(value) || value instanceof Promise) return pulumi.secret(value);
+  if (typeof value !== "object" || value === null || Array.isArray(value) || !(key in value)) return value;
+  return { ...value, [key]: withSecret((value as Record<string, unknown>)[key], rest) };
+}
+
+/**
  * What every resource class of a family registers: the inputs the program gave (each registered member costs the
  * Pulumi runtime an output, four promises and their stacks, so the answer's other members are not pre-declared),
  * credentials secret, and every other documented output read on demand (`definesOutputs`).
@@ -28,7 +41,9 @@ export function registration<C extends Collection>(collection: C) {
   const kind: ProviderFamily = found;
   const outputNames = [...memberNames(families[collection].response).map(camelKey), ...kind.extraInputs]
     .filter((k) => k !== "id");
-  const secret = new Set(kind.secretOutputs);
+  const secretPaths = kind.secretOutputs.map((path) => path.split("."));
+  // Only whole outputs can be named for the engine to keep secret; members inside follow their inputs.
+  const wholeSecrets = kind.secretOutputs.filter((path) => !path.includes("."));
   return {
     kind,
     outputNames,
@@ -36,11 +51,11 @@ export function registration<C extends Collection>(collection: C) {
       const props: Record<string, unknown> = {};
       for (const [key, value] of Object.entries(args as Record<string, unknown>)) {
         // Credentials stay secret in state even when the program passed them in plain text.
-        props[key] = secret.has(key) && value !== undefined ? pulumi.secret(value) : value;
+        props[key] = secretPaths.filter(([top]) => top === key).reduce((v, [, ...rest]) => withSecret(v, rest), value);
       }
       return props;
     },
-    additionalSecretOutputs: (opts: pulumi.CustomResourceOptions) => [...new Set([...(opts.additionalSecretOutputs ?? []), ...kind.secretOutputs])],
+    additionalSecretOutputs: (opts: pulumi.CustomResourceOptions) => [...new Set([...(opts.additionalSecretOutputs ?? []), ...wholeSecrets])],
   };
 }
 
