@@ -7,7 +7,7 @@ import type { MonitorHandler, ReadRequest, Registered, Registration, Severity } 
 import type { CheckResult, ResourceCalls } from "./provider-host.ts";
 import type { ConfigChecker } from "./step-generator.ts";
 import { DEFAULT_PROVIDER_NAME, defaultProviderName, providerTypeOf, providerUrn, type ProviderVersion } from "./providers.ts";
-import type { ResourceState, Snapshot } from "./snapshot.ts";
+import type { PendingOperation, ResourceState, Snapshot } from "./snapshot.ts";
 import { StepExecutor } from "./step-executor.ts";
 import { StepGenerator } from "./step-generator.ts";
 import { PlanError, type DeleteStep, type Step } from "./steps.ts";
@@ -37,6 +37,8 @@ export interface DeploymentOptions {
   emit: (event: EngineEvent) => void;
   /** Aborted when the run is to stop: no new step starts; those in flight finish. */
   signal?: AbortSignal;
+  /** Pending operations are handled as the Pulumi CLI handles them (see StepExecutorOptions.asCli). */
+  asCli?: boolean;
 }
 
 /** The run was asked to stop (SIGINT, SIGTERM) before this step began. */
@@ -70,7 +72,7 @@ export class Deployment implements MonitorHandler {
       ...(options.adoptedId ? { adoptedId: options.adoptedId } : {}),
       ...(options.configChecker ? { configChecker: options.configChecker } : {}),
     });
-    this.#executor = new StepExecutor({ snapshot: options.snapshot, provider: options.provider });
+    this.#executor = new StepExecutor({ snapshot: options.snapshot, provider: options.provider, asCli: options.asCli ?? false });
   }
 
   get #snapshot(): Snapshot {
@@ -233,6 +235,11 @@ export class Deployment implements MonitorHandler {
 
   /** Warns of operations a run that died midway left pending: what they touched may be untracked or stale. */
   async reportInterrupted(): Promise<void> {
+    if (this.#o.asCli) {
+      if (this.#snapshot.pending.length > 0 && !this.#o.dryRun) this.log("warning", cliPendingWarning(this.#snapshot.pending), "");
+      if (!this.#o.dryRun) await this.#executor.forgetInterrupted();
+      return;
+    }
     for (const op of this.#snapshot.pending) {
       const advice = op.type !== "creating" ? "the state may be out of date; run refresh"
         : op.startedAt !== undefined ? "its next create first looks for what it may have made"
@@ -244,6 +251,9 @@ export class Deployment implements MonitorHandler {
 
   /** Warns of creates whose outcome is still unknown after this run: the next up looks for them again. */
   reportUnresolved(): void {
+    for (const op of this.#executor.carriedCreates()) {
+      this.log("warning", `the interrupted create of ${op.resource.urn} is still pending: resolve it with \`audience pending\``, op.resource.urn);
+    }
     for (const op of this.#executor.unresolved()) {
       this.log("warning", `the create of ${op.resource.urn} has an unknown outcome; the next up looks for what it made before creating it`, op.resource.urn);
     }
@@ -277,6 +287,14 @@ export class Deployment implements MonitorHandler {
       await this.#step(r.urn, () => this.#generator.refresh(r));
     });
   }
+}
+
+/** The Pulumi CLI's warning at the start of an update that finds pending operations (deployment_executor.go). */
+function cliPendingWarning(pending: PendingOperation[]): string {
+  return `Attempting to deploy or update resources with ${pending.length} pending operations from previous deployment.\n`
+    + pending.map((op) => `  * ${op.resource.urn}, interrupted while ${op.type}\n`).join("")
+    + "These resources are in an unknown state because the run was interrupted while waiting for changes to these resources to complete. "
+    + "Pending creates stay in the state until resolved: `audience pending` finds what each made and prints (or, with --apply, makes) the resolution.";
 }
 
 /** The answer for a resource that failed or was skipped: every output unknown, as for a create still to come. */

@@ -41,16 +41,24 @@ export interface Found {
   diagnostic: string;
 }
 
-/** Looks for what a create begun at `since` made; undefined when nothing matches. */
-export async function findCreated(service: Service, family: FamilyDef, desired: Props, since: number, cause: string): Promise<Found | undefined> {
+/**
+ * Whether a listed resource is what a create of `desired` would have made: same name, same declared configuration,
+ * created in the window (`since`, `until`: ms since the epoch, the service's clock allowed to lag ours).
+ */
+export function madeBy(family: FamilyDef, desired: Props, window: { since: number; until?: number }): (candidate: Props) => boolean {
   const want = canonical(family.create, desired);
-  const matches = (await service.list(family)).filter((candidate) => {
+  return (candidate) => {
     if (candidate.name !== desired.name) return false;
     const created = Date.parse(String(candidate.created_at ?? ""));
-    if (!(created >= since - CLOCK_SLACK_MS)) return false;
+    if (!(created >= window.since - CLOCK_SLACK_MS) || created > (window.until ?? Infinity) + CLOCK_SLACK_MS) return false;
     // A secret comes back masked: the declared value stands in for it.
     return jsonEqual(keepSecrets(canonical(family.create, candidate), want), want);
-  });
+  };
+}
+
+/** Looks for what a create begun at `since` made; undefined when nothing matches. */
+export async function findCreated(service: Service, family: FamilyDef, desired: Props, since: number, cause: string): Promise<Found | undefined> {
+  const matches = (await service.list(family)).filter(madeBy(family, desired, { since }));
   const what = label(family, desired);
   if (matches.length > 1) throw new AmbiguousCreateError(what, matches.map((m) => String(m.id)), cause);
   const [match] = matches;
