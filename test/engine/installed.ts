@@ -81,6 +81,7 @@ export async function installedModules(): Promise<string> {
 export async function installedProgram(source: string, name: string): Promise<string> {
   const modules = await installedModules();
   const dir = mkdtempSync(join(tmpdir(), `installed-${name}-`));
+  process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
   cpSync(source, dir, { recursive: true, filter: (path) => !path.includes("node_modules") && !path.includes(".audience") });
   const yaml = join(dir, "Pulumi.yaml");
   writeFileSync(yaml, readFileSync(yaml, "utf8").replace(/^\s*nodeargs:.*--conditions=source.*\n/m, ""));
