@@ -12,7 +12,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "pulumi-audience/emulator";
 import { runProgram } from "../../provider/engine/index.ts";
-import { installedProgram } from "../engine/installed.ts";
+import { installedProgram, removeInstalledPrograms } from "../engine/installed.ts";
 import { audiencePending } from "../engine/pending-step.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
@@ -30,6 +30,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await emulator?.close();
   rmSync(work, { recursive: true, force: true });
+  removeInstalledPrograms();
 });
 
 async function control(method: string, path: string, body?: unknown): Promise<unknown> {

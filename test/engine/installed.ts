@@ -7,6 +7,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
+import { afterAll } from "vitest";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const CACHE = join(ROOT, ".audience", "packed");
@@ -73,6 +74,13 @@ export async function installedModules(): Promise<string> {
   }
 }
 
+const made: string[] = [];
+
+/** Removes the program folders this process made (the shared installation stays, for the next test file). */
+export function removeInstalledPrograms(): void {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+}
+
 /**
  * A copy of the program in `source` (Pulumi.yaml and its files) in a new folder outside this checkout, with this
  * package installed: what `npm install pulumi-audience` gives a user. The `source` condition a program inside the
@@ -81,7 +89,7 @@ export async function installedModules(): Promise<string> {
 export async function installedProgram(source: string, name: string): Promise<string> {
   const modules = await installedModules();
   const dir = mkdtempSync(join(tmpdir(), `installed-${name}-`));
-  process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
+  made.push(dir);
   cpSync(source, dir, { recursive: true, filter: (path) => !path.includes("node_modules") && !path.includes(".audience") });
   const yaml = join(dir, "Pulumi.yaml");
   writeFileSync(yaml, readFileSync(yaml, "utf8").replace(/^\s*nodeargs:.*--conditions=source.*\n/m, ""));
@@ -106,6 +114,7 @@ export function programDir(dir: string): Promise<string> {
 
 /** Runs a test file's scenarios in CLI-faithful mode: the environment a user of the Pulumi CLI has, then the file. */
 export async function inFaithfulMode(load: () => Promise<unknown>): Promise<void> {
+  afterAll(removeInstalledPrograms);
   process.env["AUDIENCE_FAITHFUL"] = "1";
   // The user's NODE_OPTIONS, without the `source` condition this checkout's tests run with.
   process.env["NODE_OPTIONS"] = "";

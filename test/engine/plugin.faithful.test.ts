@@ -6,13 +6,16 @@ import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "pulumi-audience/emulator";
 import { runProgram, type Operation } from "../../provider/engine/index.ts";
-import { installedProgram } from "./installed.ts";
+import { installedProgram, removeInstalledPrograms } from "./installed.ts";
 
 let emulator: RunningEmulator;
 beforeAll(async () => {
   emulator = await startEmulator();
 });
-afterAll(() => emulator?.close());
+afterAll(async () => {
+  await emulator?.close();
+  removeInstalledPrograms();
+});
 
 /** The command lines of the processes running now. */
 function commandLines(): string[][] {
