@@ -9,6 +9,7 @@ import { define as drift } from "./commands/drift.ts";
 import { define as emulator } from "./commands/emulator.ts";
 import { define as generate } from "./commands/generate.ts";
 import { define as newProgram } from "./commands/new.ts";
+import { define as pending } from "./commands/pending.ts";
 import { define as run } from "./commands/run.ts";
 import { define as schema } from "./commands/schema.ts";
 import { define as stack } from "./commands/stack.ts";
@@ -28,7 +29,7 @@ const program = new Command("audience")
   .configureOutput({ outputError: (message, write) => write(oneLine(message)) })
   .exitOverride();
 
-const commands: ((program: Command) => void)[] = [newProgram, emulator, run, config, stack, demo, drift, generate, schema];
+const commands: ((program: Command) => void)[] = [newProgram, emulator, run, config, stack, pending, demo, drift, generate, schema];
 for (const define of commands) define(program);
 
 try {

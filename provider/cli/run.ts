@@ -24,6 +24,7 @@ export interface RunFlags {
   json?: boolean;
   diff?: boolean;
   debug?: boolean;
+  faithful?: boolean;
 }
 
 /** Runs the operation (after showing the plan and asking, unless --yes); exit code 1 when it fails. */
@@ -50,6 +51,7 @@ export async function runCommand(operation: Operation, flags: RunFlags): Promise
     ...(flags.config ? { config: flags.config } : {}),
     ...(flags.secret ? { secrets: flags.secret } : {}),
     ...(flags.stateDir ? { stateDir: flags.stateDir } : {}),
+    ...(flags.faithful ? { faithful: true } : {}),
     ...(flags.json ? {} : { onEvent: renderer.event }),
     signal: stop.signal,
   };

@@ -6,8 +6,8 @@ import { Progress, type EngineEvent } from "./events.ts";
 import type { MonitorHandler, ReadRequest, Registered, Registration, Severity } from "./monitor.ts";
 import type { CheckResult, ResourceCalls } from "./provider-host.ts";
 import type { ConfigChecker } from "./step-generator.ts";
-import { DEFAULT_PROVIDER_NAME, providerTypeOf, providerUrn } from "./providers.ts";
-import type { ResourceState, Snapshot } from "./snapshot.ts";
+import { DEFAULT_PROVIDER_NAME, defaultProviderName, providerTypeOf, providerUrn, type ProviderVersion } from "./providers.ts";
+import type { PendingOperation, ResourceState, Snapshot } from "./snapshot.ts";
 import { StepExecutor } from "./step-executor.ts";
 import { StepGenerator } from "./step-generator.ts";
 import { PlanError, type DeleteStep, type Step } from "./steps.ts";
@@ -37,6 +37,8 @@ export interface DeploymentOptions {
   emit: (event: EngineEvent) => void;
   /** Aborted when the run is to stop: no new step starts; those in flight finish. */
   signal?: AbortSignal;
+  /** Pending operations are handled as the Pulumi CLI handles them (see StepExecutorOptions.asCli). */
+  asCli?: boolean;
 }
 
 /** The run was asked to stop (SIGINT, SIGTERM) before this step began. */
@@ -65,12 +67,12 @@ export class Deployment implements MonitorHandler {
     this.progress = new Progress(options.emit, options.dryRun);
     this.#generator = new StepGenerator({
       provider: options.provider,
-      defaultProvider: (type) => this.#defaultProvider(type),
+      defaultProvider: (type, asked) => this.#defaultProvider(type, asked),
       stackOutputs: options.stackOutputs,
       ...(options.adoptedId ? { adoptedId: options.adoptedId } : {}),
       ...(options.configChecker ? { configChecker: options.configChecker } : {}),
     });
-    this.#executor = new StepExecutor({ snapshot: options.snapshot, provider: options.provider });
+    this.#executor = new StepExecutor({ snapshot: options.snapshot, provider: options.provider, asCli: options.asCli ?? false });
   }
 
   get #snapshot(): Snapshot {
@@ -122,12 +124,13 @@ export class Deployment implements MonitorHandler {
     const urn = this.#claim(reg.type, reg.name, reg.parent);
     let finish!: () => void;
     this.#completions.set(urn, new Promise<void>((resolve) => (finish = resolve)));
-    let old = this.#snapshot.find(urn);
-    for (const alias of reg.aliasUrns) old ??= this.#snapshot.find(alias);
     try {
       // Dependencies and the resource's provider finish first; a failed one keeps this one from running, reported
       // as skipped.
-      const provider = reg.provider || (reg.custom && providerTypeOf(reg.type) ? await this.#defaultProvider(reg.type) : "");
+      const provider = reg.provider || (reg.custom && providerTypeOf(reg.type) ? await this.#defaultProvider(reg.type, reg) : "");
+      // Looked up once its default provider is in place, which may have moved the resource's reference to it.
+      let old = this.#snapshot.find(urn);
+      for (const alias of reg.aliasUrns) old ??= this.#snapshot.find(alias);
       const deps = [...reg.dependencies, ...Object.values(reg.propertyDependencies).flat(), ...(provider ? [providerUrn(provider)] : [])];
       await Promise.all(deps.map((d) => this.#completions.get(d)));
       const failedDep = deps.find((d) => this.progress.hasFailed(d));
@@ -181,28 +184,48 @@ export class Deployment implements MonitorHandler {
     return { urn, outputs: state.outputs };
   }
 
-  /** The default provider resources of `type` record when they name none, created implicitly as Pulumi does. */
-  #defaultProvider(type: string): Promise<string> {
+  /**
+   * The default provider resources of `type` record when they name none, created implicitly and named as Pulumi
+   * does (`default_0_1_0` for a resource asking for version 0.1.0).
+   */
+  #defaultProvider(type: string, asked?: ProviderVersion): Promise<string> {
     const providerType = providerTypeOf(type) ?? type;
-    let ref = this.#providerRefs.get(providerType);
+    const name = defaultProviderName(asked);
+    let ref = this.#providerRefs.get(`${providerType}::${name}`);
     if (!ref) {
       ref = (async () => {
-        const urn = makeUrn(this.#o.stack, this.#o.project, providerType, DEFAULT_PROVIDER_NAME, "");
-        const existing = this.#snapshot.find(urn);
+        const urn = makeUrn(this.#o.stack, this.#o.project, providerType, name, "");
+        const existing = this.#snapshot.find(urn) ?? (await this.#renameLegacyProvider(urn, providerType));
         const record: ResourceState = existing ?? { urn, custom: true, type: providerType, id: randomUUID(), inputs: {}, outputs: {}, dependencies: [] };
         this.#registered.add(urn);
         // Its config is the stack's: checked as an explicit provider's is. A failure is reported on the provider,
         // and the resources it would serve are skipped.
         const checked = await this.#o.checkDefaultProvider?.(providerType, urn).catch((e: Error) => ({ failures: [{ property: "", reason: e.message }] }));
         if (checked?.failures.length) {
-          const message = `${providerType} "${DEFAULT_PROVIDER_NAME}": ${checked.failures.map((f) => f.reason).join("; ")}`;
+          const message = `${providerType} "${name}": ${checked.failures.map((f) => f.reason).join("; ")}`;
           this.progress.fail(existing ? "update" : "create", urn, checked.failures.map((f) => f.property), message);
         } else if (!existing && !this.#o.dryRun) await this.#executor.record(record);
         return `${urn}::${record.id}`;
       })();
-      this.#providerRefs.set(providerType, ref);
+      this.#providerRefs.set(`${providerType}::${name}`, ref);
     }
     return ref;
+  }
+
+  /**
+   * A state written when this engine named every default provider `default`: that provider moves to `urn` with its
+   * id, and the resources it served with it, so the move shows no provider change (nor does a later one to the CLI).
+   */
+  async #renameLegacyProvider(urn: string, providerType: string): Promise<ResourceState | undefined> {
+    const legacyUrn = makeUrn(this.#o.stack, this.#o.project, providerType, DEFAULT_PROVIDER_NAME, "");
+    const legacy = legacyUrn === urn ? undefined : this.#snapshot.find(legacyUrn);
+    if (!legacy) return undefined;
+    const moved: ResourceState = { ...legacy, urn };
+    if (this.#o.dryRun) return moved;
+    await this.#snapshot.upsert(moved, { renamed: legacy });
+    const [from, to] = [`${legacyUrn}::${legacy.id}`, `${urn}::${legacy.id}`];
+    await Promise.all(this.#snapshot.resources.filter((r) => r.provider === from).map((r) => this.#snapshot.upsert({ ...r, provider: to })));
+    return moved;
   }
 
   /** The inputs of a provider resource: as this run declared it, else as the state holds it. */
@@ -213,6 +236,11 @@ export class Deployment implements MonitorHandler {
   /** Warns of operations a run that died midway left pending: what they touched may be untracked or stale. */
   async reportInterrupted(): Promise<void> {
     for (const warning of this.#snapshot.warnings) this.log("warning", warning, "");
+    if (this.#o.asCli) {
+      if (this.#snapshot.pending.length > 0 && !this.#o.dryRun) this.log("warning", cliPendingWarning(this.#snapshot.pending), "");
+      if (!this.#o.dryRun) await this.#executor.forgetInterrupted();
+      return;
+    }
     for (const op of this.#snapshot.pending) {
       const advice = op.type !== "creating" ? `the state may be out of date; its next ${op.type.replace(/ing$/, "e")} sends it again, or run refresh`
         : op.startedAt !== undefined ? "its next create first looks for what it may have made"
@@ -225,6 +253,9 @@ export class Deployment implements MonitorHandler {
 
   /** Warns of creates whose outcome is still unknown after this run: the next up looks for them again. */
   reportUnresolved(): void {
+    for (const op of this.#executor.carriedCreates()) {
+      this.log("warning", `the interrupted create of ${op.resource.urn} is still pending: resolve it with \`audience pending\``, op.resource.urn);
+    }
     for (const op of this.#executor.unresolved()) {
       this.log("warning", `the create of ${op.resource.urn} has an unknown outcome; the next up looks for what it made before creating it`, op.resource.urn);
     }
@@ -259,6 +290,14 @@ export class Deployment implements MonitorHandler {
       if (!this.#o.dryRun) await this.#executor.settleRead(r.urn);
     });
   }
+}
+
+/** The Pulumi CLI's warning at the start of an update that finds pending operations (deployment_executor.go). */
+function cliPendingWarning(pending: PendingOperation[]): string {
+  return `Attempting to deploy or update resources with ${pending.length} pending operations from previous deployment.\n`
+    + pending.map((op) => `  * ${op.resource.urn}, interrupted while ${op.type}\n`).join("")
+    + "These resources are in an unknown state because the run was interrupted while waiting for changes to these resources to complete. "
+    + "Pending creates stay in the state until resolved: `audience pending` finds what each made and prints (or, with --apply, makes) the resolution.";
 }
 
 /** The answer for a resource that failed or was skipped: every output unknown, as for a create still to come. */

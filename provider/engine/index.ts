@@ -52,6 +52,14 @@ export interface RunOptions {
    * (or stay pending), the program and the provider host are stopped, the state is written and the lock released.
    */
   signal?: AbortSignal;
+  /**
+   * CLI-faithful mode: take no shortcut the Pulumi CLI does not take. Dynamic resources go to @pulumi/pulumi's
+   * dynamic-provider host started through its launcher (which loads the `pulumi-audience/provider` installed for
+   * the program), the plugin is the program's installed `pulumi-resource-audience`, both with the CLI's arguments
+   * and environment; no hint the CLI does not send; pending operations handled as the CLI handles them. Default:
+   * AUDIENCE_FAITHFUL=1 in the environment.
+   */
+  faithful?: boolean;
 }
 
 export interface RunResult {
@@ -136,20 +144,32 @@ async function deploy(options: RunOptions, { project, stack, parallel, passphras
   };
 
   const baseEnv: NodeJS.ProcessEnv = { ...process.env, ...options.env };
+  const faithful = options.faithful ?? /^(1|true)$/i.test(baseEnv["AUDIENCE_FAITHFUL"] ?? "");
   const childEnv: NodeJS.ProcessEnv = {
     ...baseEnv,
-    NODE_OPTIONS: childNodeOptions(baseEnv),
+    // The CLI hands the program the user's NODE_OPTIONS; this engine adds the `source` condition it runs with.
+    NODE_OPTIONS: faithful ? (baseEnv["NODE_OPTIONS"] ?? "") : childNodeOptions(baseEnv),
     PULUMI_NODEJS_ORGANIZATION: "organization",
     PULUMI_NODEJS_PROJECT: project.name,
     PULUMI_NODEJS_STACK: stack,
+  };
+  // As the Pulumi CLI starts a provider plugin (pkg/resource/plugin/provider_plugin.go): its own environment, plus
+  // the project's name and the stack's config as JSON; the Node host also gets the project's runtime options.
+  const cliPluginEnv: NodeJS.ProcessEnv = { ...baseEnv, PULUMI_PROJECT: project.name, PULUMI_CONFIG: programConfigEnv(config)["PULUMI_CONFIG"] };
+  const cliHostEnv: NodeJS.ProcessEnv = {
+    ...cliPluginEnv,
+    PULUMI_NODEJS_PROJECT: project.name,
+    PULUMI_RUNTIME_TYPESCRIPT: String(project.typescript),
+    ...(project.nodeArgs.length > 0 ? { PULUMI_RUNTIME_NODEARGS: project.nodeArgs.join(" ") } : {}),
   };
   let host: Promise<DynamicProviderHost> | undefined;
   let monitorAddress = "";
   const dynamicHost = () =>
     (host ??= DynamicProviderHost.start({
       cwd: project.dir,
+      asCli: faithful,
       // The provider's logs (a build's status) reach this engine's Log service, as the program's do.
-      env: { ...childEnv, PULUMI_NODEJS_ENGINE: monitorAddress },
+      env: faithful ? cliHostEnv : { ...childEnv, PULUMI_NODEJS_ENGINE: monitorAddress },
       engineAddress: monitorAddress,
       // The provider's warnings (a lost create resolved, ...) are the user's to read; the rest is for debugging.
       onOutput: (line) => (line.startsWith(WARNING_PREFIX) ? deployment.log("warning", line.slice(WARNING_PREFIX.length), "") : deployment.log("debug", line, "")),
@@ -174,11 +194,18 @@ async function deploy(options: RunOptions, { project, stack, parallel, passphras
       progress: (message) => deployment.log("info", message, "", true),
       ...(options.signal ? { signal: options.signal } : {}),
     }));
-  const dynamic = new DynamicProviders(inProcess, dynamicHost);
+  // Faithful: every dynamic resource through the host, as under the CLI; else this package's in the engine's process.
+  const dynamic = faithful ? undefined : new DynamicProviders(inProcess, dynamicHost);
   const hosts = new ProviderHosts({
-    dynamic: async () => dynamic,
+    dynamic: async () => dynamic ?? dynamicHost(),
     // The plugin's warnings and progress come through the monitor's Log service, as the program's do.
-    plugin: () => PluginHost.start({ cwd: project.dir, env: childEnv, engineAddress: monitorAddress, onOutput: (line) => deployment.log("debug", line, "") }),
+    plugin: () => PluginHost.start({
+      cwd: project.dir,
+      env: faithful ? cliPluginEnv : childEnv,
+      engineAddress: monitorAddress,
+      onOutput: (line) => deployment.log("debug", line, ""),
+      ...(faithful ? { asCli: { engineAddress: monitorAddress } } : {}),
+    }),
     stackConfig: providerConfig(config),
     providerInputs: (urn) => deployment.providerInputs(urn),
   });
@@ -191,6 +218,7 @@ async function deploy(options: RunOptions, { project, stack, parallel, passphras
   const checkDefaultProvider = (providerType: string, urn: string) => hosts.checkDefault(providerType, urn);
   const deployment: Deployment = new Deployment({
     project: project.name, stack, snapshot, dryRun, parallel, emit, provider, configChecker, checkDefaultProvider, call, stackOutputs, adoptedId,
+    asCli: faithful,
     ...(options.signal ? { signal: options.signal } : {}),
   });
   await deployment.reportInterrupted();
@@ -199,7 +227,7 @@ async function deploy(options: RunOptions, { project, stack, parallel, passphras
   monitorAddress = monitor.address;
   // Both processes take a while to load @pulumi/pulumi: when the state holds dynamic resources of other providers,
   // start the host while the program boots. This package's own resources need no host.
-  if (snapshot.resources.some((r) => r.custom && r.id && providerTypeOf(r.type) === DYNAMIC_PROVIDER_TYPE && !servedInProcess(r.outputs))) dynamicHost().catch(() => undefined);
+  if (snapshot.resources.some((r) => r.custom && r.id && providerTypeOf(r.type) === DYNAMIC_PROVIDER_TYPE && (faithful || !servedInProcess(r.outputs)))) dynamicHost().catch(() => undefined);
   let error: string | undefined;
   try {
     if (options.operation === "preview" || options.operation === "up") {
@@ -212,6 +240,7 @@ async function deploy(options: RunOptions, { project, stack, parallel, passphras
         env: { ...childEnv, ...programConfigEnv(config) },
         onOutput: (line) => deployment.log("info", line, ""),
         signal: stopProgram.signal,
+        asCli: faithful,
       });
       await deployment.settled();
       if (options.signal?.aborted) throw new Error("the run was stopped (interrupted): steps in flight finished; run up again to finish");

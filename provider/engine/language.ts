@@ -65,6 +65,8 @@ export interface ProgramRun {
   onOutput: (line: string, stream: "stdout" | "stderr") => void;
   /** Stops the program (e.g. once a step failed and it does not exit by itself). */
   signal?: AbortSignal;
+  /** As the Pulumi CLI runs it: NODE_OPTIONS as `env` has them, without this engine's `source` condition. */
+  asCli?: boolean;
 }
 
 const running = new Set<ChildProcess>();
@@ -103,7 +105,7 @@ export async function runLanguageRuntime(run: ProgramRun): Promise<number> {
     ...(run.dryRun ? ["--dry-run"] : []),
     project.main === "." ? "." : resolve(project.dir, project.main),
   ];
-  const env: NodeJS.ProcessEnv = { ...run.env, NODE_OPTIONS: childNodeOptions(run.env) };
+  const env: NodeJS.ProcessEnv = { ...run.env, NODE_OPTIONS: run.asCli ? (run.env["NODE_OPTIONS"] ?? "") : childNodeOptions(run.env) };
   if (project.typescript) env["PULUMI_NODEJS_TYPESCRIPT"] = "true";
   else delete env["PULUMI_NODEJS_TYPESCRIPT"];
   // Its own process group: a terminal's Ctrl-C reaches the engine only, which stops the program in order.

@@ -27,6 +27,9 @@ export interface Registration {
   customTimeouts?: Partial<Record<TimedOperation, string>>;
   /** Where the program declared it, as Pulumi records it: `project:///index.ts#12,5`. */
   sourcePosition?: string;
+  /** The provider version and download URL the resource asks for: they name its default provider. */
+  version?: string;
+  pluginDownloadURL?: string;
 }
 
 export interface ReadRequest {
@@ -38,6 +41,8 @@ export interface ReadRequest {
   dependencies: string[];
   provider: string;
   additionalSecretOutputs: string[];
+  version?: string;
+  pluginDownloadURL?: string;
 }
 
 export type Severity = "debug" | "info" | "warning" | "error";
@@ -132,6 +137,8 @@ export async function startMonitor(handler: MonitorHandler, projectDir?: string)
         additionalSecretOutputs: req.getAdditionalsecretoutputsList(),
         aliasUrns: req.getAliasurnsList(),
         importId: req.getImportid(),
+        version: req.getVersion(),
+        pluginDownloadURL: req.getPlugindownloadurl(),
       };
       const timeouts = req.getCustomtimeouts();
       if (timeouts) reg.customTimeouts = { create: timeouts.getCreate(), update: timeouts.getUpdate(), delete: timeouts.getDelete() };
@@ -166,6 +173,8 @@ export async function startMonitor(handler: MonitorHandler, projectDir?: string)
         dependencies: req.getDependenciesList(),
         provider: req.getProvider(),
         additionalSecretOutputs: req.getAdditionalsecretoutputsList(),
+        version: req.getVersion(),
+        pluginDownloadURL: req.getPlugindownloadurl(),
       });
       return new resourceProto.ReadResourceResponse().setUrn(urn).setProperties(structProto.Struct.fromJavaScript(outputs as JsStruct));
     }),

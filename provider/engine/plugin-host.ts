@@ -1,6 +1,8 @@
 // This package's `audience` resource provider plugin, spawned and spoken to over gRPC as Pulumi's engine does:
 // the resource calls of every provider, plus its configuration, functions, schema and cancellation.
 import { existsSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ConfigureResponse, DiffResponse, GetSchemaResponse, InvokeResponse } from "@pulumi/pulumi/proto/provider_pb.js";
 import type { PluginInfo } from "@pulumi/pulumi/proto/plugin_pb.js";
@@ -36,8 +38,16 @@ export interface Configured {
 export type ProviderConfig = { variables: Record<string, string> } | { args: PropertyMap };
 
 export class PluginHost extends ProviderHost {
-  static async start(options: PluginHostOptions): Promise<PluginHost> {
+  /**
+   * Starts the plugin from this package. `asCli`: as the Pulumi CLI starts a resource plugin, the
+   * `pulumi-resource-audience` executable installed for the program, with the engine's address as its argument.
+   */
+  static async start(options: PluginHostOptions & { asCli?: { engineAddress: string } }): Promise<PluginHost> {
     const name = "audience provider plugin";
+    if (options.asCli) {
+      const command = createRequire(join(options.cwd, "package.json")).resolve("pulumi-audience/package.json").replace(/package\.json$/, "bin/pulumi-resource-audience.js");
+      return new PluginHost(name, await connectProvider(name, [options.asCli.engineAddress], { ...options, command }), true);
+    }
     const args = options.engineAddress ? [...pluginArgs(), options.engineAddress] : pluginArgs();
     return new PluginHost(name, await connectProvider(name, args, options), true);
   }

@@ -77,12 +77,17 @@ export interface ProviderHostOptions {
   onOutput?: (line: string) => void;
 }
 
-/** Launches a provider process and connects to it; a launch failure is a ProviderError. */
+/**
+ * Launches a provider process and connects to it; a launch failure is a ProviderError. It is tied to the engine (it
+ * ends when the engine does, however it ends): by Node's arguments, or for a `command` (a launcher, run with the
+ * arguments the Pulumi CLI gives) by NODE_OPTIONS, which reach the Node it starts.
+ */
 export async function connectProvider(name: string, args: string[], options: LaunchOptions): Promise<{ launched: LaunchedPlugin; client: ResourceProviderClient }> {
   let launched: LaunchedPlugin;
   try {
-    // Tied to the engine: the process ends when the engine does, however it ends.
-    launched = await launchPlugin(name, [...tetherArgs(), ...args], options);
+    launched = options.command
+      ? await launchPlugin(name, args, { ...options, env: { ...options.env, NODE_OPTIONS: [options.env["NODE_OPTIONS"] ?? "", ...tetherArgs()].join(" ").trim() } })
+      : await launchPlugin(name, [...tetherArgs(), ...args], options);
   } catch (error) {
     throw new ProviderError((error as Error).message);
   }
@@ -222,10 +227,26 @@ export type ResourceCalls = Pick<ProviderHost, "check" | "diff" | "create" | "re
 
 /** The dynamic-provider host of @pulumi/pulumi, which serves the `pulumi-nodejs:dynamic/...` resources. */
 export class DynamicProviderHost extends ProviderHost {
-  static async start(options: ProviderHostOptions): Promise<DynamicProviderHost> {
-    const entry = resolvePulumiModule(options.cwd, "cmd/dynamic-provider/index.js");
+  /** Whether the step's timeout goes to this package's resources as an input, which the Pulumi CLI never does. */
+  readonly #timeoutAsInput: boolean;
+
+  protected constructor(name: string, connected: { launched: LaunchedPlugin; client: ResourceProviderClient }, timeoutAsInput: boolean) {
+    super(name, connected, false);
+    this.#timeoutAsInput = timeoutAsInput;
+  }
+
+  /**
+   * Starts the host. `asCli`: as the Pulumi CLI starts `pulumi-resource-pulumi-nodejs`, through @pulumi/pulumi's
+   * launcher script (which runs the `node` on PATH) with the engine's address as its only argument.
+   */
+  static async start(options: ProviderHostOptions & { asCli?: boolean }): Promise<DynamicProviderHost> {
     const name = "dynamic-provider host";
-    return new DynamicProviderHost(name, await connectProvider(name, [entry, options.engineAddress], options), false);
+    if (options.asCli) {
+      const launcher = resolvePulumiModule(options.cwd, "pulumi-resource-pulumi-nodejs");
+      return new DynamicProviderHost(name, await connectProvider(name, [launcher, options.engineAddress], { ...options, command: "/bin/sh" }), false);
+    }
+    const entry = resolvePulumiModule(options.cwd, "cmd/dynamic-provider/index.js");
+    return new DynamicProviderHost(name, await connectProvider(name, [entry, options.engineAddress], options), true);
   }
 
   async configure(config: Record<string, unknown>): Promise<void> {
@@ -238,13 +259,13 @@ export class DynamicProviderHost extends ProviderHost {
   }
 
   // This host passes no request's timeout on to the provider: this package's resources get it as an input instead
-  // (for create and update; a delete waits for nothing).
+  // (for create and update; a delete waits for nothing), unless the host runs as under the Pulumi CLI.
   override create(urn: string, inputs: PropertyMap, options: WriteOptions = {}) {
-    return super.create(urn, withTimeout(inputs, options), options);
+    return super.create(urn, this.#timeoutAsInput ? withTimeout(inputs, options) : inputs, options);
   }
 
   override update(id: string, urn: string, oldOutputs: PropertyMap, news: PropertyMap, oldInputs: PropertyMap | undefined, options: WriteOptions = {}) {
-    return super.update(id, urn, oldOutputs, withTimeout(news, options), oldInputs, options);
+    return super.update(id, urn, oldOutputs, this.#timeoutAsInput ? withTimeout(news, options) : news, oldInputs, options);
   }
 }
 

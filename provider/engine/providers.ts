@@ -9,8 +9,32 @@ import { revealed, type PropertyMap, type Value } from "../plugin/values.ts";
 import { PROVIDER_TYPE as DYNAMIC_PROVIDER_TYPE, urnName, urnType } from "./urn.ts";
 
 const PROVIDER_PREFIX = "pulumi:providers:";
-/** The name Pulumi gives the provider it creates for resources that name none. */
+/** The name Pulumi gives the provider it creates for resources that name none and no version. */
 export const DEFAULT_PROVIDER_NAME = "default";
+
+/** The provider version a resource asks for (RegisterResource's `version` and `pluginDownloadURL`). */
+export interface ProviderVersion {
+  version?: string;
+  pluginDownloadURL?: string;
+}
+
+/**
+ * The name Pulumi gives the default provider of a package requested at `version` (from `pluginDownloadURL`), as
+ * pkg/resource/deploy/providers ProviderRequest.DefaultName does: `default_0_1_0`, the version's pre-release and
+ * build parts and the URL (as a QName) appended with `_`; `default` when no version is asked for.
+ */
+export function defaultProviderName({ version = "", pluginDownloadURL = "" }: ProviderVersion = {}): string {
+  let name = DEFAULT_PROVIDER_NAME;
+  const semver = /^v?(\d+)\.(\d+)\.(\d+)(?:-([0-9A-Za-z.-]+))?(?:\+([0-9A-Za-z.-]+))?$/.exec(version.trim());
+  if (semver) {
+    const [, major, minor, patch, pre, build] = semver;
+    name += `_${Number(major)}_${Number(minor)}_${Number(patch)}`;
+    for (const part of [...(pre?.split(".") ?? []), ...(build?.split(".") ?? [])]) name += `_${part}`;
+  }
+  const url = pluginDownloadURL.replace(/\/+$/, "");
+  if (url !== "") name += `_${url.split("/").filter((s) => s !== "").map((s) => s.replace(/[^A-Za-z0-9_.-]/g, "_")).join("/")}`;
+  return name;
+}
 
 /** The provider resource type serving a resource type, if the local engine runs it. */
 export function providerTypeOf(type: string): string | undefined {
@@ -23,9 +47,9 @@ export function isProviderType(type: string): boolean {
   return type.startsWith(PROVIDER_PREFIX);
 }
 
-/** A provider the engine registers itself for resources that name none. */
+/** A provider the engine registers itself for resources that name none (Pulumi: a name starting `default`). */
 export function isDefaultProvider(r: { urn: string; type: string }): boolean {
-  return isProviderType(r.type) && urnName(r.urn) === DEFAULT_PROVIDER_NAME;
+  return isProviderType(r.type) && urnName(r.urn).startsWith(DEFAULT_PROVIDER_NAME);
 }
 
 /** The URN of a provider reference (`<urn>::<id>`). */
@@ -105,7 +129,7 @@ export class ProviderHosts {
   plugin(ref?: string): Promise<PluginHost> {
     const urn = ref ? providerUrn(ref) : "";
     if (urn !== "" && urnType(urn) !== PLUGIN_PROVIDER_TYPE) return Promise.reject(new Error(`provider ${urn} does not serve ${PACKAGE} resources`));
-    const explicit = urn !== "" && urnName(urn) !== DEFAULT_PROVIDER_NAME;
+    const explicit = urn !== "" && !isDefaultProvider({ urn, type: urnType(urn) });
     let config: ProviderConfig = { variables: pluginVariables(this.#o.stackConfig) };
     if (explicit) {
       const inputs = this.#o.providerInputs(urn);

@@ -19,6 +19,11 @@ type ProviderOf = (type: string, ref: string | undefined) => Promise<ActingProvi
 export interface StepExecutorOptions {
   snapshot: Snapshot;
   provider: ProviderOf;
+  /**
+   * Handle pending creates as the Pulumi CLI does: record none with a start time, send no hint, and carry those an
+   * earlier run left over to the next state untouched (for `audience pending` or `pulumi refresh` to resolve).
+   */
+  asCli?: boolean;
 }
 
 export class StepExecutor {
@@ -26,10 +31,12 @@ export class StepExecutor {
   readonly #provider: ProviderOf;
   /** Pending operations this run began. */
   readonly #ownOps = new Set<PendingOperation>();
+  readonly #asCli: boolean;
 
   constructor(options: StepExecutorOptions) {
     this.#snapshot = options.snapshot;
     this.#provider = options.provider;
+    this.#asCli = options.asCli ?? false;
   }
 
   /** Runs a step; resolves with the state it leaves for the resource (none once deleted). */
@@ -69,7 +76,9 @@ export class StepExecutor {
    * updates and deletes (this run's update or delete of the resource sends them again, a refresh reads the truth).
    */
   async forgetInterrupted(): Promise<void> {
-    await Promise.all(this.#snapshot.pendingById().filter(([, op]) => op.type === "creating" && !resolvable(op)).map(([id]) => this.#snapshot.end(id)));
+    // As the CLI: only creates are carried over (updates and deletes dropped), whatever their outcome.
+    const kept = this.#asCli ? (op: PendingOperation) => op.type === "creating" : (op: PendingOperation) => op.type !== "creating" || resolvable(op);
+    await Promise.all(this.#snapshot.pendingById().filter(([, op]) => !kept(op)).map(([id]) => this.#snapshot.end(id)));
   }
 
   /** A refresh read the resource: an earlier update or delete of it whose outcome was unknown is known now. */
@@ -81,6 +90,11 @@ export class StepExecutor {
   /** Creates left pending by an earlier run that this run did not create again. */
   unresolved(): PendingOperation[] {
     return this.#snapshot.pending.filter((op) => resolvable(op) && !this.#ownOps.has(op));
+  }
+
+  /** As the Pulumi CLI does: pending creates an earlier run left, which this run carries over untouched. */
+  carriedCreates(): PendingOperation[] {
+    return this.#asCli ? this.#snapshot.pending.filter((op) => op.type === "creating" && !this.#ownOps.has(op)) : [];
   }
 
   /** Drops default providers no resource refers to any more. */
@@ -102,10 +116,10 @@ export class StepExecutor {
     const { urn, type, inputs } = planned;
     const host = await this.#provider(type, planned.provider);
     // An earlier run's create of this resource whose outcome is unknown: the provider looks for what it made first.
-    const earlier = this.#snapshot.pendingById().find(([, p]) => resolvable(p) && p.resource.urn === urn && !this.#ownOps.has(p));
+    const earlier = this.#asCli ? undefined : this.#snapshot.pendingById().find(([, p]) => resolvable(p) && p.resource.urn === urn && !this.#ownOps.has(p));
     const startedAt = earlier?.[1].startedAt ?? Date.now();
     // On disk before the call: if the process dies mid-create, the next run looks for what it may have made.
-    const pending: PendingOperation = { resource: { urn, type, inputs }, type: "creating", startedAt };
+    const pending: PendingOperation = this.#asCli ? { resource: { urn, type, inputs }, type: "creating" } : { resource: { urn, type, inputs }, type: "creating", startedAt };
     this.#ownOps.add(pending);
     // One record: the earlier operation gives way to this one, never leaving neither pending.
     const op = this.#snapshot.begin(pending, { ends: earlier?.[0] });
@@ -121,7 +135,8 @@ export class StepExecutor {
       return created;
     } catch (e) {
       // A create whose outcome stays unknown stays pending: the next run resolves it before creating again.
-      if (outcomeUnknown(e)) {
+      // (The Pulumi CLI ends a failed create's pending operation whatever the failure.)
+      if (outcomeUnknown(e) && !this.#asCli) {
         this.#ownOps.delete(pending);
         await this.#snapshot.keepPending(op.id, (e as Error).message);
       } else if (e instanceof ResourceInitFailedError && e.id) {

@@ -7,7 +7,7 @@ import type { PluginHost } from "./plugin-host.ts";
 import type { ProviderHost } from "./provider-host.ts";
 import { dependencyOrder, prerequisites, recordedOutputs, type ResourceState } from "./snapshot.ts";
 import { PlanError, type DeleteStep, type DriftStep, type GoneStep, type ReadStep, type SameStep, type Step, type StepOp } from "./steps.ts";
-import { isDefaultProvider, isProviderType, providerTypeOf } from "./providers.ts";
+import { isDefaultProvider, isProviderType, providerTypeOf, type ProviderVersion } from "./providers.ts";
 import { customTimeouts } from "./timeouts.ts";
 import { STACK_REFERENCE_TYPE } from "./urn.ts";
 import { annotateSecrets, applyIgnoreChanges, changedKeys, containsSecret, markSecret, sameValues, type PropertyMap, type Value } from "../plugin/values.ts";
@@ -22,7 +22,7 @@ export interface StepGeneratorOptions {
   /** The provider process serving a resource type through a provider reference (the default one when absent). */
   provider: (type: string, ref: string | undefined) => Promise<PlanningProvider>;
   /** The reference (`<urn>::<id>`) of the default provider that resources of this type record. */
-  defaultProvider: (type: string) => Promise<string>;
+  defaultProvider: (type: string, asked?: ProviderVersion) => Promise<string>;
   /** Outputs of another stack of this project, for StackReference. */
   stackOutputs: (stack: string) => Promise<PropertyMap>;
   /** The id of an existing resource the inputs ask to take over, if they do. */
@@ -88,7 +88,7 @@ export class StepGenerator {
       throw new Error(`${name}: the local engine runs dynamic (pulumi-nodejs) and audience resources only; deploy programs using other providers with the Pulumi CLI`);
     }
     const provider = await this.#o.provider(reg.type, reg.provider || undefined);
-    const providerRef = reg.provider || await this.#o.defaultProvider(reg.type);
+    const providerRef = reg.provider || await this.#o.defaultProvider(reg.type, reg);
     if (reg.importId && !old) return this.#import(urn, reg, provider, providerRef);
     const desired = old && reg.ignoreChanges.length ? applyIgnoreChanges(old.inputs, reg.inputs, reg.ignoreChanges) : reg.inputs;
     const op = old ? "update" : "create";
@@ -194,7 +194,7 @@ export class StepGenerator {
       const found = await provider.read(req.id, urn, {}, req.inputs);
       if (!found.id) throw new Error(`${req.type} "${req.name}": no resource with id ${req.id}`);
       const outputs = markSecret(annotateSecrets(found.outputs, req.inputs), req.additionalSecretOutputs);
-      const state: ResourceState = { urn, custom: true, external: true, type: req.type, id: found.id, inputs: req.inputs, outputs, ...placed, provider: req.provider || await this.#o.defaultProvider(req.type) };
+      const state: ResourceState = { urn, custom: true, external: true, type: req.type, id: found.id, inputs: req.inputs, outputs, ...placed, provider: req.provider || await this.#o.defaultProvider(req.type, req) };
       return { op: "read", urn, from: "resource", id: req.id, new: state };
     });
   }

@@ -8,6 +8,8 @@ export interface LaunchOptions {
   env: NodeJS.ProcessEnv;
   /** What the plugin prints after its port (stdout) and on stderr, a line at a time. */
   onOutput?: (line: string) => void;
+  /** The executable to run with `args`, as Pulumi runs a plugin's binary or launcher; default this Node. */
+  command?: string;
 }
 
 export interface LaunchedPlugin {
@@ -29,7 +31,7 @@ process.once("exit", () => {
  * its own process group, so a terminal's Ctrl-C reaches the starter only, which lets calls in flight finish.
  */
 export async function launchPlugin(name: string, args: string[], options: LaunchOptions): Promise<LaunchedPlugin> {
-  const child = spawn(process.execPath, args, { cwd: options.cwd, env: options.env, stdio: ["pipe", "pipe", "pipe"], detached: true });
+  const child = spawn(options.command ?? process.execPath, args, { cwd: options.cwd, env: options.env, stdio: ["pipe", "pipe", "pipe"], detached: true });
   launched.add(child);
   child.once("exit", () => launched.delete(child));
   const stderr: string[] = [];

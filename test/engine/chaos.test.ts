@@ -10,8 +10,9 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "pulumi-audience/emulator";
 import { runProgram, type Operation, type RunResult } from "../../provider/engine/index.ts";
 import { createRenderer, resultJson } from "../../provider/engine/render.ts";
+import { programDir } from "./installed.ts";
 
-const FIXTURE = join(import.meta.dirname, "fixtures", "chaos");
+const FIXTURE = await programDir(join(import.meta.dirname, "fixtures", "chaos"));
 const PASSPHRASE = "chaos passphrase 7f3a";
 const PASSWORD = "chaos-warehouse-password-91c2";
 const GROUPS = 10; // 20 resources each

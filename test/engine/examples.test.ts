@@ -10,6 +10,7 @@ import { startEmulator, type RunningEmulator } from "pulumi-audience/emulator";
 import { families, type FamilyDef } from "pulumi-audience/sdk/contract";
 import { runProgram, type Operation, type RunResult } from "../../provider/engine/index.ts";
 import { pulumiOnPath, runWithPulumiCli } from "../../provider/engine/pulumi-cli.ts";
+import { programDir } from "./installed.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const PASSPHRASE = "examples passphrase";
@@ -82,8 +83,8 @@ describe.each(examples)("examples/%s through the local engine", { timeout: 180_0
   const stateDir = mkdtempSync(join(tmpdir(), `example-${example}-`));
   afterAll(() => rmSync(stateDir, { recursive: true, force: true }));
   let account: Account;
-  const run = (operation: Operation, config: Record<string, string> = {}): Promise<RunResult> =>
-    runProgram({ cwd: join(ROOT, "examples", example), operation, passphrase: PASSPHRASE, stateDir, env: account.env, config, secrets: account.secrets });
+  const run = async (operation: Operation, config: Record<string, string> = {}): Promise<RunResult> =>
+    runProgram({ cwd: await programDir(join(ROOT, "examples", example)), operation, passphrase: PASSPHRASE, stateDir, env: account.env, config, secrets: account.secrets });
   const resources = () => (JSON.parse(readFileSync(join(stateDir, "dev.json"), "utf8")) as { deployment: { resources: { type: string; id?: string; urn: string }[] } }).deployment.resources;
   const live = () => resources().filter((r) => r.id && pathOf(r.type));
 

@@ -122,8 +122,8 @@ describe("a provider's config, checked at plan time", { timeout: 180_000 }, () =
   it.each([
     ["an explicit provider with a bad baseUrl", explicitProvider(`{ apiKey: config.requireSecret("northKey"), baseUrl: "ftp://north.example" }`), {}, {}, "north", "audience:baseUrl must be an http(s) URL"],
     ["an explicit provider without apiKey", explicitProvider(`{ baseUrl: config.require("baseUrl") }`), {}, { AUDIENCE_API_KEY: "" }, "north", "audience:apiKey is missing"],
-    ["the default provider with a bad audience:baseUrl", defaultProvider, { "audience:baseUrl": "ftp://default.example" }, {}, "default", "audience:baseUrl must be an http(s) URL"],
-    ["the default provider without apiKey", defaultProvider, {}, { AUDIENCE_API_KEY: "" }, "default", "audience:apiKey is missing"],
+    ["the default provider with a bad audience:baseUrl", defaultProvider, { "audience:baseUrl": "ftp://default.example" }, {}, "default_0_1_0", "audience:baseUrl must be an http(s) URL"],
+    ["the default provider without apiKey", defaultProvider, {}, { AUDIENCE_API_KEY: "" }, "default_0_1_0", "audience:apiKey is missing"],
   ])("fails the preview for %s, naming the key, before any resource step", async (_case, index, config, env, provider, message) => {
     const { apiKey } = await world.account("config-check");
     const dir = world.program("config-check", { index });

@@ -32,7 +32,7 @@ describe("an example in native mode through the local engine", { timeout: 240_00
     expect(stepsOf(up, "create").sort()).toEqual(["adaptive-discounting", "adaptive-discounting-csv", "adaptive-discounting-dev"]);
     const resources = readFileSync(up.statePath, "utf8");
     expect(resources).toContain("audience:index:Scope");
-    expect(resources).toContain("pulumi:providers:audience::default");
+    expect(resources).toContain("pulumi:providers:audience::default_0_1_0");
     expect(resources).not.toContain("pulumi-nodejs");
     expect(up.outputs["csvUrl"]).toMatch(/^http/);
     await requests();

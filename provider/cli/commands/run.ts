@@ -33,6 +33,7 @@ export function define(program: Command): void {
     .option("--json", "print the result as one JSON document")
     .option("--diff", "show whole values in the plan, and every input of a create")
     .option("--debug", "keep the program's stack traces in its errors")
+    .option("--faithful", "run as the Pulumi CLI runs: this package's installed provider in Pulumi's own hosts, no shortcut (also AUDIENCE_FAITHFUL=1)")
     .addHelpText("after", "\nConfig comes from Pulumi.yaml, then Pulumi.<stack>.yaml (see `audience config`), then -c/--secret.\nSecrets in the state are encrypted with PULUMI_CONFIG_PASSPHRASE, as Pulumi's passphrase provider does.")
     .action(async (operation: Operation, flags: RunFlags) => (await import("../run.ts")).runCommand(operation, flags));
 }

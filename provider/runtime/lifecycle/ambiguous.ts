@@ -62,11 +62,25 @@ export interface Found {
 }
 
 /**
+ * Whether a listed resource is what a create of `desired` would have made: same name, same declared configuration,
+ * created in the window (`since`, `until`: ms since the epoch, the service's clock allowed to lag ours).
+ */
+export function madeBy(family: FamilyDef, desired: Props, window: { since: number; until?: number }): (candidate: Props) => boolean {
+  const want = canonical(family.create, desired);
+  return (candidate) => {
+    if (candidate.name !== desired.name) return false;
+    const created = Date.parse(String(candidate.created_at ?? ""));
+    if (!(created >= window.since - CLOCK_SLACK_MS) || created > (window.until ?? Infinity) + CLOCK_SLACK_MS) return false;
+    // A secret comes back masked: the declared value stands in for it.
+    return jsonEqual(keepSecrets(canonical(family.create, candidate), want), want);
+  };
+}
+
+/**
  * Looks for what a create begun at `since` made; undefined when nothing matches. A failed look leaves the create's
  * outcome unknown: thrown as such, naming both the create's failure and the look's.
  */
 export async function findCreated(service: Service, family: FamilyDef, desired: Props, since: number, cause: string): Promise<Found | undefined> {
-  const want = canonical(family.create, desired);
   let listed: Props[];
   try {
     listed = await service.list(family);
@@ -74,13 +88,7 @@ export async function findCreated(service: Service, family: FamilyDef, desired: 
     throw new Error(`${OUTCOME_UNKNOWN} ${label(family, desired)}: the create's answer was lost (${cause}) and the look for what it made failed too `
       + `(${(error as Error).message}); it stays pending, and the next run looks again before creating`, { cause: error });
   }
-  const matches = listed.filter((candidate) => {
-    if (candidate.name !== desired.name) return false;
-    const created = Date.parse(String(candidate.created_at ?? ""));
-    if (!(created >= since - CLOCK_SLACK_MS)) return false;
-    // A secret comes back masked: the declared value stands in for it.
-    return jsonEqual(keepSecrets(canonical(family.create, candidate), want), want);
-  });
+  const matches = listed.filter(madeBy(family, desired, { since }));
   const what = label(family, desired);
   if (matches.length > 1) throw new AmbiguousCreateError(what, matches.map((m) => String(m.id)), cause);
   const [match] = matches;

@@ -74,6 +74,15 @@ function split(props: Props): Parts {
   return { kind, controls: controls as Controls, config, extras };
 }
 
+/**
+ * What a create of these inputs sends: the family, the account and the wire body; no body for a family that makes
+ * its resources its own way (an upload), which no list can match.
+ */
+export function declaredCreate(props: Props): { family: FamilyDef; account: string | undefined; desired: Props | undefined } {
+  const { kind, controls, config } = split(props);
+  return { family: kind.family, account: controls.account, desired: kind.create ? undefined : wireOf(kind.family.create, config) };
+}
+
 /** The canonical wire configuration behind recorded outputs (a response seen through the create shape). */
 function recordedConfig(family: FamilyDef, outputs: Props): unknown {
   return canonical(family.create, toWire(family.response, outputs));

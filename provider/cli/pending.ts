@@ -1,0 +1,151 @@
+// `audience pending`: the step Pulumi leaves to the user after an interrupted `up`. Each create the state holds as
+// pending is looked for in the account by what it declared; the answer is the exact resolution: for a `pulumi stack
+// export` document, the `pulumi refresh` command that records what was made and drops what was not; for this
+// engine's own state, the same change, made with --apply.
+import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { text } from "node:stream/consumers";
+import type { Command } from "commander";
+import { InProcessProvider } from "../engine/in-process-provider.ts";
+import { loadProject, loadStackConfig, providerConfig, type StackConfig } from "../engine/project.ts";
+import { isDefaultProvider, providerTypeOf } from "../engine/providers.ts";
+import { lockStack, Snapshot, StateError, type PendingOperation, type ResourceState } from "../engine/snapshot.ts";
+import { resolvePassphrase } from "../engine/stack-files.ts";
+import { STACK_TYPE } from "../engine/urn.ts";
+import { accountServices } from "../runtime/lifecycle/service-client.ts";
+import { readSettings } from "../runtime/lifecycle/settings.ts";
+import { familyOfType, resolvePendingCreates, type PendingCreate, type Resolution } from "../runtime/lifecycle/pending.ts";
+import { KIND_KEY, PROVIDER_KEY } from "../runtime/lifecycle/controls.ts";
+import { annotateSecrets, revealedMap, type PropertyMap } from "../plugin/values.ts";
+import { selectStack } from "./select-stack.ts";
+import { stackOptions, type StackFlags } from "./stack-options.ts";
+import { UsageError } from "./usage.ts";
+
+interface PendingFlags extends StackFlags {
+  file?: string;
+  since?: string;
+  apply?: boolean;
+  json?: boolean;
+}
+
+/** A value the shell passes through as it is. */
+const quoted = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
+
+/** The `pulumi refresh` that makes each resolution (imports first; then the creates that made nothing dropped). */
+export function refreshCommand(resolutions: Resolution[], stack?: string): string | undefined {
+  const imports = resolutions.flatMap((r) => (r.action === "import" ? [`--import-pending-creates ${quoted(r.urn)} --import-pending-creates ${quoted(r.id)}`] : []));
+  // --clear-pending-creates drops every pending create not imported: only when no other is left to the user.
+  const clear = resolutions.some((r) => r.action === "clear") && resolutions.every((r) => r.action === "import" || r.action === "clear");
+  if (imports.length === 0 && !clear) return undefined;
+  return ["pulumi refresh --yes", ...(stack ? [`--stack ${quoted(stack)}`] : []), ...imports, ...(clear ? ["--clear-pending-creates"] : [])].join(" ");
+}
+
+function describe(r: Resolution): string {
+  switch (r.action) {
+    case "import":
+      return `made ${r.id} (the one resource with its name and configuration created in its time window, in no state): record it`;
+    case "clear":
+      return "made nothing (no resource with its name and configuration was created in its time window): drop it; the next up creates it";
+    case "ambiguous":
+      return `${r.candidates.length} resources could be what it made (${r.candidates.join(", ")}): none is taken. Delete the ones that are not this stack's (or import the right one by hand), then run this again`;
+    case "unknown":
+      return r.reason;
+  }
+}
+
+function parseSince(value: string): number {
+  const at = /^\d+$/.test(value) ? Number(value) : Date.parse(value);
+  if (!Number.isFinite(at)) throw new UsageError(`--since: expected a time (ISO 8601, e.g. 2026-11-24T07:30:00Z, or ms since the epoch), got "${value}"`);
+  return at;
+}
+
+/** The stack's config when the program is at hand (it names the accounts), else none: the environment's account. */
+async function stackConfig(flags: PendingFlags, passphrase: string | undefined): Promise<StackConfig | undefined> {
+  if (!existsSync(`${flags.cwd}/Pulumi.yaml`) || passphrase === undefined) return undefined;
+  return (await loadStackConfig(loadProject(flags.cwd), flags.stack, passphrase)).config;
+}
+
+function optionalPassphrase(): string | undefined {
+  try {
+    return resolvePassphrase();
+  } catch {
+    return undefined;
+  }
+}
+
+export function register(program: Command): void {
+  stackOptions(program.command("pending"), { state: true })
+    .description("resolve the creates an interrupted up left pending: find what each made in the account and print (or, for this engine's state, --apply) the resolution")
+    .option("--file <path>", "a `pulumi stack export` document (`-` for stdin) instead of this engine's state")
+    .option("--since <time>", "when the interrupted run began (ISO 8601); required for creates whose record has no start time (Pulumi's)")
+    .option("--apply", "record what was made and drop what was not, in this engine's state")
+    .option("--json", "print the resolutions as JSON")
+    .action(async (flags: PendingFlags) => {
+      if (flags.apply && flags.file) throw new UsageError("--apply changes this engine's state; for a `pulumi stack export` document run the `pulumi refresh` it prints");
+      const passphrase = optionalPassphrase();
+      const since = flags.since === undefined ? undefined : parseSince(flags.since);
+      const { statePath } = flags.file ? { statePath: "" } : selectStack(flags);
+      if (!flags.file && !existsSync(statePath)) throw new StateError(`no state at ${statePath}`);
+      const unlock = flags.apply ? await lockStack(statePath) : async () => undefined;
+      try {
+        const state = flags.file
+          ? await Snapshot.parse(flags.file === "-" ? await text(process.stdin) : await readFile(flags.file, "utf8"), { path: `${flags.file}.pending`, passphrase: passphrase ?? "", source: flags.file })
+          : await Snapshot.load(statePath, passphrase ?? "");
+        const ops = state.pendingById().filter(([, op]) => op.type === "creating");
+        const now = Date.now();
+        const creates: PendingCreate[] = ops.map(([, op]) => {
+          const began = op.startedAt ?? since;
+          if (began === undefined) throw new UsageError(`${op.resource.urn}: its pending create records no start time (as Pulumi's do): give --since, the time the interrupted run began`);
+          return { urn: op.resource.urn, type: op.resource.type, inputs: revealedMap(op.resource.inputs), since: Math.max(began, since ?? 0), until: now };
+        });
+        const config = await stackConfig(flags, passphrase);
+        const settings = readSettings((key) => (config ? providerConfig(config)[key] : undefined), process.env);
+        const services = accountServices(() => settings);
+        const recorded = new Set(state.resources.flatMap((r) => (r.id ? [r.id] : [])));
+        const resolutions = await resolvePendingCreates(creates, services.service, recorded);
+        const command = flags.file ? refreshCommand(resolutions) : undefined;
+        if (flags.apply) await apply(state, ops, resolutions, config);
+        if (flags.json) {
+          process.stdout.write(`${JSON.stringify({ pending: resolutions, ...(command ? { command } : {}), applied: flags.apply === true }, null, 2)}\n`);
+        } else {
+          if (resolutions.length === 0) process.stdout.write("No pending creates in this state\n");
+          for (const r of resolutions) process.stdout.write(`pending create ${r.urn}: ${describe(r)}\n`);
+          if (command) process.stdout.write(`\nResolve them with:\n  ${command}\n`);
+          else if (!flags.file && !flags.apply && resolutions.some((r) => r.action === "import" || r.action === "clear")) process.stdout.write("\nRun again with --apply to make these changes to the state\n");
+          else if (flags.apply) process.stdout.write(`\nApplied to ${statePath}\n`);
+        }
+        if (resolutions.some((r) => r.action === "ambiguous" || r.action === "unknown")) process.exitCode = 2;
+      } finally {
+        await unlock();
+      }
+    });
+}
+
+/** Makes the resolutions in this engine's state: a found resource is read and recorded; a create that made nothing is dropped. */
+async function apply(state: Snapshot, ops: [string, PendingOperation][], resolutions: Resolution[], config: StackConfig | undefined): Promise<void> {
+  const reader = new InProcessProvider({ config: config ? providerConfig(config) : {}, env: process.env, report: () => undefined, progress: () => undefined });
+  const stack = state.resources.find((r) => r.type === STACK_TYPE);
+  for (const [i, [opId, op]] of ops.entries()) {
+    const resolution = resolutions[i]!;
+    if (resolution.action === "clear") await state.end(opId);
+    if (resolution.action !== "import") continue;
+    const family = familyOfType(op.resource.type)!;
+    const native = !op.resource.type.startsWith("pulumi-nodejs:");
+    const props = { ...op.resource.inputs, [KIND_KEY]: family.collection } as PropertyMap;
+    const read = await reader.read(resolution.id, op.resource.urn, undefined, props);
+    if (!read.id) throw new StateError(`${op.resource.urn}: ${resolution.id} is gone from the account; run pending again`);
+    // Secret as declared (the read answers plain values), and without the dynamic provider's markers when native.
+    const bare = (m: PropertyMap) => annotateSecrets(native ? Object.fromEntries(Object.entries(m).filter(([k]) => k !== KIND_KEY && k !== PROVIDER_KEY)) : m, op.resource.inputs);
+    const providerType = providerTypeOf(op.resource.type);
+    const provider = state.resources.find((r) => r.type === providerType && isDefaultProvider(r));
+    const resource: ResourceState = {
+      urn: op.resource.urn, custom: true, type: op.resource.type, id: read.id,
+      inputs: bare(read.inputs ?? op.resource.inputs), outputs: bare(read.outputs), dependencies: [],
+      ...(stack ? { parent: stack.urn } : {}),
+      ...(provider ? { provider: `${provider.urn}::${provider.id}` } : {}),
+    };
+    await state.upsert(resource);
+    await state.end(opId);
+  }
+  await state.save();
+}
