@@ -36,6 +36,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",
+    // Both cores: most of a whole-program test's time is spent waiting on processes and the emulator.
+    maxWorkers: 2,
     env: { NODE_OPTIONS: "--conditions=source" },
     projects: [
       { extends: true, test: { name: "unit", include: ["test/**/*.test.ts"], exclude: E2E } },
