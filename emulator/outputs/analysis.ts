@@ -6,6 +6,7 @@ import { cohortMembers, countMembers, streamOf } from "../world/cohorts.ts";
 import type { World } from "../world/population.ts";
 import { obj, str, strings, type Doc, type Resources } from "../world/resources.ts";
 import { forecastValues, outcomeScores, personaAssignment, RECOMMENDER_RANKS, recommenderScores, type OutcomeScores } from "../world/scores.ts";
+import { outcomeBias } from "./bias.ts";
 import { residenceCount, scopePopulation } from "./scope.ts";
 import { geographyOf, targetPeople } from "./target.ts";
 
@@ -303,20 +304,11 @@ function performanceModel(scores: OutcomeScores, attained: Uint8Array | undefine
   };
 }
 
-/** GET /outcomes/{id}/analysis: model performance, feature importance, bias by group and decile strategies. */
+/** GET /outcomes/{id}/analysis: model performance, feature importance, bias by age and gender, and decile strategies. */
 export function outcomeAnalysis(world: World, outcome: Doc, resources: Resources): Doc {
   const scores = outcomeScores(world, outcome, resources);
   const attained = attainedBy(world, outcome, resources);
   const blocked = new Set(strings(outcome.feature_blocklist));
-  const groups = new Map<string, { count: number; sum: number }>();
-  for (let p = 0; p < world.size; p++) {
-    const value = world.trait("ig/individual_marital_status", p);
-    const key = value === null ? "unknown" : String(value);
-    const g = groups.get(key) ?? { count: 0, sum: 0 };
-    g.count++;
-    g.sum += scores.probability[p] as number;
-    groups.set(key, g);
-  }
   return {
     outcome_id: outcome.id,
     model_performance: {
@@ -332,10 +324,7 @@ export function outcomeAnalysis(world: World, outcome: Doc, resources: Resources
       recognized_individuals: FEATURES.filter((f) => !blocked.has(f.feature))
         .map((f) => ({ name: f.feature, literate: f.feature, importance: f.importance, directionality: [] })),
     },
-    bias: [{
-      dimension: "ig/individual_marital_status",
-      groups: [...groups].sort(([a], [b]) => a.localeCompare(b)).map(([value, g]) => ({ value, count: g.count, mean_probability: round(g.sum / g.count) })),
-    }],
+    bias: outcomeBias(world, scores, attained),
     strategies: strategies(scores, everyone(world)),
   };
 }

@@ -68,6 +68,46 @@ async function accepted(model: string, call: Promise<unknown>): Promise<Json> {
   return Array.isArray(json) ? json[0] ?? {} : json;
 }
 
+/** Holds `value` to the client's object model `model`: an object, not an array, with every member the model needs. */
+function shaped(model: string, value: unknown): Json {
+  expect(value !== null && typeof value === "object" && !Array.isArray(value), `${model}: ${JSON.stringify(value)?.slice(0, 120)}`).toBe(true);
+  const json = value as Json;
+  expect(requiredMembers(model).filter((k) => json[k] === undefined || json[k] === null), model).toEqual([]);
+  return json;
+}
+
+/**
+ * Holds an outcome analysis's `bias` to OutcomeAnalysisBias member by member. The client's reader takes a wrong
+ * shape silently (an array reads as members that are all undefined), so presence, enum values and types are checked here.
+ */
+function checkBias(value: unknown): void {
+  const bias = shaped("OutcomeAnalysisBias", value);
+  const data = shaped("OutcomeAnalysisBiasData", bias.data);
+  const distributions = [
+    ["age", "OutcomeAnalysisBiasDataAgeDistribution", fdy.OutcomeAnalysisBiasDataAgeDistributionLevelEnum],
+    ["gender", "OutcomeAnalysisBiasDataGenderProportion", fdy.OutcomeAnalysisBiasDataGenderProportionLevelEnum],
+  ] as const;
+  for (const [member, model, levels] of distributions) {
+    const distribution = shaped(model, data[member]);
+    expect(Object.values(levels), `${model}.level`).toContain(distribution.level);
+    for (const label of ["positives", "candidates", "negatives"]) {
+      if (label in distribution) expect(Array.isArray(distribution[label]), `${model}.${label} is an array`).toBe(true);
+    }
+  }
+  for (const member of ["fairness", "power", "predictions"]) {
+    const subpopulations = bias[member] as unknown[];
+    expect(Array.isArray(subpopulations) && subpopulations.length > 0, `bias.${member} lists subpopulations`).toBe(true);
+    for (const subpopulation of subpopulations as Json[]) {
+      expect((subpopulation.metrics as unknown[]).length, `bias.${member} metrics`).toBeGreaterThan(0);
+      for (const metric of (subpopulation.metrics as unknown[]).map((m) => shaped("OutcomeAnalysisBiasSubpopulationMetric", m))) {
+        expect([typeof metric.level, typeof metric.name, typeof metric.value], `bias.${member} metric`).toEqual(["string", "string", "number"]);
+      }
+    }
+  }
+  const summary = shaped("OutcomeAnalysisBiasSummary", bias.summary);
+  for (const member of requiredMembers("OutcomeAnalysisBiasSummary")) expect(typeof summary[member], `summary.${member}`).toBe("boolean");
+}
+
 describe("the published client", () => {
   it("runs every API group against the emulator, and its models accept every answer", async () => {
     const accounts = client.accounts;
@@ -108,7 +148,8 @@ describe("the published client", () => {
     const outcomes = client.outcomes;
     const outcome = await accepted("Outcome", outcomes.createOutcome({ name: "Converts", attainment_cohort_id: customers } as never));
     await accepted("Outcome", outcomes.getOutcomes());
-    await accepted("OutcomeAnalysis", outcomes.getOutcomeAnalysis(String(outcome.id)));
+    const analysis = await accepted("OutcomeAnalysis", outcomes.getOutcomeAnalysis(String(outcome.id)));
+    checkBias(analysis.bias);
 
     const personaSets = client.personaSets;
     const personaSet = await accepted("PersonaSet", personaSets.createPersonaSet({ name: "Shoppers", cohort_id: leads } as never));

@@ -2,8 +2,11 @@ import { describe, expect, it } from "vitest";
 import {
   cohortMembership, outcomeAnalysis, personaDimensions, recommenderAnalysis, scopeAnalysis, scopeEfficacy, scopeGeography, streamAnalysis, targetAnalysis, traitDimensions,
 } from "../../emulator/outputs/analysis.ts";
+import { ageBand, outcomeBias } from "../../emulator/outputs/bias.ts";
 import { targetAnalysisPdf } from "../../emulator/outputs/pdf.ts";
+import { cohortMembers } from "../../emulator/world/cohorts.ts";
 import { generateWorld } from "../../emulator/world/population.ts";
+import { outcomeScores } from "../../emulator/world/scores.ts";
 import type { Doc } from "../../emulator/world/resources.ts";
 import { COHORTS, fixtureWorld, IDS, resources, scopeDoc, targetDoc } from "./fixture.ts";
 
@@ -53,13 +56,53 @@ describe("analyses", () => {
     expect(deciles.map((d) => d.percentile_min)).toEqual([1, 11, 21, 31, 41, 51, 61, 71, 81, 91]);
     expect(deciles.reduce((s, d) => s + (d.people as number), 0)).toBe(3000);
     expect(deciles[9]?.lift as number).toBeGreaterThan(deciles[0]?.lift as number);
-    // Bias by marital status: every person in exactly one group, each with a mean probability.
-    const bias = (a.bias as Doc[])[0] as Doc;
-    expect(bias.dimension).toBe("ig/individual_marital_status");
-    const groups = bias.groups as Doc[];
-    expect(groups.length).toBeGreaterThan(1);
-    expect(groups.reduce((s, g) => s + (g.count as number), 0)).toBe(3000);
-    for (const g of groups) expect(g.mean_probability).toEqual(expect.any(Number));
+    // Bias in the published client's shape: age bands from ig/age, one unknown gender (the world holds none).
+    const bias = a.bias as Doc;
+    const data = bias.data as { age: Doc; gender: Doc };
+    const attainers = cohortMembers(w, res.get("cohorts", IDS.buyers) as Doc, res).reduce((n, v) => n + v, 0);
+    const total = (list: unknown) => (list as Doc[]).reduce((n, d) => n + (d.count as number), 0);
+    expect(total(data.age.positives)).toBe(attainers);
+    expect(total(data.age.candidates)).toBe(3000 - attainers);
+    expect((data.age.positives as Doc[]).map((d) => d.value)).toEqual(["teen", "young_adult", "adult", "middle_age", "senior", "unknown"]);
+    expect(data.gender.positives).toEqual([{ value: "unknown", count: attainers, proportion: 1 }]);
+    expect(data.gender.level).toBe("low_bias");
+    for (const label of [data.age.positives, data.age.candidates]) {
+      expect((label as Doc[]).reduce((n, d) => n + (d.proportion as number), 0)).toBeCloseTo(1, 3);
+    }
+    // Each subpopulation's share of the top 5% over its share of everyone, weighted by size, averages to 1.
+    const predictions = bias.predictions as Doc[];
+    expect(predictions.reduce((n, s) => n + (s.count as number), 0)).toBe(3000);
+    const weighted = predictions.reduce((n, s) => n + (s.count as number) * (((s.metrics as Doc[])[0] as Doc).value as number), 0);
+    expect(weighted / 3000).toBeCloseTo(1, 2);
+    const power = bias.power as Doc[];
+    expect(power.map((s) => s.values)).toEqual(predictions.map((s) => s.values));
+    const fairness = bias.fairness as Doc[];
+    expect(((fairness[0] as Doc).metrics as Doc[]).map((m) => m.name)).toEqual([
+      "equal_opportunity_difference", "statistical_parity_difference", "average_odds_difference", "disparate_impact", "total_fairness",
+    ]);
+    const summary = bias.summary as Doc;
+    expect(summary.predictions_unbiased).toBe(predictions.every((s) => ((s.metrics as Doc[])[0] as Doc).level === "low_bias"));
+    expect(summary.fairness_fair).toBe(fairness.every((s) => ((s.metrics as Doc[]).at(-1) as Doc).level === "equitably_treated"));
+    expect(summary.data_unbiased).toBe(data.age.level === "low_bias");
+  });
+
+  it("outcome bias: a skewed attainment shows as strong age bias; no attainment leaves power and fairness empty", () => {
+    const w = generateWorld({ size: 2000 });
+    const seniors = Uint8Array.from({ length: w.size }, (_v, p) => ((w.trait("ig/age", p) as number | null) ?? 0) > 60 ? 1 : 0);
+    const scores = outcomeScores(w, { id: IDS.outcome }, res);
+    const skewed = outcomeBias(w, scores, seniors);
+    const age = (skewed.data as Doc).age as Doc;
+    expect(age.level).toBe("strong_bias");
+    expect((age.positives as Doc[]).map((d) => d.value)).toEqual(["senior"]);
+    expect((skewed.summary as Doc).data_unbiased).toBe(false);
+    const none = outcomeBias(w, scores, undefined);
+    expect(none.power).toEqual([]);
+    expect(none.fairness).toEqual([]);
+    expect(((none.data as Doc).age as Doc).positives).toEqual([]);
+    expect(ageBand(20)).toBe("teen");
+    expect(ageBand(21)).toBe("young_adult");
+    expect(ageBand(61)).toBe("senior");
+    expect(ageBand(NaN)).toBe("unknown");
   });
 
   it("recommender analysis: every person counted under the rank the scores give them", () => {
