@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "pulumi-audience/emulator";
+import { emulatorControl } from "../engine/emulator-control.ts";
 import { runProgram } from "../../provider/engine/index.ts";
 import { installedProgram, removeInstalledPrograms } from "../engine/installed.ts";
 import { audiencePending } from "../engine/pending-step.ts";
@@ -33,12 +34,7 @@ afterAll(async () => {
   removeInstalledPrograms();
 });
 
-async function control(method: string, path: string, body?: unknown): Promise<unknown> {
-  const response = await fetch(`${emulator.url}/_emulator${path}`, {
-    method, ...(body === undefined ? {} : { headers: { "content-type": "application/json" }, body: JSON.stringify(body) }),
-  });
-  return response.status === 204 ? undefined : response.json();
-}
+const { control } = emulatorControl(() => emulator);
 
 async function api(apiKey: string, method: string, path: string, body?: unknown): Promise<{ id: string }> {
   const response = await fetch(`${emulator.url}/v1${path}`, {

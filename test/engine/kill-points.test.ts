@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "pulumi-audience/emulator";
+import { emulatorControl } from "./emulator-control.ts";
 import { runProgram } from "../../provider/engine/index.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
@@ -29,14 +30,8 @@ afterAll(async () => {
   rmSync(work, { recursive: true, force: true });
 });
 
-async function control(method: string, path: string, body?: unknown): Promise<unknown> {
-  const response = await fetch(`${emulator.url}/_emulator${path}`, {
-    method, ...(body === undefined ? {} : { headers: { "content-type": "application/json" }, body: JSON.stringify(body) }),
-  });
-  return response.status === 204 ? undefined : response.json();
-}
+const { control, creates } = emulatorControl(() => emulator);
 
-const creates = async () => ((await control("GET", "/requests?method=POST")) as unknown[]).length;
 
 it(`up killed with SIGKILL after ${KILL_AFTER.join(", ")} creates, then run again, makes nothing twice`, { timeout: 600_000 }, async () => {
   const stateDir = join(work, "state");

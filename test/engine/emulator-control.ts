@@ -1,0 +1,15 @@
+// The emulator's control API (`/_emulator`) as the kill tests drive it: faults in, the request log out.
+import type { RunningEmulator } from "pulumi-audience/emulator";
+
+/** `emulator` is read at each call: test files start theirs in beforeAll. */
+export function emulatorControl(emulator: () => RunningEmulator) {
+  async function control(method: string, path: string, body?: unknown): Promise<unknown> {
+    const response = await fetch(`${emulator().url}/_emulator${path}`, {
+      method, ...(body === undefined ? {} : { headers: { "content-type": "application/json" }, body: JSON.stringify(body) }),
+    });
+    return response.status === 204 ? undefined : response.json();
+  }
+  /** POSTs the service received (the log holds service requests only). */
+  const creates = async () => ((await control("GET", "/requests?method=POST")) as unknown[]).length;
+  return { control, creates };
+}
