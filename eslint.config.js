@@ -9,6 +9,7 @@ const layers = (message, ...regexes) => ({
   "no-restricted-imports": ["error", { patterns: regexes.map((regex) => ({ regex, message })) }],
 });
 const TEST_FILES = ["test/**"];
+const GENERIC_ENGINE = "the engine is generic: a package's markers and ways reach it through the extension the CLI hands it (provider/engine/extension.ts)";
 /** `pulumi-audience` alone is the package's resources (provider/index.ts). */
 const PACKAGE_ROOT = "^pulumi-audience$";
 
@@ -39,7 +40,17 @@ export default tseslint.config(
   },
   {
     files: ["provider/engine/**"],
-    rules: layers("the engine imports the runtime, the provider plugin it hosts and the sdk, never the CLI built on it or tests", segment(["cli", "test"])),
+    rules: {
+      "no-restricted-imports": ["error", {
+        patterns: [
+          { regex: segment(["cli", "test"]), message: "the engine imports the runtime, the provider plugin it hosts and the sdk, never the CLI built on it or tests" },
+          // What a package adds (its markers, adoption, families, tokens, its lifecycle) reaches the engine through
+          // the extension the CLI hands it (provider/engine/extension.ts).
+          { regex: "(^|/)runtime/(lifecycle|families|resources)(/|$)|(^|/)plugin/(tokens|config|schema|server)\\.ts$", message: GENERIC_ENGINE },
+          { regex: "(^|/)runtime/markers\\.ts$", importNames: ["PACKAGE", "DYNAMIC_TYPE_PREFIX"], message: GENERIC_ENGINE },
+        ],
+      }],
+    },
   },
   {
     files: ["provider/plugin/**"],

@@ -1,8 +1,15 @@
 import { readdirSync } from "node:fs";
 import { defineConfig } from "vitest/config";
 
-/** Engine tests that run in one process (plans, steps, rendering): quick, so they stay in the unit run. */
+/**
+ * Engine tests that run in one process (plans, steps, rendering; programs through test/engine/in-process-runtime.ts):
+ * quick, so they stay in the unit run.
+ */
 const IN_PROCESS_ENGINE = [
+  "test/engine/engine.test.ts",
+  "test/engine/state.test.ts",
+  "test/engine/secrets.test.ts",
+  "test/engine/parallel.test.ts",
   "test/engine/plans.test.ts",
   "test/engine/render.test.ts",
   "test/engine/step-generator.test.ts",
@@ -20,6 +27,7 @@ const E2E = [
   "test/cli/**/*.test.ts",
   ...readdirSync(new URL("./test/engine", import.meta.url)).filter((f) => f.endsWith(".test.ts")).map((f) => `test/engine/${f}`).filter((f) => !IN_PROCESS_ENGINE.includes(f)),
   "test/provider/cli-host.test.ts",
+  "test/provider/host-process.test.ts",
   "test/provider/generate.test.ts",
   "test/provider/secrets.test.ts",
   "test/plugin/install.test.ts",
@@ -33,6 +41,7 @@ export default defineConfig({
   ssr: { resolve: { conditions: ["source"], externalConditions: ["source"] } },
   test: {
     reporters: ["default", "./test/summary-reporter.ts"],
+    globalSetup: ["./test/global-setup.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",

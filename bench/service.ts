@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createApp } from "../emulator/app.ts";
+import { FAMILIES } from "../emulator/families/index.ts";
 import type { StoredResource } from "../emulator/state.ts";
 
 /** What the bare server answers, by "METHOD pathname". */
@@ -44,7 +45,7 @@ if (mode === "bare") {
   server.listen(0, "127.0.0.1", () => console.log(JSON.stringify({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` })));
 } else {
   const count = Number(arg);
-  const { app, ctx } = createApp();
+  const { app, ctx } = createApp({ families: FAMILIES });
   const { state } = ctx;
   const account = state.store.transaction(() => state.createAccount({ name: "Bench", quotas: { cohorts: 100_000_000 } }));
   const apiKey = state.store.transaction(() => state.addKey(account.id));

@@ -5,9 +5,13 @@
 import nodeVersion from "./node-version.cjs";
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
+import nodeModule from "node:module";
 import { fileURLToPath } from "node:url";
 
 nodeVersion.stopIfTooOld();
+// Compiled code of the modules a command loads is kept between runs (in the system's temporary directory, as
+// TypeScript's own CLI does): each start then parses less.
+nodeModule.enableCompileCache?.();
 
 const compiled = fileURLToPath(new URL("../dist/provider/cli/main.js", import.meta.url));
 if (existsSync(compiled)) {

@@ -8,13 +8,12 @@ import { Faults, type FaultRule } from "./faults.ts";
 import { RequestLog, type LoggedRequest } from "./request-log.ts";
 import { RecordStore, StorageError } from "./store.ts";
 import { maskedCopy, maskSecrets, ServiceState, type Account } from "./state.ts";
-import { familyOf, singular } from "./families/index.ts";
+import { FamilyRegistry, singular, type EmulatorFamily } from "./family.ts";
 import { verifySignedUrl } from "./signing.ts";
 import { worldsOf } from "./outputs/worlds.ts";
 import { Webhooks } from "./webhooks.ts";
 import type { EmulatorContext } from "./context.ts";
 import { routes } from "./routes/index.ts";
-import { UPLOAD_LIMIT } from "./routes/uploads.ts";
 import { ClientTextError, copyJson, decodeClientText, parseClientJson } from "./json.ts";
 import { refusePaging } from "./routes/paging.ts";
 
@@ -39,6 +38,8 @@ declare module "fastify" {
 }
 
 export interface AppOptions {
+  /** What the emulator knows of each family beyond the contract (emulator/families/index.ts lists them all). */
+  families: readonly EmulatorFamily[];
   dataDir?: string;
   apiKey?: string;
   builds?: BuildSettings;
@@ -59,12 +60,13 @@ export interface App {
   close(): Promise<void>;
 }
 
-export function createApp(options: AppOptions = {}): App {
+export function createApp(options: AppOptions): App {
+  const families = new FamilyRegistry(options.families);
   const store = new RecordStore(options.dataDir);
-  const state = new ServiceState(store);
+  const state = new ServiceState(store, families);
   const apiKey = ensureDefaultAccount(state, options.apiKey);
   const builds = new Builds(state, options.builds);
-  const webhooks = new Webhooks(state, builds);
+  const webhooks = new Webhooks();
   const faults = new Faults();
   const requests = new RequestLog();
 
@@ -110,6 +112,13 @@ export function createApp(options: AppOptions = {}): App {
 
   // Declared up front, so every request object has the same shape (members added later make property access slow).
   for (const member of ["account", "fault", "startedAt", "logged"] as const) app.decorateRequest(member, undefined);
+
+  /** The listings that page (routes with `config.paged`), as a refusal of `limit` elsewhere names them. */
+  const pagedListings: string[] = [];
+  app.addHook("onRoute", (route) => {
+    const path = route.url.replace(/:(\w+)/g, "{$1}");
+    if (route.config?.paged === true && !pagedListings.includes(path)) pagedListings.push(path);
+  });
 
   app.removeContentTypeParser(["application/json", "text/plain"]);
   app.addContentTypeParser(JSON_TYPES, { parseAs: "buffer" }, (_req, bytes, done) => {
@@ -164,7 +173,7 @@ export function createApp(options: AppOptions = {}): App {
       return found;
     },
     present(request, resource) {
-      const family = familyOf(resource.collection);
+      const family = families.of(resource.collection);
       // A stored document is never changed in place (a save stores a new one) and has its credentials masked, so
       // it is answered as it is unless its family adds to it; one with credentials is masked again all the same,
       // on a copy of what leads to them. A family's own presentation may change what it is given: a whole copy.
@@ -187,8 +196,11 @@ export function createApp(options: AppOptions = {}): App {
     },
   };
 
-  // What a finished build computes is its family's to say.
-  builds.onReady((resource) => familyOf(resource.collection)?.emulator.build?.(ctx, resource));
+  // What a finished build computes is its family's to say; who hears of a failed build or a finished re-run too.
+  builds.onReady((resource) => families.of(resource.collection)?.emulator.build?.(ctx, resource));
+  builds.onEvent((event, resource) => {
+    for (const family of families.all()) family.emulator.onBuildEvent?.(ctx, event, resource);
+  });
 
   /** What a request meets before its route: an injected fault, then its signed URL or its API key. */
   const admit = (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => {
@@ -213,7 +225,7 @@ export function createApp(options: AppOptions = {}): App {
       } else if (url !== undefined && config?.public !== true) {
         request.account = authenticate(state, request.headers.authorization);
       }
-      if (url !== undefined && config?.paged !== true) refusePaging(request.query);
+      if (url !== undefined && config?.paged !== true) refusePaging(request.query, pagedListings);
       done();
     } catch (error) {
       done(error as Error);
@@ -256,6 +268,8 @@ export function createApp(options: AppOptions = {}): App {
     throw notFound(`No route ${request.method} ${request.url.split("?")[0] ?? ""}`);
   });
 
+  /** The larger limits of families' own routes, as the body-too-large refusal names them: "uploads 32 MiB". */
+  const largerLimits = families.all().flatMap((f) => (f.emulator.bodyLimit ? [`${f.collection} ${f.emulator.bodyLimit / MIB} MiB`] : []));
   app.setErrorHandler((error: unknown, _request, reply) => {
     let apiError: ApiError;
     if (error instanceof ApiError) {
@@ -265,7 +279,7 @@ export function createApp(options: AppOptions = {}): App {
       if (e.statusCode !== undefined && e.statusCode < 500) {
         // Framework refusals (unsupported media type, body too large, bad JSON) are the client's fault.
         apiError = badRequest(e.code === "FST_ERR_CTP_BODY_TOO_LARGE"
-          ? `The body is larger than the service accepts (${BODY_LIMIT / MIB} MiB; uploads ${UPLOAD_LIMIT / MIB} MiB)` : e.message ?? "Bad request");
+          ? `The body is larger than the service accepts (${[`${BODY_LIMIT / MIB} MiB`, ...largerLimits].join("; ")})` : e.message ?? "Bad request");
       } else if (error instanceof StorageError) {
         console.error("The data directory refused a write:", error.cause ?? error);
         apiError = storageFailure(error);

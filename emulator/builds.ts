@@ -1,7 +1,7 @@
 // Background builds: new -> starting -> running -> ready (or error), progressing per family immediately,
 // after a duration, or only when advanced through the control plane. A change re-runs the resource and
-// everything downstream of it; finishing a scope or target mails the account owner.
-import { familyOf, singular } from "./families/index.ts";
+// everything downstream of it. Whether preview holds a build, and who is mailed as one finishes, is the family's.
+import { singular } from "./family.ts";
 import { copyJson } from "./json.ts";
 import { now, type Doc, type ServiceState, type StoredResource } from "./state.ts";
 import { StorageError } from "./store.ts";
@@ -85,7 +85,7 @@ export class Builds implements BuildHooks {
 
   /** Starts one resource's build, if it builds and is not archived or held by preview. */
   start(resource: StoredResource, options: { drain?: boolean } = {}): StoredResource {
-    const family = familyOf(resource.collection);
+    const family = this.state.families.of(resource.collection);
     const doc = resource.doc;
     if (!family?.builds || doc.archived_at != null || doc.managed === true) return resource;
     this.transition(resource, "new");
@@ -178,7 +178,7 @@ export class Builds implements BuildHooks {
     resource.doc.last_read_input_at = resource.doc.status_changed_at;
     delete resource.build;
     this.state.save(resource);
-    if (familyOf(resource.collection)?.emulator.mailOnReady === true) this.mail(resource);
+    if (this.state.families.of(resource.collection)?.emulator.mailOnReady === true) this.mail(resource);
     if (rebuilt) this.emit("resource.ready_with_update", resource);
   }
 

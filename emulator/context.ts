@@ -44,5 +44,5 @@ export interface EmulatorContext {
   reset(): void;
 }
 
-/** A route module: `register(app, ctx)`, listed in routes/index.ts. */
+/** A route module: `register(app, ctx)`; the core's are listed in routes/index.ts, a family's is its module's `routes`. */
 export type RouteModule = (app: FastifyInstance, ctx: EmulatorContext) => void;

@@ -1,6 +1,8 @@
 // The emulated audience prediction service, started in-process: `startEmulator()` -> `{ url, apiKey, close }`.
+// The entry hands the core every family module (emulator/families); the core itself knows no family.
 import type { BuildSettings } from "./builds.ts";
 import { createApp } from "./app.ts";
+import { FAMILIES } from "./families/index.ts";
 
 export type { BuildMode, BuildSettings, ReadyListener } from "./builds.ts";
 export type { EmulatorContext, RouteModule, ResourceReader, UsageCounter } from "./context.ts";
@@ -30,7 +32,7 @@ export interface RunningEmulator {
 }
 
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
-  const { app, apiKey, close } = createApp(options);
+  const { app, apiKey, close } = createApp({ ...options, families: FAMILIES });
   const host = options.host ?? "127.0.0.1";
   try {
     await app.listen({ port: options.port ?? 0, host });

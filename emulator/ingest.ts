@@ -1,7 +1,12 @@
 // Reading uploaded CSV files, as hosted_csv datasets and atlases do when they build, and the ingress logs
-// those builds write.
+// those builds write and their families serve.
 import { gunzipSync } from "node:zlib";
 import { parse } from "csv-parse/sync";
+import type { FastifyInstance } from "fastify";
+import type { EmulatorContext } from "./context.ts";
+import { notFound } from "./errors.ts";
+import { list, ok, paging, param, type OpenApiEntries } from "./openapi.ts";
+import { sendPage } from "./routes/paging.ts";
 import type { Doc, ServiceState, StoredResource } from "./state.ts";
 
 export interface StoredUpload {
@@ -93,4 +98,28 @@ export function writeLog(state: ServiceState, resource: StoredResource, fields: 
     source_type: resource.collection, source_id: resource.doc.id, name: `${resource.collection} ${String(resource.doc.id)} ingress`,
     status: "ready", ...fields,
   });
+}
+
+type LogParams = { id: string; log_id: string };
+
+/** The build logs of a family that ingests (GET /{collection}/{id}/logs/ingress, paged, and one log by id). */
+export function ingressLogRoutes(app: FastifyInstance, ctx: EmulatorContext, collection: string): void {
+  const { state } = ctx;
+  const logs = (accountId: string, id: string) => state.resources(accountId, "ingress_logs").filter((l) => l.doc.source_id === id).reverse();
+  const summary = (doc: Doc) => Object.fromEntries(Object.entries(doc).filter(([k]) => k !== "unplaced_rows"));
+  app.get<{ Params: LogParams }>(`/${collection}/:id/logs/ingress`, { config: { paged: true } }, (request, reply) => {
+    const owner = ctx.owned(request, collection, request.params.id);
+    return sendPage(request, reply, logs(owner.account_id, request.params.id).map((l) => summary(l.doc)));
+  });
+  app.get<{ Params: LogParams }>(`/${collection}/:id/logs/ingress/:log_id`, (request, reply) => {
+    const owner = ctx.owned(request, collection, request.params.id);
+    const found = logs(owner.account_id, request.params.id).find((l) => l.doc.id === request.params.log_id);
+    if (!found) throw notFound(`No ingress log ${request.params.log_id} exists for ${collection} ${request.params.id}`);
+    return reply.send(summary(found.doc));
+  });
+}
+
+/** What /openapi.json says of a family's ingress logs. */
+export function ingressLogPaths(collection: string, summary: string): OpenApiEntries["paths"] {
+  return { [`/${collection}/{id}/logs/ingress`]: { get: { summary, parameters: [param(), ...paging], responses: ok(list) } } };
 }

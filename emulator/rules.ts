@@ -4,7 +4,7 @@ import { jsonEqual, unwrap, valueAt, valuesAt, type FamilyDef, type FieldError }
 import { z } from "zod";
 import { ApiError, fieldError, validationFailed } from "./errors.ts";
 import { DEFAULT_QUOTA, type Doc, type ServiceState, type StoredResource } from "./state.ts";
-import { familyOf, singular } from "./families/index.ts";
+import { singular } from "./family.ts";
 
 /** Members a client writes (what a merge patch applies to): the create body's members. */
 export function clientMembers(family: FamilyDef, doc: Doc): Doc {
@@ -28,7 +28,7 @@ export function referenceErrors(state: ServiceState, accountId: string, family: 
   const errors: FieldError[] = [];
   for (const ref of family.references) {
     for (const { at, value } of valuesAt(doc, ref.path)) {
-      const referenceError = familyOf(ref.collection)?.emulator.referenceError;
+      const referenceError = state.families.of(ref.collection)?.emulator.referenceError;
       if (referenceError) {
         const error = referenceError(state, value);
         if (error !== undefined) errors.push(fieldError(at, error, "reference_not_found"));
@@ -50,7 +50,7 @@ export function createOnlyErrors(family: FamilyDef, before: Doc, after: Doc): Fi
 }
 
 export function runContextRules(state: ServiceState, accountId: string, collection: string, doc: Doc, previous?: Doc): FieldError[] {
-  return (familyOf(collection)?.emulator.rules ?? []).flatMap((rule) => rule({ state, accountId, doc, previous }));
+  return (state.families.of(collection)?.emulator.rules ?? []).flatMap((rule) => rule({ state, accountId, doc, previous }));
 }
 
 /** Body, references and context rules together: one 400 naming every offending member. */

@@ -1,8 +1,9 @@
 // The emulated service's state: accounts and their keys, resources (wire documents), usage and the outbox,
-// all kept in the durable record store. HTTP concerns live in routes/; this module is the model.
+// all kept in the durable record store. HTTP concerns live in routes/ and the family modules; this module is the
+// model, reading each family's secrets and references from the contract and its quirks from the modules handed in.
 import { createHash, createHmac, randomBytes, randomUUID } from "node:crypto";
 import { SECRET_PLACEHOLDER, valuesAt, visitPath, type AccountFeature, type FamilyDef } from "pulumi-audience/sdk/contract";
-import { familyOf } from "./families/index.ts";
+import type { FamilyRegistry } from "./family.ts";
 import { ResourceIndex } from "./resource-index.ts";
 import { copyJson } from "./json.ts";
 import { RecordStore } from "./store.ts";
@@ -105,11 +106,14 @@ function copiedAlong(node: unknown, path: string[]): unknown {
 
 export class ServiceState {
   readonly store: RecordStore;
+  /** The contract's families with the emulator modules handed in. */
+  readonly families: FamilyRegistry;
   readonly #index: ResourceIndex;
   #keyHashes = { salt: "", hashes: new Map<string, string>() };
 
-  constructor(store: RecordStore) {
+  constructor(store: RecordStore, families: FamilyRegistry) {
     this.store = store;
+    this.families = families;
     // Scrubbed before the index reads the store, so it indexes what is kept.
     this.scrub();
     this.#index = new ResourceIndex((r) => ({
@@ -130,7 +134,7 @@ export class ServiceState {
     let changed = false;
     this.store.transaction(() => {
       for (const [key, resource] of this.store.entries<StoredResource>("resource")) {
-        const masked = maskSecrets(familyOf(resource.collection), copyJson(resource.doc));
+        const masked = maskSecrets(this.families.of(resource.collection), copyJson(resource.doc));
         if (JSON.stringify(masked) === JSON.stringify(resource.doc)) continue;
         this.store.set("resource", key, { ...resource, doc: masked });
         changed = true;
@@ -145,13 +149,17 @@ export class ServiceState {
 
   // Accounts and keys
 
-  /** The features set on an account that some members need: an identity graph, a feature store. */
+  /** The features set on an account that some members need: an identity graph, or one a family's resource gives. */
   accountFeatures(accountId: string): Set<AccountFeature> {
     const features = new Set<AccountFeature>();
     if (this.account(accountId)?.identity_graph != null) features.add("identity_graph");
-    for (const _store of this.eachResource(accountId, "feature_stores")) {
-      features.add("feature_store");
-      break;
+    for (const family of this.families.all()) {
+      const feature = family.emulator.accountFeature;
+      if (feature === undefined) continue;
+      for (const _resource of this.eachResource(accountId, family.collection)) {
+        features.add(feature);
+        break;
+      }
     }
     return features;
   }
@@ -188,16 +196,9 @@ export class ServiceState {
     return account;
   }
 
-  /** What a new account starts with: classic cohorts and, with early access, the forecast. */
+  /** What a new account starts with: each family's seed (classic cohorts, the forecast of early access). */
   private seed(account: Account): void {
-    for (const name of ["Leads", "Customers"]) {
-      this.insert(account.id, "cohorts", { name, explore: false, classic: true, managed: true, status: "ready" });
-    }
-    if (account.early_access.includes("forecasts")) this.seedForecast(account.id, "Forecasted spend");
-  }
-
-  seedForecast(accountId: string, name: string): Doc {
-    return this.insert(accountId, "forecasts", { name, managed: true, status: "ready" });
+    for (const family of this.families.all()) family.emulator.seed?.(this, account);
   }
 
   /**
@@ -249,7 +250,7 @@ export class ServiceState {
   /** Whether an account may read and change a resource: its own, or one its family shares with it. */
   canAccess(resource: StoredResource, accountId: string): boolean {
     if (resource.account_id === accountId) return true;
-    return familyOf(resource.collection)?.emulator.sharedWith?.(resource.doc, accountId) ?? false;
+    return this.families.of(resource.collection)?.emulator.sharedWith?.(resource.doc, accountId) ?? false;
   }
 
   /** The account's resources of a collection, oldest first (copies). */
@@ -294,7 +295,7 @@ export class ServiceState {
 
   /** Stores a resource; its credentials are kept only as `<secret>` (masked in place). */
   save(resource: StoredResource): void {
-    maskSecrets(familyOf(resource.collection), resource.doc);
+    maskSecrets(this.families.of(resource.collection), resource.doc);
     this.store.set("resource", resourceKey(resource.collection, String(resource.doc.id)), resource);
   }
 
@@ -329,7 +330,7 @@ export class ServiceState {
 
   private referencesOf(resource: StoredResource, owned: boolean): { at: string; collection: string; id: string }[] {
     const out: { at: string; collection: string; id: string }[] = [];
-    for (const ref of familyOf(resource.collection)?.references ?? []) {
+    for (const ref of this.families.of(resource.collection)?.references ?? []) {
       if ((ref.owned ?? false) !== owned) continue;
       for (const { at, value } of valuesAt(resource.doc, ref.path)) out.push({ at, collection: ref.collection, id: value });
     }

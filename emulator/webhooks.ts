@@ -1,10 +1,11 @@
-// Webhook deliveries: a failed build (`resource.errored`) and a finished re-run (`resource.ready_with_update`)
-// are POSTed to the account's enabled endpoints that subscribe to them, signed with the endpoint's secret
-// (HMAC-SHA256 over `${timestamp}.${body}`). Secrets derive from one key kept in the store, so they survive
-// a restart without being stored per endpoint; the API answers them as `<secret>`, the control plane reveals them.
+// Webhook deliveries: a build event (`resource.errored`, `resource.ready_with_update`) POSTed to an endpoint,
+// signed with the endpoint's secret (HMAC-SHA256 over `${timestamp}.${body}`), and the log of attempts. Which
+// endpoints hear which events is the webhook endpoint family's (emulator/families/webhook-endpoint.ts). Secrets
+// derive from one key kept in memory, so they hold for the process's life without being stored per endpoint;
+// the API answers them as `<secret>`, the control plane reveals them.
 import { createHmac, randomBytes, randomUUID } from "node:crypto";
-import type { Builds, BuildEvent } from "./builds.ts";
-import type { ServiceState, StoredResource } from "./state.ts";
+import type { BuildEvent } from "./builds.ts";
+import type { StoredResource } from "./state.ts";
 
 export const SIGNATURE_HEADER = "webhook-signature";
 export const TIMESTAMP_HEADER = "webhook-timestamp";
@@ -30,16 +31,10 @@ export function webhookSignature(secret: string, timestamp: string, body: string
 }
 
 export class Webhooks {
-  private readonly state: ServiceState;
   private readonly log: Delivery[] = [];
   private readonly inFlight = new Set<Promise<void>>();
   /** Derives every endpoint's signing secret; kept in memory only, so secrets hold for the process's life. */
   private readonly signingKey = randomBytes(32);
-
-  constructor(state: ServiceState, builds: Builds) {
-    this.state = state;
-    builds.onEvent((event, resource) => this.announce(event, resource));
-  }
 
   /** The signing secret of an endpoint. */
   secret(endpointId: string): string {
@@ -55,25 +50,21 @@ export class Webhooks {
     await Promise.all([...this.inFlight]);
   }
 
-  private announce(event: BuildEvent, resource: StoredResource): void {
-    const endpoints = this.state.resources(resource.account_id, "webhook_endpoints")
-      .filter((e) => e.doc.status !== "disabled" && Array.isArray(e.doc.enabled_events) && e.doc.enabled_events.includes(event));
-    for (const endpoint of endpoints) {
-      const body = JSON.stringify({
-        id: randomUUID(), type: event, created_at: new Date().toISOString(), account_id: resource.account_id,
-        data: {
-          resource_type: resource.collection, resource_id: resource.doc.id, name: resource.doc.name ?? null, status: resource.doc.status,
-          status_error: resource.doc.status_error ?? null, last_updated_output_at: resource.doc.last_updated_output_at ?? null,
-        },
-      });
-      const secret = this.secret(String(endpoint.doc.id));
-      const delivery = this.send(String(endpoint.doc.id), String(endpoint.doc.url), secret, body, event, resource);
-      this.inFlight.add(delivery);
-      void delivery.finally(() => this.inFlight.delete(delivery));
-    }
+  /** Delivers one build event about `resource` to the endpoint `endpointId` at `url`, in the background. */
+  deliver(event: BuildEvent, resource: Readonly<StoredResource>, endpointId: string, url: string): void {
+    const body = JSON.stringify({
+      id: randomUUID(), type: event, created_at: new Date().toISOString(), account_id: resource.account_id,
+      data: {
+        resource_type: resource.collection, resource_id: resource.doc.id, name: resource.doc.name ?? null, status: resource.doc.status,
+        status_error: resource.doc.status_error ?? null, last_updated_output_at: resource.doc.last_updated_output_at ?? null,
+      },
+    });
+    const delivery = this.send(endpointId, url, this.secret(endpointId), body, event, resource);
+    this.inFlight.add(delivery);
+    void delivery.finally(() => this.inFlight.delete(delivery));
   }
 
-  private async send(endpointId: string, url: string, secret: string, body: string, event: BuildEvent, resource: StoredResource): Promise<void> {
+  private async send(endpointId: string, url: string, secret: string, body: string, event: BuildEvent, resource: Readonly<StoredResource>): Promise<void> {
     const timestamp = String(Math.floor(Date.now() / 1000));
     const record: Delivery = {
       id: randomUUID(), endpoint_id: endpointId, url, event, resource_type: resource.collection, resource_id: String(resource.doc.id),

@@ -1,6 +1,7 @@
 // The layer rule of eslint.config.js: each layer's files may import only the layers below it, whether the import
 // is written as a relative path or as the package's own name. Checked on small files linted in place.
 import { ESLint } from "eslint";
+import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 
@@ -11,9 +12,9 @@ beforeAll(() => {
   eslint = new ESLint({ cwd: ROOT });
 });
 
-/** The layer-rule messages for a file at `path` (relative to the repository) that imports `source`. */
-async function refusals(path: string, source: string): Promise<string[]> {
-  const [result] = await eslint.lintText(`import { x } from ${JSON.stringify(source)};\nexport { x };\n`, { filePath: `${ROOT}${path}` });
+/** The layer-rule messages for a file at `path` (relative to the repository) that imports `name` from `source`. */
+async function refusals(path: string, source: string, name = "x"): Promise<string[]> {
+  const [result] = await eslint.lintText(`import { ${name} } from ${JSON.stringify(source)};\nexport { ${name} };\n`, { filePath: `${ROOT}${path}` });
   return (result?.messages ?? []).filter((m) => m.ruleId === "no-restricted-imports").map((m) => m.message);
 }
 
@@ -47,6 +48,7 @@ describe("layer rule", () => {
     ["provider/runtime/lifecycle/probe.ts", "../markers.ts"],
     ["provider/runtime/lifecycle/probe.ts", "pulumi-audience/sdk/contract"],
     ["provider/engine/probe.ts", "../runtime/markers.ts"],
+    ["provider/cli/probe.ts", "../runtime/lifecycle/controls.ts"],
     ["provider/cli/probe.ts", "../engine/index.ts"],
     ["provider/plugin/probe.ts", "../runtime/lifecycle/lifecycle.ts"],
     ["provider/engine/probe.ts", "../plugin/launch.ts"],
@@ -58,5 +60,27 @@ describe("layer rule", () => {
     ["test/probe.test.ts", "../provider/engine/deployment.ts"],
   ])("%s may import %s", async (path, source) => {
     expect(await refusals(path, source)).toEqual([]);
+  });
+
+  // What this package adds (adoption, a resumed create's start, step timeouts, warnings) reaches the engine through
+  // the extension the CLI hands it, never as markers the engine knows.
+  it.each([
+    ["../runtime/lifecycle/controls.ts", "KIND_KEY"],
+    ["../runtime/lifecycle/index.ts", "CREATE_STARTED_KEY"],
+    ["../runtime/markers.ts", "PACKAGE"],
+    ["../runtime/markers.ts", "DYNAMIC_TYPE_PREFIX"],
+    ["../plugin/tokens.ts", "PROVIDER_TYPE"],
+    ["../runtime/resources/shim.ts", "isPackageShim"],
+  ])("the engine may not import %s's %s", async (source, name) => {
+    const found = await refusals("provider/engine/probe.ts", source, name);
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatch(/the engine is generic/);
+  });
+
+  it("the engine's files name none of this package's markers", () => {
+    const dir = `${ROOT}provider/engine/`;
+    const markers = /__kind|__createStartedAt|__timeoutSeconds|adoptId\b|"warning: "/;
+    const named = readdirSync(dir).filter((f) => f.endsWith(".ts") && markers.test(readFileSync(`${dir}${f}`, "utf8")));
+    expect(named).toEqual([]);
   });
 });

@@ -1,8 +1,14 @@
-// Atlases: a build reads the source and replaces the atlas's locations, logging the rows it could not place.
-import { detectedColumns, sourceTable, text, writeLog } from "../ingest.ts";
+// Atlases: a build reads the source and replaces the atlas's locations, logging the rows it could not place;
+// the locations of live atlases are listed in pages, all of an account's or one atlas's.
+import type { FastifyReply, FastifyRequest } from "fastify";
+import { locationResponse } from "pulumi-audience/sdk/contract";
+import { notFound } from "../errors.ts";
+import type { EmulatorFamily } from "../family.ts";
+import { detectedColumns, ingressLogPaths, ingressLogRoutes, sourceTable, text, writeLog } from "../ingest.ts";
 import { parseClientJson } from "../json.ts";
+import { output, paged, paging, param, ref } from "../openapi.ts";
+import { presentFiltered, sendPage } from "../routes/paging.ts";
 import type { Doc, ServiceState, StoredResource } from "../state.ts";
-import type { EmulatorFamily } from "./family.ts";
 
 function scalar(value: string): string | number | boolean {
   if (/^-?\d*\.?\d+(e-?\d+)?$/i.test(value)) return Number(value);
@@ -120,6 +126,40 @@ function buildAtlas(state: ServiceState, resource: StoredResource): Doc {
   return { counts, detected_columns: detectedColumns(table) };
 }
 
+type Params = { id: string; log_id: string };
+
 export const atlas: EmulatorFamily = {
+  collection: "atlases",
   build: (ctx, resource) => buildAtlas(ctx.state, resource),
+  routes(app, ctx) {
+    const { state } = ctx;
+    const locations = (accountId: string, atlasId?: string) => state.resources(accountId, "locations")
+      .filter((r) => atlasId === undefined || r.doc.atlas_id === atlasId)
+      .filter((r) => {
+        const atlas = state.resource("atlases", String(r.doc.atlas_id));
+        return atlas !== undefined && atlas.doc.archived_at == null;
+      });
+    const page = (request: FastifyRequest, reply: FastifyReply, list: StoredResource[]) => sendPage(request, reply, presentFiltered(ctx, request, list));
+    const paged = { config: { paged: true } };
+    app.get("/locations", paged, (request, reply) => page(request, reply, locations(ctx.account(request).id)));
+    app.get<{ Params: Params }>("/atlases/:id/locations", paged, (request, reply) => {
+      const atlas = ctx.owned(request, "atlases", request.params.id);
+      return page(request, reply, locations(atlas.account_id, String(atlas.doc.id)));
+    });
+    ingressLogRoutes(app, ctx, "atlases");
+    app.get<{ Params: Params }>("/atlases/:id/logs/ingress/:log_id/unplaced_rows", paged, (request, reply) => {
+      const owner = ctx.owned(request, "atlases", request.params.id);
+      const found = state.resources(owner.account_id, "ingress_logs").find((l) => l.doc.id === request.params.log_id && l.doc.source_id === request.params.id);
+      if (!found) throw notFound(`No ingress log ${request.params.log_id} exists for atlas ${request.params.id}`);
+      return sendPage(request, reply, (found.doc.unplaced_rows ?? []) as unknown[]);
+    });
+  },
+  openApi: () => ({
+    schemas: { Location: output(locationResponse) },
+    paths: {
+      "/locations": { get: { summary: "List locations (paged)", parameters: paging, responses: paged(ref("Location")) } },
+      "/atlases/{id}/locations": { get: { summary: "List an atlas's locations (paged)", parameters: [param(), ...paging], responses: paged(ref("Location")) } },
+      ...ingressLogPaths("atlases", "An atlas's build logs (paged)"),
+    },
+  }),
 };

@@ -1,11 +1,15 @@
-// Cohorts: the rules that read the account's streams (date operators only on date properties, numeric
-// comparisons never on them; only new or changed conditions are judged, as the service does), and the member
-// counts a build fills from the synthetic world.
+// Cohorts: every account starts with the classic Leads and Customers; the rules that read the account's streams
+// (date operators only on date properties, numeric comparisons never on them; only new or changed conditions are
+// judged, as the service does); the member counts a build fills from the synthetic world, and the membership
+// analysis.
 import { checkStreamConditions, isObject, jsonEqual, type StreamCondition, type StreamPropertyType } from "pulumi-audience/sdk/contract";
+import type { ContextRule, EmulatorFamily } from "../family.ts";
+import { ok, param } from "../openapi.ts";
+import { cohortMembership } from "../outputs/analysis.ts";
+import { analysisOf } from "../outputs/http.ts";
 import { resourcesOf } from "../outputs/worlds.ts";
 import type { ServiceState } from "../state.ts";
 import { cohortMembers, countMembers } from "../world/cohorts.ts";
-import type { ContextRule, EmulatorFamily } from "./family.ts";
 
 const TYPES = new Set<string>(["boolean", "long", "double", "string", "date", "datetime"]);
 
@@ -48,9 +52,21 @@ const cohortStreamConditions: ContextRule = ({ state, accountId, doc, previous }
 };
 
 export const cohort: EmulatorFamily = {
+  collection: "cohorts",
+  seed(state, account) {
+    for (const name of ["Leads", "Customers"]) {
+      state.insert(account.id, "cohorts", { name, explore: false, classic: true, managed: true, status: "ready" });
+    }
+  },
   rules: [cohortStreamConditions],
   build(ctx, resource) {
     const world = ctx.worldOf(resource.account_id);
     return countMembers(world, cohortMembers(world, resource.doc, resourcesOf(ctx.resources, resource.account_id)));
   },
+  routes(app, ctx) {
+    app.get<{ Params: { id: string } }>("/cohorts/:id/analysis/membership", analysisOf(ctx, "cohorts", cohortMembership));
+  },
+  openApi: () => ({
+    paths: { "/cohorts/{id}/analysis/membership": { get: { summary: "A cohort's membership over time", parameters: [param()], responses: ok() } } },
+  }),
 };

@@ -1,7 +1,8 @@
-// Datasets: a build counts and samples the rows and, out of preview, feeds the streams and traits it maps to.
-import { detectedColumns, sourceTable, text, writeLog, type Table } from "../ingest.ts";
+// Datasets: a build counts and samples the rows and, out of preview, feeds the streams and traits it maps to;
+// its ingress logs say what it read.
+import type { EmulatorFamily } from "../family.ts";
+import { detectedColumns, ingressLogPaths, ingressLogRoutes, sourceTable, text, writeLog, type Table } from "../ingest.ts";
 import { now, type Doc, type ServiceState, type StoredResource } from "../state.ts";
-import type { EmulatorFamily } from "./family.ts";
 
 function streamType(format: unknown): string {
   const f = String(format ?? "");
@@ -76,5 +77,8 @@ function buildDataset(state: ServiceState, resource: StoredResource): Doc {
 }
 
 export const dataset: EmulatorFamily = {
+  collection: "datasets",
   build: (ctx, resource) => buildDataset(ctx.state, resource),
+  routes: (app, ctx) => ingressLogRoutes(app, ctx, "datasets"),
+  openApi: () => ({ paths: ingressLogPaths("datasets", "A dataset's row-processing logs (paged)") }),
 };

@@ -3,7 +3,7 @@
 // readiness is evaluated as it is read (blocked whenever the v2 target is archived).
 import { conflict, fieldError } from "../errors.ts";
 import type { Doc, ServiceState } from "../state.ts";
-import type { ContextRule, EmulatorFamily } from "./family.ts";
+import type { ContextRule, EmulatorFamily } from "../family.ts";
 
 /** How two accounts of a migration are related: `v2_parent_of_v1`, `v1_parent_of_v2`, `siblings` or `unrelated`. */
 function relationship(state: ServiceState, v1: string, v2: string): string {
@@ -53,6 +53,7 @@ function withPushReadiness(state: ServiceState, doc: Doc): Doc {
 }
 
 export const migration: EmulatorFamily = {
+  collection: "migrations",
   rules: [migrationAccounts],
   onCreate: (state, _accountId, doc) => ({
     account_tree_relationship: relationship(state, String(doc.v1_account_id), String(doc.v2_account_id)), finished_at: null, rolled_back_at: null,

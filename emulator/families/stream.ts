@@ -1,10 +1,15 @@
 // Streams: addressed by id or by name. Their figures are derived from the datasets that feed them: each
 // dataset's build records what it gave (families/dataset.ts); a stream answers the datasets configured to feed
 // it now, so one that stops feeding it leaves its list and its totals at once.
+import { notFound } from "../errors.ts";
+import type { EmulatorFamily } from "../family.ts";
+import { ok, param } from "../openapi.ts";
+import { streamAnalysis } from "../outputs/analysis.ts";
+import { resourcesOf } from "../outputs/worlds.ts";
 import type { Doc } from "../state.ts";
-import type { EmulatorFamily } from "./family.ts";
 
 export const stream: EmulatorFamily = {
+  collection: "streams",
   findByKey: (state, accountId, key) => state.resources(accountId, "streams").find((r) => r.doc.name === key),
   present(ctx, _request, doc) {
     const owner = ctx.state.resource("streams", String(doc.id));
@@ -25,5 +30,16 @@ export const stream: EmulatorFamily = {
     delete answer.oldest_date;
     delete answer.newest_date;
     return oldest !== undefined ? { ...answer, oldest_date: oldest, newest_date: newest } : answer;
+  },  routes(app, ctx) {
+    app.get<{ Params: { id: string } }>("/streams/:id/analysis", (request, reply) => {
+      const accountId = ctx.account(request).id;
+      // A stream is named by its id or its name.
+      const stream = ctx.state.resources(accountId, "streams").find((s) => s.doc.id === request.params.id || s.doc.name === request.params.id);
+      if (!stream) throw notFound(`No stream with id or name ${request.params.id} exists`);
+      return reply.send({ stream_id: stream.doc.id, ...streamAnalysis(ctx.worldOf(accountId), String(stream.doc.name), resourcesOf(ctx.resources, accountId)) });
+    });
   },
+  openApi: () => ({
+    paths: { "/streams/{id}/analysis": { get: { summary: "A stream's events (by id or name)", parameters: [param()], responses: ok() } } },
+  }),
 };

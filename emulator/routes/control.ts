@@ -1,6 +1,6 @@
-// The control plane under /_emulator (never under /v1): reset, accounts and keys, seeded forecasts,
-// build progression, faults, webhook deliveries, the outbox and the request log. It needs no API key; a
-// family's own control routes are in its module (emulator/families).
+// The control plane under /_emulator (never under /v1): reset, accounts and keys, build progression, faults,
+// webhook deliveries, the outbox and the request log. It needs no API key; a family's own control routes (seeded
+// forecasts, webhook secrets) are in its module (emulator/families).
 import type { FastifyInstance } from "fastify";
 import { validate } from "pulumi-audience/sdk/contract";
 import { z } from "zod";
@@ -23,7 +23,6 @@ const accountBody = z.strictObject({
   owner_email: z.email().optional(),
 });
 const keyBody = z.strictObject({ expires_at: z.iso.datetime({ offset: true }).optional() }).optional();
-const forecastBody = z.strictObject({ name: z.string().min(1) });
 const advanceBody = z.strictObject({
   id: z.guid().optional(),
   collection: z.string().optional(),
@@ -68,12 +67,6 @@ export function register(app: FastifyInstance, ctx: EmulatorContext): void {
     const a = account(request.params.id);
     const key = state.store.transaction(() => state.addKey(a.id, undefined, body?.expires_at ?? null));
     return reply.code(201).send({ api_key: key, expires_at: body?.expires_at ?? null });
-  });
-
-  app.post<{ Params: { id: string } }>("/_emulator/accounts/:id/forecasts", open, (request, reply) => {
-    const body = parse(forecastBody, request.body);
-    const a = account(request.params.id);
-    return reply.code(201).send(state.store.transaction(() => state.seedForecast(a.id, body.name)));
   });
 
   app.get("/_emulator/builds", open, (_request, reply) => reply.send({

@@ -1,6 +1,7 @@
 // The dependency graph: one edge per reference from a downstream resource to an upstream one.
 import type { FastifyInstance } from "fastify";
 import type { EmulatorContext } from "../context.ts";
+import { ok, list, type OpenApiEntries } from "../openapi.ts";
 import type { Doc } from "../state.ts";
 
 function side(prefix: "upstream" | "downstream", collection: string, doc: Doc): Doc {
@@ -33,3 +34,10 @@ export function register(app: FastifyInstance, ctx: EmulatorContext): void {
     return reply.send(id === undefined ? all : all.filter((e) => e.upstream_id === id || e.downstream_id === id));
   });
 }
+
+export const openApi = (): OpenApiEntries => ({
+  paths: {
+    "/graph": { get: { summary: "Dependency graph edges with live statuses", responses: ok(list) } },
+    "/dependencies": { get: { summary: "Dependency edges, optionally of one resource", parameters: [{ name: "id", in: "query", schema: { type: "string" } }], responses: ok(list) } },
+  },
+});

@@ -3,12 +3,11 @@
 import { Readable } from "node:stream";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { id as uuid } from "pulumi-audience/sdk/contract";
+import type { EmulatorContext } from "../context.ts";
 import { fieldError, queryInvalid } from "../errors.ts";
+import type { Doc, StoredResource } from "../state.ts";
 
 export const MAX_IDS = 100;
-
-/** Listings that page (limit and offset); every other list answers all its items at once. */
-const PAGED_LISTINGS = "/locations, /atlases/{id}/locations, their ingress logs and unplaced rows";
 
 /** `?ids=a&ids=b`: at most 100 uuids. */
 export function idsFilter(query: unknown): Set<string> | undefined {
@@ -23,14 +22,20 @@ export function idsFilter(query: unknown): Set<string> | undefined {
   return new Set(ids);
 }
 
+/** The resources the request's `ids` filter keeps (all of them without one), as answered to the request. */
+export function presentFiltered(ctx: EmulatorContext, request: FastifyRequest, resources: readonly StoredResource[]): Readonly<Doc>[] {
+  const wanted = idsFilter(request.query);
+  return resources.filter((r) => !wanted || wanted.has(String(r.doc.id))).map((r) => ctx.present(request, r));
+}
+
 /**
  * Refuses `limit` and `offset` on an answer that is not a paged listing (a route without `config.paged`), rather
  * than ignoring them: a client must never take a whole list for one page of it.
  */
-export function refusePaging(query: unknown): void {
+export function refusePaging(query: unknown, pagedListings: readonly string[]): void {
   const given = ["limit", "offset"].filter((name) => (query as Record<string, unknown> | undefined)?.[name] !== undefined);
   if (given.length > 0) {
-    throw queryInvalid(given.map((name) => fieldError(name, `is not taken here: this answer is not paged (only ${PAGED_LISTINGS} page)`, "unrecognized_keys")));
+    throw queryInvalid(given.map((name) => fieldError(name, `is not taken here: this answer is not paged (only ${pagedListings.join(", ")} page)`, "unrecognized_keys")));
   }
 }
 

@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { accountFeatureErrors, applyMergePatch, archiveRequest, collectionPath, id as uuid, itemPath, jsonEqual, validate } from "pulumi-audience/sdk/contract";
 import { ApiError, conflict, fieldError, notFound, validationFailed } from "../errors.ts";
 import { now, type Doc, type StoredResource } from "../state.ts";
-import { allFamilies, singular, type Family } from "../families/index.ts";
+import { singular, type Family } from "../family.ts";
 import {
   assertQuota, assertValid, assertWritable, clientMembers, createOnlyErrors, referenceErrors, runContextRules, serviceMembers,
 } from "../rules.ts";
@@ -17,7 +17,7 @@ const archiveBody = archiveRequest.optional();
 type Params = { id: string };
 
 export function register(app: FastifyInstance, ctx: EmulatorContext): void {
-  for (const family of allFamilies()) if (family.emulator.ownRoutesOnly !== true) registerFamily(app, ctx, family);
+  for (const family of ctx.state.families.all()) if (family.emulator.ownRoutesOnly !== true) registerFamily(app, ctx, family);
 }
 
 function registerFamily(server: FastifyInstance, ctx: EmulatorContext, family: Family): void {

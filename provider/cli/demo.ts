@@ -6,7 +6,8 @@ import { dirname, join } from "node:path";
 import { Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { startEmulator } from "pulumi-audience/emulator";
-import { runProgram, type Operation } from "../engine/index.ts";
+import type { Operation } from "../engine/index.ts";
+import { runProgram } from "./program.ts";
 import { pulumiOnPath, runWithPulumiCli } from "../engine/pulumi-cli.ts";
 import { createRenderer, wantsColor } from "../engine/render.ts";
 

@@ -96,6 +96,7 @@ export async function generateProgram(settings: Settings, options: GenerateOptio
   const taken = new Set(["pulumi", "audience", "config", "ids"]);
   const variables = new Map<string, string>();
   const secrets: string[] = [];
+  const lookups: string[] = [];
   const blocks: string[] = [];
   const account = options.account ? { account: options.account } : {};
   try {
@@ -111,6 +112,35 @@ export async function generateProgram(settings: Settings, options: GenerateOptio
       return (await listOf(c)).filter((doc) => doc.archived_at == null).map((doc) => ({ kind, outputs: fromWire(kind.family.response, doc) as Doc }));
     }));
     const made = derivedNames(makers.flat());
+    // What the service made on its own (classic cohorts, forecasts) is referenced through a lookup by name, which
+    // holds in any account, never by this account's id.
+    const serviceMade = new Map<string, { family: FamilyDef; doc: Doc; unique: boolean }>();
+    const referenced = new Set(wanted.flatMap((c) => providerFamilies[c]!.family.references.map((r) => r.collection)));
+    for (const collection of referenced) {
+      const family = (families as Record<string, FamilyDef>)[collection];
+      if (!family || family.noLookup !== undefined) continue;
+      const docs = await listOf(collection);
+      for (const doc of docs) {
+        if (doc.managed !== true && family.creatable) continue;
+        serviceMade.set(String(doc.id), { family, doc, unique: docs.filter((d) => d.name === doc.name).length === 1 });
+      }
+    }
+    const lookedUp = new Map<string, string>();
+    const lookup = (id: string): string | undefined => {
+      const found = serviceMade.get(id);
+      if (!found) return undefined;
+      let variable = lookedUp.get(id);
+      if (variable === undefined) {
+        const { family, doc, unique } = found;
+        variable = identifier(`${family.className}_${String(doc.name ?? id)}`, taken);
+        // By name where the name is the account's only one of it; else by id, the one thing that tells them apart.
+        const by = unique && typeof doc.name === "string" ? { name: doc.name } : { id };
+        const args = Object.entries({ ...by, ...account }).map(([k, v]) => `${k}: ${JSON.stringify(v)}`).join(", ");
+        lookups.push(`const ${variable} = audience.get${family.className}Output({ ${args} });`);
+        lookedUp.set(id, variable);
+      }
+      return variable;
+    };
     for (const collection of dependencyOrder(wanted)) {
       const kind = providerFamilies[collection]!;
       const listed = await listOf(collection);
@@ -133,7 +163,7 @@ export async function generateProgram(settings: Settings, options: GenerateOptio
         const config = fromWire(kind.family.create, essential(kind.family.create, canonical(kind.family.create, doc) as Doc)) as Doc;
         const refer = (s: string) => {
           if (s === SECRET_PLACEHOLDER) return undefined;
-          const target = variables.get(s);
+          const target = variables.get(s) ?? lookup(s);
           return target !== undefined ? `${target}.id` : undefined;
         };
         // Credentials are never answered: the program reads them from secret config.
@@ -163,6 +193,7 @@ export async function generateProgram(settings: Settings, options: GenerateOptio
     "",
     secrets.length ? "const config = new pulumi.Config();" : "void pulumi;",
     "",
+    ...(lookups.length ? [...lookups, ""] : []),
   ];
   const footer = exported.length ? ["", `export const ids = {\n${exported.map((v) => `  ${v}: ${v}.id,`).join("\n")}\n};`] : [];
   return `${[...header, ...blocks, ...footer].join("\n")}\n`;

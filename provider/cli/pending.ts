@@ -6,7 +6,6 @@ import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { text } from "node:stream/consumers";
 import type { Command } from "commander";
-import { InProcessProvider } from "../engine/in-process-provider.ts";
 import { loadProject, loadStackConfig, providerConfig, type StackConfig } from "../engine/project.ts";
 import { isDefaultProvider, providerTypeOf } from "../engine/providers.ts";
 import { lockStack, Snapshot, StateError, type PendingOperation, type ResourceState } from "../engine/snapshot.ts";
@@ -20,6 +19,8 @@ import { annotateSecrets, revealedMap, type PropertyMap } from "../plugin/values
 import { selectStack } from "./select-stack.ts";
 import { stackOptions, type StackFlags } from "./stack-options.ts";
 import { UsageError } from "./usage.ts";
+import { inProcessProvider } from "./extension.ts";
+import { PACKAGE } from "../runtime/markers.ts";
 
 interface PendingFlags extends StackFlags {
   file?: string;
@@ -104,7 +105,7 @@ export function register(program: Command): void {
         const recorded = new Set(state.resources.flatMap((r) => (r.id ? [r.id] : [])));
         const resolutions = await resolvePendingCreates(creates, services.service, recorded);
         const command = flags.file ? refreshCommand(resolutions) : undefined;
-        if (flags.apply) await apply(state, ops, resolutions, config);
+        if (flags.apply) await apply(state, ops, resolutions, config).finally(() => state.close());
         if (flags.json) {
           process.stdout.write(`${JSON.stringify({ pending: resolutions, ...(command ? { command } : {}), applied: flags.apply === true }, null, 2)}\n`);
         } else {
@@ -123,7 +124,7 @@ export function register(program: Command): void {
 
 /** Makes the resolutions in this engine's state: a found resource is read and recorded; a create that made nothing is dropped. */
 async function apply(state: Snapshot, ops: [string, PendingOperation][], resolutions: Resolution[], config: StackConfig | undefined): Promise<void> {
-  const reader = new InProcessProvider({ config: config ? providerConfig(config) : {}, env: process.env, report: () => undefined, progress: () => undefined });
+  const reader = inProcessProvider({ config: config ? providerConfig(config) : {}, env: process.env });
   const stack = state.resources.find((r) => r.type === STACK_TYPE);
   for (const [i, [opId, op]] of ops.entries()) {
     const resolution = resolutions[i]!;
@@ -136,7 +137,7 @@ async function apply(state: Snapshot, ops: [string, PendingOperation][], resolut
     if (!read.id) throw new StateError(`${op.resource.urn}: ${resolution.id} is gone from the account; run pending again`);
     // Secret as declared (the read answers plain values), and without the dynamic provider's markers when native.
     const bare = (m: PropertyMap) => annotateSecrets(native ? Object.fromEntries(Object.entries(m).filter(([k]) => k !== KIND_KEY && k !== PROVIDER_KEY)) : m, op.resource.inputs);
-    const providerType = providerTypeOf(op.resource.type);
+    const providerType = providerTypeOf(op.resource.type, PACKAGE);
     const provider = state.resources.find((r) => r.type === providerType && isDefaultProvider(r));
     const resource: ResourceState = {
       urn: op.resource.urn, custom: true, type: op.resource.type, id: read.id,

@@ -1,8 +1,10 @@
 // `audience run preview|up|refresh|destroy`: runs a Pulumi program through the local engine, without a Pulumi CLI.
 import { constants as osConstants } from "node:os";
 import { createInterface } from "node:readline/promises";
-import { runProgram, type Operation, type RunOptions } from "../engine/index.ts";
+import type { Operation, RunOptions } from "../engine/index.ts";
+import { runProgram } from "./program.ts";
 import { createRenderer, resultJson } from "../engine/render.ts";
+import { DEFAULT_STACK } from "../engine/stack-files.ts";
 
 async function confirm(question: string): Promise<boolean> {
   const rl = createInterface({ input: process.stdin, output: process.stdout });
@@ -30,7 +32,9 @@ export interface RunFlags {
 /** Runs the operation (after showing the plan and asking, unless --yes); exit code 1 when it fails. */
 export async function runCommand(operation: Operation, flags: RunFlags): Promise<void> {
   const tty = Boolean(process.stdout.isTTY) && !flags.json;
-  const renderer = createRenderer({ out: process.stdout, err: process.stderr, tty, ...(flags.diff ? { diff: true } : {}), ...(flags.debug ? { debug: true } : {}) });
+  // The program's config hints name this CLI's command, for the stack this run uses.
+  const configCommand = `audience config set${flags.stack === DEFAULT_STACK ? "" : ` --stack ${flags.stack}`}`;
+  const renderer = createRenderer({ out: process.stdout, err: process.stderr, tty, configCommand, ...(flags.diff ? { diff: true } : {}), ...(flags.debug ? { debug: true } : {}) });
   const { parallel } = flags;
   // SIGINT or SIGTERM stops the run cleanly (steps in flight finish, state written, lock released); a second
   // one is not needed and is ignored while that happens.

@@ -17,6 +17,14 @@ export interface LeafChange {
   replaces?: true;
 }
 
+/** A masked value written out whole for people: `(none)` when absent, masks bare, the rest as JSON. */
+export function shownValue(v: Value | undefined): string {
+  if (v === undefined) return "(none)";
+  if (v === UNKNOWN || v === UNKNOWN_TEXT) return UNKNOWN_TEXT;
+  if (v === SECRET_TEXT) return SECRET_TEXT;
+  return JSON.stringify(v, (_k, x: unknown) => (x === UNKNOWN ? UNKNOWN_TEXT : x));
+}
+
 function isObject(v: unknown): v is { [key: string]: Value } {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
@@ -42,7 +50,7 @@ export function within(path: string, member: string): boolean {
 }
 
 /**
- * Whether a top-level member is the provider's own bookkeeping (`__provider`, `__kind`, `__createStartedAt`):
+ * Whether a top-level member is the provider's own bookkeeping (`__provider`, a package's `__`-named members):
  * Pulumi's convention for inputs no program writes. None reaches a person.
  */
 export function internalMember(key: string): boolean {

@@ -4,6 +4,7 @@
 import { randomUUID } from "node:crypto";
 import { Progress, type EngineEvent } from "./events.ts";
 import type { MonitorHandler, ReadRequest, Registered, Registration, Severity } from "./monitor.ts";
+import type { EngineExtension } from "./extension.ts";
 import type { CheckResult, ResourceCalls } from "./provider-host.ts";
 import type { ConfigChecker } from "./step-generator.ts";
 import { DEFAULT_PROVIDER_NAME, defaultProviderName, providerTypeOf, providerUrn, type ProviderVersion } from "./providers.ts";
@@ -24,16 +25,16 @@ export interface DeploymentOptions {
   parallel: number;
   /** The provider process serving a resource type through a provider reference (the default one when absent). */
   provider: (type: string, ref: string | undefined) => Promise<ResourceCalls>;
-  /** What checks the config of provider resources of a type (`pulumi:providers:audience`), if anything does. */
+  /** What checks the config of provider resources of a type (`pulumi:providers:<package>`), if anything does. */
   configChecker?: (providerType: string) => Promise<ConfigChecker> | undefined;
   /** Checks the config of the default provider of a provider type, if anything checks it. */
   checkDefaultProvider?: (providerType: string, urn: string) => Promise<CheckResult | undefined>;
-  /** Calls a provider's function (`audience:index:getCohort`) through a provider reference. */
+  /** Calls a provider's function (`<package>:index:getCohort`) through a provider reference. */
   call?: (token: string, args: PropertyMap, ref: string | undefined) => Promise<PropertyMap>;
   /** Outputs of another stack of this project, for StackReference. */
   stackOutputs: (stack: string) => Promise<PropertyMap>;
-  /** The id of an existing resource a resource's inputs ask to take over, if they do. */
-  adoptedId?: (inputs: PropertyMap) => string | undefined;
+  /** What the package the engine runs adds: its plugin's package, adoption, what a resumed create tells it. */
+  extension?: Pick<EngineExtension, "packageName" | "adoptIdOf" | "decorateCreate">;
   emit: (event: EngineEvent) => void;
   /** Aborted when the run is to stop: no new step starts; those in flight finish. */
   signal?: AbortSignal;
@@ -69,14 +70,24 @@ export class Deployment implements MonitorHandler {
       provider: options.provider,
       defaultProvider: (type, asked) => this.#defaultProvider(type, asked),
       stackOutputs: options.stackOutputs,
-      ...(options.adoptedId ? { adoptedId: options.adoptedId } : {}),
+      ...(options.extension?.adoptIdOf ? { adoptedId: options.extension.adoptIdOf } : {}),
+      ...(options.extension?.packageName ? { pluginPackage: options.extension.packageName } : {}),
       ...(options.configChecker ? { configChecker: options.configChecker } : {}),
     });
-    this.#executor = new StepExecutor({ snapshot: options.snapshot, provider: options.provider, asCli: options.asCli ?? false });
+    this.#executor = new StepExecutor({
+      snapshot: options.snapshot,
+      provider: options.provider,
+      asCli: options.asCli ?? false,
+      ...(options.extension?.decorateCreate ? { decorateCreate: options.extension.decorateCreate } : {}),
+    });
   }
 
   get #snapshot(): Snapshot {
     return this.#o.snapshot;
+  }
+
+  get #pluginPackage(): string | undefined {
+    return this.#o.extension?.packageName;
   }
 
   log(severity: Severity, message: string, urn: string, ephemeral = false): void {
@@ -88,7 +99,7 @@ export class Deployment implements MonitorHandler {
     try {
       return await make();
     } catch (e) {
-      if (e instanceof PlanError) this.progress.fail(e.op, urn, e.keys, e.message);
+      if (e instanceof PlanError) this.progress.fail(e.op, urn, e.keys, e.message, e.code);
       throw e;
     }
   }
@@ -127,7 +138,7 @@ export class Deployment implements MonitorHandler {
     try {
       // Dependencies and the resource's provider finish first; a failed one keeps this one from running, reported
       // as skipped.
-      const provider = reg.provider || (reg.custom && providerTypeOf(reg.type) ? await this.#defaultProvider(reg.type, reg) : "");
+      const provider = reg.provider || (reg.custom && providerTypeOf(reg.type, this.#pluginPackage) ? await this.#defaultProvider(reg.type, reg) : "");
       // Looked up once its default provider is in place, which may have moved the resource's reference to it.
       let old = this.#snapshot.find(urn);
       for (const alias of reg.aliasUrns) old ??= this.#snapshot.find(alias);
@@ -173,7 +184,7 @@ export class Deployment implements MonitorHandler {
       if (!found) throw new Error(`pulumi:pulumi:getResource: no resource ${urn} in this stack`);
       return { urn, id: found.id ?? "", state: found.outputs };
     }
-    if (this.#o.call && providerTypeOf(token)) return this.#o.call(token, args, provider || undefined);
+    if (this.#o.call && providerTypeOf(token, this.#pluginPackage)) return this.#o.call(token, args, provider || undefined);
     throw new Error(`function ${token} is not served by the local engine: a dynamic provider has no functions, so lookups run in the program`);
   }
 
@@ -189,7 +200,7 @@ export class Deployment implements MonitorHandler {
    * does (`default_0_1_0` for a resource asking for version 0.1.0).
    */
   #defaultProvider(type: string, asked?: ProviderVersion): Promise<string> {
-    const providerType = providerTypeOf(type) ?? type;
+    const providerType = providerTypeOf(type, this.#pluginPackage) ?? type;
     const name = defaultProviderName(asked);
     let ref = this.#providerRefs.get(`${providerType}::${name}`);
     if (!ref) {

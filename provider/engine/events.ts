@@ -3,7 +3,7 @@
 import { stripVTControlCharacters } from "node:util";
 import { leafChanges, leafValues, type LeafChange } from "./changes.ts";
 import type { Severity } from "./monitor.ts";
-import { stepDetail, stepKeys, type Step, type StepOp } from "./steps.ts";
+import { failureCode, stepDetail, stepKeys, type Step, type StepOp } from "./steps.ts";
 import { urnName, urnType } from "./urn.ts";
 
 export interface StepEvent {
@@ -24,6 +24,8 @@ export interface StepEvent {
   changes?: LeafChange[];
   detail?: string;
   error?: string;
+  /** What kind of failure `error` is, when the provider says (ProviderError.code): `INVALID_AUTHORIZATION`, `BUILD_FAILED`. */
+  code?: string;
   /** The resource whose failure kept this one from running. */
   cause?: string;
   ms?: number;
@@ -86,15 +88,16 @@ export class Progress {
       return result;
     } catch (e) {
       this.failed = true;
-      this.#report({ ...base, phase: "failed", error: (e as Error).message, ms: Date.now() - started });
+      const code = failureCode(e);
+      this.#report({ ...base, phase: "failed", error: (e as Error).message, ...(code ? { code } : {}), ms: Date.now() - started });
       throw e;
     }
   }
 
   /** Reports a step that failed before it started (bad inputs, an unreadable resource). */
-  fail(op: StepOp, urn: string, keys: string[], message: string): void {
+  fail(op: StepOp, urn: string, keys: string[], message: string, code?: string): void {
     this.failed = true;
-    this.#report({ kind: "step", phase: "failed", op, urn, type: urnType(urn), name: urnName(urn), keys, planned: this.#planned, error: message });
+    this.#report({ kind: "step", phase: "failed", op, urn, type: urnType(urn), name: urnName(urn), keys, planned: this.#planned, error: message, ...(code ? { code } : {}) });
   }
 
   /** Reports a resource not attempted because one it depends on failed or was skipped itself. */

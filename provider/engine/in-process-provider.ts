@@ -1,36 +1,34 @@
-// This package's own dynamic resources, served in the engine's process: the lifecycle the dynamic-provider host
-// would load through their `__provider` shim, called directly with the host's conventions (plain values in, the
-// `__provider` kept on what it answers, a kept resource's error as ResourceInitFailedError), without a second
-// process or a gRPC round trip per call. The lifecycle is the engine's own copy (the package that runs the engine),
-// where the host would load the copy installed next to the program. Other dynamic resources still go to the host.
-import { setTimeout as sleep } from "node:timers/promises";
-import { createLifecycle } from "../runtime/lifecycle/lifecycle.ts";
-import { accountChecks } from "../runtime/lifecycle/config-check.ts";
-import { accountServices } from "../runtime/lifecycle/service-client.ts";
-import { readSettings } from "../runtime/lifecycle/settings.ts";
-import { PROVIDER_KEY } from "../runtime/markers.ts";
-import { isPackageShim } from "../runtime/resources/shim.ts";
+// A dynamic provider served in the engine's process (the extension's `inProcess`): the provider the dynamic-provider
+// host would load through a resource's `__provider`, called directly with the host's conventions (plain values in,
+// the `__provider` kept on what it answers, a kept resource's error as ResourceInitFailedError), without a second
+// process or a gRPC round trip per call. Other dynamic resources still go to the host.
 import { ProviderError, ResourceInitFailedError, type CheckResult, type DiffResult, type ResourceCalls, type WriteOptions } from "./provider-host.ts";
-import { revealedMap, type PropertyMap } from "../plugin/values.ts";
+import { PROVIDER_KEY, revealedMap, type PropertyMap } from "../plugin/values.ts";
 
 type Props = Record<string, unknown>;
 
-export interface InProcessProviderOptions {
-  /** The provider config the host's `configure` would get (stack config, full keys). */
-  config: Record<string, unknown>;
-  /** The environment the host would run in (AUDIENCE_BASE_URL, ...). */
-  env: NodeJS.ProcessEnv;
-  /** A warning for the user (the host prints it as a `warning: ` line). */
-  report: (message: string) => void;
-  /** A passing status, such as a build's (the host sends it as an ephemeral log). */
-  progress: (message: string) => void;
-  /** The run's stop: it ends a create's or update's wait for a build, as a plugin's Cancel does. */
+/** The limits a create or update takes: the step's customTimeouts and the run's stop. */
+export interface CallLimits {
+  timeoutSeconds?: number;
   signal?: AbortSignal;
 }
 
-/** Whether a resource's properties name this package's shim (of this version or an earlier one) as their provider. */
-export function servedInProcess(props: PropertyMap): boolean {
-  return isPackageShim(props[PROVIDER_KEY]);
+/** A dynamic provider's calls as the dynamic-provider host makes them, a create and an update taking their limits. */
+export interface DynamicCalls {
+  check(olds: Props, news: Props): Promise<{ inputs?: Props; failures?: { property: string; reason: string; code?: string }[] }>;
+  diff(id: string, olds: Props, news: Props): Promise<{ changes?: boolean; replaces?: string[]; deleteBeforeReplace?: boolean; forcing?: string[] }>;
+  create(inputs: Props, limits: CallLimits): Promise<{ id: string; outs?: Props }>;
+  /** `recordedInputs` on a refresh, as a plugin's Read gets them (Pulumi's dynamic-provider host passes none). */
+  read(id: string, props: Props, recordedInputs?: Props): Promise<{ id?: string; props?: Props; inputs?: Props }>;
+  update(id: string, olds: Props, news: Props, limits: CallLimits): Promise<{ outs?: Props }>;
+  delete(id: string, props: Props): Promise<void>;
+}
+
+export interface InProcessProviderOptions {
+  /** The provider, or its load: a run overlaps loading it with the program's own boot. */
+  provider: DynamicCalls | Promise<DynamicCalls>;
+  /** The run's stop: it ends a create's or update's wait, as a plugin's Cancel does. */
+  signal?: AbortSignal;
 }
 
 /** What crosses the host's wire: plain values, as JSON carries them (a copy the lifecycle may change). */
@@ -43,12 +41,13 @@ function withProvider(result: Props | undefined, props: Props): PropertyMap {
   return plain({ ...result, [PROVIDER_KEY]: props[PROVIDER_KEY] }) as PropertyMap;
 }
 
-/** An error as the host's gRPC answer would carry it. */
+/** An error as a host's gRPC answer carries it, with the failure's code when the provider gives one. */
 function asHostError(e: unknown): Error {
-  const error = e as { message?: string; id?: string; properties?: Props; reasons?: string[] };
+  const error = e as { message?: string; id?: string; properties?: Props; reasons?: string[]; code?: unknown };
   const message = error?.message ?? String(e);
-  if (error?.id) return new ResourceInitFailedError(message, error.id, plain(error.properties) as PropertyMap, error.reasons ?? []);
-  return new ProviderError(message);
+  const code = typeof error?.code === "string" ? error.code : undefined;
+  if (error?.id) return new ResourceInitFailedError(message, error.id, plain(error.properties) as PropertyMap, error.reasons ?? [], code);
+  return new ProviderError(message, { code });
 }
 
 async function hostCall<T>(call: () => Promise<T>): Promise<T> {
@@ -60,91 +59,97 @@ async function hostCall<T>(call: () => Promise<T>): Promise<T> {
 }
 
 export class InProcessProvider implements ResourceCalls {
-  readonly #lifecycle: ReturnType<typeof createLifecycle>;
+  readonly #loaded: Promise<DynamicCalls>;
   readonly #signal: AbortSignal | undefined;
 
   constructor(options: InProcessProviderOptions) {
     this.#signal = options.signal;
-    const settings = readSettings((key) => options.config[key], options.env);
-    const services = accountServices(() => settings);
-    this.#lifecycle = createLifecycle({
-      settings: () => settings,
-      service: services.service,
-      sleep: (ms, signal) => sleep(ms, undefined, { signal }),
-      report: options.report,
-      progress: options.progress,
-      accountProblem: accountChecks(() => settings).problem,
-    });
+    this.#loaded = Promise.resolve(options.provider);
+    // Awaited by every call, which reports a failure; unawaited until then, it is not an unhandled rejection.
+    this.#loaded.catch(() => undefined);
+  }
+
+  /** Calls the provider once loaded; a load that failed fails here, unwrapped. */
+  async #call<T>(fn: (provider: DynamicCalls) => Promise<T>): Promise<T> {
+    const provider = await this.#loaded;
+    return hostCall(() => fn(provider));
   }
 
   check(_urn: string, olds: PropertyMap, news: PropertyMap): Promise<CheckResult> {
-    return hostCall(async () => {
+    return this.#call(async (provider) => {
       const given = plain(news);
-      const { inputs, failures } = await this.#lifecycle.check(plain(olds), given);
-      return { inputs: withProvider(inputs ?? given, given), failures: (failures ?? []).map((f) => ({ property: f.property, reason: f.reason })) };
+      const { inputs, failures } = await provider.check(plain(olds), given);
+      return { inputs: withProvider(inputs ?? given, given), failures: (failures ?? []).map((f) => ({ property: f.property, reason: f.reason, ...(f.code ? { code: f.code } : {}) })) };
     });
   }
 
-  /** The host answers no detailed diff and no changed keys: the engine compares the inputs itself. */
+  /**
+   * As the host answers: no detailed diff and no changed keys (the engine compares the inputs itself), top-level
+   * replace keys; besides, the paths that force a replacement when the provider tells them.
+   */
   diff(id: string, _urn: string, oldOutputs: PropertyMap, news: PropertyMap): Promise<DiffResult> {
-    return hostCall(async () => {
-      const result = await this.#lifecycle.diff(id, plain(oldOutputs), plain(news));
+    return this.#call(async (provider) => {
+      const result = await provider.diff(id, plain(oldOutputs), plain(news));
       const changes = result.changes === true ? "some" : result.changes === false ? "none" : "unknown";
-      return { changes, replaces: result.replaces ?? [], deleteBeforeReplace: result.deleteBeforeReplace ?? false, diffs: [] };
+      const replaces = result.replaces ?? [];
+      return { changes, replaces, deleteBeforeReplace: result.deleteBeforeReplace ?? false, diffs: [], ...(replaces.length > 0 && result.forcing ? { forcing: result.forcing } : {}) };
     });
   }
 
   /** The step's limits: its customTimeouts and the run's stop. */
-  #limits({ timeout }: WriteOptions) {
+  #limits({ timeout }: WriteOptions): CallLimits {
     return { ...(timeout ? { timeoutSeconds: timeout } : {}), ...(this.#signal ? { signal: this.#signal } : {}) };
   }
 
   create(_urn: string, inputs: PropertyMap, options: WriteOptions = {}): Promise<{ id: string; outputs: PropertyMap }> {
-    return hostCall(async () => {
+    return this.#call(async (provider) => {
       const props = plain(inputs);
-      const result = await this.#lifecycle.create(props, this.#limits(options));
+      const result = await provider.create(props, this.#limits(options));
       return { id: result.id, outputs: withProvider(result.outs, props) };
     });
   }
 
   update(id: string, _urn: string, oldOutputs: PropertyMap, news: PropertyMap, _oldInputs?: PropertyMap, options: WriteOptions = {}): Promise<PropertyMap> {
-    return hostCall(async () => {
+    return this.#call(async (provider) => {
       const props = plain(news);
-      const result = await this.#lifecycle.update(id, plain(oldOutputs), props, this.#limits(options));
+      const result = await provider.update(id, plain(oldOutputs), props, this.#limits(options));
       return withProvider(result.outs, props);
     });
   }
 
   read(id: string, _urn: string, outputs?: PropertyMap, inputs?: PropertyMap): Promise<{ id: string; outputs: PropertyMap; inputs?: PropertyMap }> {
-    return hostCall(async () => {
-      let props = plain(outputs);
-      if (Object.keys(props).length === 0 && inputs) props = plain(inputs);
-      const result = await this.#lifecycle.read(id, props);
+    return this.#call(async (provider) => {
+      const recorded = plain(outputs);
+      const refresh = Object.keys(recorded).length > 0;
+      const props = refresh || !inputs ? recorded : plain(inputs);
+      const result = await (refresh && inputs ? provider.read(id, props, plain(inputs)) : provider.read(id, props));
       const found = { id: result.id ?? "", outputs: withProvider(result.props, props) };
       return result.inputs ? { ...found, inputs: withProvider(result.inputs, props) } : found;
     });
   }
 
   delete(id: string, _urn: string, outputs: PropertyMap): Promise<void> {
-    return hostCall(() => this.#lifecycle.delete(id, plain(outputs)));
+    return this.#call((provider) => provider.delete(id, plain(outputs)));
   }
 }
 
 /**
- * The dynamic provider of every `pulumi-nodejs:` resource: this package's resources in process, the others
- * through the dynamic-provider host, started on first use.
+ * The dynamic provider of every `pulumi-nodejs:` resource: those `served` in process by `own`, the others through
+ * the dynamic-provider host, started on first use.
  */
 export class DynamicProviders implements ResourceCalls {
-  readonly #own: () => InProcessProvider;
+  readonly #served: (props: PropertyMap) => boolean;
+  readonly #own: () => ResourceCalls;
   readonly #host: () => Promise<ResourceCalls>;
 
-  constructor(own: () => InProcessProvider, host: () => Promise<ResourceCalls>) {
+  constructor(served: (props: PropertyMap) => boolean, own: () => ResourceCalls, host: () => Promise<ResourceCalls>) {
+    this.#served = served;
     this.#own = own;
     this.#host = host;
   }
 
   async #by(props: PropertyMap): Promise<ResourceCalls> {
-    return servedInProcess(props) ? this.#own() : this.#host();
+    return this.#served(props) ? this.#own() : this.#host();
   }
 
   async check(urn: string, olds: PropertyMap, news: PropertyMap): Promise<CheckResult> {

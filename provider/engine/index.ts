@@ -2,15 +2,15 @@
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { nodeProblem } from "pulumi-audience/node-version";
-import type { Controls } from "../runtime/lifecycle/controls.ts";
 import { Deployment, type Operation } from "./deployment.ts";
 import type { EngineEvent, StepEvent } from "./events.ts";
-import { childNodeOptions, runLanguageRuntime } from "./language.ts";
-import { startMonitor } from "./monitor.ts";
+import { childNodeOptions, nodeRuntime, type LanguageRuntime } from "./language.ts";
+import { startMonitor, type MonitorServer } from "./monitor.ts";
 import { checkStackName, loadProject, loadStackConfig, ProjectError, programConfigEnv, providerConfig, setConfigArg, type Project, type StackConfig } from "./project.ts";
 import { PluginHost } from "./plugin-host.ts";
-import { DynamicProviders, InProcessProvider, servedInProcess } from "./in-process-provider.ts";
-import { DynamicProviderHost } from "./provider-host.ts";
+import type { EngineExtension, InProcessDynamic } from "./extension.ts";
+import { DynamicProviders } from "./in-process-provider.ts";
+import { DynamicProviderHost, type ResourceCalls } from "./provider-host.ts";
 import { providerTypeOf, ProviderHosts } from "./providers.ts";
 import { lockStack, Snapshot } from "./snapshot.ts";
 import { DEFAULT_STACK, resolvePassphrase, stackStatePath } from "./stack-files.ts";
@@ -19,6 +19,7 @@ import { PROVIDER_TYPE as DYNAMIC_PROVIDER_TYPE, STACK_TYPE, urnType } from "./u
 import { isSecret, revealed, type PropertyMap, type Value } from "../plugin/values.ts";
 
 export type { Operation } from "./deployment.ts";
+export type { EngineExtension, InProcessContext, InProcessDynamic } from "./extension.ts";
 export type { DiagnosticEvent, EngineEvent, StepEvent } from "./events.ts";
 export type { LeafChange } from "./changes.ts";
 export type { StepOp } from "./steps.ts";
@@ -54,12 +55,20 @@ export interface RunOptions {
   signal?: AbortSignal;
   /**
    * CLI-faithful mode: take no shortcut the Pulumi CLI does not take. Dynamic resources go to @pulumi/pulumi's
-   * dynamic-provider host started through its launcher (which loads the `pulumi-audience/provider` installed for
-   * the program), the plugin is the program's installed `pulumi-resource-audience`, both with the CLI's arguments
-   * and environment; no hint the CLI does not send; pending operations handled as the CLI handles them. Default:
-   * AUDIENCE_FAITHFUL=1 in the environment.
+   * dynamic-provider host started through its launcher (which loads the provider installed for the program), the
+   * plugin gets the CLI's arguments and environment; pending operations handled as the CLI handles them; nothing
+   * served in process. Which plugin to start and the hints the CLI does not send are the extension's to decide.
    */
   faithful?: boolean;
+  /** What the package the engine runs adds to it (see extension.ts); without one, dynamic resources only. */
+  extension?: EngineExtension;
+  /** Runs the program against the engine's monitor; default: @pulumi/pulumi's Node runtime in a child process. */
+  runtime?: LanguageRuntime;
+  /**
+   * Serves the dynamic resources this package does not; default: @pulumi/pulumi's dynamic-provider host, started
+   * on first use. Not used in CLI-faithful mode, where every dynamic resource goes to that host.
+   */
+  dynamicHost?: () => Promise<ResourceCalls>;
 }
 
 export interface RunResult {
@@ -69,6 +78,8 @@ export interface RunResult {
   ok: boolean;
   /** What went wrong, when ok is false. */
   error?: string;
+  /** What kind of failure `error` is, when its provider said (a failed step's `code`). */
+  errorCode?: string;
   /** Finished steps by kind, e.g. { create: 3, same: 1 }. */
   changes: Partial<Record<StepOp, number>>;
   /** Steps that failed, and steps not run because a resource they depend on failed. */
@@ -81,17 +92,6 @@ export interface RunResult {
   diagnostics: { severity: string; message: string; urn?: string }[];
   durationMs: number;
   statePath: string;
-}
-
-/** How the provider's output marks a warning for the user (see the runtime's `report`). */
-const WARNING_PREFIX = "warning: ";
-
-/** The input by which a resource takes over an existing one instead of creating it (audience's `adoptId`). */
-const ADOPT_KEY: keyof Controls = "adoptId";
-
-function adoptedId(inputs: PropertyMap): string | undefined {
-  const id = inputs[ADOPT_KEY];
-  return typeof id === "string" && id !== "" ? id : undefined;
 }
 
 export async function runProgram(options: RunOptions): Promise<RunResult> {
@@ -144,7 +144,8 @@ async function deploy(options: RunOptions, { project, stack, parallel, passphras
   };
 
   const baseEnv: NodeJS.ProcessEnv = { ...process.env, ...options.env };
-  const faithful = options.faithful ?? /^(1|true)$/i.test(baseEnv["AUDIENCE_FAITHFUL"] ?? "");
+  const faithful = options.faithful ?? false;
+  const extension = options.extension ?? {};
   const childEnv: NodeJS.ProcessEnv = {
     ...baseEnv,
     // The CLI hands the program the user's NODE_OPTIONS; this engine adds the `source` condition it runs with.
@@ -162,18 +163,25 @@ async function deploy(options: RunOptions, { project, stack, parallel, passphras
     PULUMI_RUNTIME_TYPESCRIPT: String(project.typescript),
     ...(project.nodeArgs.length > 0 ? { PULUMI_RUNTIME_NODEARGS: project.nodeArgs.join(" ") } : {}),
   };
+  // The resource monitor serves the program and the providers' logs: started for the first of them, so a refresh or
+  // a destroy of this package's resources, which start neither, serves nothing.
+  let monitor: Promise<MonitorServer> | undefined;
+  const engineAddress = async () => (await (monitor ??= startMonitor(deployment, project.dir))).address;
   let host: Promise<DynamicProviderHost> | undefined;
-  let monitorAddress = "";
   const dynamicHost = () =>
-    (host ??= DynamicProviderHost.start({
+    (host ??= engineAddress().then((monitorAddress) => DynamicProviderHost.start({
       cwd: project.dir,
       asCli: faithful,
       // The provider's logs (a build's status) reach this engine's Log service, as the program's do.
       env: faithful ? cliHostEnv : { ...childEnv, PULUMI_NODEJS_ENGINE: monitorAddress },
       engineAddress: monitorAddress,
-      // The provider's warnings (a lost create resolved, ...) are the user's to read; the rest is for debugging.
-      onOutput: (line) => (line.startsWith(WARNING_PREFIX) ? deployment.log("warning", line.slice(WARNING_PREFIX.length), "") : deployment.log("debug", line, "")),
-    }).then(async (h) => {
+      ...(extension.stepTimeout ? { stepTimeout: extension.stepTimeout } : {}),
+      // What the package's provider prints may be for the user (the extension says); the rest is for debugging.
+      onOutput: (line) => {
+        const { severity, message } = extension.onHostLog?.(line) ?? { severity: "debug" as const, message: line };
+        deployment.log(severity, message, "");
+      },
+    })).then(async (h) => {
       await h.configure(providerConfig(config));
       return h;
     }));
@@ -185,27 +193,33 @@ async function deploy(options: RunOptions, { project, stack, parallel, passphras
     const loaded = await Snapshot.load(path, passphrase);
     return loaded.resources.find((r) => urnType(r.urn) === STACK_TYPE)?.outputs ?? {};
   };
-  let own: InProcessProvider | undefined;
-  const inProcess = () =>
-    (own ??= new InProcessProvider({
-      config: providerConfig(config),
-      env: childEnv,
-      report: (message) => deployment.log("warning", message, ""),
-      progress: (message) => deployment.log("info", message, "", true),
-      ...(options.signal ? { signal: options.signal } : {}),
-    }));
-  // Faithful: every dynamic resource through the host, as under the CLI; else this package's in the engine's process.
-  const dynamic = faithful ? undefined : new DynamicProviders(inProcess, dynamicHost);
+  // Faithful: every dynamic resource through the host, as under the CLI; else the extension's in the engine's process.
+  const inProcess = faithful ? undefined : extension.inProcess;
+  let own: ResourceCalls | undefined;
+  const ownProvider = (served: InProcessDynamic) => (own ??= served.start({
+    config: providerConfig(config),
+    env: childEnv,
+    log: (severity, message, ephemeral) => deployment.log(severity, message, "", ephemeral),
+    ...(options.signal ? { signal: options.signal } : {}),
+  }));
+  // Dynamic resources of other packages: the run's own server of them (tests), else @pulumi/pulumi's host.
+  const otherDynamic = faithful ? dynamicHost : (options.dynamicHost ?? dynamicHost);
+  const dynamic = inProcess && new DynamicProviders(inProcess.serves, () => ownProvider(inProcess), otherDynamic);
   const hosts = new ProviderHosts({
-    dynamic: async () => dynamic ?? dynamicHost(),
+    pluginPackage: extension.packageName,
+    dynamic: async () => dynamic ?? otherDynamic(),
     // The plugin's warnings and progress come through the monitor's Log service, as the program's do.
-    plugin: () => PluginHost.start({
-      cwd: project.dir,
-      env: faithful ? cliPluginEnv : childEnv,
-      engineAddress: monitorAddress,
-      onOutput: (line) => deployment.log("debug", line, ""),
-      ...(faithful ? { asCli: { engineAddress: monitorAddress } } : {}),
-    }),
+    plugin: async () => {
+      if (!extension.pluginLaunch) throw new Error(`the ${extension.packageName} package gives no way to start its provider plugin`);
+      const monitorAddress = await engineAddress();
+      return PluginHost.start({
+        cwd: project.dir,
+        env: faithful ? cliPluginEnv : childEnv,
+        engineAddress: monitorAddress,
+        onOutput: (line) => deployment.log("debug", line, ""),
+        launch: extension.pluginLaunch(project.dir),
+      });
+    },
     stackConfig: providerConfig(config),
     providerInputs: (urn) => deployment.providerInputs(urn),
   });
@@ -217,24 +231,22 @@ async function deploy(options: RunOptions, { project, stack, parallel, passphras
   const configChecker = (providerType: string) => hosts.configChecker(providerType);
   const checkDefaultProvider = (providerType: string, urn: string) => hosts.checkDefault(providerType, urn);
   const deployment: Deployment = new Deployment({
-    project: project.name, stack, snapshot, dryRun, parallel, emit, provider, configChecker, checkDefaultProvider, call, stackOutputs, adoptedId,
+    project: project.name, stack, snapshot, dryRun, parallel, emit, provider, configChecker, checkDefaultProvider, call, stackOutputs, extension,
     asCli: faithful,
     ...(options.signal ? { signal: options.signal } : {}),
   });
   await deployment.reportInterrupted();
 
-  const monitor = await startMonitor(deployment, project.dir);
-  monitorAddress = monitor.address;
   // Both processes take a while to load @pulumi/pulumi: when the state holds dynamic resources of other providers,
-  // start the host while the program boots. This package's own resources need no host.
-  if (snapshot.resources.some((r) => r.custom && r.id && providerTypeOf(r.type) === DYNAMIC_PROVIDER_TYPE && (faithful || !servedInProcess(r.outputs)))) dynamicHost().catch(() => undefined);
+  // start the host while the program boots. Those served in process need no host.
+  if (otherDynamic === dynamicHost && snapshot.resources.some((r) => r.custom && r.id && providerTypeOf(r.type, extension.packageName) === DYNAMIC_PROVIDER_TYPE && !inProcess?.serves(r.outputs))) dynamicHost().catch(() => undefined);
   let error: string | undefined;
   try {
     if (options.operation === "preview" || options.operation === "up") {
-      const code = await runLanguageRuntime({
+      const program = (options.runtime ?? nodeRuntime).run({
         project,
         stack,
-        monitorAddress,
+        monitorAddress: await engineAddress(),
         dryRun,
         parallel,
         env: { ...childEnv, ...programConfigEnv(config) },
@@ -242,6 +254,9 @@ async function deploy(options: RunOptions, { project, stack, parallel, passphras
         signal: stopProgram.signal,
         asCli: faithful,
       });
+      // The program is starting: this package's provider loads meanwhile, ready for the first resource it declares.
+      if (inProcess) ownProvider(inProcess);
+      const code = await program;
       await deployment.settled();
       if (options.signal?.aborted) throw new Error("the run was stopped (interrupted): steps in flight finished; run up again to finish");
       if (code !== 0 && !deployment.progress.failed) deployment.log("error", `the program exited with code ${code}`, "");
@@ -259,14 +274,21 @@ async function deploy(options: RunOptions, { project, stack, parallel, passphras
     clearTimeout(stopTimer);
     options.signal?.removeEventListener("abort", stopNow);
     options.signal?.removeEventListener("abort", cancelPlugins);
-    await monitor.close();
+    if (monitor) await monitor.then((m) => m.close(), () => undefined);
     if (host) await host.then((h) => h.close(), () => undefined);
     await hosts.close();
-    if (!dryRun) await snapshot.compact();
+    try {
+      if (!dryRun) await snapshot.compact();
+    } finally {
+      await snapshot.close();
+    }
   }
   const { steps, diagnostics, failed } = deployment.progress;
+  let errorCode: string | undefined;
   if (failed && !error) {
-    error = steps.find((s) => s.phase === "failed")?.error ?? diagnostics.find((d) => d.severity === "error")?.message ?? "the deployment failed";
+    const step = steps.find((s) => s.phase === "failed");
+    error = step?.error ?? diagnostics.find((d) => d.severity === "error")?.message ?? "the deployment failed";
+    errorCode = step?.code;
   }
 
   const stackRecord = snapshot.resources.find((r) => urnType(r.urn) === STACK_TYPE);
@@ -279,6 +301,7 @@ async function deploy(options: RunOptions, { project, stack, parallel, passphras
     stack,
     ok: error === undefined,
     ...(error === undefined ? {} : { error }),
+    ...(errorCode === undefined ? {} : { errorCode }),
     changes,
     failed: steps.filter((s) => s.phase === "failed").length,
     skipped: steps.filter((s) => s.phase === "skipped").length,

@@ -1,6 +1,8 @@
 // An append-only file of JSON records, one a line. Records appended while a write is under way go out together
 // in the next write, with one fsync for all of them (group commit); each append resolves once its record is on disk.
-import { mkdir, open, readFile, rm, truncate } from "node:fs/promises";
+// The file stays open between writes, so a batch costs a write and a sync, not an open and a close too: close() or
+// remove() lets it go.
+import { mkdir, open, readFile, rm, truncate, type FileHandle } from "node:fs/promises";
 import { dirname } from "node:path";
 
 export class JournalError extends Error {
@@ -26,6 +28,8 @@ export class Journal {
   #queued: { line: string; done: () => void; failed: (e: Error) => void }[] = [];
   /** The writer while it runs: it takes what is queued, batch after batch, until nothing is left. */
   #writer: Promise<void> | undefined;
+  /** The file, opened for appending by the first write and kept open until close() or remove(). */
+  #file: FileHandle | undefined;
 
   /** `found`: what read() found in the file, so appends go after its whole records. */
   constructor(path: string, found?: JournalContents) {
@@ -81,15 +85,13 @@ export class Journal {
         const repair = this.#repair;
         if (repair) await truncate(this.path, repair.wholeBytes);
         this.#repair = undefined;
-        const file = await open(this.path, "a", 0o600);
-        try {
-          await file.write((repair?.unterminated ? "\n" : "") + batch.map((b) => b.line).join(""));
-          await file.datasync();
-        } finally {
-          await file.close();
-        }
+        this.#file ??= await open(this.path, "a", 0o600);
+        await this.#file.write((repair?.unterminated ? "\n" : "") + batch.map((b) => b.line).join(""));
+        await this.#file.datasync();
         for (const b of batch) b.done();
       } catch (e) {
+        // The next batch starts from a file opened anew, as after a crash.
+        await this.#release().catch(() => undefined);
         for (const b of batch) b.failed(e as Error);
       }
     }
@@ -99,8 +101,20 @@ export class Journal {
 
   /** Waits for what is queued, then removes the file (its records are kept elsewhere by then). */
   async remove(): Promise<void> {
-    await this.settled();
+    await this.close();
     await rm(this.path, { force: true });
+  }
+
+  /** Waits for what is queued, then closes the file; a later append opens it again. */
+  async close(): Promise<void> {
+    await this.settled();
+    await this.#release();
+  }
+
+  async #release(): Promise<void> {
+    const file = this.#file;
+    this.#file = undefined;
+    await file?.close();
   }
 
   /** Resolves once every record appended so far is written (or failed). */

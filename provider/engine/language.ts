@@ -75,6 +75,18 @@ process.once("exit", () => {
   for (const child of running) child.kill("SIGKILL");
 });
 
+/**
+ * What runs a program against the engine's monitor: @pulumi/pulumi's Node runtime in a child process (`nodeRuntime`),
+ * or, in the engine's tests, a function in the engine's process that calls the same monitor.
+ */
+export interface LanguageRuntime {
+  /** Runs the program to completion; resolves with its exit code. */
+  run(run: ProgramRun): Promise<number>;
+}
+
+/** The program in @pulumi/pulumi's Node language runtime, in a process of its own, as the Pulumi CLI runs it. */
+export const nodeRuntime: LanguageRuntime = { run: runLanguageRuntime };
+
 /** Runs the program to completion; resolves with its exit code. */
 export async function runLanguageRuntime(run: ProgramRun): Promise<number> {
   const { project } = run;

@@ -68,14 +68,19 @@ export interface MonitorHandler {
 
 /** Monitor features this engine implements; the SDK adapts to the rest (e.g. computes alias URNs itself). */
 const FEATURES = new Set(["secrets"]);
-const FEATURE_ENUMS = [resourceProto.ResourceMonitorFeature.RESOURCE_MONITOR_FEATURE_SECRETS];
 
-const SEVERITIES: Record<number, Severity> = {
-  [engineProto.LogSeverity.DEBUG]: "debug",
-  [engineProto.LogSeverity.INFO]: "info",
-  [engineProto.LogSeverity.WARNING]: "warning",
-  [engineProto.LogSeverity.ERROR]: "error",
-};
+/** The stubs' enums, read when a monitor starts: importing this module loads no stub. */
+function stubEnums(): { featureEnums: number[]; severities: Record<number, Severity> } {
+  return {
+    featureEnums: [resourceProto.ResourceMonitorFeature.RESOURCE_MONITOR_FEATURE_SECRETS],
+    severities: {
+      [engineProto.LogSeverity.DEBUG]: "debug",
+      [engineProto.LogSeverity.INFO]: "info",
+      [engineProto.LogSeverity.WARNING]: "warning",
+      [engineProto.LogSeverity.ERROR]: "error",
+    },
+  };
+}
 
 type JsStruct = Record<string, import("google-protobuf/google/protobuf/struct_pb.js").JavaScriptValue>;
 
@@ -117,8 +122,9 @@ function sourcePosition(req: InstanceType<typeof resourceProto.RegisterResourceR
 
 export async function startMonitor(handler: MonitorHandler, projectDir?: string): Promise<MonitorServer> {
   let rootUrn = "";
+  const { featureEnums, severities } = stubEnums();
   const monitor = {
-    getDeploymentInfo: unary(() => new resourceProto.DeploymentInfo().setSupportedfeaturesList(FEATURE_ENUMS)),
+    getDeploymentInfo: unary(() => new resourceProto.DeploymentInfo().setSupportedfeaturesList(featureEnums)),
     supportsFeature: unary((req: InstanceType<typeof resourceProto.SupportsFeatureRequest>) => new resourceProto.SupportsFeatureResponse().setHassupport(FEATURES.has(req.getId()))),
     registerResource: unary(async (req: InstanceType<typeof resourceProto.RegisterResourceRequest>) => {
       const propertyDependencies: Record<string, string[]> = {};
@@ -185,7 +191,7 @@ export async function startMonitor(handler: MonitorHandler, projectDir?: string)
   };
   const engine = {
     log: unary((req: InstanceType<typeof engineProto.LogRequest>) => {
-      handler.log(SEVERITIES[req.getSeverity()] ?? "info", req.getMessage(), req.getUrn(), req.getEphemeral());
+      handler.log(severities[req.getSeverity()] ?? "info", req.getMessage(), req.getUrn(), req.getEphemeral());
       return new emptyProto.Empty();
     }),
     getRootResource: unary(() => new engineProto.GetRootResourceResponse().setUrn(rootUrn)),

@@ -1,9 +1,5 @@
-// This package's `audience` resource provider plugin, spawned and spoken to over gRPC as Pulumi's engine does:
-// the resource calls of every provider, plus its configuration, functions, schema and cancellation.
-import { existsSync } from "node:fs";
-import { createRequire } from "node:module";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+// A package's resource provider plugin, spawned and spoken to over gRPC as Pulumi's engine does: the resource calls of
+// every provider, plus its configuration, functions, schema and cancellation. How to start it is the extension's.
 import type { ConfigureResponse, DiffResponse, GetSchemaResponse, InvokeResponse } from "@pulumi/pulumi/proto/provider_pb.js";
 import type { PluginInfo } from "@pulumi/pulumi/proto/plugin_pb.js";
 import type { Empty } from "google-protobuf/google/protobuf/empty_pb.js";
@@ -11,11 +7,15 @@ import { emptyProto, providerProto } from "../plugin/proto.ts";
 import { connectProvider, fromStruct, ProviderHost, type CheckResult } from "./provider-host.ts";
 import type { PropertyMap } from "../plugin/values.ts";
 
-/** The plugin's entry next to this module: its TypeScript source in a checkout, its compiled form in a build. */
-function pluginArgs(): string[] {
-  const source = fileURLToPath(new URL("../plugin/main.ts", import.meta.url));
-  if (existsSync(source)) return ["--conditions=source", source];
-  return [fileURLToPath(new URL("../plugin/main.js", import.meta.url))];
+/**
+ * How to start a package's provider plugin: a Node entry with its arguments (run with the engine's tether), or a
+ * `command` (an executable, as the Pulumi CLI runs `pulumi-resource-<package>`). The engine's address is appended.
+ */
+export interface PluginLaunch {
+  /** What the plugin is called in messages. */
+  name: string;
+  args: string[];
+  command?: string;
 }
 
 export interface PluginHostOptions {
@@ -38,18 +38,11 @@ export interface Configured {
 export type ProviderConfig = { variables: Record<string, string> } | { args: PropertyMap };
 
 export class PluginHost extends ProviderHost {
-  /**
-   * Starts the plugin from this package. `asCli`: as the Pulumi CLI starts a resource plugin, the
-   * `pulumi-resource-audience` executable installed for the program, with the engine's address as its argument.
-   */
-  static async start(options: PluginHostOptions & { asCli?: { engineAddress: string } }): Promise<PluginHost> {
-    const name = "audience provider plugin";
-    if (options.asCli) {
-      const command = createRequire(join(options.cwd, "package.json")).resolve("pulumi-audience/package.json").replace(/package\.json$/, "bin/pulumi-resource-audience.js");
-      return new PluginHost(name, await connectProvider(name, [options.asCli.engineAddress], { ...options, command }), true);
-    }
-    const args = options.engineAddress ? [...pluginArgs(), options.engineAddress] : pluginArgs();
-    return new PluginHost(name, await connectProvider(name, args, options), true);
+  /** Starts the plugin as `launch` says, with the engine's address (when known) as its last argument. */
+  static async start(options: PluginHostOptions & { launch: PluginLaunch }): Promise<PluginHost> {
+    const { name, args, command } = options.launch;
+    const all = options.engineAddress ? [...args, options.engineAddress] : args;
+    return new PluginHost(name, await connectProvider(name, all, { ...options, ...(command ? { command } : {}) }), true);
   }
 
   async configure(config: ProviderConfig): Promise<Configured> {
@@ -79,7 +72,7 @@ export class PluginHost extends ProviderHost {
     return { changes, replaces: res.getReplacesList(), diffs: res.getDiffsList() };
   }
 
-  /** Calls a function (`audience:index:getCohort`, ...). */
+  /** Calls a function (`<package>:index:getCohort`, ...). */
   async invoke(token: string, args: PropertyMap): Promise<PropertyMap> {
     const req = new providerProto.InvokeRequest();
     req.setTok(token);

@@ -1,5 +1,5 @@
 // A resource provider process spoken to over Pulumi's ResourceProvider gRPC, as Pulumi's engine does; here the real
-// dynamic-provider host of @pulumi/pulumi (the `audience` plugin is in plugin-host.ts).
+// dynamic-provider host of @pulumi/pulumi (a package's plugin is in plugin-host.ts).
 import type { ChildProcess } from "node:child_process";
 import type { Metadata, ServiceError } from "@grpc/grpc-js";
 import type { ResourceProviderClient } from "@pulumi/pulumi/proto/provider_grpc_pb.js";
@@ -7,13 +7,15 @@ import type { CheckResponse, ConfigureResponse, CreateResponse, DiffResponse, Re
 import type { Empty } from "google-protobuf/google/protobuf/empty_pb.js";
 import { grpc, providerProto, providerRpc, resolvePulumiModule, statusProto, structProto } from "../plugin/proto.ts";
 import { tetherArgs } from "./tether.ts";
-import { KIND_KEY, STEP_TIMEOUT_KEY } from "../runtime/lifecycle/controls.ts";
+import type { EngineExtension } from "./extension.ts";
+import { FAILURE_CODE_KEY, OUTCOME_UNKNOWN_CODE } from "../runtime/markers.ts";
 import { revealedMap, type PropertyMap } from "../plugin/values.ts";
 import { launchPlugin, stopPlugin, type LaunchedPlugin, type LaunchOptions } from "../plugin/launch.ts";
 
 export interface CheckResult {
   inputs: PropertyMap;
-  failures: { property: string; reason: string }[];
+  /** `code`: what kind of failure (ProviderError.code), when it is not the inputs' own. */
+  failures: { property: string; reason: string; code?: string }[];
 }
 
 export interface DiffResult {
@@ -24,35 +26,51 @@ export interface DiffResult {
   diffs?: string[];
   /** Property path -> kind of change (`UPDATE`, `ADD_REPLACE`, ...), when the provider answers a detailed diff. */
   detailed?: Record<string, string>;
+  /** The property paths whose change forces the replacement (`options.type`), when the provider tells them apart. */
+  forcing?: string[];
 }
 
-const DIFF_KINDS = Object.fromEntries(Object.entries(providerProto.PropertyDiff.Kind).map(([name, value]) => [value, name]));
+let diffKinds: Record<number, string> | undefined;
+/** A detailed diff's kind by its number, read from the stubs on first use: importing this module loads no stub. */
+const diffKindName = (kind: number) => (diffKinds ??= Object.fromEntries(Object.entries(providerProto.PropertyDiff.Kind).map(([name, value]) => [value, name])))[kind];
+
+/** A provider call that failed. */
+export class ProviderError extends Error {
+  override name = "ProviderError";
+  /** The host died during the call: what the call did is unknown. */
+  readonly hostDied: boolean;
+  /**
+   * What kind of failure it is, when the provider says: the service's error code (`INVALID_AUTHORIZATION`) or the
+   * provider's own (`BUILD_FAILED`, OUTCOME_UNKNOWN_CODE). Pulumi's dynamic-provider host passes none on.
+   */
+  readonly code: string | undefined;
+  constructor(message: string, options: { hostDied?: boolean; code?: string | undefined } = {}) {
+    super(message);
+    this.hostDied = options.hostDied ?? false;
+    this.code = options.code;
+  }
+}
 
 /**
  * The host's ErrorResourceInitFailed: a create or update that reached the service but did not finish, so the
  * resource exists (with this id and these outputs) and must be kept.
  */
-export class ResourceInitFailedError extends Error {
+export class ResourceInitFailedError extends ProviderError {
   override name = "ResourceInitFailedError";
   readonly id: string;
   readonly outputs: PropertyMap;
   readonly reasons: string[];
-  constructor(message: string, id: string, outputs: PropertyMap, reasons: string[]) {
-    super(message);
+  constructor(message: string, id: string, outputs: PropertyMap, reasons: string[], code?: string) {
+    super(message, { code });
     this.id = id;
     this.outputs = outputs;
     this.reasons = reasons;
   }
 }
 
-export class ProviderError extends Error {
-  override name = "ProviderError";
-  /** The host died during the call: what the call did is unknown. */
-  readonly hostDied: boolean;
-  constructor(message: string, hostDied = false) {
-    super(message);
-    this.hostDied = hostDied;
-  }
+/** Whether a failed write may have taken effect: the provider said so, or its host died during the call. */
+export function outcomeUnknown(e: unknown): boolean {
+  return e instanceof ProviderError && (e.hostDied || e.code === OUTCOME_UNKNOWN_CODE);
 }
 
 type Callback<Res> = (err: ServiceError | null, res: Res) => void;
@@ -126,12 +144,13 @@ export class ProviderHost {
   }
 
   #translate(err: ServiceError, what: string): Error {
+    const code = err.metadata?.get(FAILURE_CODE_KEY)[0]?.toString();
     const init = initFailure(err.metadata);
-    if (init) return new ResourceInitFailedError(err.details || err.message, init.id, init.outputs, init.reasons);
+    if (init) return new ResourceInitFailedError(err.details || err.message, init.id, init.outputs, init.reasons, code);
     if (err.code === grpc.status.UNAVAILABLE && this.#child.exitCode !== null) {
-      return new ProviderError(`${what}: the ${this.#name} died:\n${this.#stderr.slice(-10).join("\n")}`, true);
+      return new ProviderError(`${what}: the ${this.#name} died:\n${this.#stderr.slice(-10).join("\n")}`, { hostDied: true });
     }
-    return new ProviderError(err.details || err.message);
+    return new ProviderError(err.details || err.message, { code });
   }
 
   check(urn: string, olds: PropertyMap, news: PropertyMap): Promise<CheckResult> {
@@ -163,7 +182,7 @@ export class ProviderHost {
     const result: DiffResult = { changes, replaces: res.getReplacesList(), deleteBeforeReplace: res.getDeletebeforereplace(), diffs: res.getDiffsList() };
     if (!res.getHasdetaileddiff()) return result;
     const detailed: Record<string, string> = {};
-    res.getDetaileddiffMap().forEach((diff, path) => { detailed[path] = String(DIFF_KINDS[diff.getKind()]); });
+    res.getDetaileddiffMap().forEach((diff, path) => { detailed[path] = String(diffKindName(diff.getKind())); });
     return { ...result, detailed };
   }
 
@@ -225,28 +244,31 @@ export class ProviderHost {
 /** The resource calls a step makes, wherever the provider runs. */
 export type ResourceCalls = Pick<ProviderHost, "check" | "diff" | "create" | "read" | "update" | "delete">;
 
+/** What the dynamic-provider host does with a step's timeout, which it cannot pass on: none (as under the CLI). */
+type StepTimeout = EngineExtension["stepTimeout"];
+
 /** The dynamic-provider host of @pulumi/pulumi, which serves the `pulumi-nodejs:dynamic/...` resources. */
 export class DynamicProviderHost extends ProviderHost {
-  /** Whether the step's timeout goes to this package's resources as an input, which the Pulumi CLI never does. */
-  readonly #timeoutAsInput: boolean;
+  readonly #stepTimeout: StepTimeout;
 
-  protected constructor(name: string, connected: { launched: LaunchedPlugin; client: ResourceProviderClient }, timeoutAsInput: boolean) {
+  protected constructor(name: string, connected: { launched: LaunchedPlugin; client: ResourceProviderClient }, stepTimeout: StepTimeout) {
     super(name, connected, false);
-    this.#timeoutAsInput = timeoutAsInput;
+    this.#stepTimeout = stepTimeout;
   }
 
   /**
    * Starts the host. `asCli`: as the Pulumi CLI starts `pulumi-resource-pulumi-nodejs`, through @pulumi/pulumi's
-   * launcher script (which runs the `node` on PATH) with the engine's address as its only argument.
+   * launcher script (which runs the `node` on PATH) with the engine's address as its only argument. `stepTimeout`:
+   * how a create's or update's inputs carry the step's timeout, which no request of this host passes on.
    */
-  static async start(options: ProviderHostOptions & { asCli?: boolean }): Promise<DynamicProviderHost> {
+  static async start(options: ProviderHostOptions & { asCli?: boolean; stepTimeout?: StepTimeout }): Promise<DynamicProviderHost> {
     const name = "dynamic-provider host";
     if (options.asCli) {
       const launcher = resolvePulumiModule(options.cwd, "pulumi-resource-pulumi-nodejs");
-      return new DynamicProviderHost(name, await connectProvider(name, [launcher, options.engineAddress], { ...options, command: "/bin/sh" }), false);
+      return new DynamicProviderHost(name, await connectProvider(name, [launcher, options.engineAddress], { ...options, command: "/bin/sh" }), options.stepTimeout);
     }
     const entry = resolvePulumiModule(options.cwd, "cmd/dynamic-provider/index.js");
-    return new DynamicProviderHost(name, await connectProvider(name, [entry, options.engineAddress], options), true);
+    return new DynamicProviderHost(name, await connectProvider(name, [entry, options.engineAddress], options), options.stepTimeout);
   }
 
   async configure(config: Record<string, unknown>): Promise<void> {
@@ -258,20 +280,19 @@ export class DynamicProviderHost extends ProviderHost {
     await this.call<ConfigureResponse>("configure", (c, cb) => c.configure(req, cb));
   }
 
-  // This host passes no request's timeout on to the provider: this package's resources get it as an input instead
-  // (for create and update; a delete waits for nothing), unless the host runs as under the Pulumi CLI.
+  // This host passes no request's timeout on to the provider: the inputs may carry it instead (for create and
+  // update; a delete waits for nothing).
   override create(urn: string, inputs: PropertyMap, options: WriteOptions = {}) {
-    return super.create(urn, this.#timeoutAsInput ? withTimeout(inputs, options) : inputs, options);
+    return super.create(urn, this.#withTimeout(inputs, options), options);
   }
 
   override update(id: string, urn: string, oldOutputs: PropertyMap, news: PropertyMap, oldInputs: PropertyMap | undefined, options: WriteOptions = {}) {
-    return super.update(id, urn, oldOutputs, this.#timeoutAsInput ? withTimeout(news, options) : news, oldInputs, options);
+    return super.update(id, urn, oldOutputs, this.#withTimeout(news, options), oldInputs, options);
   }
-}
 
-/** Inputs carrying the step's timeout, for this package's resources (they carry the family marker) only. */
-function withTimeout(inputs: PropertyMap, { timeout }: WriteOptions): PropertyMap {
-  return timeout && KIND_KEY in inputs ? { ...inputs, [STEP_TIMEOUT_KEY]: timeout } : inputs;
+  #withTimeout(inputs: PropertyMap, { timeout }: WriteOptions): PropertyMap {
+    return timeout && this.#stepTimeout ? this.#stepTimeout(inputs, timeout) : inputs;
+  }
 }
 
 function initFailure(metadata: Metadata | undefined): { id: string; outputs: PropertyMap; reasons: string[] } | undefined {

@@ -1,10 +1,9 @@
-// Which provider serves a resource: for `pulumi-nodejs:` types the dynamic providers (this package's in process,
-// others in the dynamic-provider host; see in-process-provider.ts), the `audience` plugin for `audience:` types; one
-// plugin per provider resource (`pulumi:providers:audience`), the default one configured from stack config, an
-// explicit one from its inputs.
+// Which provider serves a resource: for `pulumi-nodejs:` types the dynamic providers (some in process, the others in
+// the dynamic-provider host; see in-process-provider.ts), the plugin of the package the engine runs (the extension's
+// `packageName`) for that package's types; one plugin per provider resource (`pulumi:providers:<package>`), the
+// default one configured from stack config, an explicit one from its inputs.
 import type { PluginHost, ProviderConfig } from "./plugin-host.ts";
 import type { CheckResult, ResourceCalls } from "./provider-host.ts";
-import { PROVIDER_TYPE as PLUGIN_PROVIDER_TYPE, PACKAGE } from "../plugin/tokens.ts";
 import { revealed, type PropertyMap, type Value } from "../plugin/values.ts";
 import { PROVIDER_TYPE as DYNAMIC_PROVIDER_TYPE, urnName, urnType } from "./urn.ts";
 
@@ -36,11 +35,24 @@ export function defaultProviderName({ version = "", pluginDownloadURL = "" }: Pr
   return name;
 }
 
-/** The provider resource type serving a resource type, if the local engine runs it. */
-export function providerTypeOf(type: string): string | undefined {
+/** The provider resource type of a package: `pulumi:providers:<package>`. */
+export function packageProviderType(pluginPackage: string): string {
+  return `${PROVIDER_PREFIX}${pluginPackage}`;
+}
+
+/**
+ * The provider resource type serving a resource type (or function token), if the local engine runs it: dynamic
+ * resources, and those of `pluginPackage`, whose plugin the engine runs.
+ */
+export function providerTypeOf(type: string, pluginPackage: string | undefined): string | undefined {
   if (type.startsWith("pulumi-nodejs:")) return DYNAMIC_PROVIDER_TYPE;
-  if (type.startsWith(`${PACKAGE}:`)) return PLUGIN_PROVIDER_TYPE;
+  if (pluginPackage !== undefined && type.startsWith(`${pluginPackage}:`)) return packageProviderType(pluginPackage);
   return undefined;
+}
+
+/** What the engine runs, for a message about a resource it does not. */
+export function servedText(pluginPackage: string | undefined): string {
+  return pluginPackage === undefined ? "dynamic (pulumi-nodejs) resources" : `dynamic (pulumi-nodejs) and ${pluginPackage} resources`;
 }
 
 export function isProviderType(type: string): boolean {
@@ -57,27 +69,29 @@ export function providerUrn(ref: string): string {
   return ref.slice(0, ref.lastIndexOf("::"));
 }
 
-/** The default provider's config as a provider resource's inputs: stack config `audience:<key>` as `<key>`. */
-export function pluginInputs(stackConfig: Record<string, unknown>): PropertyMap {
+/** The default provider's config as a provider resource's inputs: stack config `<package>:<key>` as `<key>`. */
+export function pluginInputs(pluginPackage: string, stackConfig: Record<string, unknown>): PropertyMap {
   const inputs: PropertyMap = {};
-  for (const [key, value] of Object.entries(stackConfig)) if (key.startsWith(`${PACKAGE}:`)) inputs[key.slice(PACKAGE.length + 1)] = value as Value;
+  for (const [key, value] of Object.entries(stackConfig)) if (key.startsWith(`${pluginPackage}:`)) inputs[key.slice(pluginPackage.length + 1)] = value as Value;
   return inputs;
 }
 
-/** The default provider's config as Configure takes it: `audience:config:<key>` variables, objects as JSON. */
-export function pluginVariables(stackConfig: Record<string, unknown>): Record<string, string> {
+/** The default provider's config as Configure takes it: `<package>:config:<key>` variables, objects as JSON. */
+export function pluginVariables(pluginPackage: string, stackConfig: Record<string, unknown>): Record<string, string> {
   const variables: Record<string, string> = {};
-  for (const [key, value] of Object.entries(pluginInputs(stackConfig))) {
-    variables[`${PACKAGE}:config:${key}`] = typeof value === "string" ? value : JSON.stringify(revealed(value));
+  for (const [key, value] of Object.entries(pluginInputs(pluginPackage, stackConfig))) {
+    variables[`${pluginPackage}:config:${key}`] = typeof value === "string" ? value : JSON.stringify(revealed(value));
   }
   return variables;
 }
 
 export interface ProviderHostsOptions {
+  /** The package whose plugin serves its resources (`<package>:...`); without one, only dynamic resources run. */
+  pluginPackage: string | undefined;
   dynamic: () => Promise<ResourceCalls>;
   /** Starts a plugin process, not configured yet. */
   plugin: () => Promise<PluginHost>;
-  /** The stack's config, which the default plugin takes its own (`audience:<key>`) from. */
+  /** The stack's config, which the default plugin takes its own (`<package>:<key>`) from. */
   stackConfig: Record<string, unknown>;
   /** The inputs of a provider resource, from this run's registrations or the state. */
   providerInputs: (urn: string) => PropertyMap | undefined;
@@ -107,30 +121,37 @@ export class ProviderHosts {
 
   /** The process serving `type` through the provider `ref` (the default provider when absent). */
   host(type: string, ref?: string): Promise<ResourceCalls> {
-    const providerType = providerTypeOf(type);
+    const providerType = providerTypeOf(type, this.#o.pluginPackage);
     if (providerType === DYNAMIC_PROVIDER_TYPE) return this.#o.dynamic();
-    if (providerType === PLUGIN_PROVIDER_TYPE) return this.plugin(ref);
-    return Promise.reject(new Error(`${type}: the local engine runs dynamic (pulumi-nodejs) and ${PACKAGE} resources only; deploy programs using other providers with the Pulumi CLI`));
+    if (providerType !== undefined) return this.plugin(ref);
+    return Promise.reject(new Error(`${type}: the local engine runs ${servedText(this.#o.pluginPackage)} only; deploy programs using other providers with the Pulumi CLI`));
+  }
+
+  /** The provider type of the package's plugin, if the engine runs one. */
+  get #pluginType(): string | undefined {
+    return this.#o.pluginPackage === undefined ? undefined : packageProviderType(this.#o.pluginPackage);
   }
 
   /** The plugin that checks the config of provider resources of `providerType`; none when no plugin serves it. */
   configChecker(providerType: string): Promise<PluginHost> | undefined {
-    if (providerType !== PLUGIN_PROVIDER_TYPE) return undefined;
+    if (providerType === undefined || providerType !== this.#pluginType) return undefined;
     return (this.#checker ??= this.#idle = this.#start());
   }
 
   /** Checks the default provider's config (from the stack's) with its plugin's CheckConfig; none to check for other types. */
   async checkDefault(providerType: string, urn: string): Promise<CheckResult | undefined> {
     const checker = this.configChecker(providerType);
-    return checker && (await checker).checkConfig(urn, {}, pluginInputs(this.#o.stackConfig));
+    return checker && (await checker).checkConfig(urn, {}, pluginInputs(this.#o.pluginPackage!, this.#o.stackConfig));
   }
 
   /** The plugin of the provider `ref`; the default one when `ref` is absent or names a default provider. */
   plugin(ref?: string): Promise<PluginHost> {
+    const pluginPackage = this.#o.pluginPackage;
+    if (pluginPackage === undefined) return Promise.reject(new Error("the local engine runs no provider plugin"));
     const urn = ref ? providerUrn(ref) : "";
-    if (urn !== "" && urnType(urn) !== PLUGIN_PROVIDER_TYPE) return Promise.reject(new Error(`provider ${urn} does not serve ${PACKAGE} resources`));
+    if (urn !== "" && urnType(urn) !== this.#pluginType) return Promise.reject(new Error(`provider ${urn} does not serve ${pluginPackage} resources`));
     const explicit = urn !== "" && !isDefaultProvider({ urn, type: urnType(urn) });
-    let config: ProviderConfig = { variables: pluginVariables(this.#o.stackConfig) };
+    let config: ProviderConfig = { variables: pluginVariables(pluginPackage, this.#o.stackConfig) };
     if (explicit) {
       const inputs = this.#o.providerInputs(urn);
       if (!inputs) return Promise.reject(new Error(`provider ${urn} is neither declared by the program nor in the state`));
@@ -154,7 +175,8 @@ export class ProviderHosts {
 
   /** Calls a function of the plugin behind `ref`; a dynamic provider has none. */
   async invoke(token: string, args: PropertyMap, ref?: string): Promise<PropertyMap> {
-    if (providerTypeOf(token) !== PLUGIN_PROVIDER_TYPE) throw new Error(`function ${token} is not served by the local engine: a dynamic provider has no functions, so lookups run in the program`);
+    const providerType = providerTypeOf(token, this.#o.pluginPackage);
+    if (providerType === undefined || providerType !== this.#pluginType) throw new Error(`function ${token} is not served by the local engine: a dynamic provider has no functions, so lookups run in the program`);
     return (await this.plugin(ref)).invoke(token, args);
   }
 

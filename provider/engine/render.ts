@@ -1,11 +1,11 @@
-// Progress for people: a line per resource as it changes with the values it changes, then a Diagnostics section
-// holding each failure once under its resource, then a summary (none for a preview whose program failed: what it
-// would plan is not known). Colour and live lines only on a terminal.
+// Progress for people: a line per resource as it changes with the values it changes (a preview's at its end), then
+// a Diagnostics section holding each failure once under its resource, then a summary (neither lines nor summary
+// for a preview whose program failed: what it would plan is not known). Colour and live lines only on a terminal.
 import type { Writable } from "node:stream";
-import { SECRET_TEXT, UNKNOWN_TEXT, type LeafChange } from "./changes.ts";
+import { SECRET_TEXT, shownValue, type LeafChange } from "./changes.ts";
 import type { DiagnosticEvent, EngineEvent, RunResult, StepEvent, StepOp } from "./index.ts";
 import { STACK_TYPE, urnName, urnType } from "./urn.ts";
-import { UNKNOWN, type Value } from "../plugin/values.ts";
+import type { Value } from "../plugin/values.ts";
 
 /** How a step reads: its operation, or `forget` for a delete that leaves the resource in the service. */
 type Shown = StepOp | "forget";
@@ -45,15 +45,17 @@ export interface RendererOptions {
   intervalMs?: number;
   /** The environment NO_COLOR is read from. */
   env?: NodeJS.ProcessEnv;
+  /**
+   * The command that sets config in the CLI the user runs (`audience config set`): it stands for the
+   * `pulumi config set` that Pulumi's runtime names in a program's hints. Absent, the hints stay as written.
+   */
+  configCommand?: string;
 }
 
 /** A value for people: masked parts bare, long values shortened unless whole ones are asked for. */
 export function showValue(v: Value | undefined, whole = false): string {
-  if (v === undefined) return "(none)";
-  if (v === UNKNOWN || v === UNKNOWN_TEXT) return UNKNOWN_TEXT;
-  if (v === SECRET_TEXT) return SECRET_TEXT;
-  const text = JSON.stringify(v, (_k, x: unknown) => (x === UNKNOWN ? UNKNOWN_TEXT : x));
-  return whole || text.length <= SHORT ? text : `${text.slice(0, SHORT - 3).trimEnd()}...`;
+  const text = shownValue(v);
+  return whole || text.length <= SHORT || v === undefined ? text : `${text.slice(0, SHORT - 3).trimEnd()}...`;
 }
 
 /** A program error as a user acts on it: the runtime's stack and inspection noise only under `--debug`. */
@@ -87,7 +89,12 @@ function parseStatus(message: string): { type: string; subject: string; status: 
   return m ? { type: m[1]!, subject: m[2]!, status: m[3]! } : undefined;
 }
 
-export function createRenderer({ out, err, tty, diff = false, debug = false, startAfterMs = 0, intervalMs = 30_000, env = process.env }: RendererOptions) {
+/** A program's message with Pulumi's `pulumi config set` hint naming the command the user runs instead. */
+function withConfigCommand(message: string, command: string | undefined): string {
+  return command === undefined ? message : message.replaceAll("`pulumi config set ", `\`${command} `);
+}
+
+export function createRenderer({ out, err, tty, diff = false, debug = false, startAfterMs = 0, intervalMs = 30_000, env = process.env, configCommand }: RendererOptions) {
   // NO_COLOR asks for no escape codes at all: no colour, and no live lines (they move the cursor).
   const color = wantsColor(tty, env);
   const live = color;
@@ -111,6 +118,8 @@ export function createRenderer({ out, err, tty, diff = false, debug = false, sta
   const running = new Map<string, Running>();
   const phases = new Map<string, StepEvent["phase"]>();
   const problems: (StepEvent | DiagnosticEvent)[] = [];
+  /** A preview's lines, held until its end: a program that fails leaves no plan to show. */
+  const held: string[] = [];
   let liveRows = 0;
   let ticker: NodeJS.Timeout | undefined;
 
@@ -200,7 +209,8 @@ export function createRenderer({ out, err, tty, diff = false, debug = false, sta
         const why = phases.get(cause) === "skipped" ? "was not run" : "failed";
         text = `${paint(2, `   ${"skipped".padEnd(10)}`)} ${displayType(e.type)}  ${e.name} (${displayType(urnType(cause))} ${urnName(cause)} ${why})\n`;
       } else text = doneLine(e, reached);
-      write(text);
+      if (e.planned) held.push(text);
+      else write(text);
     },
     summary(r: RunResult): void {
       for (const run of running.values()) clearTimeout(run.timer);
@@ -209,6 +219,8 @@ export function createRenderer({ out, err, tty, diff = false, debug = false, sta
       if (live) clearLive();
       const planned = r.operation === "preview";
       const programFailed = problems.some((p) => p.kind === "diagnostic" && p.severity === "error" && !p.urn);
+      if (!(planned && programFailed)) write(held.join(""));
+      held.length = 0;
       diagnostics(r);
       if (planned && programFailed) {
         out.write(`\nNo plan: the program failed (${r.project}/${r.stack}).\n`);
@@ -243,7 +255,8 @@ export function createRenderer({ out, err, tty, diff = false, debug = false, sta
     for (const p of problems) {
       if (p.kind === "step") add(`${displayType(p.type)} (${p.name})`, `error: ${failureText(p)}`);
       else {
-        const text = `${p.severity}: ${debug ? p.message : withoutStack(p.message)}`;
+        const message = withConfigCommand(p.message, configCommand);
+        const text = `${p.severity}: ${debug ? message : withoutStack(message)}`;
         add(p.urn ? `${displayType(urnType(p.urn))} (${urnName(p.urn)})` : stackTitle, text);
       }
     }

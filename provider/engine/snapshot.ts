@@ -392,6 +392,12 @@ export class Snapshot {
     await this.#journal.remove();
   }
 
+  /** Lets go of the journal's file, which stays open between writes: once a run is done with the state, however it ends. */
+  async close(): Promise<void> {
+    await this.#fileWritten?.catch(() => undefined);
+    await this.#journal.close();
+  }
+
   /** The state as `pulumi stack export` writes it: secrets encrypted, or in plaintext with showSecrets. */
   export({ showSecrets }: { showSecrets: boolean }): string {
     // Indented, as `pulumi stack export` prints it for people and diffs; the state file itself stays compact.

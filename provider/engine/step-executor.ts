@@ -2,9 +2,8 @@
 // stack's snapshot at once. Calls that change the service are noted as pending (a create's note on disk before the
 // call), so a run that dies midway leaves word of what may exist untracked.
 import { isDeepStrictEqual } from "node:util";
-import { CREATE_STARTED_KEY, KIND_KEY, OUTCOME_UNKNOWN } from "../runtime/lifecycle/index.ts";
-import { ProviderError, ResourceInitFailedError, type ProviderHost } from "./provider-host.ts";
-import { PACKAGE } from "../plugin/tokens.ts";
+import type { EngineExtension } from "./extension.ts";
+import { outcomeUnknown, ResourceInitFailedError, type ProviderHost } from "./provider-host.ts";
 import { isDefaultProvider, isProviderType } from "./providers.ts";
 import { recordedOutputs, type PendingOperation, type ResourceState, type Snapshot } from "./snapshot.ts";
 import type { ReplaceStep, Step, UpdateStep } from "./steps.ts";
@@ -24,6 +23,8 @@ export interface StepExecutorOptions {
    * earlier run left over to the next state untouched (for `audience pending` or `pulumi refresh` to resolve).
    */
   asCli?: boolean;
+  /** How a create that resolves an earlier one tells the provider when that one began. */
+  decorateCreate?: EngineExtension["decorateCreate"];
 }
 
 export class StepExecutor {
@@ -32,11 +33,13 @@ export class StepExecutor {
   /** Pending operations this run began. */
   readonly #ownOps = new Set<PendingOperation>();
   readonly #asCli: boolean;
+  readonly #decorateCreate: EngineExtension["decorateCreate"];
 
   constructor(options: StepExecutorOptions) {
     this.#snapshot = options.snapshot;
     this.#provider = options.provider;
     this.#asCli = options.asCli ?? false;
+    this.#decorateCreate = options.decorateCreate;
   }
 
   /** Runs a step; resolves with the state it leaves for the resource (none once deleted). */
@@ -125,10 +128,8 @@ export class StepExecutor {
     const op = this.#snapshot.begin(pending, { ends: earlier?.[0] });
     await op.recorded;
     try {
-      // Only this package's resources know what the start time asks of them: dynamic ones carry the family marker,
-      // native ones have the plugin's types.
-      const resolve = earlier !== undefined && (KIND_KEY in inputs || type.startsWith(`${PACKAGE}:`));
-      const { id, outputs } = await host.create(urn, resolve ? { ...inputs, [CREATE_STARTED_KEY]: startedAt } : inputs, timed(planned, "create"));
+      const sent = earlier !== undefined && this.#decorateCreate ? this.#decorateCreate(type, inputs, startedAt) : inputs;
+      const { id, outputs } = await host.create(urn, sent, timed(planned, "create"));
       const created = { ...planned, id, outputs: recordedOutputs(planned, outputs) };
       // The create's end and the resource in one record: a crash cannot keep one without the other.
       await this.#snapshot.upsert(created, { ends: op.id });
@@ -212,9 +213,4 @@ function timed(r: ResourceState, op: TimedOperation): { timeout?: number } {
 /** A create from an earlier run that a later create of the same resource can resolve. */
 function resolvable(op: PendingOperation): boolean {
   return op.type === "creating" && op.startedAt !== undefined;
-}
-
-/** Whether a failed create may have made the resource: the provider said so, or its host died during the call. */
-function outcomeUnknown(e: unknown): boolean {
-  return (e instanceof ProviderError && e.hostDied) || (e instanceof Error && e.message.includes(OUTCOME_UNKNOWN));
 }

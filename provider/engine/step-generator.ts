@@ -1,13 +1,13 @@
 // Decides what a run does to each resource: from a registration, the resource's old state and the provider's
 // answers, the step to take. It asks the provider (check, diff, read) but changes nothing in the service or state.
 import { randomUUID } from "node:crypto";
-import { within } from "./changes.ts";
+import { leafChanges, shownValue, within } from "./changes.ts";
 import type { ReadRequest, Registration } from "./monitor.ts";
 import type { PluginHost } from "./plugin-host.ts";
-import type { ProviderHost } from "./provider-host.ts";
+import type { DiffResult, ProviderHost } from "./provider-host.ts";
 import { dependencyOrder, prerequisites, recordedOutputs, type ResourceState } from "./snapshot.ts";
-import { PlanError, type DeleteStep, type DriftStep, type GoneStep, type ReadStep, type SameStep, type Step, type StepOp } from "./steps.ts";
-import { isDefaultProvider, isProviderType, providerTypeOf, type ProviderVersion } from "./providers.ts";
+import { failureCode, PlanError, type DeleteStep, type DriftStep, type GoneStep, type ReadStep, type SameStep, type Step, type StepOp } from "./steps.ts";
+import { isDefaultProvider, isProviderType, providerTypeOf, servedText, type ProviderVersion } from "./providers.ts";
 import { customTimeouts } from "./timeouts.ts";
 import { STACK_REFERENCE_TYPE } from "./urn.ts";
 import { annotateSecrets, applyIgnoreChanges, changedKeys, containsSecret, markSecret, sameValues, type PropertyMap, type Value } from "../plugin/values.ts";
@@ -27,11 +27,19 @@ export interface StepGeneratorOptions {
   stackOutputs: (stack: string) => Promise<PropertyMap>;
   /** The id of an existing resource the inputs ask to take over, if they do. */
   adoptedId?: (inputs: PropertyMap) => string | undefined;
+  /** The package whose plugin the engine runs, besides dynamic resources (see providerTypeOf). */
+  pluginPackage?: string;
   /** What checks the config of provider resources of a type; such resources are recorded unchecked without one. */
   configChecker?: (providerType: string) => Promise<ConfigChecker> | undefined;
 }
 
 /** The state a registration asks for; `fields` are what the provider decides (id, outputs) or the plan assumes. */
+/** The paths whose change forces a replacement: the provider's own, else its detailed diff's, else its replace keys. */
+function forcingPaths(diff: DiffResult): string[] {
+  const detailed = diff.detailed ? Object.entries(diff.detailed).filter(([, kind]) => kind.endsWith("_REPLACE")).map(([path]) => path) : [];
+  return diff.forcing?.length ? diff.forcing : detailed.length ? detailed : diff.replaces;
+}
+
 function declaredState(urn: string, reg: Registration, fields: Pick<ResourceState, "inputs" | "outputs"> & Partial<ResourceState>): ResourceState {
   const timeouts = customTimeouts(reg.customTimeouts);
   return {
@@ -57,7 +65,7 @@ async function planning<T>(op: StepOp, make: () => Promise<T>): Promise<T> {
   try {
     return await make();
   } catch (e) {
-    throw e instanceof PlanError ? e : new PlanError((e as Error).message, op);
+    throw e instanceof PlanError ? e : new PlanError((e as Error).message, op, [], failureCode(e));
   }
 }
 
@@ -84,8 +92,8 @@ export class StepGenerator {
   async #custom(urn: string, reg: Registration, old: ResourceState | undefined): Promise<Step> {
     const name = `${reg.type} "${reg.name}"`;
     if (isProviderType(reg.type)) return this.#providerResource(urn, reg, old);
-    if (!providerTypeOf(reg.type)) {
-      throw new Error(`${name}: the local engine runs dynamic (pulumi-nodejs) and audience resources only; deploy programs using other providers with the Pulumi CLI`);
+    if (!providerTypeOf(reg.type, this.#o.pluginPackage)) {
+      throw new Error(`${name}: the local engine runs ${servedText(this.#o.pluginPackage)} only; deploy programs using other providers with the Pulumi CLI`);
     }
     const provider = await this.#o.provider(reg.type, reg.provider || undefined);
     const providerRef = reg.provider || await this.#o.defaultProvider(reg.type, reg);
@@ -93,16 +101,17 @@ export class StepGenerator {
     const desired = old && reg.ignoreChanges.length ? applyIgnoreChanges(old.inputs, reg.inputs, reg.ignoreChanges) : reg.inputs;
     const op = old ? "update" : "create";
     const checked = await provider.check(urn, old?.inputs ?? {}, desired).catch((e: Error) => {
-      throw new PlanError(`${name}: ${e.message}`, op);
+      throw new PlanError(`${name}: ${e.message}`, op, [], failureCode(e));
     });
     if (checked.failures.length > 0) {
-      throw new PlanError(`${name}: invalid inputs: ${failureText(checked.failures)}`, op, checked.failures.map((f) => f.property));
+      throw new PlanError(`${name}: invalid inputs: ${failureText(checked.failures)}`, op, checked.failures.map((f) => f.property), checked.failures.find((f) => f.code)?.code);
     }
     const inputs = annotateSecrets(checked.inputs, desired);
     // Until the provider answers, a resource's outputs are taken to be its inputs.
     if (!old) {
-      const created = declaredState(urn, reg, { inputs, outputs: inputs, provider: providerRef });
       const adopted = this.#o.adoptedId?.(inputs);
+      // An adopted resource's id is known before it is taken over: a preview answers it to the program.
+      const created = declaredState(urn, reg, { ...(adopted ? { id: adopted } : {}), inputs, outputs: inputs, provider: providerRef });
       return adopted ? { op: "adopt", urn, id: adopted, new: created } : { op: "create", urn, new: created };
     }
 
@@ -111,8 +120,9 @@ export class StepGenerator {
     // A provider's detailed diff names the paths that change; else the engine compares the inputs itself.
     const keys = diff.detailed ? Object.keys(diff.detailed) : changedKeys(old.inputs, inputs);
     const forced = reg.replaceOnChanges.filter((k) => (k === "*" ? keys.length > 0 : keys.some((p) => within(p, k))));
-    const replaces = [...new Set([...diff.replaces, ...forced])];
-    if (replaces.length > 0) {
+    if (diff.replaces.length > 0 || forced.length > 0) {
+      // What forces it, as precisely as the provider tells (`options.type`, not all of `options`).
+      const replaces = [...new Set([...forcingPaths(diff), ...forced])];
       const ordered = [...replaces, ...keys.filter((k) => !replaces.some((r) => within(k, r)))];
       if (old.protect) throw new PlanError(`${urn} is protected: replacing it would delete it; remove protect first`, "replace", ordered);
       const replacement = declaredState(urn, reg, { inputs, outputs: inputs, provider: providerRef });
@@ -172,7 +182,10 @@ export class StepGenerator {
     const diff = await provider.diff(found.id, urn, found.outputs, inputs, readInputs, []);
     if (diff.changes === "some") {
       const keys = diff.detailed ? Object.keys(diff.detailed) : changedKeys(readInputs, inputs);
-      throw new PlanError(`${name}: the program's inputs differ from resource ${found.id} at ${keys.join(", ")}: make them match it to import it`, "adopt", keys);
+      // Each differing member with both values (secrets masked), so the program can be made to match.
+      const values = leafChanges(readInputs, inputs).filter((c) => keys.some((k) => within(c.path, k) || within(k, c.path)));
+      const at = values.length ? values.map((c) => `${c.path} (declared ${shownValue(c.new)}, found ${shownValue(c.old)})`).join(", ") : keys.join(", ");
+      throw new PlanError(`${name}: the program's inputs differ from resource ${found.id} at ${at}: make them match it to import it`, "adopt", keys);
     }
     const state = declaredState(urn, reg, { id: found.id, inputs, outputs: markSecret(annotateSecrets(found.outputs, inputs), reg.additionalSecretOutputs), provider: providerRef });
     return { op: "adopt", urn, id: found.id, imported: true, new: state };
@@ -189,7 +202,7 @@ export class StepGenerator {
         const state: PropertyMap = { name, outputs, secretOutputNames: Object.keys(outputs).filter((k) => containsSecret(outputs[k] as Value)) };
         return { op: "read", urn, from: "stack", id: name, new: { urn, custom: true, external: true, type: req.type, id: name, inputs: req.inputs, outputs: state, ...placed } };
       }
-      if (!providerTypeOf(req.type)) throw new Error(`${req.type} "${req.name}": the local engine reads dynamic (pulumi-nodejs) and audience resources and stack references only`);
+      if (!providerTypeOf(req.type, this.#o.pluginPackage)) throw new Error(`${req.type} "${req.name}": the local engine reads ${servedText(this.#o.pluginPackage)} and stack references only`);
       const provider = await this.#o.provider(req.type, req.provider || undefined);
       const found = await provider.read(req.id, urn, {}, req.inputs);
       if (!found.id) throw new Error(`${req.type} "${req.name}": no resource with id ${req.id}`);
@@ -201,7 +214,7 @@ export class StepGenerator {
 
   /** Resources refresh reads: the stack's resources that exist, of the types the engine runs. */
   refreshable(resources: readonly ResourceState[]): ResourceState[] {
-    return resources.filter((r) => r.custom && r.id && !r.delete && providerTypeOf(r.type) !== undefined);
+    return resources.filter((r) => r.custom && r.id && !r.delete && providerTypeOf(r.type, this.#o.pluginPackage) !== undefined);
   }
 
   /**

@@ -116,14 +116,25 @@ export function stepDetail(step: Step): string | undefined {
   }
 }
 
-/** A step that could not be planned: the operation it would have been and the properties at fault. */
+/**
+ * A step that could not be planned: the operation it would have been, the properties at fault, and what kind of
+ * failure it was when the provider says (ProviderError.code).
+ */
 export class PlanError extends Error {
   override name = "PlanError";
   readonly op: StepOp;
   readonly keys: string[];
-  constructor(message: string, op: StepOp, keys: string[] = []) {
+  readonly code: string | undefined;
+  constructor(message: string, op: StepOp, keys: string[] = [], code?: string) {
     super(message);
     this.op = op;
     this.keys = keys;
+    this.code = code;
   }
+}
+
+/** The code of a failure (a ProviderError's, a PlanError's), if it has one. */
+export function failureCode(e: unknown): string | undefined {
+  const code = (e as { code?: unknown } | undefined)?.code;
+  return typeof code === "string" ? code : undefined;
 }

@@ -2,8 +2,10 @@
 // served by the `audience` provider plugin, with the family's typed args and outputs (the same types as the
 // dynamic classes). An alias from the dynamic type moves a resource a dynamic stack holds without replacing it.
 import * as pulumi from "@pulumi/pulumi";
-import type { Collection } from "pulumi-audience/sdk/contract";
+import { camelKey, families, membersOf, schemaName, type Collection } from "pulumi-audience/sdk/contract";
 import { VERSION } from "../plugin/config.ts";
+import { programNamed } from "../plugin/names.ts";
+import type { PropertyMap } from "../plugin/values.ts";
 import { dynamicType, functionToken, resourceToken } from "../plugin/tokens.ts";
 import type { LookupInputs } from "../runtime/resources/lookup.ts";
 import { definesOutputs, registration } from "../runtime/resources/resource.ts";
@@ -15,6 +17,24 @@ export interface NativeResourceClass<C extends Collection> {
   new (name: string, args: Args<C>, opts?: pulumi.CustomResourceOptions): NativeResource<C>;
   /** Reads an existing resource into the program without managing it. */
   get(name: string, id: pulumi.Input<string>, state?: Pick<ResourceControls, "account">, opts?: pulumi.CustomResourceOptions): NativeResource<C>;
+}
+
+/**
+ * The program's view of a family's outputs: the plugin answers operator members in the schema's names (`$gte`),
+ * a state from before in the program's (`_gte`); the program reads `_gte` either way. Only the outputs that hold
+ * operators are looked into.
+ */
+function programOutputs(collection: Collection) {
+  const response = families[collection].response;
+  // Found when an output is first read, not when the program loads the classes.
+  let named: Set<string> | undefined;
+  const holdsOperators = (name: string) =>
+    (named ??= new Set(membersOf(response).filter((m) => schemaName(m.key) !== camelKey(m.key)).map((m) => camelKey(m.path.split(/[.[]/)[0]!)))).has(name);
+  return {
+    member: (name: string, output: pulumi.Output<unknown>) =>
+      holdsOperators(name) ? output.apply((value) => programNamed(response, { [name]: value } as PropertyMap)[name]) : output,
+    result: <T>(value: T): T => programNamed(response, value as PropertyMap) as T,
+  };
 }
 
 export function nativeClass<C extends Collection>(collection: C): NativeResourceClass<C> {
@@ -35,17 +55,18 @@ export function nativeClass<C extends Collection>(collection: C): NativeResource
     }
   }
   Object.defineProperty(Resource, "name", { value: kind.family.className });
-  definesOutputs(Resource.prototype, outputNames);
+  definesOutputs(Resource.prototype, outputNames, programOutputs(collection).member);
   return Resource as unknown as NativeResourceClass<C>;
 }
 
 /** The promise and `Output` forms of a family's lookup, answered by the provider's `get<Name>` function. */
 export function nativeLookups<C extends Collection>(collection: C) {
   const token = functionToken(registration(collection).kind);
+  const { result } = programOutputs(collection);
   const get = (args: LookupInputs, opts: pulumi.InvokeOptions = {}): Promise<Result<C>> =>
-    pulumi.runtime.invoke(token, args, { ...opts, version: opts.version ?? VERSION }) as Promise<Result<C>>;
+    (pulumi.runtime.invoke(token, args, { ...opts, version: opts.version ?? VERSION }) as Promise<Result<C>>).then(result);
   const getOutput = (args: LookupInputs, opts: pulumi.InvokeOutputOptions = {}): pulumi.Output<Result<C>> =>
-    pulumi.runtime.invokeOutput<Result<C>>(token, args, { ...opts, version: opts.version ?? VERSION });
+    pulumi.runtime.invokeOutput<Result<C>>(token, args, { ...opts, version: opts.version ?? VERSION }).apply(result);
   return { get, getOutput };
 }
 

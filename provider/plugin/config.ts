@@ -62,14 +62,22 @@ export function configFailures(config: Props): { property: string; reason: strin
 
 /**
  * What CheckConfig reports of a provider's inputs: what is wrong with them (members not known yet, in a preview,
- * are decided later), and the default account's credentials when neither they nor the environment give them
- * (a provider of named accounts only needs none).
+ * are decided later), each named account's missing credentials, and the default account's when neither they nor
+ * the environment give them (a provider of named accounts only needs none).
  */
 export function checkedConfig(config: Props, env: NodeJS.ProcessEnv): { property: string; reason: string }[] {
   const unknown = unknownPaths(config);
   const failures = configFailures(config).filter((f) => !unknown.some((u) => pathsOverlap(u, f.property)));
-  if (failures.length > 0 || unknown.length > 0 || config.accounts !== undefined) return failures;
-  const { apiKey, baseUrl } = settingsOf(config, env).default;
+  if (failures.length > 0 || unknown.length > 0) return failures;
+  const settings = settingsOf(config, env);
+  // A named account has no fallback in the environment: each needs both members.
+  if (config.accounts !== undefined) {
+    return Object.entries(settings.accounts).flatMap(([name, entry]) => [
+      ...(entry.apiKey === undefined ? [{ property: `accounts.${name}.apiKey`, reason: `${PACKAGE}:accounts.${name}.apiKey is missing: give the account an apiKey (a secret)` }] : []),
+      ...(entry.baseUrl === undefined ? [{ property: `accounts.${name}.baseUrl`, reason: `${PACKAGE}:accounts.${name}.baseUrl is missing: give the account the service's URL` }] : []),
+    ]);
+  }
+  const { apiKey, baseUrl } = settings.default;
   return [
     ...(apiKey === undefined ? [{ property: "apiKey", reason: `${PACKAGE}:apiKey is missing: give the provider an apiKey (a secret) or set AUDIENCE_API_KEY` }] : []),
     ...(baseUrl === undefined ? [{ property: "baseUrl", reason: `${PACKAGE}:baseUrl is missing: give the provider a baseUrl or set AUDIENCE_BASE_URL` }] : []),

@@ -1,19 +1,37 @@
 // Pulumi's generated gRPC stubs (CommonJS, shipped in @pulumi/pulumi/proto) loaded for ESM: the plugin's and the engine's.
+// Each loads on its first use: grpc-js and the stubs take a tenth of a second to load, which commands that start no
+// server and no host (a destroy of this package's resources, `audience config`) never pay.
 import { createRequire } from "node:module";
 
 const require = createRequire(import.meta.url);
 
-export const grpc: typeof import("@grpc/grpc-js") = require("@grpc/grpc-js");
-export const resourceProto: typeof import("@pulumi/pulumi/proto/resource_pb.js") = require("@pulumi/pulumi/proto/resource_pb.js");
-export const resourceRpc: typeof import("@pulumi/pulumi/proto/resource_grpc_pb.js") = require("@pulumi/pulumi/proto/resource_grpc_pb.js");
-export const engineProto: typeof import("@pulumi/pulumi/proto/engine_pb.js") = require("@pulumi/pulumi/proto/engine_pb.js");
-export const engineRpc: typeof import("@pulumi/pulumi/proto/engine_grpc_pb.js") = require("@pulumi/pulumi/proto/engine_grpc_pb.js");
-export const providerProto: typeof import("@pulumi/pulumi/proto/provider_pb.js") = require("@pulumi/pulumi/proto/provider_pb.js");
-export const providerRpc: typeof import("@pulumi/pulumi/proto/provider_grpc_pb.js") = require("@pulumi/pulumi/proto/provider_grpc_pb.js");
-export const structProto: typeof import("google-protobuf/google/protobuf/struct_pb.js") = require("google-protobuf/google/protobuf/struct_pb.js");
-export const emptyProto: typeof import("google-protobuf/google/protobuf/empty_pb.js") = require("google-protobuf/google/protobuf/empty_pb.js");
-export const pluginProto: typeof import("@pulumi/pulumi/proto/plugin_pb.js") = require("@pulumi/pulumi/proto/plugin_pb.js");
-export const anyProto: typeof import("google-protobuf/google/protobuf/any_pb.js") = require("google-protobuf/google/protobuf/any_pb.js");
+/** The module `id`, required when one of its members is first read. */
+function onFirstUse<T extends object>(id: string): T {
+  let loaded: T | undefined;
+  const real = () => (loaded ??= require(id) as T);
+  return new Proxy({} as T, {
+    get: (_, key) => Reflect.get(real(), key),
+    has: (_, key) => Reflect.has(real(), key),
+    ownKeys: () => Reflect.ownKeys(real()),
+    getOwnPropertyDescriptor: (_, key) => {
+      const d = Reflect.getOwnPropertyDescriptor(real(), key);
+      // A proxy may only report a property of its own target as non-configurable.
+      return d && { ...d, configurable: true };
+    },
+  });
+}
+
+export const grpc = onFirstUse<typeof import("@grpc/grpc-js")>("@grpc/grpc-js");
+export const resourceProto = onFirstUse<typeof import("@pulumi/pulumi/proto/resource_pb.js")>("@pulumi/pulumi/proto/resource_pb.js");
+export const resourceRpc = onFirstUse<typeof import("@pulumi/pulumi/proto/resource_grpc_pb.js")>("@pulumi/pulumi/proto/resource_grpc_pb.js");
+export const engineProto = onFirstUse<typeof import("@pulumi/pulumi/proto/engine_pb.js")>("@pulumi/pulumi/proto/engine_pb.js");
+export const engineRpc = onFirstUse<typeof import("@pulumi/pulumi/proto/engine_grpc_pb.js")>("@pulumi/pulumi/proto/engine_grpc_pb.js");
+export const providerProto = onFirstUse<typeof import("@pulumi/pulumi/proto/provider_pb.js")>("@pulumi/pulumi/proto/provider_pb.js");
+export const providerRpc = onFirstUse<typeof import("@pulumi/pulumi/proto/provider_grpc_pb.js")>("@pulumi/pulumi/proto/provider_grpc_pb.js");
+export const structProto = onFirstUse<typeof import("google-protobuf/google/protobuf/struct_pb.js")>("google-protobuf/google/protobuf/struct_pb.js");
+export const emptyProto = onFirstUse<typeof import("google-protobuf/google/protobuf/empty_pb.js")>("google-protobuf/google/protobuf/empty_pb.js");
+export const pluginProto = onFirstUse<typeof import("@pulumi/pulumi/proto/plugin_pb.js")>("@pulumi/pulumi/proto/plugin_pb.js");
+export const anyProto = onFirstUse<typeof import("google-protobuf/google/protobuf/any_pb.js")>("google-protobuf/google/protobuf/any_pb.js");
 
 /** Resolves a module path inside the @pulumi/pulumi the program itself uses, falling back to ours. */
 export function resolvePulumiModule(fromDir: string, subpath: string): string {
@@ -26,4 +44,4 @@ export function resolvePulumiModule(fromDir: string, subpath: string): string {
   }
   throw new Error(`@pulumi/pulumi/${subpath} is not installed next to ${fromDir}; run npm install there`);
 }
-export const statusProto: typeof import("@pulumi/pulumi/proto/status_pb.js") = require("@pulumi/pulumi/proto/status_pb.js");
+export const statusProto = onFirstUse<typeof import("@pulumi/pulumi/proto/status_pb.js")>("@pulumi/pulumi/proto/status_pb.js");

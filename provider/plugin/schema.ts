@@ -1,7 +1,7 @@
 // The `audience` package schema (Pulumi's package metaschema), generated from the contract: each family's create
 // shape gives its inputs, its response shape its outputs, its secret and create-only paths the `secret` and
 // `replaceOnChanges` marks; the lifecycle's controls are inputs of every resource; lookups are functions.
-import { camelKey, commonDocs, documentedMembers, membersOf, type Collection, type DocumentedMember, type FamilyDef } from "pulumi-audience/sdk/contract";
+import { camelKey, commonDocs, documentedMembers, membersOf, schemaName, type Collection, type DocumentedMember, type FamilyDef } from "pulumi-audience/sdk/contract";
 import { z } from "zod";
 import { providerFamilies, type ProviderFamily } from "../runtime/families/index.ts";
 import { controlsSchema } from "../runtime/lifecycle/controls.ts";
@@ -42,7 +42,7 @@ export interface PropertySpec extends TypeSpec {
   replaceOnChanges?: boolean;
   deprecationMessage?: string;
   defaultInfo?: { environment: string[] };
-  /** Per-language names of a member whose own name is no identifier there (`_gte`). */
+  /** Per-language names of a member whose own name is no identifier there (`$gte`). */
   language?: { csharp: { name: string } };
 }
 
@@ -97,7 +97,7 @@ function pascal(text: string): string {
   return camelKey(text).replace(/^[a-z]/, (c) => c.toUpperCase()).replace(/[^A-Za-z0-9]/g, "");
 }
 
-/** The operators' members (`_gte`, `_on_or_after`): named from their words where a language needs a letter first. */
+/** .NET's name of an operator member (`_on_or_after` -> `OnOrAfter`): its words, with no sign before them. */
 function operatorName(key: string): string {
   return pascal(key.replace(/^_+/, ""));
 }
@@ -207,7 +207,7 @@ class TypeBuilder {
     const properties: Record<string, PropertySpec> = {};
     for (const [key, variants] of members) {
       const at = path === "" ? key : `${path}.${key}`;
-      const name = camelKey(key);
+      const name = schemaName(key);
       const member: JsonSchema = variants.length === 1 ? variants[0]! : { anyOf: variants };
       const spec: PropertySpec = { ...this.type(member, `${hint}${pascal(key)}`, at, marks) };
       const doc = marks.docs.get(at);
@@ -215,10 +215,10 @@ class TypeBuilder {
       if (doc?.deprecated !== undefined) spec.deprecationMessage = doc.deprecated;
       if (marks.secrets.has(plainPath(at))) spec.secret = true;
       if (marks.createOnly.has(plainPath(at))) spec.replaceOnChanges = true;
-      if (!/^[A-Za-z]/.test(name)) spec.language = { csharp: { name: operatorName(name) } };
+      if (!/^[A-Za-z]/.test(name)) spec.language = { csharp: { name: operatorName(key) } };
       properties[name] = spec;
     }
-    return { properties, required: [...required].filter((k) => members.has(k)).map(camelKey).sort() };
+    return { properties, required: [...required].filter((k) => members.has(k)).map(schemaName).sort() };
   }
 
   type(schema: JsonSchema, hint: string, path: string, marks: Marks): TypeSpec {

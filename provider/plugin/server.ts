@@ -2,7 +2,6 @@
 // Each call names its family by type token; the lifecycle gets plain values and the family through `__kind`, as
 // under the dynamic provider, so every rule (check, diff, create-only, secrets, read normalization) is the same.
 import { AsyncLocalStorage } from "node:async_hooks";
-import { setTimeout as sleep } from "node:timers/promises";
 import type { sendUnaryData, ServerUnaryCall, ServiceError } from "@grpc/grpc-js";
 import type { IResourceProviderServer } from "@pulumi/pulumi/proto/provider_grpc_pb.js";
 import type * as provider from "@pulumi/pulumi/proto/provider_pb.js";
@@ -10,15 +9,18 @@ import { grpc, providerProto, providerRpc, statusProto } from "./proto.ts";
 import type { PropertyMap } from "./values.ts";
 import type { ProviderFamily } from "../runtime/families/index.ts";
 import { KIND_KEY, PROVIDER_KEY } from "../runtime/lifecycle/controls.ts";
-import { compare, createLifecycle, type PathChange } from "../runtime/lifecycle/lifecycle.ts";
-import { accountServices } from "../runtime/lifecycle/service-client.ts";
-import { credentialsFor, type Settings } from "../runtime/lifecycle/settings.ts";
+import { failureCode } from "../runtime/lifecycle/failure.ts";
+import { hostedLifecycle } from "../runtime/lifecycle/hosted.ts";
+import { FAILURE_CODE_KEY } from "../runtime/markers.ts";
+import { compare, type PathChange } from "../runtime/lifecycle/lifecycle.ts";
+import { credentialsFor } from "../runtime/lifecycle/settings.ts";
 import type { Props } from "../runtime/lifecycle/shape.ts";
 import { lookupIn } from "../runtime/resources/lookup.ts";
 import { checkedConfig, configFailures, configOf, settingsOf, VERSION } from "./config.ts";
 import { packageSchema } from "./schema.ts";
 import { familyOfFunction, familyOfResource, typeOfUrn } from "./tokens.ts";
 import { plain, received, sent } from "./wire.ts";
+import { pathSpelled, programNamed, spelled, spellingOf, type Spelling } from "./names.ts";
 import { anyProto, emptyProto, pluginProto } from "./proto.ts";
 import { engineLog, type EngineLog } from "./engine-log.ts";
 import type { PluginAttach } from "@pulumi/pulumi/proto/plugin_pb.js";
@@ -38,11 +40,15 @@ export interface PluginOptions {
 function failure(error: unknown, code: number = grpc.status.UNKNOWN): ServiceError {
   const message = error instanceof Error ? error.message : String(error);
   const metadata = new grpc.Metadata();
+  // What kind of failure, for the engine that asked (Pulumi's engine ignores it).
+  const errorCode = failureCode(error);
+  if (errorCode !== undefined) metadata.set(FAILURE_CODE_KEY, errorCode);
   const init = error as { id?: unknown; properties?: Props; reasons?: string[]; kind?: ProviderFamily; secret?: PropertyMap[] };
   if (typeof init.id === "string" && init.properties) {
     const detail = new providerProto.ErrorResourceInitFailed();
     detail.setId(init.id);
-    detail.setProperties(sent(withoutMarkers(init.properties), init.secret ?? [], init.kind?.secretOutputs ?? []));
+    const outputs = init.kind ? outputNames(init.kind) : undefined;
+    detail.setProperties(sent(withoutMarkers(init.properties), init.secret ?? [], init.kind?.secretOutputs ?? [], outputs));
     detail.setReasonsList(init.reasons ?? [message]);
     const any = new anyProto.Any();
     any.pack(detail.serializeBinary(), "pulumirpc.ErrorResourceInitFailed");
@@ -80,6 +86,25 @@ function withoutMarkers(props: Props): Props {
   return rest;
 }
 
+/** A resource's inputs as they arrive (`$gte` or `_gte`), with the TypeScript names the lifecycle reads. */
+function inputsOf(kind: ProviderFamily, values: PropertyMap): PropertyMap {
+  return programNamed(kind.family.create, values);
+}
+
+/** How a resource's inputs are answered: in the names the program gave them. */
+function inputNames(kind: ProviderFamily, spelling: Spelling): (values: PropertyMap) => PropertyMap {
+  return (values) => spelled(kind.family.create, values, spelling);
+}
+
+/**
+ * How outputs are answered: in the schema's names, which every generated SDK reads; a read answers them in the
+ * program's names when the recorded outputs have those (a state written before the schema named them `$gte`), so
+ * refreshing it finds nothing.
+ */
+function outputNames(kind: ProviderFamily, spelling: Spelling = "schema"): (values: PropertyMap) => PropertyMap {
+  return (values) => spelled(kind.family.response, values, spelling);
+}
+
 const DIFF_KIND: Record<PathChange["kind"], Record<"plain" | "replace", number>> = {
   add: { plain: providerProto.PropertyDiff.Kind.ADD, replace: providerProto.PropertyDiff.Kind.ADD_REPLACE },
   update: { plain: providerProto.PropertyDiff.Kind.UPDATE, replace: providerProto.PropertyDiff.Kind.UPDATE_REPLACE },
@@ -89,21 +114,20 @@ const DIFF_KIND: Record<PathChange["kind"], Record<"plain" | "replace", number>>
 /** The service implementation; one per plugin process, configured once per provider instance. */
 export function createPluginServer(options: PluginOptions = {}): IResourceProviderServer {
   const env = options.env ?? process.env;
-  let settings: Settings = settingsOf({}, env);
-  const services = accountServices(() => settings);
   // Cancel aborts every wait in flight; the engine shuts the plugin down after it.
   const cancelled = new AbortController();
   const engine = options.log ?? engineLog();
   if (options.engineAddress) engine.connect(options.engineAddress);
   // The resource a call is about, so that what the lifecycle reports during it names that resource.
   const calls = new AsyncLocalStorage<string>();
-  const lifecycle = createLifecycle({
-    settings: () => settings,
-    service: services.service,
-    sleep: (ms, signal) => sleep(ms, undefined, { signal }),
+  // CheckConfig checks the config here: check need not ask the service about each account's key.
+  const hosted = hostedLifecycle({
+    settings: settingsOf({}, env),
+    checkAccounts: false,
     report: (message) => void engine.log("warning", message, calls.getStore() ?? ""),
     progress: (message) => engine.log("info", message, calls.getStore() ?? "", true),
   });
+  const { lifecycle } = hosted;
   /** A call about one resource (its URN in the request). */
   const about = <Req extends { getUrn(): string }, Res>(run: (req: Req) => Promise<Res>) => unary<Req, Res>((req) => calls.run(req.getUrn(), () => run(req)));
   let schema: string | undefined;
@@ -120,12 +144,12 @@ export function createPluginServer(options: PluginOptions = {}): IResourceProvid
     }
   };
 
-  function checkResponse(inputs: Props, failures: { property: string; reason: string }[], sources: PropertyMap[], secret: readonly string[]) {
+  function checkResponse(inputs: Props, failures: { property: string; reason: string }[], sources: PropertyMap[], secret: readonly string[], names?: { values(v: PropertyMap): PropertyMap; path(p: string): string }) {
     const res = new providerProto.CheckResponse();
-    res.setInputs(sent(inputs, sources, secret));
+    res.setInputs(sent(inputs, sources, secret, names?.values));
     res.setFailuresList(failures.map((f) => {
       const failure = new providerProto.CheckFailure();
-      failure.setProperty(f.property);
+      failure.setProperty(names ? names.path(f.property) : f.property);
       failure.setReason(f.reason);
       return failure;
     }));
@@ -167,8 +191,7 @@ export function createPluginServer(options: PluginOptions = {}): IResourceProvid
       const config = configOf(Object.fromEntries(req.getVariablesMap().toObject()), args);
       const problems = configFailures(config);
       if (problems.length > 0) throw Object.assign(new Error(problems.map((p) => p.reason).join("; ")), { code: grpc.status.INVALID_ARGUMENT });
-      settings = settingsOf(config, env);
-      services.clear();
+      hosted.configure(settingsOf(config, env));
       const res = new providerProto.ConfigureResponse();
       res.setAcceptsecrets(true);
       res.setAcceptresources(true);
@@ -178,13 +201,20 @@ export function createPluginServer(options: PluginOptions = {}): IResourceProvid
 
     check: about<provider.CheckRequest, provider.CheckResponse>(async (req) => {
       const kind = kindOf(req);
-      const news = received(req.getNews());
-      const result = await lifecycle.check(withKind(kind, plain(received(req.getOlds()))), withKind(kind, plain(news)));
-      return checkResponse(withoutMarkers(result.inputs ?? {}), result.failures ?? [], [news], kind.secretOutputs);
+      const given = received(req.getNews());
+      const spelling = spellingOf(kind.family.create, given);
+      const news = inputsOf(kind, given);
+      const result = await lifecycle.check(withKind(kind, plain(inputsOf(kind, received(req.getOlds())))), withKind(kind, plain(news)));
+      const names = { values: inputNames(kind, spelling), path: (path: string) => pathSpelled(kind.family.create, path, spelling) };
+      return checkResponse(withoutMarkers(result.inputs ?? {}), result.failures ?? [], [news], kind.secretOutputs, names);
     }),
     diff: about<provider.DiffRequest, provider.DiffResponse>(async (req) => {
       const kind = kindOf(req);
-      const { changed, replaces, details } = await compare(withKind(kind, plain(received(req.getOlds()))), withKind(kind, plain(received(req.getNews()))));
+      const olds = received(req.getOlds());
+      const news = received(req.getNews());
+      // Paths name members as the inputs do, so that the engine finds them there.
+      const spelling = spellingOf(kind.family.create, news, received(req.getOldInputs()));
+      const { changed, replaces, details } = await compare(withKind(kind, plain(programNamed(kind.family.response, olds))), withKind(kind, plain(inputsOf(kind, news))));
       const res = new providerProto.DiffResponse();
       res.setChanges(changed.length > 0 || replaces.length > 0 ? providerProto.DiffResponse.DiffChanges.DIFF_SOME : providerProto.DiffResponse.DiffChanges.DIFF_NONE);
       res.setReplacesList(replaces);
@@ -194,55 +224,58 @@ export function createPluginServer(options: PluginOptions = {}): IResourceProvid
         const diff = new providerProto.PropertyDiff();
         diff.setKind(DIFF_KIND[detail.kind][detail.replace ? "replace" : "plain"] as provider.PropertyDiff.Kind);
         diff.setInputdiff(true);
-        res.getDetaileddiffMap().set(detail.path, diff);
+        res.getDetaileddiffMap().set(pathSpelled(kind.family.create, detail.path, spelling), diff);
       }
       return res;
     }),
     create: about<provider.CreateRequest, provider.CreateResponse>(async (req) => {
       const kind = kindOf(req);
-      const inputs = received(req.getProperties());
+      const inputs = inputsOf(kind, received(req.getProperties()));
       const res = new providerProto.CreateResponse();
       if (req.getPreview()) {
         // Nothing is sent: the inputs are what is known; every other output stays unknown until the create.
-        return res.setProperties(sent(plain(inputs), [inputs], kind.secretOutputs));
+        return res.setProperties(sent(plain(inputs), [inputs], kind.secretOutputs, outputNames(kind)));
       }
       const created = await keeping(kind, [inputs], () => lifecycle.create(withKind(kind, plain(inputs)), limits(req.getTimeout())));
-      return res.setId(created.id).setProperties(sent(withoutMarkers(created.outs ?? {}), [inputs], kind.secretOutputs));
+      return res.setId(created.id).setProperties(sent(withoutMarkers(created.outs ?? {}), [inputs], kind.secretOutputs, outputNames(kind)));
     }),
     read: about<provider.ReadRequest, provider.ReadResponse>(async (req) => {
       const kind = kindOf(req);
-      const state = received(req.getProperties());
-      const inputs = received(req.getInputs());
+      const recorded = received(req.getProperties());
+      const state = programNamed(kind.family.response, recorded);
+      const given = received(req.getInputs());
+      const inputs = inputsOf(kind, given);
       // An import sends the id alone: the resource is read from the account the inputs (if any) name.
-      const found = await lifecycle.read(req.getId(), withKind(kind, { ...plain(inputs), ...plain(state) }));
+      const found = await lifecycle.read(req.getId(), withKind(kind, { ...plain(inputs), ...plain(state) }), Object.keys(given).length > 0 ? withKind(kind, plain(inputs)) : undefined);
       const res = new providerProto.ReadResponse();
       if (!found.id) return res; // gone: the engine drops it from state
       res.setId(found.id);
-      res.setProperties(sent(withoutMarkers(found.props ?? {}), [state, inputs], kind.secretOutputs));
-      res.setInputs(sent(withoutMarkers(found.inputs ?? {}), [inputs, state], kind.secretOutputs));
+      res.setProperties(sent(withoutMarkers(found.props ?? {}), [state, inputs], kind.secretOutputs, outputNames(kind, spellingOf(kind.family.response, recorded))));
+      // An import has no inputs: it gets the schema's names, as a program generated from the schema writes them.
+      res.setInputs(sent(withoutMarkers(found.inputs ?? {}), [inputs, state], kind.secretOutputs, inputNames(kind, spellingOf(kind.family.create, given))));
       return res;
     }),
     update: about<provider.UpdateRequest, provider.UpdateResponse>(async (req) => {
       const kind = kindOf(req);
-      const olds = received(req.getOlds());
-      const news = received(req.getNews());
+      const olds = programNamed(kind.family.response, received(req.getOlds()));
+      const news = inputsOf(kind, received(req.getNews()));
       const res = new providerProto.UpdateResponse();
-      if (req.getPreview()) return res.setProperties(sent(plain(news), [news], kind.secretOutputs));
+      if (req.getPreview()) return res.setProperties(sent(plain(news), [news], kind.secretOutputs, outputNames(kind)));
       const updated = await keeping(kind, [news, olds], () =>
         lifecycle.update(req.getId(), withKind(kind, plain(olds)), withKind(kind, plain(news)), limits(req.getTimeout())));
-      return res.setProperties(sent(withoutMarkers(updated.outs ?? {}), [news, olds], kind.secretOutputs));
+      return res.setProperties(sent(withoutMarkers(updated.outs ?? {}), [news, olds], kind.secretOutputs, outputNames(kind)));
     }),
     delete: about(async (req: provider.DeleteRequest) => {
       const kind = kindOf(req);
-      await lifecycle.delete(req.getId(), withKind(kind, plain(received(req.getProperties()))));
+      await lifecycle.delete(req.getId(), withKind(kind, plain(programNamed(kind.family.response, received(req.getProperties())))));
       return new emptyProto.Empty();
     }),
     invoke: unary<provider.InvokeRequest, provider.InvokeResponse>(async (req) => {
       const kind = familyOfFunction(req.getTok());
       const args = plain(received(req.getArgs())) as { name?: string; id?: string; account?: string };
-      const found = await lookupIn(() => credentialsFor(settings, args.account), kind.family.collection as never, args);
+      const found = await lookupIn(() => credentialsFor(hosted.settings(), args.account), kind.family.collection as never, args);
       const res = new providerProto.InvokeResponse();
-      res.setReturn(sent(found as Props, [], kind.secretOutputs));
+      res.setReturn(sent(found as Props, [], kind.secretOutputs, outputNames(kind)));
       return res;
     }),
     cancel: unary(() => {

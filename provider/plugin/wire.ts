@@ -30,12 +30,13 @@ export function plain(values: PropertyMap): Props {
 
 /**
  * Values to send back: a member whose source (inputs, old state) held a secret stays secret, and the members
- * named in `secret` (credentials) are secret whatever they came from.
+ * named in `secret` (credentials) are secret whatever they came from; then named as `names` says (values and
+ * sources have the same names until then, so that each member finds its source).
  */
-export function sent(values: Props, sources: PropertyMap[], secret: readonly string[]): Struct {
+export function sent(values: Props, sources: PropertyMap[], secret: readonly string[], names: (values: PropertyMap) => PropertyMap = (v) => v): Struct {
   let out = values as PropertyMap;
   for (const source of sources) out = annotateSecrets(out, source);
-  out = markSecret(out, secret);
+  out = names(markSecret(out, secret));
   return structProto.Struct.fromJavaScript(withoutUndefined(out) as Parameters<typeof structProto.Struct.fromJavaScript>[0]);
 }
 

@@ -12,3 +12,8 @@ export const PACKAGE = "audience";
 export const DYNAMIC_TYPE_PREFIX = `pulumi-nodejs:dynamic/${PACKAGE}:`;
 /** The serialized dynamic provider a dynamic resource carries among its inputs and outputs. */
 export const PROVIDER_KEY = "__provider";
+
+/** The gRPC metadata key a provider puts a failure's code in (ProviderError.code), for the engine that called it. */
+export const FAILURE_CODE_KEY = "failure-code";
+/** The code of a failed write that may have taken effect: the engine keeps it pending for the next run to resolve. */
+export const OUTCOME_UNKNOWN_CODE = "OUTCOME_UNKNOWN";

@@ -1,6 +1,7 @@
 // The TypeScript face of the API is camelCase; the wire is snake_case. Only keys that are fields of a
-// schema's object shape are renamed: record keys (stream names, `ig/...` attributes) and operator keys
-// (`_eq`) are data and pass through untouched. The schemas are the single source of which keys are fields.
+// schema's object shape are renamed: record keys (stream names, `ig/...` attributes) are data and pass through
+// untouched; operator fields (`_eq`) keep their wire names in programs. The schemas are the single source of which
+// keys are fields. The package schema names operators so every language's code generator can name them (`$eq`).
 import { z } from "zod";
 import { isObject } from "./merge-patch.ts";
 
@@ -32,16 +33,48 @@ export function camelKey(key: string): string {
   return camel;
 }
 
-type Direction = "toWire" | "fromWire";
+/** A way of naming fields: the name a field (by its wire name) is given. */
+export type Naming = (field: string) => string;
+
+/** The wire's own names. */
+export const wireName: Naming = (field) => field;
+
+/**
+ * A field's name in the package schema: its camelCase name, but `$` and the camelCase of its words for an operator
+ * (`_gte` -> `$gte`, `_on_or_after` -> `$onOrAfter`). Go's code generator drops a leading `$` and capitalizes
+ * (`Gte`), Python's turns `$` into `_` and snake-cases (`_on_or_after`, the program's name), as they do for
+ * pulumi-kubernetes' `$ref`; a leading `_` would make Go's field unexported.
+ */
+export function schemaName(field: string): string {
+  return field.startsWith("_") ? `$${camelKey(field.replace(/^_+/, ""))}` : camelKey(field);
+}
+
+/** How `renameFields` names fields: a key is a field if one of `from` names it so; it gets the name `to` gives. */
+export interface Renaming {
+  from: readonly Naming[];
+  to: Naming;
+  /** A value wrapped by the caller's markers (a Pulumi secret): what it holds, and how to wrap it again. */
+  wrapped?: (value: Record<string, unknown>) => { inner: unknown; wrap(inner: unknown): unknown } | undefined;
+  /** Told of each field found and the naming its key had. */
+  found?: (field: string, naming: Naming) => void;
+}
+
+/** Renames a value's field keys, guided by `schema`; keys that are no field are left as they are. */
+export function renameFields(schema: z.ZodType, value: unknown, renaming: Renaming): unknown {
+  return walk(schema, value, renaming);
+}
+
+const TO_WIRE: Renaming = { from: [camelKey], to: wireName };
+const FROM_WIRE: Renaming = { from: [wireName], to: camelKey };
 
 /** Renames a value's field keys from camelCase to the wire's snake_case, guided by `schema`. */
 export function toWire(schema: z.ZodType, value: unknown): unknown {
-  return walk(schema, value, "toWire");
+  return walk(schema, value, TO_WIRE);
 }
 
 /** Renames a wire value's field keys to camelCase, guided by `schema`. */
 export function fromWire(schema: z.ZodType, value: unknown): unknown {
-  return walk(schema, value, "fromWire");
+  return walk(schema, value, FROM_WIRE);
 }
 
 const unwrapped = new WeakMap<z.ZodType, z.ZodType>();
@@ -116,44 +149,59 @@ const recordValueSchema = (schema: z.ZodType) =>
 const arrayElementSchema = (schema: z.ZodType) =>
   findInUnion(schema, (s) => (s instanceof z.ZodArray ? (s.def.element as z.ZodType) : undefined));
 
-const camelFieldsCache = new WeakMap<Record<string, z.ZodType>, Map<string, string>>();
+// Keyed by the naming function itself: namings are few and long-lived (`camelKey`, `schemaName`, `wireName`).
+const namedFieldsCache = new Map<Naming, WeakMap<Record<string, z.ZodType>, Map<string, string>>>();
 
-/** camelCase name -> wire name of a shape's fields, computed once per shape. */
-function camelFields(shape: Record<string, z.ZodType>): Map<string, string> {
-  let fields = camelFieldsCache.get(shape);
+/** The wire name of the shape's field that `naming` names `key`, from a table computed once per shape and naming. */
+function fieldNamed(shape: Record<string, z.ZodType>, naming: Naming, key: string): string | undefined {
+  if (naming === wireName) return Object.hasOwn(shape, key) ? key : undefined;
+  let byShape = namedFieldsCache.get(naming);
+  if (!byShape) namedFieldsCache.set(naming, (byShape = new WeakMap()));
+  let fields = byShape.get(shape);
   if (!fields) {
-    fields = new Map(Object.keys(shape).map((field) => [camelKey(field), field]));
-    camelFieldsCache.set(shape, fields);
+    fields = new Map(Object.keys(shape).map((field) => [naming(field), field]));
+    byShape.set(shape, fields);
   }
-  return fields;
+  return fields.get(key);
 }
 
-function walk(schema: z.ZodType, value: unknown, direction: Direction): unknown {
+function walk(schema: z.ZodType, value: unknown, renaming: Renaming): unknown {
   if (Array.isArray(value)) {
     const element = arrayElementSchema(schema);
-    return element ? value.map((v) => walk(element, v, direction)) : value;
+    return element ? value.map((v) => walk(element, v, renaming)) : value;
   }
   if (!isObject(value)) return value;
+  const wrapper = renaming.wrapped?.(value);
+  if (wrapper) return wrapper.wrap(walk(schema, wrapper.inner, renaming));
   const shapes = objectShapes(schema, value);
   if (shapes.length === 0) {
     const valueSchema = recordValueSchema(schema);
     if (!valueSchema) return value;
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(valueSchema, v, direction)]));
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(valueSchema, v, renaming)]));
   }
   const out: Record<string, unknown> = {};
   for (const [key, v] of Object.entries(value)) {
-    let wireKey: string | undefined;
+    let field: string | undefined;
     let child: z.ZodType | undefined;
-    for (const shape of shapes) {
-      wireKey = direction === "toWire" ? camelFields(shape).get(key) : Object.hasOwn(shape, key) ? key : undefined;
-      child = wireKey === undefined ? undefined : shape[wireKey];
-      if (child) break;
+    let naming: Naming | undefined;
+    search: for (const shape of shapes) {
+      for (const by of renaming.from) {
+        const named = fieldNamed(shape, by, key);
+        const member = named === undefined ? undefined : shape[named];
+        if (member) {
+          field = named;
+          child = member;
+          naming = by;
+          break search;
+        }
+      }
     }
-    if (!child || wireKey === undefined) {
+    if (!child || field === undefined || naming === undefined) {
       out[key] = v; // not a field: left for validation to name
       continue;
     }
-    out[direction === "toWire" ? wireKey : camelKey(wireKey)] = walk(child, v, direction);
+    renaming.found?.(field, naming);
+    out[renaming.to(field)] = walk(child, v, renaming);
   }
   return out;
 }

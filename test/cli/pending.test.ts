@@ -12,7 +12,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "pulumi-audience/emulator";
 import { emulatorControl } from "../engine/emulator-control.ts";
-import { runProgram } from "../../provider/engine/index.ts";
+import { runProgram } from "../../provider/cli/program.ts";
 import { installedProgram, removeInstalledPrograms } from "../engine/installed.ts";
 import { audiencePending } from "../engine/pending-step.ts";
 

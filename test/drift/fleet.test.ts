@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
 import { PassphraseCrypter } from "../../provider/engine/secrets.ts";
-import { runProgram } from "../../provider/engine/index.ts";
+import { runProgram } from "../../provider/cli/program.ts";
 import type { Report, ResourceReport } from "../../provider/cli/drift/report.ts";
 import { audience, exportStack, REPO_ROOT, startFleet, type Fleet } from "./fleet.ts";
 

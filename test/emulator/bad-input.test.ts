@@ -86,6 +86,16 @@ describe("paging parameters", () => {
     }
   });
 
+  it("are refused with the listings that do page named, every family's", async () => {
+    const reply = await api.get<{ validationErrors: { message: string }[] }>("/v1/cohorts?limit=5");
+    const named = /only (.*) page\)?$/.exec(reply.body.validationErrors[0]?.message ?? "")?.[1]?.split(", ");
+    expect(named).toEqual(expect.arrayContaining(["/locations", "/atlases/{id}/locations", "/atlases/{id}/logs/ingress", "/datasets/{id}/logs/ingress"]));
+    for (const path of named ?? []) {
+      const paged = await api.get(`${path.replace("{id}", "00000000-0000-4000-8000-000000000000").replace("{log_id}", "00000000-0000-4000-8000-000000000000")}?limit=5`);
+      expect(paged.status, path).not.toBe(400);
+    }
+  });
+
   it("are refused out of range where the answer pages, and taken in range", async () => {
     for (const query of ["limit=-1", "limit=abc", "limit=100000", "offset=-3"]) {
       const reply = await api.get<Json>(`/v1/locations?${query}`);

@@ -8,7 +8,8 @@ import { join } from "node:path";
 import { Writable } from "node:stream";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "pulumi-audience/emulator";
-import { runProgram, type Operation, type RunResult } from "../../provider/engine/index.ts";
+import type { Operation, RunResult } from "../../provider/engine/index.ts";
+import { runProgram } from "../../provider/cli/program.ts";
 import { createRenderer, resultJson } from "../../provider/engine/render.ts";
 import { programDir } from "./installed.ts";
 

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, expect, it } from "vitest";
-import { runProgram } from "../../provider/engine/index.ts";
+import { runProgram } from "../../provider/cli/program.ts";
 import { Snapshot } from "../../provider/engine/snapshot.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");

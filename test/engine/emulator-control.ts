@@ -1,4 +1,4 @@
-// The emulator's control API (`/_emulator`) as the kill tests drive it: faults in, the request log out.
+// The emulator's control API (`/_emulator`) as the engine's tests drive it: faults in, the request log out.
 import type { RunningEmulator } from "pulumi-audience/emulator";
 
 /** `emulator` is read at each call: test files start theirs in beforeAll. */
@@ -11,5 +11,11 @@ export function emulatorControl(emulator: () => RunningEmulator) {
   }
   /** POSTs the service received (the log holds service requests only). */
   const creates = async () => ((await control("GET", "/requests?method=POST")) as unknown[]).length;
-  return { control, creates };
+  /** The requests the service received since the last take, the log emptied. */
+  async function takeRequests(): Promise<{ method: string; path: string }[]> {
+    const list = (await control("GET", "/requests")) as { method: string; path: string }[];
+    await control("DELETE", "/requests");
+    return list;
+  }
+  return { control, creates, takeRequests };
 }

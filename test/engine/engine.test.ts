@@ -1,12 +1,13 @@
-// The local engine runs a real program (test/engine/fixtures/notes) through @pulumi/pulumi's Node runtime and
-// the real dynamic-provider host; its provider keeps notes as files and journals every call.
+// The local engine runs the notes program (test/engine/fixtures/notes) in process, through its real monitor, with
+// the program's dynamic provider served in the engine's process; the provider keeps notes as files and journals
+// every call.
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PassphraseError, runProgram, type Operation, type RunResult } from "../../provider/engine/index.ts";
+import { PassphraseError, type Operation, type RunResult } from "../../provider/engine/index.ts";
+import { runNotes } from "./notes-program.ts";
 
-const FIXTURE = join(import.meta.dirname, "fixtures", "notes");
 const PASSPHRASE = "correct horse battery staple";
 
 let dir: string;
@@ -16,7 +17,7 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function run(operation: Operation, config: Record<string, string> = {}, secrets: Record<string, string> = {}): Promise<RunResult> {
-  return runProgram({ cwd: FIXTURE, operation, passphrase: PASSPHRASE, stateDir: dir, env: { NOTES_DIR: dir }, config, secrets });
+  return runNotes({ operation, passphrase: PASSPHRASE, stateDir: dir, env: { NOTES_DIR: dir }, config, secrets });
 }
 
 /** Calls the provider received since the last look: ["create one", "created one", ...]. */
@@ -81,11 +82,11 @@ describe("local engine, one stack through its life", { timeout: 120_000 }, () =>
     expect(vault.inputs["text"]).toMatchObject({ "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", ciphertext: expect.stringMatching(/^v1:/) });
     // additionalSecretOutputs: path is secret even though no input made it so
     expect(vault.outputs["path"]).toHaveProperty("ciphertext");
-    await expect(runProgram({ cwd: FIXTURE, operation: "refresh", passphrase: "wrong", stateDir: dir, env: { NOTES_DIR: dir } })).rejects.toBeInstanceOf(PassphraseError);
+    await expect(runNotes({ operation: "refresh", passphrase: "wrong", stateDir: dir, env: { NOTES_DIR: dir } })).rejects.toBeInstanceOf(PassphraseError);
   });
 
   it("a StackReference reads another stack's outputs, secrets still secret", async () => {
-    const r = await runProgram({ cwd: FIXTURE, operation: "preview", stack: "reader", passphrase: PASSPHRASE, stateDir: dir, env: { NOTES_DIR: dir }, config: { readStack: "organization/notes/dev" } });
+    const r = await runNotes({ operation: "preview", stack: "reader", passphrase: PASSPHRASE, stateDir: dir, env: { NOTES_DIR: dir }, config: { readStack: "organization/notes/dev" } });
     expect(r.ok, r.error).toBe(true);
     expect(names(r, "read")).toEqual(["organization/notes/dev", "organization/notes/dev-again"]);
     expect(r.outputs["referencedOnePath"]).toBe(join(dir, "one-a.json"));

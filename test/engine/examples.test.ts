@@ -8,8 +8,10 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "pulumi-audience/emulator";
 import { families, type FamilyDef } from "pulumi-audience/sdk/contract";
-import { runProgram, type Operation, type RunResult } from "../../provider/engine/index.ts";
+import type { Operation, RunResult } from "../../provider/engine/index.ts";
+import { runProgram } from "../../provider/cli/program.ts";
 import { pulumiOnPath, runWithPulumiCli } from "../../provider/engine/pulumi-cli.ts";
+import { emulatorControl } from "./emulator-control.ts";
 import { programDir } from "./installed.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
@@ -72,11 +74,7 @@ async function freshAccounts(scenario: Scenario): Promise<Account> {
   return { apiKey, env: { AUDIENCE_BASE_URL: `${emulator.url}/v1`, AUDIENCE_API_KEY: apiKey }, secrets };
 }
 
-async function requests(): Promise<{ method: string; path: string }[]> {
-  const list = (await (await fetch(`${emulator.url}/_emulator/requests`)).json()) as { method: string; path: string }[];
-  await fetch(`${emulator.url}/_emulator/requests`, { method: "DELETE" });
-  return list;
-}
+const { takeRequests: requests } = emulatorControl(() => emulator);
 
 describe.each(examples)("examples/%s through the local engine", { timeout: 180_000 }, (example) => {
   const scenario = SCENARIOS[example];

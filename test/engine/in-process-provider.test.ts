@@ -3,7 +3,8 @@
 // as the host reports it. Other dynamic resources still go to the host.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "pulumi-audience/emulator";
-import { DynamicProviders, InProcessProvider, servedInProcess } from "../../provider/engine/in-process-provider.ts";
+import { inProcessProvider, servedInProcess } from "../../provider/cli/extension.ts";
+import { DynamicProviders, InProcessProvider } from "../../provider/engine/in-process-provider.ts";
 import { DynamicProviderHost, ResourceInitFailedError, type ResourceCalls } from "../../provider/engine/provider-host.ts";
 import type { PropertyMap } from "../../provider/plugin/values.ts";
 import { EARLIER_PROVIDER_MODULES, PROVIDER_MODULE } from "../../provider/runtime/resources/shim.ts";
@@ -22,7 +23,7 @@ beforeAll(async () => {
   const env = { ...process.env, AUDIENCE_BASE_URL: `${emulator.url}/v1`, AUDIENCE_API_KEY: emulator.apiKey, NODE_OPTIONS: "--conditions=source" };
   host = await DynamicProviderHost.start({ cwd: ROOT, env, engineAddress: "127.0.0.1:1" });
   await host.configure({});
-  own = new InProcessProvider({ config: {}, env, report: (m) => warnings.push(m), progress: () => undefined });
+  own = inProcessProvider({ config: {}, env, report: (m) => warnings.push(m) });
 }, 60_000);
 afterAll(async () => {
   await host?.close();
@@ -115,7 +116,7 @@ describe("this package's resources in the engine's process", { timeout: 60_000 }
       update: async () => (calls.push(name), {}),
       delete: async () => void calls.push(name),
     });
-    const routed = new DynamicProviders(() => recording("own") as InProcessProvider, async () => recording("host"));
+    const routed = new DynamicProviders(servedInProcess, () => recording("own"), async () => recording("host"));
     await routed.check(URN, {}, cohort());
     await routed.create(URN, { name: "note", __provider: "exports.handler = () => ({});" });
     await routed.delete("1", URN, cohort());
@@ -133,7 +134,7 @@ describe("this package's resources in the engine's process", { timeout: 60_000 }
     const [earlier] = EARLIER_PROVIDER_MODULES;
     const made = await own.create(URN, (await own.check(URN, {}, cohort({ name: "Older state" }))).inputs);
     const recorded = { ...made.outputs, __provider: earlier! };
-    const routed = new DynamicProviders(() => own, async () => { throw new Error("sent to the host"); });
+    const routed = new DynamicProviders(servedInProcess, () => own, async () => { throw new Error("sent to the host"); });
     expect((await routed.read(made.id, URN, recorded)).outputs["name"]).toBe("Older state");
     await routed.delete(made.id, URN, recorded);
     expect((await own.read(made.id, URN, recorded)).id).toBe("");

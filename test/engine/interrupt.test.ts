@@ -10,7 +10,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "pulumi-audience/emulator";
 import { emulatorControl } from "./emulator-control.ts";
-import { runProgram } from "../../provider/engine/index.ts";
+import { runProgram } from "../../provider/cli/program.ts";
 import { faithfulMode, programDir } from "./installed.ts";
 import { audiencePending } from "./pending-step.ts";
 

@@ -8,11 +8,13 @@ import { join } from "node:path";
 import { afterEach, expect, it, vi } from "vitest";
 import { Deployment } from "../../provider/engine/deployment.ts";
 import type { EngineEvent } from "../../provider/engine/events.ts";
-import { InProcessProvider } from "../../provider/engine/in-process-provider.ts";
+import { audienceExtension, inProcessProvider } from "../../provider/cli/extension.ts";
 import { Journal } from "../../provider/engine/journal.ts";
 import type { Registration } from "../../provider/engine/monitor.ts";
 import { Snapshot } from "../../provider/engine/snapshot.ts";
-import type { PropertyMap } from "../../provider/plugin/values.ts";
+import { makeSecret, type PropertyMap, type Value } from "../../provider/plugin/values.ts";
+import { audienceResource } from "./audience-resources.ts";
+import { inProcessRuntime, type ProgramContext } from "./in-process-runtime.ts";
 import { nativePrograms, PASSPHRASE } from "./native-programs.ts";
 
 const world = nativePrograms({ port: 0, builds: { default: "immediate" } });
@@ -20,20 +22,23 @@ const SEED = 20261124;
 const RANDOM_CUTS = 100;
 const FAMILIES = ["cohorts", "webhook_endpoints", "connections"] as const;
 
-// Independent resources (no one's input is another's output), so the recorded registrations replay as they are.
-const PROGRAM = `import * as pulumi from "@pulumi/pulumi";
-import * as audience from "pulumi-audience";
-const config = new pulumi.Config();
-const from = config.getNumber("from") ?? 0;
-const to = config.getNumber("to") ?? 0;
-const bump = config.getNumber("bump") ?? 0;
-const password = pulumi.secret("cut-warehouse-password");
-for (let i = from; i < to; i++) {
-  if (i % 3 === 0) new audience.Cohort("cohort-" + i, { name: "Cut cohort " + i, streamName: "transactions", minCount: i + 1 + bump });
-  else if (i % 3 === 1) new audience.WebhookEndpoint("hook-" + i, { url: "https://hooks.example.com/cut/" + i, enabledEvents: ["resource.errored"] });
-  else new audience.Connection("warehouse-" + i, { name: "Cut warehouse " + i, options: { type: "postgres", host: "db-" + i + "-" + bump + ".example.com", port: 5432, database: "analytics", schema: "audience", user: "delivery", password } });
+// Independent resources (no one's input is another's output), so the recorded registrations replay as they are. The
+// program runs in process: the journal and the replays are the engine's own either way.
+async function cutsProgram({ config, monitor }: ProgramContext): Promise<Record<string, Value>> {
+  const from = Number(config.get("from") ?? 0);
+  const to = Number(config.get("to") ?? 0);
+  const bump = Number(config.get("bump") ?? 0);
+  const password = makeSecret("cut-warehouse-password");
+  const made: Promise<unknown>[] = [];
+  for (let i = from; i < to; i++) {
+    if (i % 3 === 0) made.push(audienceResource(monitor, "cohorts", `cohort-${i}`, { name: `Cut cohort ${i}`, streamName: "transactions", minCount: i + 1 + bump }));
+    else if (i % 3 === 1) made.push(audienceResource(monitor, "webhook_endpoints", `hook-${i}`, { url: `https://hooks.example.com/cut/${i}`, enabledEvents: ["resource.errored"] }));
+    else made.push(audienceResource(monitor, "connections", `warehouse-${i}`, { name: `Cut warehouse ${i}`, options: { type: "postgres", host: `db-${i}-${bump}.example.com`, port: 5432, database: "analytics", schema: "audience", user: "delivery", password } }));
+  }
+  await Promise.all(made);
+  return {};
 }
-`;
+const runtime = inProcessRuntime(cutsProgram);
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -57,7 +62,7 @@ interface Live {
 
 it("a journal cut at every record boundary and at random bytes replays into an up with no duplicate and no orphan", { timeout: 600_000 }, async () => {
   const { apiKey } = await world.account("journal-cuts");
-  const dir = world.program("journal-cuts", { index: PROGRAM });
+  const dir = world.program("journal-cuts", { index: "// The program runs in process: cutsProgram in journal-cuts.test.ts.\n" });
   const project = "journal-cuts";
   const statePath = join(dir, "state", "dev.json");
   const base = `${url()}/v1`;
@@ -78,7 +83,7 @@ it("a journal cut at every record boundary and at random bytes replays into an u
   const api = (method: string, path: string) => fetch(`${base}${path}`, { method, headers: { authorization: `Bearer ${apiKey}` } });
 
   // The stack before the recorded run: resources 0..8.
-  const first = await world.run(dir, apiKey, "up", { config: { from: "0", to: "9" } });
+  const first = await world.run(dir, apiKey, "up", { config: { from: "0", to: "9" }, runtime });
   expect(first.ok, first.error).toBe(true);
   const before = readFileSync(statePath);
 
@@ -104,7 +109,7 @@ it("a journal cut at every record boundary and at random bytes replays into an u
     return registerOutputs.call(this, urn, out);
   });
   const config = { from: "3", to: "18", bump: "1" };
-  const second = await world.run(dir, apiKey, "up", { config });
+  const second = await world.run(dir, apiKey, "up", { config, runtime });
   vi.restoreAllMocks();
   expect(second.ok, second.error).toBe(true);
   expect(second.changes).toMatchObject({ create: 9, update: 4, delete: 3 });
@@ -180,8 +185,9 @@ async function upInProcess({ statePath, project, registrations, outputs, env }: 
     provider: async () => own,
     stackOutputs: async () => ({}),
     emit: (e) => events.push(e),
+    extension: audienceExtension({ faithful: false }),
   });
-  const own = new InProcessProvider({ config: {}, env, report: (m) => deployment.log("warning", m, ""), progress: () => undefined });
+  const own = inProcessProvider({ config: {}, env, report: (m) => deployment.log("warning", m, "") });
   await deployment.reportInterrupted();
   await Promise.all(registrations.map((reg) => deployment.register(structuredClone(reg))));
   for (const [urn, out] of outputs) await deployment.registerOutputs(urn, structuredClone(out));

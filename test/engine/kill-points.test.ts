@@ -10,7 +10,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "pulumi-audience/emulator";
 import { emulatorControl } from "./emulator-control.ts";
-import { runProgram } from "../../provider/engine/index.ts";
+import { runProgram } from "../../provider/cli/program.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const FIXTURE = join(import.meta.dirname, "fixtures", "chaos");

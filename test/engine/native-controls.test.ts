@@ -2,8 +2,10 @@
 // run (native and dynamic mode), providers' config checked at plan time by the plugin's CheckConfig and DiffConfig,
 // and the start of a create whose outcome stayed unknown. Cohort builds never finish here unless advanced by hand.
 import { readFileSync } from "node:fs";
+import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
 import type { RunResult } from "../../provider/engine/index.ts";
+import { createRenderer } from "../../provider/engine/render.ts";
 import { nativePrograms, writes } from "./native-programs.ts";
 
 const world = nativePrograms({ port: 0, builds: { default: "immediate", cohorts: "manual" } });
@@ -82,6 +84,44 @@ describe("an up interrupted while the provider waits for a build", { timeout: 18
   });
 });
 
+/** What a person reads of a run off a terminal: its failed steps' lines and its summary. */
+function terminalText(result: RunResult): string {
+  const out = new PassThrough();
+  const chunks: string[] = [];
+  out.on("data", (c: Buffer) => chunks.push(c.toString()));
+  const renderer = createRenderer({ out, err: out, tty: false, env: {} });
+  for (const step of result.steps) renderer.event(step);
+  renderer.summary({ ...result, durationMs: 0 });
+  return chunks.join("");
+}
+
+/** The result as it was before failures carried their code. */
+function withoutCodes({ errorCode: _errorCode, ...result }: RunResult): RunResult {
+  return { ...result, steps: result.steps.map(({ code: _code, ...step }) => step) };
+}
+
+describe("a failure keeps its kind from the provider to the run's result", { timeout: 180_000 }, () => {
+  it.each([["native", "pulumi-audience/native"], ["dynamic", "pulumi-audience"]])("a refused key and a failed build carry distinct codes in %s mode; the terminal text is unchanged", async (mode, module) => {
+    const { apiKey } = await world.account(`codes-${mode}`);
+    const refusedDir = world.program(`codes-refused-${mode}`, { index: slowCohort(module, "{}") });
+    const refused = await world.run(refusedDir, "not-a-key", "up");
+    expect(refused.ok).toBe(false);
+    expect(refused.errorCode).toMatch(/^(INVALID_AUTHORIZATION|MALFORMED_API_KEY|MISSING_API_KEY|EXPIRED_API_KEY)$/);
+    expect(failedSteps(refused).map((s) => s.code)).toEqual([refused.errorCode]);
+
+    const builtDir = world.program(`codes-build-${mode}`, { index: slowCohort(module, "{}") });
+    const running = world.run(builtDir, apiKey, "up");
+    while (!(await world.list<{ name: string }>(apiKey, "cohorts")).some((c) => c.name === "Slow cohort")) await new Promise((resolve) => setTimeout(resolve, 100));
+    await world.control("POST", "/builds/advance", { collection: "cohorts", to: "error", error: "the stream is empty" });
+    const failed = await running;
+    expect(failed.ok).toBe(false);
+    expect(failed.error).toContain("failed to build: the stream is empty");
+    expect(failed.errorCode).toBe("BUILD_FAILED");
+
+    for (const result of [refused, failed]) expect(terminalText(result)).toBe(terminalText(withoutCodes(result)));
+  });
+});
+
 /** A program managing one cohort through an explicit provider given these arguments. */
 const explicitProvider = (args: string) => `import * as pulumi from "@pulumi/pulumi";
 import * as audience from "pulumi-audience/native";
@@ -118,8 +158,19 @@ new audience.Cohort("lost", { name: "Lost cohort", streamName: "transactions", m
   });
 });
 
+/** A cohort of the named account `north`, through the default provider. */
+const northAccount = `import * as audience from "pulumi-audience/native";
+new audience.Cohort("cohort", { account: "north", name: "North cohort", streamName: "transactions", minCount: 2 });
+`;
+/** `audience:accounts` naming `north` with these members (the emulator's URL and a key where not given). */
+const accounts = (north: Record<string, string>) => ({ "audience:accounts": JSON.stringify({ north }) });
+
 describe("a provider's config, checked at plan time", { timeout: 180_000 }, () => {
   it.each([
+    ["a named account without apiKey", northAccount, accounts({ baseUrl: "http://127.0.0.1:9/v1" }), {}, "default_0_1_0", "audience:accounts.north.apiKey is missing"],
+    ["a named account with an empty apiKey", northAccount, accounts({ apiKey: "", baseUrl: "http://127.0.0.1:9/v1" }), {}, "default_0_1_0", "audience:accounts.north.apiKey must not be empty"],
+    ["a named account without baseUrl", northAccount, accounts({ apiKey: "k" }), {}, "default_0_1_0", "audience:accounts.north.baseUrl is missing"],
+    ["a named account whose baseUrl is no URL", northAccount, accounts({ apiKey: "k", baseUrl: "north.example" }), {}, "default_0_1_0", "audience:accounts.north.baseUrl must be an http(s) URL"],
     ["an explicit provider with a bad baseUrl", explicitProvider(`{ apiKey: config.requireSecret("northKey"), baseUrl: "ftp://north.example" }`), {}, {}, "north", "audience:baseUrl must be an http(s) URL"],
     ["an explicit provider without apiKey", explicitProvider(`{ baseUrl: config.require("baseUrl") }`), {}, { AUDIENCE_API_KEY: "" }, "north", "audience:apiKey is missing"],
     ["the default provider with a bad audience:baseUrl", defaultProvider, { "audience:baseUrl": "ftp://default.example" }, {}, "default_0_1_0", "audience:baseUrl must be an http(s) URL"],

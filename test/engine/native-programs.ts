@@ -4,14 +4,16 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import { join } from "node:path";
 import { afterAll, beforeAll, expect } from "vitest";
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from "pulumi-audience/emulator";
-import { runProgram, type Operation, type RunOptions, type RunResult } from "../../provider/engine/index.ts";
+import type { Operation, RunOptions, RunResult } from "../../provider/engine/index.ts";
+import { runProgram } from "../../provider/cli/program.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 export const PASSPHRASE = "native passphrase";
 // Inside the repository, so the programs resolve `pulumi-audience` to its sources (ignored by git).
 const WORK = join(ROOT, ".audience", "native-tests");
 
-export type RunExtra = Pick<RunOptions, "config" | "secrets" | "env" | "signal">;
+/** `runtime`: the program as a function in process (in-process-runtime.ts) instead of the folder's index.ts. */
+export type RunExtra = Pick<RunOptions, "config" | "secrets" | "env" | "signal" | "runtime">;
 
 export interface NativePrograms {
   readonly emulator: RunningEmulator;

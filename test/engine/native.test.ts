@@ -136,7 +136,30 @@ new audience.Scope("imported", ${SCOPE_ARGS}, { import: "${existing}" });
     });
     const result = await world.run(dir, apiKey, "up");
     expect(result.ok).toBe(false);
-    expect(result.error).toMatch(/differ from resource .* at name/);
+    expect(result.error).toMatch(/differ from resource .* at name \(declared "North pipeline", found "Another name"\): make them match/);
+  });
+
+  it("names both values of each differing member of an import, a credential masked", async () => {
+    const apiKey = await freshAccount("native-import-connection");
+    const made = await fetch(`${world.emulator.url}/v1/connections`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
+      body: JSON.stringify({ name: "Warehouse", options: { type: "postgres", host: "db1.example.com", port: 5432, database: "d", schema: "s", user: "u", password: "found-password-7a1" } }),
+    });
+    expect(made.status).toBe(201);
+    const existing = ((await made.json()) as { id: string }).id;
+    const dir = program("import-connection", {
+      index: `import * as audience from "pulumi-audience/native";
+new audience.Connection("warehouse", {
+  name: "Warehouse",
+  options: { type: "postgres", host: "db2.example.com", port: 5432, database: "d", schema: "s", user: "u", password: "declared-password-3f9" },
+}, { import: "${existing}" });
+`,
+    });
+    const result = await world.run(dir, apiKey, "up");
+    expect(result.ok).toBe(false);
+    expect(result.error).toContain('options.host (declared "db2.example.com", found "db1.example.com")');
+    expect(result.error).not.toMatch(/declared-password|found-password/);
   });
 });
 
@@ -164,6 +187,35 @@ describe("a stack made in dynamic mode, moved to native mode", { timeout: 240_00
 
     await requests();
     await run("up");
+    expect(writes(await requests())).toEqual([]);
+  });
+});
+
+describe("a native stack recorded before the schema named operators $gte", { timeout: 240_000 }, () => {
+  it("refreshes to nothing: its outputs keep the _gte the state holds, and an up writes nothing", async () => {
+    const apiKey = await freshAccount("native-operator-names");
+    const run = runner(program("operator-names", { index: `import * as audience from "pulumi-audience/native";
+new audience.Cohort("spenders", { name: "Spenders", streamName: "transactions", streamConditions: [{ property: "amount", _gte: 100 }, { property: "datetime", _on_or_after: "2024-01-01" }] });
+` }), apiKey);
+    const up = await run("up");
+    type Saved = { deployment: { resources: { urn: string; outputs?: Record<string, unknown> }[] } };
+    const saved = JSON.parse(readFileSync(up.statePath, "utf8")) as Saved;
+    const cohort = () => saved.deployment.resources.find((r) => r.urn.endsWith("::spenders"))!;
+    expect(cohort().outputs!.streamConditions).toEqual([{ property: "amount", $gte: 100 }, { property: "datetime", $onOrAfter: "2024-01-01" }]);
+    // The outputs as the plugin recorded them before: in the program's names.
+    const legacy = [{ property: "amount", _gte: 100 }, { property: "datetime", _on_or_after: "2024-01-01" }];
+    cohort().outputs!.streamConditions = legacy;
+    writeFileSync(up.statePath, JSON.stringify(saved));
+    const before = cohort().outputs;
+    await requests();
+
+    const refresh = await run("refresh");
+    expect(Object.keys(refresh.changes)).toEqual(["same"]);
+    const after = (JSON.parse(readFileSync(refresh.statePath, "utf8")) as Saved).deployment.resources.find((r) => r.urn.endsWith("::spenders"))!;
+    expect(after.outputs).toEqual(before);
+
+    const again = await run("up");
+    expect(Object.keys(again.changes)).toEqual(["same"]);
     expect(writes(await requests())).toEqual([]);
   });
 });

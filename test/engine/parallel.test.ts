@@ -1,10 +1,14 @@
-// `--parallel N` bounds every kind of step: at most N creates (and N deletes) reach the service at once.
+// `--parallel N` bounds every kind of step: at most N creates (and N deletes) reach the service at once. The chaos
+// program runs in process.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "pulumi-audience/emulator";
-import { runProgram, type Operation } from "../../provider/engine/index.ts";
+import type { Operation } from "../../provider/engine/index.ts";
+import { runProgram } from "../../provider/cli/program.ts";
+import { chaosProgram } from "./chaos-program.ts";
+import { inProcessRuntime } from "./in-process-runtime.ts";
 
 const FIXTURE = join(import.meta.dirname, "fixtures", "chaos");
 const stateDir = mkdtempSync(join(tmpdir(), "parallel-"));
@@ -35,7 +39,7 @@ async function mostAtOnce(method: string): Promise<number> {
 }
 
 const run = (operation: Operation) => runProgram({
-  cwd: FIXTURE, operation, passphrase: "parallel passphrase", stateDir, parallel: 2,
+  cwd: FIXTURE, runtime: inProcessRuntime(chaosProgram), operation, passphrase: "parallel passphrase", stateDir, parallel: 2,
   env: { AUDIENCE_BASE_URL: `${emulator.url}/v1`, AUDIENCE_API_KEY: emulator.apiKey },
   config: { groups: "1" }, secrets: { warehousePassword: "parallel-password" },
 });

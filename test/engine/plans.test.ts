@@ -275,6 +275,22 @@ describe("failures", () => {
     );
   });
 
+  it("a preview whose program fails after planning some steps prints none of their lines", () => {
+    const planned: StepEvent = { ...running("create", SCOPE, "early"), phase: "done", planned: true };
+    const text = render([planned, { kind: "diagnostic", severity: "error", message: programError }], result({ operation: "preview", changes: { create: 1 }, failed: 0, skipped: 0, error: programError }));
+    expect(text.out).toBe("\nNo plan: the program failed (shop/dev).\n");
+  });
+
+  it("Pulumi's config hint names the command given, and stays as Pulumi wrote it without one", () => {
+    const missing = "Missing required configuration variable 'shop:password'\n\tplease set a value using the command `pulumi config set --secret shop:password <value>`";
+    const failedPreview = result({ operation: "preview", changes: {}, failed: 0, skipped: 0, error: missing });
+    const named = render([{ kind: "diagnostic", severity: "error", message: missing }], failedPreview, { configCommand: "audience config set --stack prod" });
+    expect(named.err).toContain("    \tplease set a value using the command `audience config set --stack prod --secret shop:password <value>`\n");
+    expect(named.err).not.toContain("pulumi config set");
+    const kept = render([{ kind: "diagnostic", severity: "error", message: missing }], failedPreview);
+    expect(kept.err).toContain("`pulumi config set --secret shop:password <value>`");
+  });
+
   it("--debug keeps the stack trace", () => {
     const text = render([{ kind: "diagnostic", severity: "error", message: programError }], result({ operation: "preview", error: programError }), { debug: true });
     expect(text.err).toContain("    at Object.<anonymous> (/p/index.ts:3:7)");

@@ -5,7 +5,8 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "pulumi-audience/emulator";
-import { runProgram, type Operation } from "../../provider/engine/index.ts";
+import type { Operation } from "../../provider/engine/index.ts";
+import { runProgram } from "../../provider/cli/program.ts";
 import { installedProgram, removeInstalledPrograms } from "./installed.ts";
 
 let emulator: RunningEmulator;

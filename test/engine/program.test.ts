@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, expect, it } from "vitest";
-import { runProgram } from "../../provider/engine/index.ts";
+import { runProgram } from "../../provider/cli/program.ts";
 
 const FIXTURE = join(import.meta.dirname, "fixtures", "notes");
 const dir = mkdtempSync(join(tmpdir(), "engine-program-"));

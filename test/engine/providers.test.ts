@@ -4,10 +4,10 @@ import { isDefaultProvider, pluginVariables, providerTypeOf } from "../../provid
 
 describe("provider routing", () => {
   it("serves dynamic types by the dynamic-provider host, audience types by the plugin, and nothing else", () => {
-    expect(providerTypeOf("pulumi-nodejs:dynamic/audience:Scope")).toBe("pulumi:providers:pulumi-nodejs");
-    expect(providerTypeOf("audience:index:Scope")).toBe("pulumi:providers:audience");
-    expect(providerTypeOf("audience:index:getCohort")).toBe("pulumi:providers:audience");
-    expect(providerTypeOf("aws:s3/bucket:Bucket")).toBeUndefined();
+    expect(providerTypeOf("pulumi-nodejs:dynamic/audience:Scope", "audience")).toBe("pulumi:providers:pulumi-nodejs");
+    expect(providerTypeOf("audience:index:Scope", "audience")).toBe("pulumi:providers:audience");
+    expect(providerTypeOf("audience:index:getCohort", "audience")).toBe("pulumi:providers:audience");
+    expect(providerTypeOf("aws:s3/bucket:Bucket", "audience")).toBeUndefined();
   });
 
   it("tells the providers the engine registers itself from those a program declares", () => {
@@ -16,7 +16,7 @@ describe("provider routing", () => {
   });
 
   it("configures the default plugin from the audience: stack config, as audience:config: variables", () => {
-    const variables = pluginVariables({ "audience:apiKey": "key", "audience:accounts": { north: { apiKey: "n" } }, "project:enabled": "true" });
+    const variables = pluginVariables("audience", { "audience:apiKey": "key", "audience:accounts": { north: { apiKey: "n" } }, "project:enabled": "true" });
     expect(variables).toEqual({ "audience:config:apiKey": "key", "audience:config:accounts": '{"north":{"apiKey":"n"}}' });
   });
 });

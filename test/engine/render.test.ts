@@ -4,12 +4,18 @@ import { expect, it } from "vitest";
 import type { StepEvent } from "../../provider/engine/index.ts";
 import { createRenderer } from "../../provider/engine/render.ts";
 
-function rendered(events: StepEvent[]): string {
+/** What the events print; a preview's lines come at its end, so a preview is summed up first. */
+function rendered(events: StepEvent[], preview = false): string {
   const out = new PassThrough();
   const chunks: string[] = [];
   out.on("data", (c: Buffer) => chunks.push(c.toString()));
   const renderer = createRenderer({ out, err: out, tty: false });
   for (const e of events) renderer.event(e);
+  if (preview) {
+    expect(chunks).toEqual([]);
+    renderer.summary({ operation: "preview", project: "shop", stack: "dev", ok: true, changes: { adopt: 1 }, failed: 0, skipped: 0, steps: [], outputs: {}, secretOutputs: [], diagnostics: [], durationMs: 5, statePath: "" });
+    return chunks.join("").split("\n\nPlan (")[0]! + "\n";
+  }
   return chunks.join("");
 }
 
@@ -17,7 +23,7 @@ const adopt = { kind: "step", op: "adopt", urn: "urn:pulumi:dev::shop::pulumi-no
 
 it("an adopted resource reads as imported (as Pulumi says it), with the id taken over, not as created", () => {
   expect(rendered([{ ...adopt, phase: "start", planned: false }, { ...adopt, phase: "done", planned: false, ms: 1200 }])).toBe("=  imported   audience:Scope  pipeline (id 4f2a) 1.2s\n");
-  expect(rendered([{ ...adopt, phase: "done", planned: true, ms: 3 }])).toBe("=  import     audience:Scope  pipeline (id 4f2a)\n");
+  expect(rendered([{ ...adopt, phase: "done", planned: true, ms: 3 }], true)).toBe("=  import     audience:Scope  pipeline (id 4f2a)\n");
 });
 
 it("off a terminal, a step that is running has a line as soon as it starts, and another when it ends", async () => {

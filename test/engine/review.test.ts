@@ -1,15 +1,18 @@
 // What a reviewer and an on-call engineer read, through the engine against the emulator: plans of a connection
 // with its credential masked and nothing else, a resource archived by hand seen alike by drift, refresh and
 // preview, the resources a dataset makes attributed to it, and a preview that fails where the deploy would.
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "pulumi-audience/emulator";
-import { runProgram, type Operation, type RunResult } from "../../provider/engine/index.ts";
+import type { Operation, RunResult } from "../../provider/engine/index.ts";
+import { runProgram } from "../../provider/cli/program.ts";
 import { createRenderer } from "../../provider/engine/render.ts";
 import { audience } from "../cli/helpers.ts";
+import { emulatorControl } from "./emulator-control.ts";
 import { driftReport } from "../../provider/cli/drift/index.ts";
 import { generateProgram } from "../../provider/cli/generate.ts";
 import { readSettings } from "../../provider/runtime/lifecycle/settings.ts";
@@ -95,6 +98,110 @@ describe("a connection's plan shows every member but its credential", { timeout:
   });
 });
 
+describe("a replace", { timeout: 180_000 }, () => {
+  it("marks (forces replace) on the line of the member that forces it, and on no other line", async () => {
+    const stack = await freshStack();
+    try {
+      const parts = { parts: "connection,pipeline" };
+      const password = { password: "replace-password-44b0" };
+      const up = await stack.run("up", parts, password);
+      expect(up.result.ok, up.text).toBe(true);
+      const connectionId = stack.state().deployment.resources.find((r) => r.urn.endsWith("::warehouse"))!.id!;
+      const { result, text } = await stack.run("preview", { ...parts, delivery: "postgres" }, password);
+      expect(result.ok, text).toBe(true);
+      const lines = text.split("\n");
+      const at = lines.findIndex((l) => /^\+- replace +audience:Target {2}csv/.test(l));
+      expect(lines[at]).toBe("+- replace    audience:Target  csv [replace: options.type]");
+      const members = lines.slice(at + 1, lines.findIndex((l, i) => i > at && !l.startsWith("    ")));
+      expect(members.sort()).toEqual([
+        `    connectionId: (none) -> "${connectionId}"`,
+        '    options.tableName: (none) -> "audience"',
+        '    options.type: "hosted_csv" -> "postgres"  (forces replace)',
+      ]);
+    } finally {
+      stack.close();
+    }
+  });
+});
+
+const md5 = (text: string) => createHash("md5").update(text).digest("hex");
+const { takeRequests } = emulatorControl(() => emulator);
+
+describe("an upload whose bytes changed", { timeout: 180_000 }, () => {
+  it("shows the reason in the plan: md5Hash old -> new, from an edited source file or by hand", async () => {
+    const stack = await freshStack();
+    const source = join(stack.stateDir, "people.csv");
+    try {
+      writeFileSync(source, "id,name\n1,Ann\n");
+      const parts = { parts: "upload", source };
+      const up = await stack.run("up", parts);
+      expect(up.result.ok, up.text).toBe(true);
+      expect((await stack.run("preview", parts)).result.changes).toEqual({ same: expect.any(Number) as number });
+
+      // The same path, new bytes: the declared inputs are the same, the plan says what differs.
+      writeFileSync(source, "id,name\n1,Ann\n2,Bob\n");
+      const edited = await stack.run("preview", parts);
+      expect(edited.result.ok, edited.text).toBe(true);
+      expect(edited.text).toContain(`~  update     audience:Upload  people\n    md5Hash: "${md5("id,name\n1,Ann\n")}" -> "${md5("id,name\n1,Ann\n2,Bob\n")}"\n`);
+      expect((await stack.run("up", parts)).result.ok).toBe(true);
+
+      // Replaced by hand: refresh records the service's bytes, and the plan puts the declared ones back.
+      await fetch(`${emulator.url}/v1/uploads/crm/people.csv`, { method: "POST", headers: { authorization: `Bearer ${stack.apiKey}`, "content-type": "text/csv" }, body: "id\n9\n" });
+      const refreshed = await stack.run("refresh", parts);
+      expect(refreshed.text).toContain(`    md5Hash: "${md5("id,name\n1,Ann\n2,Bob\n")}" -> "${md5("id\n9\n")}"\n`);
+      const back = await stack.run("preview", parts);
+      expect(back.text).toContain(`    md5Hash: "${md5("id\n9\n")}" -> "${md5("id,name\n1,Ann\n2,Bob\n")}"\n`);
+    } finally {
+      stack.close();
+    }
+  });
+});
+
+describe("an upload recorded before md5Hash was an input", { timeout: 180_000 }, () => {
+  it("plans nothing and refreshes nothing while its bytes are unchanged; a change of its bytes is still planned", async () => {
+    const stack = await freshStack();
+    const source = join(stack.stateDir, "people.csv");
+    try {
+      writeFileSync(source, "id,name\n1,Ann\n");
+      const parts = { parts: "upload", source };
+      const up = await stack.run("up", parts);
+      expect(up.result.ok, up.text).toBe(true);
+      // The state as the code before recorded it: the same, without the md5Hash input.
+      const file = join(stack.stateDir, "dev.json");
+      const saved = JSON.parse(readFileSync(file, "utf8")) as ReturnType<typeof stack.state>;
+      const upload = saved.deployment.resources.find((r) => r.urn.endsWith("::people"))!;
+      expect(upload.inputs!.md5Hash).toBe(md5("id,name\n1,Ann\n"));
+      delete upload.inputs!.md5Hash;
+      writeFileSync(file, JSON.stringify(saved));
+      await takeRequests();
+
+      const preview = await stack.run("preview", parts);
+      expect(preview.result.ok, preview.text).toBe(true);
+      expect(preview.result.changes, preview.text).toEqual({ same: expect.any(Number) as number });
+      const refreshed = await stack.run("refresh", parts);
+      expect(refreshed.result.ok, refreshed.text).toBe(true);
+      expect(refreshed.result.changes, refreshed.text).toEqual({ same: expect.any(Number) as number });
+      expect(refreshed.text).not.toContain("md5Hash");
+      expect((await takeRequests()).filter((r) => r.method !== "GET")).toEqual([]);
+
+      // New bytes at the same path: the plan still says the upload changes, by its md5Hash.
+      writeFileSync(source, "id,name\n1,Ann\n2,Bob\n");
+      const edited = await stack.run("preview", parts);
+      expect(edited.result.changes, edited.text).toEqual({ update: 1, same: expect.any(Number) as number });
+      expect(edited.text).toContain(`~  update     audience:Upload  people\n    md5Hash: (none) -> "${md5("id,name\n1,Ann\n2,Bob\n")}"\n`);
+      // Replaced by hand instead: refresh records the service's bytes as drift.
+      writeFileSync(source, "id,name\n1,Ann\n");
+      await fetch(`${emulator.url}/v1/uploads/crm/people.csv`, { method: "POST", headers: { authorization: `Bearer ${stack.apiKey}`, "content-type": "text/csv" }, body: "id\n9\n" });
+      const drifted = await stack.run("refresh", parts);
+      expect(drifted.text).toContain(`    md5Hash: (none) -> "${md5("id\n9\n")}"\n`);
+      const back = await stack.run("preview", parts);
+      expect(back.text).toContain(`    md5Hash: "${md5("id\n9\n")}" -> "${md5("id,name\n1,Ann\n")}"\n`);
+    } finally {
+      stack.close();
+    }
+  });
+});
+
 describe("preview checks the provider's config as the deploy would", { timeout: 180_000 }, () => {
   const dirs: string[] = [];
   afterAll(() => {
@@ -124,6 +231,53 @@ describe("preview checks the provider's config as the deploy would", { timeout: 
     expect(refused.code).toBe(1);
     expect(refused.stdout + refused.stderr).toMatch(/audience:apiKey \(or AUDIENCE_API_KEY\): the service at .* refused the key/);
     expect(refused.stdout + refused.stderr).not.toContain("not-a-key");
+  });
+});
+
+describe("a preview whose program fails", { timeout: 120_000 }, () => {
+  it("prints no plan line, and its config hint names the command of the CLI the user runs", async () => {
+    const stateDir = mkdtempSync(join(tmpdir(), "review-failed-"));
+    try {
+      // The connection's password is required config the run does not give: the program fails after registering.
+      const env = { PULUMI_CONFIG_PASSPHRASE: PASSPHRASE, AUDIENCE_API_KEY: emulator.apiKey, AUDIENCE_BASE_URL: `${emulator.url}/v1` };
+      const args = ["run", "preview", "--cwd", FIXTURE, "--state-dir", stateDir, "-c", "parts=pipeline,connection"];
+      for (const [stack, command] of [["dev", "audience config set"], ["prod", "audience config set --stack prod"]] as const) {
+        const r = await audience([...args, "--stack", stack], { env, timeoutMs: 90_000 });
+        expect(r.code, r.stdout + r.stderr).toBe(1);
+        expect(r.stdout).toBe(`\nNo plan: the program failed (review/${stack}).\n`);
+        expect(r.stderr).toContain(`please set a value using the command \`${command} --secret review:password <value>\``);
+        expect(r.stderr).not.toContain("pulumi config set");
+      }
+    } finally {
+      rmSync(stateDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("preview checks a named account's config as the deploy would", { timeout: 240_000 }, () => {
+  it("fails naming audience:accounts.<name>.apiKey or .baseUrl when missing, empty or not a URL", async () => {
+    const stack = await freshStack();
+    try {
+      const url = `${emulator.url}/v1`;
+      const cases: [Record<string, string>, RegExp][] = [
+        [{ baseUrl: url }, /audience:accounts\.north\.apiKey is not set or is empty/],
+        [{ apiKey: "", baseUrl: url }, /audience:accounts\.north\.apiKey is not set or is empty/],
+        [{ apiKey: stack.apiKey }, /audience:accounts\.north\.baseUrl is not set/],
+        [{ apiKey: stack.apiKey, baseUrl: "" }, /audience:accounts\.north\.baseUrl is not set/],
+        [{ apiKey: stack.apiKey, baseUrl: "north.example" }, /audience:accounts\.north\.baseUrl "north\.example" is not a URL: expected the service's http\(s\) URL/],
+        [{ apiKey: "not-a-key", baseUrl: url }, /audience:accounts\.north\.apiKey: the service at .* refused the key/],
+      ];
+      for (const [north, message] of cases) {
+        const { result, text } = await stack.run("preview", { parts: "north", "audience:accounts": JSON.stringify({ north }) });
+        expect(result.ok, text).toBe(false);
+        expect(result.error ?? text).toMatch(message);
+        expect(text).not.toContain("not-a-key");
+      }
+      const fine = await stack.run("preview", { parts: "north", "audience:accounts": JSON.stringify({ north: { apiKey: stack.apiKey, baseUrl: url } }) });
+      expect(fine.result.ok, fine.text).toBe(true);
+    } finally {
+      stack.close();
+    }
   });
 });
 

@@ -1,16 +1,15 @@
 // A damaged state file is refused with the place that is wrong, never a crash deep in a run, and nothing is written;
-// the previous good state is kept and restored by a command the message names; a journal cut short by a crash is
-// read up to its last whole record, with a warning.
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+// a journal cut short by a crash is read up to its last whole record, with a warning. Programs run in process (the
+// previous good state and the command restoring it: state-backup.test.ts).
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PassphraseCrypter, runProgram, StateError } from "../../provider/engine/index.ts";
-import { backupPath, Snapshot, type ResourceState } from "../../provider/engine/snapshot.ts";
-import { audience } from "../cli/helpers.ts";
+import { PassphraseCrypter, StateError } from "../../provider/engine/index.ts";
+import { Snapshot, type ResourceState } from "../../provider/engine/snapshot.ts";
+import { runNotes } from "./notes-program.ts";
 import { SECRET_SIG, SIG_KEY } from "../../provider/plugin/values.ts";
 
-const FIXTURE = join(import.meta.dirname, "fixtures", "notes");
 const PASSPHRASE = "state passphrase";
 const dir = mkdtempSync(join(tmpdir(), "engine-state-"));
 const file = join(dir, "dev.json");
@@ -43,7 +42,7 @@ describe("a damaged state file", () => {
   it("stops a run before the program starts, leaving the file as it was", async () => {
     const text = stateWith([{ urn: "not a urn", type: "x" }]);
     writeFileSync(file, text);
-    const run = runProgram({ cwd: FIXTURE, operation: "up", passphrase: PASSPHRASE, stateDir: dir, env: { NOTES_DIR: dir } });
+    const run = runNotes({ operation: "up", passphrase: PASSPHRASE, stateDir: dir, env: { NOTES_DIR: dir } });
     await expect(run).rejects.toThrow(/deployment\.resources\[0\]\.urn/);
     expect(readFileSync(file, "utf8")).toBe(text);
   });
@@ -152,40 +151,6 @@ describe("a crash while the journal is written", () => {
     await read.upsert(note("later"));
     const again = await Snapshot.load(file, PASSPHRASE);
     expect([urnOf("after"), urnOf("later")].map((u) => again.find(u)?.id)).toEqual(["/notes/after", "/notes/later"]);
-  });
-});
-
-describe("the previous good state", () => {
-  const stateDir = join(dir, "backups");
-  const statePath = join(stateDir, "dev.json");
-  const up = () => runProgram({ cwd: FIXTURE, operation: "up", passphrase: PASSPHRASE, stateDir, env: { NOTES_DIR: stateDir } });
-
-  it("is kept by each run, named with the command that restores it when the state is damaged, and restored by it", { timeout: 120_000 }, async () => {
-    expect((await up()).ok).toBe(true);
-    expect(existsSync(backupPath(statePath))).toBe(false); // nothing before the first run
-    const good = readFileSync(statePath, "utf8");
-    const again = await runProgram({ cwd: FIXTURE, operation: "up", passphrase: PASSPHRASE, stateDir, env: { NOTES_DIR: stateDir }, config: { extra: "1" } });
-    expect(again.ok, again.error).toBe(true);
-    expect(readFileSync(backupPath(statePath), "utf8")).toBe(good);
-
-    writeFileSync(statePath, '{"version": 3, "deployment": {"resources": [');
-    const damaged = await up().catch((e: unknown) => e);
-    expect(damaged).toBeInstanceOf(StateError);
-    expect((damaged as Error).message).toContain(`\`audience stack restore --stack dev\` puts back the previous good state, kept in ${backupPath(statePath)}`);
-
-    const restored = await audience(["stack", "restore", "--cwd", FIXTURE, "--state-dir", stateDir], { env: { PULUMI_CONFIG_PASSPHRASE: PASSPHRASE } });
-    expect(restored.code, restored.stderr).toBe(0);
-    expect(restored.stderr).toContain(`restored stack dev from ${backupPath(statePath)}`);
-    expect(readFileSync(statePath, "utf8")).toBe(good);
-    expect(readdirSync(stateDir).filter((f) => f.startsWith("dev.json.damaged-"))).toHaveLength(1);
-    expect((await Snapshot.load(statePath, PASSPHRASE)).resources.length).toBeGreaterThan(0);
-  });
-
-  it("when there is none, the message says so and how to start over", async () => {
-    const lone = join(dir, "lone", "dev.json");
-    mkdirSync(dirname(lone), { recursive: true });
-    writeFileSync(lone, "{");
-    await expect(Snapshot.load(lone, PASSPHRASE)).rejects.toThrow(`no backup of it was kept (${lone}.bak): remove it to start over`);
   });
 });
 

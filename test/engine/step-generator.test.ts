@@ -85,7 +85,7 @@ describe("the step generator", () => {
 
   it("plans an adopt when the inputs name an existing resource to take over", async () => {
     const step = await generator(fakeProvider()).register(urnOf("one"), registration("one", { text: "hi", adoptId: "existing-7" }), undefined);
-    expect(step).toMatchObject({ op: "adopt", id: "existing-7", new: { inputs: { text: "hi", adoptId: "existing-7" } } });
+    expect(step).toMatchObject({ op: "adopt", id: "existing-7", new: { id: "existing-7", inputs: { text: "hi", adoptId: "existing-7" } } });
   });
 
   it("plans same for unchanged inputs, keeping the recorded outputs, and calls no create or update", async () => {
@@ -108,6 +108,19 @@ describe("the step generator", () => {
     const step = await generator(fakeProvider(diff)).register(old.urn, registration("one", { text: "bonjour", slot: "b" }), old);
     expect(step).toMatchObject({ op: "replace", replaces: ["slot"], keys: ["slot", "text"], deleteBeforeReplace: false });
     expect(step).not.toHaveProperty("new.id");
+  });
+
+  it("a replace forced by one member of an object marks that member, not its neighbours, when the provider tells them apart", async () => {
+    const old = recorded("one", { text: "hi", options: { type: "csv" } });
+    const news = { text: "hi", connectionId: "c-1", options: { type: "table", tableName: "t" } };
+    const detailed = { "options.type": "UPDATE_REPLACE", "options.tableName": "ADD", connectionId: "ADD" };
+    for (const answer of [{ detailed }, { forcing: ["options.type"] }]) {
+      const step = await generator(fakeProvider(() => ({ changes: "some", replaces: ["options"], ...answer }))).register(old.urn, registration("one", news), old);
+      expect(step).toMatchObject({ op: "replace", replaces: ["options.type"] });
+    }
+    // A provider that names top-level keys only (Pulumi's dynamic-provider host) leaves them as they are.
+    const coarse = await generator(fakeProvider(() => ({ changes: "some", replaces: ["options"] }))).register(old.urn, registration("one", news), old);
+    expect(coarse).toMatchObject({ op: "replace", replaces: ["options"] });
   });
 
   it("plans a replace forced by replaceOnChanges, deleting first when asked", async () => {

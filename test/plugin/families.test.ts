@@ -90,3 +90,24 @@ describe.each(all.filter((c) => samples[c]!.replace))("%s through the plugin", (
     expect(Object.values(diff.detailed)).toContain("UPDATE_REPLACE");
   });
 });
+
+describe("an Upload recorded before md5Hash was an input", () => {
+  it("reads back the inputs as recorded while the service holds the recorded bytes, with md5Hash once they changed", async () => {
+    const type = "audience:index:Upload";
+    const checked = await plugin.check(type, {}, { directory: "legacy", filename: "people.csv", content: "id\n1\n" });
+    expect(checked.failures).toEqual([]);
+    const made = await plugin.create(type, checked.inputs);
+    const { md5Hash, ...legacy } = checked.inputs;
+    expect(md5Hash).toBe(made.properties.md5Hash);
+
+    expect((await plugin.read(type, made.id, made.properties, legacy)).inputs).toEqual(legacy);
+    expect((await plugin.read(type, made.id, made.properties, checked.inputs)).inputs).toEqual(checked.inputs);
+
+    const byHand = await world.api.call("POST", "/v1/uploads/legacy/people.csv", undefined, { contentType: "text/csv", raw: "id\n9\n" });
+    expect(byHand.status).toBe(201);
+    const drifted = await plugin.read(type, made.id, made.properties, legacy);
+    expect(drifted.inputs).toEqual({ ...legacy, md5Hash: drifted.properties.md5Hash });
+    expect(drifted.properties.md5Hash).not.toBe(md5Hash);
+    await plugin.delete(type, made.id, drifted.properties);
+  });
+});

@@ -1,6 +1,7 @@
 // Drives the real `pulumi-resource-audience` process through the engine's plugin host, as the engine does: spawn
 // it, read the port from its first line, call it with Structs whose secrets are wrapped.
 import { fileURLToPath } from "node:url";
+import { ownPlugin } from "../../provider/cli/extension.ts";
 import { PluginHost, type Configured } from "../../provider/engine/plugin-host.ts";
 import { ResourceInitFailedError, type WriteOptions } from "../../provider/engine/provider-host.ts";
 import { SECRET_SIG, SIG_KEY, type PropertyMap } from "../../provider/plugin/values.ts";
@@ -65,6 +66,7 @@ export class Plugin {
     const printed = { text: "" };
     const host = await PluginHost.start({
       cwd: REPO_ROOT,
+      launch: ownPlugin(),
       ...(engineAddress ? { engineAddress } : {}),
       // No credentials from the machine: each test configures its own.
       env: { ...process.env, AUDIENCE_API_KEY: "", AUDIENCE_BASE_URL: "", ...env },

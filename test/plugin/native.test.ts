@@ -9,7 +9,10 @@ interface Registered {
   secretInputs: string[]; secretOutputs: string[]; inputs: string[];
 }
 
-let seen: { registered: Registered[]; invoked: { token: string; version: string; provider: string }[]; leads: { id: string } };
+let seen: {
+  registered: Registered[]; invoked: { token: string; version: string; provider: string }[]; leads: { id: string; streamConditions: unknown };
+  conditions: { registered: unknown; recorded: unknown };
+};
 
 beforeAll(async () => {
   seen = JSON.parse(await runNode(fileURLToPath(new URL("./programs/native-probe.ts", import.meta.url)))) as typeof seen;
@@ -39,6 +42,19 @@ describe("native resources", () => {
   it("keep credentials secret whether or not the program marked them, member by member", () => {
     // The password inside `options` is secret; `options` itself is not named a secret output (its host stays readable).
     expect(named("warehouse")).toMatchObject({ secretInputs: ["options"], secretOutputs: [] });
+  });
+});
+
+describe("operator members", () => {
+  const TYPESCRIPT_CONDITIONS = [{ property: "amount", _gte: 100 }, { property: "datetime", _on_or_after: "2024-01-01" }];
+
+  it("read as the program names them (`_gte`) from outputs the plugin names `$gte`, registered or recorded", () => {
+    expect(seen.conditions.registered).toEqual(TYPESCRIPT_CONDITIONS);
+    expect(seen.conditions.recorded).toEqual(TYPESCRIPT_CONDITIONS);
+  });
+
+  it("read as the program names them from a lookup's answer", () => {
+    expect(seen.leads.streamConditions).toEqual(TYPESCRIPT_CONDITIONS);
   });
 });
 

@@ -113,7 +113,7 @@ export function packageRules(doc: Doc): JsonSchema {
         unevaluatedProperties: false,
       },
       properties: { type: "object", additionalProperties: { $ref: "#/$defs/property" } },
-      /** A member's name per language: .NET's codegen reads `csharp.name` (Go's reads none). */
+      /** A member's name per language: .NET's codegen reads `csharp.name` (Go's reads none: `$gte` is `Gte` there). */
       propertyLanguage: {
         type: "object",
         properties: { csharp: { type: "object", required: ["name"], properties: { name: { type: "string", pattern: "^[A-Z][A-Za-z0-9]*$" } }, additionalProperties: false } },

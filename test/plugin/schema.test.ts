@@ -4,10 +4,11 @@ import { execFile } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Ajv2020 } from "ajv/dist/2020.js";
-import { docParts, documentedMembers, families, memberDoc } from "pulumi-audience/sdk/contract";
+import { docParts, documentedMembers, families, memberDoc, membersOf, schemaName } from "pulumi-audience/sdk/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse } from "yaml";
 import { providerFamilies } from "../../provider/runtime/families/index.ts";
-import { packageSchema, REPOSITORY, type PackageSchema, type PropertySpec } from "../../provider/plugin/schema.ts";
+import { packageSchema, REPOSITORY, type PackageSchema, type PropertySpec, type TypeSpec } from "../../provider/plugin/schema.ts";
 import { resourceToken } from "../../provider/plugin/tokens.ts";
 import { Plugin, REPO_ROOT } from "./harness.ts";
 import { packageRules } from "./package-rules.ts";
@@ -42,6 +43,86 @@ interface Broken {
 /** The first object type of a schema. */
 function objectType(doc: Broken): Spec & { required?: string[] } {
   return Object.values(doc.types).find((t) => t.type === "object")!;
+}
+
+/** Every map of properties in a schema, with where it is. */
+function propertyMaps(doc: PackageSchema): [string, Record<string, PropertySpec>][] {
+  return [
+    ["config", doc.config.variables],
+    ["provider", doc.provider.inputProperties],
+    ...Object.entries(doc.resources).flatMap(([token, r]): [string, Record<string, PropertySpec>][] => [[`${token} inputs`, r.inputProperties], [`${token} outputs`, r.properties]]),
+    ...Object.entries(doc.types).flatMap(([token, t]): [string, Record<string, PropertySpec>][] => ("properties" in t ? [[token, t.properties]] : [])),
+    ...Object.entries(doc.functions).flatMap(([token, f]): [string, Record<string, PropertySpec>][] => [[`${token} inputs`, f.inputs.properties], [`${token} outputs`, f.outputs.properties]]),
+  ];
+}
+
+/**
+ * A property's Go field name: `Title` in pkg/codegen/go/gen.go (pulumi/pulumi), which `fieldName` applies with no
+ * per-property override. It drops one leading `$` (again while there is one), upper-cases the first rune
+ * (cgstrings.UppercaseFirst), removes each `-` and upper-cases what follows it (cgstrings.Unhyphenate), and puts
+ * `_` before a first rune that cannot start a Go identifier (isLegalIdentifierStart: `_` or a letter).
+ */
+function goTitle(name: string): string {
+  if (name === "") return "";
+  if (name.startsWith("$")) return goTitle(name.slice(1));
+  const upperFirst = (s: string) => (s === "" ? "" : [...s][0]!.toUpperCase() + [...s].slice(1).join(""));
+  const unhyphenate = (s: string): string => {
+    const i = s.indexOf("-");
+    if (i < 0) return s;
+    if (i + 1 >= s.length) return s.slice(0, i);
+    return s.slice(0, i) + unhyphenate(upperFirst(s.slice(i + 1)));
+  };
+  const title = unhyphenate(upperFirst(name));
+  return /^[_\p{L}]/u.test(title) ? title : `_${title}`;
+}
+
+const PYTHON_KEYWORDS = new Set("False None True and as assert async await break class continue def del elif else except finally for from global if import in is lambda nonlocal not or pass raise return try while with yield".split(" "));
+
+/**
+ * A property's Python name: `PyName` in pkg/codegen/python/python.go (pulumi/pulumi), its four-state machine over
+ * runes: a rune that cannot be in an identifier becomes `_`; a word starts at an upper-case rune after a lower-case
+ * one or a digit, and an acronym ends before its last capital when a lower-case rune follows (digits and `s` stay
+ * in it); words are lower-cased and joined by `_`; a Python keyword gets `_` after it (EnsureKeywordSafe).
+ */
+function pyName(name: string): string {
+  const isUpper = (c: string) => c !== c.toLowerCase() && c === c.toUpperCase();
+  const isDigit = (c: string) => /\p{Nd}/u.test(c);
+  const legalStart = (c: string) => /[_\p{Lu}\p{Ll}\p{Lt}\p{Lm}\p{Lo}\p{Nl}]/u.test(c);
+  const legalPart = (c: string) => legalStart(c) || /[\p{Mn}\p{Mc}\p{Nd}\p{Pc}]/u.test(c);
+  const words: string[] = [];
+  let word = "";
+  let state: "first" | "upper" | "acronym" | "lower" = "first";
+  for (let c of name) {
+    if (!legalPart(c)) c = "_";
+    if (state === "first") {
+      if (!legalStart(c)) word += "_";
+      word += isUpper(c) ? c.toLowerCase() : c;
+      state = isUpper(c) ? "upper" : "lower";
+    } else if (state === "upper") {
+      state = isUpper(c) ? "acronym" : "lower";
+      word += isUpper(c) ? c.toLowerCase() : c;
+    } else if (state === "acronym") {
+      if (isUpper(c)) word += c.toLowerCase();
+      else if (isDigit(c) || c === "s") {
+        state = "lower";
+        word += c;
+      } else {
+        const chars = [...word];
+        words.push(chars.slice(0, -1).join(""));
+        word = chars.at(-1)! + c;
+        state = "lower";
+      }
+    } else if (isUpper(c)) {
+      words.push(word);
+      word = c.toLowerCase();
+      state = "upper";
+    } else {
+      word += c;
+    }
+  }
+  if (word !== "") words.push(word);
+  const joined = words.join("_");
+  return PYTHON_KEYWORDS.has(joined) ? `${joined}_` : joined;
 }
 
 beforeAll(async () => {
@@ -193,17 +274,83 @@ describe("the schema's language sections", () => {
     expect(served.pluginDownloadURL).toBe(manifest.pulumi!.server);
   });
 
-  it("gives every operator member (`_gte`, `_on_or_after`) a .NET name, keeping its own name", () => {
-    const operators = new Map<string, string>();
-    for (const type of Object.values(served.types)) {
-      if (!("properties" in type)) continue;
-      for (const [name, spec] of Object.entries(type.properties)) if (name.startsWith("_")) operators.set(name, spec.language?.csharp.name ?? "");
+  it("names every operator member so Go exports it (`$gte` -> Gte), Python keeps its name (`_gte`) and .NET has one (`Gte`)", () => {
+    // The contract's operator fields (wire names), by the name the schema gives them.
+    const wireOf = new Map<string, string>();
+    for (const family of Object.values(families)) {
+      for (const member of [...membersOf(family.create), ...membersOf(family.response)]) {
+        if (member.key.startsWith("_")) wireOf.set(schemaName(member.key), member.key);
+      }
     }
-    expect(operators.size).toBeGreaterThanOrEqual(12);
-    expect(operators.get("_gte")).toBe("Gte");
-    expect(operators.get("_on_or_after")).toBe("OnOrAfter");
-    expect([...operators.values()].filter((name) => !/^[A-Z][A-Za-z]+$/.test(name))).toEqual([]);
+    expect(wireOf.size).toBeGreaterThanOrEqual(12);
+    expect(wireOf.get("$gte")).toBe("_gte");
+    expect(wireOf.get("$onOrAfter")).toBe("_on_or_after");
+
+    const operators = new Map<string, PropertySpec>();
+    const unexported: string[] = [];
+    const clashes: string[] = [];
+    for (const [where, properties] of propertyMaps(served)) {
+      const goNames = new Map<string, string>();
+      for (const [name, spec] of Object.entries(properties)) {
+        const go = goTitle(name);
+        if (!/^\p{Lu}[\p{L}\p{Nd}_]*$/u.test(go)) unexported.push(`${where}.${name} -> ${go}`);
+        if (goNames.has(go)) clashes.push(`${where}: ${goNames.get(go)} and ${name} -> ${go}`);
+        goNames.set(go, name);
+        if (name.startsWith("$")) operators.set(name, spec);
+      }
+    }
+    expect(unexported).toEqual([]);
+    expect(clashes).toEqual([]);
+    expect([...operators.keys()].sort()).toEqual([...wireOf.keys()].sort());
+    for (const [name, spec] of operators) {
+      // Python's name is the wire's, as it was when the schema named the member `_gte`.
+      expect(pyName(name), name).toBe(wireOf.get(name));
+      expect(pyName(wireOf.get(name)!), name).toBe(wireOf.get(name));
+      expect(spec.language?.csharp.name, name).toBe(goTitle(name));
+    }
+    expect(operators.get("$onOrAfter")?.language?.csharp.name).toBe("OnOrAfter");
     // Members that are identifiers already carry no language names.
     expect(served.resources["audience:index:Scope"]!.inputProperties.name!.language).toBeUndefined();
+  });
+
+  it("is what the Pulumi YAML example writes: every member it names is one the schema defines", () => {
+    const program = parse(readFileSync(`${REPO_ROOT}/examples/other-languages/adaptive-discounting-yaml/Pulumi.yaml`, "utf8")) as {
+      resources: Record<string, { type: string; properties: Record<string, unknown> }>;
+      variables: Record<string, { "fn::invoke": { function: string; arguments: Record<string, unknown> } }>;
+    };
+    const unknown: string[] = [];
+    const walk = (where: string, value: unknown, spec: TypeSpec | undefined) => {
+      const ref = spec?.$ref?.startsWith("#/types/") ? served.types[spec.$ref.slice("#/types/".length)] : undefined;
+      if (ref && "properties" in ref) return members(where, value, ref.properties);
+      if (Array.isArray(value)) return value.forEach((v, i) => walk(`${where}[${i}]`, v, spec?.items));
+      if (typeof value === "object" && value !== null && spec?.additionalProperties) {
+        for (const [k, v] of Object.entries(value)) walk(`${where}.${k}`, v, spec.additionalProperties);
+      }
+    };
+    const members = (where: string, value: unknown, properties: Record<string, PropertySpec>) => {
+      if (typeof value !== "object" || value === null) return;
+      for (const [name, v] of Object.entries(value)) {
+        if (!(name in properties)) unknown.push(`${where}.${name}`);
+        else walk(`${where}.${name}`, v, properties[name]);
+      }
+    };
+    let checked = 0;
+    for (const [name, resource] of Object.entries(program.resources)) {
+      const spec = resource.type === "pulumi:providers:audience" ? served.provider : served.resources[resource.type];
+      expect(spec, resource.type).toBeDefined();
+      members(name, resource.properties, spec!.inputProperties);
+      checked++;
+    }
+    for (const [name, variable] of Object.entries(program.variables)) {
+      const invoke = variable["fn::invoke"];
+      members(name, invoke.arguments, served.functions[invoke.function]!.inputs.properties);
+    }
+    expect(checked).toBe(4);
+    expect(unknown).toEqual([]);
+  });
+
+  it("reads Go's and Python's naming rules as pulumi/pulumi's code generators apply them", () => {
+    expect(["$ref", "_gte", "$onOrAfter", "scope-id", "name", "1st"].map(goTitle)).toEqual(["Ref", "_gte", "OnOrAfter", "ScopeId", "Name", "_1st"]);
+    expect(["$ref", "$gte", "$onOrAfter", "_on_or_after", "scopeId", "SHA256Hash", "class"].map(pyName)).toEqual(["_ref", "_gte", "_on_or_after", "_on_or_after", "scope_id", "sha256_hash", "class_"]);
   });
 });

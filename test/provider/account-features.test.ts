@@ -1,5 +1,5 @@
 // Preview refuses a member the account cannot take for want of a feature, naming the member (camelCase) and the
-// feature, through the real dynamic-provider host; with the feature set on the account, preview passes.
+// feature, in the lifecycle the hosts wire; with the feature set on the account, preview passes.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startWorld, type World } from "./harness.ts";
 

@@ -1,5 +1,5 @@
 // A create whose answer is lost (connection reset after the service acted, a 503) is resolved by the provider
-// itself, through the real dynamic-provider host: it looks for what it made before sending the create again, and
+// itself, in the lifecycle the hosts wire: it looks for what it made before sending the create again, and
 // never sends it again when that look fails.
 import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
 import { HostError, startWorld, type World } from "./harness.ts";
@@ -26,8 +26,8 @@ it("a create whose connection was reset after the service made it records the on
   const live = await named("Reset after create");
   expect(live.map((c) => c.id)).toEqual([made.id]);
   expect(posts("Reset after create")).toBe(1);
-  expect(world.host.logs()).toContain(`warning: Cohort "Reset after create": the create's answer was lost`);
-  expect(world.host.logs()).toContain(`${made.id}, made by it, is recorded as the created resource`);
+  expect(world.host.warnings().join("\n")).toContain(`Cohort "Reset after create": the create's answer was lost`);
+  expect(world.host.warnings().join("\n")).toContain(`${made.id}, made by it, is recorded as the created resource`);
 });
 
 it("a create lost before the service acted is sent again once nothing is found", async () => {
@@ -70,7 +70,7 @@ it("a look ignores resources of the same name with another configuration or made
   expect(made.id).not.toBe(older.id);
   expect(made.id).not.toBe(other.id);
   expect((await named("Lookalike")).map((c) => c.id).sort()).toEqual([older.id, other.id, made.id].sort());
-  expect(world.host.logs()).toContain(`${made.id}, made by it, is recorded as the created resource`);
+  expect(world.host.warnings().join("\n")).toContain(`${made.id}, made by it, is recorded as the created resource`);
 });
 
 it("a create whose look fails too is not sent again: its outcome stays unknown, naming both failures", async () => {

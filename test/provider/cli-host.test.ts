@@ -7,7 +7,8 @@
 // defaults (a delete that deletes nothing succeeds).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "pulumi-audience/emulator";
-import { InProcessProvider } from "../../provider/engine/in-process-provider.ts";
+import { inProcessProvider } from "../../provider/cli/extension.ts";
+import type { InProcessProvider } from "../../provider/engine/in-process-provider.ts";
 import type { PropertyMap } from "../../provider/plugin/values.ts";
 import { EARLIER_PROVIDER_MODULES, PROVIDER_MODULE } from "../../provider/runtime/resources/shim.ts";
 import { CliHost, PINNED_NODE_DIR, program, removeTemporaries, type Program } from "./installed.ts";
@@ -47,7 +48,7 @@ const table: { condition: string; shim: Shim; outcomes: Record<Operation, Outcom
 
 beforeAll(async () => {
   emulator = await startEmulator({ port: 0 });
-  creator = new InProcessProvider({ config: config(), env: {}, report: () => undefined, progress: () => undefined });
+  creator = inProcessProvider({ config: config(), env: {} });
   programs.set(true, await program({ installed: true }));
   programs.set(false, await program({ installed: false }));
 }, 300_000);

@@ -1,5 +1,5 @@
 // `audience drift` against the emulator: a stack export whose resources were changed, removed or left alone, made
-// through the dynamic-provider host as Pulumi makes them.
+// through the lifecycle the dynamic-provider host serves.
 import { execFile } from "node:child_process";
 import { writeFile, mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";

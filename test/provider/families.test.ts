@@ -1,4 +1,4 @@
-// Every creatable family through the real dynamic-provider host against the emulator, as the engine drives it:
+// Every creatable family through the lifecycle the hosts wire, in process, against the emulator, as the engine drives it:
 // check -> create -> read (no drift) -> diff (no request) -> update (one minimal PATCH) -> delete.
 // Program inputs are the shared wire samples (test/samples.ts) in the camelCase a program writes.
 import type { Collection } from "pulumi-audience/sdk/contract";

@@ -52,9 +52,12 @@ describe("audience generate", () => {
   it("declares each resource adopted by id and protected, references as code, only members that are not defaults", async () => {
     source = await generateProgram(settings());
     expect(source).toContain(`adoptId: "${ids.scope}"`);
-    expect(source).toMatch(/cohortIds: \[cohort_big_spenders\.id, "[0-9a-f-]{36}"\]/);
+    // A cohort the service made (Leads) is referenced through a lookup by name, never by this account's id.
+    expect(source).toContain('const cohort_leads = audience.getCohortOutput({ name: "Leads" });\n');
+    expect(source).toContain("cohortIds: [cohort_big_spenders.id, cohort_leads.id]");
+    expect(source).not.toContain(ids.leads);
     expect(source).toContain("scopeId: scope_pipeline.id");
-    expect(source).not.toContain(`adoptId: "${ids.leads}"`); // the service's own cohorts are not adopted
+    expect(source).not.toMatch(/new audience\.Cohort\("cohort-leads"/); // the service's own cohorts are not adopted
     expect(source.match(/new audience\.\w+\(/g)).toHaveLength(4);
     expect(source.match(/\}, \{ protect: true \}\);/g)).toHaveLength(4);
     // A credential the service never answers is read from secret config.
@@ -72,6 +75,12 @@ describe("audience generate", () => {
     await writeFile(join(dir, "Pulumi.yaml"), "name: adopted\nruntime:\n  name: nodejs\n  options:\n    typescript: false\n    nodeargs: --conditions=source --require=pulumi-audience/require-node\nmain: index.ts\n");
     const mark = await world.mark();
     const config = ["--cwd", dir, "--yes", "-c", `audience:baseUrl=${world.emulator.url}`, "--secret", `audience:apiKey=${world.emulator.apiKey}`, "--secret", `connection_warehouse_password=${WAREHOUSE_PASSWORD}`];
+    // The preview already knows each adopted resource's id: it is the one taken over.
+    const preview = await audience(["run", "preview", "--json", ...config]);
+    expect(preview.code, preview.stderr + preview.stdout).toBe(0);
+    expect((JSON.parse(preview.stdout) as { outputs: { ids: unknown } }).outputs.ids).toEqual({
+      connection_warehouse: ids.connection, cohort_big_spenders: ids.cohort, scope_pipeline: ids.scope, target_csv: ids.target,
+    });
     const up = await audience(["run", "up", ...config]);
     expect(up.code, up.stderr + up.stdout).toBe(0);
     expect((await world.serviceCalls(mark)).filter((c) => c.method !== "GET")).toEqual([]);

@@ -1,11 +1,14 @@
-// Drives the real Pulumi dynamic-provider host over gRPC through the engine's own client of it
-// (provider/engine/provider-host.ts), with the calls shaped for lifecycle tests. Also a recording proxy to see
-// request bodies.
+// Drives the provider with the calls shaped for lifecycle tests: in process, wired as the hosts wire it
+// (provider/cli/extension.ts), or through the real Pulumi dynamic-provider host over gRPC with the engine's own
+// client of it (provider/engine/provider-host.ts) where a test checks what only the process shows. Also a
+// recording proxy to see request bodies.
 import { execFile } from "node:child_process";
 import { createServer, request as httpRequest, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
-import { DynamicProviderHost, ResourceInitFailedError } from "../../provider/engine/provider-host.ts";
+import { inProcessProvider } from "../../provider/cli/extension.ts";
+import type { InProcessProvider } from "../../provider/engine/in-process-provider.ts";
+import { DynamicProviderHost, ResourceInitFailedError, type ResourceCalls } from "../../provider/engine/provider-host.ts";
 import type { PropertyMap } from "../../provider/plugin/values.ts";
 import { PROVIDER_MODULE } from "../../provider/runtime/resources/shim.ts";
 
@@ -51,8 +54,10 @@ export async function serializedProvider(): Promise<string> {
 }
 
 export interface ProviderHost {
-  /** Everything the host printed on stdout and stderr so far. */
+  /** Everything the host process printed on stdout and stderr so far (empty in process). */
   logs(): string;
+  /** The warnings the provider reported (in the host process, its `warning: ` lines). */
+  warnings(): string[];
   configure(config: Props): Promise<void>;
   check(olds: Props, news: Props): Promise<{ inputs: Props; failures: CheckFailure[] }>;
   diff(id: string, olds: Props, news: Props): Promise<DiffAnswer>;
@@ -62,6 +67,61 @@ export interface ProviderHost {
   delete(id: string, properties: Props): Promise<void>;
   close(): Promise<void>;
 }
+
+const URN = "urn:pulumi:test::audience::pulumi-nodejs:dynamic/audience:Test::test";
+
+/** A call's failure as a HostError, keeping a kept resource's id, outputs and reasons. */
+async function call<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof ResourceInitFailedError) throw new HostError(error.message, { id: error.id, properties: error.outputs, reasons: error.reasons });
+    throw new HostError(error instanceof Error ? error.message : String(error));
+  }
+}
+
+const map = (props: Props) => props as PropertyMap;
+
+/** The lifecycle calls of a host as tests make them; the host reads old state from `olds` only. */
+function hostCalls(calls: () => ResourceCalls): Pick<ProviderHost, "check" | "diff" | "create" | "read" | "update" | "delete"> {
+  return {
+    check: (olds, news) => call(() => calls().check(URN, map(olds), map(news))),
+    diff: (id, olds, news) => call(() => calls().diff(id, URN, map(olds), map(news), map(olds), [])),
+    create: (properties) => call(async () => {
+      const created = await calls().create(URN, map(properties));
+      return { id: created.id, properties: created.outputs };
+    }),
+    read: (id, properties) => call(async () => {
+      const read = await calls().read(id, URN, map(properties), map(properties));
+      return { id: read.id, properties: read.outputs, inputs: read.inputs ?? {} };
+    }),
+    update: (id, olds, news) => call(async () => ({ properties: await calls().update(id, URN, map(olds), map(news), map(olds)) })),
+    delete: (id, properties) => call(() => calls().delete(id, URN, map(properties), map(properties))),
+  };
+}
+
+/**
+ * The provider in this process, as the engine serves its own resources: the lifecycle wired by the hosts' one
+ * wiring, configured as the host's Configure would (each configure starts from the environment again).
+ */
+export function startInProcessHost(options: { env?: NodeJS.ProcessEnv } = {}): ProviderHost {
+  const env = { ...process.env, ...options.env };
+  const warnings: string[] = [];
+  const start = (config: Props): InProcessProvider => inProcessProvider({ config, env, report: (message) => warnings.push(message) });
+  let provider = start({});
+  return {
+    logs: () => "",
+    warnings: () => [...warnings],
+    configure: async (config) => {
+      provider = start(config);
+    },
+    ...hostCalls(() => provider),
+    close: async () => undefined,
+  };
+}
+
+/** The prefix of a warning the dynamic entry prints when its host reaches no engine. */
+const WARNING_LINE = "warning: ";
 
 /**
  * Starts the dynamic-provider host with our TypeScript sources resolvable (`--conditions=source`), in `cwd`
@@ -75,33 +135,11 @@ export async function startProviderHost(options: { cwd?: string; env?: NodeJS.Pr
     engineAddress: "127.0.0.1:1", // no engine: the provider only logs through it
     onOutput: (line) => { output += `${line}\n`; },
   });
-  const urn = "urn:pulumi:test::audience::pulumi-nodejs:dynamic/audience:Test::test";
-  // The host reads old state from `olds` only; old inputs are passed for the engine's sake.
-  const call = async <T>(run: () => Promise<T>): Promise<T> => {
-    try {
-      return await run();
-    } catch (error) {
-      if (error instanceof ResourceInitFailedError) throw new HostError(error.message, { id: error.id, properties: error.outputs, reasons: error.reasons });
-      throw new HostError(error instanceof Error ? error.message : String(error));
-    }
-  };
-  const map = (props: Props) => props as PropertyMap;
-
   return {
     logs: () => output,
+    warnings: () => output.split("\n").filter((line) => line.startsWith(WARNING_LINE)).map((line) => line.slice(WARNING_LINE.length)),
     configure: (config) => call(() => host.configure(config)),
-    check: (olds, news) => call(() => host.check(urn, map(olds), map(news))),
-    diff: (id, olds, news) => call(() => host.diff(id, urn, map(olds), map(news), map(olds), [])),
-    create: (properties) => call(async () => {
-      const created = await host.create(urn, map(properties));
-      return { id: created.id, properties: created.outputs };
-    }),
-    read: (id, properties) => call(async () => {
-      const read = await host.read(id, urn, map(properties), map(properties));
-      return { id: read.id, properties: read.outputs, inputs: read.inputs ?? {} };
-    }),
-    update: (id, olds, news) => call(async () => ({ properties: await host.update(id, urn, map(olds), map(news), map(olds)) })),
-    delete: (id, properties) => call(() => host.delete(id, urn, map(properties), map(properties))),
+    ...hostCalls(() => host),
     close: () => host.close(),
   };
 }
@@ -165,8 +203,10 @@ export interface World {
   close(): Promise<void>;
 }
 
-/** One emulator, one recording proxy and one provider host, configured with the emulator's key. */
+/** One emulator, one recording proxy and one provider (in process unless `host` is "process"), configured with the emulator's key. */
 export async function startWorld(options: {
+  /** Where the provider runs: in this process, or in a real dynamic-provider host process. */
+  host?: "in-process" | "process";
   builds?: Record<string, "immediate" | "manual" | number>;
   /** More stack config, computed once the emulator runs (e.g. `audience:accounts` of accounts made on it). */
   config?: (emulator: { url: string; proxyUrl: string }) => Promise<Props>;
@@ -174,7 +214,7 @@ export async function startWorld(options: {
   const { startEmulator } = await import("pulumi-audience/emulator");
   const emulator = await startEmulator({ port: 0, ...(options.builds ? { builds: options.builds } : {}) });
   const proxy = await startRecordingProxy(emulator.url);
-  const host = await startProviderHost();
+  const host = options.host === "process" ? await startProviderHost() : startInProcessHost();
   const extra = options.config ? await options.config({ url: emulator.url, proxyUrl: proxy.url }) : {};
   await host.configure({ "audience:apiKey": emulator.apiKey, "audience:baseUrl": proxy.url, ...extra });
   const shim = await serializedProvider();

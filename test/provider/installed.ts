@@ -123,7 +123,7 @@ export class CliHost extends DynamicProviderHost {
   readonly #output: string[];
 
   private constructor(pid: number, output: string[], connection: { launched: LaunchedPlugin; client: ResourceProviderClient }) {
-    super("dynamic-provider host", connection, false);
+    super("dynamic-provider host", connection, undefined);
     this.#pid = pid;
     this.#output = output;
   }

@@ -1,4 +1,4 @@
-// What the generic lifecycle promises beyond a plain create/update/delete, through the real dynamic-provider host:
+// What the generic lifecycle promises beyond a plain create/update/delete, in the lifecycle the hosts wire, called in process:
 // check paths and unknowns, replacements, builds awaited or failed (kept in state), adoption, archive, accounts.
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

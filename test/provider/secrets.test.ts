@@ -53,7 +53,7 @@ describe("what a program records", () => {
 describe("through the provider host", () => {
   let world: World;
   beforeAll(async () => {
-    world = await startWorld();
+    world = await startWorld({ host: "process" });
   });
   afterAll(async () => world?.close());
 

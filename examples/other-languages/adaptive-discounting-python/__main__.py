@@ -41,6 +41,7 @@ if north_key is not None:
         "north-leads",
         name="North leads",
         stream_name="transactions",
+        # `_gte` is Python's name of the schema's `$gte` (the service's `_gte`).
         stream_conditions=[{"property": "amount", "_gte": 100}],
         opts=pulumi.ResourceOptions(provider=north),
     )

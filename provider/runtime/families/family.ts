@@ -51,6 +51,19 @@ export interface Capabilities {
   extraOutputs?(extras: Props, response: Props): Props;
   /** Removes the resource; a resource already gone is no failure. Replaces DELETE by id. */
   delete?(calls: Calls, id: string): Promise<void>;
+  /**
+   * A digest of what the resource holds beyond its declared inputs (an upload's bytes, read from a `source` file),
+   * recorded as one more input: check computes it from the declared inputs, read takes the service's. A plan and
+   * refresh then show a change the declared inputs cannot (`md5Hash: "..." -> "..."`). Never sent.
+   */
+  digest?: {
+    /** The input it is recorded as (camelCase), also the member of the answer it is compared with. */
+    key: string;
+    /** The digest the declared extra inputs would give the service. */
+    declared(extras: Props): Promise<string>;
+    /** The digest in the service's answer, if it gives one. */
+    found(response: Props): string | undefined;
+  };
 }
 
 /**

@@ -84,7 +84,13 @@ export const uploads: FamilyExtras = {
     // Bytes that are not what the service holds: a local source edited in place, or a file replaced by hand.
     const known = !Object.values(extras).includes(UNKNOWN);
     const changed = known && recorded.md5Hash !== await declaredDigest(extras).catch(() => undefined);
-    return { changed: changed ? [typeof extras.source === "string" ? "source" : "content"] : [], replaces };
+    return { changed: changed ? ["md5Hash"] : [], replaces };
+  },
+
+  digest: {
+    key: "md5Hash",
+    declared: declaredDigest,
+    found: (response) => (typeof response.md5_hash === "string" ? response.md5_hash : undefined),
   },
 
   async delete({ client }, id) {

@@ -5,7 +5,9 @@
 // unknown: the create is not sent again, and the engine keeps it pending for the next run to look again.
 import { AudienceApiError, ConnectionError } from "pulumi-audience/sdk/client";
 import { jsonEqual, type FamilyDef } from "pulumi-audience/sdk/contract";
+import { OUTCOME_UNKNOWN } from "./controls.ts";
 import type { Service } from "./service.ts";
+import { FAILURE_CODES, withCode } from "./failure.ts";
 import { canonical, keepSecrets, type Props } from "./shape.ts";
 
 /** Creates sent in all for one resource whose outcomes stay unknown, before the step fails. */
@@ -13,8 +15,7 @@ export const MAX_CREATE_ATTEMPTS = 4;
 /** How far behind ours the service's clock may run when it stamps `created_at`. */
 const CLOCK_SLACK_MS = 5_000;
 
-/** Words that begin the message of a create that failed with its outcome unknown (engines keep it pending). */
-export const OUTCOME_UNKNOWN = "outcome unknown:";
+export { OUTCOME_UNKNOWN };
 
 /** Whether an error says the request may have taken effect (the SDK client's `outcomeUnknown`). */
 export function outcomeUnknown(error: unknown): boolean {
@@ -35,7 +36,7 @@ export async function unlessUnknown<T>(what: string, write: () => Promise<T>): P
     return await write();
   } catch (error) {
     if (!mayHaveApplied(error)) throw error;
-    throw new Error(`${OUTCOME_UNKNOWN} ${what}: ${(error as Error).message}`, { cause: error });
+    throw withCode(new Error(`${OUTCOME_UNKNOWN} ${what}: ${(error as Error).message}`, { cause: error }), FAILURE_CODES.outcomeUnknown);
   }
 }
 
@@ -85,8 +86,8 @@ export async function findCreated(service: Service, family: FamilyDef, desired: 
   try {
     listed = await service.list(family);
   } catch (error) {
-    throw new Error(`${OUTCOME_UNKNOWN} ${label(family, desired)}: the create's answer was lost (${cause}) and the look for what it made failed too `
-      + `(${(error as Error).message}); it stays pending, and the next run looks again before creating`, { cause: error });
+    throw withCode(new Error(`${OUTCOME_UNKNOWN} ${label(family, desired)}: the create's answer was lost (${cause}) and the look for what it made failed too `
+      + `(${(error as Error).message}); it stays pending, and the next run looks again before creating`, { cause: error }), FAILURE_CODES.outcomeUnknown);
   }
   const matches = listed.filter(madeBy(family, desired, { since }));
   const what = label(family, desired);
@@ -123,7 +124,7 @@ export async function createOnce(service: Service, family: FamilyDef, desired: P
         report(found.diagnostic);
         return found.response;
       }
-      if (attempt >= MAX_CREATE_ATTEMPTS) throw new Error(`${OUTCOME_UNKNOWN} ${label(family, desired)}: ${attempt} creates failed (last: ${cause}); a look after each found nothing made`, { cause: error });
+      if (attempt >= MAX_CREATE_ATTEMPTS) throw withCode(new Error(`${OUTCOME_UNKNOWN} ${label(family, desired)}: ${attempt} creates failed (last: ${cause}); a look after each found nothing made`, { cause: error }), FAILURE_CODES.outcomeUnknown);
     }
   }
 }

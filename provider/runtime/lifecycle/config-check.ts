@@ -3,7 +3,14 @@
 // `audience:baseUrl`, `audience:accounts.<name>.apiKey`). Pulumi's dynamic-provider host answers CheckConfig as
 // unimplemented, so this runs in the provider's own check, which every host calls at preview.
 import { AudienceApiError, AudienceClient, AudienceError, AuthenticationError } from "pulumi-audience/sdk/client";
+import { FAILURE_CODES } from "./failure.ts";
 import type { Settings } from "./settings.ts";
+
+/** Why an account's credentials cannot be used, naming the config key, and the failure's code (failure.ts). */
+export interface AccountProblem {
+  reason: string;
+  code: string;
+}
 
 /** How long the one request of a check may take: a service that does not answer in this time counts as unreachable. */
 const CHECK_TIMEOUT_MS = 10_000;
@@ -41,7 +48,7 @@ function credentialProblem(settings: Settings, account: string | undefined): str
 }
 
 /** One request with the account's key: undefined when the service answers as the account, else why not. */
-async function serviceProblem(settings: Settings, account: string | undefined): Promise<string | undefined> {
+async function serviceProblem(settings: Settings, account: string | undefined): Promise<AccountProblem | undefined> {
   const keys = keysOf(account);
   const { apiKey, baseUrl } = (account === undefined ? settings.default : settings.accounts[account]) as { apiKey: string; baseUrl: string };
   const client = new AudienceClient({ apiKey, baseUrl, timeoutMs: CHECK_TIMEOUT_MS, retry: { maxRetries: 0 } });
@@ -49,11 +56,13 @@ async function serviceProblem(settings: Settings, account: string | undefined): 
     await client.request({ method: "GET", path: "/accounts/current" });
     return undefined;
   } catch (error) {
-    if (error instanceof AuthenticationError) return `${keys.apiKey}: the service at ${baseUrl} refused the key (${error.code ?? error.status})`;
+    if (error instanceof AuthenticationError) {
+      return { reason: `${keys.apiKey}: the service at ${baseUrl} refused the key (${error.code ?? error.status})`, code: error.code ?? "INVALID_AUTHORIZATION" };
+    }
     // Any other answer means the service is there: the resources' own requests report what is wrong.
     if (error instanceof AudienceApiError) return undefined;
     const cause = error instanceof AudienceError && error.cause instanceof Error ? error.cause.message : (error as Error).message;
-    return `${keys.baseUrl}: the service at ${baseUrl} cannot be reached (${cause})`;
+    return { reason: `${keys.baseUrl}: the service at ${baseUrl} cannot be reached (${cause})`, code: FAILURE_CODES.unreachable };
   } finally {
     await client.close();
   }
@@ -63,8 +72,8 @@ async function serviceProblem(settings: Settings, account: string | undefined): 
  * Checks of each account's credentials, each made once and remembered until `clear` (new settings). Answers why
  * the account cannot be used, or undefined.
  */
-export function accountChecks(settings: () => Settings): { problem(account: string | undefined): Promise<string | undefined>; clear(): void } {
-  const answers = new Map<string, Promise<string | undefined>>();
+export function accountChecks(settings: () => Settings): { problem(account: string | undefined): Promise<AccountProblem | undefined>; clear(): void } {
+  const answers = new Map<string, Promise<AccountProblem | undefined>>();
   return {
     problem(account) {
       const key = account ?? "";
@@ -72,7 +81,9 @@ export function accountChecks(settings: () => Settings): { problem(account: stri
       if (!answer) {
         const current = settings();
         const local = credentialProblem(current, account);
-        answer = local !== undefined || (account !== undefined && !(account in current.accounts)) ? Promise.resolve(local) : serviceProblem(current, account);
+        answer = local !== undefined || (account !== undefined && !(account in current.accounts))
+          ? Promise.resolve(local === undefined ? undefined : { reason: local, code: FAILURE_CODES.config })
+          : serviceProblem(current, account);
         answers.set(key, answer);
       }
       return answer;

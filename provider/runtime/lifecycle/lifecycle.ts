@@ -8,6 +8,8 @@ import {
 import { derivedNames, familyOf, providerFamilies, type ProviderFamily } from "../families/index.ts";
 import { createOnce, unlessUnknown } from "./ambiguous.ts";
 import { controlsSchema, CONTROL_KEYS, CREATE_STARTED_KEY, DEFAULT_WAIT_TIMEOUT_SECONDS, KIND_KEY, PROVIDER_KEY, STEP_TIMEOUT_KEY, type Controls } from "./controls.ts";
+import type { AccountProblem } from "./config-check.ts";
+import { FAILURE_CODES, failureCode } from "./failure.ts";
 import { type Service } from "./service.ts";
 import { canonical, camelPath, isObject, keepSecrets, keepSignedUrls, memberNames, pathsOverlap, readsAsDeclared, unknownPaths, UNKNOWN, wireOf, withoutNulls, type Props } from "./shape.ts";
 import { unknownAccount, type Settings } from "./settings.ts";
@@ -26,7 +28,7 @@ export interface Environment {
    * Why the account's credentials cannot be used (naming the config key), or undefined; asked by check, so a
    * preview fails where the deploy would. Hosts that check their config themselves (the plugin) leave it out.
    */
-  accountProblem?(account: string | undefined): Promise<string | undefined>;
+  accountProblem?(account: string | undefined): Promise<AccountProblem | undefined>;
 }
 
 /**
@@ -40,6 +42,9 @@ export interface StepLimits {
   /** Aborted when the engine cancels the operation: the wait for a build stops. */
   signal?: AbortSignal;
 }
+
+/** A check's failure; `code` says what kind (failure.ts) when it is not the inputs' own. */
+export type CheckFailure = pulumi.dynamic.CheckFailure & { code?: string };
 
 /** One changed property path (camelCase) of a diff; `replace` when the change needs a new resource. */
 export interface PathChange {
@@ -66,7 +71,7 @@ function split(props: Props): Parts {
   const config: Props = {};
   const extras: Props = {};
   for (const [key, value] of Object.entries(props)) {
-    if (MARKERS.includes(key) || value === undefined) continue;
+    if (MARKERS.includes(key) || value === undefined || key === kind.digest?.key) continue;
     if ((CONTROL_KEYS as readonly string[]).includes(key)) controls[key] = value;
     else if (kind.extraInputs.includes(key)) extras[key] = value;
     else config[key] = value;
@@ -124,7 +129,34 @@ function inputsRead(parts: Parts, response: Props): Props {
   const { create } = parts.kind.family;
   const declared = fromWire(create, canonical(create, response));
   const archived = archivedAt(response);
-  return { ...(keepSecrets(declared, parts.config) as Props), ...parts.extras, ...controlsOf(parts), ...(archived ? { [ARCHIVED_KEY]: archived } : {}) };
+  const digest = parts.kind.digest?.found(response);
+  return {
+    ...(keepSecrets(declared, parts.config) as Props), ...parts.extras, ...controlsOf(parts),
+    ...(archived ? { [ARCHIVED_KEY]: archived } : {}), ...(digest !== undefined ? { [parts.kind.digest!.key]: digest } : {}),
+  };
+}
+
+/**
+ * The family's digest of the declared inputs, as check records it: unknown while they are, left out when they
+ * cannot give one (a source file that cannot be read: the upload then fails naming it).
+ */
+async function declaredDigest(kind: ProviderFamily, extras: Props): Promise<Props> {
+  const digest = kind.digest;
+  if (!digest) return {};
+  if (unknownPaths(extras).length > 0) return { [digest.key]: UNKNOWN };
+  return digest.declared(extras).then((value) => ({ [digest.key]: value }), () => ({}));
+}
+
+/**
+ * Read's inputs for a state recorded before the family's digest was an input (no digest among `recordedInputs`):
+ * while the service still holds what the recorded outputs say it held, the digest is left out, so refresh finds
+ * nothing; bytes changed since are recorded, and show as drift.
+ */
+function withoutUnrecordedDigest(kind: ProviderFamily, inputs: Props, outputs: Props, recordedInputs: Props | undefined): Props {
+  const key = kind.digest?.key;
+  if (key === undefined || recordedInputs === undefined || key in recordedInputs || inputs[key] !== outputs[key]) return inputs;
+  const { [key]: _digest, ...rest } = inputs;
+  return rest;
 }
 
 /**
@@ -144,6 +176,7 @@ export function readsBack(outputs: Props, inputs: Props, response: Props): boole
   const collection = inputs[KIND_KEY];
   if (typeof collection !== "string" || !Object.hasOwn(providerFamilies, collection)) return false;
   const kind = familyOf(collection);
+  if (kind.digest) return false; // the digest is the service's to tell
   const config: Props = {};
   for (const [key, value] of Object.entries(inputs)) {
     if (value === undefined || key === CREATE_STARTED_KEY) return false; // read leaves it out
@@ -161,12 +194,15 @@ class KeptResourceError extends Error {
   readonly id: string;
   readonly properties: Props;
   readonly reasons: string[];
+  /** What kind of failure (see failure.ts). */
+  readonly code: string | undefined;
 
-  constructor(id: string, properties: Props, reason: string) {
+  constructor(id: string, properties: Props, reason: string, code: string | undefined) {
     super(reason);
     this.id = id;
     this.properties = properties;
     this.reasons = [reason];
+    this.code = code;
   }
 }
 
@@ -227,15 +263,15 @@ export function createLifecycle(env: Environment) {
       const keep = () => ({ ...outputsOf(parts, current, inputs), [PROVIDER_KEY]: inputs[PROVIDER_KEY] });
       if (current.status === "error") {
         const why = typeof current.status_error === "string" ? current.status_error : "no reason given";
-        throw new KeptResourceError(id, keep(), `${kind.family.className} ${id} failed to build: ${why}`);
+        throw new KeptResourceError(id, keep(), `${kind.family.className} ${id} failed to build: ${why}`, FAILURE_CODES.buildFailed);
       }
       if (Date.now() + delay > deadline) {
-        throw new KeptResourceError(id, keep(), `${kind.family.className} ${id} is still ${String(current.status)} after ${seconds}s (${engine !== undefined ? "customTimeouts" : "waitTimeoutSeconds"})`);
+        throw new KeptResourceError(id, keep(), `${kind.family.className} ${id} is still ${String(current.status)} after ${seconds}s (${engine !== undefined ? "customTimeouts" : "waitTimeoutSeconds"})`, FAILURE_CODES.buildTimeout);
       }
       try {
         await env.sleep(delay, limits.signal);
       } catch {
-        throw new KeptResourceError(id, keep(), `${kind.family.className} ${id}: the wait for its build was cancelled while ${String(current.status)}`);
+        throw new KeptResourceError(id, keep(), `${kind.family.className} ${id}: the wait for its build was cancelled while ${String(current.status)}`, FAILURE_CODES.cancelled);
       }
       delay = Math.min(delay * 2, 10_000);
       current = await service.get(kind.family, id);
@@ -253,13 +289,13 @@ export function createLifecycle(env: Environment) {
       if (error instanceof KeptResourceError) throw error;
       // The write went through: keep the resource in state, failing the step with the reason.
       const kept = { ...outputsOf({ ...parts, extras: {} }, current, inputs), [PROVIDER_KEY]: inputs[PROVIDER_KEY] };
-      throw new KeptResourceError(id, kept, (error as Error).message);
+      throw new KeptResourceError(id, kept, (error as Error).message, failureCode(error));
     }
   }
 
   const provider = {
-    async check(olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
-      const failures: pulumi.dynamic.CheckFailure[] = [];
+    async check(olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult & { failures: CheckFailure[] }> {
+      const failures: CheckFailure[] = [];
       let parts: Parts;
       try {
         parts = split(news);
@@ -286,7 +322,7 @@ export function createLifecycle(env: Environment) {
       }
       if (controls.account !== UNKNOWN) {
         const problem = await env.accountProblem?.(controls.account);
-        if (problem) failures.push({ property: "", reason: problem });
+        if (problem) failures.push({ property: "", reason: problem.reason, code: problem.code });
       }
       if (!kind.family.creatable && !kind.create && controls.adoptId === undefined) {
         failures.push({ property: "adoptId", reason: `${kind.family.className} cannot be created through the API: give adoptId to manage an existing one` });
@@ -314,12 +350,14 @@ export function createLifecycle(env: Environment) {
       // Record the inputs with the service's defaults applied, the form refresh reads back: no spurious drift.
       const complete = fromWire(kind.family.create, withoutNulls(result.value)) as Props;
       const inputs = Object.fromEntries(Object.entries(news).filter(([key]) => !(key in config)));
-      return { inputs: { ...inputs, ...complete }, failures };
+      return { inputs: { ...inputs, ...complete, ...(failures.length === 0 ? await declaredDigest(kind, parts.extras) : {}) }, failures };
     },
 
-    async diff(_id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
-      const { changed, replaces } = await compare(olds, news);
-      return { changes: changed.length > 0 || replaces.length > 0, replaces, deleteBeforeReplace: false };
+    /** Pulumi's dynamic answer; besides, for a replace, the paths that force it (the engine's in-process host shows them). */
+    async diff(_id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult & { forcing?: string[] }> {
+      const { changed, replaces, details } = await compare(olds, news);
+      const forcing = details.filter((d) => d.replace).map((d) => d.path);
+      return { changes: changed.length > 0 || replaces.length > 0, replaces, deleteBeforeReplace: false, ...(replaces.length > 0 ? { forcing } : {}) };
     },
 
     async create(inputs: Props, limits: StepLimits = {}): Promise<pulumi.dynamic.CreateResult> {
@@ -347,14 +385,18 @@ export function createLifecycle(env: Environment) {
       return { id, outs: outputsOf(parts, response, config) };
     },
 
-    async read(id: string, props: Props): Promise<pulumi.dynamic.ReadResult> {
+    /**
+     * `props` are the recorded outputs (the inputs when there are none); `recordedInputs` the recorded inputs, when
+     * the host gives them (the engine's own hosts do; Pulumi's dynamic-provider host does not).
+     */
+    async read(id: string, props: Props, recordedInputs?: Props): Promise<pulumi.dynamic.ReadResult> {
       const parts = split(props);
       const { kind } = parts;
       const service = env.service(parts.controls.account);
       const response = kind.find ? await kind.find(service, id, props) : await service.find(kind.family, id);
       if (response === undefined) return {};
       const outs = keepSignedUrls(outputsOf(parts, response, parts.config), props) as Props;
-      return { id, props: outs, inputs: inputsRead(parts, response) };
+      return { id, props: outs, inputs: withoutUnrecordedDigest(kind, inputsRead(parts, response), props, recordedInputs) };
     },
 
     async update(id: string, olds: Props, news: Props, limits: StepLimits = {}): Promise<pulumi.dynamic.UpdateResult> {
@@ -460,7 +502,9 @@ export async function compare(olds: Props, news: Props): Promise<{ changed: stri
   });
   const top = (key: string) => {
     changed.add(key);
-    details.push({ path: key, kind: change(before.extras[key] ?? before.controls[key as keyof Controls], after.extras[key] ?? after.controls[key as keyof Controls]), replace: false });
+    const [old, now] = [before.extras[key] ?? before.controls[key as keyof Controls], after.extras[key] ?? after.controls[key as keyof Controls]];
+    // A member neither side declares (an upload's md5Hash) changed in what it stands for.
+    details.push({ path: key, kind: old === undefined && now === undefined ? "update" : change(old, now), replace: false });
   };
   for (const key of new Set([...Object.keys(before.extras), ...Object.keys(after.extras)])) {
     if (!jsonEqual(before.extras[key], after.extras[key])) top(key);

@@ -70,9 +70,9 @@ class Recorded extends pulumi.CustomResource {
  * Makes each of `names` an output of the class's resources: a member the program registered (an input it gave) is
  * the runtime's own output, set on the resource as usual; any other is built when first read, from the resource's
  * state as the engine recorded it once registered (secret, unknown in preview and dependent on the resource as a
- * registered output would be).
+ * registered output would be). `read` gives the program its view of an output (the same by default).
  */
-export function definesOutputs(prototype: object, names: readonly string[]): void {
+export function definesOutputs(prototype: object, names: readonly string[], read: (name: string, output: pulumi.Output<unknown>) => pulumi.Output<unknown> = (_name, output) => output): void {
   const built = new WeakMap<object, Map<string, pulumi.Output<unknown>>>();
   for (const name of names) {
     Object.defineProperty(prototype, name, {
@@ -82,14 +82,15 @@ export function definesOutputs(prototype: object, names: readonly string[]): voi
         if (!outputs) built.set(this, (outputs = new Map()));
         let output = outputs.get(name);
         if (!output) {
-          output = this.urn.apply((urn) => (new Recorded(urn, name) as unknown as Record<string, pulumi.Output<unknown>>)[name]!);
+          output = read(name, this.urn.apply((urn) => (new Recorded(urn, name) as unknown as Record<string, pulumi.Output<unknown>>)[name]!));
           outputs.set(name, output);
         }
         return output;
       },
       // The runtime sets the outputs of registered members on the resource itself.
       set(this: object, value: unknown) {
-        Object.defineProperty(this, name, { value, writable: true, enumerable: true, configurable: true });
+        const output = pulumi.Output.isInstance(value) ? read(name, value) : value;
+        Object.defineProperty(this, name, { value: output, writable: true, enumerable: true, configurable: true });
       },
     });
   }

@@ -33,14 +33,20 @@ class RecordingMonitor extends (MockMonitor as new (mocks: pulumi.runtime.Mocks)
   }
 
   override async invoke(req: { getTok(): string; getVersion(): string; getProvider(): string }, callback: unknown) {
-    invoked.push({ token: req.getTok(), version: req.getVersion(), provider: req.getProvider() });
+    // The engine's own functions (`pulumi:pulumi:getResource`, behind outputs read from state) are not lookups.
+    if (!req.getTok().startsWith("pulumi:")) invoked.push({ token: req.getTok(), version: req.getVersion(), provider: req.getProvider() });
     return super.invoke(req, callback);
   }
 }
 
+// The plugin answers operator members under the schema's names (`$gte`), whatever the program named them.
+const SCHEMA_CONDITIONS = [{ property: "amount", $gte: 100 }, { property: "datetime", $onOrAfter: "2024-01-01" }];
 pulumi.runtime.setMockOptions(new RecordingMonitor({
-  newResource: (args) => ({ id: `${args.name}-id`, state: args.inputs }),
-  call: (args) => ({ id: "22222222-2222-4222-8222-222222222222", name: String(args.inputs.name) }),
+  newResource: (args) => ({
+    id: `${args.name}-id`,
+    state: args.type === "audience:index:Cohort" ? { ...args.inputs, streamConditions: SCHEMA_CONDITIONS } : args.inputs,
+  }),
+  call: (args) => ({ id: "22222222-2222-4222-8222-222222222222", name: String(args.inputs.name), streamConditions: SCHEMA_CONDITIONS }),
 }), "probe", "dev", false);
 const store = (require("@pulumi/pulumi/runtime/state.js") as { getStore(): Record<string, unknown> }).getStore();
 Object.assign(store, { supportsSecrets: true, supportsResourceReferences: true, supportsAliasSpecs: true, supportsDeletedWith: true });
@@ -52,5 +58,12 @@ const scope = new audience.Scope("pipeline", { name: "Pipeline", population: { c
 new audience.Target("csv", { name: "CSV", scopeId: scope.id, representation: { mode: "identified" }, options: { type: "hosted_csv" } }, { provider: north });
 new audience.Connection("warehouse", { name: "Warehouse", options: { type: "postgres", host: "db", port: 5432, database: "d", schema: "s", user: "u", password: "hunter2" } });
 
+// Outputs as the program reads them: one it registered, one it did not (read from the recorded state).
+const conditions: Record<string, unknown> = {};
+const spenders = new audience.Cohort("spenders", { name: "Spenders", streamName: "transactions", streamConditions: [{ property: "amount", _gte: 100 }, { property: "datetime", _on_or_after: "2024-01-01" }] });
+spenders.streamConditions.apply((value) => { conditions.registered = value; });
+const quiet = new audience.Cohort("quiet", { name: "Quiet", streamName: "transactions" });
+quiet.streamConditions.apply((value) => { conditions.recorded = value; });
+
 await new Promise((resolve) => setTimeout(resolve, 1500));
-process.stdout.write(JSON.stringify({ registered, invoked, leads }));
+process.stdout.write(JSON.stringify({ registered, invoked, leads, conditions }));

@@ -2,10 +2,12 @@
 // allowance; groups smaller than the aggregation threshold are never returned. The emulator reads a small
 // SQL subset: SELECT cols, COUNT(*) [AS n] FROM "<dataset name>" [WHERE col = 'v' [AND ...]] GROUP BY cols.
 import type { FastifyInstance } from "fastify";
-import { insightsQuery, validate } from "pulumi-audience/sdk/contract";
-import { ApiError, fieldError, notFound, validationFailed } from "../errors.ts";
+import { insightsQuery, insightsQueryResponse, validate } from "pulumi-audience/sdk/contract";
 import type { EmulatorContext } from "../context.ts";
+import { ApiError, fieldError, notFound, validationFailed } from "../errors.ts";
+import type { EmulatorFamily } from "../family.ts";
 import { readDirectory } from "../ingest.ts";
+import { errors, input, json, ok, output, ref } from "../openapi.ts";
 import type { Doc } from "../state.ts";
 
 export const DEFAULT_QUERIES_PER_DAY = 50;
@@ -53,7 +55,7 @@ function parseQuery(text: string) {
   return { columns, countName, dataset: m[2] as string, where };
 }
 
-export function register(app: FastifyInstance, ctx: EmulatorContext): void {
+function routes(app: FastifyInstance, ctx: EmulatorContext): void {
   const { state } = ctx;
   app.post("/insights/query", (request, reply) => {
     const account = ctx.account(request);
@@ -95,3 +97,14 @@ export function register(app: FastifyInstance, ctx: EmulatorContext): void {
     return reply.send({ rows: result, aggregation_threshold: threshold });
   });
 }
+
+export const insights: EmulatorFamily = {
+  collection: "insights",
+  routes,
+  openApi: () => ({
+    schemas: { InsightsQuery: input(insightsQuery), InsightsQueryResponse: output(insightsQueryResponse) },
+    paths: {
+      "/insights/query": { post: { summary: "One aggregate query (429 QUOTA_EXCEEDED beyond the daily allowance)", requestBody: { required: true, ...json(ref("InsightsQuery")) }, responses: { ...ok(ref("InsightsQueryResponse")), 429: errors["400"] } } },
+    },
+  }),
+};

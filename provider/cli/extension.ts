@@ -1,0 +1,92 @@
+// What this package adds to the generic engine (provider/engine/extension.ts): its plugin's package, adoption by
+// `adoptId`, a resumed create's start and a step's timeout as the inputs the lifecycle reads, its own dynamic
+// resources served in process, and its provider's warnings. In the CLI-faithful mode it sends no hint the Pulumi CLI
+// does not send.
+import { existsSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { EngineExtension } from "../engine/extension.ts";
+import type { PluginLaunch } from "../engine/plugin-host.ts";
+import { InProcessProvider } from "../engine/in-process-provider.ts";
+import type { PropertyMap } from "../plugin/values.ts";
+import { CREATE_STARTED_KEY, KIND_KEY, STEP_TIMEOUT_KEY, type Controls } from "../runtime/lifecycle/controls.ts";
+import { PACKAGE, PROVIDER_KEY } from "../runtime/markers.ts";
+import { isPackageShim } from "../runtime/resources/shim.ts";
+
+/** The input by which a resource takes over an existing one instead of creating it. */
+const ADOPT_KEY: keyof Controls = "adoptId";
+
+/** How the dynamic entry marks a warning on its output when its host reaches no engine (see the runtime's index). */
+const WARNING_PREFIX = "warning: ";
+
+/** Whether a resource's properties name this package's shim (of this version or an earlier one) as their provider. */
+export function servedInProcess(props: PropertyMap): boolean {
+  return isPackageShim(props[PROVIDER_KEY]);
+}
+
+/** This package's resources: dynamic ones carry the family marker, native ones have the plugin's types. */
+function ours(type: string, inputs: PropertyMap): boolean {
+  return KIND_KEY in inputs || type.startsWith(`${PACKAGE}:`);
+}
+
+/**
+ * The lifecycle the dynamic-provider host would load, in this process, configured as the host's Configure would.
+ * It is loaded (contract, client) in the background: commands that serve no resource never pay for it.
+ */
+export function inProcessProvider(options: { config: Record<string, unknown>; env: NodeJS.ProcessEnv; report?: (message: string) => void; progress?: (message: string) => void; signal?: AbortSignal }): InProcessProvider {
+  const provider = (async () => {
+    const [{ hostedLifecycle }, { readSettings }] = await Promise.all([import("../runtime/lifecycle/hosted.ts"), import("../runtime/lifecycle/settings.ts")]);
+    return hostedLifecycle({
+      settings: readSettings((key) => options.config[key], options.env),
+      checkAccounts: true,
+      ...(options.report ? { report: options.report } : {}),
+      ...(options.progress ? { progress: options.progress } : {}),
+    }).lifecycle;
+  })();
+  return new InProcessProvider({ provider, ...(options.signal ? { signal: options.signal } : {}) });
+}
+
+const PLUGIN_NAME = `${PACKAGE} provider plugin`;
+
+/** This package's plugin, from its entry next to this module: the TypeScript source in a checkout, compiled in a build. */
+export function ownPlugin(): PluginLaunch {
+  const source = fileURLToPath(new URL("../plugin/main.ts", import.meta.url));
+  const args = existsSync(source) ? ["--conditions=source", source] : [fileURLToPath(new URL("../plugin/main.js", import.meta.url))];
+  return { name: PLUGIN_NAME, args };
+}
+
+/** As the Pulumi CLI starts a resource plugin: the `pulumi-resource-audience` executable installed for the program. */
+function installedPlugin(cwd: string): PluginLaunch {
+  const command = createRequire(join(cwd, "package.json")).resolve("pulumi-audience/package.json").replace(/package\.json$/, `bin/pulumi-resource-${PACKAGE}.js`);
+  return { name: PLUGIN_NAME, args: [], command };
+}
+
+export function audienceExtension({ faithful }: { faithful: boolean }): EngineExtension {
+  const base: EngineExtension = {
+    packageName: PACKAGE,
+    pluginLaunch: faithful ? installedPlugin : ownPlugin,
+    adoptIdOf(inputs) {
+      const id = inputs[ADOPT_KEY];
+      return typeof id === "string" && id !== "" ? id : undefined;
+    },
+    // Under the CLI, a host prints what it reaches no engine with; a warning line is the user's to read.
+    onHostLog: (line) => (line.startsWith(WARNING_PREFIX) ? { severity: "warning", message: line.slice(WARNING_PREFIX.length) } : { severity: "debug", message: line }),
+  };
+  if (faithful) return base;
+  return {
+    ...base,
+    decorateCreate: (type, inputs, startedAt) => (ours(type, inputs) ? { ...inputs, [CREATE_STARTED_KEY]: startedAt } : inputs),
+    stepTimeout: (inputs, seconds) => (KIND_KEY in inputs ? { ...inputs, [STEP_TIMEOUT_KEY]: seconds } : inputs),
+    inProcess: {
+      serves: servedInProcess,
+      start: ({ config, env, log, signal }) => inProcessProvider({
+        config,
+        env,
+        report: (message) => log("warning", message),
+        progress: (message) => log("info", message, true),
+        ...(signal ? { signal } : {}),
+      }),
+    },
+  };
+}

@@ -1,0 +1,65 @@
+// The one wiring of a host's lifecycle: its settings, a client per account, the check of each account's key, and
+// where its warnings and build statuses go. The dynamic entry, the plugin and the engine's in-process host use it.
+import { setTimeout as sleep } from "node:timers/promises";
+import { accountChecks } from "./config-check.ts";
+import { failureCode } from "./failure.ts";
+import { createLifecycle, type Environment } from "./lifecycle.ts";
+import { accountServices } from "./service-client.ts";
+import type { Settings } from "./settings.ts";
+
+export interface HostedOptions extends Pick<Environment, "report" | "progress"> {
+  /** The settings until `configure` gives others. */
+  settings: Settings;
+  /**
+   * Whether check asks the service if each account's key works (once per account and configuration). A host that
+   * checks its config itself (the plugin, in CheckConfig) leaves it off.
+   */
+  checkAccounts: boolean;
+}
+
+export interface HostedLifecycle {
+  lifecycle: ReturnType<typeof createLifecycle>;
+  settings(): Settings;
+  /** New settings (Configure): the clients and account checks of the old ones are dropped. */
+  configure(settings: Settings): void;
+}
+
+/** The lifecycle whose every failure carries its code (failure.ts), which each host passes on to its engine. */
+function coded<L extends Record<string, (...args: never[]) => Promise<unknown>>>(lifecycle: L): L {
+  const out: Record<string, unknown> = {};
+  for (const [name, call] of Object.entries(lifecycle)) {
+    out[name] = async (...args: never[]) => {
+      try {
+        return await call(...args);
+      } catch (error) {
+        const code = failureCode(error);
+        if (error instanceof Error && code !== undefined && (error as { code?: unknown }).code !== code) Object.assign(error, { code });
+        throw error;
+      }
+    };
+  }
+  return out as L;
+}
+
+export function hostedLifecycle(options: HostedOptions): HostedLifecycle {
+  let settings = options.settings;
+  const services = accountServices(() => settings);
+  const checks = accountChecks(() => settings);
+  const lifecycle = coded(createLifecycle({
+    settings: () => settings,
+    service: services.service,
+    sleep: (ms, signal) => sleep(ms, undefined, { signal }),
+    ...(options.report ? { report: options.report } : {}),
+    ...(options.progress ? { progress: options.progress } : {}),
+    ...(options.checkAccounts ? { accountProblem: checks.problem } : {}),
+  }));
+  return {
+    lifecycle,
+    settings: () => settings,
+    configure(next) {
+      settings = next;
+      services.clear();
+      checks.clear();
+    },
+  };
+}

@@ -1,0 +1,49 @@
+// What this package adds to the generic engine: adoption, a resumed create's start and a step's timeout as the inputs
+// the lifecycle reads, for this package's resources only, and none of those hints in the CLI-faithful mode.
+import { describe, expect, it } from "vitest";
+import { audienceExtension } from "../../provider/cli/extension.ts";
+import { PROVIDER_MODULE } from "../../provider/runtime/resources/shim.ts";
+
+const dynamicCohort = { name: "c", __kind: "cohorts", __provider: PROVIDER_MODULE };
+const nativeCohort = { name: "c" };
+const foreign = { name: "note", __provider: "exports.handler = () => ({});" };
+
+describe("the audience extension", () => {
+  const extension = audienceExtension({ faithful: false });
+
+  it("adopts by adoptId, and only a non-empty one", () => {
+    expect(extension.adoptIdOf?.({ adoptId: "4f2a" })).toBe("4f2a");
+    expect(extension.adoptIdOf?.({ adoptId: "" })).toBeUndefined();
+    expect(extension.adoptIdOf?.({ name: "c" })).toBeUndefined();
+  });
+
+  it("tells this package's resumed creates when the earlier one began, and nobody else's", () => {
+    expect(extension.decorateCreate?.("pulumi-nodejs:dynamic/audience:Cohort", dynamicCohort, 1234)).toEqual({ ...dynamicCohort, __createStartedAt: 1234 });
+    expect(extension.decorateCreate?.("audience:index:Cohort", nativeCohort, 1234)).toEqual({ ...nativeCohort, __createStartedAt: 1234 });
+    expect(extension.decorateCreate?.("pulumi-nodejs:dynamic:Resource", foreign, 1234)).toEqual(foreign);
+  });
+
+  it("gives the dynamic host's step timeout to this package's resources as an input", () => {
+    expect(extension.stepTimeout?.(dynamicCohort, 60)).toEqual({ ...dynamicCohort, __timeoutSeconds: 60 });
+    expect(extension.stepTimeout?.(foreign, 60)).toEqual(foreign);
+  });
+
+  it("serves this package's dynamic resources in process, others through the host", () => {
+    expect(extension.inProcess?.serves(dynamicCohort)).toBe(true);
+    expect(extension.inProcess?.serves(foreign)).toBe(false);
+  });
+
+  it("reads a warning line of the provider's output as a warning, any other as debugging", () => {
+    expect(extension.onHostLog?.("warning: Cohort c was made by the lost create")).toEqual({ severity: "warning", message: "Cohort c was made by the lost create" });
+    expect(extension.onHostLog?.("loaded")).toEqual({ severity: "debug", message: "loaded" });
+  });
+
+  it("sends no hint the Pulumi CLI does not send in the CLI-faithful mode, and serves nothing in process", () => {
+    const faithful = audienceExtension({ faithful: true });
+    expect(faithful.decorateCreate).toBeUndefined();
+    expect(faithful.stepTimeout).toBeUndefined();
+    expect(faithful.inProcess).toBeUndefined();
+    expect(faithful.packageName).toBe("audience");
+    expect(faithful.adoptIdOf?.({ adoptId: "4f2a" })).toBe("4f2a");
+  });
+});

@@ -1,0 +1,33 @@
+// Tests that start `bin/*.js` (the plugin, the CLI as users run it) run the built `dist/`. In a working copy whose
+// sources changed since the last build, they would test the old code: build first when any source is newer.
+import { execFileSync } from "node:child_process";
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const BUILT = ["sdk", "provider", "emulator"];
+
+/** The newest modification time of the files under `dir` whose names end with `suffix`. */
+function newest(dir: string, suffix: string): number {
+  let latest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile() && entry.name.endsWith(suffix)) latest = Math.max(latest, statSync(join(entry.parentPath, entry.name)).mtimeMs);
+  }
+  return latest;
+}
+
+export function isBuildStale(root: string): boolean {
+  const dist = join(root, "dist");
+  if (!existsSync(dist)) return true;
+  const sources = Math.max(...BUILT.map((dir) => newest(join(root, dir), ".ts")));
+  return sources > newest(dist, ".js");
+}
+
+export default function setup(): void {
+  if (!isBuildStale(ROOT)) return;
+  const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
+  process.stderr.write("dist/ is older than its sources: building it first (npm run build)\n");
+  execFileSync(process.execPath, [tsc, "-p", join(ROOT, "tsconfig.build.json")], { cwd: ROOT, stdio: "inherit" });
+}
