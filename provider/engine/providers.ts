@@ -4,7 +4,7 @@
 // default one configured from stack config, an explicit one from its inputs.
 import type { PluginHost, ProviderConfig } from "./plugin-host.ts";
 import type { CheckResult, ResourceCalls } from "./provider-host.ts";
-import { revealed, type PropertyMap, type Value } from "../plugin/values.ts";
+import { revealed, type PropertyMap, type Value } from "../protocol/values.ts";
 import { PROVIDER_TYPE as DYNAMIC_PROVIDER_TYPE, urnName, urnType } from "./urn.ts";
 
 const PROVIDER_PREFIX = "pulumi:providers:";

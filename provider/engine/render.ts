@@ -5,7 +5,7 @@ import type { Writable } from "node:stream";
 import { SECRET_TEXT, shownValue, type LeafChange } from "./changes.ts";
 import type { DiagnosticEvent, EngineEvent, RunResult, StepEvent, StepOp } from "./index.ts";
 import { STACK_TYPE, urnName, urnType } from "./urn.ts";
-import type { Value } from "../plugin/values.ts";
+import type { Value } from "../protocol/values.ts";
 
 /** How a step reads: its operation, or `forget` for a delete that leaves the resource in the service. */
 type Shown = StepOp | "forget";

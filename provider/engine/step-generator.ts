@@ -10,7 +10,7 @@ import { failureCode, PlanError, type DeleteStep, type DriftStep, type GoneStep,
 import { isDefaultProvider, isProviderType, providerTypeOf, servedText, type ProviderVersion } from "./providers.ts";
 import { customTimeouts } from "./timeouts.ts";
 import { STACK_REFERENCE_TYPE } from "./urn.ts";
-import { annotateSecrets, applyIgnoreChanges, changedKeys, containsSecret, markSecret, sameValues, type PropertyMap, type Value } from "../plugin/values.ts";
+import { annotateSecrets, applyIgnoreChanges, changedKeys, containsSecret, markSecret, sameValues, type PropertyMap, type Value } from "../protocol/values.ts";
 
 /** The provider calls that decide a step without changing anything. */
 export type PlanningProvider = Pick<ProviderHost, "check" | "diff" | "read">;

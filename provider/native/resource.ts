@@ -5,7 +5,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { camelKey, families, membersOf, schemaName, type Collection } from "pulumi-audience/sdk/contract";
 import { VERSION } from "../plugin/config.ts";
 import { programNamed } from "../plugin/names.ts";
-import type { PropertyMap } from "../plugin/values.ts";
+import type { PropertyMap } from "../protocol/values.ts";
 import { dynamicType, functionToken, resourceToken } from "../plugin/tokens.ts";
 import type { LookupInputs } from "../runtime/resources/lookup.ts";
 import { definesOutputs, registration } from "../runtime/resources/resource.ts";

@@ -6,7 +6,7 @@ import { KIND_KEY, PROVIDER_KEY } from "../../provider/runtime/lifecycle/control
 import { DYNAMIC_TYPE_PREFIX } from "../../provider/runtime/markers.ts";
 import { registration } from "../../provider/runtime/resources/resource.ts";
 import { PROVIDER_MODULE } from "../../provider/runtime/resources/shim.ts";
-import { isSecret, makeSecret, UNKNOWN, type Value } from "../../provider/plugin/values.ts";
+import { isSecret, makeSecret, UNKNOWN, type Value } from "../../provider/protocol/values.ts";
 import type { MonitorClient, Registered, ResourceOptions } from "./in-process-runtime.ts";
 
 /** `value` with the member at `path` made secret, as the resource classes wrap a credential. */

@@ -7,7 +7,8 @@ import { KIND_KEY } from "pulumi-audience/provider";
 import { isObject } from "pulumi-audience/sdk/contract";
 import { PassphraseCrypter } from "../../engine/secrets.ts";
 import { providerFamilies } from "../../runtime/families/index.ts";
-import { DYNAMIC_TYPE_PREFIX, SECRET_SIG, SIG_KEY } from "../../runtime/markers.ts";
+import { DYNAMIC_TYPE_PREFIX } from "../../runtime/markers.ts";
+import { SECRET_SIG, SIG_KEY } from "../../protocol/markers.ts";
 
 
 export type Props = Record<string, unknown>;

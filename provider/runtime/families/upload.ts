@@ -5,7 +5,7 @@ import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { checkUpload, jsonEqual, splitUploadSubpath, uploadSubpath } from "pulumi-audience/sdk/contract";
 import { z } from "zod";
-import { UNKNOWN } from "../markers.ts";
+import { UNKNOWN } from "../../protocol/markers.ts";
 import type { Calls, ExtraInputs, Failure, FamilyExtras, Props } from "./family.ts";
 
 export const uploadInputs = z.strictObject({
