@@ -2,9 +2,9 @@
 // a Diagnostics section holding each failure once under its resource, then a summary (neither lines nor summary
 // for a preview whose program failed: what it would plan is not known). Colour and live lines only on a terminal.
 import type { Writable } from "node:stream";
-import { SECRET_TEXT, shownValue, type LeafChange } from "./changes.ts";
-import type { DiagnosticEvent, EngineEvent, RunResult, StepEvent, StepOp } from "./index.ts";
-import { STACK_TYPE, urnName, urnType } from "./urn.ts";
+import { SECRET_TEXT, shownValue, type LeafChange } from "../engine/changes.ts";
+import type { DiagnosticEvent, EngineEvent, RunResult, StepEvent, StepOp } from "../engine/index.ts";
+import { STACK_TYPE, urnName, urnType } from "../engine/urn.ts";
 import type { Value } from "../protocol/values.ts";
 
 /** How a step reads: its operation, or `forget` for a delete that leaves the resource in the service. */
