@@ -105,7 +105,7 @@ function outputNames(kind: ProviderFamily, spelling: Spelling = "schema"): (valu
   return (values) => spelled(kind.family.response, values, spelling);
 }
 
-const DIFF_KIND: Record<PathChange["kind"], Record<"plain" | "replace", number>> = {
+const DIFF_KIND: Record<PathChange["change"], Record<"plain" | "replace", number>> = {
   add: { plain: providerProto.PropertyDiff.Kind.ADD, replace: providerProto.PropertyDiff.Kind.ADD_REPLACE },
   update: { plain: providerProto.PropertyDiff.Kind.UPDATE, replace: providerProto.PropertyDiff.Kind.UPDATE_REPLACE },
   delete: { plain: providerProto.PropertyDiff.Kind.DELETE, replace: providerProto.PropertyDiff.Kind.DELETE_REPLACE },
@@ -222,7 +222,7 @@ export function createPluginServer(options: PluginOptions = {}): IResourceProvid
       res.setHasdetaileddiff(true);
       for (const detail of details) {
         const diff = new providerProto.PropertyDiff();
-        diff.setKind(DIFF_KIND[detail.kind][detail.replace ? "replace" : "plain"] as provider.PropertyDiff.Kind);
+        diff.setKind(DIFF_KIND[detail.change][detail.replace ? "replace" : "plain"] as provider.PropertyDiff.Kind);
         diff.setInputdiff(true);
         res.getDetaileddiffMap().set(pathSpelled(kind.family.create, detail.path, spelling), diff);
       }

@@ -49,7 +49,7 @@ export type CheckFailure = pulumi.dynamic.CheckFailure & { code?: string };
 /** One changed property path (camelCase) of a diff; `replace` when the change needs a new resource. */
 export interface PathChange {
   path: string;
-  kind: "add" | "update" | "delete";
+  change: "add" | "update" | "delete";
   replace: boolean;
 }
 
@@ -483,7 +483,7 @@ export function createLifecycle(env: Environment) {
 export async function compare(olds: Props, news: Props): Promise<{ changed: string[]; replaces: string[]; details: PathChange[] }> {
   const before = split(olds);
   const after = split(news);
-  if (before.kind !== after.kind) return { changed: [KIND_KEY], replaces: [KIND_KEY], details: [{ path: KIND_KEY, kind: "update", replace: true }] };
+  if (before.kind !== after.kind) return { changed: [KIND_KEY], replaces: [KIND_KEY], details: [{ path: KIND_KEY, change: "update", replace: true }] };
   const family = after.kind.family;
   const old = recordedConfig(family, before.config);
   const now = declaredConfig(family, after.config);
@@ -496,15 +496,15 @@ export async function compare(olds: Props, news: Props): Promise<{ changed: stri
     .filter((path) => !jsonEqual(at(old, path), at(now, path)))
     .map((path) => camelPath(family.create, path.split(/[.[]/)[0] ?? path));
   const createOnly = family.createOnly.map((path) => camelPath(family.create, path));
-  const details: PathChange[] = changedPaths(old, now).map(({ path, kind }) => {
+  const details: PathChange[] = changedPaths(old, now).map(({ path, change }) => {
     const camel = camelPath(family.create, path);
-    return { path: camel, kind, replace: createOnly.some((c) => pathsOverlap(c, camel)) };
+    return { path: camel, change, replace: createOnly.some((c) => pathsOverlap(c, camel)) };
   });
   const top = (key: string) => {
     changed.add(key);
     const [old, now] = [before.extras[key] ?? before.controls[key as keyof Controls], after.extras[key] ?? after.controls[key as keyof Controls]];
     // A member neither side declares (an upload's md5Hash) changed in what it stands for.
-    details.push({ path: key, kind: old === undefined && now === undefined ? "update" : change(old, now), replace: false });
+    details.push({ path: key, change: old === undefined && now === undefined ? "update" : changeOf(old, now), replace: false });
   };
   for (const key of new Set([...Object.keys(before.extras), ...Object.keys(after.extras)])) {
     if (!jsonEqual(before.extras[key], after.extras[key])) top(key);
@@ -519,14 +519,14 @@ export async function compare(olds: Props, news: Props): Promise<{ changed: stri
   }
   if (archivedAt(olds) !== undefined && archivedAt(news) === undefined) {
     changed.add(ARCHIVED_KEY);
-    details.push({ path: ARCHIVED_KEY, kind: "delete", replace: false });
+    details.push({ path: ARCHIVED_KEY, change: "delete", replace: false });
   }
   if (before.controls.adoptId !== after.controls.adoptId && after.controls.adoptId !== undefined) replaces.push("adoptId");
   for (const detail of details) if (replaces.includes(detail.path)) detail.replace = true;
   return { changed: [...changed], replaces: [...new Set(replaces)], details: uniqueByPath(details) };
 }
 
-function change(old: unknown, now: unknown): PathChange["kind"] {
+function changeOf(old: unknown, now: unknown): PathChange["change"] {
   return old === undefined ? "add" : now === undefined ? "delete" : "update";
 }
 
@@ -551,9 +551,9 @@ function closestMember(written: string, members: readonly string[]): string | un
 }
 
 /** The innermost wire paths where two canonical configurations differ (objects and arrays walked). */
-function changedPaths(old: unknown, now: unknown, path = ""): { path: string; kind: PathChange["kind"] }[] {
+function changedPaths(old: unknown, now: unknown, path = ""): { path: string; change: PathChange["change"] }[] {
   if (jsonEqual(old, now)) return [];
-  if (path !== "" && (old === undefined || now === undefined)) return [{ path, kind: change(old, now) }];
+  if (path !== "" && (old === undefined || now === undefined)) return [{ path, change: changeOf(old, now) }];
   if (isObject(old) && isObject(now)) {
     const keys = new Set([...Object.keys(old), ...Object.keys(now)]);
     return [...keys].flatMap((k) => changedPaths(old[k], now[k], path === "" ? k : `${path}.${k}`));
@@ -561,7 +561,7 @@ function changedPaths(old: unknown, now: unknown, path = ""): { path: string; ki
   if (Array.isArray(old) && Array.isArray(now)) {
     return Array.from({ length: Math.max(old.length, now.length) }, (_, i) => changedPaths(old[i], now[i], `${path}[${i}]`)).flat();
   }
-  return [{ path, kind: "update" }];
+  return [{ path, change: "update" }];
 }
 
 function uniqueByPath(details: PathChange[]): PathChange[] {
