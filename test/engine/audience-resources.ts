@@ -21,12 +21,12 @@ function withSecret(value: Value | undefined, path: readonly string[]): Value | 
 
 /** Registers a resource of `collection` as `new audience.<Class>(name, args, opts)` does. */
 export function audienceResource(monitor: MonitorClient, collection: Collection, name: string, args: Record<string, Value | undefined>, opts: ResourceOptions = {}): Promise<Registered> {
-  const { kind, additionalSecretOutputs } = registration(collection);
+  const { providerFamily, additionalSecretOutputs } = registration(collection);
   const inputs: Record<string, Value | undefined> = {};
   for (const [key, value] of Object.entries(args)) {
-    inputs[key] = kind.secretOutputs.map((p) => p.split(".")).filter(([top]) => top === key).reduce((v, [, ...rest]) => withSecret(v, rest), value);
+    inputs[key] = providerFamily.secretOutputs.map((p) => p.split(".")).filter(([top]) => top === key).reduce((v, [, ...rest]) => withSecret(v, rest), value);
   }
-  const type = `${DYNAMIC_TYPE_PREFIX}${kind.family.className}`;
+  const type = `${DYNAMIC_TYPE_PREFIX}${providerFamily.family.className}`;
   const given = opts.additionalSecretOutputs ? { additionalSecretOutputs: opts.additionalSecretOutputs } : {};
   return monitor.registerResource(type, name, true, { ...inputs, [KIND_KEY]: collection, [PROVIDER_KEY]: PROVIDER_MODULE }, { ...opts, additionalSecretOutputs: additionalSecretOutputs(given) });
 }
