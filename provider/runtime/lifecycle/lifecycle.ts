@@ -57,7 +57,7 @@ interface Parts {
   providerFamily: ProviderFamily;
   controls: Controls;
   /** The resource's own camelCase members, as the program declared them. */
-  config: Props;
+  members: Props;
   /** Declared inputs the family handles itself (`ProviderFamily.extraInputs`). */
   extras: Props;
 }
@@ -68,15 +68,15 @@ const MARKERS: readonly string[] = [KIND_KEY, PROVIDER_KEY, CREATE_STARTED_KEY, 
 function split(props: Props): Parts {
   const providerFamily = familyOf(props[KIND_KEY]);
   const controls: Props = {};
-  const config: Props = {};
+  const members: Props = {};
   const extras: Props = {};
   for (const [key, value] of Object.entries(props)) {
     if (MARKERS.includes(key) || value === undefined || key === providerFamily.digest?.key) continue;
     if ((CONTROL_KEYS as readonly string[]).includes(key)) controls[key] = value;
     else if (providerFamily.extraInputs.includes(key)) extras[key] = value;
-    else config[key] = value;
+    else members[key] = value;
   }
-  return { providerFamily, controls: controls as Controls, config, extras };
+  return { providerFamily, controls: controls as Controls, members, extras };
 }
 
 /**
@@ -84,17 +84,17 @@ function split(props: Props): Parts {
  * its resources its own way (an upload), which no list can match.
  */
 export function declaredCreate(props: Props): { family: FamilyDef; account: string | undefined; desired: Props | undefined } {
-  const { providerFamily, controls, config } = split(props);
-  return { family: providerFamily.family, account: controls.account, desired: providerFamily.create ? undefined : wireOf(providerFamily.family.create, config) };
+  const { providerFamily, controls, members } = split(props);
+  return { family: providerFamily.family, account: controls.account, desired: providerFamily.create ? undefined : wireOf(providerFamily.family.create, members) };
 }
 
-/** The canonical wire configuration behind recorded outputs (a response seen through the create shape). */
-function recordedConfig(family: FamilyDef, outputs: Props): unknown {
+/** The canonical wire body behind recorded outputs (a response seen through the create shape). */
+function recordedBody(family: FamilyDef, outputs: Props): unknown {
   return canonical(family.create, toWire(family.response, outputs));
 }
 
-function declaredConfig(family: FamilyDef, config: Props): unknown {
-  return canonical(family.create, wireOf(family.create, config));
+function declaredBody(family: FamilyDef, members: Props): unknown {
+  return canonical(family.create, wireOf(family.create, members));
 }
 
 function controlsOf(parts: Parts): Props {
@@ -131,7 +131,7 @@ function inputsRead(parts: Parts, response: Props): Props {
   const archived = archivedAt(response);
   const digest = parts.providerFamily.digest?.found(response);
   return {
-    ...(keepSecrets(declared, parts.config) as Props), ...parts.extras, ...controlsOf(parts),
+    ...(keepSecrets(declared, parts.members) as Props), ...parts.extras, ...controlsOf(parts),
     ...(archived ? { [ARCHIVED_KEY]: archived } : {}), ...(digest !== undefined ? { [parts.providerFamily.digest!.key]: digest } : {}),
   };
 }
@@ -177,14 +177,14 @@ export function readsBack(outputs: Props, inputs: Props, response: Props): boole
   if (typeof collection !== "string" || !Object.hasOwn(providerFamilies, collection)) return false;
   const providerFamily = familyOf(collection);
   if (providerFamily.digest) return false; // the digest is the service's to tell
-  const config: Props = {};
+  const members: Props = {};
   for (const [key, value] of Object.entries(inputs)) {
     if (value === undefined || key === CREATE_STARTED_KEY) return false; // read leaves it out
-    if (key !== KIND_KEY && key !== PROVIDER_KEY && !CONTROLS.has(key) && !providerFamily.extraInputs.includes(key)) config[key] = value;
+    if (key !== KIND_KEY && key !== PROVIDER_KEY && !CONTROLS.has(key) && !providerFamily.extraInputs.includes(key)) members[key] = value;
   }
   // Controls and extras come back from the recorded values, the inputs' first: one only the outputs hold differs.
   for (const key of [...CONTROL_KEYS, ...providerFamily.extraInputs]) if (!(key in inputs) && outputs[key] !== undefined) return false;
-  return readsAsDeclared(providerFamily.family.create, response, config);
+  return readsAsDeclared(providerFamily.family.create, response, members);
 }
 
 const CONTROLS = new Set<string>(CONTROL_KEYS);
@@ -233,7 +233,7 @@ export function createLifecycle(env: Environment) {
     if (!features) return [];
     let before: Props | undefined;
     try {
-      before = olds[KIND_KEY] !== undefined ? wireOf(family.create, split(olds).config) : undefined;
+      before = olds[KIND_KEY] !== undefined ? wireOf(family.create, split(olds).members) : undefined;
     } catch {
       before = undefined;
     }
@@ -302,7 +302,7 @@ export function createLifecycle(env: Environment) {
       } catch (e) {
         return { inputs: news, failures: [{ property: KIND_KEY, reason: (e as Error).message }] };
       }
-      const { providerFamily, controls, config } = parts;
+      const { providerFamily, controls, members } = parts;
 
       const controlUnknowns = unknownPaths(controls);
       const controlResult = validate(controlsSchema, controls);
@@ -332,7 +332,7 @@ export function createLifecycle(env: Environment) {
         const unknown = unknownPaths(parts.extras);
         failures.push(...providerFamily.check(parts.extras).filter((f) => !unknown.some((u) => pathsOverlap(u, f.property))));
       }
-      const wire = wireOf(providerFamily.family.create, config);
+      const wire = wireOf(providerFamily.family.create, members);
       const unknowns = unknownPaths(wire);
       const result = validate(providerFamily.family.create, wire, providerFamily.family.readOnly);
       if (!result.ok) {
@@ -349,7 +349,7 @@ export function createLifecycle(env: Environment) {
       if (!result.ok || unknowns.length > 0 || needs.length > 0) return { inputs: news, failures };
       // Record the inputs with the service's defaults applied, the form refresh reads back: no spurious drift.
       const complete = fromWire(providerFamily.family.create, withoutNulls(result.value)) as Props;
-      const inputs = Object.fromEntries(Object.entries(news).filter(([key]) => !(key in config)));
+      const inputs = Object.fromEntries(Object.entries(news).filter(([key]) => !(key in members)));
       return { inputs: { ...inputs, ...complete, ...(failures.length === 0 ? await declaredDigest(providerFamily, parts.extras) : {}) }, failures };
     },
 
@@ -362,9 +362,9 @@ export function createLifecycle(env: Environment) {
 
     async create(inputs: Props, limits: StepLimits = {}): Promise<pulumi.dynamic.CreateResult> {
       const parts = split(inputs);
-      const { providerFamily, controls, config } = parts;
+      const { providerFamily, controls, members } = parts;
       const service = env.service(controls.account);
-      const desired = wireOf(providerFamily.family.create, config);
+      const desired = wireOf(providerFamily.family.create, members);
       let response: Props;
       let id: string;
       if (providerFamily.create) {
@@ -382,7 +382,7 @@ export function createLifecycle(env: Environment) {
         id = String(response.id);
       }
       response = await finish(parts, service, id, response, inputs, limits);
-      return { id, outs: outputsOf(parts, response, config) };
+      return { id, outs: outputsOf(parts, response, members) };
     },
 
     /**
@@ -395,7 +395,7 @@ export function createLifecycle(env: Environment) {
       const service = env.service(parts.controls.account);
       const response = providerFamily.find ? await providerFamily.find(service, id, props) : await service.find(providerFamily.family, id);
       if (response === undefined) return {};
-      const outs = keepSignedUrls(outputsOf(parts, response, parts.config), props) as Props;
+      const outs = keepSignedUrls(outputsOf(parts, response, parts.members), props) as Props;
       return { id, props: outs, inputs: withoutUnrecordedDigest(providerFamily, inputsRead(parts, response), props, recordedInputs) };
     },
 
@@ -415,7 +415,7 @@ export function createLifecycle(env: Environment) {
         if (answer === undefined && !archived) return unchanged;
         response = answer ?? await service.get(providerFamily.family, id);
       } else {
-        const patch = mergePatch(recordedConfig(providerFamily.family, before.config), declaredConfig(providerFamily.family, parts.config));
+        const patch = mergePatch(recordedBody(providerFamily.family, before.members), declaredBody(providerFamily.family, parts.members));
         // A build an earlier step left failed or unfinished is awaited again, so a retry cannot pass without it.
         const unbuilt = parts.controls.waitFor === "ready" && providerFamily.family.builds && olds.status !== "ready";
         // Only controls changed (wait, deletion, account name): nothing to send.
@@ -424,7 +424,7 @@ export function createLifecycle(env: Environment) {
           : await unlessUnknown(`the update of ${providerFamily.family.className} ${id}`, () => service.update(providerFamily.family, id, patch as Props));
       }
       response = await finish(parts, service, id, response, news, limits);
-      return { outs: outputsOf(parts, response, parts.config) };
+      return { outs: outputsOf(parts, response, parts.members) };
     },
 
     async delete(id: string, props: Props): Promise<void> {
@@ -485,8 +485,8 @@ export async function compare(olds: Props, news: Props): Promise<{ changed: stri
   const after = split(news);
   if (before.providerFamily !== after.providerFamily) return { changed: [KIND_KEY], replaces: [KIND_KEY], details: [{ path: KIND_KEY, change: "update", replace: true }] };
   const family = after.providerFamily.family;
-  const old = recordedConfig(family, before.config);
-  const now = declaredConfig(family, after.config);
+  const old = recordedBody(family, before.members);
+  const now = declaredBody(family, after.members);
   const changed = new Set<string>();
   const keys = new Set([...Object.keys(isObject(old) ? old : {}), ...Object.keys(isObject(now) ? now : {})]);
   for (const key of keys) {
@@ -550,7 +550,7 @@ function closestMember(written: string, members: readonly string[]): string | un
   return best && best.d <= Math.max(2, Math.floor(written.length / 4)) ? best.m : undefined;
 }
 
-/** The innermost wire paths where two canonical configurations differ (objects and arrays walked). */
+/** The innermost wire paths where two canonical bodies differ (objects and arrays walked). */
 function changedPaths(old: unknown, now: unknown, path = ""): { path: string; change: PathChange["change"] }[] {
   if (jsonEqual(old, now)) return [];
   if (path !== "" && (old === undefined || now === undefined)) return [{ path, change: changeOf(old, now) }];
