@@ -32,7 +32,7 @@ export interface DiffResult {
 
 let diffKinds: Record<number, string> | undefined;
 /** A detailed diff's kind by its number, read from the stubs on first use: importing this module loads no stub. */
-const diffKindName = (kind: number) => (diffKinds ??= Object.fromEntries(Object.entries(providerProto.PropertyDiff.Kind).map(([name, value]) => [value, name])))[kind];
+const diffKindName = (code: number) => (diffKinds ??= Object.fromEntries(Object.entries(providerProto.PropertyDiff.Kind).map(([name, value]) => [value, name])))[code];
 
 /** A provider call that failed. */
 export class ProviderError extends Error {

@@ -36,7 +36,7 @@ export interface StepGeneratorOptions {
 /** The state a registration asks for; `fields` are what the provider decides (id, outputs) or the plan assumes. */
 /** The paths whose change forces a replacement: the provider's own, else its detailed diff's, else its replace keys. */
 function forcingPaths(diff: DiffResult): string[] {
-  const detailed = diff.detailed ? Object.entries(diff.detailed).filter(([, kind]) => kind.endsWith("_REPLACE")).map(([path]) => path) : [];
+  const detailed = diff.detailed ? Object.entries(diff.detailed).filter(([, change]) => change.endsWith("_REPLACE")).map(([path]) => path) : [];
   return diff.forcing?.length ? diff.forcing : detailed.length ? detailed : diff.replaces;
 }
 
