@@ -6,7 +6,7 @@ import { isSecret, PROVIDER_KEY, revealed, UNKNOWN, type PropertyMap, type Value
 /** What a masked secret reads as. */
 export const SECRET_TEXT = "[secret]";
 /** What a value the service decides at apply time reads as. */
-export const UNKNOWN_TEXT = "(known after apply)";
+const UNKNOWN_TEXT = "(known after apply)";
 
 /** One changed leaf: absent `old` is an addition, absent `new` a removal. Values are masked. */
 export interface LeafChange {
@@ -53,7 +53,7 @@ export function within(path: string, member: string): boolean {
  * Whether a top-level member is the provider's own bookkeeping (`__provider`, a package's `__`-named members):
  * Pulumi's convention for inputs no program writes. None reaches a person.
  */
-export function internalMember(key: string): boolean {
+function internalMember(key: string): boolean {
   return key === PROVIDER_KEY || key.startsWith("__");
 }
 

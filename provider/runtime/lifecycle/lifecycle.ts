@@ -116,7 +116,7 @@ function outputsOf(parts: Parts, response: Props, known: Props): Props {
  * The member that records a resource archived outside the program. Read puts it in the inputs, so refresh shows
  * it as drift and the next plan as a change back (`archivedAt: "..." -> (none)`): update unarchives.
  */
-export const ARCHIVED_KEY = "archivedAt";
+const ARCHIVED_KEY = "archivedAt";
 
 /** When the resource was archived, from recorded outputs or a response; undefined while it is active. */
 function archivedAt(props: Props): string | undefined {
