@@ -160,14 +160,14 @@ export async function generateProgram(settings: Settings, options: GenerateOptio
         }
         const id = String(doc.id);
         const variable = identifier(`${providerFamily.family.className}_${String(doc.name ?? id)}`, taken);
-        const config = fromWire(providerFamily.family.create, essential(providerFamily.family.create, canonical(providerFamily.family.create, doc) as Doc)) as Doc;
+        const members = fromWire(providerFamily.family.create, essential(providerFamily.family.create, canonical(providerFamily.family.create, doc) as Doc)) as Doc;
         const refer = (s: string) => {
           if (s === SECRET_PLACEHOLDER) return undefined;
           const target = variables.get(s) ?? lookup(s);
           return target !== undefined ? `${target}.id` : undefined;
         };
         // Credentials are never answered: the program reads them from secret config.
-        const withSecrets = JSON.parse(JSON.stringify(config), (key, value: unknown) => {
+        const withSecrets = JSON.parse(JSON.stringify(members), (key, value: unknown) => {
           if (value !== SECRET_PLACEHOLDER) return value;
           const configKey = `${variable}_${key}`;
           secrets.push(configKey);
