@@ -20,7 +20,7 @@ export function functionToken(providerFamily: ProviderFamily): string {
 
 /** Families a lookup serves: all but those whose definition says why they have none (`noLookup`). */
 export function lookupFamilies(): ProviderFamily[] {
-  return Object.values(providerFamilies).filter((family) => family.family.noLookup === undefined);
+  return Object.values(providerFamilies).filter((providerFamily) => providerFamily.family.noLookup === undefined);
 }
 
 const byResource = new Map(Object.values(providerFamilies).map((providerFamily) => [resourceToken(providerFamily), providerFamily]));
