@@ -1,15 +1,17 @@
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
-// Layers point one way: sdk <- provider runtime <- plugin <- engine <- cli; the emulator depends on the sdk only; nothing
-// imports test/. Patterns match the import as written, so relative paths (`../engine/x.ts`) and the package's
+// Layers point one way. At the bottom the sdk and the protocol kit (Pulumi's wire: values, stubs, plugin launch, markers),
+// which imports nothing of ours; the provider runtime on them; the plugin and the native resources on the runtime; the
+// engine on the protocol kit and the sdk only (a package reaches it through its extension); the CLI on all of them. The
+// emulator depends on the sdk only; nothing imports test/. Patterns match the import as written, so relative paths (`../engine/x.ts`) and the package's
 // self-references (`pulumi-audience/emulator`) are both caught. Test files are exempt.
 const segment = (names) => `(^|/)(${names.join("|")})(/|$)`;
 const layers = (message, ...regexes) => ({
   "no-restricted-imports": ["error", { patterns: regexes.map((regex) => ({ regex, message })) }],
 });
 const TEST_FILES = ["test/**"];
-const GENERIC_ENGINE = "the engine is generic: a package's markers and ways reach it through the extension the CLI hands it (provider/engine/extension.ts)";
+const GENERIC_ENGINE = "the engine is generic: it reads the protocol kit (provider/protocol) and the sdk; a package's runtime, plugin, markers and ways reach it through the extension the CLI hands it (provider/engine/extension.ts)";
 /** `pulumi-audience` alone is the package's resources (provider/index.ts). */
 const PACKAGE_ROOT = "^pulumi-audience$";
 
@@ -35,19 +37,24 @@ export default tseslint.config(
   },
   {
     files: ["provider/runtime/**"],
-    rules: layers("the provider runtime (what Pulumi loads) imports only the sdk and itself: not the engine, the CLI, the emulator or tests",
+    rules: layers("the provider runtime (what Pulumi loads) imports only the sdk, the protocol kit and itself: not the engine, the CLI, the emulator or tests",
       segment(["engine", "cli", "emulator", "test"]), PACKAGE_ROOT),
+  },
+  {
+    files: ["provider/protocol/**"],
+    rules: layers("the protocol kit is Pulumi's wire, below every layer that speaks it: it imports nothing of this package",
+      `${segment(["sdk", "runtime", "plugin", "native", "engine", "cli", "emulator", "test"])}|^pulumi-audience(/|$)`),
   },
   {
     files: ["provider/engine/**"],
     rules: {
       "no-restricted-imports": ["error", {
         patterns: [
-          { regex: segment(["cli", "test"]), message: "the engine imports the runtime, the provider plugin it hosts and the sdk, never the CLI built on it or tests" },
+          { regex: segment(["cli", "test"]), message: "the engine imports the protocol kit and the sdk, never the CLI built on it or tests" },
           // What a package adds (its markers, adoption, families, tokens, its lifecycle) reaches the engine through
           // the extension the CLI hands it (provider/engine/extension.ts).
-          { regex: "(^|/)runtime/(lifecycle|families|resources)(/|$)|(^|/)plugin/(tokens|config|schema|server)\\.ts$", message: GENERIC_ENGINE },
-          { regex: "(^|/)runtime/markers\\.ts$", importNames: ["PACKAGE", "DYNAMIC_TYPE_PREFIX"], message: GENERIC_ENGINE },
+          { regex: segment(["runtime", "plugin", "native"]), message: GENERIC_ENGINE },
+          { regex: "^pulumi-audience(/(provider|native))?$", message: GENERIC_ENGINE },
         ],
       }],
     },
@@ -59,7 +66,7 @@ export default tseslint.config(
   },
   {
     files: ["provider/native/**"],
-    rules: layers("the native resources are loaded by programs, as the runtime is: the runtime, the plugin's tokens and the sdk only",
+    rules: layers("the native resources are loaded by programs, as the runtime is: the runtime, the plugin's tokens, the protocol kit and the sdk only",
       segment(["engine", "cli", "emulator", "test"]), PACKAGE_ROOT),
   },
   {

@@ -2,7 +2,7 @@ import { readdirSync } from "node:fs";
 import { defineConfig } from "vitest/config";
 
 /**
- * Engine tests that run in one process (plans, steps, rendering; programs through test/engine/in-process-runtime.ts):
+ * Engine tests that run in one process (plans, steps, progress; programs through test/engine/in-process-runtime.ts):
  * quick, so they stay in the unit run.
  */
 const IN_PROCESS_ENGINE = [
@@ -11,7 +11,6 @@ const IN_PROCESS_ENGINE = [
   "test/engine/secrets.test.ts",
   "test/engine/parallel.test.ts",
   "test/engine/plans.test.ts",
-  "test/engine/render.test.ts",
   "test/engine/step-generator.test.ts",
   "test/engine/timeouts.test.ts",
   "test/engine/providers.test.ts",
@@ -24,7 +23,11 @@ const IN_PROCESS_ENGINE = [
  * test:unit` leaves them out for a quick answer; `npm run test:e2e` runs only them; `npm test` runs both.
  */
 const E2E = [
-  "test/cli/**/*.test.ts",
+  // The `audience` command as a child process; the rest of test/cli (rendering, the extension) runs in one process.
+  "test/cli/new.test.ts",
+  "test/cli/pending.test.ts",
+  "test/cli/stack.test.ts",
+  "test/cli/usage.test.ts",
   ...readdirSync(new URL("./test/engine", import.meta.url)).filter((f) => f.endsWith(".test.ts")).map((f) => `test/engine/${f}`).filter((f) => !IN_PROCESS_ENGINE.includes(f)),
   "test/provider/cli-host.test.ts",
   "test/provider/host-process.test.ts",

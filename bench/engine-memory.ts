@@ -12,7 +12,7 @@ import type { ResourceCalls } from "../provider/engine/provider-host.ts";
 import { Snapshot } from "../provider/engine/snapshot.ts";
 import { makeUrn, STACK_TYPE } from "../provider/engine/urn.ts";
 import { PROVIDER_MODULE } from "../provider/runtime/resources/shim.ts";
-import type { PropertyMap } from "../provider/plugin/values.ts";
+import type { PropertyMap } from "../provider/protocol/values.ts";
 
 export interface EngineMemory {
   count: number;

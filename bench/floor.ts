@@ -8,7 +8,7 @@ import { childNodeOptions, runLanguageRuntime } from "../provider/engine/languag
 import { startMonitor, type MonitorHandler } from "../provider/engine/monitor.ts";
 import { loadProject } from "../provider/engine/project.ts";
 import { memberNames } from "../provider/runtime/lifecycle/shape.ts";
-import type { PropertyMap } from "../provider/plugin/values.ts";
+import type { PropertyMap } from "../provider/protocol/values.ts";
 import { atMost, median, ROOT, type Bench, type Row } from "./measure.ts";
 
 const PARALLEL = 8;

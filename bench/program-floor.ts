@@ -4,7 +4,7 @@
 //   node bench/program-floor.ts <program dir> <count> [outputs.json]   prints {"ms": ...}
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { PropertyMap } from "../provider/plugin/values.ts";
+import type { PropertyMap } from "../provider/protocol/values.ts";
 import type { Registration } from "../provider/engine/monitor.ts";
 
 const dist = join(import.meta.dirname, "..", "dist", "provider", "engine");

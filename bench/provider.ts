@@ -1,7 +1,7 @@
 // Provider rows: each lifecycle operation through the real dynamic-provider host, against a bare dynamic provider
 // making the same undici call through the same host; and the service requests each operation sends.
 import { DynamicProviderHost } from "../provider/engine/provider-host.ts";
-import type { PropertyMap } from "../provider/plugin/values.ts";
+import type { PropertyMap } from "../provider/protocol/values.ts";
 import { PROVIDER_MODULE } from "../provider/runtime/resources/shim.ts";
 import { atMost, median, ROOT, startChild, type Bench, type Row } from "./measure.ts";
 import type { EmulatorReady } from "./service.ts";

@@ -167,9 +167,9 @@ export function createApp(options: AppOptions): App {
     owned(request, collection, id) {
       const account = ctx.account(request);
       const found = state.resource(collection, id);
-      const kind = singular(collection);
-      if (!found) throw notFound(`No ${kind} with id ${id} exists`);
-      if (!state.canAccess(found, account.id)) throw forbidden(`The ${kind} ${id} belongs to another account`);
+      const noun = singular(collection);
+      if (!found) throw notFound(`No ${noun} with id ${id} exists`);
+      if (!state.canAccess(found, account.id)) throw forbidden(`The ${noun} ${id} belongs to another account`);
       return found;
     },
     present(request, resource) {

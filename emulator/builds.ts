@@ -200,11 +200,11 @@ export class Builds implements BuildHooks {
   private mail(resource: StoredResource): void {
     const account = this.state.account(resource.account_id);
     if (!account) return;
-    const kind = singular(resource.collection);
+    const noun = singular(resource.collection);
     this.state.send({
       account_id: account.id, to: account.owner_email, resource_type: resource.collection, resource_id: String(resource.doc.id),
-      subject: `Your ${kind} "${String(resource.doc.name)}" has finished building`,
-      text: `The ${kind} ${String(resource.doc.name)} (${String(resource.doc.id)}) is ready.`,
+      subject: `Your ${noun} "${String(resource.doc.name)}" has finished building`,
+      text: `The ${noun} ${String(resource.doc.name)} (${String(resource.doc.id)}) is ready.`,
     });
   }
 

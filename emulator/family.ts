@@ -53,11 +53,11 @@ export interface EmulatorFamily {
 }
 
 /** A family of the contract with its emulator module. */
-export type Family = FamilyDef & { emulator: EmulatorFamily };
+export type RegisteredFamily = FamilyDef & { emulator: EmulatorFamily };
 
 /** Every family of the contract, in its order, each with the module handed in for it (or an empty one). */
 export class FamilyRegistry {
-  readonly #all = new Map<string, Family>();
+  readonly #all = new Map<string, RegisteredFamily>();
 
   constructor(modules: readonly EmulatorFamily[]) {
     const byCollection = new Map<string, EmulatorFamily>();
@@ -72,11 +72,11 @@ export class FamilyRegistry {
   }
 
   /** The family of a collection name, or undefined for a collection the contract does not have. */
-  of(collection: string): Family | undefined {
+  of(collection: string): RegisteredFamily | undefined {
     return this.#all.get(collection);
   }
 
-  all(): Family[] {
+  all(): RegisteredFamily[] {
     return [...this.#all.values()];
   }
 }

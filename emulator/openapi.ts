@@ -2,7 +2,7 @@
 // and core route module gives for its own routes.
 import { archiveRequest, collectionPath, ERROR_STATUS, itemPath, serviceErrorBody } from "pulumi-audience/sdk/contract";
 import { z } from "zod";
-import type { Family, FamilyRegistry } from "./family.ts";
+import type { RegisteredFamily, FamilyRegistry } from "./family.ts";
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -50,7 +50,7 @@ export const paged = (items: unknown) => ({
 });
 
 /** The generic endpoints of one family (create, list, get, patch, delete, archive, force_update), from the contract. */
-function crud(family: Family, schemas: Record<string, JsonSchema>, paths: OpenApiEntries["paths"]): void {
+function crud(family: RegisteredFamily, schemas: Record<string, JsonSchema>, paths: OpenApiEntries["paths"]): void {
   const title = family.name.replace(/(^|_)([a-z])/g, (_m, _s: string, c: string) => c.toUpperCase());
   schemas[`${title}Create`] = input(family.create);
   schemas[`${title}Patch`] = input(family.patch);

@@ -38,6 +38,10 @@ describe("layer rule", () => {
     ["provider/plugin/probe.ts", "../engine/plugin-host.ts", /provider plugin .* never the engine/],
     ["provider/native/probe.ts", "../engine/deployment.ts", /native resources/],
     ["provider/native/probe.ts", "pulumi-audience", /native resources/],
+    ["provider/protocol/probe.ts", "../runtime/markers.ts", /protocol kit .* imports nothing of this package/],
+    ["provider/protocol/probe.ts", "../plugin/server.ts", /protocol kit/],
+    ["provider/protocol/probe.ts", "../engine/deployment.ts", /protocol kit/],
+    ["provider/protocol/probe.ts", "pulumi-audience/sdk/contract", /protocol kit/],
   ])("%s may not import %s", async (path, source, message) => {
     const found = await refusals(path, source);
     expect(found).toHaveLength(1);
@@ -47,11 +51,15 @@ describe("layer rule", () => {
   it.each([
     ["provider/runtime/lifecycle/probe.ts", "../markers.ts"],
     ["provider/runtime/lifecycle/probe.ts", "pulumi-audience/sdk/contract"],
-    ["provider/engine/probe.ts", "../runtime/markers.ts"],
+    ["provider/engine/probe.ts", "../protocol/markers.ts"],
+    ["provider/engine/probe.ts", "pulumi-audience/sdk/contract"],
+    ["provider/plugin/probe.ts", "../protocol/values.ts"],
+    ["provider/runtime/lifecycle/probe.ts", "../../protocol/markers.ts"],
+    ["provider/native/probe.ts", "../protocol/values.ts"],
     ["provider/cli/probe.ts", "../runtime/lifecycle/controls.ts"],
     ["provider/cli/probe.ts", "../engine/index.ts"],
     ["provider/plugin/probe.ts", "../runtime/lifecycle/lifecycle.ts"],
-    ["provider/engine/probe.ts", "../plugin/launch.ts"],
+    ["provider/engine/probe.ts", "../protocol/launch.ts"],
     ["provider/native/probe.ts", "../plugin/tokens.ts"],
     ["provider/cli/probe.ts", "pulumi-audience/emulator"],
     ["emulator/probe.ts", "pulumi-audience/sdk/contract"],
@@ -71,6 +79,9 @@ describe("layer rule", () => {
     ["../runtime/markers.ts", "DYNAMIC_TYPE_PREFIX"],
     ["../plugin/tokens.ts", "PROVIDER_TYPE"],
     ["../runtime/resources/shim.ts", "isPackageShim"],
+    ["../plugin/server.ts", "createPluginServer"],
+    ["../native/resource.ts", "nativeClass"],
+    ["pulumi-audience/provider", "createLifecycle"],
   ])("the engine may not import %s's %s", async (source, name) => {
     const found = await refusals("provider/engine/probe.ts", source, name);
     expect(found).toHaveLength(1);

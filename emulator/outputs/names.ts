@@ -1,8 +1,8 @@
 // Names of delivered columns, exactly as the spec writes them, and which of them are billed.
 
-export const outcomeColumn = (id: string, kind: "percentile" | "probability" | "lift") => `svc_outcome_${id}_propensity_${kind}`;
+export const outcomeColumn = (id: string, measure: "percentile" | "probability" | "lift") => `svc_outcome_${id}_propensity_${measure}`;
 export const personaColumn = (id: string) => `svc_persona_set_${id}_persona_id`;
-export const recommenderColumn = (id: string, kind: "rank" | "uncalibrated_probability") => `svc_recommender_${id}_${kind}`;
+export const recommenderColumn = (id: string, measure: "rank" | "uncalibrated_probability") => `svc_recommender_${id}_${measure}`;
 export const forecastColumn = (id: string) => `svc_forecast_${id}_value`;
 export const cohortColumn = (id: string) => `svc_cohort_${id}_member`;
 

@@ -100,10 +100,10 @@ export function compileFilter(world: World, filter: Doc | undefined, resources: 
     const members = cohortMembers(world, need("cohorts", e.cohort_id, "cohort_membership"), resources);
     add((p) => members[p] === 1, e);
   }
-  for (const [key, kind] of [["outcome_percentile", "percentile"], ["outcome_score", "percentile"], ["outcome_probability", "probability"]] as const) {
+  for (const [key, measure] of [["outcome_percentile", "percentile"], ["outcome_score", "percentile"], ["outcome_probability", "probability"]] as const) {
     for (const e of entries(key)) {
       const scores = outcomeScores(world, need("outcomes", e.outcome_id, key), resources);
-      add((p) => (kind === "percentile" ? scores.percentile[p] : scores.probability[p]) as number, e);
+      add((p) => (measure === "percentile" ? scores.percentile[p] : scores.probability[p]) as number, e);
     }
   }
   for (const e of entries("persona")) {

@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { accountFeatureErrors, applyMergePatch, archiveRequest, collectionPath, id as uuid, itemPath, jsonEqual, validate } from "pulumi-audience/sdk/contract";
 import { ApiError, conflict, fieldError, notFound, validationFailed } from "../errors.ts";
 import { now, type Doc, type StoredResource } from "../state.ts";
-import { singular, type Family } from "../family.ts";
+import { singular, type RegisteredFamily } from "../family.ts";
 import {
   assertQuota, assertValid, assertWritable, clientMembers, createOnlyErrors, referenceErrors, runContextRules, serviceMembers,
 } from "../rules.ts";
@@ -20,7 +20,7 @@ export function register(app: FastifyInstance, ctx: EmulatorContext): void {
   for (const family of ctx.state.families.all()) if (family.emulator.ownRoutesOnly !== true) registerFamily(app, ctx, family);
 }
 
-function registerFamily(server: FastifyInstance, ctx: EmulatorContext, family: Family): void {
+function registerFamily(server: FastifyInstance, ctx: EmulatorContext, family: RegisteredFamily): void {
   const { state, builds } = ctx;
   // Routes another module serves specially (registered before this one) keep their handler.
   const route = (method: "GET" | "POST" | "PATCH" | "DELETE") =>

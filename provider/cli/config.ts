@@ -7,7 +7,7 @@ import { isMap, parseDocument, type Document } from "yaml";
 import { PassphraseCrypter } from "../engine/secrets.ts";
 import { resolvePassphrase } from "../engine/stack-files.ts";
 import { loadStackConfig, ProjectError, qualify, stackConfigPath, type ConfigValue } from "../engine/project.ts";
-import { parsePath, SECRET_MASK } from "../plugin/values.ts";
+import { parsePath, SECRET_MASK } from "../protocol/values.ts";
 import { columns } from "./columns.ts";
 import { selectStack } from "./select-stack.ts";
 import { stackOptions, type StackFlags } from "./stack-options.ts";

@@ -9,7 +9,7 @@ import { startEmulator } from "pulumi-audience/emulator";
 import type { Operation } from "../engine/index.ts";
 import { runProgram } from "./program.ts";
 import { pulumiOnPath, runWithPulumiCli } from "../engine/pulumi-cli.ts";
-import { createRenderer, wantsColor } from "../engine/render.ts";
+import { createRenderer, wantsColor } from "./render.ts";
 
 const EXAMPLE = "adaptive-discounting";
 

@@ -9,9 +9,10 @@ import { fileURLToPath } from "node:url";
 import type { EngineExtension } from "../engine/extension.ts";
 import type { PluginLaunch } from "../engine/plugin-host.ts";
 import { InProcessProvider } from "../engine/in-process-provider.ts";
-import type { PropertyMap } from "../plugin/values.ts";
+import type { PropertyMap } from "../protocol/values.ts";
 import { CREATE_STARTED_KEY, KIND_KEY, STEP_TIMEOUT_KEY, type Controls } from "../runtime/lifecycle/controls.ts";
-import { PACKAGE, PROVIDER_KEY } from "../runtime/markers.ts";
+import { PACKAGE } from "../runtime/markers.ts";
+import { PROVIDER_KEY } from "../protocol/markers.ts";
 import { isPackageShim } from "../runtime/resources/shim.ts";
 
 /** The input by which a resource takes over an existing one instead of creating it. */

@@ -108,8 +108,8 @@ export async function generateProgram(settings: Settings, options: GenerateOptio
     };
     // What the service made for adopted resources (a dataset's streams) comes along with its maker.
     const makers = await Promise.all(wanted.filter((c) => providerFamilies[c]!.derives).map(async (c) => {
-      const kind = providerFamilies[c]!;
-      return (await listOf(c)).filter((doc) => doc.archived_at == null).map((doc) => ({ kind, outputs: fromWire(kind.family.response, doc) as Doc }));
+      const providerFamily = providerFamilies[c]!;
+      return (await listOf(c)).filter((doc) => doc.archived_at == null).map((doc) => ({ providerFamily, outputs: fromWire(providerFamily.family.response, doc) as Doc }));
     }));
     const made = derivedNames(makers.flat());
     // What the service made on its own (classic cohorts, forecasts) is referenced through a lookup by name, which
@@ -142,7 +142,7 @@ export async function generateProgram(settings: Settings, options: GenerateOptio
       return variable;
     };
     for (const collection of dependencyOrder(wanted)) {
-      const kind = providerFamilies[collection]!;
+      const providerFamily = providerFamilies[collection]!;
       const listed = await listOf(collection);
       for (const doc of listed) {
         // The service's own (classic cohorts), retired ones, what it made for others, and the key's account are not adopted.
@@ -152,22 +152,22 @@ export async function generateProgram(settings: Settings, options: GenerateOptio
           const { directory, filename } = splitUploadSubpath(subpath);
           const path = `uploads/${subpath}`;
           await options.saveUpload!(path, await client.download(directory, filename));
-          const variable = identifier(`${kind.family.className}_${filename}`, taken);
+          const variable = identifier(`${providerFamily.family.className}_${filename}`, taken);
           const args = { ...account, directory, filename, source: path };
-          blocks.push(`const ${variable} = new audience.${kind.family.className}(${JSON.stringify(variable.replace(/_/g, "-"))}, ${print(args, () => undefined, "")}, { protect: true });`);
+          blocks.push(`const ${variable} = new audience.${providerFamily.family.className}(${JSON.stringify(variable.replace(/_/g, "-"))}, ${print(args, () => undefined, "")}, { protect: true });`);
           variables.set(subpath, variable);
           continue;
         }
         const id = String(doc.id);
-        const variable = identifier(`${kind.family.className}_${String(doc.name ?? id)}`, taken);
-        const config = fromWire(kind.family.create, essential(kind.family.create, canonical(kind.family.create, doc) as Doc)) as Doc;
+        const variable = identifier(`${providerFamily.family.className}_${String(doc.name ?? id)}`, taken);
+        const members = fromWire(providerFamily.family.create, essential(providerFamily.family.create, canonical(providerFamily.family.create, doc) as Doc)) as Doc;
         const refer = (s: string) => {
           if (s === SECRET_PLACEHOLDER) return undefined;
           const target = variables.get(s) ?? lookup(s);
           return target !== undefined ? `${target}.id` : undefined;
         };
         // Credentials are never answered: the program reads them from secret config.
-        const withSecrets = JSON.parse(JSON.stringify(config), (key, value: unknown) => {
+        const withSecrets = JSON.parse(JSON.stringify(members), (key, value: unknown) => {
           if (value !== SECRET_PLACEHOLDER) return value;
           const configKey = `${variable}_${key}`;
           secrets.push(configKey);
@@ -175,7 +175,7 @@ export async function generateProgram(settings: Settings, options: GenerateOptio
         }) as Doc;
         const args = { ...account, adoptId: id, ...withSecrets };
         const body = print(args, (s) => (s.startsWith("\u0000secret:") ? `config.requireSecret(${JSON.stringify(s.slice(8))})` : refer(s)), "");
-        blocks.push(`const ${variable} = new audience.${kind.family.className}(${JSON.stringify(variable.replace(/_/g, "-"))}, ${body}, { protect: true });`);
+        blocks.push(`const ${variable} = new audience.${providerFamily.family.className}(${JSON.stringify(variable.replace(/_/g, "-"))}, ${body}, { protect: true });`);
         variables.set(id, variable);
       }
     }

@@ -15,7 +15,7 @@ import { accountServices } from "../runtime/lifecycle/service-client.ts";
 import { readSettings } from "../runtime/lifecycle/settings.ts";
 import { familyOfType, resolvePendingCreates, type PendingCreate, type Resolution } from "../runtime/lifecycle/pending.ts";
 import { KIND_KEY, PROVIDER_KEY } from "../runtime/lifecycle/controls.ts";
-import { annotateSecrets, revealedMap, type PropertyMap } from "../plugin/values.ts";
+import { annotateSecrets, revealedMap, type PropertyMap } from "../protocol/values.ts";
 import { selectStack } from "./select-stack.ts";
 import { stackOptions, type StackFlags } from "./stack-options.ts";
 import { UsageError } from "./usage.ts";

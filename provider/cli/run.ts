@@ -3,7 +3,7 @@ import { constants as osConstants } from "node:os";
 import { createInterface } from "node:readline/promises";
 import type { Operation, RunOptions } from "../engine/index.ts";
 import { runProgram } from "./program.ts";
-import { createRenderer, resultJson } from "../engine/render.ts";
+import { createRenderer, resultJson } from "./render.ts";
 import { DEFAULT_STACK } from "../engine/stack-files.ts";
 
 async function confirm(question: string): Promise<boolean> {

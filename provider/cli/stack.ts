@@ -9,7 +9,7 @@ import { resolvePassphrase } from "../engine/stack-files.ts";
 import { loadStackConfig, stackConfigPath } from "../engine/project.ts";
 import { backupPath, lockStack, restoreBackup, StateError } from "../engine/snapshot.ts";
 import { STACK_TYPE, urnOwner } from "../engine/urn.ts";
-import { masked, revealed, type Value } from "../plugin/values.ts";
+import { masked, revealed, type Value } from "../protocol/values.ts";
 import { columns } from "./columns.ts";
 import { selectStack } from "./select-stack.ts";
 import { stackOptions, type StackFlags } from "./stack-options.ts";

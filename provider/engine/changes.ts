@@ -1,12 +1,12 @@
 // The values a step changes, leaf by leaf, as a plan shows them: program paths (`population.cohortIds[0]`), secrets
 // masked and values not known until apply marked, so a plan can be reviewed and printed without leaking anything.
 import { isDeepStrictEqual } from "node:util";
-import { isSecret, PROVIDER_KEY, revealed, UNKNOWN, type PropertyMap, type Value } from "../plugin/values.ts";
+import { isSecret, PROVIDER_KEY, revealed, UNKNOWN, type PropertyMap, type Value } from "../protocol/values.ts";
 
 /** What a masked secret reads as. */
 export const SECRET_TEXT = "[secret]";
 /** What a value the service decides at apply time reads as. */
-export const UNKNOWN_TEXT = "(known after apply)";
+const UNKNOWN_TEXT = "(known after apply)";
 
 /** One changed leaf: absent `old` is an addition, absent `new` a removal. Values are masked. */
 export interface LeafChange {
@@ -53,7 +53,7 @@ export function within(path: string, member: string): boolean {
  * Whether a top-level member is the provider's own bookkeeping (`__provider`, a package's `__`-named members):
  * Pulumi's convention for inputs no program writes. None reaches a person.
  */
-export function internalMember(key: string): boolean {
+function internalMember(key: string): boolean {
   return key === PROVIDER_KEY || key.startsWith("__");
 }
 

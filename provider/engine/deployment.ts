@@ -13,7 +13,7 @@ import { StepExecutor } from "./step-executor.ts";
 import { StepGenerator } from "./step-generator.ts";
 import { PlanError, type DeleteStep, type Step } from "./steps.ts";
 import { makeUrn, STACK_TYPE, urnType } from "./urn.ts";
-import { containsUnknown, UNKNOWN, type PropertyMap } from "../plugin/values.ts";
+import { containsUnknown, UNKNOWN, type PropertyMap } from "../protocol/values.ts";
 
 export type Operation = "preview" | "up" | "refresh" | "destroy";
 

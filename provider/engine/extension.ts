@@ -4,7 +4,7 @@
 import type { Severity } from "./monitor.ts";
 import type { PluginLaunch } from "./plugin-host.ts";
 import type { ResourceCalls } from "./provider-host.ts";
-import type { PropertyMap } from "../plugin/values.ts";
+import type { PropertyMap } from "../protocol/values.ts";
 
 /** What the engine gives a provider it runs in its own process. */
 export interface InProcessContext {

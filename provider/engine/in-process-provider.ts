@@ -3,7 +3,7 @@
 // the `__provider` kept on what it answers, a kept resource's error as ResourceInitFailedError), without a second
 // process or a gRPC round trip per call. Other dynamic resources still go to the host.
 import { ProviderError, ResourceInitFailedError, type CheckResult, type DiffResult, type ResourceCalls, type WriteOptions } from "./provider-host.ts";
-import { PROVIDER_KEY, revealedMap, type PropertyMap } from "../plugin/values.ts";
+import { PROVIDER_KEY, revealedMap, type PropertyMap } from "../protocol/values.ts";
 
 type Props = Record<string, unknown>;
 

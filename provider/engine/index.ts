@@ -16,7 +16,7 @@ import { lockStack, Snapshot } from "./snapshot.ts";
 import { DEFAULT_STACK, resolvePassphrase, stackStatePath } from "./stack-files.ts";
 import type { StepOp } from "./steps.ts";
 import { PROVIDER_TYPE as DYNAMIC_PROVIDER_TYPE, STACK_TYPE, urnType } from "./urn.ts";
-import { isSecret, revealed, type PropertyMap, type Value } from "../plugin/values.ts";
+import { isSecret, revealed, type PropertyMap, type Value } from "../protocol/values.ts";
 
 export type { Operation } from "./deployment.ts";
 export type { EngineExtension, InProcessContext, InProcessDynamic } from "./extension.ts";

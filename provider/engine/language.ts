@@ -5,7 +5,7 @@ import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { ProjectError, type Project } from "./project.ts";
-import { resolvePulumiModule } from "../plugin/proto.ts";
+import { resolvePulumiModule } from "../protocol/proto.ts";
 import { preloadFile, tetherArgs } from "./tether.ts";
 
 /** NODE_OPTIONS for child processes: ours, plus the `source` export condition when this process runs with it. */

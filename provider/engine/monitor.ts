@@ -1,9 +1,9 @@
 // The engine side of Pulumi's language protocol: the ResourceMonitor and Engine gRPC services a program talks to.
 import type { sendUnaryData, ServerUnaryCall, ServiceError, UntypedServiceImplementation } from "@grpc/grpc-js";
-import { emptyProto, engineProto, engineRpc, grpc, resourceProto, resourceRpc, structProto } from "../plugin/proto.ts";
+import { emptyProto, engineProto, engineRpc, grpc, resourceProto, resourceRpc, structProto } from "../protocol/proto.ts";
 import { isAbsolute, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { PropertyMap } from "../plugin/values.ts";
+import type { PropertyMap } from "../protocol/values.ts";
 import type { TimedOperation } from "./timeouts.ts";
 
 export interface Registration {

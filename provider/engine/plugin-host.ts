@@ -3,9 +3,9 @@
 import type { ConfigureResponse, DiffResponse, GetSchemaResponse, InvokeResponse } from "@pulumi/pulumi/proto/provider_pb.js";
 import type { PluginInfo } from "@pulumi/pulumi/proto/plugin_pb.js";
 import type { Empty } from "google-protobuf/google/protobuf/empty_pb.js";
-import { emptyProto, providerProto } from "../plugin/proto.ts";
+import { emptyProto, providerProto } from "../protocol/proto.ts";
 import { connectProvider, fromStruct, ProviderHost, type CheckResult } from "./provider-host.ts";
-import type { PropertyMap } from "../plugin/values.ts";
+import type { PropertyMap } from "../protocol/values.ts";
 
 /**
  * How to start a package's provider plugin: a Node entry with its arguments (run with the engine's tether), or a

@@ -5,12 +5,12 @@ import type { Metadata, ServiceError } from "@grpc/grpc-js";
 import type { ResourceProviderClient } from "@pulumi/pulumi/proto/provider_grpc_pb.js";
 import type { CheckResponse, ConfigureResponse, CreateResponse, DiffResponse, ReadResponse, UpdateResponse } from "@pulumi/pulumi/proto/provider_pb.js";
 import type { Empty } from "google-protobuf/google/protobuf/empty_pb.js";
-import { grpc, providerProto, providerRpc, resolvePulumiModule, statusProto, structProto } from "../plugin/proto.ts";
+import { grpc, providerProto, providerRpc, resolvePulumiModule, statusProto, structProto } from "../protocol/proto.ts";
 import { tetherArgs } from "./tether.ts";
 import type { EngineExtension } from "./extension.ts";
-import { FAILURE_CODE_KEY, OUTCOME_UNKNOWN_CODE } from "../runtime/markers.ts";
-import { revealedMap, type PropertyMap } from "../plugin/values.ts";
-import { launchPlugin, stopPlugin, type LaunchedPlugin, type LaunchOptions } from "../plugin/launch.ts";
+import { FAILURE_CODE_KEY, OUTCOME_UNKNOWN_CODE } from "../protocol/markers.ts";
+import { revealedMap, type PropertyMap } from "../protocol/values.ts";
+import { launchPlugin, stopPlugin, type LaunchedPlugin, type LaunchOptions } from "../protocol/launch.ts";
 
 export interface CheckResult {
   inputs: PropertyMap;
@@ -32,7 +32,7 @@ export interface DiffResult {
 
 let diffKinds: Record<number, string> | undefined;
 /** A detailed diff's kind by its number, read from the stubs on first use: importing this module loads no stub. */
-const diffKindName = (kind: number) => (diffKinds ??= Object.fromEntries(Object.entries(providerProto.PropertyDiff.Kind).map(([name, value]) => [value, name])))[kind];
+const diffKindName = (code: number) => (diffKinds ??= Object.fromEntries(Object.entries(providerProto.PropertyDiff.Kind).map(([name, value]) => [value, name])))[code];
 
 /** A provider call that failed. */
 export class ProviderError extends Error {

@@ -4,7 +4,7 @@
 // default one configured from stack config, an explicit one from its inputs.
 import type { PluginHost, ProviderConfig } from "./plugin-host.ts";
 import type { CheckResult, ResourceCalls } from "./provider-host.ts";
-import { revealed, type PropertyMap, type Value } from "../plugin/values.ts";
+import { revealed, type PropertyMap, type Value } from "../protocol/values.ts";
 import { PROVIDER_TYPE as DYNAMIC_PROVIDER_TYPE, urnName, urnType } from "./urn.ts";
 
 const PROVIDER_PREFIX = "pulumi:providers:";
@@ -36,7 +36,7 @@ export function defaultProviderName({ version = "", pluginDownloadURL = "" }: Pr
 }
 
 /** The provider resource type of a package: `pulumi:providers:<package>`. */
-export function packageProviderType(pluginPackage: string): string {
+function packageProviderType(pluginPackage: string): string {
   return `${PROVIDER_PREFIX}${pluginPackage}`;
 }
 
@@ -70,7 +70,7 @@ export function providerUrn(ref: string): string {
 }
 
 /** The default provider's config as a provider resource's inputs: stack config `<package>:<key>` as `<key>`. */
-export function pluginInputs(pluginPackage: string, stackConfig: Record<string, unknown>): PropertyMap {
+function pluginInputs(pluginPackage: string, stackConfig: Record<string, unknown>): PropertyMap {
   const inputs: PropertyMap = {};
   for (const [key, value] of Object.entries(stackConfig)) if (key.startsWith(`${pluginPackage}:`)) inputs[key.slice(pluginPackage.length + 1)] = value as Value;
   return inputs;

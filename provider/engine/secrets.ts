@@ -2,7 +2,7 @@
 // ciphertext "v1:<nonce>:<sealed+tag>"; the salt state "v1:<salt>:<ciphertext of 'pulumi'>" checks the passphrase.
 import { createCipheriv, createDecipheriv, createHash, pbkdf2, randomBytes } from "node:crypto";
 import { promisify } from "node:util";
-import { SECRET_SIG, SIG_KEY, isSecret, type Value } from "../plugin/values.ts";
+import { SECRET_SIG, SIG_KEY, isSecret, type Value } from "../protocol/values.ts";
 
 const derive = promisify(pbkdf2);
 const ROUNDS = 1_000_000;

@@ -13,7 +13,7 @@ import { z } from "zod";
 import { Journal, type JournalContents } from "./journal.ts";
 import { PassphraseCrypter } from "./secrets.ts";
 import type { CustomTimeouts } from "./timeouts.ts";
-import { annotateSecrets, markSecret, plaintextSecrets, type PropertyMap, type Value } from "../plugin/values.ts";
+import { annotateSecrets, markSecret, plaintextSecrets, type PropertyMap, type Value } from "../protocol/values.ts";
 
 export interface ResourceState {
   urn: string;

@@ -10,7 +10,7 @@ import { failureCode, PlanError, type DeleteStep, type DriftStep, type GoneStep,
 import { isDefaultProvider, isProviderType, providerTypeOf, servedText, type ProviderVersion } from "./providers.ts";
 import { customTimeouts } from "./timeouts.ts";
 import { STACK_REFERENCE_TYPE } from "./urn.ts";
-import { annotateSecrets, applyIgnoreChanges, changedKeys, containsSecret, markSecret, sameValues, type PropertyMap, type Value } from "../plugin/values.ts";
+import { annotateSecrets, applyIgnoreChanges, changedKeys, containsSecret, markSecret, sameValues, type PropertyMap, type Value } from "../protocol/values.ts";
 
 /** The provider calls that decide a step without changing anything. */
 export type PlanningProvider = Pick<ProviderHost, "check" | "diff" | "read">;
@@ -36,7 +36,7 @@ export interface StepGeneratorOptions {
 /** The state a registration asks for; `fields` are what the provider decides (id, outputs) or the plan assumes. */
 /** The paths whose change forces a replacement: the provider's own, else its detailed diff's, else its replace keys. */
 function forcingPaths(diff: DiffResult): string[] {
-  const detailed = diff.detailed ? Object.entries(diff.detailed).filter(([, kind]) => kind.endsWith("_REPLACE")).map(([path]) => path) : [];
+  const detailed = diff.detailed ? Object.entries(diff.detailed).filter(([, change]) => change.endsWith("_REPLACE")).map(([path]) => path) : [];
   return diff.forcing?.length ? diff.forcing : detailed.length ? detailed : diff.replaces;
 }
 

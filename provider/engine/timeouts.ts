@@ -4,7 +4,7 @@
 /** Seconds per operation; absent when the program gave none. */
 export type CustomTimeouts = Partial<Record<TimedOperation, number>>;
 
-export const TIMED_OPERATIONS = ["create", "update", "delete"] as const;
+const TIMED_OPERATIONS = ["create", "update", "delete"] as const;
 export type TimedOperation = (typeof TIMED_OPERATIONS)[number];
 
 const UNIT_SECONDS: Record<string, number> = { ns: 1e-9, us: 1e-6, "µs": 1e-6, "μs": 1e-6, ms: 1e-3, s: 1, m: 60, h: 3600 };

@@ -5,7 +5,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { camelKey, families, membersOf, schemaName, type Collection } from "pulumi-audience/sdk/contract";
 import { VERSION } from "../plugin/config.ts";
 import { programNamed } from "../plugin/names.ts";
-import type { PropertyMap } from "../plugin/values.ts";
+import type { PropertyMap } from "../protocol/values.ts";
 import { dynamicType, functionToken, resourceToken } from "../plugin/tokens.ts";
 import type { LookupInputs } from "../runtime/resources/lookup.ts";
 import { definesOutputs, registration } from "../runtime/resources/resource.ts";
@@ -38,14 +38,14 @@ function programOutputs(collection: Collection) {
 }
 
 export function nativeClass<C extends Collection>(collection: C): NativeResourceClass<C> {
-  const { kind, outputNames, props, additionalSecretOutputs } = registration(collection);
+  const { providerFamily, outputNames, props, additionalSecretOutputs } = registration(collection);
 
   class Resource extends pulumi.CustomResource {
     constructor(name: string, args: Args<C>, opts: pulumi.CustomResourceOptions = {}) {
-      super(resourceToken(kind), name, props(args), {
+      super(resourceToken(providerFamily), name, props(args), {
         ...opts,
         version: opts.version ?? VERSION,
-        aliases: [...(opts.aliases ?? []), { type: dynamicType(kind) }],
+        aliases: [...(opts.aliases ?? []), { type: dynamicType(providerFamily) }],
         additionalSecretOutputs: additionalSecretOutputs(opts),
       });
     }
@@ -54,14 +54,14 @@ export function nativeClass<C extends Collection>(collection: C): NativeResource
       return new Resource(name, state as Args<C>, { ...opts, id });
     }
   }
-  Object.defineProperty(Resource, "name", { value: kind.family.className });
+  Object.defineProperty(Resource, "name", { value: providerFamily.family.className });
   definesOutputs(Resource.prototype, outputNames, programOutputs(collection).member);
   return Resource as unknown as NativeResourceClass<C>;
 }
 
 /** The promise and `Output` forms of a family's lookup, answered by the provider's `get<Name>` function. */
 export function nativeLookups<C extends Collection>(collection: C) {
-  const token = functionToken(registration(collection).kind);
+  const token = functionToken(registration(collection).providerFamily);
   const { result } = programOutputs(collection);
   const get = (args: LookupInputs, opts: pulumi.InvokeOptions = {}): Promise<Result<C>> =>
     (pulumi.runtime.invoke(token, args, { ...opts, version: opts.version ?? VERSION }) as Promise<Result<C>>).then(result);

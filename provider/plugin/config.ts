@@ -26,7 +26,7 @@ const httpUrl = z.url({ protocol: /^https?$/, error: "must be an http(s) URL suc
 const apiKey = z.string({ error: "must be a string" }).min(1, { error: "must not be empty" });
 
 /** The configuration a provider takes, in program (camelCase) form. */
-export const configSchema = z.strictObject({
+const configSchema = z.strictObject({
   apiKey: apiKey.optional(),
   baseUrl: httpUrl.optional(),
   accounts: z.record(z.string(), z.strictObject({ apiKey: apiKey.optional(), baseUrl: httpUrl.optional() }), {

@@ -4,7 +4,7 @@
 // reached, a message is written to stderr, where our own engine's plugin host still reads it.
 import type { EngineClient } from "@pulumi/pulumi/proto/engine_grpc_pb.js";
 import type { LogSeverity as EngineSeverity } from "@pulumi/pulumi/proto/engine_pb.js";
-import { engineProto, engineRpc, grpc } from "./proto.ts";
+import { engineProto, engineRpc, grpc } from "../protocol/proto.ts";
 
 export type LogSeverity = "debug" | "info" | "warning" | "error";
 

@@ -6,7 +6,7 @@
 // outputs recorded in the program's names (a state written before the schema renamed them), answered as recorded.
 import { camelKey, renameFields, schemaName, type Naming, type Renaming } from "pulumi-audience/sdk/contract";
 import type { z } from "zod";
-import { isSecret, parsePath, type PropertyMap } from "./values.ts";
+import { isSecret, parsePath, type PropertyMap } from "../protocol/values.ts";
 
 /** Whose names a resource's members have: the package schema's (`$gte`) or the TypeScript programs' (`_gte`). */
 export type Spelling = "schema" | "program";

@@ -283,22 +283,22 @@ function providerMarks(schema: z.ZodType): Marks {
   return { secrets: new Set(), createOnly: new Set(), docs };
 }
 
-function resourceSpec(kind: ProviderFamily, builder: TypeBuilder): ResourceSpec {
-  const { family } = kind;
+function resourceSpec(providerFamily: ProviderFamily, builder: TypeBuilder): ResourceSpec {
+  const { family } = providerFamily;
   const read = (schema: z.ZodType, io: "input" | "output", what: string, m: Marks) =>
-    builder.properties(builder.document(jsonSchema(schema, io), `${kind.family.className}/${what}`, io === "output" ? "Output" : "Args"), kind.family.className, "", m);
+    builder.properties(builder.document(jsonSchema(schema, io), `${providerFamily.family.className}/${what}`, io === "output" ? "Output" : "Args"), providerFamily.family.className, "", m);
   const inputs = read(family.create, "input", "create", marksOf(family, family.create));
   const outputs = read(family.response, "output", "response", marksOf(family, family.response));
-  const extras = kind.extraInputSchema ? read(kind.extraInputSchema, "input", "extras", providerMarks(kind.extraInputSchema)) : { properties: {}, required: [] };
+  const extras = providerFamily.extraInputSchema ? read(providerFamily.extraInputSchema, "input", "extras", providerMarks(providerFamily.extraInputSchema)) : { properties: {}, required: [] };
   // Named without the family: every resource shares the controls' types (`audience:index:WaitFor`).
   const controls = builder.properties(builder.document(jsonSchema(controlsSchema, "input"), "controls", "Args"), "", "", providerMarks(controlsSchema));
   delete outputs.properties.id;
-  const secret = new Set(kind.secretOutputs);
+  const secret = new Set(providerFamily.secretOutputs);
   for (const [name, spec] of [...Object.entries(inputs.properties), ...Object.entries(outputs.properties)]) {
     if (secret.has(name)) spec.secret = true;
   }
   return {
-    description: `${kind.family.className}: the service's ${family.name.replaceAll("_", " ")} resource (\`/${family.path}\`).${family.creatable ? "" : " The service does not create these: give `adoptId` to manage an existing one."}`,
+    description: `${providerFamily.family.className}: the service's ${family.name.replaceAll("_", " ")} resource (\`/${family.path}\`).${family.creatable ? "" : " The service does not create these: give `adoptId` to manage an existing one."}`,
     inputProperties: { ...inputs.properties, ...extras.properties, ...controls.properties },
     requiredInputs: [...inputs.required, ...extras.required].sort(),
     properties: { ...outputs.properties, ...extras.properties, ...controls.properties },
@@ -348,13 +348,13 @@ export function packageSchema(): PackageSchema {
   };
   const resources: PackageSchema["resources"] = {};
   const builder = new TypeBuilder(types);
-  for (const kind of Object.values(providerFamilies)) resources[resourceToken(kind)] = resourceSpec(kind, builder);
+  for (const providerFamily of Object.values(providerFamilies)) resources[resourceToken(providerFamily)] = resourceSpec(providerFamily, builder);
   const functions: PackageSchema["functions"] = {};
-  for (const kind of lookupFamilies()) {
-    const resource = resources[resourceToken(kind)]!;
+  for (const providerFamily of lookupFamilies()) {
+    const resource = resources[resourceToken(providerFamily)]!;
     const outputs = Object.fromEntries(Object.entries(resource.properties).filter(([name]) => !(name in controlsSchema.shape)));
-    functions[functionToken(kind)] = {
-      description: `The one ${kind.family.className} with the name (or id) given; fails when none or several match, listing the names seen.`,
+    functions[functionToken(providerFamily)] = {
+      description: `The one ${providerFamily.family.className} with the name (or id) given; fails when none or several match, listing the names seen.`,
       inputs: {
         type: "object",
         properties: {

@@ -5,13 +5,13 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import type { sendUnaryData, ServerUnaryCall, ServiceError } from "@grpc/grpc-js";
 import type { IResourceProviderServer } from "@pulumi/pulumi/proto/provider_grpc_pb.js";
 import type * as provider from "@pulumi/pulumi/proto/provider_pb.js";
-import { grpc, providerProto, providerRpc, statusProto } from "./proto.ts";
-import type { PropertyMap } from "./values.ts";
+import { grpc, providerProto, providerRpc, statusProto } from "../protocol/proto.ts";
+import type { PropertyMap } from "../protocol/values.ts";
 import type { ProviderFamily } from "../runtime/families/index.ts";
 import { KIND_KEY, PROVIDER_KEY } from "../runtime/lifecycle/controls.ts";
 import { failureCode } from "../runtime/lifecycle/failure.ts";
 import { hostedLifecycle } from "../runtime/lifecycle/hosted.ts";
-import { FAILURE_CODE_KEY } from "../runtime/markers.ts";
+import { FAILURE_CODE_KEY } from "../protocol/markers.ts";
 import { compare, type PathChange } from "../runtime/lifecycle/lifecycle.ts";
 import { credentialsFor } from "../runtime/lifecycle/settings.ts";
 import type { Props } from "../runtime/lifecycle/shape.ts";
@@ -21,7 +21,7 @@ import { packageSchema } from "./schema.ts";
 import { familyOfFunction, familyOfResource, typeOfUrn } from "./tokens.ts";
 import { plain, received, sent } from "./wire.ts";
 import { pathSpelled, programNamed, spelled, spellingOf, type Spelling } from "./names.ts";
-import { anyProto, emptyProto, pluginProto } from "./proto.ts";
+import { anyProto, emptyProto, pluginProto } from "../protocol/proto.ts";
 import { engineLog, type EngineLog } from "./engine-log.ts";
 import type { PluginAttach } from "@pulumi/pulumi/proto/plugin_pb.js";
 
@@ -43,12 +43,12 @@ function failure(error: unknown, code: number = grpc.status.UNKNOWN): ServiceErr
   // What kind of failure, for the engine that asked (Pulumi's engine ignores it).
   const errorCode = failureCode(error);
   if (errorCode !== undefined) metadata.set(FAILURE_CODE_KEY, errorCode);
-  const init = error as { id?: unknown; properties?: Props; reasons?: string[]; kind?: ProviderFamily; secret?: PropertyMap[] };
+  const init = error as { id?: unknown; properties?: Props; reasons?: string[]; providerFamily?: ProviderFamily; secret?: PropertyMap[] };
   if (typeof init.id === "string" && init.properties) {
     const detail = new providerProto.ErrorResourceInitFailed();
     detail.setId(init.id);
-    const outputs = init.kind ? outputNames(init.kind) : undefined;
-    detail.setProperties(sent(withoutMarkers(init.properties), init.secret ?? [], init.kind?.secretOutputs ?? [], outputs));
+    const outputs = init.providerFamily ? outputNames(init.providerFamily) : undefined;
+    detail.setProperties(sent(withoutMarkers(init.properties), init.secret ?? [], init.providerFamily?.secretOutputs ?? [], outputs));
     detail.setReasonsList(init.reasons ?? [message]);
     const any = new anyProto.Any();
     any.pack(detail.serializeBinary(), "pulumirpc.ErrorResourceInitFailed");
@@ -75,8 +75,8 @@ function unimplemented(what: string): Unary<unknown, never> {
 }
 
 /** The lifecycle's view of a resource: the family named, the dynamic provider's leftovers dropped. */
-function withKind(kind: ProviderFamily, props: Props): Props {
-  const out: Props = { ...props, [KIND_KEY]: kind.family.collection };
+function withCollection(providerFamily: ProviderFamily, props: Props): Props {
+  const out: Props = { ...props, [KIND_KEY]: providerFamily.family.collection };
   delete out[PROVIDER_KEY];
   return out;
 }
@@ -87,13 +87,13 @@ function withoutMarkers(props: Props): Props {
 }
 
 /** A resource's inputs as they arrive (`$gte` or `_gte`), with the TypeScript names the lifecycle reads. */
-function inputsOf(kind: ProviderFamily, values: PropertyMap): PropertyMap {
-  return programNamed(kind.family.create, values);
+function inputsOf(providerFamily: ProviderFamily, values: PropertyMap): PropertyMap {
+  return programNamed(providerFamily.family.create, values);
 }
 
 /** How a resource's inputs are answered: in the names the program gave them. */
-function inputNames(kind: ProviderFamily, spelling: Spelling): (values: PropertyMap) => PropertyMap {
-  return (values) => spelled(kind.family.create, values, spelling);
+function inputNames(providerFamily: ProviderFamily, spelling: Spelling): (values: PropertyMap) => PropertyMap {
+  return (values) => spelled(providerFamily.family.create, values, spelling);
 }
 
 /**
@@ -101,11 +101,11 @@ function inputNames(kind: ProviderFamily, spelling: Spelling): (values: Property
  * program's names when the recorded outputs have those (a state written before the schema named them `$gte`), so
  * refreshing it finds nothing.
  */
-function outputNames(kind: ProviderFamily, spelling: Spelling = "schema"): (values: PropertyMap) => PropertyMap {
-  return (values) => spelled(kind.family.response, values, spelling);
+function outputNames(providerFamily: ProviderFamily, spelling: Spelling = "schema"): (values: PropertyMap) => PropertyMap {
+  return (values) => spelled(providerFamily.family.response, values, spelling);
 }
 
-const DIFF_KIND: Record<PathChange["kind"], Record<"plain" | "replace", number>> = {
+const DIFF_KIND: Record<PathChange["change"], Record<"plain" | "replace", number>> = {
   add: { plain: providerProto.PropertyDiff.Kind.ADD, replace: providerProto.PropertyDiff.Kind.ADD_REPLACE },
   update: { plain: providerProto.PropertyDiff.Kind.UPDATE, replace: providerProto.PropertyDiff.Kind.UPDATE_REPLACE },
   delete: { plain: providerProto.PropertyDiff.Kind.DELETE, replace: providerProto.PropertyDiff.Kind.DELETE_REPLACE },
@@ -132,14 +132,14 @@ export function createPluginServer(options: PluginOptions = {}): IResourceProvid
   const about = <Req extends { getUrn(): string }, Res>(run: (req: Req) => Promise<Res>) => unary<Req, Res>((req) => calls.run(req.getUrn(), () => run(req)));
   let schema: string | undefined;
 
-  const kindOf = (request: { getType(): string; getUrn(): string }) => familyOfResource(request.getType() || typeOfUrn(request.getUrn()));
+  const familyOfRequest = (request: { getType(): string; getUrn(): string }) => familyOfResource(request.getType() || typeOfUrn(request.getUrn()));
   const limits = (timeout: number) => ({ timeoutSeconds: timeout > 0 ? timeout : undefined, signal: cancelled.signal });
   /** The lifecycle's errors carry the plain outputs; the plugin keeps their secrets when it reports them. */
-  const keeping = async <T>(kind: ProviderFamily, secret: PropertyMap[], run: () => Promise<T>): Promise<T> => {
+  const keeping = async <T>(providerFamily: ProviderFamily, secret: PropertyMap[], run: () => Promise<T>): Promise<T> => {
     try {
       return await run();
     } catch (error) {
-      if (error instanceof Error) Object.assign(error, { kind, secret });
+      if (error instanceof Error) Object.assign(error, { providerFamily, secret });
       throw error;
     }
   };
@@ -200,21 +200,21 @@ export function createPluginServer(options: PluginOptions = {}): IResourceProvid
     }),
 
     check: about<provider.CheckRequest, provider.CheckResponse>(async (req) => {
-      const kind = kindOf(req);
+      const providerFamily = familyOfRequest(req);
       const given = received(req.getNews());
-      const spelling = spellingOf(kind.family.create, given);
-      const news = inputsOf(kind, given);
-      const result = await lifecycle.check(withKind(kind, plain(inputsOf(kind, received(req.getOlds())))), withKind(kind, plain(news)));
-      const names = { values: inputNames(kind, spelling), path: (path: string) => pathSpelled(kind.family.create, path, spelling) };
-      return checkResponse(withoutMarkers(result.inputs ?? {}), result.failures ?? [], [news], kind.secretOutputs, names);
+      const spelling = spellingOf(providerFamily.family.create, given);
+      const news = inputsOf(providerFamily, given);
+      const result = await lifecycle.check(withCollection(providerFamily, plain(inputsOf(providerFamily, received(req.getOlds())))), withCollection(providerFamily, plain(news)));
+      const names = { values: inputNames(providerFamily, spelling), path: (path: string) => pathSpelled(providerFamily.family.create, path, spelling) };
+      return checkResponse(withoutMarkers(result.inputs ?? {}), result.failures ?? [], [news], providerFamily.secretOutputs, names);
     }),
     diff: about<provider.DiffRequest, provider.DiffResponse>(async (req) => {
-      const kind = kindOf(req);
+      const providerFamily = familyOfRequest(req);
       const olds = received(req.getOlds());
       const news = received(req.getNews());
       // Paths name members as the inputs do, so that the engine finds them there.
-      const spelling = spellingOf(kind.family.create, news, received(req.getOldInputs()));
-      const { changed, replaces, details } = await compare(withKind(kind, plain(programNamed(kind.family.response, olds))), withKind(kind, plain(inputsOf(kind, news))));
+      const spelling = spellingOf(providerFamily.family.create, news, received(req.getOldInputs()));
+      const { changed, replaces, details } = await compare(withCollection(providerFamily, plain(programNamed(providerFamily.family.response, olds))), withCollection(providerFamily, plain(inputsOf(providerFamily, news))));
       const res = new providerProto.DiffResponse();
       res.setChanges(changed.length > 0 || replaces.length > 0 ? providerProto.DiffResponse.DiffChanges.DIFF_SOME : providerProto.DiffResponse.DiffChanges.DIFF_NONE);
       res.setReplacesList(replaces);
@@ -222,60 +222,60 @@ export function createPluginServer(options: PluginOptions = {}): IResourceProvid
       res.setHasdetaileddiff(true);
       for (const detail of details) {
         const diff = new providerProto.PropertyDiff();
-        diff.setKind(DIFF_KIND[detail.kind][detail.replace ? "replace" : "plain"] as provider.PropertyDiff.Kind);
+        diff.setKind(DIFF_KIND[detail.change][detail.replace ? "replace" : "plain"] as provider.PropertyDiff.Kind);
         diff.setInputdiff(true);
-        res.getDetaileddiffMap().set(pathSpelled(kind.family.create, detail.path, spelling), diff);
+        res.getDetaileddiffMap().set(pathSpelled(providerFamily.family.create, detail.path, spelling), diff);
       }
       return res;
     }),
     create: about<provider.CreateRequest, provider.CreateResponse>(async (req) => {
-      const kind = kindOf(req);
-      const inputs = inputsOf(kind, received(req.getProperties()));
+      const providerFamily = familyOfRequest(req);
+      const inputs = inputsOf(providerFamily, received(req.getProperties()));
       const res = new providerProto.CreateResponse();
       if (req.getPreview()) {
         // Nothing is sent: the inputs are what is known; every other output stays unknown until the create.
-        return res.setProperties(sent(plain(inputs), [inputs], kind.secretOutputs, outputNames(kind)));
+        return res.setProperties(sent(plain(inputs), [inputs], providerFamily.secretOutputs, outputNames(providerFamily)));
       }
-      const created = await keeping(kind, [inputs], () => lifecycle.create(withKind(kind, plain(inputs)), limits(req.getTimeout())));
-      return res.setId(created.id).setProperties(sent(withoutMarkers(created.outs ?? {}), [inputs], kind.secretOutputs, outputNames(kind)));
+      const created = await keeping(providerFamily, [inputs], () => lifecycle.create(withCollection(providerFamily, plain(inputs)), limits(req.getTimeout())));
+      return res.setId(created.id).setProperties(sent(withoutMarkers(created.outs ?? {}), [inputs], providerFamily.secretOutputs, outputNames(providerFamily)));
     }),
     read: about<provider.ReadRequest, provider.ReadResponse>(async (req) => {
-      const kind = kindOf(req);
+      const providerFamily = familyOfRequest(req);
       const recorded = received(req.getProperties());
-      const state = programNamed(kind.family.response, recorded);
+      const state = programNamed(providerFamily.family.response, recorded);
       const given = received(req.getInputs());
-      const inputs = inputsOf(kind, given);
+      const inputs = inputsOf(providerFamily, given);
       // An import sends the id alone: the resource is read from the account the inputs (if any) name.
-      const found = await lifecycle.read(req.getId(), withKind(kind, { ...plain(inputs), ...plain(state) }), Object.keys(given).length > 0 ? withKind(kind, plain(inputs)) : undefined);
+      const found = await lifecycle.read(req.getId(), withCollection(providerFamily, { ...plain(inputs), ...plain(state) }), Object.keys(given).length > 0 ? withCollection(providerFamily, plain(inputs)) : undefined);
       const res = new providerProto.ReadResponse();
       if (!found.id) return res; // gone: the engine drops it from state
       res.setId(found.id);
-      res.setProperties(sent(withoutMarkers(found.props ?? {}), [state, inputs], kind.secretOutputs, outputNames(kind, spellingOf(kind.family.response, recorded))));
+      res.setProperties(sent(withoutMarkers(found.props ?? {}), [state, inputs], providerFamily.secretOutputs, outputNames(providerFamily, spellingOf(providerFamily.family.response, recorded))));
       // An import has no inputs: it gets the schema's names, as a program generated from the schema writes them.
-      res.setInputs(sent(withoutMarkers(found.inputs ?? {}), [inputs, state], kind.secretOutputs, inputNames(kind, spellingOf(kind.family.create, given))));
+      res.setInputs(sent(withoutMarkers(found.inputs ?? {}), [inputs, state], providerFamily.secretOutputs, inputNames(providerFamily, spellingOf(providerFamily.family.create, given))));
       return res;
     }),
     update: about<provider.UpdateRequest, provider.UpdateResponse>(async (req) => {
-      const kind = kindOf(req);
-      const olds = programNamed(kind.family.response, received(req.getOlds()));
-      const news = inputsOf(kind, received(req.getNews()));
+      const providerFamily = familyOfRequest(req);
+      const olds = programNamed(providerFamily.family.response, received(req.getOlds()));
+      const news = inputsOf(providerFamily, received(req.getNews()));
       const res = new providerProto.UpdateResponse();
-      if (req.getPreview()) return res.setProperties(sent(plain(news), [news], kind.secretOutputs, outputNames(kind)));
-      const updated = await keeping(kind, [news, olds], () =>
-        lifecycle.update(req.getId(), withKind(kind, plain(olds)), withKind(kind, plain(news)), limits(req.getTimeout())));
-      return res.setProperties(sent(withoutMarkers(updated.outs ?? {}), [news, olds], kind.secretOutputs, outputNames(kind)));
+      if (req.getPreview()) return res.setProperties(sent(plain(news), [news], providerFamily.secretOutputs, outputNames(providerFamily)));
+      const updated = await keeping(providerFamily, [news, olds], () =>
+        lifecycle.update(req.getId(), withCollection(providerFamily, plain(olds)), withCollection(providerFamily, plain(news)), limits(req.getTimeout())));
+      return res.setProperties(sent(withoutMarkers(updated.outs ?? {}), [news, olds], providerFamily.secretOutputs, outputNames(providerFamily)));
     }),
     delete: about(async (req: provider.DeleteRequest) => {
-      const kind = kindOf(req);
-      await lifecycle.delete(req.getId(), withKind(kind, plain(programNamed(kind.family.response, received(req.getProperties())))));
+      const providerFamily = familyOfRequest(req);
+      await lifecycle.delete(req.getId(), withCollection(providerFamily, plain(programNamed(providerFamily.family.response, received(req.getProperties())))));
       return new emptyProto.Empty();
     }),
     invoke: unary<provider.InvokeRequest, provider.InvokeResponse>(async (req) => {
-      const kind = familyOfFunction(req.getTok());
+      const providerFamily = familyOfFunction(req.getTok());
       const args = plain(received(req.getArgs())) as { name?: string; id?: string; account?: string };
-      const found = await lookupIn(() => credentialsFor(hosted.settings(), args.account), kind.family.collection as never, args);
+      const found = await lookupIn(() => credentialsFor(hosted.settings(), args.account), providerFamily.family.collection as never, args);
       const res = new providerProto.InvokeResponse();
-      res.setReturn(sent(found as Props, [], kind.secretOutputs, outputNames(kind)));
+      res.setReturn(sent(found as Props, [], providerFamily.secretOutputs, outputNames(providerFamily)));
       return res;
     }),
     cancel: unary(() => {

@@ -6,25 +6,25 @@ import { DYNAMIC_TYPE_PREFIX, PACKAGE } from "../runtime/markers.ts";
 export { PACKAGE };
 export const PROVIDER_TYPE = `pulumi:providers:${PACKAGE}`;
 /** The type a resource of this package had under the dynamic provider: the alias that moves a stack over. */
-export function dynamicType(kind: ProviderFamily): string {
-  return `${DYNAMIC_TYPE_PREFIX}${kind.family.className}`;
+export function dynamicType(providerFamily: ProviderFamily): string {
+  return `${DYNAMIC_TYPE_PREFIX}${providerFamily.family.className}`;
 }
 
-export function resourceToken(kind: ProviderFamily): string {
-  return `${PACKAGE}:index:${kind.family.className}`;
+export function resourceToken(providerFamily: ProviderFamily): string {
+  return `${PACKAGE}:index:${providerFamily.family.className}`;
 }
 
-export function functionToken(kind: ProviderFamily): string {
-  return `${PACKAGE}:index:get${kind.family.className}`;
+export function functionToken(providerFamily: ProviderFamily): string {
+  return `${PACKAGE}:index:get${providerFamily.family.className}`;
 }
 
 /** Families a lookup serves: all but those whose definition says why they have none (`noLookup`). */
 export function lookupFamilies(): ProviderFamily[] {
-  return Object.values(providerFamilies).filter((family) => family.family.noLookup === undefined);
+  return Object.values(providerFamilies).filter((providerFamily) => providerFamily.family.noLookup === undefined);
 }
 
-const byResource = new Map(Object.values(providerFamilies).map((kind) => [resourceToken(kind), kind]));
-const byFunction = new Map(lookupFamilies().map((kind) => [functionToken(kind), kind]));
+const byResource = new Map(Object.values(providerFamilies).map((providerFamily) => [resourceToken(providerFamily), providerFamily]));
+const byFunction = new Map(lookupFamilies().map((providerFamily) => [functionToken(providerFamily), providerFamily]));
 
 /** The type token of a URN (`urn:pulumi:stack::project::parent$type::name`). */
 export function typeOfUrn(urn: string): string {
@@ -38,13 +38,13 @@ function known(map: Map<string, ProviderFamily>): string {
 
 /** The family a resource type token names; fails listing the tokens this package has. */
 export function familyOfResource(type: string): ProviderFamily {
-  const kind = byResource.get(type);
-  if (!kind) throw new Error(`unknown resource type ${JSON.stringify(type)}; the ${PACKAGE} package has ${known(byResource)}`);
-  return kind;
+  const providerFamily = byResource.get(type);
+  if (!providerFamily) throw new Error(`unknown resource type ${JSON.stringify(type)}; the ${PACKAGE} package has ${known(byResource)}`);
+  return providerFamily;
 }
 
 export function familyOfFunction(token: string): ProviderFamily {
-  const kind = byFunction.get(token);
-  if (!kind) throw new Error(`unknown function ${JSON.stringify(token)}; the ${PACKAGE} package has ${known(byFunction)}`);
-  return kind;
+  const providerFamily = byFunction.get(token);
+  if (!providerFamily) throw new Error(`unknown function ${JSON.stringify(token)}; the ${PACKAGE} package has ${known(byFunction)}`);
+  return providerFamily;
 }

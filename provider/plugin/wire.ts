@@ -2,9 +2,9 @@
 // accepts secrets) and resource references as objects. The lifecycle sees plain values; what was secret going in
 // stays secret coming out, and credential members are always secret.
 import type { Struct } from "google-protobuf/google/protobuf/struct_pb.js";
-import { annotateSecrets, markSecret, revealed, type PropertyMap, type Value } from "./values.ts";
-import { SIG_KEY, UNKNOWN } from "../runtime/markers.ts";
-import { structProto } from "./proto.ts";
+import { annotateSecrets, markSecret, revealed, type PropertyMap, type Value } from "../protocol/values.ts";
+import { SIG_KEY, UNKNOWN } from "../protocol/markers.ts";
+import { structProto } from "../protocol/proto.ts";
 import { isObject, type Props } from "../runtime/lifecycle/shape.ts";
 
 /** Marks an object as a reference to a resource (`{urn, id}`), sent when the engine passes resources. */

@@ -3,7 +3,7 @@
 import { fileURLToPath } from "node:url";
 import { clientService, createLifecycle, credentialsFor, type Settings } from "pulumi-audience/provider";
 import { providerFamilies } from "../../provider/runtime/families/index.ts";
-import { SECRET_SIG, SIG_KEY } from "../../provider/runtime/markers.ts";
+import { SECRET_SIG, SIG_KEY } from "../../provider/protocol/markers.ts";
 import { audience as cli, type CliResult } from "../cli/helpers.ts";
 
 export const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));

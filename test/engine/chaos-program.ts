@@ -1,6 +1,6 @@
 // The chaos program (fixtures/chaos/index.ts) for the in-process runtime: `groups` sets of a pipeline's 20 resources,
 // each with a name of its own, linked as a real pipeline is (a resource registers once what it takes an id of exists).
-import type { Value } from "../../provider/plugin/values.ts";
+import type { Value } from "../../provider/protocol/values.ts";
 import { audienceResource, idOf } from "./audience-resources.ts";
 import type { ProgramContext, Registered } from "./in-process-runtime.ts";
 

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "pulumi-audience/emulator";
 import type { Operation, RunResult } from "../../provider/engine/index.ts";
 import { runProgram } from "../../provider/cli/program.ts";
-import { createRenderer, resultJson } from "../../provider/engine/render.ts";
+import { createRenderer, resultJson } from "../../provider/cli/render.ts";
 import { programDir } from "./installed.ts";
 
 const FIXTURE = await programDir(join(import.meta.dirname, "fixtures", "chaos"));

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { startMonitor } from "../../provider/engine/monitor.ts";
-import { resolvePulumiModule } from "../../provider/plugin/proto.ts";
+import { resolvePulumiModule } from "../../provider/protocol/proto.ts";
 import { PINNED_NODE_DIR } from "../provider/installed.ts";
 
 const PROGRAM = new URL("./fixtures/notes/", import.meta.url).pathname.replace(/\/$/, "");

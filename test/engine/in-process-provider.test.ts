@@ -6,7 +6,7 @@ import { startEmulator, type RunningEmulator } from "pulumi-audience/emulator";
 import { inProcessProvider, servedInProcess } from "../../provider/cli/extension.ts";
 import { DynamicProviders, InProcessProvider } from "../../provider/engine/in-process-provider.ts";
 import { DynamicProviderHost, ResourceInitFailedError, type ResourceCalls } from "../../provider/engine/provider-host.ts";
-import type { PropertyMap } from "../../provider/plugin/values.ts";
+import type { PropertyMap } from "../../provider/protocol/values.ts";
 import { EARLIER_PROVIDER_MODULES, PROVIDER_MODULE } from "../../provider/runtime/resources/shim.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;

@@ -5,8 +5,8 @@
 import type { ServiceError } from "@grpc/grpc-js";
 import type { LanguageRuntime, ProgramRun } from "../../provider/engine/language.ts";
 import type { Severity } from "../../provider/engine/monitor.ts";
-import { emptyProto, engineProto, engineRpc, grpc, resourceProto, resourceRpc, structProto } from "../../provider/plugin/proto.ts";
-import { makeSecret, type PropertyMap, type Value } from "../../provider/plugin/values.ts";
+import { emptyProto, engineProto, engineRpc, grpc, resourceProto, resourceRpc, structProto } from "../../provider/protocol/proto.ts";
+import { makeSecret, type PropertyMap, type Value } from "../../provider/protocol/values.ts";
 
 type JsStruct = Record<string, import("google-protobuf/google/protobuf/struct_pb.js").JavaScriptValue>;
 

@@ -12,7 +12,7 @@ import { audienceExtension, inProcessProvider } from "../../provider/cli/extensi
 import { Journal } from "../../provider/engine/journal.ts";
 import type { Registration } from "../../provider/engine/monitor.ts";
 import { Snapshot } from "../../provider/engine/snapshot.ts";
-import { makeSecret, type PropertyMap, type Value } from "../../provider/plugin/values.ts";
+import { makeSecret, type PropertyMap, type Value } from "../../provider/protocol/values.ts";
 import { audienceResource } from "./audience-resources.ts";
 import { inProcessRuntime, type ProgramContext } from "./in-process-runtime.ts";
 import { nativePrograms, PASSPHRASE } from "./native-programs.ts";

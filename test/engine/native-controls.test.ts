@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
 import type { RunResult } from "../../provider/engine/index.ts";
-import { createRenderer } from "../../provider/engine/render.ts";
+import { createRenderer } from "../../provider/cli/render.ts";
 import { nativePrograms, writes } from "./native-programs.ts";
 
 const world = nativePrograms({ port: 0, builds: { default: "immediate", cohorts: "manual" } });

@@ -4,7 +4,7 @@
 import { join } from "node:path";
 import { InProcessProvider, type DynamicCalls } from "../../provider/engine/in-process-provider.ts";
 import { runProgram, type RunOptions, type RunResult } from "../../provider/engine/index.ts";
-import { UNKNOWN, makeSecret, type Value } from "../../provider/plugin/values.ts";
+import { UNKNOWN, makeSecret, type Value } from "../../provider/protocol/values.ts";
 import { noteProvider } from "./fixtures/notes/provider.ts";
 import { inProcessRuntime, type ProgramContext, type Registered, type ResourceOptions } from "./in-process-runtime.ts";
 

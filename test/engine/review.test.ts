@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "pulumi-audience/emulator";
 import type { Operation, RunResult } from "../../provider/engine/index.ts";
 import { runProgram } from "../../provider/cli/program.ts";
-import { createRenderer } from "../../provider/engine/render.ts";
+import { createRenderer } from "../../provider/cli/render.ts";
 import { audience } from "../cli/helpers.ts";
 import { emulatorControl } from "./emulator-control.ts";
 import { driftReport } from "../../provider/cli/drift/index.ts";

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { PassphraseCrypter, PassphraseError } from "../../provider/engine/index.ts";
 import { loadProject, loadStackConfig, programConfigEnv } from "../../provider/engine/project.ts";
-import { annotateSecrets, applyIgnoreChanges, changedKeys, makeSecret, SECRET_SIG, SIG_KEY } from "../../provider/plugin/values.ts";
+import { annotateSecrets, applyIgnoreChanges, changedKeys, makeSecret, SECRET_SIG, SIG_KEY } from "../../provider/protocol/values.ts";
 
 // From Pulumi's own passphrase manager tests: made with the passphrase "password", and with "".
 const PULUMI_SALT = "v1:fozI5u6B030=:v1:F+6ZduKKd8G0/V7L:PGMFeIzwobWRKmEAzUdaQHqC5mMRIQ==";

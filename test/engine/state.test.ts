@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PassphraseCrypter, StateError } from "../../provider/engine/index.ts";
 import { Snapshot, type ResourceState } from "../../provider/engine/snapshot.ts";
 import { runNotes } from "./notes-program.ts";
-import { SECRET_SIG, SIG_KEY } from "../../provider/plugin/values.ts";
+import { SECRET_SIG, SIG_KEY } from "../../provider/protocol/values.ts";
 
 const PASSPHRASE = "state passphrase";
 const dir = mkdtempSync(join(tmpdir(), "engine-state-"));

@@ -7,7 +7,7 @@ import type { ResourceState } from "../../provider/engine/snapshot.ts";
 import { StepGenerator } from "../../provider/engine/step-generator.ts";
 import { PlanError } from "../../provider/engine/steps.ts";
 import { makeUrn } from "../../provider/engine/urn.ts";
-import type { PropertyMap } from "../../provider/plugin/values.ts";
+import type { PropertyMap } from "../../provider/protocol/values.ts";
 
 const TYPE = "pulumi-nodejs:dynamic/notes:Note";
 const PROVIDER_REF = "urn:pulumi:dev::notes::pulumi:providers:pulumi-nodejs::default::0b7e";

@@ -4,7 +4,7 @@
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { VERSION } from "../../provider/plugin/config.ts";
-import { launchPlugin, stopPlugin } from "../../provider/plugin/launch.ts";
+import { launchPlugin, stopPlugin } from "../../provider/protocol/launch.ts";
 import type { Json } from "../emulator/helpers.ts";
 import { Plugin, REPO_ROOT, secret, startWorld, type World } from "./harness.ts";
 
@@ -50,7 +50,7 @@ describe("the packaged executable", () => {
     const { child, port } = await launchPlugin("packaged plugin", [bin, "127.0.0.1:1"], { cwd: REPO_ROOT, env: process.env });
     try {
       const info = await new Promise<string>((resolve, reject) => {
-        import("../../provider/plugin/proto.ts").then(({ grpc, providerRpc, emptyProto }) => {
+        import("../../provider/protocol/proto.ts").then(({ grpc, providerRpc, emptyProto }) => {
           const client = new providerRpc.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
           client.getPluginInfo(new emptyProto.Empty(), (err, res) => {
             client.close();

@@ -1,7 +1,7 @@
 // A stand-in for the Pulumi engine's own gRPC server, as a plugin sees it: the Engine service's Log, recorded.
 import type { ServerUnaryCall, sendUnaryData, UntypedServiceImplementation } from "@grpc/grpc-js";
 import type { LogRequest } from "@pulumi/pulumi/proto/engine_pb.js";
-import { emptyProto, engineProto, engineRpc, grpc } from "../../provider/plugin/proto.ts";
+import { emptyProto, engineProto, engineRpc, grpc } from "../../provider/protocol/proto.ts";
 
 export interface LoggedMessage {
   severity: "debug" | "info" | "warning" | "error";

@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import { ownPlugin } from "../../provider/cli/extension.ts";
 import { PluginHost, type Configured } from "../../provider/engine/plugin-host.ts";
 import { ResourceInitFailedError, type WriteOptions } from "../../provider/engine/provider-host.ts";
-import { SECRET_SIG, SIG_KEY, type PropertyMap } from "../../provider/plugin/values.ts";
+import { SECRET_SIG, SIG_KEY, type PropertyMap } from "../../provider/protocol/values.ts";
 import { startEmulator, type EmulatorOptions } from "pulumi-audience/emulator";
 import { client, type Client } from "../emulator/helpers.ts";
 

@@ -4,7 +4,7 @@
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { engineAddressOf } from "../../provider/plugin/engine-log.ts";
-import { launchPlugin, stopPlugin, type LaunchedPlugin } from "../../provider/plugin/launch.ts";
+import { launchPlugin, stopPlugin, type LaunchedPlugin } from "../../provider/protocol/launch.ts";
 import { startFakeEngine, type FakeEngine, type LoggedMessage } from "./fake-engine.ts";
 import { Plugin, REPO_ROOT, startWorld, urnOf, type World } from "./harness.ts";
 import { rawPlugin } from "./raw-client.ts";

@@ -3,7 +3,7 @@
 import { families } from "pulumi-audience/sdk/contract";
 import { describe, expect, it } from "vitest";
 import { pathSpelled, programNamed, spelled, spellingOf } from "../../provider/plugin/names.ts";
-import type { PropertyMap } from "../../provider/plugin/values.ts";
+import type { PropertyMap } from "../../provider/protocol/values.ts";
 import { secret } from "./harness.ts";
 
 const cohort = families.cohorts.create;

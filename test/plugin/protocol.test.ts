@@ -3,7 +3,7 @@
 // errors, lookups as functions.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sampleIds, type Client, type Json } from "../emulator/helpers.ts";
-import { UNKNOWN } from "../../provider/plugin/values.ts";
+import { UNKNOWN } from "../../provider/protocol/values.ts";
 import { isSecret, Plugin, PluginError, secret, startWorld, type Props, type World } from "./harness.ts";
 
 const TARGET = "audience:index:Target";

@@ -2,7 +2,7 @@
 // through a language runtime: Handshake, Attach, then the usual calls, over a bare ResourceProviderClient.
 import type { ServiceError } from "@grpc/grpc-js";
 import type { ResourceProviderClient } from "@pulumi/pulumi/proto/provider_grpc_pb.js";
-import { emptyProto, grpc, pluginProto, providerProto, providerRpc, structProto } from "../../provider/plugin/proto.ts";
+import { emptyProto, grpc, pluginProto, providerProto, providerRpc, structProto } from "../../provider/protocol/proto.ts";
 
 type JsStruct = Parameters<typeof structProto.Struct.fromJavaScript>[0];
 

@@ -191,7 +191,7 @@ describe("the package schema", () => {
   });
 
   it("has a resource per family with the contract's members in camelCase and the controls", () => {
-    for (const kind of Object.values(providerFamilies)) expect(served.resources).toHaveProperty([resourceToken(kind)]);
+    for (const providerFamily of Object.values(providerFamilies)) expect(served.resources).toHaveProperty([resourceToken(providerFamily)]);
     const target = served.resources["audience:index:Target"]!;
     expect(target.requiredInputs).toEqual(["name", "options", "representation", "scopeId"]);
     expect(Object.keys(target.inputProperties)).toEqual(expect.arrayContaining(["scopeId", "humanReadable", "waitFor", "deletionMode", "account", "adoptId"]));

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "pulumi-audience/emulator";
 import { inProcessProvider } from "../../provider/cli/extension.ts";
 import type { InProcessProvider } from "../../provider/engine/in-process-provider.ts";
-import type { PropertyMap } from "../../provider/plugin/values.ts";
+import type { PropertyMap } from "../../provider/protocol/values.ts";
 import { EARLIER_PROVIDER_MODULES, PROVIDER_MODULE } from "../../provider/runtime/resources/shim.ts";
 import { CliHost, PINNED_NODE_DIR, program, removeTemporaries, type Program } from "./installed.ts";
 

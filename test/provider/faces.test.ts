@@ -44,8 +44,8 @@ describe("program faces", () => {
     const withoutLookup = Object.values(families as Record<string, FamilyDef>).filter((f) => f.noLookup !== undefined).map((f) => f.collection);
     expect(withoutLookup.sort()).toEqual(["insights", "uploads"]);
     // A family the generic lookup cannot read (one per account, or found its own way) must say so.
-    for (const kind of Object.values(providerFamilies)) {
-      if (kind.family.singleton || kind.find !== undefined) expect(kind.family.noLookup, kind.family.collection).toBeDefined();
+    for (const providerFamily of Object.values(providerFamilies)) {
+      if (providerFamily.family.singleton || providerFamily.find !== undefined) expect(providerFamily.family.noLookup, providerFamily.family.collection).toBeDefined();
     }
   });
 });

@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 import { inProcessProvider } from "../../provider/cli/extension.ts";
 import type { InProcessProvider } from "../../provider/engine/in-process-provider.ts";
 import { DynamicProviderHost, ResourceInitFailedError, type ResourceCalls } from "../../provider/engine/provider-host.ts";
-import type { PropertyMap } from "../../provider/plugin/values.ts";
+import type { PropertyMap } from "../../provider/protocol/values.ts";
 import { PROVIDER_MODULE } from "../../provider/runtime/resources/shim.ts";
 
 export const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));

@@ -10,8 +10,8 @@ import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
 import { promisify } from "node:util";
 import { DynamicProviderHost } from "../../provider/engine/provider-host.ts";
-import type { LaunchedPlugin } from "../../provider/plugin/launch.ts";
-import { grpc, providerRpc } from "../../provider/plugin/proto.ts";
+import type { LaunchedPlugin } from "../../provider/protocol/launch.ts";
+import { grpc, providerRpc } from "../../provider/protocol/proto.ts";
 import type { ResourceProviderClient } from "@pulumi/pulumi/proto/provider_grpc_pb.js";
 import { REPO_ROOT } from "./harness.ts";
 

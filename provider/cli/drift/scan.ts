@@ -37,8 +37,8 @@ export interface AccountWork {
 
 /** Families whose resources are listed one id batch at a time; the others (singletons, families that find their
  * resources their own way) are read by the provider's read one by one. */
-function listedByIds(kind: ProviderFamily): boolean {
-  return !kind.find && !kind.family.singleton;
+function listedByIds(providerFamily: ProviderFamily): boolean {
+  return !providerFamily.find && !providerFamily.family.singleton;
 }
 
 /** Runs `work` over `items`, at most `limit` at a time, answers in the items' order. */
@@ -76,7 +76,7 @@ export function accountWork(resources: StateResource[], targetOf: (r: StateResou
     if (!resource.external) entry.managed.push(resource);
   }
   for (const entry of work.values()) {
-    entry.made = derivedNames(entry.managed.map((r) => ({ kind: providerFamilies[r.collection]!, outputs: r.outputs })));
+    entry.made = derivedNames(entry.managed.map((r) => ({ providerFamily: providerFamilies[r.collection]!, outputs: r.outputs })));
   }
   return [...work.values()];
 }
@@ -178,12 +178,12 @@ function base(resource: StateResource): Omit<ResourceReport, "status" | "changes
 
 /** One managed resource against its live form. */
 async function compareOne(resource: StateResource, live: Props | undefined, archivedAt: string | undefined, read: ReturnType<typeof createLifecycle>["read"], rules: IgnoreRules): Promise<ResourceReport> {
-  const kind = providerFamilies[resource.collection]!;
+  const providerFamily = providerFamilies[resource.collection]!;
   // As refresh records it: drift of `archivedAt`, which the next `up` undoes by unarchiving.
   if (archivedAt !== undefined) {
     return { ...base(resource), status: "drifted", changes: [{ path: "archivedAt", expected: null, actual: archivedAt }], reason: "archived outside the program: `refresh` then `up` unarchives it" };
   }
-  if (live === undefined && listedByIds(kind)) {
+  if (live === undefined && listedByIds(providerFamily)) {
     return { ...base(resource), status: "missing", changes: [], reason: "deleted outside the program (or not visible to this key)" };
   }
   const names = [resource.name, resource.id];
@@ -250,13 +250,13 @@ export async function scanAccount(work: AccountWork, options: ScanOptions): Prom
     const keyOf = (resource: StateResource) => `${resource.collection}\0${resource.id}`;
     const listIds = async (collection: string, ids: string[], query?: { archived: true }) => (await client.list(collection as Collection, { ids, ...(query ? { query } : {}) })) as Props[];
     /** Reports a listed document nobody manages, unless ignored. */
-    const noteUnmanaged = (kind: ProviderFamily, doc: Props) => {
+    const noteUnmanaged = (providerFamily: ProviderFamily, doc: Props) => {
       const id = String(doc.id);
       const name = typeof doc.name === "string" ? doc.name : id;
       // The service's own resources, what it made for managed ones, and the key's own account belong to no program.
-      if (work.known.has(id) || doc.managed === true || id === self || work.made.get(kind.family.collection)?.has(name)) return;
-      if (options.rules.ignoresResource(kind.family.className, [name, id])) return;
-      unmanaged.push({ type: kind.family.className, name, id, status: "unmanaged", changes: [], reason: "made outside any given program" });
+      if (work.known.has(id) || doc.managed === true || id === self || work.made.get(providerFamily.family.collection)?.has(name)) return;
+      if (options.rules.ignoresResource(providerFamily.family.className, [name, id])) return;
+      unmanaged.push({ type: providerFamily.family.className, name, id, status: "unmanaged", changes: [], reason: "made outside any given program" });
     };
     const lifecycle = createLifecycle({
       settings: () => ({ default: {}, accounts: {} }),
@@ -281,10 +281,10 @@ export async function scanAccount(work: AccountWork, options: ScanOptions): Prom
     const reads: (() => Promise<void>)[] = [];
     const compareListed = async (collection: string, resources: StateResource[], listedDocs: Props[]) => {
       const wanted = new Set(resources.map((r) => r.id));
-      const kind = providerFamilies[collection]!;
+      const providerFamily = providerFamilies[collection]!;
       for (const doc of listedDocs) {
         if (wanted.has(String(doc.id))) docs.set(`${collection}\0${String(doc.id)}`, doc);
-        else if (ADOPTABLE.includes(kind)) noteUnmanaged(kind, doc);
+        else if (ADOPTABLE.includes(providerFamily)) noteUnmanaged(providerFamily, doc);
       }
       for (const resource of resources) if (docs.has(keyOf(resource))) await check(resource);
     };

@@ -7,7 +7,8 @@ import { KIND_KEY } from "pulumi-audience/provider";
 import { isObject } from "pulumi-audience/sdk/contract";
 import { PassphraseCrypter } from "../../engine/secrets.ts";
 import { providerFamilies } from "../../runtime/families/index.ts";
-import { DYNAMIC_TYPE_PREFIX, SECRET_SIG, SIG_KEY } from "../../runtime/markers.ts";
+import { DYNAMIC_TYPE_PREFIX } from "../../runtime/markers.ts";
+import { SECRET_SIG, SIG_KEY } from "../../protocol/markers.ts";
 
 
 export type Props = Record<string, unknown>;
@@ -182,18 +183,18 @@ export async function loadState(file: string, passphrase: string | undefined): P
     if (!type.startsWith(DYNAMIC_TYPE_PREFIX) || typeof raw.id !== "string" || raw.id === "" || raw.delete === true) continue;
     const urn = String(raw.urn);
     const found = { secretPaths: [] as string[], sealed: [] as { path: string; reason: string }[] };
-    const kindOfInputs = isObject(raw.inputs) ? raw.inputs[KIND_KEY] : undefined;
-    const kind = typeof kindOfInputs === "string" ? providerFamilies[kindOfInputs] : undefined;
-    if (!kind) continue; // not a resource of this provider's families (or a damaged entry)
-    const holders = kind.secretOutputs.map((path) => path.split(".")[0]!);
+    const collection = isObject(raw.inputs) ? raw.inputs[KIND_KEY] : undefined;
+    const providerFamily = typeof collection === "string" ? providerFamilies[collection] : undefined;
+    if (!providerFamily) continue; // not a resource of this provider's families (or a damaged entry)
+    const holders = providerFamily.secretOutputs.map((path) => path.split(".")[0]!);
     const inputs = reveal(raw.inputs ?? {}, "", found, open, holders) as Props;
     const outputs = reveal(raw.outputs ?? {}, "", { secretPaths: [], sealed: [] }, open, holders) as Props;
     const position = declaredAt(raw.sourcePosition, programDir);
     resources.push({
       file,
       urn,
-      type: kind.family.className,
-      collection: kind.family.collection,
+      type: providerFamily.family.className,
+      collection: providerFamily.family.collection,
       name: urn.slice(urn.lastIndexOf("::") + 2),
       id: raw.id,
       account: typeof inputs.account === "string" ? inputs.account : undefined,

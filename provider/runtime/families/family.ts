@@ -95,11 +95,11 @@ export interface ProviderFamily extends Capabilities {
 
 export type FamilyExtras = Partial<Pick<ProviderFamily, "extraInputs" | "extraInputSchema" | "derives">> & Capabilities;
 
-/** The names each resource of `outputs` has the service make, by collection (the maker's family from `kind`). */
-export function derivedNames(made: Iterable<{ kind: ProviderFamily; outputs: Props }>): Map<string, Set<string>> {
+/** The names each resource of `outputs` has the service make, by collection (the maker's family from `providerFamily`). */
+export function derivedNames(made: Iterable<{ providerFamily: ProviderFamily; outputs: Props }>): Map<string, Set<string>> {
   const names = new Map<string, Set<string>>();
-  for (const { kind, outputs } of made) {
-    for (const derived of kind.derives ?? []) {
+  for (const { providerFamily, outputs } of made) {
+    for (const derived of providerFamily.derives ?? []) {
       if (!names.has(derived.collection)) names.set(derived.collection, new Set());
       for (const name of derived.names(outputs)) names.get(derived.collection)!.add(name);
     }

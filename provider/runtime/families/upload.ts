@@ -5,10 +5,10 @@ import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { checkUpload, jsonEqual, splitUploadSubpath, uploadSubpath } from "pulumi-audience/sdk/contract";
 import { z } from "zod";
-import { UNKNOWN } from "../markers.ts";
+import { UNKNOWN } from "../../protocol/markers.ts";
 import type { Calls, ExtraInputs, Failure, FamilyExtras, Props } from "./family.ts";
 
-export const uploadInputs = z.strictObject({
+const uploadInputs = z.strictObject({
   directory: z.string({ error: "is required: the upload directory datasets and atlases read from" })
     .describe("Upload directory, as datasets' and atlases' `options.uploadDirectory` name it."),
   filename: z.string({ error: "is required: .csv, .csv.gz or .csv.bz2" }).describe("File name: `.csv`, `.csv.gz` or `.csv.bz2`."),

@@ -11,7 +11,7 @@ import { FAILURE_CODES, withCode } from "./failure.ts";
 import { canonical, keepSecrets, type Props } from "./shape.ts";
 
 /** Creates sent in all for one resource whose outcomes stay unknown, before the step fails. */
-export const MAX_CREATE_ATTEMPTS = 4;
+const MAX_CREATE_ATTEMPTS = 4;
 /** How far behind ours the service's clock may run when it stamps `created_at`. */
 const CLOCK_SLACK_MS = 5_000;
 
@@ -81,7 +81,7 @@ export function madeBy(family: FamilyDef, desired: Props, window: { since: numbe
  * Looks for what a create begun at `since` made; undefined when nothing matches. A failed look leaves the create's
  * outcome unknown: thrown as such, naming both the create's failure and the look's.
  */
-export async function findCreated(service: Service, family: FamilyDef, desired: Props, since: number, cause: string): Promise<Found | undefined> {
+async function findCreated(service: Service, family: FamilyDef, desired: Props, since: number, cause: string): Promise<Found | undefined> {
   let listed: Props[];
   try {
     listed = await service.list(family);

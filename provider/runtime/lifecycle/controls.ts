@@ -2,7 +2,7 @@
 // to wait for the build, how to delete, which existing resource to adopt. They are recorded, never sent.
 import { z } from "zod";
 
-export { PROVIDER_KEY } from "../markers.ts";
+export { PROVIDER_KEY } from "../../protocol/markers.ts";
 /** Names the family of a resource's inputs: the dynamic provider host does not pass the type token. */
 export const KIND_KEY = "__kind";
 /**

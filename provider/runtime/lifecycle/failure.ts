@@ -3,7 +3,7 @@
 // lifecycle's own, so a caller can tell a refused key from a failed build without reading the message.
 import { AudienceApiError, ConnectionError } from "pulumi-audience/sdk/client";
 import { codeForStatus } from "pulumi-audience/sdk/contract";
-import { OUTCOME_UNKNOWN_CODE } from "../markers.ts";
+import { OUTCOME_UNKNOWN_CODE } from "../../protocol/markers.ts";
 
 /** The lifecycle's own failure codes. */
 export const FAILURE_CODES = {

@@ -49,15 +49,15 @@ export type CheckFailure = pulumi.dynamic.CheckFailure & { code?: string };
 /** One changed property path (camelCase) of a diff; `replace` when the change needs a new resource. */
 export interface PathChange {
   path: string;
-  kind: "add" | "update" | "delete";
+  change: "add" | "update" | "delete";
   replace: boolean;
 }
 
 interface Parts {
-  kind: ProviderFamily;
+  providerFamily: ProviderFamily;
   controls: Controls;
   /** The resource's own camelCase members, as the program declared them. */
-  config: Props;
+  members: Props;
   /** Declared inputs the family handles itself (`ProviderFamily.extraInputs`). */
   extras: Props;
 }
@@ -66,17 +66,17 @@ interface Parts {
 const MARKERS: readonly string[] = [KIND_KEY, PROVIDER_KEY, CREATE_STARTED_KEY, STEP_TIMEOUT_KEY];
 
 function split(props: Props): Parts {
-  const kind = familyOf(props[KIND_KEY]);
+  const providerFamily = familyOf(props[KIND_KEY]);
   const controls: Props = {};
-  const config: Props = {};
+  const members: Props = {};
   const extras: Props = {};
   for (const [key, value] of Object.entries(props)) {
-    if (MARKERS.includes(key) || value === undefined || key === kind.digest?.key) continue;
+    if (MARKERS.includes(key) || value === undefined || key === providerFamily.digest?.key) continue;
     if ((CONTROL_KEYS as readonly string[]).includes(key)) controls[key] = value;
-    else if (kind.extraInputs.includes(key)) extras[key] = value;
-    else config[key] = value;
+    else if (providerFamily.extraInputs.includes(key)) extras[key] = value;
+    else members[key] = value;
   }
-  return { kind, controls: controls as Controls, config, extras };
+  return { providerFamily, controls: controls as Controls, members, extras };
 }
 
 /**
@@ -84,31 +84,31 @@ function split(props: Props): Parts {
  * its resources its own way (an upload), which no list can match.
  */
 export function declaredCreate(props: Props): { family: FamilyDef; account: string | undefined; desired: Props | undefined } {
-  const { kind, controls, config } = split(props);
-  return { family: kind.family, account: controls.account, desired: kind.create ? undefined : wireOf(kind.family.create, config) };
+  const { providerFamily, controls, members } = split(props);
+  return { family: providerFamily.family, account: controls.account, desired: providerFamily.create ? undefined : wireOf(providerFamily.family.create, members) };
 }
 
-/** The canonical wire configuration behind recorded outputs (a response seen through the create shape). */
-function recordedConfig(family: FamilyDef, outputs: Props): unknown {
+/** The canonical wire body behind recorded outputs (a response seen through the create shape). */
+function recordedBody(family: FamilyDef, outputs: Props): unknown {
   return canonical(family.create, toWire(family.response, outputs));
 }
 
-function declaredConfig(family: FamilyDef, config: Props): unknown {
-  return canonical(family.create, wireOf(family.create, config));
+function declaredBody(family: FamilyDef, members: Props): unknown {
+  return canonical(family.create, wireOf(family.create, members));
 }
 
 function controlsOf(parts: Parts): Props {
-  return { ...parts.controls, [KIND_KEY]: parts.kind.family.collection };
+  return { ...parts.controls, [KIND_KEY]: parts.providerFamily.family.collection };
 }
 
 /** Outputs recorded for an answer: every response member in camelCase, secrets as declared, plus controls. */
 function outputsOf(parts: Parts, response: Props, known: Props): Props {
   // Only the members the contract declares: they are the class's typed outputs (the id is the resource's own).
-  const declared = memberNames(parts.kind.family.response);
+  const declared = memberNames(parts.providerFamily.family.response);
   const wire = Object.fromEntries(Object.entries(response).filter(([key]) => key !== "id" && declared.includes(key)));
-  const camel = fromWire(parts.kind.family.response, wire);
+  const camel = fromWire(parts.providerFamily.family.response, wire);
   const members = isObject(camel) ? (keepSecrets(camel, known) as Props) : {};
-  const extras = parts.kind.extraOutputs?.(parts.extras, response) ?? {};
+  const extras = parts.providerFamily.extraOutputs?.(parts.extras, response) ?? {};
   return { ...members, ...parts.extras, ...extras, ...controlsOf(parts) };
 }
 
@@ -116,7 +116,7 @@ function outputsOf(parts: Parts, response: Props, known: Props): Props {
  * The member that records a resource archived outside the program. Read puts it in the inputs, so refresh shows
  * it as drift and the next plan as a change back (`archivedAt: "..." -> (none)`): update unarchives.
  */
-export const ARCHIVED_KEY = "archivedAt";
+const ARCHIVED_KEY = "archivedAt";
 
 /** When the resource was archived, from recorded outputs or a response; undefined while it is active. */
 function archivedAt(props: Props): string | undefined {
@@ -126,13 +126,13 @@ function archivedAt(props: Props): string | undefined {
 
 /** The inputs a program would write to get this resource, in the form check records them (defaults applied). */
 function inputsRead(parts: Parts, response: Props): Props {
-  const { create } = parts.kind.family;
+  const { create } = parts.providerFamily.family;
   const declared = fromWire(create, canonical(create, response));
   const archived = archivedAt(response);
-  const digest = parts.kind.digest?.found(response);
+  const digest = parts.providerFamily.digest?.found(response);
   return {
-    ...(keepSecrets(declared, parts.config) as Props), ...parts.extras, ...controlsOf(parts),
-    ...(archived ? { [ARCHIVED_KEY]: archived } : {}), ...(digest !== undefined ? { [parts.kind.digest!.key]: digest } : {}),
+    ...(keepSecrets(declared, parts.members) as Props), ...parts.extras, ...controlsOf(parts),
+    ...(archived ? { [ARCHIVED_KEY]: archived } : {}), ...(digest !== undefined ? { [parts.providerFamily.digest!.key]: digest } : {}),
   };
 }
 
@@ -140,8 +140,8 @@ function inputsRead(parts: Parts, response: Props): Props {
  * The family's digest of the declared inputs, as check records it: unknown while they are, left out when they
  * cannot give one (a source file that cannot be read: the upload then fails naming it).
  */
-async function declaredDigest(kind: ProviderFamily, extras: Props): Promise<Props> {
-  const digest = kind.digest;
+async function declaredDigest(providerFamily: ProviderFamily, extras: Props): Promise<Props> {
+  const digest = providerFamily.digest;
   if (!digest) return {};
   if (unknownPaths(extras).length > 0) return { [digest.key]: UNKNOWN };
   return digest.declared(extras).then((value) => ({ [digest.key]: value }), () => ({}));
@@ -152,8 +152,8 @@ async function declaredDigest(kind: ProviderFamily, extras: Props): Promise<Prop
  * while the service still holds what the recorded outputs say it held, the digest is left out, so refresh finds
  * nothing; bytes changed since are recorded, and show as drift.
  */
-function withoutUnrecordedDigest(kind: ProviderFamily, inputs: Props, outputs: Props, recordedInputs: Props | undefined): Props {
-  const key = kind.digest?.key;
+function withoutUnrecordedDigest(providerFamily: ProviderFamily, inputs: Props, outputs: Props, recordedInputs: Props | undefined): Props {
+  const key = providerFamily.digest?.key;
   if (key === undefined || recordedInputs === undefined || key in recordedInputs || inputs[key] !== outputs[key]) return inputs;
   const { [key]: _digest, ...rest } = inputs;
   return rest;
@@ -175,16 +175,16 @@ export function readInputs(props: Props, response: Props): Props {
 export function readsBack(outputs: Props, inputs: Props, response: Props): boolean {
   const collection = inputs[KIND_KEY];
   if (typeof collection !== "string" || !Object.hasOwn(providerFamilies, collection)) return false;
-  const kind = familyOf(collection);
-  if (kind.digest) return false; // the digest is the service's to tell
-  const config: Props = {};
+  const providerFamily = familyOf(collection);
+  if (providerFamily.digest) return false; // the digest is the service's to tell
+  const members: Props = {};
   for (const [key, value] of Object.entries(inputs)) {
     if (value === undefined || key === CREATE_STARTED_KEY) return false; // read leaves it out
-    if (key !== KIND_KEY && key !== PROVIDER_KEY && !CONTROLS.has(key) && !kind.extraInputs.includes(key)) config[key] = value;
+    if (key !== KIND_KEY && key !== PROVIDER_KEY && !CONTROLS.has(key) && !providerFamily.extraInputs.includes(key)) members[key] = value;
   }
   // Controls and extras come back from the recorded values, the inputs' first: one only the outputs hold differs.
-  for (const key of [...CONTROL_KEYS, ...kind.extraInputs]) if (!(key in inputs) && outputs[key] !== undefined) return false;
-  return readsAsDeclared(kind.family.create, response, config);
+  for (const key of [...CONTROL_KEYS, ...providerFamily.extraInputs]) if (!(key in inputs) && outputs[key] !== undefined) return false;
+  return readsAsDeclared(providerFamily.family.create, response, members);
 }
 
 const CONTROLS = new Set<string>(CONTROL_KEYS);
@@ -233,7 +233,7 @@ export function createLifecycle(env: Environment) {
     if (!features) return [];
     let before: Props | undefined;
     try {
-      before = olds[KIND_KEY] !== undefined ? wireOf(family.create, split(olds).config) : undefined;
+      before = olds[KIND_KEY] !== undefined ? wireOf(family.create, split(olds).members) : undefined;
     } catch {
       before = undefined;
     }
@@ -244,8 +244,8 @@ export function createLifecycle(env: Environment) {
   }
 
   async function waitForBuild(parts: Parts, service: Service, id: string, response: Props, inputs: Props, limits: StepLimits): Promise<Props> {
-    const { kind, controls } = parts;
-    if (controls.waitFor !== "ready" || !kind.family.builds) return response;
+    const { providerFamily, controls } = parts;
+    if (controls.waitFor !== "ready" || !providerFamily.family.builds) return response;
     const own = controls.waitTimeoutSeconds ?? DEFAULT_WAIT_TIMEOUT_SECONDS;
     const marked = inputs[STEP_TIMEOUT_KEY];
     const given = limits.timeoutSeconds ?? (typeof marked === "number" ? marked : undefined);
@@ -257,24 +257,24 @@ export function createLifecycle(env: Environment) {
     let reported: unknown;
     for (;;) {
       // Awaited, so the status is shown before the step that waits for it ends.
-      if (current.status !== reported) await env.progress?.(`${kind.family.className} ${id}: ${String(current.status)}`);
+      if (current.status !== reported) await env.progress?.(`${providerFamily.family.className} ${id}: ${String(current.status)}`);
       reported = current.status;
       if (current.status === "ready") return current;
       const keep = () => ({ ...outputsOf(parts, current, inputs), [PROVIDER_KEY]: inputs[PROVIDER_KEY] });
       if (current.status === "error") {
         const why = typeof current.status_error === "string" ? current.status_error : "no reason given";
-        throw new KeptResourceError(id, keep(), `${kind.family.className} ${id} failed to build: ${why}`, FAILURE_CODES.buildFailed);
+        throw new KeptResourceError(id, keep(), `${providerFamily.family.className} ${id} failed to build: ${why}`, FAILURE_CODES.buildFailed);
       }
       if (Date.now() + delay > deadline) {
-        throw new KeptResourceError(id, keep(), `${kind.family.className} ${id} is still ${String(current.status)} after ${seconds}s (${engine !== undefined ? "customTimeouts" : "waitTimeoutSeconds"})`, FAILURE_CODES.buildTimeout);
+        throw new KeptResourceError(id, keep(), `${providerFamily.family.className} ${id} is still ${String(current.status)} after ${seconds}s (${engine !== undefined ? "customTimeouts" : "waitTimeoutSeconds"})`, FAILURE_CODES.buildTimeout);
       }
       try {
         await env.sleep(delay, limits.signal);
       } catch {
-        throw new KeptResourceError(id, keep(), `${kind.family.className} ${id}: the wait for its build was cancelled while ${String(current.status)}`, FAILURE_CODES.cancelled);
+        throw new KeptResourceError(id, keep(), `${providerFamily.family.className} ${id}: the wait for its build was cancelled while ${String(current.status)}`, FAILURE_CODES.cancelled);
       }
       delay = Math.min(delay * 2, 10_000);
-      current = await service.get(kind.family, id);
+      current = await service.get(providerFamily.family, id);
     }
   }
 
@@ -283,8 +283,8 @@ export function createLifecycle(env: Environment) {
     let current = response;
     try {
       current = await waitForBuild(parts, service, id, current, inputs, limits);
-      if (!parts.kind.afterWrite || Object.keys(parts.extras).length === 0) return current;
-      return await parts.kind.afterWrite(service, id, parts.extras, current);
+      if (!parts.providerFamily.afterWrite || Object.keys(parts.extras).length === 0) return current;
+      return await parts.providerFamily.afterWrite(service, id, parts.extras, current);
     } catch (error) {
       if (error instanceof KeptResourceError) throw error;
       // The write went through: keep the resource in state, failing the step with the reason.
@@ -302,7 +302,7 @@ export function createLifecycle(env: Environment) {
       } catch (e) {
         return { inputs: news, failures: [{ property: KIND_KEY, reason: (e as Error).message }] };
       }
-      const { kind, controls, config } = parts;
+      const { providerFamily, controls, members } = parts;
 
       const controlUnknowns = unknownPaths(controls);
       const controlResult = validate(controlsSchema, controls);
@@ -317,40 +317,40 @@ export function createLifecycle(env: Environment) {
       }
       // The service's ids are uuids: any other adoptId would only fail at create time, after the preview passed.
       const { adoptId } = controls;
-      if (typeof adoptId === "string" && adoptId !== "" && !kind.family.singleton && !serviceId.safeParse(adoptId).success) {
-        failures.push({ property: "adoptId", reason: `adoptId must be the id (a uuid) of an existing ${kind.family.className}; got ${JSON.stringify(adoptId)}` });
+      if (typeof adoptId === "string" && adoptId !== "" && !providerFamily.family.singleton && !serviceId.safeParse(adoptId).success) {
+        failures.push({ property: "adoptId", reason: `adoptId must be the id (a uuid) of an existing ${providerFamily.family.className}; got ${JSON.stringify(adoptId)}` });
       }
       if (controls.account !== UNKNOWN) {
         const problem = await env.accountProblem?.(controls.account);
         if (problem) failures.push({ property: "", reason: problem.reason, code: problem.code });
       }
-      if (!kind.family.creatable && !kind.create && controls.adoptId === undefined) {
-        failures.push({ property: "adoptId", reason: `${kind.family.className} cannot be created through the API: give adoptId to manage an existing one` });
+      if (!providerFamily.family.creatable && !providerFamily.create && controls.adoptId === undefined) {
+        failures.push({ property: "adoptId", reason: `${providerFamily.family.className} cannot be created through the API: give adoptId to manage an existing one` });
       }
 
-      if (kind.check) {
+      if (providerFamily.check) {
         const unknown = unknownPaths(parts.extras);
-        failures.push(...kind.check(parts.extras).filter((f) => !unknown.some((u) => pathsOverlap(u, f.property))));
+        failures.push(...providerFamily.check(parts.extras).filter((f) => !unknown.some((u) => pathsOverlap(u, f.property))));
       }
-      const wire = wireOf(kind.family.create, config);
+      const wire = wireOf(providerFamily.family.create, members);
       const unknowns = unknownPaths(wire);
-      const result = validate(kind.family.create, wire, kind.family.readOnly);
+      const result = validate(providerFamily.family.create, wire, providerFamily.family.readOnly);
       if (!result.ok) {
         for (const error of result.errors) {
           if (unknowns.some((u) => pathsOverlap(u, error.path))) continue; // decided once the value is known
-          const property = camelPath(kind.family.create, error.path);
-          const near = error.context.errorType === "unrecognized_key" ? closestMember(property, [...memberNames(kind.family.create).map(camelKey), ...kind.extraInputs, ...CONTROL_KEYS]) : undefined;
+          const property = camelPath(providerFamily.family.create, error.path);
+          const near = error.context.errorType === "unrecognized_key" ? closestMember(property, [...memberNames(providerFamily.family.create).map(camelKey), ...providerFamily.extraInputs, ...CONTROL_KEYS]) : undefined;
           failures.push({ property, reason: near ? `${error.message}; did you mean \`${near}\`?` : error.message });
         }
       }
       // A member's need of an account feature is known once the member is, whatever else is still unknown.
-      const needs = await featureFailures(kind.family, controls.account, wire, olds, unknowns);
+      const needs = await featureFailures(providerFamily.family, controls.account, wire, olds, unknowns);
       failures.push(...needs);
       if (!result.ok || unknowns.length > 0 || needs.length > 0) return { inputs: news, failures };
       // Record the inputs with the service's defaults applied, the form refresh reads back: no spurious drift.
-      const complete = fromWire(kind.family.create, withoutNulls(result.value)) as Props;
-      const inputs = Object.fromEntries(Object.entries(news).filter(([key]) => !(key in config)));
-      return { inputs: { ...inputs, ...complete, ...(failures.length === 0 ? await declaredDigest(kind, parts.extras) : {}) }, failures };
+      const complete = fromWire(providerFamily.family.create, withoutNulls(result.value)) as Props;
+      const inputs = Object.fromEntries(Object.entries(news).filter(([key]) => !(key in members)));
+      return { inputs: { ...inputs, ...complete, ...(failures.length === 0 ? await declaredDigest(providerFamily, parts.extras) : {}) }, failures };
     },
 
     /** Pulumi's dynamic answer; besides, for a replace, the paths that force it (the engine's in-process host shows them). */
@@ -362,27 +362,27 @@ export function createLifecycle(env: Environment) {
 
     async create(inputs: Props, limits: StepLimits = {}): Promise<pulumi.dynamic.CreateResult> {
       const parts = split(inputs);
-      const { kind, controls, config } = parts;
+      const { providerFamily, controls, members } = parts;
       const service = env.service(controls.account);
-      const desired = wireOf(kind.family.create, config);
+      const desired = wireOf(providerFamily.family.create, members);
       let response: Props;
       let id: string;
-      if (kind.create) {
-        ({ id, response } = await kind.create(service, parts.extras));
+      if (providerFamily.create) {
+        ({ id, response } = await providerFamily.create(service, parts.extras));
       } else if (controls.adoptId !== undefined) {
-        const existing = await service.get(kind.family, controls.adoptId);
+        const existing = await service.get(providerFamily.family, controls.adoptId);
         // Declared inputs win: members the program leaves out are cleared, as an update would. A credential the
         // service answers as `<secret>` cannot be compared: the declared one is taken as the one it holds.
-        const patch = mergePatch(canonical(kind.family.create, keepSecrets(existing, desired)), canonical(kind.family.create, desired));
-        response = patch === undefined ? existing : await service.update(kind.family, controls.adoptId, patch as Props);
+        const patch = mergePatch(canonical(providerFamily.family.create, keepSecrets(existing, desired)), canonical(providerFamily.family.create, desired));
+        response = patch === undefined ? existing : await service.update(providerFamily.family, controls.adoptId, patch as Props);
         id = String(response.id);
       } else {
         const startedAt = typeof inputs[CREATE_STARTED_KEY] === "number" ? inputs[CREATE_STARTED_KEY] : undefined;
-        response = await createOnce(service, kind.family, desired, (message) => env.report?.(message), startedAt);
+        response = await createOnce(service, providerFamily.family, desired, (message) => env.report?.(message), startedAt);
         id = String(response.id);
       }
       response = await finish(parts, service, id, response, inputs, limits);
-      return { id, outs: outputsOf(parts, response, config) };
+      return { id, outs: outputsOf(parts, response, members) };
     },
 
     /**
@@ -391,51 +391,51 @@ export function createLifecycle(env: Environment) {
      */
     async read(id: string, props: Props, recordedInputs?: Props): Promise<pulumi.dynamic.ReadResult> {
       const parts = split(props);
-      const { kind } = parts;
+      const { providerFamily } = parts;
       const service = env.service(parts.controls.account);
-      const response = kind.find ? await kind.find(service, id, props) : await service.find(kind.family, id);
+      const response = providerFamily.find ? await providerFamily.find(service, id, props) : await service.find(providerFamily.family, id);
       if (response === undefined) return {};
-      const outs = keepSignedUrls(outputsOf(parts, response, parts.config), props) as Props;
-      return { id, props: outs, inputs: withoutUnrecordedDigest(kind, inputsRead(parts, response), props, recordedInputs) };
+      const outs = keepSignedUrls(outputsOf(parts, response, parts.members), props) as Props;
+      return { id, props: outs, inputs: withoutUnrecordedDigest(providerFamily, inputsRead(parts, response), props, recordedInputs) };
     },
 
     async update(id: string, olds: Props, news: Props, limits: StepLimits = {}): Promise<pulumi.dynamic.UpdateResult> {
       const before = split(olds);
       const parts = split(news);
-      const { kind } = parts;
+      const { providerFamily } = parts;
       const service = env.service(parts.controls.account);
       const unchanged = { outs: { ...withoutControls(olds), ...parts.extras, ...controlsOf(parts) } };
       // Archived outside the program: the program declares it active, so it is unarchived first.
       const archived = archivedAt(olds) !== undefined;
-      if (archived) await service.unarchive(kind.family, id);
+      if (archived) await service.unarchive(providerFamily.family, id);
       let response: Props;
-      const own = kind.update;
+      const own = providerFamily.update;
       if (own) {
-        const answer = await unlessUnknown(`the update of ${kind.family.className} ${id}`, () => own(service, id, { extras: parts.extras, recordedExtras: before.extras, recorded: olds }));
+        const answer = await unlessUnknown(`the update of ${providerFamily.family.className} ${id}`, () => own(service, id, { extras: parts.extras, recordedExtras: before.extras, recorded: olds }));
         if (answer === undefined && !archived) return unchanged;
-        response = answer ?? await service.get(kind.family, id);
+        response = answer ?? await service.get(providerFamily.family, id);
       } else {
-        const patch = mergePatch(recordedConfig(kind.family, before.config), declaredConfig(kind.family, parts.config));
+        const patch = mergePatch(recordedBody(providerFamily.family, before.members), declaredBody(providerFamily.family, parts.members));
         // A build an earlier step left failed or unfinished is awaited again, so a retry cannot pass without it.
-        const unbuilt = parts.controls.waitFor === "ready" && kind.family.builds && olds.status !== "ready";
+        const unbuilt = parts.controls.waitFor === "ready" && providerFamily.family.builds && olds.status !== "ready";
         // Only controls changed (wait, deletion, account name): nothing to send.
         if (patch === undefined && jsonEqual(before.extras, parts.extras) && !unbuilt && !archived) return unchanged;
-        response = patch === undefined ? await service.get(kind.family, id)
-          : await unlessUnknown(`the update of ${kind.family.className} ${id}`, () => service.update(kind.family, id, patch as Props));
+        response = patch === undefined ? await service.get(providerFamily.family, id)
+          : await unlessUnknown(`the update of ${providerFamily.family.className} ${id}`, () => service.update(providerFamily.family, id, patch as Props));
       }
       response = await finish(parts, service, id, response, news, limits);
-      return { outs: outputsOf(parts, response, parts.config) };
+      return { outs: outputsOf(parts, response, parts.members) };
     },
 
     async delete(id: string, props: Props): Promise<void> {
-      const { kind, controls } = split(props);
-      const family = kind.family;
+      const { providerFamily, controls } = split(props);
+      const family = providerFamily.family;
       const archive = controls.deletionMode === "archive" || (!family.deletable && family.archivable);
       if (family.singleton || (!family.deletable && !family.archivable)) return; // nothing to remove: state forgets it
       const service = env.service(controls.account);
-      await unlessUnknown(`the ${archive && !kind.delete ? "archive" : "delete"} of ${family.className} ${id}`, async () => {
-        if (kind.delete) {
-          await kind.delete(service, id);
+      await unlessUnknown(`the ${archive && !providerFamily.delete ? "archive" : "delete"} of ${family.className} ${id}`, async () => {
+        if (providerFamily.delete) {
+          await providerFamily.delete(service, id);
         } else if (archive) {
           const body: Props = {};
           if (controls.cascadeTo !== undefined) body.cascade_to = controls.cascadeTo;
@@ -445,7 +445,7 @@ export function createLifecycle(env: Environment) {
           await service.delete(family, id);
         }
       });
-      if (!kind.delete && !archive) await removeDerived(service, kind, id, props);
+      if (!providerFamily.delete && !archive) await removeDerived(service, providerFamily, id, props);
     },
   };
 
@@ -453,12 +453,12 @@ export function createLifecycle(env: Environment) {
    * Removes what the service made for a deleted resource (a dataset's streams and traits): each made after it and
    * made by no other resource of its family. One the service keeps (something uses it) is reported, not failed on.
    */
-  async function removeDerived(service: Service, kind: ProviderFamily, id: string, outputs: Props): Promise<void> {
+  async function removeDerived(service: Service, providerFamily: ProviderFamily, id: string, outputs: Props): Promise<void> {
     const since = outputs.createdAt;
-    if (!kind.derives?.length || typeof since !== "string") return;
-    const others = (await service.list(kind.family)).filter((doc) => String(doc.id) !== id);
-    const stillMade = derivedNames(others.map((doc) => ({ kind, outputs: fromWire(kind.family.response, doc) as Props })));
-    for (const derived of kind.derives) {
+    if (!providerFamily.derives?.length || typeof since !== "string") return;
+    const others = (await service.list(providerFamily.family)).filter((doc) => String(doc.id) !== id);
+    const stillMade = derivedNames(others.map((doc) => ({ providerFamily, outputs: fromWire(providerFamily.family.response, doc) as Props })));
+    for (const derived of providerFamily.derives) {
       const names = derived.names(outputs).filter((name) => !stillMade.get(derived.collection)?.has(name));
       if (names.length === 0) continue;
       const family = familyOf(derived.collection).family;
@@ -468,7 +468,7 @@ export function createLifecycle(env: Environment) {
         try {
           await service.delete(family, String(doc.id));
         } catch (error) {
-          env.report?.(`${family.className} "${String(doc.name)}" made by ${kind.family.className} ${id} is left in the account: ${(error as Error).message}`);
+          env.report?.(`${family.className} "${String(doc.name)}" made by ${providerFamily.family.className} ${id} is left in the account: ${(error as Error).message}`);
         }
       }
     }
@@ -483,10 +483,10 @@ export function createLifecycle(env: Environment) {
 export async function compare(olds: Props, news: Props): Promise<{ changed: string[]; replaces: string[]; details: PathChange[] }> {
   const before = split(olds);
   const after = split(news);
-  if (before.kind !== after.kind) return { changed: [KIND_KEY], replaces: [KIND_KEY], details: [{ path: KIND_KEY, kind: "update", replace: true }] };
-  const family = after.kind.family;
-  const old = recordedConfig(family, before.config);
-  const now = declaredConfig(family, after.config);
+  if (before.providerFamily !== after.providerFamily) return { changed: [KIND_KEY], replaces: [KIND_KEY], details: [{ path: KIND_KEY, change: "update", replace: true }] };
+  const family = after.providerFamily.family;
+  const old = recordedBody(family, before.members);
+  const now = declaredBody(family, after.members);
   const changed = new Set<string>();
   const keys = new Set([...Object.keys(isObject(old) ? old : {}), ...Object.keys(isObject(now) ? now : {})]);
   for (const key of keys) {
@@ -496,21 +496,21 @@ export async function compare(olds: Props, news: Props): Promise<{ changed: stri
     .filter((path) => !jsonEqual(at(old, path), at(now, path)))
     .map((path) => camelPath(family.create, path.split(/[.[]/)[0] ?? path));
   const createOnly = family.createOnly.map((path) => camelPath(family.create, path));
-  const details: PathChange[] = changedPaths(old, now).map(({ path, kind }) => {
+  const details: PathChange[] = changedPaths(old, now).map(({ path, change }) => {
     const camel = camelPath(family.create, path);
-    return { path: camel, kind, replace: createOnly.some((c) => pathsOverlap(c, camel)) };
+    return { path: camel, change, replace: createOnly.some((c) => pathsOverlap(c, camel)) };
   });
   const top = (key: string) => {
     changed.add(key);
     const [old, now] = [before.extras[key] ?? before.controls[key as keyof Controls], after.extras[key] ?? after.controls[key as keyof Controls]];
     // A member neither side declares (an upload's md5Hash) changed in what it stands for.
-    details.push({ path: key, kind: old === undefined && now === undefined ? "update" : change(old, now), replace: false });
+    details.push({ path: key, change: old === undefined && now === undefined ? "update" : changeOf(old, now), replace: false });
   };
   for (const key of new Set([...Object.keys(before.extras), ...Object.keys(after.extras)])) {
     if (!jsonEqual(before.extras[key], after.extras[key])) top(key);
   }
-  if (after.kind.diff) {
-    const own = await after.kind.diff({ extras: after.extras, recordedExtras: before.extras, recorded: olds });
+  if (after.providerFamily.diff) {
+    const own = await after.providerFamily.diff({ extras: after.extras, recordedExtras: before.extras, recorded: olds });
     for (const key of own.changed) if (!changed.has(key)) top(key);
     replaces.push(...own.replaces);
   }
@@ -519,14 +519,14 @@ export async function compare(olds: Props, news: Props): Promise<{ changed: stri
   }
   if (archivedAt(olds) !== undefined && archivedAt(news) === undefined) {
     changed.add(ARCHIVED_KEY);
-    details.push({ path: ARCHIVED_KEY, kind: "delete", replace: false });
+    details.push({ path: ARCHIVED_KEY, change: "delete", replace: false });
   }
   if (before.controls.adoptId !== after.controls.adoptId && after.controls.adoptId !== undefined) replaces.push("adoptId");
   for (const detail of details) if (replaces.includes(detail.path)) detail.replace = true;
   return { changed: [...changed], replaces: [...new Set(replaces)], details: uniqueByPath(details) };
 }
 
-function change(old: unknown, now: unknown): PathChange["kind"] {
+function changeOf(old: unknown, now: unknown): PathChange["change"] {
   return old === undefined ? "add" : now === undefined ? "delete" : "update";
 }
 
@@ -550,10 +550,10 @@ function closestMember(written: string, members: readonly string[]): string | un
   return best && best.d <= Math.max(2, Math.floor(written.length / 4)) ? best.m : undefined;
 }
 
-/** The innermost wire paths where two canonical configurations differ (objects and arrays walked). */
-function changedPaths(old: unknown, now: unknown, path = ""): { path: string; kind: PathChange["kind"] }[] {
+/** The innermost wire paths where two canonical bodies differ (objects and arrays walked). */
+function changedPaths(old: unknown, now: unknown, path = ""): { path: string; change: PathChange["change"] }[] {
   if (jsonEqual(old, now)) return [];
-  if (path !== "" && (old === undefined || now === undefined)) return [{ path, kind: change(old, now) }];
+  if (path !== "" && (old === undefined || now === undefined)) return [{ path, change: changeOf(old, now) }];
   if (isObject(old) && isObject(now)) {
     const keys = new Set([...Object.keys(old), ...Object.keys(now)]);
     return [...keys].flatMap((k) => changedPaths(old[k], now[k], path === "" ? k : `${path}.${k}`));
@@ -561,7 +561,7 @@ function changedPaths(old: unknown, now: unknown, path = ""): { path: string; ki
   if (Array.isArray(old) && Array.isArray(now)) {
     return Array.from({ length: Math.max(old.length, now.length) }, (_, i) => changedPaths(old[i], now[i], `${path}[${i}]`)).flat();
   }
-  return [{ path, kind: "update" }];
+  return [{ path, change: "update" }];
 }
 
 function uniqueByPath(details: PathChange[]): PathChange[] {

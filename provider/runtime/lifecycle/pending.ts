@@ -4,6 +4,7 @@
 // that no state given records and no other pending create could also have made. Several: none is taken.
 import { families, type FamilyDef } from "pulumi-audience/sdk/contract";
 import { madeBy } from "./ambiguous.ts";
+import { DYNAMIC_TYPE_PREFIX, PACKAGE } from "../markers.ts";
 import { KIND_KEY } from "./controls.ts";
 import { declaredCreate } from "./lifecycle.ts";
 import type { Service } from "./service.ts";
@@ -31,7 +32,7 @@ export type Resolution =
 
 /** The family of a resource type of this package, dynamic or native; undefined for other types. */
 export function familyOfType(type: string): FamilyDef | undefined {
-  if (!type.startsWith("pulumi-nodejs:dynamic/audience:") && !type.startsWith("audience:index:")) return undefined;
+  if (!type.startsWith(DYNAMIC_TYPE_PREFIX) && !type.startsWith(`${PACKAGE}:index:`)) return undefined;
   const className = type.slice(type.lastIndexOf(":") + 1);
   return Object.values(families as Record<string, FamilyDef>).find((f) => f.className === className);
 }

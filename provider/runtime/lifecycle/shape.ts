@@ -2,7 +2,7 @@
 // contract validates, and the service's response. All of it is guided by the family's zod schemas.
 import { z } from "zod";
 import { camelKey, fromWire, isObject, SECRET_PLACEHOLDER, toWire, unwrap } from "pulumi-audience/sdk/contract";
-import { UNKNOWN } from "../markers.ts";
+import { UNKNOWN } from "../../protocol/markers.ts";
 
 export { isObject, UNKNOWN };
 

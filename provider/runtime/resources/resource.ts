@@ -38,14 +38,14 @@ function withSecret(value: unknown, path: readonly string[]): unknown {
 export function registration<C extends Collection>(collection: C) {
   const found = providerFamilies[collection];
   if (!found) throw new Error(`no provider family for ${collection}`);
-  const kind: ProviderFamily = found;
-  const outputNames = [...memberNames(families[collection].response).map(camelKey), ...kind.extraInputs]
+  const providerFamily: ProviderFamily = found;
+  const outputNames = [...memberNames(families[collection].response).map(camelKey), ...providerFamily.extraInputs]
     .filter((k) => k !== "id");
-  const secretPaths = kind.secretOutputs.map((path) => path.split("."));
+  const secretPaths = providerFamily.secretOutputs.map((path) => path.split("."));
   // Only whole outputs can be named for the engine to keep secret; members inside follow their inputs.
-  const wholeSecrets = kind.secretOutputs.filter((path) => !path.includes("."));
+  const wholeSecrets = providerFamily.secretOutputs.filter((path) => !path.includes("."));
   return {
-    kind,
+    providerFamily,
     outputNames,
     props(args: Args<C>): Record<string, unknown> {
       const props: Record<string, unknown> = {};
@@ -97,10 +97,10 @@ export function definesOutputs(prototype: object, names: readonly string[], read
 }
 
 export function resourceClass<C extends Collection>(collection: C): ResourceClass<C> {
-  const { kind, outputNames, props, additionalSecretOutputs } = registration(collection);
+  const { providerFamily, outputNames, props, additionalSecretOutputs } = registration(collection);
 
   // What `pulumi.dynamic.Resource` registers, with the shim given as text instead of serialized at run time.
-  const type = `${DYNAMIC_TYPE_PREFIX}${kind.family.className}`;
+  const type = `${DYNAMIC_TYPE_PREFIX}${providerFamily.family.className}`;
   class Resource extends pulumi.CustomResource {
     constructor(name: string, args: Args<C>, opts: pulumi.CustomResourceOptions = {}) {
       super(type, name, { ...props(args), [KIND_KEY]: collection, [PROVIDER_KEY]: PROVIDER_MODULE }, { ...opts, additionalSecretOutputs: additionalSecretOutputs(opts) });
@@ -110,7 +110,7 @@ export function resourceClass<C extends Collection>(collection: C): ResourceClas
       return new Resource(name, state as Args<C>, { ...opts, id });
     }
   }
-  Object.defineProperty(Resource, "name", { value: kind.family.className });
+  Object.defineProperty(Resource, "name", { value: providerFamily.family.className });
   definesOutputs(Resource.prototype, outputNames);
   return Resource as unknown as ResourceClass<C>;
 }

@@ -1,8 +1,8 @@
 // Property values as they travel between program, engine and provider: JSON with Pulumi's special markers.
 import { isDeepStrictEqual } from "node:util";
-import { PROVIDER_KEY, SECRET_SIG, SIG_KEY, UNKNOWN } from "../runtime/markers.ts";
+import { PROVIDER_KEY, SECRET_SIG, SIG_KEY, UNKNOWN } from "./markers.ts";
 
-export { PROVIDER_KEY, SECRET_SIG, SIG_KEY, UNKNOWN } from "../runtime/markers.ts";
+export { PROVIDER_KEY, SECRET_SIG, SIG_KEY, UNKNOWN } from "./markers.ts";
 
 export type Value = null | boolean | number | string | Value[] | { [key: string]: Value };
 export type PropertyMap = Record<string, Value>;

@@ -2,10 +2,10 @@
 // a Diagnostics section holding each failure once under its resource, then a summary (neither lines nor summary
 // for a preview whose program failed: what it would plan is not known). Colour and live lines only on a terminal.
 import type { Writable } from "node:stream";
-import { SECRET_TEXT, shownValue, type LeafChange } from "./changes.ts";
-import type { DiagnosticEvent, EngineEvent, RunResult, StepEvent, StepOp } from "./index.ts";
-import { STACK_TYPE, urnName, urnType } from "./urn.ts";
-import type { Value } from "../plugin/values.ts";
+import { SECRET_TEXT, shownValue, type LeafChange } from "../engine/changes.ts";
+import type { DiagnosticEvent, EngineEvent, RunResult, StepEvent, StepOp } from "../engine/index.ts";
+import { STACK_TYPE, urnName, urnType } from "../engine/urn.ts";
+import type { Value } from "../protocol/values.ts";
 
 /** How a step reads: its operation, or `forget` for a delete that leaves the resource in the service. */
 type Shown = StepOp | "forget";
@@ -21,7 +21,7 @@ const COLOR: Record<Shown, number> = { create: 32, adopt: 34, update: 33, replac
 const SHORT = 60;
 
 /** `pulumi-nodejs:dynamic/audience:Scope` reads as `audience:Scope`. */
-export function displayType(type: string): string {
+function displayType(type: string): string {
   const m = /^pulumi-nodejs:dynamic\/(.+)$/.exec(type);
   return m ? m[1]! : type;
 }
@@ -53,13 +53,13 @@ export interface RendererOptions {
 }
 
 /** A value for people: masked parts bare, long values shortened unless whole ones are asked for. */
-export function showValue(v: Value | undefined, whole = false): string {
+function showValue(v: Value | undefined, whole = false): string {
   const text = shownValue(v);
   return whole || text.length <= SHORT || v === undefined ? text : `${text.slice(0, SHORT - 3).trimEnd()}...`;
 }
 
 /** A program error as a user acts on it: the runtime's stack and inspection noise only under `--debug`. */
-export function withoutStack(message: string): string {
+function withoutStack(message: string): string {
   return message
     .split("\n")
     .filter((l) => !/^\s+at /.test(l) && !/^\s*(promise: Promise|\{$|\}$)/.test(l))

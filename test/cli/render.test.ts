@@ -2,7 +2,7 @@
 import { PassThrough } from "node:stream";
 import { expect, it } from "vitest";
 import type { StepEvent } from "../../provider/engine/index.ts";
-import { createRenderer } from "../../provider/engine/render.ts";
+import { createRenderer } from "../../provider/cli/render.ts";
 
 /** What the events print; a preview's lines come at its end, so a preview is summed up first. */
 function rendered(events: StepEvent[], preview = false): string {
