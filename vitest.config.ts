@@ -20,8 +20,9 @@ const IN_PROCESS_ENGINE = [
 
 /**
  * Tests that need a process boundary to show what they check: whole programs through the engine and the CLI,
- * Pulumi's own hosts started from an installed package, kills, locks between processes, installs. `npm run
- * test:unit` leaves them out for a quick answer; `npm run test:e2e` runs only them; `npm test` runs both.
+ * Pulumi's own hosts started from an installed package, kills, locks between processes, installs, what a new process
+ * loads. `npm run test:unit` leaves them out for a quick answer; `npm run test:e2e` runs only them; `npm test` runs
+ * both.
  */
 const E2E = [
   "test/cli/**/*.test.ts",
@@ -31,6 +32,8 @@ const E2E = [
   "test/provider/generate.test.ts",
   "test/provider/secrets.test.ts",
   "test/plugin/install.test.ts",
+  "test/plugin/engine-log.test.ts",
+  "test/provider/lazy-typescript.test.ts",
   "test/emulator/persistence.test.ts",
   "test/emulator/full-disk.test.ts",
   "test/drift/fleet.test.ts",
