@@ -4,7 +4,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import ts from "typescript";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { families, type FamilyDef } from "pulumi-audience/sdk/contract";
 import * as dynamicFace from "../../provider/index.ts";
 import * as nativeFace from "../../provider/native/index.ts";
@@ -99,6 +99,11 @@ function languageService(): ts.LanguageService {
 
 /** One service for both faces: most of a check is @pulumi/pulumi's and the contract's types, which both faces share. */
 let service: ts.LanguageService | undefined;
+// The worker runs other files after this one: let the compiler's memory go.
+afterAll(() => {
+  service?.dispose();
+  service = undefined;
+});
 
 describe.each(Object.keys(FACES))("the %s face's discriminated unions", (faceName) => {
   const errors = (caseName: string) => service!.getSemanticDiagnostics(fileOf(faceName, caseName))
