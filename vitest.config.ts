@@ -19,8 +19,9 @@ const IN_PROCESS_ENGINE = [
 
 /**
  * Tests that need a process boundary to show what they check: whole programs through the engine and the CLI,
- * Pulumi's own hosts started from an installed package, kills, locks between processes, installs. `npm run
- * test:unit` leaves them out for a quick answer; `npm run test:e2e` runs only them; `npm test` runs both.
+ * Pulumi's own hosts started from an installed package, kills, locks between processes, installs, what a new process
+ * loads. `npm run test:unit` leaves them out for a quick answer; `npm run test:e2e` runs only them; `npm test` runs
+ * both.
  */
 const E2E = [
   // The `audience` command as a child process; the rest of test/cli (rendering, the extension) runs in one process.
@@ -34,6 +35,8 @@ const E2E = [
   "test/provider/generate.test.ts",
   "test/provider/secrets.test.ts",
   "test/plugin/install.test.ts",
+  "test/plugin/engine-log.test.ts",
+  "test/provider/lazy-typescript.test.ts",
   "test/emulator/persistence.test.ts",
   "test/emulator/full-disk.test.ts",
   "test/drift/fleet.test.ts",
@@ -52,7 +55,9 @@ export default defineConfig({
     maxWorkers: 2,
     env: { NODE_OPTIONS: "--conditions=source" },
     projects: [
-      { extends: true, test: { name: "unit", include: ["test/**/*.test.ts"], exclude: E2E } },
+      // One module graph per worker: each file importing the contract, the emulator and the engine afresh cost the
+      // unit run more than its tests. Unit tests keep no state between files (servers closed, spies restored).
+      { extends: true, test: { name: "unit", include: ["test/**/*.test.ts"], exclude: E2E, isolate: false } },
       { extends: true, test: { name: "e2e", include: E2E } },
     ],
   },

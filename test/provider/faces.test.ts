@@ -4,7 +4,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import ts from "typescript";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { families, type FamilyDef } from "pulumi-audience/sdk/contract";
 import * as dynamicFace from "../../provider/index.ts";
 import * as nativeFace from "../../provider/native/index.ts";
@@ -97,19 +97,26 @@ function languageService(): ts.LanguageService {
   return ts.createLanguageService(host);
 }
 
+/** One service for both faces: most of a check is @pulumi/pulumi's and the contract's types, which both faces share. */
+let service: ts.LanguageService | undefined;
+// The worker runs other files after this one: let the compiler's memory go.
+afterAll(() => {
+  service?.dispose();
+  service = undefined;
+});
+
 describe.each(Object.keys(FACES))("the %s face's discriminated unions", (faceName) => {
-  let service: ts.LanguageService;
-  const errors = (caseName: string) => service.getSemanticDiagnostics(fileOf(faceName, caseName))
+  const errors = (caseName: string) => service!.getSemanticDiagnostics(fileOf(faceName, caseName))
     .map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"));
   /** What an editor shows when hovering `word` (its first occurrence after `after`). */
   const hover = (caseName: string, word: string, after = "") => {
     const text = files.get(fileOf(faceName, caseName))!;
-    const info = service.getQuickInfoAtPosition(fileOf(faceName, caseName), text.indexOf(word, text.indexOf(after)));
+    const info = service!.getQuickInfoAtPosition(fileOf(faceName, caseName), text.indexOf(word, text.indexOf(after)));
     return { signature: ts.displayPartsToString(info?.displayParts), doc: ts.displayPartsToString(info?.documentation) };
   };
-  // Type-checking against @pulumi/pulumi's declarations is the slow part: done once per face, bounded generously.
+  // Type-checking against @pulumi/pulumi's declarations is the slow part: done once, bounded generously.
   beforeAll(() => {
-    service = languageService();
+    service ??= languageService();
     errors("valid");
   }, 240_000);
 

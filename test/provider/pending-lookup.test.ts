@@ -7,6 +7,7 @@ import { startEmulator, type RunningEmulator } from "pulumi-audience/emulator";
 import { accountServices } from "../../provider/runtime/lifecycle/service-client.ts";
 import { readSettings } from "../../provider/runtime/lifecycle/settings.ts";
 import { resolvePendingCreates, type PendingCreate } from "../../provider/runtime/lifecycle/pending.ts";
+import { passTime } from "../clock.ts";
 
 let emulator: RunningEmulator;
 beforeAll(async () => {
@@ -33,7 +34,7 @@ it("takes only the one resource the create can have made", async () => {
   // Another stack's, before the window: same name and configuration; same name, other configuration.
   const before = await cohort("Before", 1);
   await cohort("Other config", 2);
-  await new Promise((resolve) => setTimeout(resolve, 6_000)); // past the allowance for the service's clock
+  passTime(6_000); // past the allowance for the service's clock
   const since = Date.now();
   const made = await cohort("Made", 1);
   await cohort("Other config", 3);

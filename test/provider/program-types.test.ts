@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import type * as pulumi from "@pulumi/pulumi";
 import ts from "typescript";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Collection } from "pulumi-audience/sdk/contract";
 import type { Args, Config, PersonaSetExtraArgs, ResourceControls, Result, State, UploadExtraArgs } from "../../provider/index.ts";
 import { PROGRAM_TYPES_FILE, programTypes } from "../../provider/runtime/resources/types-generator.ts";
@@ -57,6 +57,8 @@ describe("program types", () => {
     service = languageService();
     diagnostics = service.getSemanticDiagnostics(PROGRAM).map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"));
   }, 180_000);
+  // The worker runs other files after this one: let the compiler's memory go.
+  afterAll(() => service?.dispose());
 
   /** What an editor shows when hovering the first `word` after `after` in the program. */
   function hover(word: string, after = ""): { signature: string; doc: string; tags: string } {
