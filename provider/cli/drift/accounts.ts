@@ -5,7 +5,6 @@ import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { parse } from "yaml";
 import { z } from "zod";
 import { credentialsFor, readSettings, type Credentials } from "pulumi-audience/provider";
 import { isObject } from "pulumi-audience/sdk/contract";
@@ -67,6 +66,8 @@ async function stackConfig(state: LoadedState, passphrase: string | undefined): 
   if (!existsSync(file)) return {};
   let doc: unknown;
   try {
+    // Loaded only for a stack that keeps its config beside the state: most fleets pass --accounts.
+    const { parse } = await import("yaml");
     doc = parse(await readFile(file, "utf8"));
   } catch (error) {
     throw new InputError(`${file}: not valid YAML (${(error as Error).message})`);
