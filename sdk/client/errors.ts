@@ -1,6 +1,10 @@
 // Typed errors of the client: one class per service error code and status, plus transport failures.
-import { STATUS_CODES } from "node:http";
+import { createRequire } from "node:module";
 import { codeForStatus, isObject, type ErrorCode, type FieldError, type ServiceErrorBody } from "../contract/index.ts";
+
+// Required, not imported: an ESM import of node:http fills in all its exports, and its lazy WebSocket ones load
+// Node's own copy of undici (tens of ms at every start).
+const { STATUS_CODES } = createRequire(import.meta.url)("node:http") as typeof import("node:http");
 
 /** Where a failed call went: enough to say which request failed, never its credentials. */
 export interface RequestInfo {

@@ -78,3 +78,20 @@ it("among many resources in sync, reports the few changed by hand with their val
     ["hook-2", [{ path: "url", expected: "https://hooks.example.com/2", actual: "https://hooks.example.com/moved" }]],
   ]);
 });
+
+it("starts an account's lists only once its key proves good: a refused key costs one request", { timeout: 60_000 }, async () => {
+  const mark = await fleet.mark();
+  const refused = await driftReport({ states: [join(dir, "many.json")], accounts: { north: { baseUrl: fleet.url, apiKey: "aud_refused" } }, env: {} });
+  expect(refused.accounts[0]!.error).toMatch(/GET \/accounts\/current/);
+  expect((await fleet.requests(mark)).filter((r) => !r.path.startsWith("/_emulator")).map((r) => r.path)).toEqual(["/accounts/current"]);
+});
+
+it("refuses a bad state read after a good one, its account's reads already begun ended with it", { timeout: 60_000 }, async () => {
+  const bad = join(dir, "zz-bad.json");
+  await writeFile(bad, "not json");
+  try {
+    await expect(driftReport({ states: [join(dir, "many.json"), bad], accounts: { north: { baseUrl: fleet.url, apiKey: fleet.north.apiKey } }, env: {} })).rejects.toThrow(/zz-bad\.json: not JSON/);
+  } finally {
+    await rm(bad);
+  }
+});

@@ -5,7 +5,6 @@ import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { parse } from "yaml";
 import { z } from "zod";
 import { credentialsFor, readSettings, type Credentials } from "pulumi-audience/provider";
 import { isObject } from "pulumi-audience/sdk/contract";
@@ -67,6 +66,8 @@ async function stackConfig(state: LoadedState, passphrase: string | undefined): 
   if (!existsSync(file)) return {};
   let doc: unknown;
   try {
+    // Loaded only for a stack that keeps its config beside the state: most fleets pass --accounts.
+    const { parse } = await import("yaml");
     doc = parse(await readFile(file, "utf8"));
   } catch (error) {
     throw new InputError(`${file}: not valid YAML (${(error as Error).message})`);
@@ -101,36 +102,39 @@ function identity(credentials: Credentials): string {
 }
 
 /**
- * The account of every resource of the states, keyed by `<state file>\0<account name>`; accounts reached with the
- * same key and URL are one target.
+ * The accounts of the states' resources, one state at a time (so that an account is read while the next states are
+ * parsed): `add` answers the state's accounts keyed by `<state file>\0<account name>`; accounts reached with the same
+ * key and URL, in this state or an earlier one, are one target.
  */
-export async function resolveAccounts(states: LoadedState[], file: AccountsFile | undefined, passphrase: string | undefined, env: NodeJS.ProcessEnv = process.env): Promise<Map<string, AccountTarget>> {
+export function accountResolver(file: AccountsFile | undefined, passphrase: string | undefined, env: NodeJS.ProcessEnv = process.env): { add(state: LoadedState): Promise<Map<string, AccountTarget>> } {
   const byIdentity = new Map<string, AccountTarget>();
-  const targets = new Map<string, AccountTarget>();
-  for (const state of states) {
-    const names = new Set(state.resources.map((r) => r.account ?? DEFAULT_ACCOUNT));
-    if (names.size === 0) continue;
-    const config = await stackConfig(state, passphrase);
-    const named = { ...structuredAccounts(config["audience:accounts"]) };
-    Object.assign(named, accountsConfig(file ?? {}, env));
-    const settings = readSettings((key) => (key === "audience:accounts" ? named : config[key]), env);
-    for (const name of names) {
-      let target: AccountTarget;
-      try {
-        const credentials = credentialsFor(settings, name === DEFAULT_ACCOUNT ? undefined : name);
-        const id = identity(credentials);
-        target = byIdentity.get(id) ?? { name, baseUrl: credentials.baseUrl, credentials };
-        byIdentity.set(id, target);
-      } catch (error) {
-        const variable = file?.[name]?.apiKeyEnv;
-        const problem = variable !== undefined && !env[variable] ? `${variable} is not set (apiKeyEnv of account ${name} in --accounts)` : (error as Error).message;
-        const baseUrl = settings.accounts[name]?.baseUrl ?? (name === DEFAULT_ACCOUNT ? settings.default.baseUrl : undefined) ?? "";
-        target = { name, baseUrl, problem };
+  return {
+    async add(state) {
+      const targets = new Map<string, AccountTarget>();
+      const names = new Set(state.resources.map((r) => r.account ?? DEFAULT_ACCOUNT));
+      if (names.size === 0) return targets;
+      const config = await stackConfig(state, passphrase);
+      const named = { ...structuredAccounts(config["audience:accounts"]) };
+      Object.assign(named, accountsConfig(file ?? {}, env));
+      const settings = readSettings((key) => (key === "audience:accounts" ? named : config[key]), env);
+      for (const name of names) {
+        let target: AccountTarget;
+        try {
+          const credentials = credentialsFor(settings, name === DEFAULT_ACCOUNT ? undefined : name);
+          const id = identity(credentials);
+          target = byIdentity.get(id) ?? { name, baseUrl: credentials.baseUrl, credentials };
+          byIdentity.set(id, target);
+        } catch (error) {
+          const variable = file?.[name]?.apiKeyEnv;
+          const problem = variable !== undefined && !env[variable] ? `${variable} is not set (apiKeyEnv of account ${name} in --accounts)` : (error as Error).message;
+          const baseUrl = settings.accounts[name]?.baseUrl ?? (name === DEFAULT_ACCOUNT ? settings.default.baseUrl : undefined) ?? "";
+          target = { name, baseUrl, problem };
+        }
+        targets.set(`${state.file}\0${name}`, target);
       }
-      targets.set(`${state.file}\0${name}`, target);
-    }
-  }
-  return targets;
+      return targets;
+    },
+  };
 }
 
 /** Whether an account falls in shard `index` (1-based) of `count`: the same on every machine and every day. */

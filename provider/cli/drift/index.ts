@@ -4,12 +4,12 @@ import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { Option, type Command } from "commander";
-import { DEFAULT_ACCOUNT, inShard, readAccountsFile, resolveAccounts, type AccountsFile, type AccountTarget } from "./accounts.ts";
+import { accountResolver, DEFAULT_ACCOUNT, inShard, readAccountsFile, type AccountsFile, type AccountTarget } from "./accounts.ts";
 import { FORMATS, render, type Format } from "./format.ts";
 import { IgnoreRules } from "./ignore.ts";
-import { DEFAULT_FAIL_ON, exitCode, FAILURES, makeReport, mergeReports, type Failure, type Report } from "./report.ts";
-import { accountWork, pool, scanAccount } from "./scan.ts";
-import { expandStates, InputError, loadState } from "./states.ts";
+import { DEFAULT_FAIL_ON, exitCode, FAILURES, makeReport, mergeReports, type AccountReport, type Failure, type Report } from "./report.ts";
+import { accountWork, limiter, pool, scanAccount, startReads, type AccountWork } from "./scan.ts";
+import { expandStates, InputError, loadState, type LoadedState } from "./states.ts";
 
 export { InputError } from "./states.ts";
 export type { Report } from "./report.ts";
@@ -41,18 +41,45 @@ export async function driftReport(options: DriftOptions): Promise<Report> {
   const passphrase = options.passphrase ?? (env.PULUMI_CONFIG_PASSPHRASE || undefined);
   const files = await expandStates(options.states);
   if (files.length === 0) throw new InputError("give at least one --state");
-  const states = await Promise.all(files.map((f) => loadState(f, passphrase)));
-  let rules = new IgnoreRules();
-  const ignoreFiles = options.ignore !== undefined ? [options.ignore] : [...new Set(files.map((f) => join(dirname(f), IGNORE_FILE)))].filter((f) => existsSync(f));
-  for (const file of ignoreFiles) rules = rules.concat(await IgnoreRules.read(file));
-  const targets = await resolveAccounts(states, options.accounts, passphrase, env);
-  const targetOf = (r: { file: string; account: string | undefined }): AccountTarget => targets.get(`${r.file}\0${r.account ?? DEFAULT_ACCOUNT}`)!;
-  let work = accountWork(states.flatMap((s) => s.resources), targetOf);
-  if (options.shard) {
-    const [index, count] = options.shard;
-    work = work.filter((w) => inShard(w.target, index, count));
+  // The states are read one after the other; each account starts its reads (`--concurrency` accounts at once) as
+  // soon as a state names it, and is compared once every state is read (another state may manage more of it).
+  const resolver = accountResolver(options.accounts, passphrase, env);
+  const accountsAtOnce = limiter(options.concurrency ?? DEFAULT_CONCURRENCY);
+  const timeout = options.timeoutMs ? { timeoutMs: options.timeoutMs } : {};
+  const targets = new Map<string, AccountTarget>();
+  const scans = new Map<AccountTarget, Promise<AccountReport | undefined>>();
+  let failed = false;
+  let settle!: (ready: { work: Map<AccountTarget, AccountWork>; rules: IgnoreRules } | undefined) => void;
+  const ready = new Promise<{ work: Map<AccountTarget, AccountWork>; rules: IgnoreRules } | undefined>((resolve) => (settle = resolve));
+  const scan = (target: AccountTarget) => accountsAtOnce(async () => {
+    const reads = failed ? undefined : startReads(target, timeout);
+    const all = await ready;
+    if (!all) return void (await reads?.client.close()); // bad input: nothing is reported
+    return scanAccount(all.work.get(target)!, { rules: all.rules, ...timeout }, reads);
+  });
+  const states: LoadedState[] = [];
+  try {
+    for (const file of files) {
+      const state = await loadState(file, passphrase);
+      states.push(state);
+      for (const [key, target] of await resolver.add(state)) {
+        targets.set(key, target);
+        if (scans.has(target) || (options.shard && !inShard(target, ...options.shard))) continue;
+        scans.set(target, scan(target));
+      }
+    }
+    let rules = new IgnoreRules();
+    const ignoreFiles = options.ignore !== undefined ? [options.ignore] : [...new Set(files.map((f) => join(dirname(f), IGNORE_FILE)))].filter((f) => existsSync(f));
+    for (const file of ignoreFiles) rules = rules.concat(await IgnoreRules.read(file));
+    const targetOf = (r: { file: string; account: string | undefined }): AccountTarget => targets.get(`${r.file}\0${r.account ?? DEFAULT_ACCOUNT}`)!;
+    settle({ work: new Map(accountWork(states.flatMap((s) => s.resources), targetOf).map((w) => [w.target, w])), rules });
+  } catch (error) {
+    failed = true;
+    settle(undefined);
+    await Promise.all(scans.values());
+    throw error;
   }
-  const accounts = await pool(work, options.concurrency ?? DEFAULT_CONCURRENCY, (w) => scanAccount(w, { rules, ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}) }));
+  const accounts = (await Promise.all(scans.values())).filter((a) => a !== undefined);
   return makeReport(accounts);
 }
 

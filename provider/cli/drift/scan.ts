@@ -35,10 +35,52 @@ export interface AccountWork {
   made: Map<string, Set<string>>;
 }
 
+/**
+ * What an account answers whatever the states hold: the key's own account, then the plain list of each family a
+ * program may own. Started as soon as the account is known, so the service answers while the other states are read.
+ */
+export interface AccountReads {
+  client: AudienceClient;
+  /** Gate of the account's lists: `LISTS_AT_ONCE` in flight. */
+  lists: <R>(task: () => Promise<R>) => Promise<R>;
+  self: Promise<string>;
+  plain: Map<string, Promise<Props[]>>;
+}
+
+/** The account's first reads, under way; undefined for an account without credentials. */
+export function startReads(target: AccountTarget, options: Pick<ScanOptions, "timeoutMs">): AccountReads | undefined {
+  if (!target.credentials) return undefined;
+  const client = new AudienceClient({ ...target.credentials, ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}) });
+  const lists = limiter(LISTS_AT_ONCE);
+  const self = lists(() => client.request<Props>({ method: "GET", path: "/accounts/current" })).then((account) => String(account.id));
+  // The lists wait for the key to prove good: a refused key costs one request.
+  const plain = new Map(ADOPTABLE.map((kind) => [kind.family.collection, self.then(() => lists(async () => (await client.list(kind.family.collection as Collection)) as Props[]))]));
+  // The scan awaits each of them and reports its failure; until then a failure is not unhandled.
+  for (const read of [self, ...plain.values()]) read.catch(() => undefined);
+  return { client, lists, self, plain };
+}
+
 /** Families whose resources are listed one id batch at a time; the others (singletons, families that find their
  * resources their own way) are read by the provider's read one by one. */
 function listedByIds(providerFamily: ProviderFamily): boolean {
   return !providerFamily.find && !providerFamily.family.singleton;
+}
+
+/** A gate that runs tasks at most `limit` at a time, in the order they come. */
+export function limiter(limit: number): <R>(task: () => Promise<R>) => Promise<R> {
+  let active = 0;
+  const waiting: (() => void)[] = [];
+  return async (task) => {
+    if (active < limit) active++;
+    else await new Promise<void>((resolve) => waiting.push(resolve)); // the slot is handed over as it stands
+    try {
+      return await task();
+    } finally {
+      const next = waiting.shift();
+      if (next) next();
+      else active--;
+    }
+  };
 }
 
 /** Runs `work` over `items`, at most `limit` at a time, answers in the items' order. */
@@ -230,13 +272,14 @@ async function compareOne(resource: StateResource, live: Props | undefined, arch
 }
 
 /** Everything one account holds against what the states say, or the account's error. */
-export async function scanAccount(work: AccountWork, options: ScanOptions): Promise<AccountReport> {
+export async function scanAccount(work: AccountWork, options: ScanOptions, started?: AccountReads): Promise<AccountReport> {
   const { target } = work;
   const report: AccountReport = { account: target.name, baseUrl: target.baseUrl, resources: [] };
-  if (!target.credentials) return { ...report, error: target.problem ?? "no credentials" };
-  const client = new AudienceClient({ ...target.credentials, ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}) });
+  const reads = started ?? startReads(target, options);
+  if (!reads) return { ...report, error: target.problem ?? "no credentials" };
+  const { client, lists } = reads;
   try {
-    const self = (await client.request<Props>({ method: "GET", path: "/accounts/current" })).id;
+    const self = await reads.self;
     const docs = new Map<string, Props>();
     const archived = new Map<string, string>();
     const unmanaged: ResourceReport[] = [];
@@ -276,9 +319,10 @@ export async function scanAccount(work: AccountWork, options: ScanOptions): Prom
     };
     // Each document is fetched once: a family a program may own is listed whole (its managed documents and what
     // nobody manages come from that one list); any other family by `?ids=` batches. Each list's resources are
-    // compared as it arrives, while the other lists are under way (a few in flight at once); then, for managed ids
-    // no list answered, whether they were archived.
-    const reads: (() => Promise<void>)[] = [];
+    // compared as it arrives, while the next lists are under way (a few in flight at once: a list's slot is free
+    // again once it has arrived, so the service works while this process compares); then, for managed ids no list
+    // answered, whether they were archived.
+    const compared: Promise<void>[] = [];
     const compareListed = async (collection: string, resources: StateResource[], listedDocs: Props[]) => {
       const wanted = new Set(resources.map((r) => r.id));
       const providerFamily = providerFamilies[collection]!;
@@ -290,23 +334,24 @@ export async function scanAccount(work: AccountWork, options: ScanOptions): Prom
     };
     for (const collection of families) {
       const resources = listed(collection);
-      if (ADOPTABLE.includes(providerFamilies[collection]!)) {
-        reads.push(async () => compareListed(collection, resources, (await client.list(collection as Collection)) as Props[]));
+      const plain = reads.plain.get(collection);
+      if (plain) {
+        compared.push(plain.then((listedDocs) => compareListed(collection, resources, listedDocs)));
         continue;
       }
       for (let start = 0; start < resources.length; start += MAX_IDS_PER_REQUEST) {
         const batch = resources.slice(start, start + MAX_IDS_PER_REQUEST);
-        reads.push(async () => compareListed(collection, batch, await listIds(collection, batch.map((r) => r.id))));
+        compared.push(lists(() => listIds(collection, batch.map((r) => r.id))).then((listedDocs) => compareListed(collection, batch, listedDocs)));
       }
     }
-    await pool(reads, LISTS_AT_ONCE, (read) => read());
+    await Promise.all(compared);
     const archivedReads = families.flatMap((collection) => {
       const absent = listed(collection).filter((r) => !docs.has(keyOf(r))).map((r) => r.id);
       return absent.length > 0 && providerFamilies[collection]!.family.archivable ? [{ collection, absent }] : [];
     });
-    await pool(archivedReads, LISTS_AT_ONCE, async ({ collection, absent }) => {
+    await Promise.all(archivedReads.map(({ collection, absent }) => lists(async () => {
       for (const doc of await listIds(collection, absent, { archived: true })) archived.set(`${collection}\0${String(doc.id)}`, String(doc.archived_at));
-    });
+    })));
     for (const resource of work.managed) await check(resource);
     report.resources.push(...work.managed.flatMap((r) => reports.get(r) ?? []));
     unmanaged.sort((a, b) => a.type.localeCompare(b.type) || a.name.localeCompare(b.name) || a.id.localeCompare(b.id));

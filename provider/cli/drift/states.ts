@@ -59,6 +59,17 @@ const document = z.object({
   }).loose(),
 }).loose();
 
+type StateDocument = z.output<typeof document>;
+
+/** What `document` accepts, told by one walk that copies nothing. */
+function wellFormed(value: unknown): value is { version: 3; deployment: Omit<StateDocument["deployment"], "resources"> & { resources?: StateDocument["deployment"]["resources"] } } {
+  if (!isObject(value) || value.version !== 3 || !isObject(value.deployment)) return false;
+  const { secrets_providers: providers, resources } = value.deployment;
+  if (providers !== undefined && !(isObject(providers) && typeof providers.type === "string")) return false;
+  if (resources === undefined) return true;
+  return Array.isArray(resources) && resources.every((r) => isObject(r) && typeof r.urn === "string" && r.urn.startsWith("urn:pulumi:") && typeof r.type === "string");
+}
+
 /** Expands globs; a pattern matching nothing is an error (a typo must not pass as "no drift"). */
 export async function expandStates(patterns: string[]): Promise<string[]> {
   const files: string[] = [];
@@ -167,13 +178,20 @@ export async function loadState(file: string, passphrase: string | undefined): P
   } catch {
     throw new InputError(`--state ${file}: not JSON; expected a state file of \`audience run\` (.audience/state/<stack>.json) or \`pulumi stack export\``);
   }
-  const checked = document.safeParse(parsed);
-  if (!checked.success) {
-    const issue = checked.error.issues[0];
-    const where = issue?.path.map(String).join(".") || "(document)";
-    throw new InputError(`--state ${file}: neither a state file of \`audience run\` nor a \`pulumi stack export\` document (${where}: ${issue?.message ?? "unexpected"})`);
+  // A well-formed state (the usual case) is taken as parsed; the schema, which copies every resource, only
+  // names what is wrong with the others.
+  let deployment: StateDocument["deployment"];
+  if (wellFormed(parsed)) {
+    deployment = { ...parsed.deployment, resources: parsed.deployment.resources ?? [] };
+  } else {
+    const checked = document.safeParse(parsed);
+    if (!checked.success) {
+      const issue = checked.error.issues[0];
+      const where = issue?.path.map(String).join(".") || "(document)";
+      throw new InputError(`--state ${file}: neither a state file of \`audience run\` nor a \`pulumi stack export\` document (${where}: ${issue?.message ?? "unexpected"})`);
+    }
+    deployment = checked.data.deployment;
   }
-  const { deployment } = checked.data;
   const programDir = programDirOf(file);
   const open = await opener(deployment.secrets_providers, passphrase);
   const stack = deployment.resources[0]?.urn.split("::")[0]?.slice("urn:pulumi:".length) ?? basename(file, ".json");
