@@ -106,23 +106,40 @@ export interface MonitorServer {
  * The first frame inside the project and outside node_modules: the SDK's own position names the resource class's
  * constructor (a library file), its stack trace the program line that called it.
  */
-function sourcePosition(req: InstanceType<typeof resourceProto.RegisterResourceRequest>, projectDir: string | undefined): string | undefined {
-  if (projectDir === undefined) return undefined;
+function sourcePosition(req: InstanceType<typeof resourceProto.RegisterResourceRequest>, projectFile: (uri: string) => string | undefined): string | undefined {
   const frames = [req.getSourceposition(), ...(req.getStacktrace()?.getFramesList().map((f) => f.getPc()) ?? [])];
   for (const pos of frames) {
-    if (!pos?.getUri().startsWith("file:") || pos.getLine() <= 0) continue;
-    // The SDK makes a URL of each frame's file, which under ESM already is one: `file:///program/file:/...`.
-    const path = fileURLToPath(pos.getUri());
-    const rel = relative(projectDir, path.includes("/file:/") ? fileURLToPath(path.slice(path.indexOf("file:/"))) : path).split(sep).join("/");
-    if (rel.startsWith("..") || isAbsolute(rel) || rel.split("/").includes("node_modules")) continue;
-    return `project:///${rel}#${pos.getLine()}${pos.getColumn() > 0 ? `,${pos.getColumn()}` : ""}`;
+    if (!pos || pos.getLine() <= 0) continue;
+    const rel = projectFile(pos.getUri());
+    if (rel !== undefined) return `project:///${rel}#${pos.getLine()}${pos.getColumn() > 0 ? `,${pos.getColumn()}` : ""}`;
   }
   return undefined;
+}
+
+/**
+ * A frame's file as a path in the project (`/`-separated), or undefined when it is outside it or in node_modules;
+ * remembered by URI, as every resource's stack names the same few files.
+ */
+function projectFiles(projectDir: string): (uri: string) => string | undefined {
+  const known = new Map<string, string | undefined>();
+  return (uri) => {
+    if (known.has(uri)) return known.get(uri);
+    let rel: string | undefined;
+    if (uri.startsWith("file:")) {
+      // The SDK makes a URL of each frame's file, which under ESM already is one: `file:///program/file:/...`.
+      const path = fileURLToPath(uri);
+      rel = relative(projectDir, path.includes("/file:/") ? fileURLToPath(path.slice(path.indexOf("file:/"))) : path).split(sep).join("/");
+      if (rel.startsWith("..") || isAbsolute(rel) || rel.split("/").includes("node_modules")) rel = undefined;
+    }
+    known.set(uri, rel);
+    return rel;
+  };
 }
 
 export async function startMonitor(handler: MonitorHandler, projectDir?: string): Promise<MonitorServer> {
   let rootUrn = "";
   const { featureEnums, severities } = stubEnums();
+  const projectFile = projectDir === undefined ? undefined : projectFiles(projectDir);
   const monitor = {
     getDeploymentInfo: unary(() => new resourceProto.DeploymentInfo().setSupportedfeaturesList(featureEnums)),
     supportsFeature: unary((req: InstanceType<typeof resourceProto.SupportsFeatureRequest>) => new resourceProto.SupportsFeatureResponse().setHassupport(FEATURES.has(req.getId()))),
@@ -148,7 +165,7 @@ export async function startMonitor(handler: MonitorHandler, projectDir?: string)
       };
       const timeouts = req.getCustomtimeouts();
       if (timeouts) reg.customTimeouts = { create: timeouts.getCreate(), update: timeouts.getUpdate(), delete: timeouts.getDelete() };
-      const declaredAt = sourcePosition(req, projectDir);
+      const declaredAt = projectFile && sourcePosition(req, projectFile);
       if (declaredAt) reg.sourcePosition = declaredAt;
       if (req.hasProtect()) reg.protect = req.getProtect();
       if (req.hasRetainondelete()) reg.retainOnDelete = req.getRetainondelete();

@@ -88,6 +88,16 @@ export class PassphraseCrypter {
   }
 }
 
+/**
+ * Starts deriving the key of a salt state (as `open` will) on libuv's thread pool, so that the derivation, about a
+ * second by design, overlaps what the process does until it opens the stack. Kept in memory only; a salt state that
+ * is not one is left for `open` to report.
+ */
+export function startDeriving(passphrase: string, saltState: string): void {
+  const salt = saltState.split(":")[1];
+  if (salt) deriveKey(passphrase, Buffer.from(salt, "base64")).catch(() => undefined);
+}
+
 function deriveKey(passphrase: string, salt: Buffer): Promise<Buffer> {
   // The derivation takes about a second by design; runs in one process reuse it.
   const id = createHash("sha256").update(salt).update("\0").update(passphrase).digest("hex");

@@ -1,5 +1,5 @@
 // Where a stack's files are and how its secrets open: cheap to import, for commands that only read or write them.
-import { readFileSync } from "node:fs";
+import { closeSync, openSync, readFileSync, readSync } from "node:fs";
 import { join, resolve } from "node:path";
 
 /** A program's project or stack files are missing or wrong. */
@@ -23,4 +23,33 @@ export function resolvePassphrase(explicit?: string): string {
   const file = process.env["PULUMI_CONFIG_PASSPHRASE_FILE"];
   if (file) return readFileSync(file, "utf8").replace(/\r?\n$/, "");
   throw new ProjectError("set PULUMI_CONFIG_PASSPHRASE (or PULUMI_CONFIG_PASSPHRASE_FILE): the stack's secrets are encrypted with it");
+}
+
+/**
+ * The salt states a run of the stack will open, as far as a glance finds them: the state file's (from its first
+ * bytes, where this engine writes it) and the stack config's `encryptionsalt`. A hint for starting key derivations
+ * early: what the run opens is read properly when it loads them.
+ */
+export function stackSaltStates(projectDir: string, stack: string, stateDir?: string): string[] {
+  const salts: string[] = [];
+  const head = readHead(stackStatePath(projectDir, stack, stateDir), 4096);
+  const inState = /"secrets_providers":\s*\{\s*"type":\s*"passphrase",\s*"state":\s*\{\s*"salt":\s*"([^"]+)"/.exec(head)?.[1];
+  if (inState) salts.push(inState);
+  const inConfig = /^encryptionsalt:[ \t]*["']?([^"'\s]+)/m.exec(readHead(join(resolve(projectDir), `Pulumi.${stack}.yaml`), 1 << 16))?.[1];
+  if (inConfig && inConfig !== inState) salts.push(inConfig);
+  return salts;
+}
+
+/** A file's first `bytes` bytes, as text; "" when it cannot be read. */
+function readHead(path: string, bytes: number): string {
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, "r");
+    const buffer = Buffer.alloc(bytes);
+    return buffer.toString("utf8", 0, readSync(fd, buffer, 0, bytes, 0));
+  } catch {
+    return "";
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
 }

@@ -1,16 +1,26 @@
 // The passphrase secrets provider against salt states made by Pulumi itself, and the property helpers the
 // engine uses for secrets, diffs and ignoreChanges.
+import { createCipheriv, pbkdf2, pbkdf2Sync, randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { PassphraseCrypter, PassphraseError } from "../../provider/engine/index.ts";
 import { loadProject, loadStackConfig, programConfigEnv } from "../../provider/engine/project.ts";
+import { startDeriving } from "../../provider/engine/secrets.ts";
+import { Snapshot } from "../../provider/engine/snapshot.ts";
+import { stackSaltStates } from "../../provider/engine/stack-files.ts";
 import { annotateSecrets, applyIgnoreChanges, changedKeys, makeSecret, SECRET_SIG, SIG_KEY } from "../../provider/protocol/values.ts";
 
 // From Pulumi's own passphrase manager tests: made with the passphrase "password", and with "".
 const PULUMI_SALT = "v1:fozI5u6B030=:v1:F+6ZduKKd8G0/V7L:PGMFeIzwobWRKmEAzUdaQHqC5mMRIQ==";
 const PULUMI_EMPTY_SALT = "v1:LVuDkcjhUns=:v1:WPbL+tmbxnqWswQ2:lebZxStyHT3IZkmbN+3xCx9zqtoPog==";
+
+// Key derivations counted, each still made by node:crypto.
+vi.mock("node:crypto", async (importOriginal) => {
+  const real = await importOriginal<typeof import("node:crypto")>();
+  return { ...real, pbkdf2: vi.fn(real.pbkdf2) };
+});
 
 describe("passphrase secrets, as Pulumi's passphrase provider", () => {
   it("opens a salt state Pulumi wrote, with its passphrase only", async () => {
@@ -49,6 +59,44 @@ describe("passphrase secrets, as Pulumi's passphrase provider", () => {
       // A damaged secure value is named by its key.
       writeFileSync(join(dir, "Pulumi.damaged.yaml"), `encryptionsalt: ${PULUMI_SALT}\nconfig:\n  audience:apiKey:\n    secure: v1:abc:def\n`);
       await expect(loadStackConfig(project, "damaged", "password")).rejects.toThrow(/Pulumi\.damaged\.yaml: "audience:apiKey": malformed ciphertext/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("keys derived early", () => {
+  it("a key started early is the one opening the stack uses: derived once", async () => {
+    // A salt state as Pulumi's passphrase provider makes one: PBKDF2-SHA256, then "pulumi" sealed with AES-256-GCM.
+    const salt = randomBytes(8);
+    const nonce = randomBytes(12);
+    const cipher = createCipheriv("aes-256-gcm", pbkdf2Sync("early", salt, 1_000_000, 32, "sha256"), nonce);
+    const sealed = Buffer.concat([cipher.update("pulumi", "utf8"), cipher.final(), cipher.getAuthTag()]);
+    const saltState = `v1:${salt.toString("base64")}:v1:${nonce.toString("base64")}:${sealed.toString("base64")}`;
+    const derivations = () => vi.mocked(pbkdf2).mock.calls.length;
+    const before = derivations();
+    startDeriving("early", saltState);
+    expect(derivations()).toBe(before + 1);
+    await expect(PassphraseCrypter.open("early", saltState)).resolves.toBeInstanceOf(PassphraseCrypter);
+    expect(derivations()).toBe(before + 1);
+    // Not a salt state: nothing starts, and opening it still says what is wrong.
+    startDeriving("early", "not-a-salt");
+    expect(derivations()).toBe(before + 1);
+  });
+
+  it("finds the salts a run opens: its state file's and its stack config's", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "engine-salts-"));
+    try {
+      writeFileSync(join(dir, "Pulumi.yaml"), "name: shop\nruntime: nodejs\nmain: index.ts\n");
+      expect(stackSaltStates(dir, "dev")).toEqual([]);
+      writeFileSync(join(dir, "Pulumi.dev.yaml"), `config:\n  shop:region: eu\nencryptionsalt: ${PULUMI_SALT}\n`);
+      expect(stackSaltStates(dir, "dev")).toEqual([PULUMI_SALT]);
+      // A state file as the engine writes it, with a salt of its own.
+      const snapshot = await Snapshot.load(join(dir, "state", "dev.json"), "password");
+      await snapshot.save();
+      await snapshot.close();
+      expect(stackSaltStates(dir, "dev", join(dir, "state"))).toEqual([snapshot.crypter.saltState, PULUMI_SALT]);
+      expect(stackSaltStates(dir, "other", join(dir, "state"))).toEqual([]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -1,6 +1,7 @@
 // `audience run preview|up|refresh|destroy`: options here; the engine (provider/cli/run.ts) loads only when it runs.
 import { InvalidArgumentError, Option, type Command } from "commander";
 import type { Operation } from "../../engine/index.ts";
+import { resolvePassphrase, stackSaltStates } from "../../engine/stack-files.ts";
 import type { RunFlags } from "../run.ts";
 import { stackOptions } from "../stack-options.ts";
 import { UsageError } from "../usage.ts";
@@ -14,6 +15,18 @@ function keyValues(flag: "--config" | "--secret") {
     if (eq <= 0) throw new UsageError(`${flag}${flag === "--secret" ? "" : ` "${arg}"`}: expected key=value`);
     return { ...previous, [arg.slice(0, eq)]: arg.slice(eq + 1) };
   };
+}
+
+/** Starts deriving the keys of the stack's secrets (about a second each, by design) while the engine loads. */
+async function startStackKeys({ cwd, stack, stateDir }: RunFlags): Promise<void> {
+  let passphrase: string;
+  try {
+    passphrase = resolvePassphrase();
+  } catch {
+    return; // the run says what is missing
+  }
+  const { startDeriving } = await import("../../engine/secrets.ts");
+  for (const salt of stackSaltStates(cwd, stack, stateDir)) startDeriving(passphrase, salt);
 }
 
 function wholeNumber(arg: string): number {
@@ -35,5 +48,8 @@ export function define(program: Command): void {
     .option("--debug", "keep the program's stack traces in its errors")
     .option("--faithful", "run as the Pulumi CLI runs: this package's installed provider in Pulumi's own hosts, no shortcut (also AUDIENCE_FAITHFUL=1)")
     .addHelpText("after", "\nConfig comes from Pulumi.yaml, then Pulumi.<stack>.yaml (see `audience config`), then -c/--secret.\nSecrets in the state are encrypted with PULUMI_CONFIG_PASSPHRASE, as Pulumi's passphrase provider does.")
-    .action(async (operation: Operation, flags: RunFlags) => (await import("../run.ts")).runCommand(operation, flags));
+    .action(async (operation: Operation, flags: RunFlags) => {
+      await startStackKeys(flags);
+      return (await import("../run.ts")).runCommand(operation, flags);
+    });
 }
