@@ -76,8 +76,9 @@ export function packPlugin(options: PackOptions): Packed {
   mkdirSync(folder, { recursive: true });
 
   // Compiled straight into the folder (a build in the checkout's dist/ would shadow its sources), the package's own
-  // imports (`pulumi-audience/sdk/contract`) type-checked against the sources, as they are not built yet.
-  execFileSync(process.execPath, [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", join(ROOT, "tsconfig.build.json"), "--customConditions", "source", "--outDir", join(folder, "dist")], { stdio: "inherit" });
+  // imports (`pulumi-audience/sdk/contract`) type-checked against the sources, as they are not built yet. A release
+  // is built whole: no incremental build record in the folder.
+  execFileSync(process.execPath, [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", join(ROOT, "tsconfig.build.json"), "--customConditions", "source", "--incremental", "false", "--outDir", join(folder, "dist")], { stdio: "inherit" });
   for (const file of ["PulumiPlugin.yaml", "README.md", "bin"]) cpSync(join(ROOT, file), join(folder, file), { recursive: true, dereference: true });
   writeJson(join(folder, "package.json"), pluginManifest(manifest, options.server));
   writeJson(join(folder, "package-lock.json"), lock);

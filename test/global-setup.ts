@@ -25,9 +25,14 @@ export function isBuildStale(root: string): boolean {
   return sources > newest(dist, ".js");
 }
 
-export default function setup(): void {
-  if (!isBuildStale(ROOT)) return;
+/** Builds dist/ (npm run build) when any source is newer than it: the one build of a test run. */
+export function buildIfStale(root: string = ROOT): void {
+  if (!isBuildStale(root)) return;
   const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
   process.stderr.write("dist/ is older than its sources: building it first (npm run build)\n");
-  execFileSync(process.execPath, [tsc, "-p", join(ROOT, "tsconfig.build.json")], { cwd: ROOT, stdio: "inherit" });
+  execFileSync(process.execPath, [tsc, "-p", join(root, "tsconfig.build.json")], { cwd: root, stdio: "inherit" });
+}
+
+export default function setup(): void {
+  buildIfStale();
 }

@@ -1,4 +1,4 @@
-// The `audience` command as a user meets it: a child process from the sources, its output and exit status.
+// The `audience` command as a user meets it: a child process of bin/audience.js, its output and exit status.
 import { spawn } from "node:child_process";
 import { cpSync, mkdtempSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -12,16 +12,26 @@ export interface CliResult {
   stderr: string;
 }
 
+/** `audience` as installed: bin/audience.js on the built dist/, which test/global-setup.ts keeps as new as its sources. */
+export const BUILT_AUDIENCE = join(ROOT, "bin", "audience.js");
+
 /**
- * Runs `audience ...args` off a terminal; `input` is written to its stdin. Bounded: a hung command is killed after
- * `timeoutMs` (a minute by default). `built`: the command as installed (bin/audience.js running the built files of
- * dist/, which must be there), without the `source` condition.
+ * This process's environment without its NODE_OPTIONS (the `source` condition this checkout's tests run with), plus
+ * `env`: what a user's shell gives a command.
  */
-export function audience(args: string[], { env = {}, input, cwd, timeoutMs = 60_000, built = false }: { env?: NodeJS.ProcessEnv; input?: string; cwd?: string; timeoutMs?: number; built?: boolean } = {}): Promise<CliResult> {
-  const command = built ? [join(ROOT, "bin", "audience.js")] : ["--conditions=source", join(ROOT, "provider", "cli", "main.ts")];
-  const { NODE_OPTIONS, ...inherited } = process.env;
-  const child = spawn(process.execPath, [...command, ...args], {
-    env: { ...inherited, ...(built || NODE_OPTIONS === undefined ? {} : { NODE_OPTIONS }), PULUMI_CONFIG_PASSPHRASE_FILE: "", ...env },
+export function userEnv(env: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const { NODE_OPTIONS: _ours, ...inherited } = process.env;
+  return { ...inherited, ...env };
+}
+
+/**
+ * Runs `audience ...args` off a terminal, as installed (BUILT_AUDIENCE, without the `source` condition: the sources
+ * are what dist/ is built from, and a start from dist/ loads no TypeScript); `input` is written to its stdin. Bounded:
+ * a hung command is killed after `timeoutMs` (a minute by default).
+ */
+export function audience(args: string[], { env = {}, input, cwd, timeoutMs = 60_000 }: { env?: NodeJS.ProcessEnv; input?: string; cwd?: string; timeoutMs?: number } = {}): Promise<CliResult> {
+  const child = spawn(process.execPath, [BUILT_AUDIENCE, ...args], {
+    env: userEnv({ PULUMI_CONFIG_PASSPHRASE_FILE: "", ...env }),
     stdio: ["pipe", "pipe", "pipe"],
     timeout: timeoutMs,
     ...(cwd ? { cwd } : {}),

@@ -16,9 +16,8 @@ const tarball = `pulumi-audience-${manifest.version}.tgz`;
 const parent = mkdtempSync(join(tmpdir(), "cli-new-"));
 const dir = join(parent, "shop");
 const env = { PULUMI_CONFIG_PASSPHRASE: PASSPHRASE };
-// The command as installed: the built files of this checkout (the pack of `audience new` built them), so that the
-// program loads pulumi-audience from its own node_modules as under the Pulumi CLI.
-const inProgram = (...args: string[]) => audience([...args, "--cwd", dir], { env, built: true });
+// The command as installed, so that the program loads pulumi-audience from its own node_modules as under the Pulumi CLI.
+const inProgram = (...args: string[]) => audience([...args, "--cwd", dir], { env });
 
 let emulator: RunningEmulator;
 beforeAll(async () => {

@@ -15,6 +15,7 @@ import { emulatorControl } from "../engine/emulator-control.ts";
 import { runProgram } from "../../provider/cli/program.ts";
 import { installedProgram, removeInstalledPrograms } from "../engine/installed.ts";
 import { audiencePending } from "../engine/pending-step.ts";
+import { BUILT_AUDIENCE, userEnv } from "./helpers.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const FIXTURE = join(ROOT, "test", "engine", "fixtures", "chaos");
@@ -89,25 +90,37 @@ afterAll(() => {
   }
 });
 
-/** Kills an `audience run up` once the service has received `after` creates, resolves its pending creates, runs up again. */
-async function killedThenResolved({ after, faithful }: Moment, program: string): Promise<Outcome> {
+interface Account {
+  apiKey: string;
+  /** Another stack's resources in it. */
+  others: string[];
+  /** When they were made (this process's clock). */
+  made: number;
+}
+
+/** An account for a moment, with another stack's resources: (a) same name and configuration, (b) same name, another configuration. */
+async function accountWithOthers({ after, faithful }: Moment): Promise<Account> {
   const { api_key: apiKey } = (await control("POST", "/accounts", { name: `pending-${faithful}-${after}` })) as { api_key: string };
-  const env = { AUDIENCE_BASE_URL: `${emulator.url}/v1`, AUDIENCE_API_KEY: apiKey, PULUMI_CONFIG_PASSPHRASE: PASSPHRASE, ...(faithful ? { NODE_OPTIONS: "" } : {}) };
-  // Another stack of the account, before the run: (a) same name and configuration, (b) same name, another configuration.
   const others = [
     (await api(apiKey, "POST", "/cohorts", { name: "Chaos cohort 0.0", stream_name: "transactions", min_count: 1 })).id,
     (await api(apiKey, "POST", "/cohorts", { name: "Chaos cohort 0.1", stream_name: "transactions", min_count: 99 })).id,
   ];
-  // Older than the allowance for the service's clock (5 s): made before the run, as far as any window can tell.
-  await sleep(6_000);
+  return { apiKey, others, made: Date.now() };
+}
+
+/** Kills an `audience run up` once the service has received `after` creates, resolves its pending creates, runs up again. */
+async function killedThenResolved({ after, faithful }: Moment, program: string, { apiKey, others, made }: Account): Promise<Outcome> {
+  const env = { AUDIENCE_BASE_URL: `${emulator.url}/v1`, AUDIENCE_API_KEY: apiKey, PULUMI_CONFIG_PASSPHRASE: PASSPHRASE, ...(faithful ? { NODE_OPTIONS: "" } : {}) };
+  // The other stack's resources are older than the allowance for the service's clock (5 s): made before the run, as
+  // far as any window can tell. Every account is made before the first run, so the runs after it need not wait.
+  await sleep(Math.max(0, made + 6_000 - Date.now()));
   const stateDir = join(work, `${faithful ? "faithful" : "fast"}-${after}`);
   await control("DELETE", "/requests");
   await control("PUT", "/faults", { rules: [{ method: "POST", path: "/**", latency_ms: 300 }] });
   const began = Date.now();
   const child = spawn(process.execPath, [
-    "--conditions=source", join(ROOT, "provider", "cli", "main.ts"), "run", "up", "--yes", "--cwd", program, "--state-dir", stateDir,
-    "-c", "groups=1", "--secret", `warehousePassword=${PASSWORD}`, ...(faithful ? ["--faithful"] : []),
-  ], { env: { ...process.env, ...env }, stdio: "ignore" });
+    BUILT_AUDIENCE, "run", "up", "--yes", "--cwd", program, "--state-dir", stateDir, "-c", "groups=1", "--secret", `warehousePassword=${PASSWORD}`, ...(faithful ? ["--faithful"] : []),
+  ], { env: userEnv(env), stdio: "ignore" });
   const exited = new Promise((resolve) => child.once("exit", resolve));
   const posts = async () => ((await control("GET", "/requests?method=POST")) as unknown[]).length;
   for (let waited = 0; (await posts()) < after; waited += 50) {
@@ -124,7 +137,7 @@ async function killedThenResolved({ after, faithful }: Moment, program: string):
   if (faithful) {
     // As a Pulumi CLI user: the stack's export (Pulumi's pending operations carry no start time), then the command.
     const exported = join(stateDir, "export.json");
-    const exportRun = spawn(process.execPath, ["--conditions=source", join(ROOT, "provider", "cli", "main.ts"), "stack", "export", "--cwd", program, "--state-dir", stateDir, "--file", exported], { env: { ...process.env, ...env }, stdio: "ignore" });
+    const exportRun = spawn(process.execPath, [BUILT_AUDIENCE, "stack", "export", "--cwd", program, "--state-dir", stateDir, "--file", exported], { env: userEnv(env), stdio: "ignore" });
     expect(await new Promise((resolve) => exportRun.once("exit", resolve))).toBe(0);
     const document = JSON.parse(readFileSync(exported, "utf8")) as { deployment: { pending_operations?: { startedAt?: number }[] } };
     expect(document.deployment.pending_operations?.some((op) => op.startedAt !== undefined) ?? false).toBe(false);
@@ -175,16 +188,23 @@ async function killedThenResolved({ after, faithful }: Moment, program: string):
 const FAST_MOMENTS = [1, 4, 9, 14];
 const FAITHFUL_MOMENTS = [2, 7, 12];
 
+const MOMENTS: Moment[] = [...FAST_MOMENTS.map((after) => ({ after, faithful: false })), ...FAITHFUL_MOMENTS.map((after) => ({ after, faithful: true }))];
+const accounts = new Map<string, Account>();
+const accountOf = (moment: Moment) => accounts.get(`${moment.faithful}-${moment.after}`)!;
+beforeAll(async () => {
+  for (const moment of MOMENTS) accounts.set(`${moment.faithful}-${moment.after}`, await accountWithOthers(moment));
+});
+
 describe("an up SIGKILLed midway, then `audience pending` and up", { timeout: 900_000 }, () => {
   it.each(FAST_MOMENTS)("fast mode (the engine's own pending records), killed after %i creates: each resource once, all in the state, nothing of another stack taken", async (after) => {
-    const outcome = await killedThenResolved({ after, faithful: false }, FIXTURE);
+    const outcome = await killedThenResolved({ after, faithful: false }, FIXTURE, accountOf({ after, faithful: false }));
     outcomes.push({ after, faithful: false, ...outcome });
     expect(outcome).toMatchObject({ duplicates: 0, orphans: 0, missing: 0, othersTaken: 0 });
   });
 
   it.each(FAITHFUL_MOMENTS)("CLI-faithful mode (Pulumi's pending operations, from an export), killed after %i creates: the same", async (after) => {
     const program = await installedProgram(FIXTURE, "pending");
-    const outcome = await killedThenResolved({ after, faithful: true }, program);
+    const outcome = await killedThenResolved({ after, faithful: true }, program, accountOf({ after, faithful: true }));
     outcomes.push({ after, faithful: true, ...outcome });
     expect(outcome).toMatchObject({ duplicates: 0, orphans: 0, missing: 0, othersTaken: 0 });
   });

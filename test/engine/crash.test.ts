@@ -8,8 +8,8 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, expect, it } from "vitest";
 import { runProgram } from "../../provider/cli/program.ts";
 import { Snapshot } from "../../provider/engine/snapshot.ts";
+import { BUILT_AUDIENCE, userEnv } from "../cli/helpers.ts";
 
-const ROOT = join(import.meta.dirname, "..", "..");
 const FIXTURE = join(import.meta.dirname, "fixtures", "notes");
 const PASSPHRASE = "crash passphrase";
 const dir = mkdtempSync(join(tmpdir(), "engine-crash-"));
@@ -21,8 +21,8 @@ const config = { extra: "6", dropTwo: "true" };
 it("an up killed halfway is finished by the next up", { timeout: 120_000 }, async () => {
   const child = spawn(
     process.execPath,
-    ["--conditions=source", join(ROOT, "provider", "cli", "main.ts"), "run", "up", "--yes", "--cwd", FIXTURE, "--state-dir", dir, ...Object.entries(config).flatMap(([k, v]) => ["-c", `${k}=${v}`])],
-    { env: { ...process.env, NOTES_DIR: dir, PULUMI_CONFIG_PASSPHRASE: PASSPHRASE }, detached: true, stdio: "ignore" },
+    [BUILT_AUDIENCE, "run", "up", "--yes", "--cwd", FIXTURE, "--state-dir", dir, ...Object.entries(config).flatMap(([k, v]) => ["-c", `${k}=${v}`])],
+    { env: userEnv({ NOTES_DIR: dir, PULUMI_CONFIG_PASSPHRASE: PASSPHRASE }), detached: true, stdio: "ignore" },
   );
   const exited = new Promise((resolve) => child.once("exit", resolve));
   for (let waited = 0; journal().filter((l) => l.startsWith("created")).length < 2; waited += 25) {

@@ -1,6 +1,7 @@
 // Programs that use this package as a user's do: installed from `npm pack` (compiled, no `source` condition) into
-// a program folder at another path, for runs in the engine's CLI-faithful mode. The tarball is built once per
-// version of the sources and unpacked into a cache shared by every test file; each program links to it.
+// a program folder at another path, for runs in the engine's CLI-faithful mode and for Pulumi's own hosts. The
+// tarball is made once per version of the sources and unpacked into a cache shared by every test file; each program
+// links to it.
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
@@ -8,6 +9,7 @@ import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll } from "vitest";
+import { buildIfStale } from "../global-setup.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const CACHE = join(ROOT, ".audience", "packed");
@@ -50,13 +52,10 @@ export async function installedModules(): Promise<string> {
   }
   try {
     const work = mkdtempSync(join(CACHE, "work-"));
-    // Packed from a copy of the checkout, whose `prepare` compiles dist/ as a publish does, so the checkout itself
-    // keeps no build that its own runs would take instead of the sources.
-    const checkout = join(work, "checkout");
-    for (const top of [...SOURCES, "README.md", "tsconfig.json", "tsconfig.build.json"]) cpSync(join(ROOT, top), join(checkout, top), { recursive: true });
-    symlinkSync(join(ROOT, "node_modules"), join(checkout, "node_modules"));
-    const [packed] = JSON.parse(execFileSync("npm", ["pack", "--json", "--pack-destination", work], { cwd: checkout, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] })) as { filename: string }[];
-    rmSync(checkout, { recursive: true, force: true });
+    // What `npm pack` makes, its `prepare` (npm run build) being the build this test run made (global-setup.ts): the
+    // one build of a run serves the tests that run dist/ and every installed program.
+    buildIfStale(ROOT);
+    const [packed] = JSON.parse(execFileSync("npm", ["pack", "--ignore-scripts", "--json", "--pack-destination", work], { cwd: ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] })) as { filename: string }[];
     execFileSync("tar", ["-xzf", join(work, packed!.filename), "-C", work]);
     const staged = join(work, "node_modules");
     mkdirSync(staged);

@@ -11,10 +11,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "pulumi-audience/emulator";
 import { emulatorControl } from "./emulator-control.ts";
 import { runProgram } from "../../provider/cli/program.ts";
+import { BUILT_AUDIENCE, userEnv } from "../cli/helpers.ts";
 import { faithfulMode, programDir } from "./installed.ts";
 import { audiencePending } from "./pending-step.ts";
 
-const ROOT = join(import.meta.dirname, "..", "..");
 const FIXTURE = await programDir(join(import.meta.dirname, "fixtures", "chaos"));
 const PASSPHRASE = "interrupt passphrase";
 const PASSWORD = "interrupt-warehouse-password";
@@ -76,9 +76,8 @@ describe.each(["SIGTERM", "SIGKILL"] as const)("an up stopped by %s", { timeout:
     await control("PUT", "/faults", { rules: [{ method: "POST", path: "/**", latency_ms: 400 }] });
     const began = Date.now();
     const child = spawn(process.execPath, [
-      "--conditions=source", join(ROOT, "provider", "cli", "main.ts"), "run", "up", "--yes", "--cwd", FIXTURE, "--state-dir", stateDir,
-      "-c", `groups=${GROUPS}`, "--secret", `warehousePassword=${PASSWORD}`,
-    ], { env: { ...process.env, AUDIENCE_BASE_URL: `${emulator.url}/v1`, AUDIENCE_API_KEY: emulator.apiKey, PULUMI_CONFIG_PASSPHRASE: PASSPHRASE }, stdio: "ignore" });
+      BUILT_AUDIENCE, "run", "up", "--yes", "--cwd", FIXTURE, "--state-dir", stateDir, "-c", `groups=${GROUPS}`, "--secret", `warehousePassword=${PASSWORD}`,
+    ], { env: userEnv({ AUDIENCE_BASE_URL: `${emulator.url}/v1`, AUDIENCE_API_KEY: emulator.apiKey, PULUMI_CONFIG_PASSPHRASE: PASSPHRASE }), stdio: "ignore" });
     const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
     for (let waited = 0; (await creates()) < 6; waited += 100) {
       if (waited > 60_000) throw new Error("the run never created anything");

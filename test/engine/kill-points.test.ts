@@ -11,8 +11,8 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "pulumi-audience/emulator";
 import { emulatorControl } from "./emulator-control.ts";
 import { runProgram } from "../../provider/cli/program.ts";
+import { BUILT_AUDIENCE, userEnv } from "../cli/helpers.ts";
 
-const ROOT = join(import.meta.dirname, "..", "..");
 const FIXTURE = join(import.meta.dirname, "fixtures", "chaos");
 const PASSPHRASE = "kill points passphrase";
 const PASSWORD = "kill-points-warehouse-password";
@@ -40,9 +40,8 @@ it(`up killed with SIGKILL after ${KILL_AFTER.join(", ")} creates, then run agai
   const killedAt: number[] = [];
   for (const target of KILL_AFTER) {
     const child = spawn(process.execPath, [
-      "--conditions=source", join(ROOT, "provider", "cli", "main.ts"), "run", "up", "--yes", "--cwd", FIXTURE, "--state-dir", stateDir,
-      "-c", "groups=1", "--secret", `warehousePassword=${PASSWORD}`,
-    ], { env: { ...process.env, ...env, PULUMI_CONFIG_PASSPHRASE: PASSPHRASE }, stdio: "ignore", detached: true });
+      BUILT_AUDIENCE, "run", "up", "--yes", "--cwd", FIXTURE, "--state-dir", stateDir, "-c", "groups=1", "--secret", `warehousePassword=${PASSWORD}`,
+    ], { env: userEnv({ ...env, PULUMI_CONFIG_PASSPHRASE: PASSPHRASE }), stdio: "ignore", detached: true });
     const exited = new Promise((resolve) => child.once("exit", resolve));
     let finished = false;
     void exited.then(() => (finished = true));

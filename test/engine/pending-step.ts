@@ -1,9 +1,7 @@
 // The documented step after an interrupted `up` under the Pulumi CLI: `audience pending`, run as a user runs it.
 import { execFile } from "node:child_process";
-import { join } from "node:path";
 import { promisify } from "node:util";
-
-const ROOT = join(import.meta.dirname, "..", "..");
+import { BUILT_AUDIENCE, userEnv } from "../cli/helpers.ts";
 
 export interface PendingRun {
   code: number;
@@ -14,7 +12,7 @@ export interface PendingRun {
 /** Runs `audience pending <args>` with the given environment added; resolves whatever its exit status. */
 export async function audiencePending(args: string[], env: Record<string, string>): Promise<PendingRun> {
   try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, ["--conditions=source", join(ROOT, "provider", "cli", "main.ts"), "pending", ...args], { env: { ...process.env, ...env } });
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [BUILT_AUDIENCE, "pending", ...args], { env: userEnv(env) });
     return { code: 0, stdout, stderr };
   } catch (e) {
     const error = e as { code?: number; stdout?: string; stderr?: string };

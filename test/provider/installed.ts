@@ -1,8 +1,9 @@
-// A Pulumi program that uses this package as a user has it: `npm pack`ed, unpacked into the program's own
-// node_modules at another path (its dependencies linked from this checkout's), and Pulumi's dynamic-provider host
-// started as the Pulumi CLI starts it: the launcher script `pulumi-resource-pulumi-nodejs` run directly, with the
-// engine's address as its one argument, the project directory as cwd and the CLI's environment
-// (PULUMI_NODEJS_PROJECT, PULUMI_PROJECT, PULUMI_CONFIG); the CLI then configures it with the namespaced stack config.
+// A Pulumi program that uses this package as a user has it: `npm pack`ed (the one installation every test file
+// shares, test/engine/installed.ts), copied into the program's own node_modules at another path (its dependencies
+// linked from this checkout's), and Pulumi's dynamic-provider host started as the Pulumi CLI starts it: the launcher
+// script `pulumi-resource-pulumi-nodejs` run directly, with the engine's address as its one argument, the project
+// directory as cwd and the CLI's environment (PULUMI_NODEJS_PROJECT, PULUMI_PROJECT, PULUMI_CONFIG); the CLI then
+// configures it with the namespaced stack config.
 import { execFile, spawn } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -13,6 +14,7 @@ import { DynamicProviderHost } from "../../provider/engine/provider-host.ts";
 import type { LaunchedPlugin } from "../../provider/protocol/launch.ts";
 import { grpc, providerRpc } from "../../provider/protocol/proto.ts";
 import type { ResourceProviderClient } from "@pulumi/pulumi/proto/provider_grpc_pb.js";
+import { installedModules } from "../engine/installed.ts";
 import { REPO_ROOT } from "./harness.ts";
 
 const run = promisify(execFile);
@@ -27,8 +29,6 @@ function plainEnv(extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 }
 
 const temporaries: string[] = [];
-let packed: Promise<string> | undefined;
-let unpacked: Promise<string> | undefined;
 
 function temporary(prefix: string): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));
@@ -36,22 +36,9 @@ function temporary(prefix: string): string {
   return dir;
 }
 
-/** Removes what this file made: the tarball, the unpacked package and the programs. */
+/** Removes what this file made: unpacked packages and programs (the shared installation stays). */
 export function removeTemporaries(): void {
   for (const dir of temporaries.splice(0)) rmSync(dir, { recursive: true, force: true });
-  packed = undefined;
-  unpacked = undefined;
-}
-
-/** This checkout packed as `npm pack` makes it (its `prepare` builds dist/): once per test file. */
-export function packedTarball(): Promise<string> {
-  packed ??= (async () => {
-    const into = temporary("audience-pack-");
-    const { stdout } = await run("npm", ["pack", "--json", "--pack-destination", into], { cwd: REPO_ROOT, env: plainEnv({}), maxBuffer: 64 * 1024 * 1024 });
-    const [packedFile] = JSON.parse(stdout.slice(stdout.indexOf("["))) as { filename: string }[];
-    return join(into, packedFile!.filename);
-  })();
-  return packed;
 }
 
 export interface Program {
@@ -67,11 +54,6 @@ export async function unpack(tarball: string): Promise<string> {
   const into = temporary("audience-unpacked-");
   await run("tar", ["xzf", tarball, "-C", into]);
   return join(into, "package");
-}
-
-async function unpackedPackage(): Promise<string> {
-  unpacked ??= packedTarball().then(unpack);
-  return unpacked;
 }
 
 /** `dir`/node_modules as `npm install` would make it, but for this package: links to this checkout's dependencies. */
@@ -92,7 +74,7 @@ export async function program(options: { installed: boolean }): Promise<Program>
   writeFileSync(join(dir, "Pulumi.yaml"), `name: ${project}\nruntime: nodejs\nmain: index.ts\n`);
   writeFileSync(join(dir, "package.json"), `${JSON.stringify({ name: project, private: true, type: "module", dependencies: { "pulumi-audience": "*" } }, null, 2)}\n`);
   const modules = linkDependencies(dir);
-  const source = await unpackedPackage();
+  const source = join(await installedModules(), "pulumi-audience");
   const target = join(modules, "pulumi-audience");
   const installed: Program = {
     dir,
