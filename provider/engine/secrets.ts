@@ -1,10 +1,11 @@
 // Pulumi's passphrase secrets provider: PBKDF2-SHA256 (1,000,000 rounds, 8-byte salt) to an AES-256-GCM key;
 // ciphertext "v1:<nonce>:<sealed+tag>"; the salt state "v1:<salt>:<ciphertext of 'pulumi'>" checks the passphrase.
-import { createCipheriv, createDecipheriv, createHash, pbkdf2, randomBytes } from "node:crypto";
-import { promisify } from "node:util";
+import crypto, { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
 import { SECRET_SIG, SIG_KEY, isSecret, type Value } from "../protocol/values.ts";
 
-const derive = promisify(pbkdf2);
+/** PBKDF2 on libuv's thread pool, looked up on node:crypto when called. */
+const derive = (passphrase: string, salt: Buffer, rounds: number, length: number, digest: string) =>
+  new Promise<Buffer>((resolve, reject) => crypto.pbkdf2(passphrase, salt, rounds, length, digest, (error, key) => (error ? reject(error) : resolve(key))));
 const ROUNDS = 1_000_000;
 const CHECK_PLAINTEXT = "pulumi";
 const keyCache = new Map<string, Promise<Buffer>>();
