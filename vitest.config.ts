@@ -55,9 +55,7 @@ export default defineConfig({
     maxWorkers: 2,
     env: { NODE_OPTIONS: "--conditions=source" },
     projects: [
-      // One module graph per worker: each file importing the contract, the emulator and the engine afresh cost the
-      // unit run more than its tests. Unit tests keep no state between files (servers closed, spies restored).
-      { extends: true, test: { name: "unit", include: ["test/**/*.test.ts"], exclude: E2E, isolate: false } },
+      { extends: true, test: { name: "unit", include: ["test/**/*.test.ts"], exclude: E2E } },
       { extends: true, test: { name: "e2e", include: E2E } },
     ],
   },
