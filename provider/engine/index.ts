@@ -5,7 +5,7 @@ import { nodeProblem } from "pulumi-audience/node-version";
 import { Deployment, type Operation } from "./deployment.ts";
 import type { EngineEvent, StepEvent } from "./events.ts";
 import { childNodeOptions, nodeRuntime, type LanguageRuntime } from "./language.ts";
-import { startMonitor, type MonitorHandler, type MonitorServer } from "./monitor.ts";
+import { startMonitor, type MonitorServer } from "./monitor.ts";
 import { checkStackName, loadProject, loadStackConfig, ProjectError, programConfigEnv, providerConfig, setConfigArg, type Project, type StackConfig } from "./project.ts";
 import { PluginHost } from "./plugin-host.ts";
 import type { EngineExtension, InProcessDynamic } from "./extension.ts";
@@ -131,9 +131,7 @@ interface Prepared {
 }
 
 async function deploy(options: RunOptions, { project, stack, parallel, passphrase, config, encryptionSalt, statePath, dryRun, started }: Prepared): Promise<RunResult> {
-  // A program takes a while to start (its process loads @pulumi/pulumi): it starts while the state loads, and the
-  // monitor holds what it sends until the deployment over that state is ready.
-  const loading = Snapshot.load(statePath, passphrase, encryptionSalt);
+  const snapshot = await Snapshot.load(statePath, passphrase, encryptionSalt);
   // After a failed step the program gets a moment to report and exit; then it is stopped, as Pulumi cancels it.
   const stopProgram = new AbortController();
   let stopTimer: NodeJS.Timeout | undefined;
@@ -168,26 +166,7 @@ async function deploy(options: RunOptions, { project, stack, parallel, passphras
   // The resource monitor serves the program and the providers' logs: started for the first of them, so a refresh or
   // a destroy of this package's resources, which start neither, serves nothing.
   let monitor: Promise<MonitorServer> | undefined;
-  let deployment!: Deployment;
-  let markReady!: (snapshot: Snapshot) => void;
-  let failReady!: (error: unknown) => void;
-  const ready = new Promise<Snapshot>((resolve, reject) => {
-    markReady = resolve;
-    failReady = reject;
-  });
-  ready.catch(() => undefined); // awaited below, once the program is starting
-  const whenReady = async () => {
-    await ready;
-    return deployment;
-  };
-  const served: MonitorHandler = {
-    register: async (reg) => (await whenReady()).register(reg),
-    registerOutputs: async (urn, outputs) => (await whenReady()).registerOutputs(urn, outputs),
-    read: async (req) => (await whenReady()).read(req),
-    invoke: async (token, args, ref) => (await whenReady()).invoke(token, args, ref),
-    log: (severity, message, urn, ephemeral) => void whenReady().then((d) => d.log(severity, message, urn, ephemeral), () => undefined),
-  };
-  const engineAddress = async () => (await (monitor ??= startMonitor(served, project.dir))).address;
+  const engineAddress = async () => (await (monitor ??= startMonitor(deployment, project.dir))).address;
   let host: Promise<DynamicProviderHost> | undefined;
   const dynamicHost = () =>
     (host ??= engineAddress().then((monitorAddress) => DynamicProviderHost.start({
@@ -251,56 +230,30 @@ async function deploy(options: RunOptions, { project, stack, parallel, passphras
   const call = (token: string, args: PropertyMap, ref: string | undefined) => hosts.invoke(token, args, ref);
   const configChecker = (providerType: string) => hosts.configChecker(providerType);
   const checkDefaultProvider = (providerType: string, urn: string) => hosts.checkDefault(providerType, urn);
-  loading.then(async (snapshot) => {
-    deployment = new Deployment({
-      project: project.name, stack, snapshot, dryRun, parallel, emit, provider, configChecker, checkDefaultProvider, call, stackOutputs, extension,
-      asCli: faithful,
-      ...(options.signal ? { signal: options.signal } : {}),
-    });
-    await deployment.reportInterrupted();
-    return snapshot;
-  }).then(markReady, failReady);
-  const runsProgram = options.operation === "preview" || options.operation === "up";
-  let program: Promise<number> | undefined;
-  let startError: unknown;
-  if (runsProgram) {
-    try {
-      program = (options.runtime ?? nodeRuntime).run({
-        project,
-        stack,
-        monitorAddress: await engineAddress(),
-        dryRun,
-        parallel,
-        env: { ...childEnv, ...programConfigEnv(config) },
-        onOutput: (line) => served.log("info", line, ""),
-        signal: stopProgram.signal,
-        asCli: faithful,
-      });
-      program.catch(() => undefined); // awaited below, once the state is loaded
-    } catch (e) {
-      startError = e;
-    }
-  }
-  let snapshot: Snapshot;
-  try {
-    snapshot = await ready;
-  } catch (e) {
-    // The state cannot be read: nothing is deployed; the program, if it started, is stopped.
-    stopProgram.abort();
-    await program?.catch(() => undefined);
-    if (monitor) await monitor.then((m) => m.close(), () => undefined);
-    options.signal?.removeEventListener("abort", stopNow);
-    options.signal?.removeEventListener("abort", cancelPlugins);
-    throw e;
-  }
+  const deployment: Deployment = new Deployment({
+    project: project.name, stack, snapshot, dryRun, parallel, emit, provider, configChecker, checkDefaultProvider, call, stackOutputs, extension,
+    asCli: faithful,
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+  await deployment.reportInterrupted();
 
   // Both processes take a while to load @pulumi/pulumi: when the state holds dynamic resources of other providers,
   // start the host while the program boots. Those served in process need no host.
   if (otherDynamic === dynamicHost && snapshot.resources.some((r) => r.custom && r.id && providerTypeOf(r.type, extension.packageName) === DYNAMIC_PROVIDER_TYPE && !inProcess?.serves(r.outputs))) dynamicHost().catch(() => undefined);
   let error: string | undefined;
   try {
-    if (runsProgram) {
-      if (!program) throw startError;
+    if (options.operation === "preview" || options.operation === "up") {
+      const program = (options.runtime ?? nodeRuntime).run({
+        project,
+        stack,
+        monitorAddress: await engineAddress(),
+        dryRun,
+        parallel,
+        env: { ...childEnv, ...programConfigEnv(config) },
+        onOutput: (line) => deployment.log("info", line, ""),
+        signal: stopProgram.signal,
+        asCli: faithful,
+      });
       // The program is starting: this package's provider loads meanwhile, ready for the first resource it declares.
       if (inProcess) ownProvider(inProcess);
       const code = await program;
