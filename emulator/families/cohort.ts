@@ -4,9 +4,8 @@
 // analysis.
 import { checkStreamConditions, isObject, jsonEqual, type StreamCondition, type StreamPropertyType } from "pulumi-audience/sdk/contract";
 import type { ContextRule, EmulatorFamily } from "../family.ts";
-import { ok, param } from "../openapi.ts";
 import { cohortMembership } from "../outputs/analysis.ts";
-import { analysisOf } from "../outputs/http.ts";
+import { analysisEndpoint } from "../outputs/http.ts";
 import { resourcesOf } from "../outputs/worlds.ts";
 import type { ServiceState } from "../state.ts";
 import { cohortMembers, countMembers } from "../world/cohorts.ts";
@@ -63,10 +62,5 @@ export const cohort: EmulatorFamily = {
     const world = ctx.worldOf(resource.account_id);
     return countMembers(world, cohortMembers(world, resource.doc, resourcesOf(ctx.resources, resource.account_id)));
   },
-  routes(app, ctx) {
-    app.get<{ Params: { id: string } }>("/cohorts/:id/analysis/membership", analysisOf(ctx, "cohorts", cohortMembership));
-  },
-  openApi: () => ({
-    paths: { "/cohorts/{id}/analysis/membership": { get: { summary: "A cohort's membership over time", parameters: [param()], responses: ok() } } },
-  }),
+  ...analysisEndpoint("cohorts", "analysis/membership", cohortMembership, "A cohort's membership over time"),
 };
