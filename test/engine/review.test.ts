@@ -127,15 +127,31 @@ describe("a replace", { timeout: 180_000 }, () => {
 const md5 = (text: string) => createHash("md5").update(text).digest("hex");
 const { takeRequests } = emulatorControl(() => emulator);
 
+/** A stack whose program uploads `people.csv` (`id,name\n1,Ann\n` at first), after its first up. */
+async function uploadedStack() {
+  const stack = await freshStack();
+  const source = join(stack.stateDir, "people.csv");
+  const parts = { parts: "upload", source };
+  try {
+    writeFileSync(source, "id,name\n1,Ann\n");
+    const up = await stack.run("up", parts);
+    expect(up.result.ok, up.text).toBe(true);
+  } catch (error) {
+    stack.close();
+    throw error;
+  }
+  return { stack, source, parts };
+}
+
+/** The upload's bytes replaced in the account, outside the program. */
+function replaceByHand(stack: { apiKey: string }, body: string): Promise<Response> {
+  return fetch(`${emulator.url}/v1/uploads/crm/people.csv`, { method: "POST", headers: { authorization: `Bearer ${stack.apiKey}`, "content-type": "text/csv" }, body });
+}
+
 describe("an upload whose bytes changed", { timeout: 180_000 }, () => {
   it("shows the reason in the plan: md5Hash old -> new, from an edited source file or by hand", async () => {
-    const stack = await freshStack();
-    const source = join(stack.stateDir, "people.csv");
+    const { stack, source, parts } = await uploadedStack();
     try {
-      writeFileSync(source, "id,name\n1,Ann\n");
-      const parts = { parts: "upload", source };
-      const up = await stack.run("up", parts);
-      expect(up.result.ok, up.text).toBe(true);
       expect((await stack.run("preview", parts)).result.changes).toEqual({ same: expect.any(Number) as number });
 
       // The same path, new bytes: the declared inputs are the same, the plan says what differs.
@@ -146,7 +162,7 @@ describe("an upload whose bytes changed", { timeout: 180_000 }, () => {
       expect((await stack.run("up", parts)).result.ok).toBe(true);
 
       // Replaced by hand: refresh records the service's bytes, and the plan puts the declared ones back.
-      await fetch(`${emulator.url}/v1/uploads/crm/people.csv`, { method: "POST", headers: { authorization: `Bearer ${stack.apiKey}`, "content-type": "text/csv" }, body: "id\n9\n" });
+      await replaceByHand(stack, "id\n9\n");
       const refreshed = await stack.run("refresh", parts);
       expect(refreshed.text).toContain(`    md5Hash: "${md5("id,name\n1,Ann\n2,Bob\n")}" -> "${md5("id\n9\n")}"\n`);
       const back = await stack.run("preview", parts);
@@ -159,13 +175,8 @@ describe("an upload whose bytes changed", { timeout: 180_000 }, () => {
 
 describe("an upload recorded before md5Hash was an input", { timeout: 180_000 }, () => {
   it("plans nothing and refreshes nothing while its bytes are unchanged; a change of its bytes is still planned", async () => {
-    const stack = await freshStack();
-    const source = join(stack.stateDir, "people.csv");
+    const { stack, source, parts } = await uploadedStack();
     try {
-      writeFileSync(source, "id,name\n1,Ann\n");
-      const parts = { parts: "upload", source };
-      const up = await stack.run("up", parts);
-      expect(up.result.ok, up.text).toBe(true);
       // The state as the code before recorded it: the same, without the md5Hash input.
       const file = join(stack.stateDir, "dev.json");
       const saved = JSON.parse(readFileSync(file, "utf8")) as ReturnType<typeof stack.state>;
@@ -191,7 +202,7 @@ describe("an upload recorded before md5Hash was an input", { timeout: 180_000 },
       expect(edited.text).toContain(`~  update     audience:Upload  people\n    md5Hash: (none) -> "${md5("id,name\n1,Ann\n2,Bob\n")}"\n`);
       // Replaced by hand instead: refresh records the service's bytes as drift.
       writeFileSync(source, "id,name\n1,Ann\n");
-      await fetch(`${emulator.url}/v1/uploads/crm/people.csv`, { method: "POST", headers: { authorization: `Bearer ${stack.apiKey}`, "content-type": "text/csv" }, body: "id\n9\n" });
+      await replaceByHand(stack, "id\n9\n");
       const drifted = await stack.run("refresh", parts);
       expect(drifted.text).toContain(`    md5Hash: (none) -> "${md5("id\n9\n")}"\n`);
       const back = await stack.run("preview", parts);
