@@ -5,7 +5,6 @@
 // unknown: the create is not sent again, and the engine keeps it pending for the next run to look again.
 import { AudienceApiError, ConnectionError } from "pulumi-audience/sdk/client";
 import { jsonEqual, type FamilyDef } from "pulumi-audience/sdk/contract";
-import { OUTCOME_UNKNOWN } from "./controls.ts";
 import type { Service } from "./service.ts";
 import { FAILURE_CODES, withCode } from "./failure.ts";
 import { canonical, keepSecrets, type Props } from "./shape.ts";
@@ -15,7 +14,11 @@ const MAX_CREATE_ATTEMPTS = 4;
 /** How far behind ours the service's clock may run when it stamps `created_at`. */
 const CLOCK_SLACK_MS = 5_000;
 
-export { OUTCOME_UNKNOWN };
+/**
+ * Words that begin the message of a write that failed with its outcome unknown, for the person who reads it; an
+ * engine reads the failure's code (FAILURE_CODES.outcomeUnknown) and keeps the operation pending.
+ */
+export const OUTCOME_UNKNOWN = "outcome unknown:";
 
 /** Whether an error says the request may have taken effect (the SDK client's `outcomeUnknown`). */
 export function outcomeUnknown(error: unknown): boolean {

@@ -11,9 +11,6 @@ export const KIND_KEY = "__kind";
  */
 export const CREATE_STARTED_KEY = "__createStartedAt";
 
-/** Words that begin the message of a create that failed with its outcome unknown (engines keep it pending). */
-export const OUTCOME_UNKNOWN = "outcome unknown:";
-
 /**
  * Set by an engine whose provider host cannot pass a step's timeout (the dynamic provider host): the resource's
  * customTimeouts for this step, in seconds. Never recorded, never sent.
