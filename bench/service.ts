@@ -2,7 +2,7 @@
 //   node --conditions=source bench/service.ts emulator <cohorts>   the emulator, with an account holding <cohorts>
 //                                                                  seeded through its store (not over HTTP)
 //   node --conditions=source bench/service.ts bare <answers.json>  bare node:http answering recorded bytes
-import { randomUUID } from "node:crypto";
+import { newId } from "../emulator/ids.ts";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -57,7 +57,7 @@ if (mode === "bare") {
   const ids: string[] = [];
   state.store.transaction(() => {
     for (let i = 0; i < count; i++) {
-      const id = randomUUID();
+      const id = newId();
       ids.push(id);
       state.save({ ...template, doc: { ...template.doc, id, name: `cohort ${i}` } });
     }
