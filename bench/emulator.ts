@@ -48,6 +48,7 @@ async function withLoader<T>(run: (loader: Server) => Promise<T>): Promise<T> {
     await loader.stop();
   }
 }
+
 /** A server's load figures and the CPU time its process spent per request, in µs. */
 type Served = Load & { cpuUs: number };
 

@@ -5,7 +5,6 @@
 //   node --conditions=source bench/service.ts load                 the load: sends the requests a bench module asks
 //                                                                  for (POST /warm, /load, /timings; see Loader), so
 //                                                                  neither the servers nor the bench share its process
-import { newId } from "../emulator/ids.ts";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -14,6 +13,7 @@ import type { AddressInfo } from "node:net";
 import { Pool } from "undici";
 import { createApp } from "../emulator/app.ts";
 import { FAMILIES } from "../emulator/families/index.ts";
+import { newId } from "../emulator/ids.ts";
 import type { StoredResource } from "../emulator/state.ts";
 import { load, timings, warmUp, type HttpCall, type Load } from "./measure.ts";
 
@@ -44,12 +44,11 @@ const [mode, arg = "0"] = process.argv.slice(2);
 process.once("SIGTERM", () => process.exit(0));
 
 if (mode === "load") {
-  const pool = (origin: string) => new Pool(origin, { connections: 1, pipelining: 1 });
   const tasks: { [P in keyof Loader]: (ask: Parameters<Loader[P]>[0]) => Promise<ReturnType<Loader[P]>> } = {
     "/warm": async ({ origin, call, concurrency, count }) => (await warmUp(origin, call, concurrency, count), null),
     "/load": ({ origin, call, concurrency, ms }) => load(origin, call, concurrency, ms),
     "/timings": async ({ origin, calls }) => {
-      const one = pool(origin);
+      const one = new Pool(origin, { connections: 1, pipelining: 1 });
       try {
         return await timings(calls.length, async (i) => {
           const call = calls[i]!;
