@@ -7,7 +7,8 @@ import { Builds, type BuildSettings } from "./builds.ts";
 import { Faults, type FaultRule } from "./faults.ts";
 import { RequestLog, type LoggedRequest } from "./request-log.ts";
 import { RecordStore, StorageError } from "./store.ts";
-import { maskedCopy, maskSecrets, ServiceState, type Account } from "./state.ts";
+import { maskedCopy, maskSecrets, ServiceState, type Account, type StoredResource } from "./state.ts";
+import { TextCache } from "./text-cache.ts";
 import { FamilyRegistry, singular, type EmulatorFamily } from "./family.ts";
 import { verifySignedUrl } from "./signing.ts";
 import { worldsOf } from "./outputs/worlds.ts";
@@ -130,15 +131,12 @@ export function createApp(options: AppOptions): App {
     }
   });
 
-  // A stored document never changes in place (a save stores a new one), so the text of each one answered is kept
-  // with it, weakly (it goes when the document does).
-  const texts = new WeakMap<object, string>();
-  const textOf = (value: unknown): string => {
-    if (!state.isStoredDoc(value)) return JSON.stringify(value) ?? "null";
-    let text = texts.get(value);
-    if (text === undefined) texts.set(value, (text = JSON.stringify(value)));
-    return text;
-  };
+  // The texts of stored documents answered lately; one replaced or removed leaves with it.
+  const texts = new TextCache();
+  store.watch("resource", (_key, _value, previous) => {
+    if (previous !== undefined) texts.forget((previous as StoredResource).doc);
+  });
+  const textOf = (value: unknown): string => state.isStoredDoc(value) ? texts.textOf(value) : JSON.stringify(value) ?? "null";
 
   const ctx: EmulatorContext = {
     state, builds, faults, webhooks, requests, worldOf: worldsOf(state, options.world),

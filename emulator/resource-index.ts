@@ -21,13 +21,16 @@ function removeFrom(index: Map<string, Set<string>>, id: string, key: string): v
   if (keys?.size === 0) index.delete(id);
 }
 
+/** What most resources name: kept once rather than as two empty arrays per resource. */
+const NO_REFS: Readonly<{ named: readonly string[]; owners: readonly string[] }> = Object.freeze({ named: Object.freeze([]), owners: Object.freeze([]) });
+
 /** What the index keeps of one stored resource. */
 interface Entry {
   resource: StoredResource;
   /** Its place in the creation order, to sort a few found otherwise (e.g. by id) as a listing would. */
   at: number;
   /** The ids it names, as last indexed. */
-  refs: { named: string[]; owners: string[] };
+  refs: Readonly<{ named: readonly string[]; owners: readonly string[] }>;
 }
 
 export class ResourceIndex {
@@ -57,7 +60,8 @@ export class ResourceIndex {
     let members = this.#collections.get(r.collection);
     if (!members) this.#collections.set(r.collection, (members = new Map()));
     // A replaced resource keeps its entry's place (setting a key already present does not move it).
-    const entry: Entry = { resource: r, at: members.get(key)?.at ?? this.#next++, refs: this.#references(r) };
+    const refs = this.#references(r);
+    const entry: Entry = { resource: r, at: members.get(key)?.at ?? this.#next++, refs: refs.named.length + refs.owners.length === 0 ? NO_REFS : refs };
     members.set(key, entry);
     this.#byId.set(String(r.doc.id), entry);
     if (r.doc.managed !== true) this.#counts.set(countKey(r.account_id, r.collection), (this.#counts.get(countKey(r.account_id, r.collection)) ?? 0) + 1);

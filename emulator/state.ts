@@ -1,10 +1,11 @@
 // The emulated service's state: accounts and their keys, resources (wire documents), usage and the outbox,
 // all kept in the durable record store. HTTP concerns live in routes/ and the family modules; this module is the
 // model, reading each family's secrets and references from the contract and its quirks from the modules handed in.
-import { createHash, createHmac, randomBytes, randomUUID } from "node:crypto";
+import { createHash, createHmac, randomBytes } from "node:crypto";
 import { SECRET_PLACEHOLDER, valuesAt, visitPath, type AccountFeature, type FamilyDef } from "pulumi-audience/sdk/contract";
 import type { FamilyRegistry } from "./family.ts";
 import { ResourceIndex } from "./resource-index.ts";
+import { newId } from "./ids.ts";
 import { copyJson } from "./json.ts";
 import { RecordStore } from "./store.ts";
 
@@ -182,7 +183,7 @@ export class ServiceState {
 
   createAccount(input: { name: string; parent_id?: string | null; quotas?: Record<string, number>; early_access?: string[];
     owner_email?: string; id?: string }): Account {
-    const id = input.id ?? randomUUID();
+    const id = input.id ?? newId();
     const account: Account = {
       id, name: input.name, parent_id: input.parent_id ?? null,
       owner_email: input.owner_email ?? `owner+${id.slice(0, 8)}@example.com`,
@@ -307,7 +308,7 @@ export class ServiceState {
   insert(accountId: string, collection: string, fields: Doc): Doc {
     const at = now();
     const doc: Doc = {
-      id: randomUUID(), created_at: at, updated_at: at, resource_type: collection, status: "new",
+      id: newId(), created_at: at, updated_at: at, resource_type: collection, status: "new",
       status_changed_at: at, status_error: null, archived_at: null, last_read_input_at: null,
       last_updated_config_at: at, last_updated_output_at: null, ...fields,
     };
@@ -382,8 +383,8 @@ export class ServiceState {
 
   send(message: Omit<OutboxMessage, "id" | "sent_at">): void {
     const sent_at = now();
-    const key = `${Date.now().toString().padStart(15, "0")}-${randomUUID()}`;
-    this.store.set("outbox", key, { id: randomUUID(), sent_at, ...message });
+    const key = `${Date.now().toString().padStart(15, "0")}-${newId()}`;
+    this.store.set("outbox", key, { id: newId(), sent_at, ...message });
   }
 
   outbox(): OutboxMessage[] {

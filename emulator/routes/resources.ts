@@ -34,7 +34,7 @@ function registerFamily(server: FastifyInstance, ctx: EmulatorContext, family: R
   const { findByKey, onCreate, onChange } = family.emulator;
 
   // A listed document is written as JSON at once: its text, kept for lists answered at once (a streamed list's are
-  // not, or a whole account's texts would stay in memory).
+  // not: a whole account's documents would push every kept text out).
   const listedJson = (request: FastifyRequest, resource: Readonly<StoredResource>, keep: boolean): string => {
     const doc = ctx.present(request, resource);
     return keep ? ctx.json(doc) : JSON.stringify(doc);
