@@ -130,7 +130,7 @@ const isNames = (v: unknown): v is string[] => Array.isArray(v) && v.every(isStr
 const optional = (v: unknown, is: (v: unknown) => boolean) => v === undefined || is(v);
 
 /**
- * A resource as this engine writes it (every member `storedResource` defaults present), checked by hand: zod's check
+ * A resource as this engine writes it (with every member `storedResource` has a default for), checked by hand: zod's check
  * of each resource costs more than parsing the file. One this does not pass goes to `storedResource`, which takes
  * what other tools write and names what is wrong.
  */

@@ -58,7 +58,7 @@ it("--parallel 2 keeps creates and deletes to two at a time", { timeout: 180_000
 });
 
 it("the slots start waiting steps in the order they arrived, never more than the limit at once, however many wait", async () => {
-  // More than wait at once than the queue keeps before it drops the slots already handed out.
+  // More wait at once than the 1,024 handed-out entries the queue keeps before it drops them.
   const inSlot = limiter(3);
   const started: number[] = [];
   let active = 0;
