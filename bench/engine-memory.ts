@@ -3,12 +3,15 @@
 // once, journaled and written to the state file; then a no-op `up`, a refresh and a destroy of the same stack.
 // Run in a child process per size (`--expose-gc`), so that each size starts from the same heap:
 //   node --conditions=source --expose-gc bench/engine-memory.ts <count>   prints one JSON line
+// Before it measures, the same runs at a small size warm the code up, and the stack's key is derived: what is left
+// grows with the count, so the cost of one more resource can be compared between sizes.
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Deployment, type Operation } from "../provider/engine/deployment.ts";
 import type { Registration } from "../provider/engine/monitor.ts";
 import type { ResourceCalls } from "../provider/engine/provider-host.ts";
+import { PassphraseCrypter } from "../provider/engine/secrets.ts";
 import { Snapshot } from "../provider/engine/snapshot.ts";
 import { makeUrn, STACK_TYPE } from "../provider/engine/urn.ts";
 import { PROVIDER_MODULE } from "../provider/runtime/resources/shim.ts";
@@ -27,6 +30,9 @@ export interface EngineMemory {
 }
 
 const TYPE = "pulumi-nodejs:dynamic/audience:Cohort";
+const PASSPHRASE = "bench passphrase";
+/** Resources of the runs that warm the code up before anything is measured. */
+const WARM_UP = 300;
 /** A fresh copy of a string, as each decoded gRPC message holds its own. */
 const copy = (s: string) => Buffer.from(s).toString();
 const gc = () => (globalThis as { gc?: () => void }).gc?.();
@@ -56,10 +62,19 @@ function registration(i: number, stackUrn: string): Registration {
   };
 }
 
-async function run(statePath: string, operation: Operation, count: number, sample: () => void): Promise<{ ms: number; cpuMs: number; held: number }> {
+/** `salt`: the new stack's salt state, its key already derived (about a second by design, and not per resource). */
+interface Measured {
+  ms: number;
+  cpuMs: number;
+  held: number;
+  /** The state file's size once the run is done. */
+  stateBytes: number;
+}
+
+async function run(statePath: string, operation: Operation, count: number, sample: () => void, salt: string): Promise<Measured> {
   const t = performance.now();
   const cpu = process.cpuUsage();
-  const snapshot = await Snapshot.load(statePath, "bench passphrase");
+  const snapshot = await Snapshot.load(statePath, PASSPHRASE, salt);
   const deployment = new Deployment({
     project: "bench", stack: "bench", snapshot, dryRun: false, parallel: 8, emit: sample,
     provider: async () => provider, stackOutputs: async () => ({}),
@@ -88,13 +103,20 @@ async function run(statePath: string, operation: Operation, count: number, sampl
   if (deployment.progress.failed) throw new Error(`${operation}: ${JSON.stringify(deployment.progress.steps.find((s) => s.phase === "failed"))}`);
   await snapshot.compact();
   const spent = process.cpuUsage(cpu);
-  return { ms: performance.now() - t, cpuMs: (spent.user + spent.system) / 1000, held };
+  return { ms: performance.now() - t, cpuMs: (spent.user + spent.system) / 1000, held, stateBytes: statSync(statePath).size };
 }
 
 export async function measureEngineMemory(count: number): Promise<EngineMemory> {
   const dir = mkdtempSync(join(tmpdir(), "audience-engine-memory-"));
   const statePath = join(dir, "bench.json");
   try {
+    const { saltState: salt } = await PassphraseCrypter.open(PASSPHRASE);
+    const cycle = async (path: string, size: number, sample: () => void) => {
+      const results = [];
+      for (const operation of ["up", "up", "refresh", "destroy"] as const) results.push(await run(path, operation, size, sample, salt));
+      return results;
+    };
+    await cycle(join(dir, "warm-up.json"), WARM_UP, () => undefined);
     gc();
     const start = process.memoryUsage().heapUsed;
     let peak = start;
@@ -102,13 +124,9 @@ export async function measureEngineMemory(count: number): Promise<EngineMemory> 
     const sample = () => {
       if (++events % 64 === 0) peak = Math.max(peak, process.memoryUsage().heapUsed);
     };
-    const up = await run(statePath, "up", count, sample);
-    const stateBytes = statSync(statePath).size;
-    const noop = await run(statePath, "up", count, sample);
-    const refresh = await run(statePath, "refresh", count, sample);
-    const destroy = await run(statePath, "destroy", count, sample);
+    const [up, noop, refresh, destroy] = (await cycle(statePath, count, sample)) as [Measured, Measured, Measured, Measured];
     return {
-      count, heldBytes: up.held - start, peakBytes: peak - start, stateBytes,
+      count, heldBytes: up.held - start, peakBytes: peak - start, stateBytes: up.stateBytes,
       ms: { up: up.ms, noop: noop.ms, refresh: refresh.ms, destroy: destroy.ms },
       cpuMs: { up: up.cpuMs, noop: noop.cpuMs, refresh: refresh.cpuMs, destroy: destroy.cpuMs },
     };

@@ -1,18 +1,21 @@
 // Engine rows: `up`, no-op `up` and `destroy` of N independent cohorts, each run as users run it (bin/audience.js, a
-// whole process, on the built package), against the same requests made with undici at the engine's concurrency, and
-// against the floor the Pulumi runtime sets: the cohorts program, and a bare program registering N resources, each
-// run by the language runtime against a monitor that answers at once (bench/program-floor.ts, its own process).
-// Then the engine alone at a small and a large size (bench/engine-memory.ts): what it holds per resource and what
-// each more resource costs.
-import { execFile } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+// whole process, on the built package), against the same requests made with undici at the engine's concurrency in a
+// process of their own (bench/requests.ts), and against the floor the Pulumi runtime sets: the cohorts program, and
+// a bare program registering N resources, each run by the language runtime against a monitor that answers at once
+// (bench/program-floor.ts, its own process).
+// Then scale: a program registering plain cohorts (the registration a Cohort makes, without its declared outputs)
+// through bin/audience.js at a small and a large size, up to 50,000: what each more resource costs and the peak
+// memory of program and engine together. And the engine alone at a small and a large size
+// (bench/engine-memory.ts): what it holds per resource and what each more resource costs.
+import { spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Pool } from "undici";
 import { Snapshot } from "../provider/engine/snapshot.ts";
 import { urnName } from "../provider/engine/urn.ts";
+import { PROVIDER_MODULE } from "../provider/runtime/resources/shim.ts";
 import type { EngineMemory } from "./engine-memory.ts";
-import { assertBuilt, atMost, inParallel, median, ROOT, startChild, type Bench, type Row } from "./measure.ts";
+import { assertBuilt, atMost, median, ROOT, startChild, type Bench, type Row } from "./measure.ts";
 import type { EmulatorReady } from "./service.ts";
 
 /** The engine's default number of operations in flight. */
@@ -32,6 +35,12 @@ for (let i = 0; i < Number(process.env["BENCH_COUNT"]); i++) new audience.Cohort
   bare: `import * as pulumi from "@pulumi/pulumi";
 for (let i = 0; i < Number(process.env["BENCH_COUNT"]); i++) new pulumi.CustomResource("bench:index:Item", \`item-\${i}\`, { name: \`item \${i}\` });
 `,
+  // What a Cohort registers (its type, inputs and provider shim), without the outputs the class declares: the
+  // Pulumi runtime's own floor per resource, served by the engine and the service as a cohort is.
+  plain: `import * as pulumi from "@pulumi/pulumi";
+const shim = ${JSON.stringify(PROVIDER_MODULE)};
+for (let i = 0; i < Number(process.env["BENCH_COUNT"]); i++) new pulumi.CustomResource("pulumi-nodejs:dynamic/audience:Cohort", \`cohort-\${i}\`, { name: \`cohort \${i}\`, deletionMode: "delete", __kind: "cohorts", __provider: shim });
+`,
 };
 
 function writeProgram(name: keyof typeof PROGRAM): string {
@@ -42,13 +51,59 @@ function writeProgram(name: keyof typeof PROGRAM): string {
   return dir;
 }
 
-/** Runs a command to its end: its wall time, its largest process's peak RSS and what it printed. */
-function timed(command: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ ms: number; peakMb: number; stdout: string }> {
+interface Timed {
+  ms: number;
+  /** CPU time of the process and every process it waited for (the program, the provider hosts). */
+  cpuMs: number;
+  /** The most memory the process and its descendants held together (RSS, sampled every 250 ms). */
+  peakMb: number;
+  stdout: string;
+}
+
+/** RSS of a process and its descendants, in MB. */
+function treeRssMb(root: number): number {
+  const children = new Map<number, number[]>();
+  const rss = new Map<number, number>();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      // After the command's name (which may hold spaces): state, ppid, ...; rss (pages) is the 24th field.
+      const fields = readFileSync(`/proc/${entry}/stat`, "utf8").split(") ")[1]!.split(" ");
+      const pid = Number(entry);
+      const ppid = Number(fields[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), pid]);
+      rss.set(pid, (Number(fields[21]) * 4096) / 2 ** 20);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  let total = 0;
+  for (const pending = [root]; pending.length > 0;) {
+    const pid = pending.pop()!;
+    total += rss.get(pid) ?? 0;
+    pending.push(...(children.get(pid) ?? []));
+  }
+  return total;
+}
+
+/** Runs a command to its end: its wall time, CPU time, peak memory with its descendants and what it printed. */
+function timed(command: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<Timed> {
   const t = performance.now();
   return new Promise((resolve, reject) => {
-    execFile("/usr/bin/time", ["-f", "%M", command, ...args], { maxBuffer: 1 << 30, env: { ...process.env, ...env } }, (error, stdout, stderr) => {
-      if (error) return reject(new Error(`${args.slice(0, 4).join(" ")}: ${error.message}\n${stderr.slice(-2000)}`));
-      resolve({ ms: performance.now() - t, peakMb: Math.round(Number(stderr.trim().split("\n").at(-1)) / 1024), stdout });
+    const child = spawn("/usr/bin/time", ["-f", "%U %S", command, ...args], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    const out: Buffer[] = [];
+    let err = "";
+    child.stdout.on("data", (b: Buffer) => out.push(b));
+    child.stderr.on("data", (b: Buffer) => (err = (err + b.toString()).slice(-4000)));
+    let peakMb = 0;
+    const sampler = setInterval(() => (peakMb = Math.max(peakMb, treeRssMb(child.pid!))), 250);
+    child.once("error", reject);
+    child.once("close", (code) => {
+      clearInterval(sampler);
+      const ms = performance.now() - t;
+      if (code !== 0) return reject(new Error(`${args.slice(0, 4).join(" ")}: exit ${code}\n${err.slice(-2000)}`));
+      const [user, system] = err.trim().split("\n").at(-1)!.split(" ").map(Number);
+      resolve({ ms, cpuMs: (user! + system!) * 1000, peakMb: Math.round(peakMb), stdout: Buffer.concat(out).toString() });
     });
   });
 }
@@ -60,22 +115,22 @@ async function againstInstantMonitor(dir: string, count: number, outputs?: strin
 }
 
 interface EngineRun {
-  up: number;
-  noop: number;
+  up: Timed;
+  noop: Timed;
   noopRequests: number;
-  destroy: number;
-  /** The largest process's peak RSS during the `up` (the program's or the engine's). */
-  upPeakMb: number;
+  refresh?: Timed;
+  destroy: Timed;
   /** Each resource's outputs as the state held them before the destroy, by name, in a JSON file. */
   outputs: string;
 }
 
-async function engineRuns(dir: string, count: number, stateDir: string): Promise<EngineRun> {
+/** `up`, a no-op `up`, a refresh (if asked) and `destroy` of the program with `count` resources, each a whole process. */
+async function engineRuns(dir: string, count: number, stateDir: string, { refresh = false } = {}): Promise<EngineRun> {
   const emulator = await startChild<EmulatorReady>("service.ts", ["emulator", "0"]);
   try {
     const env = { AUDIENCE_BASE_URL: `${emulator.ready.url}/v1`, AUDIENCE_API_KEY: emulator.ready.apiKey, BENCH_COUNT: String(count), PULUMI_CONFIG_PASSPHRASE: PASSPHRASE, NODE_OPTIONS: "" };
     const stack = `n${count}`;
-    const run = async (operation: "up" | "destroy") => {
+    const run = async (operation: "up" | "refresh" | "destroy") => {
       const r = await timed(process.execPath, [join(ROOT, "bin", "audience.js"), "run", operation, "--cwd", dir, "--stack", stack, "--state-dir", stateDir, "--yes", "--json"], env);
       const result = JSON.parse(r.stdout) as { ok: boolean; error?: string };
       if (!result.ok) throw new Error(`${operation} of ${count}: ${result.error}`);
@@ -87,33 +142,26 @@ async function engineRuns(dir: string, count: number, stateDir: string): Promise
     const before = await requests();
     const noop = await run("up");
     const noopRequests = (await requests()) - before;
+    const refreshed = refresh ? await run("refresh") : undefined;
     const state = await Snapshot.load(join(stateDir, `${stack}.json`), PASSPHRASE);
     const outputs = join(stateDir, `${stack}-outputs.json`);
     writeFileSync(outputs, JSON.stringify(Object.fromEntries(state.resources.map((r) => [urnName(r.urn), r.outputs]))));
-    return { up: up.ms, upPeakMb: up.peakMb, noop: noop.ms, noopRequests, outputs, destroy: (await run("destroy")).ms };
+    return { up, noop, noopRequests, ...(refreshed ? { refresh: refreshed } : {}), outputs, destroy: await run("destroy") };
   } finally {
     await emulator.stop();
   }
 }
 
-/** The same creates and deletes, with undici, `PARALLEL` at a time. */
-async function undiciRuns(count: number): Promise<{ create: number; remove: number }> {
+/** The same creates, then deletes, with undici, `PARALLEL` at a time, each in a process of its own (bench/requests.ts). */
+async function directRuns(count: number, stateDir: string): Promise<{ create: number; remove: number }> {
   const emulator = await startChild<EmulatorReady>("service.ts", ["emulator", "0"]);
-  const pool = new Pool(emulator.ready.url, { connections: PARALLEL });
   try {
-    const headers = { authorization: `Bearer ${emulator.ready.apiKey}`, "content-type": "application/json" };
-    const ids: string[] = [];
-    const create = await inParallel(count, PARALLEL, async (i) => {
-      const res = await pool.request({ method: "POST", path: "/v1/cohorts", headers, body: JSON.stringify({ name: `cohort ${i}` }) });
-      ids[i] = ((await res.body.json()) as { id: string }).id;
-    });
-    const remove = await inParallel(count, PARALLEL, async (i) => {
-      const res = await pool.request({ method: "DELETE", path: `/v1/cohorts/${ids[i]}`, headers });
-      await res.body.dump();
-    });
-    return { create, remove };
+    const ids = join(stateDir, `direct-${count}.ids`);
+    const requests = (mode: "create" | "delete") =>
+      timed(process.execPath, [join(import.meta.dirname, "requests.ts"), mode, emulator.ready.url, emulator.ready.apiKey, String(count), String(PARALLEL), ids]);
+    const create = await requests("create");
+    return { create: create.ms, remove: (await requests("delete")).ms };
   } finally {
-    await pool.close();
     await emulator.stop();
   }
 }
@@ -124,17 +172,50 @@ async function engineAlone(count: number): Promise<EngineMemory> {
   return JSON.parse(stdout) as EngineMemory;
 }
 
+/** Peak memory of program and engine together that a stack of 50,000 must stay within. */
+const SCALE_PEAK_MB = 2048;
+
+/**
+ * A stack of plain cohorts through bin/audience.js at two small and two large sizes: up, no-op up, refresh and
+ * destroy complete, and each more resource costs as much at the large sizes as at the small ones (CPU time of the
+ * engine and everything it starts, steadier than wall time on a shared machine; wall time in the note).
+ */
+async function scale(plain: string, stateDir: string, quick: boolean): Promise<Row[]> {
+  const sizes = quick ? [200, 400, 1000, 2000] : [1000, 2000, 25_000, 50_000];
+  const runs: EngineRun[] = [];
+  for (const count of sizes) runs.push(await engineRuns(plain, count, stateDir, { refresh: true }));
+  const [smallA, smallB, largeA, largeB] = sizes as [number, number, number, number];
+  const what = `engine with a program, ${largeB.toLocaleString("en-US")} plain cohorts in one stack (bin/audience.js, whole processes)`;
+  const rows: Row[] = [];
+  for (const op of ["up", "noop", "refresh", "destroy"] as const) {
+    const of = (r: EngineRun) => r[op]!;
+    const marginal = (a: number, b: number, key: "cpuMs" | "ms") => (of(runs[b]!)[key] - of(runs[a]!)[key]) / (sizes[b]! - sizes[a]!);
+    const wall = `wall ms per more resource: ${marginal(2, 3, "ms").toFixed(2)} (large), ${marginal(0, 1, "ms").toFixed(2)} (small)`;
+    rows.push(atMost({
+      what, measured: `${op === "noop" ? "no-op up" : op}: CPU ms per more resource, ${largeA.toLocaleString("en-US")} to ${largeB.toLocaleString("en-US")}`, unit: "ms",
+      value: marginal(2, 3, "cpuMs"), baseline: marginal(0, 1, "cpuMs"), baselineWhat: `the same from ${smallA.toLocaleString("en-US")} to ${smallB.toLocaleString("en-US")}`, note: wall,
+    }, 1.2));
+  }
+  const largest = runs[3]!;
+  const peak = Math.max(largest.up.peakMb, largest.noop.peakMb, largest.refresh!.peakMb, largest.destroy.peakMb);
+  const which = (["up", "noop", "refresh", "destroy"] as const).map((op) => `${op} ${largest[op]!.peakMb} MB`).join(", ");
+  rows.push({ what, measured: "peak RSS of program and engine together", unit: "MB", value: peak, baseline: SCALE_PEAK_MB, baselineWhat: "the goal (2 GB)", ratio: peak / SCALE_PEAK_MB, goal: "<= 2 GB", met: peak <= SCALE_PEAK_MB, note: which });
+  rows.push({ what, measured: "up (wall time), whole", unit: "ms", value: largest.up.ms, baseline: runs[0]!.up.ms, baselineWhat: `the same at ${smallA.toLocaleString("en-US")}`, ratio: largest.up.ms / runs[0]!.up.ms, goal: "report", note: `no-op ${Math.round(largest.noop.ms)} ms, refresh ${Math.round(largest.refresh!.ms)} ms, destroy ${Math.round(largest.destroy.ms)} ms` });
+  return rows;
+}
+
 export const engine: Bench = {
   id: "engine",
   async run({ quick }) {
     assertBuilt();
     const cohorts = writeProgram("cohorts");
     const bare = writeProgram("bare");
+    const plain = writeProgram("plain");
     const stateDir = mkdtempSync(join(tmpdir(), "audience-bench-state-"));
     const rows: Row[] = [];
     try {
       for (const count of quick ? [200] : [500, 2000]) {
-        const direct = await undiciRuns(count);
+        const direct = await directRuns(count, stateDir);
         // The floors before and after the engine's runs, so that a change in the machine's load falls on both.
         const bareMs = [await againstInstantMonitor(bare, count)];
         const runs = await engineRuns(cohorts, count, stateDir);
@@ -144,13 +225,15 @@ export const engine: Bench = {
         const floor = median(bareMs);
         const program = median(programMs);
         const what = `engine, ${count.toLocaleString("en-US")} independent cohorts (bin/audience.js, whole process)`;
-        rows.push(atMost({ what, measured: "up (wall time)", unit: "ms", value: runs.up, baseline: program, baselineWhat: FLOOR }, 1.15));
-        rows.push(atMost({ what, measured: "no-op up (wall time)", unit: "ms", value: runs.noop, baseline: floor, baselineWhat: BARE, note: `${runs.noopRequests} service requests` }, 1.3));
-        rows.push(atMost({ what, measured: "destroy (wall time)", unit: "ms", value: runs.destroy, baseline: direct.remove, baselineWhat: `the same DELETEs with undici, ${PARALLEL} at a time, in the bench's process` }, 2));
-        rows.push({ what, measured: "up (wall time)", unit: "ms", value: runs.up, baseline: direct.create, baselineWhat: `the same POSTs with undici, ${PARALLEL} at a time, in the bench's process`, ratio: runs.up / direct.create, goal: "report" });
+        const requests = `with undici, ${PARALLEL} at a time, in a process of their own (bench/requests.ts)`;
+        rows.push(atMost({ what, measured: "up (wall time)", unit: "ms", value: runs.up.ms, baseline: program, baselineWhat: FLOOR }, 1.15));
+        rows.push(atMost({ what, measured: "no-op up (wall time)", unit: "ms", value: runs.noop.ms, baseline: floor, baselineWhat: BARE, note: `${runs.noopRequests} service requests` }, 1.3));
+        rows.push(atMost({ what, measured: "destroy (wall time)", unit: "ms", value: runs.destroy.ms, baseline: direct.remove, baselineWhat: `the same DELETEs ${requests}` }, 2));
+        rows.push({ what, measured: "up (wall time)", unit: "ms", value: runs.up.ms, baseline: direct.create, baselineWhat: `the same POSTs ${requests}`, ratio: runs.up.ms / direct.create, goal: "report" });
         rows.push({ what, measured: `${FLOOR} (wall time)`, unit: "ms", value: program, baseline: floor, baselineWhat: BARE, ratio: program / floor, goal: "report" });
-        rows.push({ what, measured: "up: peak RSS of its largest process (program or engine)", unit: "MB", value: runs.upPeakMb, baseline: runs.upPeakMb, baselineWhat: "(itself)", ratio: 1, goal: "report" });
+        rows.push({ what, measured: "up: peak RSS of program and engine together", unit: "MB", value: runs.up.peakMb, baseline: runs.up.peakMb, baselineWhat: "(itself)", ratio: 1, goal: "report" });
       }
+      rows.push(...(await scale(plain, stateDir, quick)));
       // The engine alone, without a program or a service: what it holds and what one more resource costs.
       const [smallA, smallB, largeA, largeB] = quick ? [500, 1000, 2500, 5000] : [1000, 2000, 25_000, 50_000];
       const small = [await engineAlone(smallA), await engineAlone(smallB)] as const;

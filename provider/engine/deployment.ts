@@ -317,9 +317,12 @@ function unresolved(urn: string, reg: Registration): Registered {
 }
 
 /** Runs functions at most `limit` at a time, the others waiting in order. */
-function limiter(limit: number): <T>(fn: () => Promise<T>) => Promise<T> {
+export function limiter(limit: number): <T>(fn: () => Promise<T>) => Promise<T> {
   let active = 0;
-  const queue: (() => void)[] = [];
+  // Read from `head`, not shifted: a program registers every resource at once, and shifting a queue of tens of
+  // thousands moves all of them each time a slot frees.
+  let queue: ((() => void) | undefined)[] = [];
+  let head = 0;
   return async (fn) => {
     if (active >= limit) await new Promise<void>((resolve) => queue.push(resolve));
     active++;
@@ -327,7 +330,13 @@ function limiter(limit: number): <T>(fn: () => Promise<T>) => Promise<T> {
       return await fn();
     } finally {
       active--;
-      queue.shift()?.();
+      const next = queue[head];
+      if (next) queue[head++] = undefined;
+      if (head > 1024 && head * 2 > queue.length) {
+        queue = queue.slice(head);
+        head = 0;
+      }
+      next?.();
     }
   };
 }

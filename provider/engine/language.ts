@@ -2,6 +2,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
+import { totalmem } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { ProjectError, type Project } from "./project.ts";
@@ -14,6 +15,18 @@ export function childNodeOptions(env: NodeJS.ProcessEnv = process.env): string {
   const ours = [...process.execArgv, ...(process.env["NODE_OPTIONS"] ?? "").split(/\s+/)];
   const source = ours.some((a) => a === "--conditions=source" || a === "-C=source");
   return source && !/(^|\s)--conditions=source(\s|$)/.test(options) ? `${options} --conditions=source`.trim() : options;
+}
+
+/**
+ * The heap a program may grow to: three quarters of the machine's memory. The Pulumi runtime holds about 0.1 MB per
+ * resource, so a stack of 50,000 needs more than V8's default limit (about 4 GB on a 64-bit machine).
+ */
+const PROGRAM_HEAP_MB = Math.floor((totalmem() * 0.75) / 2 ** 20);
+
+/** The Node argument raising a program's heap limit, unless its NODE_OPTIONS or the project's nodeargs set one. */
+export function programHeapArgs(nodeOptions: string, nodeArgs: readonly string[], heapMb = PROGRAM_HEAP_MB): string[] {
+  const set = [...nodeOptions.split(/\s+/), ...nodeArgs].some((a) => /^--max[-_]old[-_]space[-_]size(=|$)/.test(a));
+  return set ? [] : [`--max-old-space-size=${heapMb}`];
 }
 
 function nearestPackageDir(from: string): string | undefined {
@@ -100,8 +113,11 @@ export async function runLanguageRuntime(run: ProgramRun): Promise<number> {
     }
   }
   const entry = resolvePulumiModule(project.dir, "cmd/run/index.js");
+  const env: NodeJS.ProcessEnv = { ...run.env, NODE_OPTIONS: run.asCli ? (run.env["NODE_OPTIONS"] ?? "") : childNodeOptions(run.env) };
   const args = [
     ...tetherArgs(),
+    // As the Pulumi CLI runs it, the program gets the heap its NODE_OPTIONS give it.
+    ...(run.asCli ? [] : programHeapArgs(env["NODE_OPTIONS"] ?? "", project.nodeArgs)),
     "--require", PROGRAM_PRELOAD,
     ...promiseStackArgs(entry),
     ...project.nodeArgs,
@@ -117,7 +133,6 @@ export async function runLanguageRuntime(run: ProgramRun): Promise<number> {
     ...(run.dryRun ? ["--dry-run"] : []),
     project.main === "." ? "." : resolve(project.dir, project.main),
   ];
-  const env: NodeJS.ProcessEnv = { ...run.env, NODE_OPTIONS: run.asCli ? (run.env["NODE_OPTIONS"] ?? "") : childNodeOptions(run.env) };
   if (project.typescript) env["PULUMI_NODEJS_TYPESCRIPT"] = "true";
   else delete env["PULUMI_NODEJS_TYPESCRIPT"];
   // Its own process group: a terminal's Ctrl-C reaches the engine only, which stops the program in order.

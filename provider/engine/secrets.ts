@@ -68,9 +68,7 @@ export class PassphraseCrypter {
   /** Replaces every secret with its encrypted form, as `pulumi stack export` shows it. */
   sealValue(v: Value): Value {
     if (isSecret(v)) return { [SIG_KEY]: SECRET_SIG, ciphertext: this.encrypt(JSON.stringify(v.value)) };
-    if (Array.isArray(v)) return v.map((x) => this.sealValue(x));
-    if (v !== null && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, this.sealValue(x)]));
-    return v;
+    return mapMembers(v, (x) => this.sealValue(x));
   }
 
   /** The inverse of sealValue: encrypted secrets (and plaintext ones, as an export with secrets shown has them) become in-memory secrets again. */
@@ -82,11 +80,24 @@ export class PassphraseCrypter {
       if (v[SIG_KEY] === SECRET_SIG && typeof v["plaintext"] === "string") {
         return { [SIG_KEY]: SECRET_SIG, value: this.openValue(JSON.parse(v["plaintext"]) as Value) };
       }
-      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, this.openValue(x)]));
     }
-    if (Array.isArray(v)) return v.map((x) => this.openValue(x));
-    return v;
+    return mapMembers(v, (x) => this.openValue(x));
   }
+}
+
+/**
+ * An object's or array's members passed through `fn`: a copy when `fn` changes one, else `v` itself, so that a state's
+ * values without secrets (nearly all) are not copied on every load and write.
+ */
+function mapMembers(v: Value, fn: (x: Value) => Value): Value {
+  if (Array.isArray(v)) {
+    const mapped = v.map(fn);
+    return mapped.some((x, i) => x !== v[i]) ? mapped : v;
+  }
+  if (v === null || typeof v !== "object") return v;
+  const entries = Object.entries(v);
+  const mapped = entries.map(([, x]) => fn(x));
+  return mapped.some((x, i) => x !== entries[i]![1]) ? Object.fromEntries(entries.map(([k], i) => [k, mapped[i]!])) : v;
 }
 
 /**

@@ -109,16 +109,53 @@ const journalRecord = z.strictObject({
   put: storedResource.optional(),
   begin: storedOperation.extend({ id: z.string() }).optional(),
 }).refine((r) => Object.keys(r).length > 0, "an empty record");
-const storedStateFile = z.looseObject({
-  version: z.literal(3),
-  deployment: z.looseObject({
-    // Without a passphrase salt (an export of another secrets provider made with --show-secrets, or of a stack
-    // without secrets) every secret must be in plaintext; they are then sealed with the stack's own salt.
-    secrets_providers: z.looseObject({ state: z.looseObject({ salt: z.string().optional() }).optional() }).optional(),
-    resources: z.array(storedResource),
-    pending_operations: z.array(storedOperation).optional(),
-  }),
+const storedDeployment = z.looseObject({
+  // Without a passphrase salt (an export of another secrets provider made with --show-secrets, or of a stack
+  // without secrets) every secret must be in plaintext; they are then sealed with the stack's own salt.
+  secrets_providers: z.looseObject({ state: z.looseObject({ salt: z.string().optional() }).optional() }).optional(),
+  resources: z.array(storedResource),
+  pending_operations: z.array(storedOperation).optional(),
 });
+const storedStateFile = z.looseObject({ version: z.literal(3), deployment: storedDeployment });
+/** The same, its resources left to `writtenWhole`. */
+const storedStateShell = z.looseObject({ version: z.literal(3), deployment: storedDeployment.extend({ resources: z.array(z.unknown()) }) });
+
+type StoredStateFile = z.output<typeof storedStateFile>;
+type StoredResource = z.output<typeof storedResource>;
+
+const isString = (v: unknown): v is string => typeof v === "string";
+const isBoolean = (v: unknown): v is boolean => typeof v === "boolean";
+const isMap = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+const isNames = (v: unknown): v is string[] => Array.isArray(v) && v.every(isString);
+const optional = (v: unknown, is: (v: unknown) => boolean) => v === undefined || is(v);
+
+/**
+ * A resource as this engine writes it (with every member `storedResource` has a default for), checked by hand: zod's check
+ * of each resource costs more than parsing the file. One this does not pass goes to `storedResource`, which takes
+ * what other tools write and names what is wrong.
+ */
+function writtenWhole(r: unknown): r is StoredResource {
+  if (!isMap(r)) return false;
+  const timeouts = r["customTimeouts"];
+  const propertyDependencies = r["propertyDependencies"];
+  return isString(r["urn"]) && r["urn"].startsWith("urn:pulumi:") && isString(r["type"]) && isBoolean(r["custom"])
+    && isMap(r["inputs"]) && isMap(r["outputs"]) && isNames(r["dependencies"])
+    && ["id", "parent", "provider", "sourcePosition"].every((k) => optional(r[k], isString))
+    && ["protect", "retainOnDelete", "deleteBeforeReplace", "external", "delete"].every((k) => optional(r[k], isBoolean))
+    && ["additionalSecretOutputs", "ignoreChanges", "initErrors"].every((k) => optional(r[k], isNames))
+    && optional(propertyDependencies, (d) => isMap(d) && Object.values(d).every(isNames))
+    && optional(timeouts, (t) => isMap(t) && ["create", "update", "delete"].every((k) => optional(t[k], (n) => typeof n === "number")));
+}
+
+/** A state document checked against the stored layout. */
+function parseStateFile(doc: unknown): ReturnType<typeof storedStateFile.safeParse> {
+  const shell = storedStateShell.safeParse(doc);
+  if (shell.success && shell.data.deployment.resources.every(writtenWhole)) {
+    const data: StoredStateFile = { ...shell.data, deployment: { ...shell.data.deployment, resources: shell.data.deployment.resources as StoredResource[] } };
+    return { success: true, data };
+  }
+  return storedStateFile.safeParse(doc);
+}
 
 function where(path: readonly PropertyKey[]): string {
   return path.map((p, i) => (typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`)).join("") || "(document)";
@@ -223,7 +260,7 @@ export class Snapshot {
     } catch (e) {
       throw new StateError(`${source}: not valid JSON (${(e as Error).message})${advice ? `; ${advice}` : ""}`);
     }
-    const parsed = storedStateFile.safeParse(doc);
+    const parsed = parseStateFile(doc);
     if (!parsed.success) {
       const problems = parsed.error.issues.slice(0, 3).map((i) => `${where(i.path)}: ${i.message}`).join("; ");
       throw new StateError(`${source}: not a stack state of version 3 with a passphrase secrets provider (${problems})${advice ? `; ${advice}` : ""}`);
@@ -237,7 +274,7 @@ export class Snapshot {
         throw new StateError(`${source}: ${what}: ${(e as Error).message}`);
       }
     };
-    const openResource = (r: z.output<typeof storedResource>) =>
+    const openResource = (r: StoredResource) =>
       ({ ...r, inputs: open(r.inputs, `${r.urn} inputs`), outputs: open(r.outputs, `${r.urn} outputs`) }) as ResourceState;
     const openOperation = (op: z.output<typeof storedOperation>): PendingOperation => ({
       type: op.type,
@@ -457,7 +494,7 @@ export async function restoreBackup(statePath: string): Promise<string[]> {
   } catch (e) {
     throw new StateError(`${backup}: not valid JSON (${(e as Error).message}); it cannot be restored`);
   }
-  if (!storedStateFile.safeParse(doc).success) throw new StateError(`${backup}: not a stack state of version 3; it cannot be restored`);
+  if (!parseStateFile(doc).success) throw new StateError(`${backup}: not a stack state of version 3; it cannot be restored`);
   const stamp = new Date().toISOString().replace(/[:.]/g, "-");
   const setAside: string[] = [];
   for (const path of [statePath, journalPath(statePath)]) {

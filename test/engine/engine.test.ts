@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PassphraseError, type Operation, type RunResult } from "../../provider/engine/index.ts";
+import { programHeapArgs } from "../../provider/engine/language.ts";
 import { runNotes } from "./notes-program.ts";
 
 const PASSPHRASE = "correct horse battery staple";
@@ -205,5 +206,14 @@ describe("local engine, one stack through its life", { timeout: 120_000 }, () =>
     expect(deleted.indexOf("two")).toBeLessThan(deleted.indexOf("one"));
     expect(deleted.indexOf("shelf-inner")).toBeLessThan(deleted.indexOf("shelf"));
     expect(state().deployment.resources).toEqual([]);
+  });
+});
+
+describe("the heap a program gets", () => {
+  it("is raised past V8's default, unless NODE_OPTIONS or the project's nodeargs set it", () => {
+    expect(programHeapArgs("", [], 12_000)).toEqual(["--max-old-space-size=12000"]);
+    expect(programHeapArgs("--conditions=source", ["--require=x"], 12_000)).toEqual(["--max-old-space-size=12000"]);
+    expect(programHeapArgs("--conditions=source --max-old-space-size=2048", [], 12_000)).toEqual([]);
+    expect(programHeapArgs("", ["--max_old_space_size=2048"], 12_000)).toEqual([]);
   });
 });

@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "pulumi-audience/emulator";
+import { limiter } from "../../provider/engine/deployment.ts";
 import type { Operation } from "../../provider/engine/index.ts";
 import { runProgram } from "../../provider/cli/program.ts";
 import { chaosProgram } from "./chaos-program.ts";
@@ -54,4 +55,20 @@ it("--parallel 2 keeps creates and deletes to two at a time", { timeout: 180_000
   const destroy = await run("destroy");
   expect(destroy.ok, destroy.error).toBe(true);
   expect(await mostAtOnce("DELETE")).toBe(2);
+});
+
+it("the slots start waiting steps in the order they arrived, never more than the limit at once, however many wait", async () => {
+  // More wait at once than the 1,024 handed-out entries the queue keeps before it drops them.
+  const inSlot = limiter(3);
+  const started: number[] = [];
+  let active = 0;
+  let most = 0;
+  await Promise.all(Array.from({ length: 5000 }, (_, i) => inSlot(async () => {
+    started.push(i);
+    most = Math.max(most, ++active);
+    await new Promise((resolve) => setImmediate(resolve));
+    active--;
+  })));
+  expect(started).toEqual(Array.from({ length: 5000 }, (_, i) => i));
+  expect(most).toBe(3);
 });

@@ -32,6 +32,20 @@ describe("a damaged state file", () => {
     expect((error as Error).message).toMatch(/deployment\.resources\[2\]\.urn: .*expected string/);
   });
 
+  it("names a wrong member of a resource otherwise written whole", async () => {
+    const whole = (name: string) => ({ urn: `urn:pulumi:dev::notes::pulumi-nodejs:dynamic/notes:Note::${name}`, custom: true, type: "pulumi-nodejs:dynamic/notes:Note", id: name, inputs: {}, outputs: {}, dependencies: [] });
+    for (const [member, value] of [["protect", "yes"], ["customTimeouts", { create: "1m" }], ["propertyDependencies", { text: [1] }], ["parent", null]] as const) {
+      writeFileSync(file, stateWith([whole("a"), { ...whole("b"), [member]: value }]));
+      await expect(Snapshot.load(file, PASSPHRASE)).rejects.toThrow(`deployment.resources[1].${member}`);
+    }
+  });
+
+  it("gives a resource another tool wrote without them the members this engine always writes", async () => {
+    writeFileSync(file, stateWith([{ urn: "urn:pulumi:dev::notes::pulumi:pulumi:Stack::notes-dev", type: "pulumi:pulumi:Stack", extra: 1 }]));
+    const [stack] = (await Snapshot.load(file, PASSPHRASE)).resources;
+    expect(stack).toEqual({ urn: "urn:pulumi:dev::notes::pulumi:pulumi:Stack::notes-dev", type: "pulumi:pulumi:Stack", custom: false, inputs: {}, outputs: {}, dependencies: [], extra: 1 });
+  });
+
   it("names the resource whose secret cannot be opened", async () => {
     const urn = "urn:pulumi:dev::notes::pulumi-nodejs:dynamic/notes:Note::vault";
     const broken = { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", ciphertext: "v1:abc:def" };
