@@ -233,14 +233,30 @@ export function defineFamily<
 >(spec: FamilySpec<S, A, R>): FamilyDef<z.ZodObject<S, z.core.$strict>, ReturnType<typeof patchOf<S>>, R> {
   const { shape, rules, answers, response: ownResponse, ...def } = spec;
   const create = rules === undefined ? body(shape) : body(shape).check(rules);
-  const response = (ownResponse ?? responseOf(shape, answers ?? {})) as R;
-  return {
-    readOnly: responseOnlyMembers(create, response),
+  const family = {
     secrets: [], createOnly: [], references: [], builds: true, path: def.collection,
     creatable: true, deletable: true, archivable: true, singleton: false, createdStatus: 201, deletion: "immediate", accountFeatures: [],
-    ...def, create, patch: patchOf(shape), response,
+    ...def, create,
     forceUpdatable: def.forceUpdatable ?? def.archivable ?? true,
-  };
+  } as FamilyDef<z.ZodObject<S, z.core.$strict>, ReturnType<typeof patchOf<S>>, R>;
+  // Built on first use: most commands read a few families' answers, and building every family's costs start-up.
+  builtOnFirstUse(family, "patch", () => patchOf(shape));
+  builtOnFirstUse(family, "response", () => (ownResponse ?? responseOf(shape, answers ?? {})) as R);
+  if (def.readOnly === undefined) builtOnFirstUse(family, "readOnly", () => responseOnlyMembers(create, family.response));
+  return family;
+}
+
+/** Makes `key` a member whose value `build` makes when it is first read, then kept as a plain member. */
+function builtOnFirstUse<T extends object, K extends keyof T>(target: T, key: K, build: () => T[K]): void {
+  Object.defineProperty(target, key, {
+    configurable: true,
+    enumerable: true,
+    get() {
+      const value = build();
+      Object.defineProperty(target, key, { value, configurable: true, enumerable: true, writable: true });
+      return value;
+    },
+  });
 }
 
 function responseOnlyMembers(create: z.ZodType, response: z.ZodType): string[] {

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { type Collection, COMMON_READ_ONLY, families, SECRET_PLACEHOLDER, validate } from "pulumi-audience/sdk/contract";
 import { placeholderIds } from "../corpus/check-cases.ts";
@@ -143,6 +143,25 @@ describe("families registry", () => {
     for (const family of Object.values(families)) {
       for (const ref of family.references) expect(Object.keys(families), `${family.collection} ${ref.path}`).toContain(ref.collection);
     }
+  });
+
+  it("builds a family's patch, response and read-only members when they are first read, once, as plain members", async () => {
+    vi.resetModules();
+    const fresh = (await import("../../sdk/contract/index.ts")).families;
+    const built = (family: object, key: string) => "value" in Object.getOwnPropertyDescriptor(family, key)!;
+    // Loading the contract builds none of them: start-up pays only for what a command reads.
+    for (const family of Object.values(fresh)) {
+      for (const key of ["patch", "response"]) expect(built(family, key), `${family.collection}.${key}`).toBe(false);
+    }
+    const { cohorts } = fresh;
+    expect(Object.keys(cohorts)).toEqual(expect.arrayContaining(["create", "patch", "response", "readOnly"]));
+    const response = cohorts.response;
+    expect(built(cohorts, "response")).toBe(true);
+    expect(cohorts.response).toBe(response);
+    expect(built(cohorts, "patch")).toBe(false);
+    expect(cohorts.readOnly).toEqual(expect.arrayContaining(["population_count", "managed"]));
+    expect(cohorts.patch.safeParse({ min_count: null }).success).toBe(true);
+    expect({ ...cohorts }.patch).toBe(cohorts.patch);
   });
 });
 

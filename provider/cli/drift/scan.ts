@@ -218,6 +218,20 @@ function base(resource: StateResource): Omit<ResourceReport, "status" | "changes
   return { urn: resource.urn, type: resource.type, name: resource.name, id: resource.id, ...(resource.declaredAt ? { source: resource.declaredAt } : {}) };
 }
 
+/**
+ * In sync, when the listed document reads back as the state records it and nothing else is to report (the
+ * common case): decided at once, without the provider's read. Undefined means "compare".
+ */
+function inSyncAsListed(resource: StateResource, live: Props | undefined): ResourceReport | undefined {
+  if (live === undefined || resource.sealed.length > 0 || live.status === "error") return undefined;
+  try {
+    if (!readsBack(resource.outputs, resource.inputs, live)) return undefined;
+  } catch {
+    return undefined; // the comparison reports it
+  }
+  return { ...base(resource), status: "in_sync", changes: [] };
+}
+
 /** One managed resource against its live form. */
 async function compareOne(resource: StateResource, live: Props | undefined, archivedAt: string | undefined, read: ReturnType<typeof createLifecycle>["read"], rules: IgnoreRules): Promise<ResourceReport> {
   const providerFamily = providerFamilies[resource.collection]!;
@@ -308,14 +322,18 @@ export async function scanAccount(work: AccountWork, options: ScanOptions, start
     });
     // Reports in the states' order, each made as soon as what it needs has been read.
     const reports = new Map<StateResource, ResourceReport>();
-    const check = async (resource: StateResource) => {
-      if (reports.has(resource) || options.rules.ignoresResource(resource.type, [resource.name, resource.id])) return;
+    /** Makes the resource's report; a promise only when it needs the provider's read. */
+    const check = (resource: StateResource): Promise<void> | undefined => {
+      if (reports.has(resource) || options.rules.ignoresResource(resource.type, [resource.name, resource.id])) return undefined;
       const key = keyOf(resource);
-      try {
-        reports.set(resource, await compareOne(resource, docs.get(key), archived.get(key), lifecycle.read, options.rules));
-      } catch (error) {
-        reports.set(resource, { ...base(resource), status: "unknown", changes: [], reason: `not compared: ${(error as Error).message}` });
-      }
+      const live = docs.get(key);
+      const archivedAt = archived.get(key);
+      const inSync = archivedAt === undefined ? inSyncAsListed(resource, live) : undefined;
+      if (inSync) return void reports.set(resource, inSync);
+      return compareOne(resource, live, archivedAt, lifecycle.read, options.rules).then(
+        (report) => void reports.set(resource, report),
+        (error: unknown) => void reports.set(resource, { ...base(resource), status: "unknown", changes: [], reason: `not compared: ${(error as Error).message}` }),
+      );
     };
     // Each document is fetched once: a family a program may own is listed whole (its managed documents and what
     // nobody manages come from that one list); any other family by `?ids=` batches. Each list's resources are
@@ -330,7 +348,10 @@ export async function scanAccount(work: AccountWork, options: ScanOptions, start
         if (wanted.has(String(doc.id))) docs.set(`${collection}\0${String(doc.id)}`, doc);
         else if (ADOPTABLE.includes(providerFamily)) noteUnmanaged(providerFamily, doc);
       }
-      for (const resource of resources) if (docs.has(keyOf(resource))) await check(resource);
+      for (const resource of resources) {
+        const comparing = docs.has(keyOf(resource)) ? check(resource) : undefined;
+        if (comparing) await comparing; // most are decided at once: no turn of the event loop each
+      }
     };
     for (const collection of families) {
       const resources = listed(collection);
@@ -352,7 +373,10 @@ export async function scanAccount(work: AccountWork, options: ScanOptions, start
     await Promise.all(archivedReads.map(({ collection, absent }) => lists(async () => {
       for (const doc of await listIds(collection, absent, { archived: true })) archived.set(`${collection}\0${String(doc.id)}`, String(doc.archived_at));
     })));
-    for (const resource of work.managed) await check(resource);
+    for (const resource of work.managed) {
+      const comparing = check(resource);
+      if (comparing) await comparing;
+    }
     report.resources.push(...work.managed.flatMap((r) => reports.get(r) ?? []));
     unmanaged.sort((a, b) => a.type.localeCompare(b.type) || a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
     report.resources.push(...unmanaged);

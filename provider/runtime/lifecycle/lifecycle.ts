@@ -178,12 +178,14 @@ export function readsBack(outputs: Props, inputs: Props, response: Props): boole
   const providerFamily = familyOf(collection);
   if (providerFamily.digest) return false; // the digest is the service's to tell
   const members: Props = {};
-  for (const [key, value] of Object.entries(inputs)) {
+  for (const key of Object.keys(inputs)) {
+    const value = inputs[key];
     if (value === undefined || key === CREATE_STARTED_KEY) return false; // read leaves it out
     if (key !== KIND_KEY && key !== PROVIDER_KEY && !CONTROLS.has(key) && !providerFamily.extraInputs.includes(key)) members[key] = value;
   }
   // Controls and extras come back from the recorded values, the inputs' first: one only the outputs hold differs.
-  for (const key of [...CONTROL_KEYS, ...providerFamily.extraInputs]) if (!(key in inputs) && outputs[key] !== undefined) return false;
+  const onlyRecorded = (key: string) => !(key in inputs) && outputs[key] !== undefined;
+  if (CONTROL_KEYS.some(onlyRecorded) || providerFamily.extraInputs.some(onlyRecorded)) return false;
   return readsAsDeclared(providerFamily.family.create, response, members);
 }
 

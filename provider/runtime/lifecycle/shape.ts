@@ -268,13 +268,13 @@ export function readsAsDeclared(create: z.ZodType, wire: Props, declared: Props)
 
 function matches(schema: z.ZodType, live: unknown, declared: unknown): boolean {
   if (live === SECRET_PLACEHOLDER && declared !== undefined) return true;
+  if (typeof live !== "object" || live === null) return live === declared; // most members: no schema needed
   const s = unwrap(schema);
   if (Array.isArray(live)) {
     if (!(s instanceof z.ZodArray) || !Array.isArray(declared) || live.length !== declared.length) return false;
     return live.every((v, i) => matches(s.def.element as z.ZodType, v, declared[i]));
   }
-  if (!isObject(live)) return live === declared;
-  if (!isObject(declared)) return false;
+  if (!isObject(live) || !isObject(declared)) return false;
   if (s instanceof z.ZodObject) return matchesShape(s, live, declared);
   if (s instanceof z.ZodRecord) {
     const valueType = s.def.valueType as z.ZodType;
@@ -290,8 +290,8 @@ function matches(schema: z.ZodType, live: unknown, declared: unknown): boolean {
     // As `project` takes it: the option the value names, when that option accepts the projection.
     const option = chosenOption(s, live);
     const shape = option && unwrap(option);
-    if (!option || !(shape instanceof z.ZodObject) || !option.safeParse(project(option, withoutNulls(live))).success) return false;
-    return matchesShape(shape, live, declared);
+    if (!option || !(shape instanceof z.ZodObject) || !matchesShape(shape, live, declared)) return false;
+    return option.safeParse(project(option, withoutNulls(live))).success;
   }
   return false;
 }
