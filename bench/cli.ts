@@ -2,7 +2,7 @@
 // median of several cold starts, taken in turn.
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
-import { assertBuilt, median, ROOT, type Bench } from "./measure.ts";
+import { ensureBuilt, median, ROOT, type Bench } from "./measure.ts";
 
 function once(args: string[]): number {
   const t = performance.now();
@@ -13,7 +13,7 @@ function once(args: string[]): number {
 export const cli: Bench = {
   id: "cli",
   async run({ quick }) {
-    assertBuilt();
+    ensureBuilt();
     const runs = quick ? 3 : 7;
     const bare: number[] = [];
     const help: number[] = [];

@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Table from "cli-table3";
 import { startEmulator } from "pulumi-audience/emulator";
-import { assertBuilt, median, ROOT, startChild } from "./measure.ts";
+import { ensureBuilt, median, ROOT, startChild } from "./measure.ts";
 import type { EmulatorReady } from "./service.ts";
 import { clientService, createLifecycle, credentialsFor, type Service, type Settings } from "pulumi-audience/provider";
 import type { Report } from "../provider/cli/drift/index.ts";
@@ -21,7 +21,7 @@ import { providerFamilies } from "../provider/runtime/families/index.ts";
 
 type Props = Record<string, unknown>;
 
-assertBuilt();
+ensureBuilt();
 const inProcess = process.argv.includes("--in-process");
 const [accountCount = 10, perAccount = 5000] = process.argv.slice(2).filter((a) => a !== "--in-process").map(Number).filter((n) => Number.isInteger(n) && n > 0);
 /** Resource reads in flight per account for the baseline, as `audience run --parallel` defaults to. */

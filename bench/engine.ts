@@ -15,7 +15,7 @@ import { Snapshot } from "../provider/engine/snapshot.ts";
 import { urnName } from "../provider/engine/urn.ts";
 import { PROVIDER_MODULE } from "../provider/runtime/resources/shim.ts";
 import type { EngineMemory } from "./engine-memory.ts";
-import { assertBuilt, atMost, median, ROOT, startChild, type Bench, type Row } from "./measure.ts";
+import { ensureBuilt, atMost, median, ROOT, startChild, type Bench, type Row } from "./measure.ts";
 import type { EmulatorReady } from "./service.ts";
 
 /** The engine's default number of operations in flight. */
@@ -207,7 +207,7 @@ async function scale(plain: string, stateDir: string, quick: boolean): Promise<R
 export const engine: Bench = {
   id: "engine",
   async run({ quick }) {
-    assertBuilt();
+    ensureBuilt();
     const cohorts = writeProgram("cohorts");
     const bare = writeProgram("bare");
     const plain = writeProgram("plain");

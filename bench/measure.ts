@@ -1,27 +1,23 @@
 // What every bench module shares: the row each one returns, statistics, timing, child processes and load.
-import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { Pool } from "undici";
 
 export const ROOT = join(import.meta.dirname, "..");
 
-/** The newest modification time of the package's TypeScript sources. */
-function newestSource(): number {
-  let newest = 0;
-  for (const top of ["sdk", "provider", "emulator"]) {
-    for (const entry of readdirSync(join(ROOT, top), { recursive: true, withFileTypes: true })) {
-      if (entry.isFile() && entry.name.endsWith(".ts")) newest = Math.max(newest, statSync(join(entry.parentPath, entry.name)).mtimeMs);
-    }
-  }
-  return newest;
-}
+let built = false;
 
-/** Rows that run bin/audience.js or programs measure the built package (`dist/`), as users run it: it must be current. */
-export function assertBuilt(): void {
-  const built = join(ROOT, "dist", "provider", "cli", "main.js");
-  if (!existsSync(built) || statSync(built).mtimeMs < newestSource()) throw new Error("dist/ is missing or older than the sources: run `npm run build` first");
+/**
+ * Rows that run bin/audience.js or programs measure the built package (`dist/`), as users run it: the bench brings
+ * it up to date first (an incremental build, next to nothing when it is current). Dates cannot tell: a build leaves
+ * an output whose text did not change with its old date.
+ */
+export function ensureBuilt(): void {
+  if (built) return;
+  execFileSync(process.execPath, [join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", join(ROOT, "tsconfig.build.json")], { stdio: "inherit" });
+  built = true;
 }
 
 /** One line of the table: a figure beside its baseline of the same run. */
