@@ -180,11 +180,10 @@ const SCALE_PEAK_MB = 2048;
  * destroy complete, and each more resource costs as much at the large sizes as at the small ones (CPU time of the
  * engine and everything it starts, steadier than wall time on a shared machine; wall time in the note).
  */
-async function scale(plain: string, stateDir: string, quick: boolean): Promise<Row[]> {
-  const sizes = quick ? [200, 400, 1000, 2000] : [1000, 2000, 25_000, 50_000];
+async function scale(plain: string, stateDir: string, sizes: readonly [number, number, number, number]): Promise<Row[]> {
   const runs: EngineRun[] = [];
   for (const count of sizes) runs.push(await engineRuns(plain, count, stateDir, { refresh: true }));
-  const [smallA, smallB, largeA, largeB] = sizes as [number, number, number, number];
+  const [smallA, smallB, largeA, largeB] = sizes;
   const what = `engine with a program, ${largeB.toLocaleString("en-US")} plain cohorts in one stack (bin/audience.js, whole processes)`;
   const rows: Row[] = [];
   for (const op of ["up", "noop", "refresh", "destroy"] as const) {
@@ -206,8 +205,10 @@ async function scale(plain: string, stateDir: string, quick: boolean): Promise<R
 
 export const engine: Bench = {
   id: "engine",
-  async run({ quick }) {
+  async run({ quick, scale: largest = 50_000 }) {
     ensureBuilt();
+    // The scale rows' sizes: two small, and the largest with its half.
+    const scaleSizes = quick ? [200, 400, 1000, 2000] as const : [1000, 2000, Math.round(largest / 2), largest] as const;
     const cohorts = writeProgram("cohorts");
     const bare = writeProgram("bare");
     const plain = writeProgram("plain");
@@ -233,9 +234,9 @@ export const engine: Bench = {
         rows.push({ what, measured: `${FLOOR} (wall time)`, unit: "ms", value: program, baseline: floor, baselineWhat: BARE, ratio: program / floor, goal: "report" });
         rows.push({ what, measured: "up: peak RSS of program and engine together", unit: "MB", value: runs.up.peakMb, baseline: runs.up.peakMb, baselineWhat: "(itself)", ratio: 1, goal: "report" });
       }
-      rows.push(...(await scale(plain, stateDir, quick)));
+      rows.push(...(await scale(plain, stateDir, scaleSizes)));
       // The engine alone, without a program or a service: what it holds and what one more resource costs.
-      const [smallA, smallB, largeA, largeB] = quick ? [500, 1000, 2500, 5000] : [1000, 2000, 25_000, 50_000];
+      const [smallA, smallB, largeA, largeB] = quick ? [500, 1000, 2500, 5000] : scaleSizes;
       const small = [await engineAlone(smallA), await engineAlone(smallB)] as const;
       const large = [await engineAlone(largeA), await engineAlone(largeB)] as const;
       const what = `engine alone (instant provider, no program), ${largeB.toLocaleString("en-US")} resources`;

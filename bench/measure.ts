@@ -41,6 +41,8 @@ export interface Row {
 
 export interface BenchOptions {
   quick: boolean;
+  /** The largest stack of the scale rows (`--scale`); they also run at half of it, and at 1,000 and 2,000. */
+  scale?: number;
 }
 
 /** A bench module: measures its rows with baselines of the same run. */

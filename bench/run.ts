@@ -1,7 +1,8 @@
 // `npm run bench`: every figure beside its baseline measured in the same run, as a ratio, with its goal; one table
 // on stdout and the same rows as JSON.
-//   npm run bench [-- --quick] [-- --only engine,cli] [-- --json <file>]
-// --quick uses smaller sizes and shorter runs to check that the bench works.
+//   npm run bench [-- --quick] [-- --only engine,cli] [-- --scale <resources>] [-- --json <file>]
+// --quick uses smaller sizes and shorter runs to check that the bench works; --scale sets the largest stack of the
+// engine's scale rows (50,000 unless said: each of its commands takes minutes there).
 // Then (unless --only leaves it out): bench/drift.ts, `audience drift` over 10 accounts x 5,000 resources (2 x 500
 // with --quick) against the wire's floor and one GET per resource, in its own process and with its own table.
 // Rows that run bin/audience.js or programs measure the built package: run `npm run build` first.
@@ -30,7 +31,7 @@ const benches: Bench[] = [
 ];
 
 const { values: args } = parseArgs({
-  options: { quick: { type: "boolean", default: false }, only: { type: "string" }, json: { type: "string" } },
+  options: { quick: { type: "boolean", default: false }, only: { type: "string" }, json: { type: "string" }, scale: { type: "string" } },
 });
 const only = args.only?.split(",").map((s) => s.trim());
 const unknown = only?.filter((id) => id !== "drift" && !benches.some((b) => b.id === id)) ?? [];
@@ -45,13 +46,19 @@ function figure(value: number, unit: string): string {
   return `${value.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits })} ${unit}`;
 }
 
+const scaleArg = args.scale === undefined ? undefined : Number(args.scale);
+if (scaleArg !== undefined && !(Number.isInteger(scaleArg) && scaleArg >= 4000)) {
+  console.error(`--scale takes a whole number of resources of at least 4,000 (the rows also run half of it, which must stay above 2,000); got ${args.scale}`);
+  process.exit(2);
+}
+
 const started = Date.now();
 const rows: (Row & { bench: string })[] = [];
 for (const bench of benches.filter((b) => !only || only.includes(b.id))) {
   const t = Date.now();
   process.stderr.write(`${bench.id} ...`);
   try {
-    for (const row of await bench.run({ quick: args.quick })) rows.push({ bench: bench.id, ...row });
+    for (const row of await bench.run({ quick: args.quick, scale: scaleArg })) rows.push({ bench: bench.id, ...row });
     process.stderr.write(` ${((Date.now() - t) / 1000).toFixed(1)} s\n`);
   } catch (error) {
     process.stderr.write(` failed: ${(error as Error).stack ?? String(error)}\n`);
