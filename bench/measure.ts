@@ -7,21 +7,23 @@ import { Pool } from "undici";
 
 export const ROOT = join(import.meta.dirname, "..");
 
-/** The newest modification time of the package's TypeScript sources. */
-function newestSource(): number {
-  let newest = 0;
-  for (const top of ["sdk", "provider", "emulator"]) {
-    for (const entry of readdirSync(join(ROOT, top), { recursive: true, withFileTypes: true })) {
-      if (entry.isFile() && entry.name.endsWith(".ts")) newest = Math.max(newest, statSync(join(entry.parentPath, entry.name)).mtimeMs);
-    }
+/** The newest modification time of the files under `dir` whose names end with `suffix`. */
+function newest(dir: string, suffix: string): number {
+  let latest = 0;
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (entry.isFile() && entry.name.endsWith(suffix)) latest = Math.max(latest, statSync(join(entry.parentPath, entry.name)).mtimeMs);
   }
-  return newest;
+  return latest;
 }
 
-/** Rows that run bin/audience.js or programs measure the built package (`dist/`), as users run it: it must be current. */
+/**
+ * Rows that run bin/audience.js or programs measure the built package (`dist/`), as users run it: it must be current.
+ * The build writes only the files whose output changed, so its newest file is compared, not a given one.
+ */
 export function assertBuilt(): void {
-  const built = join(ROOT, "dist", "provider", "cli", "main.js");
-  if (!existsSync(built) || statSync(built).mtimeMs < newestSource()) throw new Error("dist/ is missing or older than the sources: run `npm run build` first");
+  const dist = join(ROOT, "dist");
+  const sources = Math.max(...["sdk", "provider", "emulator"].map((top) => newest(join(ROOT, top), ".ts")));
+  if (!existsSync(join(dist, "provider", "cli", "main.js")) || newest(dist, ".js") < sources) throw new Error("dist/ is missing or older than the sources: run `npm run build` first");
 }
 
 /** One line of the table: a figure beside its baseline of the same run. */
