@@ -1,21 +1,27 @@
-// Program floor rows: a program of N cohorts on the Pulumi runtime against a monitor that answers at once with a
-// cohort's whole answer, against the same N of a bare one-output resource (the Pulumi runtime's own floor), in time
-// and in memory per resource (peak RSS above the same program registering nothing). Runs alternate between the two.
+// Program floor rows: a program of N cohorts on the Pulumi runtime, of each face (`pulumi-audience` and
+// `pulumi-audience/native`), against a monitor that answers at once with a cohort's whole answer, against the same
+// N of a bare one-output resource (the Pulumi runtime's own floor), in time and in memory per resource (peak RSS
+// above the same program registering nothing). Runs alternate between the programs.
+// The programs load the built package (`dist/`), as an installed package runs, and preload what a scaffold's
+// Pulumi.yaml preloads.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { camelKey, families } from "pulumi-audience/sdk/contract";
-import { childNodeOptions, runLanguageRuntime } from "../provider/engine/language.ts";
+import { runLanguageRuntime } from "../provider/engine/language.ts";
 import { startMonitor, type MonitorHandler } from "../provider/engine/monitor.ts";
 import { loadProject } from "../provider/engine/project.ts";
 import { memberNames } from "../provider/runtime/lifecycle/shape.ts";
 import type { PropertyMap } from "../provider/protocol/values.ts";
-import { atMost, median, ROOT, type Bench, type Row } from "./measure.ts";
+import { ensureBuilt, atMost, median, ROOT, type Bench, type Row } from "./measure.ts";
 
 const PARALLEL = 8;
 const PROGRAMS = join(ROOT, ".audience", "bench");
 const PEAK = 'process.on("exit", () => console.log(`bench-peak-rss ${process.resourceUsage().maxRSS}`));\n';
 const PROGRAM = {
   cohorts: `import * as audience from "pulumi-audience";
+for (let i = 0; i < Number(process.env["BENCH_COUNT"]); i++) new audience.Cohort(\`cohort-\${i}\`, { name: \`cohort \${i}\`, deletionMode: "delete" });
+${PEAK}`,
+  native: `import * as audience from "pulumi-audience/native";
 for (let i = 0; i < Number(process.env["BENCH_COUNT"]); i++) new audience.Cohort(\`cohort-\${i}\`, { name: \`cohort \${i}\`, deletionMode: "delete" });
 ${PEAK}`,
   bare: `import * as pulumi from "@pulumi/pulumi";
@@ -26,7 +32,7 @@ ${PEAK}`,
 function writeProgram(name: keyof typeof PROGRAM): string {
   const dir = join(PROGRAMS, `floor-${name}`);
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, "Pulumi.yaml"), `name: bench-floor-${name}\nruntime:\n  name: nodejs\n  options:\n    typescript: false\n    nodeargs: --conditions=source\nmain: index.ts\n`);
+  writeFileSync(join(dir, "Pulumi.yaml"), `name: bench-floor-${name}\nruntime:\n  name: nodejs\n  options:\n    typescript: false\n    nodeargs: --require=pulumi-audience/require-node\nmain: index.ts\n`);
   writeFileSync(join(dir, "index.ts"), PROGRAM[name]);
   return dir;
 }
@@ -56,7 +62,8 @@ async function run(dir: string, count: number): Promise<{ ms: number; peakKb: nu
     const t = performance.now();
     const code = await runLanguageRuntime({
       project: loadProject(dir), stack: "bench", monitorAddress: monitor.address, dryRun: false, parallel: PARALLEL,
-      env: { ...process.env, BENCH_COUNT: String(count), NODE_OPTIONS: childNodeOptions() },
+      // As the Pulumi CLI runs it: without this process's `source` condition.
+      env: { ...process.env, BENCH_COUNT: String(count), NODE_OPTIONS: "" }, asCli: true,
       onOutput: (line) => {
         const peak = /^bench-peak-rss (\d+)$/.exec(line);
         if (peak) peakKb = Number(peak[1]);
@@ -72,25 +79,30 @@ async function run(dir: string, count: number): Promise<{ ms: number; peakKb: nu
 export const floor: Bench = {
   id: "floor",
   async run({ quick }) {
-    const programs = { cohorts: writeProgram("cohorts"), bare: writeProgram("bare") };
+    ensureBuilt();
+    const names = ["bare", "cohorts", "native"] as const;
+    type Program = (typeof names)[number];
+    const programs = Object.fromEntries(names.map((name) => [name, writeProgram(name)])) as Record<Program, string>;
     const rounds = quick ? 3 : 2;
     const rows: Row[] = [];
     // What each program holds before registering anything: the base its memory per resource is measured above.
-    const empty = { cohorts: (await run(programs.cohorts, 0)).peakKb, bare: (await run(programs.bare, 0)).peakKb };
+    const empty = {} as Record<Program, number>;
+    for (const name of names) empty[name] = (await run(programs[name], 0)).peakKb;
     for (const count of quick ? [500] : [500, 5000]) {
-      const runs = { cohorts: [] as { ms: number; peakKb: number }[], bare: [] as { ms: number; peakKb: number }[] };
+      const runs = Object.fromEntries(names.map((name) => [name, [] as { ms: number; peakKb: number }[]])) as Record<Program, { ms: number; peakKb: number }[]>;
       for (let round = 0; round < rounds; round++) {
-        runs.bare.push(await run(programs.bare, count));
-        runs.cohorts.push(await run(programs.cohorts, count));
+        for (const name of names) runs[name].push(await run(programs[name], count));
       }
-      const ms = (name: keyof typeof runs) => median(runs[name].map((r) => r.ms));
-      const perResource = (name: keyof typeof runs) => (median(runs[name].map((r) => r.peakKb)) - empty[name]) / 1024 / count;
-      const what = `program floor, ${count.toLocaleString("en-US")} cohorts`;
+      const ms = (name: Program) => median(runs[name].map((r) => r.ms));
+      const perResource = (name: Program) => (median(runs[name].map((r) => r.peakKb)) - empty[name]) / 1024 / count;
       const baselineWhat = `the same number of a bare one-output resource (median of ${rounds})`;
-      rows.push(atMost({ what, measured: "program against a monitor answering at once (wall time)", unit: "ms", value: ms("cohorts"), baseline: ms("bare"), baselineWhat }, 1.1));
-      rows.push(atMost({ what, measured: "peak RSS per resource, above an empty program", unit: "MB", value: perResource("cohorts"), baseline: perResource("bare"), baselineWhat }, 1.2));
-      const perCohort = perResource("cohorts");
-      rows.push({ what, measured: "peak RSS per cohort (goal: at most 0.06 MB)", unit: "MB", value: perCohort, baseline: 0.06, baselineWhat: "the goal", ratio: perCohort / 0.06, goal: "<= 1x", met: perCohort <= 0.06 });
+      for (const [name, face] of [["cohorts", "cohorts"], ["native", "native cohorts (pulumi-audience/native)"]] as const) {
+        const what = `program floor, ${count.toLocaleString("en-US")} ${face}`;
+        rows.push(atMost({ what, measured: "program against a monitor answering at once (wall time)", unit: "ms", value: ms(name), baseline: ms("bare"), baselineWhat }, 1.1));
+        rows.push(atMost({ what, measured: "peak RSS per resource, above an empty program", unit: "MB", value: perResource(name), baseline: perResource("bare"), baselineWhat }, 1.2));
+        const perCohort = perResource(name);
+        rows.push({ what, measured: "peak RSS per cohort (goal: at most 0.06 MB)", unit: "MB", value: perCohort, baseline: 0.06, baselineWhat: "the goal", ratio: perCohort / 0.06, goal: "<= 1x", met: perCohort <= 0.06 });
+      }
     }
     return rows;
   },

@@ -1,6 +1,7 @@
 // Loads the installed `pulumi-audience/provider` for the `__provider` shim that resources record in state
-// (provider/runtime/resources/shim.ts). Plain CommonJS in the oldest syntax, so that any Node running Pulumi's
-// dynamic-provider host can load it and say why the provider cannot load, and what to do.
+// (provider/runtime/resources/shim.ts), and is what that shim hands Pulumi's dynamic-provider host. Plain CommonJS
+// in the oldest syntax, so that any Node running the host can load it and say why the provider cannot load, and
+// what to do.
 "use strict";
 
 const nodeModule = require("module");
@@ -45,4 +46,40 @@ function loadProvider(dir) {
   }
 }
 
-module.exports = { loadProvider: loadProvider };
+/**
+ * What the shim's `handler()` answers the host for the program in `dir`. The host keeps this object before it calls
+ * `configure` and never calls `configure` again, so every method it looks up is an own method that cannot answer
+ * without the provider: were one missing, the host would answer for it (a delete "succeeds", a read echoes the
+ * state). The provider is loaded on the first call; a load that failed is tried again on the next call, with the
+ * configure request saved, and fails each call with one paragraph: which module, from which directory, on which
+ * Node, what to do.
+ */
+function dynamicProvider(dir) {
+  let installed; // once loaded and configured
+  let request; // configure's, for each provider loaded
+
+  function ready() {
+    if (installed) return Promise.resolve(installed);
+    let loaded;
+    try {
+      loaded = loadProvider(dir);
+    } catch (e) {
+      return Promise.reject(new Error("cannot load pulumi-audience/provider from " + dir + " on Node " + process.version + ": " +
+        String(e.message).split("\n")[0] + ". Nothing was read, changed or deleted. To fix: " + (e.fix || "npm install pulumi-audience there") + "."));
+    }
+    return Promise.resolve(request ? loaded.configure(request) : undefined).then(function () { return (installed = loaded); });
+  }
+
+  const provider = {
+    configure: function (req) { request = req; installed = undefined; return ready().then(function () {}); },
+  };
+  ["check", "diff", "create", "read", "update", "delete"].forEach(function (method) {
+    provider[method] = function () {
+      const args = arguments;
+      return ready().then(function (loaded) { return loaded[method].apply(loaded, args); });
+    };
+  });
+  return provider;
+}
+
+module.exports = { loadProvider: loadProvider, dynamicProvider: dynamicProvider };

@@ -37,15 +37,25 @@ function programOutputs(collection: Collection) {
   };
 }
 
+/**
+ * The alias from the dynamic type. The runtime turns an alias spec into a URN with several outputs of its own for
+ * every resource, so a resource without a parent is given the URN the spec names; one with a parent is given the
+ * spec, whose URN needs the parent's.
+ */
+function dynamicAlias(type: string, name: string, opts: pulumi.CustomResourceOptions): pulumi.Alias | string {
+  return opts.parent === undefined ? `urn:pulumi:${pulumi.getStack()}::${pulumi.getProject()}::${type}::${name}` : { type };
+}
+
 export function nativeClass<C extends Collection>(collection: C): NativeResourceClass<C> {
   const { providerFamily, outputNames, props, additionalSecretOutputs } = registration(collection);
+  const aliasType = dynamicType(providerFamily);
 
   class Resource extends pulumi.CustomResource {
     constructor(name: string, args: Args<C>, opts: pulumi.CustomResourceOptions = {}) {
       super(resourceToken(providerFamily), name, props(args), {
         ...opts,
         version: opts.version ?? VERSION,
-        aliases: [...(opts.aliases ?? []), { type: dynamicType(providerFamily) }],
+        aliases: [...(opts.aliases ?? []), dynamicAlias(aliasType, name, opts)],
         additionalSecretOutputs: additionalSecretOutputs(opts),
       });
     }

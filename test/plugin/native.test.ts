@@ -5,7 +5,7 @@ import { VERSION } from "../../provider/plugin/config.ts";
 import { runNode } from "../provider/harness.ts";
 
 interface Registered {
-  type: string; name: string; version: string; provider: string; aliases: string[];
+  type: string; name: string; version: string; provider: string; aliases: (string | { type: string })[];
   secretInputs: string[]; secretOutputs: string[]; inputs: string[];
 }
 
@@ -35,8 +35,10 @@ describe("native resources", () => {
   });
 
   it("alias the dynamic type, so a stack made with the dynamic classes moves over without replacement", () => {
-    expect(named("pipeline").aliases).toEqual(["pulumi-nodejs:dynamic/audience:Scope"]);
-    expect(named("warehouse").aliases).toEqual(["pulumi-nodejs:dynamic/audience:Connection"]);
+    // Without a parent, as the URN the spec names; under a parent, as the spec (its URN needs the parent's).
+    expect(named("pipeline").aliases).toEqual(["urn:pulumi:dev::probe::pulumi-nodejs:dynamic/audience:Scope::pipeline"]);
+    expect(named("warehouse").aliases).toEqual(["urn:pulumi:dev::probe::pulumi-nodejs:dynamic/audience:Connection::warehouse"]);
+    expect(named("csv").aliases).toEqual([{ type: "pulumi-nodejs:dynamic/audience:Target" }]);
   });
 
   it("keep credentials secret whether or not the program marked them, member by member", () => {

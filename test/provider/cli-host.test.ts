@@ -2,9 +2,9 @@
 // dynamic-provider host started as the CLI starts it (installed.ts), and every operation the host serves tried on a
 // live resource, under each condition a user may run it in. Each operation either does its work or fails with the
 // shim's one paragraph (which module, from which directory, on which Node); none answers without doing it, and a
-// live resource is never reported deleted. The shim an earlier version recorded is measured alongside: the host
-// caches it before `configure` loads the provider, so once that load fails its calls fall through to the host's
-// defaults (a delete that deletes nothing succeeds).
+// live resource is never reported deleted. The shim the previous version recorded, still in states, is held to the
+// same. The first version's shim is measured alongside: the host caches it before `configure` loads the provider,
+// so once that load fails its calls fall through to the host's defaults (a delete that deletes nothing succeeds).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "pulumi-audience/emulator";
 import { inProcessProvider } from "../../provider/cli/extension.ts";
@@ -38,7 +38,7 @@ const CONDITIONS: Condition[] = [
   { name: "package missing", path: `${PINNED_NODE_DIR}:/usr/bin:/bin`, installed: false, works: false, fix: "To fix: npm install pulumi-audience there" },
 ];
 
-const SHIMS = { current: PROVIDER_MODULE, earlier: EARLIER_PROVIDER_MODULES.at(-1)! };
+const SHIMS = { current: PROVIDER_MODULE, previous: EARLIER_PROVIDER_MODULES.at(-1)!, first: EARLIER_PROVIDER_MODULES[0]! };
 type Shim = keyof typeof SHIMS;
 
 let emulator: RunningEmulator;
@@ -135,13 +135,13 @@ describe("the dynamic-provider host as the Pulumi CLI runs it, on the package in
   for (const condition of CONDITIONS) {
     it(`${condition.name}: every operation ${condition.works ? "works" : "fails loudly"}, none is a silent no-op`, async () => {
       const target = programs.get(condition.installed)!;
-      for (const shim of ["current", "earlier"] as const) {
+      for (const shim of ["current", "previous", "first"] as const) {
         const host = await CliHost.launch({ program: target, path: condition.path, ...(condition.nodeOptions ? { nodeOptions: condition.nodeOptions } : {}), config: config() });
         try {
           failures.length = 0;
           const outcomes = await operations(host, SHIMS[shim], target.dir, `${condition.name} ${shim}`);
           table.push({ condition: condition.name, shim, outcomes });
-          if (shim === "current") {
+          if (shim !== "first") {
             const expected = condition.works ? "works" : "loud";
             expect(outcomes, host.output()).toEqual(Object.fromEntries(OPERATIONS.map((op) => [op, expected])));
             for (const message of failures) expect(message).toContain(condition.fix);
@@ -153,8 +153,8 @@ describe("the dynamic-provider host as the Pulumi CLI runs it, on the package in
     });
   }
 
-  it("the earlier shim shows what this guards against: with the package missing, delete and read answer without reaching the service", () => {
-    const missing = table.find((row) => row.condition === "package missing" && row.shim === "earlier");
+  it("the first shim shows what this guards against: with the package missing, delete and read answer without reaching the service", () => {
+    const missing = table.find((row) => row.condition === "package missing" && row.shim === "first");
     expect(missing?.outcomes).toMatchObject({ read: "silent", delete: "silent" });
   });
 

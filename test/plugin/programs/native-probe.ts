@@ -8,7 +8,7 @@ const require = createRequire(import.meta.url);
 const { MockMonitor } = require("@pulumi/pulumi/runtime/mocks.js") as { MockMonitor: new (mocks: pulumi.runtime.Mocks) => object };
 const SECRET_SIG = "4dabf18193072939515e22adb298388d";
 
-interface Alias { getSpec(): { getType(): string; getName(): string } | undefined }
+interface Alias { getUrn(): string; getSpec(): { getType(): string; getName(): string } | undefined }
 interface Request {
   getType(): string; getName(): string; getVersion(): string; getProvider(): string; getCustom(): boolean;
   getObject(): { toJavaScript(): Record<string, unknown> }; getAdditionalsecretoutputsList(): string[]; getAliasesList(): Alias[];
@@ -24,7 +24,7 @@ class RecordingMonitor extends (MockMonitor as new (mocks: pulumi.runtime.Mocks)
       name: req.getName(),
       version: req.getVersion(),
       provider: req.getProvider(),
-      aliases: req.getAliasesList().map((a) => a.getSpec()?.getType()),
+      aliases: req.getAliasesList().map((a) => a.getUrn() || { type: a.getSpec()?.getType() }),
       secretInputs: Object.keys(object).filter((k) => JSON.stringify(object[k]).includes(SECRET_SIG)),
       secretOutputs: req.getAdditionalsecretoutputsList(),
       inputs: Object.keys(object).filter((k) => object[k] !== undefined && object[k] !== null).sort(),
@@ -55,7 +55,7 @@ const audience = await import("pulumi-audience/native");
 const north = new audience.Provider("north", { apiKey: "north-key", baseUrl: "https://north.example.com/v1" });
 const leads = await audience.getCohort({ name: "Leads" }, { provider: north });
 const scope = new audience.Scope("pipeline", { name: "Pipeline", population: { cohortIds: [leads.id] }, payload: { cohortIds: [leads.id] }, preview: true }, { provider: north });
-new audience.Target("csv", { name: "CSV", scopeId: scope.id, representation: { mode: "identified" }, options: { type: "hosted_csv" } }, { provider: north });
+new audience.Target("csv", { name: "CSV", scopeId: scope.id, representation: { mode: "identified" }, options: { type: "hosted_csv" } }, { provider: north, parent: scope });
 new audience.Connection("warehouse", { name: "Warehouse", options: { type: "postgres", host: "db", port: 5432, database: "d", schema: "s", user: "u", password: "hunter2" } });
 
 // Outputs as the program reads them: one it registered, one it did not (read from the recorded state).
