@@ -15,7 +15,7 @@ import { Snapshot } from "../provider/engine/snapshot.ts";
 import { urnName } from "../provider/engine/urn.ts";
 import { PROVIDER_MODULE } from "../provider/runtime/resources/shim.ts";
 import type { EngineMemory } from "./engine-memory.ts";
-import { ensureBuilt, atMost, median, ROOT, startChild, type Bench, type Row } from "./measure.ts";
+import { atMost, ensureBuilt, median, ROOT, startChild, type Bench, type Row } from "./measure.ts";
 import type { EmulatorReady } from "./service.ts";
 
 /** The engine's default number of operations in flight. */

@@ -12,7 +12,7 @@ import { startMonitor, type MonitorHandler } from "../provider/engine/monitor.ts
 import { loadProject } from "../provider/engine/project.ts";
 import { memberNames } from "../provider/runtime/lifecycle/shape.ts";
 import type { PropertyMap } from "../provider/protocol/values.ts";
-import { ensureBuilt, atMost, median, ROOT, type Bench, type Row } from "./measure.ts";
+import { atMost, ensureBuilt, median, ROOT, type Bench, type Row } from "./measure.ts";
 
 const PARALLEL = 8;
 const PROGRAMS = join(ROOT, ".audience", "bench");
