@@ -37,3 +37,15 @@ describe("a resource whose family name is a prototype's member", () => {
     for (const name of ["constructor", "toString", "__proto__"]) expect(() => familyOf(name)).toThrow(/unknown resource family .*this provider knows scopes, /);
   });
 });
+
+describe("what a state's resource keeps", () => {
+  it("keeps of its outputs only what the first comparison reads, and reads the whole outputs again when asked", async () => {
+    const file = join(dir, "kept.json");
+    const outputs = { __kind: "cohorts", name: "leads", deletionMode: "archive", status: "ready", size: 12, members: [{ id: "m1" }] };
+    await writeFile(file, JSON.stringify({ version: 3, deployment: { resources: [{ ...resource("cohorts", "leads"), outputs }] } }));
+    const [leads] = (await loadState(file, undefined)).resources;
+    expect(leads!.recorded).toEqual({ deletionMode: "archive" });
+    expect(await leads!.outputs()).toEqual(outputs);
+    expect(leads!.key).toBe("cohorts\0id-leads");
+  });
+});

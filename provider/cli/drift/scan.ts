@@ -5,13 +5,13 @@
 import { AudienceClient, MAX_IDS_PER_REQUEST, NotFoundError } from "pulumi-audience/sdk/client";
 import { isObject, jsonEqual, type Collection, type FamilyDef } from "pulumi-audience/sdk/contract";
 import { compare, createLifecycle, PROVIDER_KEY, readInputs, readsBack, type Service } from "pulumi-audience/provider";
-import { derivedNames, providerFamilies, type ProviderFamily } from "../../runtime/families/index.ts";
+import { providerFamilies, type ProviderFamily } from "../../runtime/families/index.ts";
 import { ADOPTABLE } from "../adoptable.ts";
 import { camelPath } from "../../runtime/lifecycle/shape.ts";
 import type { AccountTarget } from "./accounts.ts";
 import type { IgnoreRules } from "./ignore.ts";
 import type { AccountReport, Change, ResourceReport } from "./report.ts";
-import type { Props, StateResource } from "./states.ts";
+import { resourceKey, type Props, type StateResource } from "./states.ts";
 
 export const SECRET_SHOWN = "[secret]";
 
@@ -115,10 +115,13 @@ export function accountWork(resources: StateResource[], targetOf: (r: StateResou
     }
     entry.known.add(resource.id);
     strings(resource.inputs, entry.known); // ids a program passes on (lookups) are in its inputs
-    if (!resource.external) entry.managed.push(resource);
-  }
-  for (const entry of work.values()) {
-    entry.made = derivedNames(entry.managed.map((r) => ({ providerFamily: providerFamilies[r.collection]!, outputs: r.outputs })));
+    if (!resource.external) {
+      entry.managed.push(resource);
+      for (const [collection, name] of resource.made) {
+        if (!entry.made.has(collection)) entry.made.set(collection, new Set());
+        entry.made.get(collection)!.add(name);
+      }
+    }
   }
   return [...work.values()];
 }
@@ -185,7 +188,7 @@ function secretTest(resource: StateResource): (path: string) => boolean {
 
 /** The service calls the provider's read makes, answered from the lists already fetched; the generic writes refuse. */
 function readOnlyService(client: AudienceClient, docs: Map<string, Props>): Service {
-  const key = (family: FamilyDef, id: string) => `${family.collection}\0${id}`;
+  const key = (family: FamilyDef, id: string) => resourceKey(family.collection, id);
   const find = async (family: FamilyDef, id: string): Promise<Props | undefined> => {
     if (docs.has(key(family, id)) || listedByIds(providerFamilies[family.collection]!)) return docs.get(key(family, id));
     try {
@@ -225,7 +228,7 @@ function base(resource: StateResource): Omit<ResourceReport, "status" | "changes
 function inSyncAsListed(resource: StateResource, live: Props | undefined): ResourceReport | undefined {
   if (live === undefined || resource.sealed.length > 0 || live.status === "error") return undefined;
   try {
-    if (!readsBack(resource.outputs, resource.inputs, live)) return undefined;
+    if (!readsBack(resource.recorded, resource.inputs, live)) return undefined;
   } catch {
     return undefined; // the comparison reports it
   }
@@ -250,8 +253,8 @@ async function compareOne(resource: StateResource, live: Props | undefined, arch
   let recorded: Props | undefined;
   // Most resources are as the state records them, which one walk of the listed document tells without its
   // normalization; the others are read as refresh reads them.
-  if (live === undefined || resource.sealed.length > 0 || !readsBack(resource.outputs, resource.inputs, live)) {
-    const props = { ...resource.outputs, ...resource.inputs };
+  if (live === undefined || resource.sealed.length > 0 || !readsBack(resource.recorded, resource.inputs, live)) {
+    const props = { ...(await resource.outputs()), ...resource.inputs };
     // A listed document is what the provider's read would fetch: its inputs are read from it; the outputs (for
     // the provider's diff) only when something differs.
     const found = live !== undefined ? { id: resource.id, inputs: readInputs(props, live) } : await read(resource.id, props);
@@ -294,7 +297,10 @@ export async function scanAccount(work: AccountWork, options: ScanOptions, start
   const { client, lists } = reads;
   try {
     const self = await reads.self;
+    /** The managed documents of the lists being compared. */
     const docs = new Map<string, Props>();
+    /** Keys of the managed documents some list answered. */
+    const answered = new Set<string>();
     const archived = new Map<string, string>();
     const unmanaged: ResourceReport[] = [];
     const byFamily = new Map<string, StateResource[]>();
@@ -304,7 +310,6 @@ export async function scanAccount(work: AccountWork, options: ScanOptions, start
     }
     const families = [...new Set([...byFamily.keys(), ...ADOPTABLE.map((k) => k.family.collection)])];
     const listed = (collection: string) => (listedByIds(providerFamilies[collection]!) ? (byFamily.get(collection) ?? []) : []);
-    const keyOf = (resource: StateResource) => `${resource.collection}\0${resource.id}`;
     const listIds = async (collection: string, ids: string[], query?: { archived: true }) => (await client.list(collection as Collection, { ids, ...(query ? { query } : {}) })) as Props[];
     /** Reports a listed document nobody manages, unless ignored. */
     const noteUnmanaged = (providerFamily: ProviderFamily, doc: Props) => {
@@ -325,7 +330,7 @@ export async function scanAccount(work: AccountWork, options: ScanOptions, start
     /** Makes the resource's report; a promise only when it needs the provider's read. */
     const check = (resource: StateResource): Promise<void> | undefined => {
       if (reports.has(resource) || options.rules.ignoresResource(resource.type, [resource.name, resource.id])) return undefined;
-      const key = keyOf(resource);
+      const key = resource.key;
       const live = docs.get(key);
       const archivedAt = archived.get(key);
       const inSync = archivedAt === undefined ? inSyncAsListed(resource, live) : undefined;
@@ -345,17 +350,25 @@ export async function scanAccount(work: AccountWork, options: ScanOptions, start
       const wanted = new Set(resources.map((r) => r.id));
       const providerFamily = providerFamilies[collection]!;
       for (const doc of listedDocs) {
-        if (wanted.has(String(doc.id))) docs.set(`${collection}\0${String(doc.id)}`, doc);
-        else if (ADOPTABLE.includes(providerFamily)) noteUnmanaged(providerFamily, doc);
+        if (!wanted.has(String(doc.id))) {
+          if (ADOPTABLE.includes(providerFamily)) noteUnmanaged(providerFamily, doc);
+          continue;
+        }
+        const key = resourceKey(collection, String(doc.id));
+        docs.set(key, doc);
+        answered.add(key);
       }
       for (const resource of resources) {
-        const comparing = docs.has(keyOf(resource)) ? check(resource) : undefined;
+        const comparing = docs.has(resource.key) ? check(resource) : undefined;
         if (comparing) await comparing; // most are decided at once: no turn of the event loop each
       }
+      // Their reports are made: a document is read only for its own resource, so the list is dropped here.
+      for (const resource of resources) docs.delete(resource.key);
     };
     for (const collection of families) {
       const resources = listed(collection);
       const plain = reads.plain.get(collection);
+      reads.plain.delete(collection); // the list is held until compared, no longer
       if (plain) {
         compared.push(plain.then((listedDocs) => compareListed(collection, resources, listedDocs)));
         continue;
@@ -367,11 +380,11 @@ export async function scanAccount(work: AccountWork, options: ScanOptions, start
     }
     await Promise.all(compared);
     const archivedReads = families.flatMap((collection) => {
-      const absent = listed(collection).filter((r) => !docs.has(keyOf(r))).map((r) => r.id);
+      const absent = listed(collection).filter((r) => !answered.has(r.key)).map((r) => r.id);
       return absent.length > 0 && providerFamilies[collection]!.family.archivable ? [{ collection, absent }] : [];
     });
     await Promise.all(archivedReads.map(({ collection, absent }) => lists(async () => {
-      for (const doc of await listIds(collection, absent, { archived: true })) archived.set(`${collection}\0${String(doc.id)}`, String(doc.archived_at));
+      for (const doc of await listIds(collection, absent, { archived: true })) archived.set(resourceKey(collection, String(doc.id)), String(doc.archived_at));
     })));
     for (const resource of work.managed) {
       const comparing = check(resource);

@@ -6,7 +6,8 @@ import { z } from "zod";
 import { KIND_KEY } from "pulumi-audience/provider";
 import { isObject } from "pulumi-audience/sdk/contract";
 import { PassphraseCrypter } from "../../engine/secrets.ts";
-import { providerFamilies } from "../../runtime/families/index.ts";
+import { derivedNames, providerFamilies, type ProviderFamily } from "../../runtime/families/index.ts";
+import { CONTROL_KEYS } from "../../runtime/lifecycle/controls.ts";
 import { DYNAMIC_TYPE_PREFIX } from "../../runtime/markers.ts";
 import { SECRET_SIG, SIG_KEY } from "../../protocol/markers.ts";
 
@@ -27,7 +28,15 @@ export interface StateResource {
   account: string | undefined;
   /** Inputs as the program declared them (check's form), secrets opened. */
   inputs: Props;
-  outputs: Props;
+  /** Of the recorded outputs, only the members the comparison of a listed document reads (controls, extra inputs):
+   * the whole outputs are read again from the file by `outputs()`, for the few resources the provider reads. */
+  recorded: Props;
+  /** The recorded outputs whole, read again from the state file. */
+  outputs(): Promise<Props>;
+  /** What the service made for it (a dataset's streams): collection and name. */
+  made: [collection: string, name: string][];
+  /** Its key in the scan (`resourceKey`). */
+  key: string;
   /** Members whose value the state holds encrypted and could not be opened, with why. */
   sealed: { path: string; reason: string }[];
   /** Paths of values the state keeps secret (shown as `[secret]`). */
@@ -38,6 +47,9 @@ export interface StateResource {
   /** Read with `.get()`: the program does not manage it. */
   external: boolean;
 }
+
+/** A resource's key in the scan: its family's collection and its id. */
+export const resourceKey = (collection: string, id: string): string => `${collection}\0${id}`;
 
 export interface LoadedState {
   file: string;
@@ -165,7 +177,15 @@ function programDirOf(file: string): string {
   return basename(dir) === "state" && basename(dirname(dir)) === ".audience" ? dirname(dirname(dir)) : dir;
 }
 
-export async function loadState(file: string, passphrase: string | undefined): Promise<LoadedState> {
+/** The outputs a resource keeps beside its inputs: those `readsBack` reads. */
+function kept(providerFamily: ProviderFamily, outputs: Props): Props {
+  const picked: Props = {};
+  for (const key of [...CONTROL_KEYS, ...providerFamily.extraInputs]) if (outputs[key] !== undefined) picked[key] = outputs[key];
+  return picked;
+}
+
+/** A state file parsed and checked, with what opens its secrets. */
+async function readDocument(file: string, passphrase: string | undefined): Promise<{ deployment: StateDocument["deployment"]; open: Opener }> {
   let text: string;
   try {
     text = await readFile(file, "utf8");
@@ -192,32 +212,64 @@ export async function loadState(file: string, passphrase: string | undefined): P
     }
     deployment = checked.data.deployment;
   }
+  return { deployment, open: await opener(deployment.secrets_providers, passphrase) };
+}
+
+/** The resource's family, when it is one of this provider's and the scan compares it. */
+function familyOfEntry(raw: Props): ProviderFamily | undefined {
+  if (!String(raw.type).startsWith(DYNAMIC_TYPE_PREFIX) || typeof raw.id !== "string" || raw.id === "" || raw.delete === true) return undefined;
+  const collection = isObject(raw.inputs) ? raw.inputs[KIND_KEY] : undefined;
+  return typeof collection === "string" ? providerFamilies[collection] : undefined; // undefined: not a family of this provider (or a damaged entry)
+}
+
+const secretHolders = (providerFamily: ProviderFamily) => providerFamily.secretOutputs.map((path) => path.split(".")[0]!);
+
+/**
+ * A state's resources, each keeping its inputs and of its outputs only what the comparison reads first: the
+ * parsed document is dropped once read, and read again only for a resource the provider must read.
+ */
+export async function loadState(file: string, passphrase: string | undefined): Promise<LoadedState> {
+  const { deployment, open } = await readDocument(file, passphrase);
   const programDir = programDirOf(file);
-  const open = await opener(deployment.secrets_providers, passphrase);
   const stack = deployment.resources[0]?.urn.split("::")[0]?.slice("urn:pulumi:".length) ?? basename(file, ".json");
+  let reread: Promise<Map<string, Props>> | undefined;
+  const outputsOf = async (urn: string): Promise<Props> => {
+    // Read once per file, and only when a resource of it needs the provider's read.
+    reread ??= readDocument(file, passphrase).then(({ deployment: again, open: opened }) => {
+      const all = new Map<string, Props>();
+      for (const raw of again.resources as Props[]) {
+        const providerFamily = familyOfEntry(raw);
+        if (providerFamily) all.set(String(raw.urn), reveal(raw.outputs ?? {}, "", { secretPaths: [], sealed: [] }, opened, secretHolders(providerFamily)) as Props);
+      }
+      return all;
+    });
+    return (await reread).get(urn) ?? {};
+  };
   const resources: StateResource[] = [];
   for (const raw of deployment.resources as Props[]) {
-    const type = String(raw.type);
-    if (!type.startsWith(DYNAMIC_TYPE_PREFIX) || typeof raw.id !== "string" || raw.id === "" || raw.delete === true) continue;
+    const providerFamily = familyOfEntry(raw);
+    if (!providerFamily) continue;
     const urn = String(raw.urn);
     const found = { secretPaths: [] as string[], sealed: [] as { path: string; reason: string }[] };
-    const collection = isObject(raw.inputs) ? raw.inputs[KIND_KEY] : undefined;
-    const providerFamily = typeof collection === "string" ? providerFamilies[collection] : undefined;
-    if (!providerFamily) continue; // not a resource of this provider's families (or a damaged entry)
-    const holders = providerFamily.secretOutputs.map((path) => path.split(".")[0]!);
+    const holders = secretHolders(providerFamily);
     const inputs = reveal(raw.inputs ?? {}, "", found, open, holders) as Props;
-    const outputs = reveal(raw.outputs ?? {}, "", { secretPaths: [], sealed: [] }, open, holders) as Props;
+    const outputs = isObject(raw.outputs) ? raw.outputs : {};
+    const made = providerFamily.derives ? [...derivedNames([{ providerFamily, outputs: reveal(outputs, "", { secretPaths: [], sealed: [] }, open, holders) as Props }])].flatMap(([collection, names]) => [...names].map((name): [string, string] => [collection, name])) : [];
     const position = declaredAt(raw.sourcePosition, programDir);
+    const id = raw.id as string;
     resources.push({
       file,
       urn,
       type: providerFamily.family.className,
       collection: providerFamily.family.collection,
       name: urn.slice(urn.lastIndexOf("::") + 2),
-      id: raw.id,
+      id,
       account: typeof inputs.account === "string" ? inputs.account : undefined,
       inputs,
-      outputs,
+      recorded: reveal(kept(providerFamily, outputs), "", { secretPaths: [], sealed: [] }, open, holders) as Props,
+      outputs: () => outputsOf(urn),
+      made,
+      key: resourceKey(providerFamily.family.collection, id),
       sealed: found.sealed,
       secretPaths: found.secretPaths,
       ignoreChanges: Array.isArray(raw.ignoreChanges) ? raw.ignoreChanges.filter((p): p is string => typeof p === "string") : [],
