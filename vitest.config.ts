@@ -35,6 +35,7 @@ const E2E = [
   "test/provider/generate.test.ts",
   "test/provider/secrets.test.ts",
   "test/plugin/install.test.ts",
+  "test/plugin/launch.test.ts",
   "test/plugin/engine-log.test.ts",
   "test/provider/lazy-typescript.test.ts",
   "test/emulator/persistence.test.ts",

@@ -1,6 +1,6 @@
 // Drives the `audience` plugin through the engine's plugin host, as the engine does: call it over gRPC with Structs
 // whose secrets are wrapped. The plugin's server runs in the test's process on a loopback port (servedPlugin);
-// log.test.ts and accounts.test.ts start the real `pulumi-resource-audience` process for the launch handshake.
+// launch.test.ts starts the real `pulumi-resource-audience` process, for what only its launch shows.
 import { fileURLToPath } from "node:url";
 import { PluginHost, type Configured, type PluginServer } from "../../provider/engine/plugin-host.ts";
 import { engineLog } from "../../provider/plugin/engine-log.ts";
