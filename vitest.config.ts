@@ -15,6 +15,7 @@ const IN_PROCESS_ENGINE = [
   "test/engine/timeouts.test.ts",
   "test/engine/providers.test.ts",
   "test/engine/progress.test.ts",
+  "test/engine/review.test.ts",
 ];
 
 /**
