@@ -1,11 +1,16 @@
 // Programs in native mode run through the local engine against one emulator: fresh accounts, program folders
-// (an example switched to `pulumi-audience/native`, or a program's text) and runs of them.
+// (an example switched to `pulumi-audience/native`, or a program's text) and runs of them. The `audience` plugin is
+// served in the test's process (test/plugin/harness.ts), but in CLI-faithful mode, where it is the installed
+// package's `pulumi-resource-audience` as the CLI starts it.
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect } from "vitest";
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from "pulumi-audience/emulator";
-import type { Operation, RunOptions, RunResult } from "../../provider/engine/index.ts";
+import { runProgram as runEngine, type Operation, type RunOptions, type RunResult } from "../../provider/engine/index.ts";
+import { audienceExtension } from "../../provider/cli/extension.ts";
 import { runProgram } from "../../provider/cli/program.ts";
+import { servedPlugin } from "../plugin/harness.ts";
+import { faithfulMode } from "./installed.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 export const PASSPHRASE = "native passphrase";
@@ -48,10 +53,14 @@ export function nativePrograms(options: EmulatorOptions = { port: 0 }): NativePr
     if (!emulator) throw new Error("the emulator is not started yet");
     return emulator;
   };
-  const run = (dir: string, apiKey: string, operation: Operation, extra: RunExtra = {}) => runProgram({
-    cwd: dir, operation, passphrase: PASSPHRASE, stateDir: join(dir, "state"), ...extra,
-    env: { AUDIENCE_BASE_URL: `${running().url}/v1`, AUDIENCE_API_KEY: apiKey, ...extra.env },
-  });
+  const run = (dir: string, apiKey: string, operation: Operation, extra: RunExtra = {}) => {
+    const options = {
+      cwd: dir, operation, passphrase: PASSPHRASE, stateDir: join(dir, "state"), ...extra,
+      env: { AUDIENCE_BASE_URL: `${running().url}/v1`, AUDIENCE_API_KEY: apiKey, ...extra.env },
+    };
+    if (faithfulMode()) return runProgram(options);
+    return runEngine({ ...options, faithful: false, extension: { ...audienceExtension({ faithful: false }), pluginLaunch: () => servedPlugin() } });
+  };
   const control = async (method: string, path: string, body?: unknown): Promise<unknown> => {
     const response = await fetch(`${running().url}/_emulator${path}`, {
       method, ...(body === undefined ? {} : { headers: { "content-type": "application/json" }, body: JSON.stringify(body) }),
