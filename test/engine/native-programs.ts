@@ -14,7 +14,7 @@ import { faithfulMode } from "./installed.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 export const PASSPHRASE = "native passphrase";
-// Inside the repository, so the programs resolve `pulumi-audience` to its sources (ignored by git).
+// Inside the repository, so the programs resolve `pulumi-audience` to this checkout, built (ignored by git).
 const WORK = join(ROOT, ".audience", "native-tests");
 
 /** `runtime`: the program as a function in process (in-process-runtime.ts) instead of the folder's index.ts. */
@@ -94,7 +94,7 @@ export function nativePrograms(options: EmulatorOptions = { port: 0 }): NativePr
         const index = join(dir, "index.ts");
         writeFileSync(index, readFileSync(index, "utf8").replace(/from "pulumi-audience"/, 'from "pulumi-audience/native"'));
       } else {
-        writeFileSync(join(dir, "Pulumi.yaml"), `name: ${name}\nruntime:\n  name: nodejs\n  options:\n    typescript: false\n    nodeargs: --conditions=source --require=pulumi-audience/require-node\nmain: index.ts\n`);
+        writeFileSync(join(dir, "Pulumi.yaml"), `name: ${name}\nruntime:\n  name: nodejs\n  options:\n    typescript: false\n    nodeargs: --require=pulumi-audience/require-node\nmain: index.ts\n`);
         writeFileSync(join(dir, "index.ts"), source.index);
       }
       return dir;
