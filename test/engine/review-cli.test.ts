@@ -6,9 +6,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "pulumi-audience/emulator";
 import { audience } from "../cli/helpers.ts";
-
-const FIXTURE = join(import.meta.dirname, "fixtures", "review");
-const PASSPHRASE = "review passphrase";
+import { PASSPHRASE, REVIEW_FIXTURE } from "./review-program.ts";
 
 let emulator: RunningEmulator;
 beforeAll(async () => {
@@ -25,7 +23,7 @@ describe("preview checks the provider's config as the deploy would", { timeout: 
   const preview = (env: Record<string, string>) => {
     const stateDir = mkdtempSync(join(tmpdir(), "review-config-"));
     dirs.push(stateDir);
-    return audience(["run", "preview", "--cwd", FIXTURE, "--state-dir", stateDir, "-c", "parts=pipeline"], { env: { PULUMI_CONFIG_PASSPHRASE: PASSPHRASE, AUDIENCE_API_KEY: "", AUDIENCE_BASE_URL: "", ...env }, timeoutMs: 120_000 });
+    return audience(["run", "preview", "--cwd", REVIEW_FIXTURE, "--state-dir", stateDir, "-c", "parts=pipeline"], { env: { PULUMI_CONFIG_PASSPHRASE: PASSPHRASE, AUDIENCE_API_KEY: "", AUDIENCE_BASE_URL: "", ...env }, timeoutMs: 120_000 });
   };
 
   it("fails naming audience:apiKey when it is missing or empty, and audience:baseUrl when it is no URL or unreachable", async () => {
@@ -54,7 +52,7 @@ describe("a preview whose program fails", { timeout: 120_000 }, () => {
     try {
       // The connection's password is required config the run does not give: the program fails after registering.
       const env = { PULUMI_CONFIG_PASSPHRASE: PASSPHRASE, AUDIENCE_API_KEY: emulator.apiKey, AUDIENCE_BASE_URL: `${emulator.url}/v1` };
-      const args = ["run", "preview", "--cwd", FIXTURE, "--state-dir", stateDir, "-c", "parts=pipeline,connection"];
+      const args = ["run", "preview", "--cwd", REVIEW_FIXTURE, "--state-dir", stateDir, "-c", "parts=pipeline,connection"];
       for (const [stack, command] of [["dev", "audience config set"], ["prod", "audience config set --stack prod"]] as const) {
         const r = await audience([...args, "--stack", stack], { env, timeoutMs: 90_000 });
         expect(r.code, r.stdout + r.stderr).toBe(1);

@@ -1,8 +1,13 @@
 // The review program (fixtures/review/index.ts) for the in-process runtime: the parts chosen by config, registered
 // as the resource classes register them, each once what it takes an id of exists.
+import { join } from "node:path";
 import { UNKNOWN, type Value } from "../../provider/protocol/values.ts";
 import { audienceResource, idOf } from "./audience-resources.ts";
 import type { ProgramContext, Registered } from "./in-process-runtime.ts";
+
+/** The program's folder (Pulumi.yaml; its index.ts when run as a process) and its stacks' passphrase. */
+export const REVIEW_FIXTURE = join(import.meta.dirname, "fixtures", "review");
+export const PASSPHRASE = "review passphrase";
 
 /** A required config value, failing as `config.require` does. */
 function required(value: Value | undefined, key: string): Value {

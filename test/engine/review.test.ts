@@ -18,10 +18,7 @@ import { generateProgram } from "../../provider/cli/generate.ts";
 import { readSettings } from "../../provider/runtime/lifecycle/settings.ts";
 import { lookupIn } from "../../provider/runtime/resources/lookup.ts";
 import { inProcessRuntime } from "./in-process-runtime.ts";
-import { reviewProgram } from "./review-program.ts";
-
-const FIXTURE = join(import.meta.dirname, "fixtures", "review");
-const PASSPHRASE = "review passphrase";
+import { PASSPHRASE, REVIEW_FIXTURE, reviewProgram } from "./review-program.ts";
 
 let emulator: RunningEmulator;
 beforeAll(async () => {
@@ -41,7 +38,7 @@ async function freshStack() {
     let text = "";
     out.on("data", (c: Buffer) => (text += c.toString()));
     const renderer = createRenderer({ out, err: out, tty: false, env: { NO_COLOR: "1" }, ...(options.diff ? { diff: true } : {}) });
-    const result: RunResult = await runProgram({ cwd: FIXTURE, runtime: inProcessRuntime(reviewProgram), operation, passphrase: PASSPHRASE, stateDir, env: options.env ?? env, config, secrets, onEvent: renderer.event });
+    const result: RunResult = await runProgram({ cwd: REVIEW_FIXTURE, runtime: inProcessRuntime(reviewProgram), operation, passphrase: PASSPHRASE, stateDir, env: options.env ?? env, config, secrets, onEvent: renderer.event });
     renderer.summary(result);
     return { result, text };
   };
