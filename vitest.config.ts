@@ -15,6 +15,7 @@ const IN_PROCESS_ENGINE = [
   "test/engine/timeouts.test.ts",
   "test/engine/providers.test.ts",
   "test/engine/progress.test.ts",
+  "test/engine/review.test.ts",
 ];
 
 /**
@@ -35,6 +36,7 @@ const E2E = [
   "test/provider/generate.test.ts",
   "test/provider/secrets.test.ts",
   "test/plugin/install.test.ts",
+  "test/plugin/launch.test.ts",
   "test/plugin/engine-log.test.ts",
   "test/provider/lazy-typescript.test.ts",
   "test/emulator/persistence.test.ts",
@@ -43,6 +45,9 @@ const E2E = [
 ];
 
 export default defineConfig({
+  // Test files load the TypeScript sources (vitest starts its workers with this condition too). Programs and hosts
+  // the engine starts from a test get no NODE_OPTIONS from here: they run the built dist/ (test/global-setup.ts), but
+  // where a test asks for sources.
   resolve: { conditions: ["source"] },
   ssr: { resolve: { conditions: ["source"], externalConditions: ["source"] } },
   test: {
@@ -53,7 +58,6 @@ export default defineConfig({
     pool: "forks",
     // Both cores: most of a whole-program test's time is spent waiting on processes and the emulator.
     maxWorkers: 2,
-    env: { NODE_OPTIONS: "--conditions=source" },
     projects: [
       { extends: true, test: { name: "unit", include: ["test/**/*.test.ts"], exclude: E2E } },
       { extends: true, test: { name: "e2e", include: E2E } },

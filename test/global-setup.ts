@@ -1,5 +1,6 @@
-// Tests that start `bin/*.js` (the plugin, the CLI as users run it) run the built `dist/`. In a working copy whose
-// sources changed since the last build, they would test the old code: build first when any source is newer.
+// Tests that start `bin/*.js` (the plugin, the CLI as users run it), and the programs and hosts the engine starts
+// from a test, run the built `dist/`. In a working copy whose sources changed since the last build, they would test
+// the old code: build first when any source is newer.
 import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { createRequire } from "node:module";

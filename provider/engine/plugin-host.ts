@@ -4,19 +4,27 @@ import type { ConfigureResponse, DiffResponse, GetSchemaResponse, InvokeResponse
 import type { PluginInfo } from "@pulumi/pulumi/proto/plugin_pb.js";
 import type { Empty } from "google-protobuf/google/protobuf/empty_pb.js";
 import { emptyProto, providerProto } from "../protocol/proto.ts";
-import { connectProvider, fromStruct, ProviderHost, type CheckResult } from "./provider-host.ts";
+import { connectProvider, fromStruct, ProviderHost, servedConnection, type CheckResult, type ServedProvider } from "./provider-host.ts";
 import type { PropertyMap } from "../protocol/values.ts";
 
 /**
  * How to start a package's provider plugin: a Node entry with its arguments (run with the engine's tether), or a
  * `command` (an executable, as the Pulumi CLI runs `pulumi-resource-<package>`). The engine's address is appended.
  */
-export interface PluginLaunch {
+export interface PluginProcess {
   /** What the plugin is called in messages. */
   name: string;
   args: string[];
   command?: string;
 }
+
+/** A plugin served without a process (by a test, in its own): `serve` starts one listening, for one provider. */
+export interface PluginServer {
+  name: string;
+  serve(options: { env: NodeJS.ProcessEnv; engineAddress?: string }): Promise<ServedProvider>;
+}
+
+export type PluginLaunch = PluginProcess | PluginServer;
 
 export interface PluginHostOptions {
   cwd: string;
@@ -40,8 +48,13 @@ export type ProviderConfig = { variables: Record<string, string> } | { args: Pro
 export class PluginHost extends ProviderHost {
   /** Starts the plugin as `launch` says, with the engine's address (when known) as its last argument. */
   static async start(options: PluginHostOptions & { launch: PluginLaunch }): Promise<PluginHost> {
-    const { name, args, command } = options.launch;
-    const all = options.engineAddress ? [...args, options.engineAddress] : args;
+    const { launch, engineAddress } = options;
+    if ("serve" in launch) {
+      const served = await launch.serve({ env: options.env, ...(engineAddress ? { engineAddress } : {}) });
+      return new PluginHost(launch.name, servedConnection(served), true);
+    }
+    const { name, args, command } = launch;
+    const all = engineAddress ? [...args, engineAddress] : args;
     return new PluginHost(name, await connectProvider(name, all, { ...options, ...(command ? { command } : {}) }), true);
   }
 

@@ -1,6 +1,5 @@
 // A resource provider process spoken to over Pulumi's ResourceProvider gRPC, as Pulumi's engine does; here the real
 // dynamic-provider host of @pulumi/pulumi (a package's plugin is in plugin-host.ts).
-import type { ChildProcess } from "node:child_process";
 import type { Metadata, ServiceError } from "@grpc/grpc-js";
 import type { ResourceProviderClient } from "@pulumi/pulumi/proto/provider_grpc_pb.js";
 import type { CheckResponse, ConfigureResponse, CreateResponse, DiffResponse, ReadResponse, UpdateResponse } from "@pulumi/pulumi/proto/provider_pb.js";
@@ -95,38 +94,69 @@ export interface ProviderHostOptions {
   onOutput?: (line: string) => void;
 }
 
+/** A provider the host speaks to: its client, whether it has gone, and how to stop it. */
+export interface ProviderConnection {
+  client: ResourceProviderClient;
+  /** Whether the provider has gone (its process exited): a call it left unanswered died with it. */
+  gone(): boolean;
+  /** The last lines it wrote to stderr, to explain its death. */
+  stderr: readonly string[];
+  /** Stops the provider, resolving once it has. */
+  stop(): Promise<void>;
+}
+
+/** A provider already listening at `address`, served by whoever made it (a test, in its own process). */
+export interface ServedProvider {
+  address: string;
+  close(): Promise<void>;
+}
+
+const clientAt = (address: string) => new providerRpc.ResourceProviderClient(address, grpc.credentials.createInsecure()) as unknown as ResourceProviderClient;
+
+/** The connection to a launched provider process, which stops with it. */
+export function processConnection(launched: LaunchedPlugin): ProviderConnection {
+  return { client: clientAt(`127.0.0.1:${launched.port}`), stderr: launched.stderr, gone: () => launched.child.exitCode !== null, stop: () => stopPlugin(launched.child) };
+}
+
+/** The connection to a provider served at an address: no process is started, and closing the host ends the server. */
+export function servedConnection(served: ServedProvider): ProviderConnection {
+  let stopped = false;
+  return {
+    client: clientAt(served.address),
+    stderr: [],
+    gone: () => stopped,
+    stop: async () => {
+      stopped = true;
+      await served.close();
+    },
+  };
+}
+
 /**
  * Launches a provider process and connects to it; a launch failure is a ProviderError. It is tied to the engine (it
  * ends when the engine does, however it ends): by Node's arguments, or for a `command` (a launcher, run with the
  * arguments the Pulumi CLI gives) by NODE_OPTIONS, which reach the Node it starts.
  */
-export async function connectProvider(name: string, args: string[], options: LaunchOptions): Promise<{ launched: LaunchedPlugin; client: ResourceProviderClient }> {
-  let launched: LaunchedPlugin;
+export async function connectProvider(name: string, args: string[], options: LaunchOptions): Promise<ProviderConnection> {
   try {
-    launched = options.command
+    return processConnection(options.command
       ? await launchPlugin(name, args, { ...options, env: { ...options.env, NODE_OPTIONS: [options.env["NODE_OPTIONS"] ?? "", ...tetherArgs()].join(" ").trim() } })
-      : await launchPlugin(name, [...tetherArgs(), ...args], options);
+      : await launchPlugin(name, [...tetherArgs(), ...args], options));
   } catch (error) {
     throw new ProviderError((error as Error).message);
   }
-  const client = new providerRpc.ResourceProviderClient(`127.0.0.1:${launched.port}`, grpc.credentials.createInsecure()) as unknown as ResourceProviderClient;
-  return { launched, client };
 }
 
 /** The resource calls every provider process answers: check, diff, create, read, update, delete. */
 export class ProviderHost {
   readonly #name: string;
-  readonly #child: ChildProcess;
-  readonly #client: ResourceProviderClient;
-  readonly #stderr: string[];
+  readonly #connection: ProviderConnection;
   /** Whether secrets go to the provider as secret values (else revealed: the dynamic host expects plain values). */
   readonly #keepSecrets: boolean;
 
-  protected constructor(name: string, { launched, client }: { launched: LaunchedPlugin; client: ResourceProviderClient }, keepSecrets: boolean) {
+  protected constructor(name: string, connection: ProviderConnection, keepSecrets: boolean) {
     this.#name = name;
-    this.#child = launched.child;
-    this.#client = client;
-    this.#stderr = launched.stderr;
+    this.#connection = connection;
     this.#keepSecrets = keepSecrets;
   }
 
@@ -136,7 +166,7 @@ export class ProviderHost {
 
   protected call<Res>(what: string, invoke: (client: ResourceProviderClient, cb: Callback<Res>) => unknown): Promise<Res> {
     return new Promise((resolve, reject) => {
-      invoke(this.#client, (err, res) => {
+      invoke(this.#connection.client, (err, res) => {
         if (err) reject(this.#translate(err, what));
         else resolve(res);
       });
@@ -147,8 +177,8 @@ export class ProviderHost {
     const code = err.metadata?.get(FAILURE_CODE_KEY)[0]?.toString();
     const init = initFailure(err.metadata);
     if (init) return new ResourceInitFailedError(err.details || err.message, init.id, init.outputs, init.reasons, code);
-    if (err.code === grpc.status.UNAVAILABLE && this.#child.exitCode !== null) {
-      return new ProviderError(`${what}: the ${this.#name} died:\n${this.#stderr.slice(-10).join("\n")}`, { hostDied: true });
+    if (err.code === grpc.status.UNAVAILABLE && this.#connection.gone()) {
+      return new ProviderError(`${what}: the ${this.#name} died:\n${this.#connection.stderr.slice(-10).join("\n")}`, { hostDied: true });
     }
     return new ProviderError(err.details || err.message, { code });
   }
@@ -236,8 +266,8 @@ export class ProviderHost {
 
   /** Closes the channel and stops the host, resolving once it has exited. */
   async close(): Promise<void> {
-    this.#client.close();
-    await stopPlugin(this.#child);
+    this.#connection.client.close();
+    await this.#connection.stop();
   }
 }
 
@@ -251,7 +281,7 @@ type StepTimeout = EngineExtension["stepTimeout"];
 export class DynamicProviderHost extends ProviderHost {
   readonly #stepTimeout: StepTimeout;
 
-  protected constructor(name: string, connected: { launched: LaunchedPlugin; client: ResourceProviderClient }, stepTimeout: StepTimeout) {
+  protected constructor(name: string, connected: ProviderConnection, stepTimeout: StepTimeout) {
     super(name, connected, false);
     this.#stepTimeout = stepTimeout;
   }

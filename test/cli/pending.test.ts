@@ -15,6 +15,7 @@ import { emulatorControl } from "../engine/emulator-control.ts";
 import { runProgram } from "../../provider/cli/program.ts";
 import { installedProgram, removeInstalledPrograms } from "../engine/installed.ts";
 import { audiencePending } from "../engine/pending-step.ts";
+import { childrenOf, gone } from "../engine/processes.ts";
 import { BUILT_AUDIENCE, userEnv } from "./helpers.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
@@ -35,7 +36,7 @@ afterAll(async () => {
   removeInstalledPrograms();
 });
 
-const { control } = emulatorControl(() => emulator);
+const { control, landed } = emulatorControl(() => emulator);
 
 async function api(apiKey: string, method: string, path: string, body?: unknown): Promise<{ id: string }> {
   const response = await fetch(`${emulator.url}/v1${path}`, {
@@ -127,9 +128,12 @@ async function killedThenResolved({ after, faithful }: Moment, program: string, 
     if (waited > 120_000) throw new Error("the run never created enough");
     await sleep(50);
   }
+  const started = childrenOf(child.pid!);
   child.kill("SIGKILL");
   await exited;
-  await sleep(1_000); // what was in flight lands
+  // The processes it started (tethered to it) are gone, and what they had in flight has landed.
+  expect(await gone(started)).toEqual([]);
+  await landed();
   await control("DELETE", "/faults");
 
   const args = ["--cwd", program, "--state-dir", stateDir, "--json"];

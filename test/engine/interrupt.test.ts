@@ -14,6 +14,7 @@ import { runProgram } from "../../provider/cli/program.ts";
 import { BUILT_AUDIENCE, userEnv } from "../cli/helpers.ts";
 import { faithfulMode, programDir } from "./installed.ts";
 import { audiencePending } from "./pending-step.ts";
+import { childrenOf, gone } from "./processes.ts";
 
 const FIXTURE = await programDir(join(import.meta.dirname, "fixtures", "chaos"));
 const PASSPHRASE = "interrupt passphrase";
@@ -30,29 +31,8 @@ afterAll(async () => {
   rmSync(work, { recursive: true, force: true });
 });
 
-const { control, creates } = emulatorControl(() => emulator);
+const { control, creates, landed } = emulatorControl(() => emulator);
 
-
-/** Processes whose parent is `pid`, read from /proc. */
-function childrenOf(pid: number): number[] {
-  return readdirSync("/proc").filter((d) => /^\d+$/.test(d)).flatMap((d) => {
-    try {
-      const stat = readFileSync(`/proc/${d}/stat`, "utf8");
-      return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === pid ? [Number(d)] : [];
-    } catch {
-      return [];
-    }
-  });
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** The program's resources the account holds: the names (or urls) that say which they are. */
 async function live(): Promise<string[]> {
@@ -88,11 +68,10 @@ describe.each(["SIGTERM", "SIGKILL"] as const)("an up stopped by %s", { timeout:
     process.kill(child.pid!, signal);
     const code = await exited;
     if (signal === "SIGTERM") expect(code).toBe(143);
-    for (let waited = 0; started.some(alive) && waited < 15_000; waited += 100) await sleep(100);
-    expect(started.filter(alive)).toEqual([]);
+    expect(await gone(started)).toEqual([]);
 
-    // Whatever was in flight has landed or died by now: no create comes after.
-    await sleep(600);
+    // Whatever was in flight has landed or died: no create comes after.
+    await landed();
     const sent = await creates();
     await sleep(1_000);
     expect(await creates()).toBe(sent);

@@ -1,15 +1,20 @@
 // Programs in native mode run through the local engine against one emulator: fresh accounts, program folders
-// (an example switched to `pulumi-audience/native`, or a program's text) and runs of them.
+// (an example switched to `pulumi-audience/native`, or a program's text) and runs of them. The `audience` plugin is
+// served in the test's process (test/plugin/harness.ts), but in CLI-faithful mode, where it is the installed
+// package's `pulumi-resource-audience` as the CLI starts it.
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect } from "vitest";
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from "pulumi-audience/emulator";
-import type { Operation, RunOptions, RunResult } from "../../provider/engine/index.ts";
+import { runProgram as runEngine, type Operation, type RunOptions, type RunResult } from "../../provider/engine/index.ts";
+import { audienceExtension } from "../../provider/cli/extension.ts";
 import { runProgram } from "../../provider/cli/program.ts";
+import { servedPlugin } from "../plugin/harness.ts";
+import { faithfulMode } from "./installed.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 export const PASSPHRASE = "native passphrase";
-// Inside the repository, so the programs resolve `pulumi-audience` to its sources (ignored by git).
+// Inside the repository, so the programs resolve `pulumi-audience` to this checkout, built (ignored by git).
 const WORK = join(ROOT, ".audience", "native-tests");
 
 /** `runtime`: the program as a function in process (in-process-runtime.ts) instead of the folder's index.ts. */
@@ -48,10 +53,14 @@ export function nativePrograms(options: EmulatorOptions = { port: 0 }): NativePr
     if (!emulator) throw new Error("the emulator is not started yet");
     return emulator;
   };
-  const run = (dir: string, apiKey: string, operation: Operation, extra: RunExtra = {}) => runProgram({
-    cwd: dir, operation, passphrase: PASSPHRASE, stateDir: join(dir, "state"), ...extra,
-    env: { AUDIENCE_BASE_URL: `${running().url}/v1`, AUDIENCE_API_KEY: apiKey, ...extra.env },
-  });
+  const run = (dir: string, apiKey: string, operation: Operation, extra: RunExtra = {}) => {
+    const options = {
+      cwd: dir, operation, passphrase: PASSPHRASE, stateDir: join(dir, "state"), ...extra,
+      env: { AUDIENCE_BASE_URL: `${running().url}/v1`, AUDIENCE_API_KEY: apiKey, ...extra.env },
+    };
+    if (faithfulMode()) return runProgram(options);
+    return runEngine({ ...options, faithful: false, extension: { ...audienceExtension({ faithful: false }), pluginLaunch: () => servedPlugin() } });
+  };
   const control = async (method: string, path: string, body?: unknown): Promise<unknown> => {
     const response = await fetch(`${running().url}/_emulator${path}`, {
       method, ...(body === undefined ? {} : { headers: { "content-type": "application/json" }, body: JSON.stringify(body) }),
@@ -85,7 +94,7 @@ export function nativePrograms(options: EmulatorOptions = { port: 0 }): NativePr
         const index = join(dir, "index.ts");
         writeFileSync(index, readFileSync(index, "utf8").replace(/from "pulumi-audience"/, 'from "pulumi-audience/native"'));
       } else {
-        writeFileSync(join(dir, "Pulumi.yaml"), `name: ${name}\nruntime:\n  name: nodejs\n  options:\n    typescript: false\n    nodeargs: --conditions=source --require=pulumi-audience/require-node\nmain: index.ts\n`);
+        writeFileSync(join(dir, "Pulumi.yaml"), `name: ${name}\nruntime:\n  name: nodejs\n  options:\n    typescript: false\n    nodeargs: --require=pulumi-audience/require-node\nmain: index.ts\n`);
         writeFileSync(join(dir, "index.ts"), source.index);
       }
       return dir;

@@ -1,6 +1,7 @@
 // What a reviewer and an on-call engineer read, through the engine against the emulator: plans of a connection
 // with its credential masked and nothing else, a resource archived by hand seen alike by drift, refresh and
-// preview, the resources a dataset makes attributed to it, and a preview that fails where the deploy would.
+// preview, the resources a dataset makes attributed to it, and a preview that fails where the deploy would. The
+// program runs in process (review-program.ts); review-cli.test.ts runs fixtures/review through `audience run`.
 import { createHash } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -11,15 +12,13 @@ import { startEmulator, type RunningEmulator } from "pulumi-audience/emulator";
 import type { Operation, RunResult } from "../../provider/engine/index.ts";
 import { runProgram } from "../../provider/cli/program.ts";
 import { createRenderer } from "../../provider/cli/render.ts";
-import { audience } from "../cli/helpers.ts";
 import { emulatorControl } from "./emulator-control.ts";
 import { driftReport } from "../../provider/cli/drift/index.ts";
 import { generateProgram } from "../../provider/cli/generate.ts";
 import { readSettings } from "../../provider/runtime/lifecycle/settings.ts";
 import { lookupIn } from "../../provider/runtime/resources/lookup.ts";
-
-const FIXTURE = join(import.meta.dirname, "fixtures", "review");
-const PASSPHRASE = "review passphrase";
+import { inProcessRuntime } from "./in-process-runtime.ts";
+import { PASSPHRASE, REVIEW_FIXTURE, reviewProgram } from "./review-program.ts";
 
 let emulator: RunningEmulator;
 beforeAll(async () => {
@@ -39,7 +38,7 @@ async function freshStack() {
     let text = "";
     out.on("data", (c: Buffer) => (text += c.toString()));
     const renderer = createRenderer({ out, err: out, tty: false, env: { NO_COLOR: "1" }, ...(options.diff ? { diff: true } : {}) });
-    const result: RunResult = await runProgram({ cwd: FIXTURE, operation, passphrase: PASSPHRASE, stateDir, env: options.env ?? env, config, secrets, onEvent: renderer.event });
+    const result: RunResult = await runProgram({ cwd: REVIEW_FIXTURE, runtime: inProcessRuntime(reviewProgram), operation, passphrase: PASSPHRASE, stateDir, env: options.env ?? env, config, secrets, onEvent: renderer.event });
     renderer.summary(result);
     return { result, text };
   };
@@ -209,58 +208,6 @@ describe("an upload recorded before md5Hash was an input", { timeout: 180_000 },
       expect(back.text).toContain(`    md5Hash: "${md5("id\n9\n")}" -> "${md5("id,name\n1,Ann\n")}"\n`);
     } finally {
       stack.close();
-    }
-  });
-});
-
-describe("preview checks the provider's config as the deploy would", { timeout: 180_000 }, () => {
-  const dirs: string[] = [];
-  afterAll(() => {
-    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-  });
-  /** `audience run preview` of the pipeline, with the account's config given by the environment only. */
-  const preview = (env: Record<string, string>) => {
-    const stateDir = mkdtempSync(join(tmpdir(), "review-config-"));
-    dirs.push(stateDir);
-    return audience(["run", "preview", "--cwd", FIXTURE, "--state-dir", stateDir, "-c", "parts=pipeline"], { env: { PULUMI_CONFIG_PASSPHRASE: PASSPHRASE, AUDIENCE_API_KEY: "", AUDIENCE_BASE_URL: "", ...env }, timeoutMs: 120_000 });
-  };
-
-  it("fails naming audience:apiKey when it is missing or empty, and audience:baseUrl when it is no URL or unreachable", async () => {
-    const missing = await preview({ AUDIENCE_BASE_URL: `${emulator.url}/v1` });
-    expect(missing.code, missing.stdout + missing.stderr).toBe(1);
-    expect(missing.stdout + missing.stderr).toMatch(/audience:apiKey \(or AUDIENCE_API_KEY\) is not set or is empty/);
-
-    const notUrl = await preview({ AUDIENCE_API_KEY: "key-1", AUDIENCE_BASE_URL: "emulator.local:8080" });
-    expect(notUrl.code).toBe(1);
-    expect(notUrl.stdout + notUrl.stderr).toMatch(/audience:baseUrl \(or AUDIENCE_BASE_URL\) "emulator\.local:8080" .*expected the service's http\(s\) URL/);
-
-    const unreachable = await preview({ AUDIENCE_API_KEY: "key-1", AUDIENCE_BASE_URL: "http://127.0.0.1:9/v1" });
-    expect(unreachable.code).toBe(1);
-    expect(unreachable.stdout + unreachable.stderr).toMatch(/audience:baseUrl \(or AUDIENCE_BASE_URL\): the service at http:\/\/127\.0\.0\.1:9\/v1 cannot be reached/);
-
-    const refused = await preview({ AUDIENCE_API_KEY: "not-a-key", AUDIENCE_BASE_URL: `${emulator.url}/v1` });
-    expect(refused.code).toBe(1);
-    expect(refused.stdout + refused.stderr).toMatch(/audience:apiKey \(or AUDIENCE_API_KEY\): the service at .* refused the key/);
-    expect(refused.stdout + refused.stderr).not.toContain("not-a-key");
-  });
-});
-
-describe("a preview whose program fails", { timeout: 120_000 }, () => {
-  it("prints no plan line, and its config hint names the command of the CLI the user runs", async () => {
-    const stateDir = mkdtempSync(join(tmpdir(), "review-failed-"));
-    try {
-      // The connection's password is required config the run does not give: the program fails after registering.
-      const env = { PULUMI_CONFIG_PASSPHRASE: PASSPHRASE, AUDIENCE_API_KEY: emulator.apiKey, AUDIENCE_BASE_URL: `${emulator.url}/v1` };
-      const args = ["run", "preview", "--cwd", FIXTURE, "--state-dir", stateDir, "-c", "parts=pipeline,connection"];
-      for (const [stack, command] of [["dev", "audience config set"], ["prod", "audience config set --stack prod"]] as const) {
-        const r = await audience([...args, "--stack", stack], { env, timeoutMs: 90_000 });
-        expect(r.code, r.stdout + r.stderr).toBe(1);
-        expect(r.stdout).toBe(`\nNo plan: the program failed (review/${stack}).\n`);
-        expect(r.stderr).toContain(`please set a value using the command \`${command} --secret review:password <value>\``);
-        expect(r.stderr).not.toContain("pulumi config set");
-      }
-    } finally {
-      rmSync(stateDir, { recursive: true, force: true });
     }
   });
 });

@@ -1,12 +1,8 @@
-// Several accounts the Pulumi way: one plugin process per provider, each configured with its account, as the
-// engine configures an explicit `pulumi:providers:audience` (its inputs sent as `args`, the key a secret).
-// Also the packaged executable, as `pulumi plugin install --file` finds it.
-import { fileURLToPath } from "node:url";
+// Several accounts the Pulumi way: one plugin per provider, each configured with its account, as the engine
+// configures an explicit `pulumi:providers:audience` (its inputs sent as `args`, the key a secret).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { VERSION } from "../../provider/plugin/config.ts";
-import { launchPlugin, stopPlugin } from "../../provider/protocol/launch.ts";
 import type { Json } from "../emulator/helpers.ts";
-import { Plugin, REPO_ROOT, secret, startWorld, type World } from "./harness.ts";
+import { Plugin, secret, startWorld, type World } from "./harness.ts";
 
 let world: World;
 let north: Plugin;
@@ -41,27 +37,5 @@ describe("an explicit provider per account", () => {
     const northLeads = await north.invoke("audience:index:getCohort", { name: "Leads" });
     const defaultLeads = await world.plugin.invoke("audience:index:getCohort", { name: "Leads" });
     expect(northLeads.id).not.toBe(defaultLeads.id);
-  });
-});
-
-describe("the packaged executable", () => {
-  it("bin/pulumi-resource-audience.js prints its port first and serves the plugin", async () => {
-    const bin = fileURLToPath(new URL("../../bin/pulumi-resource-audience.js", import.meta.url));
-    const { child, port } = await launchPlugin("packaged plugin", [bin, "127.0.0.1:1"], { cwd: REPO_ROOT, env: process.env });
-    try {
-      const info = await new Promise<string>((resolve, reject) => {
-        import("../../provider/protocol/proto.ts").then(({ grpc, providerRpc, emptyProto }) => {
-          const client = new providerRpc.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
-          client.getPluginInfo(new emptyProto.Empty(), (err, res) => {
-            client.close();
-            if (err) reject(err);
-            else resolve(res.getVersion());
-          });
-        }, reject);
-      });
-      expect(info).toBe(VERSION);
-    } finally {
-      await stopPlugin(child);
-    }
   });
 });

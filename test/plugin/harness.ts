@@ -1,8 +1,10 @@
-// Drives the real `pulumi-resource-audience` process through the engine's plugin host, as the engine does: spawn
-// it, read the port from its first line, call it with Structs whose secrets are wrapped.
+// Drives the `audience` plugin through the engine's plugin host, as the engine does: call it over gRPC with Structs
+// whose secrets are wrapped. The plugin's server runs in the test's process on a loopback port (servedPlugin);
+// launch.test.ts starts the real `pulumi-resource-audience` process, for what only its launch shows.
 import { fileURLToPath } from "node:url";
-import { ownPlugin } from "../../provider/cli/extension.ts";
-import { PluginHost, type Configured } from "../../provider/engine/plugin-host.ts";
+import { PluginHost, type Configured, type PluginServer } from "../../provider/engine/plugin-host.ts";
+import { engineLog } from "../../provider/plugin/engine-log.ts";
+import { servePlugin } from "../../provider/plugin/server.ts";
 import { ResourceInitFailedError, type WriteOptions } from "../../provider/engine/provider-host.ts";
 import { SECRET_SIG, SIG_KEY, type PropertyMap } from "../../provider/protocol/values.ts";
 import { startEmulator, type EmulatorOptions } from "pulumi-audience/emulator";
@@ -46,6 +48,20 @@ export interface DetailedDiff {
 // Through JSON, as the engine never sends undefined members.
 const plain = (value: Props) => JSON.parse(JSON.stringify(value)) as PropertyMap;
 
+/**
+ * The plugin served in this process, one server per start, as a process would be: what it would write to stderr
+ * (its messages while no engine is known) goes to `print`.
+ */
+export function servedPlugin(print: (line: string) => void = (line) => process.stderr.write(`${line}\n`)): PluginServer {
+  return {
+    name: "audience provider plugin (in process)",
+    async serve({ env, engineAddress }) {
+      const plugin = await servePlugin({ env, log: engineLog(print), ...(engineAddress ? { engineAddress } : {}) });
+      return { address: `127.0.0.1:${plugin.port}`, close: plugin.close };
+    },
+  };
+}
+
 /** The engine's plugin host, called with a type and plain props as a test writes them; errors as PluginError. */
 export class Plugin {
   readonly #host: PluginHost;
@@ -66,11 +82,10 @@ export class Plugin {
     const printed = { text: "" };
     const host = await PluginHost.start({
       cwd: REPO_ROOT,
-      launch: ownPlugin(),
+      launch: servedPlugin((line) => { printed.text += `${line}\n`; }),
       ...(engineAddress ? { engineAddress } : {}),
       // No credentials from the machine: each test configures its own.
       env: { ...process.env, AUDIENCE_API_KEY: "", AUDIENCE_BASE_URL: "", ...env },
-      onOutput: (line) => { printed.text += `${line}\n`; },
     });
     return new Plugin(host, printed);
   }

@@ -152,11 +152,12 @@ describe("the release folder and tarball", () => {
 describe("the installed plugin started as Pulumi's Node.js runtime starts it, with only PATH and HOME", { timeout: 120_000 }, () => {
   let engine: FakeEngine;
   let emulator: RunningEmulator;
+  // Copying every dependency into the installed package takes minutes on a loaded machine, not the default minute.
   beforeAll(async () => {
     installDependencies(installed);
     engine = await startFakeEngine();
     emulator = await startEmulator({ port: 0 });
-  });
+  }, 600_000);
   afterAll(async () => {
     await emulator?.close();
     await engine?.close();

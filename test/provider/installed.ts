@@ -10,10 +10,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
 import { promisify } from "node:util";
-import { DynamicProviderHost } from "../../provider/engine/provider-host.ts";
-import type { LaunchedPlugin } from "../../provider/protocol/launch.ts";
-import { grpc, providerRpc } from "../../provider/protocol/proto.ts";
-import type { ResourceProviderClient } from "@pulumi/pulumi/proto/provider_grpc_pb.js";
+import { DynamicProviderHost, processConnection, type ProviderConnection } from "../../provider/engine/provider-host.ts";
 import { installedModules } from "../engine/installed.ts";
 import { REPO_ROOT } from "./harness.ts";
 
@@ -104,7 +101,7 @@ export class CliHost extends DynamicProviderHost {
   readonly #pid: number;
   readonly #output: string[];
 
-  private constructor(pid: number, output: string[], connection: { launched: LaunchedPlugin; client: ResourceProviderClient }) {
+  private constructor(pid: number, output: string[], connection: ProviderConnection) {
     super("dynamic-provider host", connection, undefined);
     this.#pid = pid;
     this.#output = output;
@@ -136,8 +133,7 @@ export class CliHost extends DynamicProviderHost {
       child.once("error", reject);
       child.once("exit", (code) => reject(new Error(`the host exited (${code}) before listening:\n${stderr.join("\n")}`)));
     });
-    const client = new providerRpc.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure()) as unknown as ResourceProviderClient;
-    const host = new CliHost(child.pid!, output, { launched: { child, port, stderr }, client });
+    const host = new CliHost(child.pid!, output, processConnection({ child, port, stderr }));
     await host.configure(config);
     return host;
   }
