@@ -36,10 +36,11 @@ function ours(type: string, inputs: PropertyMap): boolean {
   return KIND_KEY in inputs || type.startsWith(`${PACKAGE}:`);
 }
 
-let lifecycleModules: Promise<[typeof import("../runtime/lifecycle/hosted.ts"), typeof import("../runtime/lifecycle/settings.ts")]> | undefined;
+type LifecycleModules = Promise<[typeof import("../runtime/lifecycle/hosted.ts"), typeof import("../runtime/lifecycle/settings.ts")]>;
+let lifecycleModules: LifecycleModules | undefined;
 
-/** Loads the in-process provider's modules (lifecycle, contract, client), once: a failure is the provider's. */
-export function loadInProcessModules(): typeof lifecycleModules & {} {
+/** Loads the in-process provider's modules (lifecycle, contract, client) once: a head start and the provider share it. */
+export function loadInProcessModules(): LifecycleModules {
   return (lifecycleModules ??= Promise.all([import("../runtime/lifecycle/hosted.ts"), import("../runtime/lifecycle/settings.ts")]));
 }
 
