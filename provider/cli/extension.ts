@@ -2,7 +2,7 @@
 // `adoptId`, a resumed create's start and a step's timeout as the inputs the lifecycle reads, its own dynamic
 // resources served in process, and its provider's warnings. In the CLI-faithful mode it sends no hint the Pulumi CLI
 // does not send.
-import { existsSync } from "node:fs";
+import { createReadStream, existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -13,7 +13,7 @@ import type { PropertyMap } from "../protocol/values.ts";
 import { CREATE_STARTED_KEY, KIND_KEY, STEP_TIMEOUT_KEY, type Controls } from "../runtime/lifecycle/controls.ts";
 import { PACKAGE } from "../runtime/markers.ts";
 import { PROVIDER_KEY } from "../protocol/markers.ts";
-import { isPackageShim } from "../runtime/resources/shim.ts";
+import { EARLIER_PROVIDER_MODULES, isPackageShim, PROVIDER_MODULE } from "../runtime/resources/shim.ts";
 
 /** The input by which a resource takes over an existing one instead of creating it. */
 const ADOPT_KEY: keyof Controls = "adoptId";
@@ -26,9 +26,41 @@ export function servedInProcess(props: PropertyMap): boolean {
   return isPackageShim(props[PROVIDER_KEY]);
 }
 
+/** Whether a run is CLI-faithful: as `faithful` says, else when AUDIENCE_FAITHFUL=1 (or true) is in the environment. */
+export function faithfulRun(faithful: boolean | undefined, env: NodeJS.ProcessEnv = process.env): boolean {
+  return faithful ?? /^(1|true)$/i.test(env["AUDIENCE_FAITHFUL"] ?? "");
+}
+
 /** This package's resources: dynamic ones carry the family marker, native ones have the plugin's types. */
 function ours(type: string, inputs: PropertyMap): boolean {
   return KIND_KEY in inputs || type.startsWith(`${PACKAGE}:`);
+}
+
+type LifecycleModules = Promise<[typeof import("../runtime/lifecycle/hosted.ts"), typeof import("../runtime/lifecycle/settings.ts")]>;
+let lifecycleModules: LifecycleModules | undefined;
+
+/** Loads the in-process provider's modules (lifecycle, contract, client) once: a head start and the provider share it. */
+export function loadInProcessModules(): LifecycleModules {
+  return (lifecycleModules ??= Promise.all([import("../runtime/lifecycle/hosted.ts"), import("../runtime/lifecycle/settings.ts")]));
+}
+
+/** The shim texts as a state file spells them (JSON strings): a resource carrying one is served in process. */
+const SHIMS_IN_STATE = [PROVIDER_MODULE, ...EARLIER_PROVIDER_MODULES].map((text) => JSON.stringify(text));
+
+/** Whether the state file at `path` holds a resource served in process: read until one is found. */
+export async function stateServedInProcess(path: string): Promise<boolean> {
+  const overlap = Math.max(...SHIMS_IN_STATE.map((text) => text.length));
+  let tail = "";
+  try {
+    for await (const chunk of createReadStream(path, { encoding: "utf8", highWaterMark: 1 << 20 })) {
+      const text = tail + (chunk as string);
+      if (SHIMS_IN_STATE.some((shim) => text.includes(shim))) return true;
+      tail = text.slice(-overlap);
+    }
+  } catch {
+    // No state (or none readable): the run says so.
+  }
+  return false;
 }
 
 /**
@@ -37,7 +69,7 @@ function ours(type: string, inputs: PropertyMap): boolean {
  */
 export function inProcessProvider(options: { config: Record<string, unknown>; env: NodeJS.ProcessEnv; report?: (message: string) => void; progress?: (message: string) => void; signal?: AbortSignal }): InProcessProvider {
   const provider = (async () => {
-    const [{ hostedLifecycle }, { readSettings }] = await Promise.all([import("../runtime/lifecycle/hosted.ts"), import("../runtime/lifecycle/settings.ts")]);
+    const [{ hostedLifecycle }, { readSettings }] = await loadInProcessModules();
     return hostedLifecycle({
       settings: readSettings((key) => options.config[key], options.env),
       checkAccounts: true,

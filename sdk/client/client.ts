@@ -1,7 +1,8 @@
 // The HTTP client of the audience prediction service: auth, JSON, retries, typed errors, ids batching, paging.
+import { createRequire } from "node:module";
 import { inspect } from "node:util";
 import { setTimeout as sleep } from "node:timers/promises";
-import { Agent, request as undiciRequest, type Dispatcher } from "undici";
+import type { Agent as UndiciAgent, Dispatcher } from "undici";
 import type { z } from "zod";
 import { collectionPath, families, itemPath, type Collection, type FamilyDef, type UploadResponse } from "../contract/index.ts";
 import {
@@ -82,6 +83,13 @@ export interface PaginateOptions {
   limit?: number;
   query?: Query;
 }
+
+// Only the undici parts the client calls, required by path (the pinned undici has no exports map): its index loads
+// fetch, WebSocket, caches and mocks too, a quarter of a second at every start. `request` is called on any
+// dispatcher, so one passed in need not come from undici's index.
+const requireUndici = createRequire(import.meta.url);
+const Agent = requireUndici("undici/lib/dispatcher/agent.js") as typeof UndiciAgent;
+const dispatcherRequest = requireUndici("undici/lib/api/api-request.js") as (this: Dispatcher, options: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;
 
 /** The service's limit of ids per list request. */
 export const MAX_IDS_PER_REQUEST = 100;
@@ -390,7 +398,7 @@ export class AudienceClient {
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(new TimedOut()), timeoutMs);
     try {
-      const response = await undiciRequest(url, { method, headers, body, dispatcher: this.#dispatcher, signal: controller.signal });
+      const response = await dispatcherRequest.call(this.#dispatcher, { origin: url.origin, path: `${url.pathname}${url.search}`, method, headers, body: body ?? null, signal: controller.signal });
       const bytes = Buffer.from(await response.body.arrayBuffer());
       return { status: response.statusCode, headers: response.headers, bytes };
     } catch (error) {

@@ -1,8 +1,11 @@
 // What this package adds to the generic engine: adoption, a resumed create's start and a step's timeout as the inputs
 // the lifecycle reads, for this package's resources only, and none of those hints in the CLI-faithful mode.
-import { describe, expect, it } from "vitest";
-import { audienceExtension } from "../../provider/cli/extension.ts";
-import { PROVIDER_MODULE } from "../../provider/runtime/resources/shim.ts";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { audienceExtension, faithfulRun, stateServedInProcess } from "../../provider/cli/extension.ts";
+import { EARLIER_PROVIDER_MODULES, PROVIDER_MODULE } from "../../provider/runtime/resources/shim.ts";
 
 const dynamicCohort = { name: "c", __kind: "cohorts", __provider: PROVIDER_MODULE };
 const nativeCohort = { name: "c" };
@@ -45,5 +48,36 @@ describe("the audience extension", () => {
     expect(faithful.inProcess).toBeUndefined();
     expect(faithful.packageName).toBe("audience");
     expect(faithful.adoptIdOf?.({ adoptId: "4f2a" })).toBe("4f2a");
+  });
+});
+
+describe("before a refresh or a destroy", () => {
+  const dir = mkdtempSync(join(tmpdir(), "audience-extension-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const state = (name: string, resources: { outputs: Record<string, unknown> }[], padding = "") => {
+    const path = join(dir, `${name}.json`);
+    writeFileSync(path, JSON.stringify({ padding, resources }));
+    return path;
+  };
+
+  it("finds a resource served in process in a state, by this version's shim or an earlier one", async () => {
+    expect(await stateServedInProcess(state("current", [{ outputs: foreign }, { outputs: dynamicCohort }]))).toBe(true);
+    expect(await stateServedInProcess(state("earlier", [{ outputs: { ...dynamicCohort, __provider: EARLIER_PROVIDER_MODULES[0] } }]))).toBe(true);
+    expect(await stateServedInProcess(state("foreign", [{ outputs: foreign }, { outputs: nativeCohort }]))).toBe(false);
+    expect(await stateServedInProcess(join(dir, "none.json"))).toBe(false);
+  });
+
+  it("finds a shim the file's reading cuts in two", async () => {
+    // The shim's text begins 10 bytes before the first MiB, where the first read ends.
+    const before = `{"padding":"","resources":[{"outputs":{"__provider":`.length;
+    expect(await stateServedInProcess(state("cut", [{ outputs: { __provider: PROVIDER_MODULE } }], "x".repeat((1 << 20) - 10 - before)))).toBe(true);
+  });
+
+  it("is CLI-faithful as the flag says, else as AUDIENCE_FAITHFUL says", () => {
+    expect(faithfulRun(false, { AUDIENCE_FAITHFUL: "1" })).toBe(false);
+    expect(faithfulRun(true, {})).toBe(true);
+    expect(faithfulRun(undefined, { AUDIENCE_FAITHFUL: "true" })).toBe(true);
+    expect(faithfulRun(undefined, { AUDIENCE_FAITHFUL: "0" })).toBe(false);
+    expect(faithfulRun(undefined, {})).toBe(false);
   });
 });

@@ -3,6 +3,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { inspect } from "node:util";
+import { Agent, type Dispatcher } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AudienceClient, ConnectionError, TimeoutError } from "pulumi-audience/sdk/client";
 import { listen, shutdown } from "./loopback.ts";
@@ -98,5 +99,32 @@ describe("transport", () => {
     } finally {
       await client.close();
     }
+  });
+
+  it("sends through a dispatcher passed in, which needs only dispatch, and never closes it", async () => {
+    reset((_req, res) => json(res, 200, []));
+    const agent = new Agent();
+    let dispatched = 0;
+    let closed = false;
+    // No undici API on it: the client calls request on whatever dispatches.
+    const shared = {
+      dispatch: (options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler) => (dispatched++, agent.dispatch(options, handler)),
+      close: async () => { closed = true; },
+    } as unknown as Dispatcher;
+    try {
+      for (const key of ["a", "b"]) {
+        const client = new AudienceClient({ apiKey: `${API_KEY}_${key}`, baseUrl, dispatcher: shared });
+        await client.list("cohorts", { ids: ["c1", "c2"] });
+        await client.close();
+      }
+    } finally {
+      await agent.close();
+    }
+    expect(dispatched).toBe(2);
+    expect(closed).toBe(false);
+    expect(hits.map((h) => `${h.method} ${h.url} ${h.authorization}`)).toEqual([
+      `GET /v1/cohorts?ids=c1&ids=c2 Bearer ${API_KEY}_a`,
+      `GET /v1/cohorts?ids=c1&ids=c2 Bearer ${API_KEY}_b`,
+    ]);
   });
 });

@@ -1,7 +1,7 @@
 // `audience run preview|up|refresh|destroy`: options here; the engine (provider/cli/run.ts) loads only when it runs.
 import { InvalidArgumentError, Option, type Command } from "commander";
 import type { Operation } from "../../engine/index.ts";
-import { resolvePassphrase, stackSaltStates } from "../../engine/stack-files.ts";
+import { resolvePassphrase, stackSaltStates, stackStatePath } from "../../engine/stack-files.ts";
 import type { RunFlags } from "../run.ts";
 import { stackOptions } from "../stack-options.ts";
 import { UsageError } from "../usage.ts";
@@ -29,6 +29,17 @@ async function startStackKeys({ cwd, stack, stateDir }: RunFlags): Promise<void>
   for (const salt of stackSaltStates(cwd, stack, stateDir)) startDeriving(passphrase, salt);
 }
 
+/**
+ * A refresh or a destroy of this package's resources serves them in process: their provider loads while the engine
+ * loads, the keys derive and the state is read, not after. A failure to load surfaces where it did, at the first call.
+ */
+async function startInProcessProvider(operation: Operation, { cwd, stack, stateDir, faithful }: RunFlags): Promise<void> {
+  if (operation !== "refresh" && operation !== "destroy") return;
+  const { faithfulRun, loadInProcessModules, stateServedInProcess } = await import("../extension.ts");
+  if (faithfulRun(faithful)) return;
+  if (await stateServedInProcess(stackStatePath(cwd, stack, stateDir))) loadInProcessModules().catch(() => undefined);
+}
+
 function wholeNumber(arg: string): number {
   const n = Number(arg);
   if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError("expected a whole number >= 1");
@@ -50,6 +61,8 @@ export function define(program: Command): void {
     .addHelpText("after", "\nConfig comes from Pulumi.yaml, then Pulumi.<stack>.yaml (see `audience config`), then -c/--secret.\nSecrets in the state are encrypted with PULUMI_CONFIG_PASSPHRASE, as Pulumi's passphrase provider does.")
     .action(async (operation: Operation, flags: RunFlags) => {
       await startStackKeys(flags);
+      // Only a head start: without it the provider loads at its first call, as it would.
+      startInProcessProvider(operation, flags).catch(() => undefined);
       return (await import("../run.ts")).runCommand(operation, flags);
     });
 }
