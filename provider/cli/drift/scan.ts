@@ -221,14 +221,19 @@ function base(resource: StateResource): Omit<ResourceReport, "status" | "changes
   return { urn: resource.urn, type: resource.type, name: resource.name, id: resource.id, ...(resource.declaredAt ? { source: resource.declaredAt } : {}) };
 }
 
+/** Whether the listed document reads back as the state records the resource: one walk, no provider's read. */
+function readsBackAsListed(resource: StateResource, live: Props | undefined): live is Props {
+  return live !== undefined && resource.sealed.length === 0 && readsBack(resource.recorded, resource.inputs, live);
+}
+
 /**
  * In sync, when the listed document reads back as the state records it and nothing else is to report (the
  * common case): decided at once, without the provider's read. Undefined means "compare".
  */
 function inSyncAsListed(resource: StateResource, live: Props | undefined): ResourceReport | undefined {
-  if (live === undefined || resource.sealed.length > 0 || live.status === "error") return undefined;
+  if (live?.status === "error") return undefined;
   try {
-    if (!readsBack(resource.recorded, resource.inputs, live)) return undefined;
+    if (!readsBackAsListed(resource, live)) return undefined;
   } catch {
     return undefined; // the comparison reports it
   }
@@ -253,7 +258,7 @@ async function compareOne(resource: StateResource, live: Props | undefined, arch
   let recorded: Props | undefined;
   // Most resources are as the state records them, which one walk of the listed document tells without its
   // normalization; the others are read as refresh reads them.
-  if (live === undefined || resource.sealed.length > 0 || !readsBack(resource.recorded, resource.inputs, live)) {
+  if (!readsBackAsListed(resource, live)) {
     const props = { ...(await resource.outputs()), ...resource.inputs };
     // A listed document is what the provider's read would fetch: its inputs are read from it; the outputs (for
     // the provider's diff) only when something differs.
