@@ -3,11 +3,10 @@
 import { glob, readFile } from "node:fs/promises";
 import { basename, dirname, resolve } from "node:path";
 import { z } from "zod";
-import { KIND_KEY } from "pulumi-audience/provider";
+import { KIND_KEY, readBackOutputKeys } from "pulumi-audience/provider";
 import { isObject } from "pulumi-audience/sdk/contract";
 import { PassphraseCrypter } from "../../engine/secrets.ts";
 import { derivedNames, providerFamilies, type ProviderFamily } from "../../runtime/families/index.ts";
-import { CONTROL_KEYS } from "../../runtime/lifecycle/controls.ts";
 import { DYNAMIC_TYPE_PREFIX } from "../../runtime/markers.ts";
 import { SECRET_SIG, SIG_KEY } from "../../protocol/markers.ts";
 
@@ -180,7 +179,7 @@ function programDirOf(file: string): string {
 /** The outputs a resource keeps beside its inputs: those `readsBack` reads. */
 function kept(providerFamily: ProviderFamily, outputs: Props): Props {
   const picked: Props = {};
-  for (const key of [...CONTROL_KEYS, ...providerFamily.extraInputs]) if (outputs[key] !== undefined) picked[key] = outputs[key];
+  for (const key of readBackOutputKeys(providerFamily)) if (outputs[key] !== undefined) picked[key] = outputs[key];
   return picked;
 }
 

@@ -168,6 +168,11 @@ export function readInputs(props: Props, response: Props): Props {
   return inputsRead(split(props), response);
 }
 
+/** The recorded outputs `readsBack` reads: the controls and the family's extra inputs. */
+export function readBackOutputKeys(providerFamily: ProviderFamily): string[] {
+  return [...CONTROL_KEYS, ...providerFamily.extraInputs];
+}
+
 /**
  * True when `read` over recorded `outputs` and `inputs` would give back exactly `inputs` from `response`, decided
  * by one walk of the response instead of its normalization (see `readsAsDeclared`). False means only "read to know".
@@ -184,8 +189,7 @@ export function readsBack(outputs: Props, inputs: Props, response: Props): boole
     if (key !== KIND_KEY && key !== PROVIDER_KEY && !CONTROLS.has(key) && !providerFamily.extraInputs.includes(key)) members[key] = value;
   }
   // Controls and extras come back from the recorded values, the inputs' first: one only the outputs hold differs.
-  const onlyRecorded = (key: string) => !(key in inputs) && outputs[key] !== undefined;
-  if (CONTROL_KEYS.some(onlyRecorded) || providerFamily.extraInputs.some(onlyRecorded)) return false;
+  if (readBackOutputKeys(providerFamily).some((key) => !(key in inputs) && outputs[key] !== undefined)) return false;
   return readsAsDeclared(providerFamily.family.create, response, members);
 }
 
