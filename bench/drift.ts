@@ -6,9 +6,10 @@
 // Prints a table: requests and time of each path (the scan and the floor: median of a few whole runs, alternated),
 // on loopback and with a network's latency added, the scan's peak RSS, and the budget of requests.
 import { execFile } from "node:child_process";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { stripTypeScriptTypes } from "node:module";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import Table from "cli-table3";
 import { startEmulator } from "pulumi-audience/emulator";
 import { ensureBuilt, median, ROOT, startChild } from "./measure.ts";
@@ -93,21 +94,31 @@ try {
   await writeFile(accountsFile, JSON.stringify(Object.fromEntries(names.map((n) => [n, settings.accounts[n]]))));
   const total = accountCount * perAccount;
 
-  /** `audience drift` as a user runs it: bin/audience.js, a whole process; its wall time and peak RSS. */
-  const scan = async () => {
+  /** A whole process to its end under /usr/bin/time: its wall time, CPU (user and system) and peak RSS, and the
+   * service's CPU meanwhile (what each path leaves the service to do, and whether its own CPU bounds it). */
+  const timed = async (args: string[]) => {
+    const serviceBefore = child?.cpuMs();
     const t = performance.now();
-    const { stdout, stderr } = await run("/usr/bin/time", ["-f", "%M", process.execPath, join(ROOT, "bin", "audience.js"), "drift", "--state", join(dir, "stacks", "*.json"), "--accounts", accountsFile, "--concurrency", String(accountCount), "--format", "json", "--fail-on", "drifted,missing,error,unknown"]);
+    const { stdout, stderr } = await run("/usr/bin/time", ["-f", "%M %U %S", process.execPath, ...args]);
     const ms = performance.now() - t;
+    const [peakKb, user, system] = stderr.trim().split("\n").at(-1)!.split(" ").map(Number) as [number, number, number];
+    const serviceMs = serviceBefore === undefined ? undefined : child!.cpuMs() - serviceBefore;
+    return { stdout, ms, peakMb: Math.round(peakKb / 1024), cpuMs: Math.round((user + system) * 1000), serviceMs };
+  };
+  /** `audience drift` as a user runs it: bin/audience.js, a whole process. */
+  const scan = async () => {
+    const { stdout, ...measured } = await timed([join(ROOT, "bin", "audience.js"), "drift", "--state", join(dir, "stacks", "*.json"), "--accounts", accountsFile, "--concurrency", String(accountCount), "--format", "json", "--fail-on", "drifted,missing,error,unknown"]);
     const report = JSON.parse(stdout) as Report;
     if (report.summary.in_sync !== total) throw new Error(`expected every resource in sync: ${JSON.stringify(report.summary)}`);
-    return { ms, peakMb: Math.round(Number(stderr.trim().split("\n").at(-1)) / 1024) };
+    return measured;
   };
+  // The floor runs as JavaScript, as the scan runs dist/: Node's type stripping costs a process ~60 ms of CPU at
+  // start, no part of the wire's floor. Kept under node_modules, where it resolves undici as its source does.
+  const floorScript = join(ROOT, "node_modules", ".cache", "audience-bench", "drift-floor.mjs");
+  await mkdir(dirname(floorScript), { recursive: true });
+  await writeFile(floorScript, stripTypeScriptTypes(await readFile(join(import.meta.dirname, "drift-floor.ts"), "utf8")));
   /** The wire's floor: the lists the scan fetched, downloaded and parsed with undici by a process of its own. */
-  const floor = async (planFile: string) => {
-    const t = performance.now();
-    await run(process.execPath, [join(import.meta.dirname, "drift-floor.ts"), planFile]);
-    return performance.now() - t;
-  };
+  const floor = (planFile: string) => timed([floorScript, planFile]);
 
   const table = new Table({ style: { head: [], border: [] }, head: ["network", "path", "accounts x resources", "requests", "requests / 100 resources", "ms", "x the scan's time"] });
   const notes: string[] = [];
@@ -125,14 +136,14 @@ try {
     await writeFile(planFile, JSON.stringify(plan));
     ({ last } = await served(logged.at(-1)?.seq ?? last));
     // Scan and floor alternated, so a change in the machine's load falls on both.
-    const scans: { ms: number; peakMb: number }[] = [];
-    const floors: number[] = [];
+    const scans: Awaited<ReturnType<typeof scan>>[] = [];
+    const floors: Awaited<ReturnType<typeof floor>>[] = [];
     for (let i = 0; i < DRIFT_RUNS; i++) {
       scans.push(await scan());
       floors.push(await floor(planFile));
     }
     const scanMs = median(scans.map((s) => s.ms));
-    const floorMs = median(floors);
+    const floorMs = median(floors.map((f) => f.ms));
     // The baseline of one read per resource: the provider's read of each, 8 at once per account, accounts in parallel.
     ({ last } = await served(last));
     const t = performance.now();
@@ -156,7 +167,9 @@ try {
       [network, `wire floor: the same ${requests.length} lists with undici, parsed (whole process, median of ${DRIFT_RUNS})`, size, requests.length, perHundred(requests.length), Math.round(floorMs), (floorMs / scanMs).toFixed(2)],
       [network, `one provider read per resource (${BASELINE_PARALLEL} at once per account, in the bench's process)`, size, reads.count, perHundred(reads.count), Math.round(readsMs), (readsMs / scanMs).toFixed(1)],
     );
-    notes.push(`${network}: scan ${(scanMs / floorMs).toFixed(2)}x the wire floor (goal <= 2x), ${(readsMs / scanMs).toFixed(1)}x faster than one read per resource; scan runs ${scans.map((s) => Math.round(s.ms)).join(", ")} ms, floor runs ${floors.map(Math.round).join(", ")} ms; scan peak RSS ${scans.map((s) => s.peakMb).join(", ")} MB`);
+    notes.push(`${network}: scan ${(scanMs / floorMs).toFixed(2)}x the wire floor (goal <= 2x), ${(readsMs / scanMs).toFixed(1)}x faster than one read per resource; scan runs ${scans.map((s) => Math.round(s.ms)).join(", ")} ms, floor runs ${floors.map((f) => Math.round(f.ms)).join(", ")} ms; scan peak RSS ${scans.map((s) => s.peakMb).join(", ")} MB, floor's ${floors.map((f) => f.peakMb).join(", ")} MB`);
+    const cpuOf = (runs: { cpuMs: number; serviceMs: number | undefined }[]) => `${median(runs.map((r) => r.cpuMs))} ms${child ? ` (the service's meanwhile: ${median(runs.map((r) => r.serviceMs!))} ms)` : ""}`;
+    notes.push(`${network}: CPU (user + system, median) of the scan's process ${cpuOf(scans)}, of the floor's ${cpuOf(floors)}`);
     notes.push(`${network}: the reads took ${Math.round(readsMs)} ms: latency alone bounds them at ${latencyBoundMs} ms; their CPU ${Math.round((user + system) / 1000)} ms, the service's ${serviceMs}`);
   }
   const families = new Set(stacks.flat().map((r) => r.collection));
