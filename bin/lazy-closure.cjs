@@ -22,8 +22,10 @@ function pulumiOf(from) {
 /**
  * Puts a stand-in for `file` in the module cache: reading a member loads the real module, but the members named in
  * `calls`, which are read when @pulumi/pulumi loads and only called later, are functions that load it when called.
+ * `esModule`: the module is compiled from TypeScript (it marks itself `__esModule`), so the stand-in says so too and
+ * an `import * as` of it takes the stand-in itself instead of copying its members.
  */
-function defer(file, calls = []) {
+function defer(file, { calls = [], esModule = false } = {}) {
   if (Module._cache[file]) return; // already loaded (or deferred): nothing to spare
   let real;
   const load = () => {
@@ -37,8 +39,17 @@ function defer(file, calls = []) {
   lazy.filename = file;
   lazy.paths = Module._nodeModulePaths(dirname(file));
   lazy.exports = new Proxy({}, {
-    get: (_, key) => (calls.includes(key) ? (...args) => load()[key](...args) : Reflect.get(load(), key)),
+    get: (_, key) => {
+      if (esModule && key === "__esModule") return true;
+      return calls.includes(key) ? (...args) => load()[key](...args) : Reflect.get(load(), key);
+    },
     has: (_, key) => Reflect.has(load(), key),
+    ownKeys: () => Reflect.ownKeys(load()),
+    getOwnPropertyDescriptor: (_, key) => {
+      const found = Reflect.getOwnPropertyDescriptor(load(), key);
+      // A proxy may report a member only as configurable while its target lacks it.
+      return found && { ...found, configurable: true };
+    },
   });
   lazy.loaded = true;
   Module._cache[file] = lazy;
@@ -49,5 +60,9 @@ for (const from of new Set([process.cwd(), __dirname])) {
   if (!pulumi) continue;
   defer(join(pulumi, "typescript-shim.js"));
   // runtime/index.js re-exports `computeCodePaths` as it loads.
-  defer(join(pulumi, "runtime", "closure", "codePaths.js"), ["computeCodePaths"]);
+  defer(join(pulumi, "runtime", "closure", "codePaths.js"), { calls: ["computeCodePaths"] });
+  // `pulumi.automation` (execa, js-yaml) and `pulumi.provider` (a provider's own gRPC server), which a program
+  // reaches only through those names.
+  defer(join(pulumi, "automation", "index.js"), { esModule: true });
+  defer(join(pulumi, "provider", "index.js"), { esModule: true });
 }

@@ -1,6 +1,7 @@
 // Programs do not load the closure serializer's heavy modules (TypeScript's compiler; npm's arborist, for code
-// paths): importing the package (or @pulumi/pulumi under the package's preload) leaves them unloaded until a function
-// is serialized or its code paths computed, which still work.
+// paths) nor `pulumi.automation` and `pulumi.provider`: importing the package (or @pulumi/pulumi under the package's
+// preload) leaves them unloaded until a function is serialized, code paths computed or those names read, which still
+// work.
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -50,4 +51,15 @@ it("code paths are still computed, loading arborist then, with the same answer a
   expect(Number(without)).toBeGreaterThan(0);
   const out = program(`import * as pulumi from "@pulumi/pulumi";\nconst before = ${LOADED};\nconst size = ${paths};\nconsole.log(before, ${LOADED}, size);`, ["--require=pulumi-audience/require-node"]);
   expect(out).toBe(`[false,false] [false,true] ${without}`);
+});
+
+it("pulumi.automation and pulumi.provider load when first read, the same modules as imported by path", () => {
+  const loaded = `((files) => [/[\\\\/]automation[\\\\/]cmd\\.js$/, /[\\\\/]provider[\\\\/]server\\.js$/].map((re) => files.some((f) => re.test(f))).join())(Object.keys(require.cache))`;
+  const out = program(
+    `import { createRequire } from "node:module";\nconst require = createRequire(import.meta.url);\nconst pulumi = require("@pulumi/pulumi");\nconst before = ${loaded};\n`
+    + `const same = pulumi.automation.LocalWorkspace === require("@pulumi/pulumi/automation").LocalWorkspace && typeof pulumi.provider.main === "function";\n`
+    + `console.log(before, ${loaded}, same, Object.keys(pulumi.automation).includes("LocalWorkspace"));`,
+    ["--require=pulumi-audience/require-node"],
+  );
+  expect(out).toBe("false,false true,true true true");
 });
