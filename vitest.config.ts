@@ -38,7 +38,7 @@ const E2E = [
   "test/plugin/install.test.ts",
   "test/plugin/launch.test.ts",
   "test/plugin/engine-log.test.ts",
-  "test/provider/lazy-typescript.test.ts",
+  "test/provider/lazy-closure.test.ts",
   "test/emulator/persistence.test.ts",
   "test/emulator/full-disk.test.ts",
   "test/drift/fleet.test.ts",

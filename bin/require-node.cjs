@@ -24,4 +24,4 @@ if (sourceMapSupport) {
   Error.prepareStackTrace = undefined;
 }
 
-require("./lazy-typescript.cjs");
+require("./lazy-closure.cjs");

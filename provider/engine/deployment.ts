@@ -60,7 +60,7 @@ export class Deployment implements MonitorHandler {
   /** The default provider of each provider type, as `<urn>::<id>`. */
   readonly #providerRefs = new Map<string, Promise<string>>();
   /** Steps in flight at once: `parallel`, whatever their kind, as `pulumi up --parallel`. */
-  readonly #inSlot: <T>(fn: () => Promise<T>) => Promise<T>;
+  readonly #inSlot: <T>(fn: (release: () => void) => Promise<T>) => Promise<T>;
 
   constructor(options: DeploymentOptions) {
     this.#o = options;
@@ -104,19 +104,26 @@ export class Deployment implements MonitorHandler {
     }
   }
 
-  /** Carries out a planned step (a preview only reports it); resolves with the state it leaves. */
-  #perform(step: Step): Promise<ResourceState | undefined> {
+  /**
+   * Carries out a planned step (a preview only reports it); resolves with the state it leaves, once recorded.
+   * `acted`: its calls to the service are over (what is left is its record reaching the disk).
+   */
+  #perform(step: Step, acted: () => void): Promise<ResourceState | undefined> {
     return this.progress.track(step, async () => {
       if (this.#o.dryRun) return "new" in step ? step.new : undefined;
-      return this.#executor.execute(step);
+      return this.#executor.execute(step, acted);
     });
   }
 
-  /** Plans a resource's step and carries it out in one of the run's `parallel` slots, unless the run was stopped. */
+  /**
+   * Plans a resource's step and carries it out in one of the run's `parallel` slots, unless the run was stopped. The
+   * slot is the service's: it goes to the next step once this one's calls are over, while its record is written
+   * (with the next ones, in one sync).
+   */
   #step(urn: string, make: () => Promise<Step>): Promise<ResourceState | undefined> {
-    return this.#inSlot(async () => {
+    return this.#inSlot(async (release) => {
       this.#checkNotCancelled(urn);
-      return this.#perform(await this.#plan(urn, make));
+      return this.#perform(await this.#plan(urn, make), release);
     });
   }
 
@@ -316,8 +323,11 @@ function unresolved(urn: string, reg: Registration): Registered {
   return { urn, id: "", outputs: Object.fromEntries(Object.keys(reg.inputs).map((k) => [k, UNKNOWN])), unknown: true };
 }
 
-/** Runs functions at most `limit` at a time, the others waiting in order. */
-export function limiter(limit: number): <T>(fn: () => Promise<T>) => Promise<T> {
+/**
+ * Runs functions at most `limit` at a time, the others waiting in order. A function's slot frees when it settles, or
+ * earlier when it calls the `release` it is given.
+ */
+export function limiter(limit: number): <T>(fn: (release: () => void) => Promise<T>) => Promise<T> {
   let active = 0;
   // Read from `head`, not shifted: a program registers every resource at once, and shifting a queue of tens of
   // thousands moves all of them each time a slot frees.
@@ -326,9 +336,10 @@ export function limiter(limit: number): <T>(fn: () => Promise<T>) => Promise<T> 
   return async (fn) => {
     if (active >= limit) await new Promise<void>((resolve) => queue.push(resolve));
     active++;
-    try {
-      return await fn();
-    } finally {
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
       active--;
       const next = queue[head];
       if (next) queue[head++] = undefined;
@@ -337,6 +348,11 @@ export function limiter(limit: number): <T>(fn: () => Promise<T>) => Promise<T> 
         head = 0;
       }
       next?.();
+    };
+    try {
+      return await fn(release);
+    } finally {
+      release();
     }
   };
 }

@@ -112,11 +112,13 @@ export class Progress {
   }
 
   log(severity: Severity, message: string, urn: string, ephemeral = false): void {
+    // Kept nowhere: the Pulumi runtime sends several for each resource.
+    if (severity === "debug" && !ephemeral) return;
     const event: DiagnosticEvent = { kind: "diagnostic", severity, message: stripVTControlCharacters(message), ...(urn ? { urn } : {}) };
     if (ephemeral && severity !== "error") this.#emit({ ...event, ephemeral: true });
     else {
       if (severity === "error") this.failed = true;
-      if (severity !== "debug") this.#report(event);
+      this.#report(event);
     }
   }
 }

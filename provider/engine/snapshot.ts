@@ -469,7 +469,16 @@ function restoreAdvice(statePath: string): string {
   return `no backup of it was kept (${backup}): remove it to start over, or import a \`pulumi stack export\` document with \`audience stack import --stack ${stack}\``;
 }
 
-const operationId = () => randomBytes(8).toString("hex");
+// Operation ids come from random bytes drawn a page at a time: every step begins one.
+let idBytes = Buffer.alloc(0);
+let idAt = 0;
+function operationId(): string {
+  if (idAt + 8 > idBytes.length) {
+    idBytes = randomBytes(4096);
+    idAt = 0;
+  }
+  return idBytes.toString("hex", idAt, (idAt += 8));
+}
 
 function emptyState(crypter: PassphraseCrypter): unknown {
   return { version: 3, deployment: { secrets_providers: { type: "passphrase", state: { salt: crypter.saltState } }, resources: [] } };

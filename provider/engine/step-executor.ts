@@ -42,16 +42,19 @@ export class StepExecutor {
     this.#decorateCreate = options.decorateCreate;
   }
 
-  /** Runs a step; resolves with the state it leaves for the resource (none once deleted). */
-  async execute(step: Step): Promise<ResourceState | undefined> {
+  /**
+   * Runs a step; resolves with the state it leaves for the resource (none once deleted), once recorded on disk.
+   * `acted` is called once a create, update or delete has made its last call to the service.
+   */
+  async execute(step: Step, acted?: () => void): Promise<ResourceState | undefined> {
     switch (step.op) {
       case "create":
         // A provider resource is its config: recorded, nothing to create.
-        return step.new.custom && !isProviderType(step.new.type) ? this.#create(step.new) : this.#commit(step.new);
+        return step.new.custom && !isProviderType(step.new.type) ? this.#create(step.new, acted) : this.#commit(step.new);
       case "adopt":
-        return step.imported ? this.#commit(step.new) : this.#create(step.new);
+        return step.imported ? this.#commit(step.new) : this.#create(step.new, acted);
       case "update":
-        return isProviderType(step.new.type) ? this.#commit(step.new, step.old) : this.#update(step);
+        return isProviderType(step.new.type) ? this.#commit(step.new, step.old) : this.#update(step, acted);
       case "replace":
         return this.#replace(step);
       case "same":
@@ -60,7 +63,7 @@ export class StepExecutor {
       case "read":
         return this.#commit(step.new);
       case "delete":
-        await this.#delete(step.old);
+        await this.#delete(step.old, acted);
         return undefined;
       case "gone":
         await this.#snapshot.remove(step.old);
@@ -115,7 +118,7 @@ export class StepExecutor {
     return resource;
   }
 
-  async #create(planned: ResourceState): Promise<ResourceState> {
+  async #create(planned: ResourceState, acted?: () => void): Promise<ResourceState> {
     const { urn, type, inputs } = planned;
     const host = await this.#provider(type, planned.provider);
     // An earlier run's create of this resource whose outcome is unknown: the provider looks for what it made first.
@@ -130,6 +133,7 @@ export class StepExecutor {
     try {
       const sent = earlier !== undefined && this.#decorateCreate ? this.#decorateCreate(type, inputs, startedAt) : inputs;
       const { id, outputs } = await host.create(urn, sent, timed(planned, "create"));
+      acted?.();
       const created = { ...planned, id, outputs: recordedOutputs(planned, outputs) };
       // The create's end and the resource in one record: a crash cannot keep one without the other.
       await this.#snapshot.upsert(created, { ends: op.id });
@@ -150,13 +154,14 @@ export class StepExecutor {
     }
   }
 
-  async #update({ urn, old, new: planned }: UpdateStep): Promise<ResourceState> {
+  async #update({ urn, old, new: planned }: UpdateStep, acted?: () => void): Promise<ResourceState> {
     const host = await this.#provider(planned.type, planned.provider);
     const id = planned.id ?? "";
     // Not awaited: until the update is recorded, the state holds the old inputs and the next run updates again.
     const op = this.#snapshot.begin({ resource: { urn, type: planned.type, id, inputs: planned.inputs }, type: "updating" }, { ends: this.#earlier(urn) });
     try {
       const outputs = await host.update(id, urn, old.outputs, planned.inputs, old.inputs, timed(planned, "update"));
+      acted?.();
       return await this.#commit({ ...planned, outputs: recordedOutputs(planned, outputs) }, old, op.id);
     } catch (e) {
       if (e instanceof ResourceInitFailedError) await this.#commit({ ...planned, outputs: recordedOutputs(planned, e.outputs), initErrors: e.reasons }, old, op.id);
@@ -175,7 +180,7 @@ export class StepExecutor {
   }
 
   /** Deletes one resource for real (or only forgets it, when retained or read), then drops it from the state. */
-  async #delete(r: ResourceState): Promise<void> {
+  async #delete(r: ResourceState, acted?: () => void): Promise<void> {
     if (r.protect) throw new Error(`${r.urn} is protected: set protect: false and run up before deleting it`);
     if (r.custom && r.id && !r.retainOnDelete && !r.external && !isProviderType(r.type)) {
       const host = await this.#provider(r.type, r.provider);
@@ -183,6 +188,7 @@ export class StepExecutor {
       const op = this.#snapshot.begin({ resource: { urn: r.urn, type: r.type, id: r.id, inputs: r.inputs }, type: "deleting" }, { ends: this.#earlier(r.urn) });
       try {
         await host.delete(r.id, r.urn, r.outputs, r.inputs, timed(r, "delete"));
+        acted?.();
       } catch (e) {
         await this.#failed(op.id, e);
         throw e;

@@ -5,7 +5,7 @@
 // `pulumi import`, customTimeouts, cancellation and explicit providers work. Switching a program's import from
 // `pulumi-audience` to `pulumi-audience/native` moves its stack over without replacing anything (an alias from
 // the dynamic type). Lookups are the provider's `audience:index:get<Name>` functions.
-import "pulumi-audience/lazy-typescript"; // first: before @pulumi/pulumi loads
+import "pulumi-audience/lazy-closure"; // first: before @pulumi/pulumi loads
 import type * as pulumi from "@pulumi/pulumi";
 import type { LookupInputs } from "../runtime/resources/lookup.ts";
 import { nativeClass, nativeLookups, type NativeResource } from "./resource.ts";

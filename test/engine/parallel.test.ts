@@ -72,3 +72,37 @@ it("the slots start waiting steps in the order they arrived, never more than the
   expect(started).toEqual(Array.from({ length: 5000 }, (_, i) => i));
   expect(most).toBe(3);
 });
+
+it("a step hands its slot on when it releases it (its calls over, its record still being written), and only once", async () => {
+  const inSlot = limiter(1);
+  const order: string[] = [];
+  const gate = () => {
+    let open!: () => void;
+    return { opened: new Promise<void>((resolve) => (open = resolve)), open: () => open() };
+  };
+  const firstRecorded = gate();
+  const secondDone = gate();
+  const first = inSlot(async (release) => {
+    order.push("first acts");
+    release();
+    release();
+    await firstRecorded.opened;
+    order.push("first recorded");
+  });
+  const second = inSlot(async () => {
+    order.push("second acts");
+    await secondDone.opened;
+  });
+  const third = inSlot(async () => {
+    order.push("third acts");
+  });
+  await new Promise((resolve) => setImmediate(resolve));
+  // The first released its slot (twice): the second has it, the third still waits.
+  expect(order).toEqual(["first acts", "second acts"]);
+  secondDone.open();
+  await Promise.all([second, third]);
+  expect(order).toEqual(["first acts", "second acts", "third acts"]);
+  firstRecorded.open();
+  await first;
+  expect(order).toEqual(["first acts", "second acts", "third acts", "first recorded"]);
+});

@@ -72,7 +72,7 @@ const dynamic: Face = {
     "// family; args and outputs are typed from the service contract, in camelCase. Lookups run in the program.",
   ],
   imports: [
-    'import "pulumi-audience/lazy-typescript"; // first: before @pulumi/pulumi loads',
+    'import "pulumi-audience/lazy-closure"; // first: before @pulumi/pulumi loads',
     'import type * as pulumi from "@pulumi/pulumi";',
     'import { resourceClass, type AudienceResource } from "./runtime/resources/resource.ts";',
     'import { lookups, type LookupArgs, type LookupInputs } from "./runtime/resources/lookup.ts";',
@@ -103,7 +103,7 @@ const native: Face = {
     "// the dynamic type). Lookups are the provider's `audience:index:get<Name>` functions.",
   ],
   imports: [
-    'import "pulumi-audience/lazy-typescript"; // first: before @pulumi/pulumi loads',
+    'import "pulumi-audience/lazy-closure"; // first: before @pulumi/pulumi loads',
     'import type * as pulumi from "@pulumi/pulumi";',
     'import type { LookupInputs } from "../runtime/resources/lookup.ts";',
     'import { nativeClass, nativeLookups, type NativeResource } from "./resource.ts";',

@@ -1,0 +1,68 @@
+// Keeps the closure serializer's heavy modules out of programs that never serialize a function. Importing
+// @pulumi/pulumi loads its closure serializer, whose modules require at their top `typescript-shim` (the whole
+// compiler: about 0.1 s and 45 MB) and `codePaths` (npm's arborist with pacote and sigstore: about 500 modules),
+// which are used only when a function is serialized or its code paths computed; this package's resources never ask
+// for either. Each is put in Node's module cache as a stand-in that loads the real module on first use, for the
+// @pulumi/pulumi the program resolves (from its directory) and the one this package resolves. Loaded before
+// @pulumi/pulumi: by the preload `pulumi-audience/require-node` and first by the package's entry points.
+"use strict";
+
+const Module = require("node:module");
+const { dirname, join } = require("node:path");
+
+/** The directory of the @pulumi/pulumi `from` resolves, or undefined. */
+function pulumiOf(from) {
+  try {
+    return dirname(Module.createRequire(join(from, "noop.js")).resolve("@pulumi/pulumi/package.json"));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Puts a stand-in for `file` in the module cache: reading a member loads the real module, but the members named in
+ * `calls`, which are read when @pulumi/pulumi loads and only called later, are functions that load it when called.
+ * `esModule`: the module is compiled from TypeScript (it marks itself `__esModule`), so the stand-in says so too and
+ * an `import * as` of it takes the stand-in itself instead of copying its members.
+ */
+function defer(file, { calls = [], esModule = false } = {}) {
+  if (Module._cache[file]) return; // already loaded (or deferred): nothing to spare
+  let real;
+  const load = () => {
+    if (real === undefined) {
+      delete Module._cache[file];
+      real = Module.createRequire(file)(file);
+    }
+    return real;
+  };
+  const lazy = new Module(file, null);
+  lazy.filename = file;
+  lazy.paths = Module._nodeModulePaths(dirname(file));
+  lazy.exports = new Proxy({}, {
+    get: (_, key) => {
+      if (esModule && key === "__esModule") return true;
+      return calls.includes(key) ? (...args) => load()[key](...args) : Reflect.get(load(), key);
+    },
+    has: (_, key) => Reflect.has(load(), key),
+    ownKeys: () => Reflect.ownKeys(load()),
+    getOwnPropertyDescriptor: (_, key) => {
+      const found = Reflect.getOwnPropertyDescriptor(load(), key);
+      // A proxy may report a member only as configurable while its target lacks it.
+      return found && { ...found, configurable: true };
+    },
+  });
+  lazy.loaded = true;
+  Module._cache[file] = lazy;
+}
+
+for (const from of new Set([process.cwd(), __dirname])) {
+  const pulumi = pulumiOf(from);
+  if (!pulumi) continue;
+  defer(join(pulumi, "typescript-shim.js"));
+  // runtime/index.js re-exports `computeCodePaths` as it loads.
+  defer(join(pulumi, "runtime", "closure", "codePaths.js"), { calls: ["computeCodePaths"] });
+  // `pulumi.automation` (execa, js-yaml) and `pulumi.provider` (a provider's own gRPC server), which a program
+  // reaches only through those names.
+  defer(join(pulumi, "automation", "index.js"), { esModule: true });
+  defer(join(pulumi, "provider", "index.js"), { esModule: true });
+}

@@ -1,0 +1,65 @@
+// Programs do not load the closure serializer's heavy modules (TypeScript's compiler; npm's arborist, for code
+// paths) nor `pulumi.automation` and `pulumi.provider`: importing the package (or @pulumi/pulumi under the package's
+// preload) leaves them unloaded until a function is serialized, code paths computed or those names read, which still
+// work.
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, expect, it } from "vitest";
+
+// Inside the package, where `pulumi-audience` resolves to itself.
+mkdirSync(join(process.cwd(), ".audience"), { recursive: true });
+const dir = mkdtempSync(join(process.cwd(), ".audience", "lazy-closure-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** An expression printing which of the two are loaded, as `[compiler, arborist]`. */
+const LOADED = "JSON.stringify(((files) => [/[\\\\/]typescript[\\\\/]lib[\\\\/]/, /[\\\\/]@npmcli[\\\\/]arborist[\\\\/]/].map((re) => files.some((f) => re.test(f))))"
+  + '(Object.keys(process.getBuiltinModule("node:module").createRequire(import.meta.url).cache)))';
+
+/** Runs an ES module program; what it prints. */
+function program(code: string, nodeArgs: string[] = []): string {
+  const file = join(dir, `p${Math.random().toString(36).slice(2)}.mjs`);
+  writeFileSync(file, code);
+  const run = spawnSync(process.execPath, ["--conditions=source", ...nodeArgs, file], { cwd: process.cwd(), encoding: "utf8" });
+  expect(run.stderr.replace(/\(node:\d+\) \S+Warning:.*\n|\(Use `node --trace.*\n/g, "")).toBe("");
+  return run.stdout.trim();
+}
+
+it("importing the package leaves both unloaded", () => {
+  expect(program(`import "pulumi-audience";\nimport "pulumi-audience/native";\nconsole.log(${LOADED});`)).toBe("[false,false]");
+});
+
+it("without the package, @pulumi/pulumi alone loads both (what the package spares)", () => {
+  expect(program(`import "@pulumi/pulumi";\nconsole.log(${LOADED});`)).toBe("[true,true]");
+});
+
+it("the preload keeps them unloaded for a program that imports @pulumi/pulumi first", () => {
+  expect(program(`import "@pulumi/pulumi";\nimport "pulumi-audience";\nconsole.log(${LOADED});`, ["--require=pulumi-audience/require-node"])).toBe("[false,false]");
+});
+
+it("a function is still serialized, loading the compiler then", () => {
+  const out = program(
+    `import * as pulumi from "@pulumi/pulumi";\nconst before = ${LOADED};\nconst { text } = await pulumi.runtime.serializeFunction(() => 41 + 1);\nconsole.log(before, ${LOADED}, text.includes("41 + 1"));`,
+    ["--require=pulumi-audience/require-node"],
+  );
+  expect(out).toBe("[false,false] [true,false] true");
+});
+
+it("code paths are still computed, loading arborist then, with the same answer as without the preload", () => {
+  const paths = `(await pulumi.runtime.computeCodePaths()).size`;
+  const without = program(`import * as pulumi from "@pulumi/pulumi";\nconsole.log(${paths});`);
+  expect(Number(without)).toBeGreaterThan(0);
+  const out = program(`import * as pulumi from "@pulumi/pulumi";\nconst before = ${LOADED};\nconst size = ${paths};\nconsole.log(before, ${LOADED}, size);`, ["--require=pulumi-audience/require-node"]);
+  expect(out).toBe(`[false,false] [false,true] ${without}`);
+});
+
+it("pulumi.automation and pulumi.provider load when first read, the same modules as imported by path", () => {
+  const loaded = `((files) => [/[\\\\/]automation[\\\\/]cmd\\.js$/, /[\\\\/]provider[\\\\/]server\\.js$/].map((re) => files.some((f) => re.test(f))).join())(Object.keys(require.cache))`;
+  const out = program(
+    `import { createRequire } from "node:module";\nconst require = createRequire(import.meta.url);\nconst pulumi = require("@pulumi/pulumi");\nconst before = ${loaded};\n`
+    + `const same = pulumi.automation.LocalWorkspace === require("@pulumi/pulumi/automation").LocalWorkspace && typeof pulumi.provider.main === "function";\n`
+    + `console.log(before, ${loaded}, same, Object.keys(pulumi.automation).includes("LocalWorkspace"));`,
+    ["--require=pulumi-audience/require-node"],
+  );
+  expect(out).toBe("false,false true,true true true");
+});
