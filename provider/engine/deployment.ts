@@ -334,15 +334,17 @@ export function limiter(limit: number): <T>(fn: (release: () => void) => Promise
   let queue: ((() => void) | undefined)[] = [];
   let head = 0;
   return async (fn) => {
+    // A freed slot passes straight to the first waiter (still counted in `active`), so a caller arriving before
+    // that waiter resumes cannot take it too.
     if (active >= limit) await new Promise<void>((resolve) => queue.push(resolve));
-    active++;
+    else active++;
     let released = false;
     const release = () => {
       if (released) return;
       released = true;
-      active--;
       const next = queue[head];
       if (next) queue[head++] = undefined;
+      else active--;
       if (head > 1024 && head * 2 > queue.length) {
         queue = queue.slice(head);
         head = 0;

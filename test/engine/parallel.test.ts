@@ -106,3 +106,28 @@ it("a step hands its slot on when it releases it (its calls over, its record sti
   await first;
   expect(order).toEqual(["first acts", "second acts", "third acts", "first recorded"]);
 });
+
+it("a slot handed to a waiting step is its own: a step arriving before the waiter resumes waits its turn", async () => {
+  const inSlot = limiter(1);
+  let active = 0;
+  let most = 0;
+  const order: string[] = [];
+  const step = (name: string) => inSlot(async () => {
+    order.push(name);
+    most = Math.max(most, ++active);
+    await new Promise((resolve) => setImmediate(resolve));
+    active--;
+  });
+  let third: Promise<void> | undefined;
+  const first = inSlot(async (release) => {
+    order.push("first");
+    await new Promise((resolve) => setImmediate(resolve)); // the second is waiting by now
+    release(); // hands the slot to the second, which resumes only on a later tick
+    third = step("third (arrived after the hand-off)");
+  });
+  const second = step("second (waiting)");
+  await first;
+  await Promise.all([second, third]);
+  expect(order).toEqual(["first", "second (waiting)", "third (arrived after the hand-off)"]);
+  expect(most).toBe(1);
+});
