@@ -1,9 +1,9 @@
-// Keeps the closure serializer's heavy modules out of programs that never serialize a function. Importing
-// @pulumi/pulumi loads its closure serializer, whose modules require at their top `typescript-shim` (the whole
-// compiler: about 0.1 s and 45 MB) and `codePaths` (npm's arborist with pacote and sigstore: about 500 modules),
-// which are used only when a function is serialized or its code paths computed; this package's resources never ask
-// for either. Each is put in Node's module cache as a stand-in that loads the real module on first use, for the
-// @pulumi/pulumi the program resolves (from its directory) and the one this package resolves. Loaded before
+// Keeps modules of @pulumi/pulumi that a program does not use out of it until first used. Importing @pulumi/pulumi
+// loads at its top its closure serializer's `typescript-shim` (the whole compiler: about 0.1 s and 45 MB) and
+// `codePaths` (npm's arborist with pacote and sigstore: about 500 modules), used only when a function is serialized
+// or its code paths computed, which this package's resources never ask for, and `pulumi.automation` and
+// `pulumi.provider`. Each is put in Node's module cache as a stand-in that loads the real module on first use, for
+// the @pulumi/pulumi the program resolves (from its directory) and the one this package resolves. Loaded before
 // @pulumi/pulumi: by the preload `pulumi-audience/require-node` and first by the package's entry points.
 "use strict";
 
