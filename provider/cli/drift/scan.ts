@@ -117,9 +117,9 @@ export function accountWork(resources: StateResource[], targetOf: (r: StateResou
     strings(resource.inputs, entry.known); // ids a program passes on (lookups) are in its inputs
     if (!resource.external) {
       entry.managed.push(resource);
-      for (const [collection, name] of resource.made) {
+      for (const [collection, names] of resource.made) {
         if (!entry.made.has(collection)) entry.made.set(collection, new Set());
-        entry.made.get(collection)!.add(name);
+        for (const name of names) entry.made.get(collection)!.add(name);
       }
     }
   }

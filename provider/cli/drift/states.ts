@@ -32,8 +32,8 @@ export interface StateResource {
   recorded: Props;
   /** The recorded outputs whole, read again from the state file. */
   outputs(): Promise<Props>;
-  /** What the service made for it (a dataset's streams): collection and name. */
-  made: [collection: string, name: string][];
+  /** Names of what the service made for it (a dataset's streams), by collection. */
+  made: ReadonlyMap<string, ReadonlySet<string>>;
   /** Its key in the scan (`resourceKey`). */
   key: string;
   /** Members whose value the state holds encrypted and could not be opened, with why. */
@@ -221,6 +221,9 @@ function familyOfEntry(raw: Props): ProviderFamily | undefined {
   return typeof collection === "string" ? providerFamilies[collection] : undefined; // undefined: not a family of this provider (or a damaged entry)
 }
 
+/** What a resource of a family that derives nothing made: one shared empty map. */
+const NOTHING_MADE: ReadonlyMap<string, ReadonlySet<string>> = new Map();
+
 const secretHolders = (providerFamily: ProviderFamily) => providerFamily.secretOutputs.map((path) => path.split(".")[0]!);
 
 /**
@@ -253,7 +256,7 @@ export async function loadState(file: string, passphrase: string | undefined): P
     const holders = secretHolders(providerFamily);
     const inputs = reveal(raw.inputs ?? {}, "", found, open, holders) as Props;
     const outputs = isObject(raw.outputs) ? raw.outputs : {};
-    const made = providerFamily.derives ? [...derivedNames([{ providerFamily, outputs: reveal(outputs, "", { secretPaths: [], sealed: [] }, open, holders) as Props }])].flatMap(([collection, names]) => [...names].map((name): [string, string] => [collection, name])) : [];
+    const made = providerFamily.derives ? derivedNames([{ providerFamily, outputs: reveal(outputs, "", { secretPaths: [], sealed: [] }, open, holders) as Props }]) : NOTHING_MADE;
     const position = declaredAt(raw.sourcePosition, programDir);
     const id = raw.id as string;
     resources.push({
