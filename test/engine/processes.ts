@@ -14,7 +14,7 @@ export function childrenOf(pid: number): number[] {
   });
 }
 
-export function alive(pid: number): boolean {
+function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
