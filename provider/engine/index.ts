@@ -256,6 +256,7 @@ async function deploy(options: RunOptions, { project, stack, parallel, passphras
       });
       // The program is starting: this package's provider loads meanwhile, ready for the first resource it declares.
       if (inProcess) ownProvider(inProcess);
+      hosts.startEarlyFor(snapshot.resources);
       const code = await program;
       await deployment.settled();
       if (options.signal?.aborted) throw new Error("the run was stopped (interrupted): steps in flight finished; run up again to finish");

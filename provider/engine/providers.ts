@@ -173,6 +173,15 @@ export class ProviderHosts {
     return plugin;
   }
 
+  /**
+   * Starts the package's plugin now when any of `resources` is served by it and none is started yet: the run will
+   * need it, and it then loads while the program does instead of after the program's first resource.
+   */
+  startEarlyFor(resources: readonly { type: string }[]): void {
+    const type = this.#pluginType;
+    if (type !== undefined && resources.some((r) => providerTypeOf(r.type, this.#o.pluginPackage) === type)) this.configChecker(type)?.catch(() => undefined);
+  }
+
   /** Calls a function of the plugin behind `ref`; a dynamic provider has none. */
   async invoke(token: string, args: PropertyMap, ref?: string): Promise<PropertyMap> {
     const providerType = providerTypeOf(token, this.#o.pluginPackage);

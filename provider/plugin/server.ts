@@ -15,7 +15,7 @@ import { FAILURE_CODE_KEY } from "../protocol/markers.ts";
 import { compare, type PathChange } from "../runtime/lifecycle/lifecycle.ts";
 import { credentialsFor } from "../runtime/lifecycle/settings.ts";
 import type { Props } from "../runtime/lifecycle/shape.ts";
-import { lookupIn } from "../runtime/resources/lookup.ts";
+import { lookupIn } from "../runtime/lifecycle/lookup.ts";
 import { checkedConfig, configFailures, configOf, settingsOf, VERSION } from "./config.ts";
 import { packageSchema } from "./schema.ts";
 import { familyOfFunction, familyOfResource, typeOfUrn } from "./tokens.ts";

@@ -17,9 +17,9 @@ afterAll(() => {
 });
 
 function dataDir(): string {
-  const dir = join(mkdtempSync(join(tmpdir(), "audience-data-")), "emulator");
-  dirs.push(dir);
-  return dir;
+  const parent = mkdtempSync(join(tmpdir(), "audience-data-"));
+  dirs.push(parent);
+  return join(parent, "emulator");
 }
 
 /** Every file of the directory (the -wal and -shm files included), with its bytes. */

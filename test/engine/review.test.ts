@@ -16,7 +16,7 @@ import { emulatorControl } from "./emulator-control.ts";
 import { driftReport } from "../../provider/cli/drift/index.ts";
 import { generateProgram } from "../../provider/cli/generate.ts";
 import { readSettings } from "../../provider/runtime/lifecycle/settings.ts";
-import { lookupIn } from "../../provider/runtime/resources/lookup.ts";
+import { lookupIn } from "../../provider/runtime/lifecycle/lookup.ts";
 import { inProcessRuntime } from "./in-process-runtime.ts";
 import { PASSPHRASE, REVIEW_FIXTURE, reviewProgram } from "./review-program.ts";
 

@@ -1,6 +1,9 @@
 // The `pulumi-resource-audience` process as the Pulumi CLI meets it: the packaged executable prints its port first
 // and serves, and a plugin started by hand (PULUMI_DEBUG_PROVIDERS=audience:<port>) takes the engine's address from
 // Handshake or Attach. The other plugin tests serve the plugin in their own process (harness.ts).
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "pulumi-audience/emulator";
@@ -29,9 +32,15 @@ beforeEach(async () => {
 });
 
 describe("the packaged executable", () => {
-  it("bin/pulumi-resource-audience.js prints its port first and serves the plugin", async () => {
+  // It also loads only Pulumi's protocol modules of @pulumi/pulumi, not its index (the whole runtime, npm's arborist
+  // among it), which would double the time every run waits for the plugin to start.
+  it("bin/pulumi-resource-audience.js prints its port first and serves the plugin, without loading @pulumi/pulumi's index", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "audience-plugin-loads-"));
+    const loads = join(dir, "loads.json");
+    const hook = join(dir, "hook.cjs");
+    writeFileSync(hook, `process.on("exit", () => require("node:fs").writeFileSync(${JSON.stringify(loads)}, JSON.stringify(Object.keys(require.cache).filter((p) => p.includes("@pulumi/pulumi")))));\n`);
     const bin = fileURLToPath(new URL("../../bin/pulumi-resource-audience.js", import.meta.url));
-    const { child, port } = await launchPlugin("packaged plugin", [bin, "127.0.0.1:1"], { cwd: REPO_ROOT, env: process.env });
+    const { child, port } = await launchPlugin("packaged plugin", [bin, "127.0.0.1:1"], { cwd: REPO_ROOT, env: { ...process.env, NODE_OPTIONS: `--require=${hook}` } });
     try {
       const info = await new Promise<string>((resolve, reject) => {
         import("../../provider/protocol/proto.ts").then(({ grpc, providerRpc, emptyProto }) => {
@@ -47,6 +56,11 @@ describe("the packaged executable", () => {
     } finally {
       await stopPlugin(child);
     }
+    const loaded = JSON.parse(readFileSync(loads, "utf8")) as string[];
+    rmSync(dir, { recursive: true, force: true });
+    // The control: the hook sees the protocol module the call needed.
+    expect(loaded.some((path) => path.endsWith("/proto/provider_grpc_pb.js"))).toBe(true);
+    expect(loaded.filter((path) => /@pulumi[\\/]pulumi[\\/]index\.js$/.test(path))).toEqual([]);
   });
 });
 

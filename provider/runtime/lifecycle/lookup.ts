@@ -1,0 +1,41 @@
+// A family's lookup against the service: one existing resource by name or id. No @pulumi/pulumi here: the plugin
+// serves lookups too, and loading the Pulumi runtime's index would cost its every start half a second.
+import { AudienceApiError, AudienceClient } from "pulumi-audience/sdk/client";
+import { fromWire, families, type Collection } from "pulumi-audience/sdk/contract";
+import type { Result } from "../resources/types.ts";
+import { explained } from "./service-client.ts";
+import type { Credentials } from "./settings.ts";
+
+export interface LookupArgs {
+  /** The resource's exact name. */
+  name?: string;
+  /** The resource's id. */
+  id?: string;
+  /** Entry of `audience:accounts` to look in; the default account when absent. */
+  account?: string;
+}
+
+/** The one resource of `collection` named (or with the id) given, in the account `credentials` names. */
+export async function lookupIn<C extends Collection>(credentials: () => Credentials, collection: C, args: LookupArgs): Promise<Result<C>> {
+  const what = families[collection].className;
+  if ((args.name === undefined) === (args.id === undefined)) {
+    throw new Error(`get${what}: give exactly one of name or id`);
+  }
+  const client = new AudienceClient(credentials());
+  try {
+    const listed = (await client.list(collection, args.id !== undefined ? { ids: [args.id] } : {})) as Record<string, unknown>[];
+    const found = listed.filter((r) => (args.id !== undefined ? r.id === args.id : r.name === args.name));
+    if (found.length !== 1) {
+      const wanted = args.id !== undefined ? `id ${args.id}` : `name ${JSON.stringify(args.name)}`;
+      const seen = listed.map((r) => JSON.stringify(r.name)).join(", ") || "none";
+      throw new Error(`get${what}: ${found.length === 0 ? "no" : found.length} ${collection} with ${wanted}${args.account ? ` in account ${args.account}` : ""}; names seen: ${seen}`);
+    }
+    return fromWire(families[collection].response, found[0]) as Result<C>;
+  } catch (error) {
+    // One line naming the account, as a resource's failure reads; not the client's error object with its fields.
+    if (error instanceof AudienceApiError) throw new Error(`get${what}: ${(explained(error, families[collection], args.account) as Error).message}`);
+    throw error;
+  } finally {
+    await client.close();
+  }
+}
