@@ -1,9 +1,9 @@
 // `audience drift` against the emulator: a stack export whose resources were changed, removed or left alone, made
 // through the lifecycle the dynamic-provider host serves.
 import { execFile } from "node:child_process";
-import { writeFile, mkdtemp } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { driftReport } from "../../provider/cli/drift/index.ts";
 import { REPO_ROOT, startWorld, type Props, type World } from "./harness.ts";
@@ -40,7 +40,10 @@ beforeAll(async () => {
   file = join(await mkdtemp(join(tmpdir(), "drift-")), "stack.json");
   await writeFile(file, JSON.stringify(document));
 });
-afterAll(async () => world?.close());
+afterAll(async () => {
+  await world?.close();
+  if (file) await rm(dirname(file), { recursive: true, force: true });
+});
 
 describe("audience drift", () => {
   it("reports each resource as in sync, drifted (with the values), missing, or unknown when its export hides members", async () => {
