@@ -4,7 +4,12 @@
 // export condition. It prints its port on the first line of stdout; nothing else may come before it.
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
+import nodeModule from "node:module";
 import { fileURLToPath } from "node:url";
+
+// As the CLI does (bin/audience.js): compiled code of the modules it loads is kept between starts, and each run
+// waits for the plugin to start.
+nodeModule.enableCompileCache?.();
 
 const compiled = new URL("../dist/provider/plugin/main.js", import.meta.url);
 if (existsSync(fileURLToPath(compiled))) {
