@@ -2,7 +2,8 @@
 // loads at its top its closure serializer's `typescript-shim` (the whole compiler: about 0.1 s and 45 MB) and
 // `codePaths` (npm's arborist with pacote and sigstore: about 500 modules), used only when a function is serialized
 // or its code paths computed, which this package's resources never ask for, and `pulumi.automation` and
-// `pulumi.provider`. Each is put in Node's module cache as a stand-in that loads the real module on first use, for
+// `pulumi.provider`; its run entry loads OpenTelemetry's SDK and exporters (about 230 modules) for `--tracing`, given
+// or not. Each is put in Node's module cache as a stand-in that loads the real module on first use, for
 // the @pulumi/pulumi the program resolves (from its directory) and the one this package resolves. Loaded before
 // @pulumi/pulumi: by the preload `pulumi-audience/require-node` and first by the package's entry points.
 "use strict";
@@ -21,11 +22,12 @@ function pulumiOf(from) {
 
 /**
  * Puts a stand-in for `file` in the module cache: reading a member loads the real module, but the members named in
- * `calls`, which are read when @pulumi/pulumi loads and only called later, are functions that load it when called.
+ * `calls`, which are read when @pulumi/pulumi loads and only called later, are functions that load it when called,
+ * and those of `until` are answered by the stand-in's own function until something else has loaded it.
  * `esModule`: the module is compiled from TypeScript (it marks itself `__esModule`), so the stand-in says so too and
  * an `import * as` of it takes the stand-in itself instead of copying its members.
  */
-function defer(file, { calls = [], esModule = false } = {}) {
+function defer(file, { calls = [], esModule = false, until = {} } = {}) {
   if (Module._cache[file]) return; // already loaded (or deferred): nothing to spare
   let real;
   const load = () => {
@@ -41,6 +43,7 @@ function defer(file, { calls = [], esModule = false } = {}) {
   lazy.exports = new Proxy({}, {
     get: (_, key) => {
       if (esModule && key === "__esModule") return true;
+      if (Object.hasOwn(until, key)) return (...args) => (real === undefined ? until[key](...args) : real[key](...args));
       return calls.includes(key) ? (...args) => load()[key](...args) : Reflect.get(load(), key);
     },
     has: (_, key) => Reflect.has(load(), key),
@@ -65,4 +68,12 @@ for (const from of new Set([process.cwd(), __dirname])) {
   // reaches only through those names.
   defer(join(pulumi, "automation", "index.js"), { esModule: true });
   defer(join(pulumi, "provider", "index.js"), { esModule: true });
+  // The run entry's tracing: `start` (with `--tracing`) loads it. Until then `stop` has nothing to end, and `newSpan`
+  // opens a span on the OpenTelemetry API's tracer as the real one does before `start` (no root span to fall back on).
+  const tracing = join(pulumi, "cmd", "run", "tracing.js");
+  const apiSpan = (name) => {
+    const api = Module.createRequire(tracing)("@opentelemetry/api");
+    return api.trace.getTracer("nodejs-runtime").startSpan(name, undefined, api.trace.setSpan(api.context.active(), api.trace.getActiveSpan()));
+  };
+  defer(tracing, { esModule: true, calls: ["start"], until: { newSpan: apiSpan, stop: () => undefined } });
 }

@@ -1,11 +1,11 @@
 // Programs do not load the closure serializer's heavy modules (TypeScript's compiler; npm's arborist, for code
 // paths) nor `pulumi.automation` and `pulumi.provider`: importing the package (or @pulumi/pulumi under the package's
 // preload) leaves them unloaded until a function is serialized, code paths computed or those names read, which still
-// work.
+// work. The run entry's tracing (OpenTelemetry's SDK) loads only when tracing starts.
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 
 // Inside the package, where `pulumi-audience` resolves to itself.
 mkdirSync(join(process.cwd(), ".audience"), { recursive: true });
@@ -62,4 +62,28 @@ it("pulumi.automation and pulumi.provider load when first read, the same modules
     ["--require=pulumi-audience/require-node"],
   );
   expect(out).toBe("false,false true,true true true");
+});
+
+describe("the run entry's tracing", () => {
+  /** A program that takes the run entry's tracing module as the entry does; prints `[SDK loaded, ...]` then `extra`. */
+  const tracing = (extra: string, nodeArgs: string[] = []) => program(
+    `import { createRequire } from "node:module";\nconst require = createRequire(import.meta.url);\nconst tracing = require("@pulumi/pulumi/cmd/run/tracing.js");\n`
+    + `const sdk = () => Object.keys(require.cache).some((f) => /[\\\\/]@opentelemetry[\\\\/]sdk-trace-base[\\\\/]/.test(f));\n`
+    + `const before = sdk();\n${extra}`,
+    nodeArgs,
+  );
+  const PRELOAD = ["--require=pulumi-audience/require-node"];
+  const SPAN = `const span = tracing.newSpan("language-runtime.run");\nconst opened = JSON.stringify({ recording: span.isRecording(), context: span.spanContext() });\nspan.end();\ntracing.stop();\n`;
+
+  it("stays unloaded under the preload without --tracing; spans open as the real module opens them then", () => {
+    const real = tracing(`${SPAN}console.log(before, sdk(), opened);`);
+    expect(real).toMatch(/^true true \{"recording":false,/);
+    const deferred = tracing(`${SPAN}console.log(before, sdk(), opened);`, PRELOAD);
+    expect(deferred).toBe(real.replace(/^true true/, "false false"));
+  });
+
+  it("loads when tracing starts, whose spans then record", () => {
+    const out = tracing(`tracing.start("http://127.0.0.1:9/api/v2/spans");\nconsole.log(before, sdk(), tracing.newSpan("language-runtime.run").isRecording());`, PRELOAD);
+    expect(out).toBe("false true true");
+  });
 });
