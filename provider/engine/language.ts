@@ -68,6 +68,28 @@ function promiseStackArgs(runEntry: string): string[] {
   return ["--require", preloadFile(`${code}\n`)];
 }
 
+/**
+ * Node arguments that keep the runtime's debug messages in the program: it sends several for each resource to the
+ * engine's Log service, one at a time, each a round trip it waits on before it may exit, and this engine keeps none
+ * of them (events.ts). Ephemeral ones still go. Not as the Pulumi CLI runs a program, which shows them with --debug.
+ */
+function quietDebugArgs(runEntry: string): string[] {
+  let log: string;
+  try {
+    log = createRequire(runEntry).resolve("../../log/index.js");
+  } catch {
+    return [];
+  }
+  const code = [
+    `const log = require(${JSON.stringify(log)});`,
+    "const send = log.debug;",
+    "log.debug = function (message, resource, streamId, ephemeral) {",
+    "  return ephemeral ? send.call(this, message, resource, streamId, ephemeral) : Promise.resolve();",
+    "};",
+  ].join("\n");
+  return ["--require", preloadFile(`${code}\n`)];
+}
+
 export interface ProgramRun {
   project: Project;
   stack: string;
@@ -120,6 +142,7 @@ export async function runLanguageRuntime(run: ProgramRun): Promise<number> {
     ...(run.asCli ? [] : programHeapArgs(env["NODE_OPTIONS"] ?? "", project.nodeArgs)),
     "--require", PROGRAM_PRELOAD,
     ...promiseStackArgs(entry),
+    ...(run.asCli ? [] : quietDebugArgs(entry)),
     ...project.nodeArgs,
     entry,
     `--monitor=${run.monitorAddress}`,

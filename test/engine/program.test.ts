@@ -1,10 +1,14 @@
 // A program that throws is reported with its own message and a stack naming its file and line, even though the
-// engine keeps the runtime's stack traces cheap (no source-map formatting, no stack per promise).
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+// engine keeps the runtime's stack traces cheap (no source-map formatting, no stack per promise). The runtime's debug
+// messages, which the engine keeps none of, stay in the program it starts.
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, expect, it } from "vitest";
 import { runProgram } from "../../provider/cli/program.ts";
+import { runLanguageRuntime } from "../../provider/engine/language.ts";
+import { startMonitor, type Registration } from "../../provider/engine/monitor.ts";
+import { loadProject } from "../../provider/engine/project.ts";
 
 const FIXTURE = join(import.meta.dirname, "fixtures", "notes");
 const dir = mkdtempSync(join(tmpdir(), "engine-program-"));
@@ -27,4 +31,48 @@ it("each resource records where the program declared it, as Pulumi records it", 
   // The first frame in the project, outside node_modules: the constructor of the program's Note class.
   const noteConstructor = "project:///provider.ts#64,5";
   expect(at).toMatchObject({ one: noteConstructor, two: noteConstructor, vault: noteConstructor, "shelf-inner": noteConstructor });
+});
+
+it("a program the engine starts sends it no debug message but ephemeral ones; as the Pulumi CLI runs it, every one", { timeout: 120_000 }, async () => {
+  // Inside the repository, where the program resolves @pulumi/pulumi.
+  mkdirSync(join(import.meta.dirname, "..", "..", ".audience"), { recursive: true });
+  const program = mkdtempSync(join(import.meta.dirname, "..", "..", ".audience", "debug-logs-"));
+  try {
+    writeFileSync(join(program, "Pulumi.yaml"), "name: debug-logs\nruntime:\n  name: nodejs\n  options:\n    typescript: false\nmain: index.ts\n");
+    writeFileSync(join(program, "index.ts"), [
+      'import * as pulumi from "@pulumi/pulumi";',
+      'new pulumi.CustomResource("test:index:Thing", "thing", { size: 1 });',
+      'pulumi.log.debug("the program\'s own debug line");',
+      'pulumi.log.debug("an ephemeral debug line", undefined, undefined, true);',
+      'pulumi.log.info("a line for the user");',
+      "",
+    ].join("\n"));
+    const sent = async (asCli: boolean) => {
+      const logs: { severity: string; message: string }[] = [];
+      const monitor = await startMonitor({
+        register: async (reg: Registration) => ({ urn: `urn:pulumi:dev::debug-logs::${reg.type}::${reg.name}`, id: reg.custom ? reg.name : "", outputs: reg.inputs }),
+        registerOutputs: async () => undefined,
+        read: async () => { throw new Error("not served"); },
+        invoke: async () => { throw new Error("not served"); },
+        log: (severity, message) => void logs.push({ severity, message }),
+      });
+      try {
+        const code = await runLanguageRuntime({
+          project: loadProject(program), stack: "dev", monitorAddress: monitor.address, dryRun: false, parallel: 8, asCli,
+          env: { ...process.env, NODE_OPTIONS: "" }, onOutput: () => undefined,
+        });
+        expect(code).toBe(0);
+      } finally {
+        await monitor.close();
+      }
+      return { debug: logs.filter((l) => l.severity === "debug").map((l) => l.message), info: logs.filter((l) => l.severity === "info").map((l) => l.message) };
+    };
+    const engine = await sent(false);
+    expect(engine).toEqual({ debug: ["an ephemeral debug line"], info: ["a line for the user"] });
+    const cli = await sent(true);
+    expect(cli.debug).toEqual(expect.arrayContaining(["the program's own debug line", "an ephemeral debug line", expect.stringMatching(/^Registering resource: t=test:index:Thing, name=thing/)]));
+    expect(cli.info).toEqual(["a line for the user"]);
+  } finally {
+    rmSync(program, { recursive: true, force: true });
+  }
 });
