@@ -3,9 +3,10 @@
 // `codePaths` (npm's arborist with pacote and sigstore: about 500 modules), used only when a function is serialized
 // or its code paths computed, which this package's resources never ask for, and `pulumi.automation` and
 // `pulumi.provider`; its run entry loads OpenTelemetry's SDK and exporters (about 230 modules) for `--tracing`, given
-// or not. Each is put in Node's module cache as a stand-in that loads the real module on first use, for
-// the @pulumi/pulumi the program resolves (from its directory) and the one this package resolves. Loaded before
-// @pulumi/pulumi: by the preload `pulumi-audience/require-node` and first by the package's entry points.
+// or not, and turns the debugger on for the serializer. Each is put in Node's module cache as a stand-in that loads the
+// real module on first use (the debugger is turned on on first use), for the @pulumi/pulumi the program resolves
+// (from its directory) and the one this package resolves. Loaded before @pulumi/pulumi: by the preload
+// `pulumi-audience/require-node` and first by the package's entry points.
 "use strict";
 
 const Module = require("node:module");
@@ -58,6 +59,27 @@ function defer(file, { calls = [], esModule = false, until = {} } = {}) {
   Module._cache[file] = lazy;
 }
 
+/**
+ * The run entry starts the closure serializer's inspector session before the program runs: the debugger on, told of
+ * every script parsed, which slows the whole program (about a tenth of a program of 500 cohorts). Only a serialized
+ * function needs it: the session starts when the serializer first asks for it instead, and then turns the debugger
+ * off and on again, so that it is told of the scripts parsed before (reported when it turns on, before the module
+ * listens) and names their files in its errors as it does when started first.
+ */
+function startInspectorOnFirstUse(file) {
+  if (Module._cache[file]) return; // loaded already: its session may be on, or this ran before
+  const hooks = Module.createRequire(file)(file);
+  const session = hooks.getSessionAsync;
+  let ready;
+  hooks.isInitializedAsync = async () => undefined;
+  hooks.getSessionAsync = () => (ready ??= session().then(async (started) => {
+    const post = (method) => new Promise((resolve, reject) => started.post(method, (error) => (error ? reject(error) : resolve())));
+    await post("Debugger.disable");
+    await post("Debugger.enable");
+    return started;
+  }));
+}
+
 for (const from of new Set([process.cwd(), __dirname])) {
   const pulumi = pulumiOf(from);
   if (!pulumi) continue;
@@ -76,4 +98,5 @@ for (const from of new Set([process.cwd(), __dirname])) {
     return api.trace.getTracer("nodejs-runtime").startSpan(name, undefined, api.trace.setSpan(api.context.active(), api.trace.getActiveSpan()));
   };
   defer(tracing, { esModule: true, calls: ["start"], until: { newSpan: apiSpan, stop: () => undefined } });
+  startInspectorOnFirstUse(join(pulumi, "runtime", "closure", "v8Hooks.js"));
 }

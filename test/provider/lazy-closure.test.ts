@@ -1,7 +1,8 @@
 // Programs do not load the closure serializer's heavy modules (TypeScript's compiler; npm's arborist, for code
 // paths) nor `pulumi.automation` and `pulumi.provider`: importing the package (or @pulumi/pulumi under the package's
 // preload) leaves them unloaded until a function is serialized, code paths computed or those names read, which still
-// work. The run entry's tracing (OpenTelemetry's SDK) loads only when tracing starts.
+// work. The run entry's tracing (OpenTelemetry's SDK) loads only when tracing starts, and the serializer's debugger
+// turns on when it is first used.
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -85,5 +86,39 @@ describe("the run entry's tracing", () => {
   it("loads when tracing starts, whose spans then record", () => {
     const out = tracing(`tracing.start("http://127.0.0.1:9/api/v2/spans");\nconsole.log(before, sdk(), tracing.newSpan("language-runtime.run").isRecording());`, PRELOAD);
     expect(out).toBe("false true true");
+  });
+});
+
+describe("the closure serializer's debugger", () => {
+  it("turns on when a function is first serialized, whose errors still name the files of functions parsed before", () => {
+    writeFileSync(join(dir, "helper.mjs"), 'import { createServer } from "node:net";\nconst server = createServer();\nexport function bad() { return server.listen(); }\n');
+    const early = join(dir, "early.cjs");
+    writeFileSync(early, [
+      'const inspector = require("node:inspector");',
+      "globalThis.sessions = 0;",
+      "const connect = inspector.Session.prototype.connect;",
+      "inspector.Session.prototype.connect = function () { globalThis.sessions++; return connect.call(this); };",
+      "// As @pulumi/pulumi's run entry does before it loads the program.",
+      'const hooks = require("node:module").createRequire(process.cwd() + "/noop.js").resolve("@pulumi/pulumi/runtime/closure/v8Hooks.js");',
+      "globalThis.started = require(hooks).isInitializedAsync();",
+      "",
+    ].join("\n"));
+    const source = [
+      'import { createRequire } from "node:module";',
+      `import { bad } from ${JSON.stringify(join(dir, "helper.mjs"))};`,
+      "await globalThis.started;",
+      "const atStart = globalThis.sessions;",
+      'const pulumi = createRequire(import.meta.url)("@pulumi/pulumi");',
+      'let error = "";',
+      "try { await pulumi.runtime.serializeFunction(() => bad()); } catch (e) { error = String(e.message).split(\"\\n\").slice(0, 4).join(\" | \"); }",
+      "console.log(JSON.stringify({ atStart, after: globalThis.sessions, error }));",
+      "",
+    ].join("\n");
+    /** What the program prints, its own file (named anew each run) called program.mjs. */
+    const run = (nodeArgs: string[]) => JSON.parse(program(source, nodeArgs).replace(/\bp[a-z0-9]+\.mjs\b/g, "program.mjs")) as { atStart: number; after: number; error: string };
+    // Pulumi's order: the debugger on before the program loads.
+    const control = run(["--require", early]);
+    expect(control).toMatchObject({ atStart: 1, after: 1, error: expect.stringContaining("function 'bad': helper.mjs(3,19)") });
+    expect(run(["--require=pulumi-audience/require-node", "--require", early])).toEqual({ ...control, atStart: 0 });
   });
 });
