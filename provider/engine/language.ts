@@ -43,52 +43,48 @@ function nearestPackageDir(from: string): string | undefined {
 const PROGRAM_PRELOAD = createRequire(import.meta.url).resolve("pulumi-audience/require-node");
 
 /**
+ * Node arguments preloading `code`, which patches the runtime's `module` (resolved from its run entry; `code` gets
+ * its path as a JS string); none when the runtime has no such module.
+ */
+function runtimePatch(runEntry: string, module: string, code: (path: string) => string[]): string[] {
+  let path: string;
+  try {
+    path = createRequire(runEntry).resolve(module);
+  } catch {
+    return [];
+  }
+  return ["--require", preloadFile(`${code(JSON.stringify(path)).join("\n")}\n`)];
+}
+
+/**
  * Node arguments that preload a module keeping stack traces cheap: the runtime captures a stack with every promise it
  * makes (four per property of every resource), which it prints only with PULUMI_DEBUG_PROMISE_LEAKS set; without it,
  * none is captured.
  */
-function promiseStackArgs(runEntry: string): string[] {
-  let debuggable: string;
-  try {
-    debuggable = createRequire(runEntry).resolve("../../runtime/debuggable.js");
-  } catch {
-    return [];
-  }
-  const code = [
-    "if (!process.env.PULUMI_DEBUG_PROMISE_LEAKS) {",
-    `  const debuggable = require(${JSON.stringify(debuggable)});`,
-    "  const capturing = debuggable.debuggablePromise;",
-    "  debuggable.debuggablePromise = function (p, ctx) {",
-    "    const limit = Error.stackTraceLimit;",
-    "    Error.stackTraceLimit = 0;",
-    "    try { return capturing.call(this, p, ctx); } finally { Error.stackTraceLimit = limit; }",
-    "  };",
-    "}",
-  ].join("\n");
-  return ["--require", preloadFile(`${code}\n`)];
-}
+const promiseStackArgs = (runEntry: string) => runtimePatch(runEntry, "../../runtime/debuggable.js", (debuggable) => [
+  "if (!process.env.PULUMI_DEBUG_PROMISE_LEAKS) {",
+  `  const debuggable = require(${debuggable});`,
+  "  const capturing = debuggable.debuggablePromise;",
+  "  debuggable.debuggablePromise = function (p, ctx) {",
+  "    const limit = Error.stackTraceLimit;",
+  "    Error.stackTraceLimit = 0;",
+  "    try { return capturing.call(this, p, ctx); } finally { Error.stackTraceLimit = limit; }",
+  "  };",
+  "}",
+]);
 
 /**
  * Node arguments that keep the runtime's debug messages in the program: it sends several for each resource to the
  * engine's Log service, one at a time, each a round trip it waits on before it may exit, and this engine keeps none
  * of them (events.ts). Ephemeral ones still go. Not as the Pulumi CLI runs a program, which shows them with --debug.
  */
-function quietDebugArgs(runEntry: string): string[] {
-  let log: string;
-  try {
-    log = createRequire(runEntry).resolve("../../log/index.js");
-  } catch {
-    return [];
-  }
-  const code = [
-    `const log = require(${JSON.stringify(log)});`,
-    "const send = log.debug;",
-    "log.debug = function (message, resource, streamId, ephemeral) {",
-    "  return ephemeral ? send.call(this, message, resource, streamId, ephemeral) : Promise.resolve();",
-    "};",
-  ].join("\n");
-  return ["--require", preloadFile(`${code}\n`)];
-}
+const quietDebugArgs = (runEntry: string) => runtimePatch(runEntry, "../../log/index.js", (log) => [
+  `const log = require(${log});`,
+  "const send = log.debug;",
+  "log.debug = function (message, resource, streamId, ephemeral) {",
+  "  return ephemeral ? send.call(this, message, resource, streamId, ephemeral) : Promise.resolve();",
+  "};",
+]);
 
 export interface ProgramRun {
   project: Project;
