@@ -2,8 +2,8 @@ import { readdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
-// Every Node process of the run (workers, and the CLIs, programs, plugins and hosts they start) keeps the compiled
-// code of the modules it loads for the next: most of an end-to-end test's time is such processes starting.
+// The run's Node processes (workers, and the CLIs, programs, plugins and hosts started with their environment) keep
+// the compiled code of the modules they load for the next: most of an end-to-end test's time is processes starting.
 process.env["NODE_COMPILE_CACHE"] ??= fileURLToPath(new URL("./node_modules/.cache/audience-tests/compile", import.meta.url));
 
 /**
