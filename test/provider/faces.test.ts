@@ -11,6 +11,7 @@ import * as nativeFace from "../../provider/native/index.ts";
 import { packageSchema } from "../../provider/plugin/schema.ts";
 import { providerFamilies } from "../../provider/runtime/families/index.ts";
 import { DYNAMIC_FACE_FILE, dynamicFace as dynamicFaceText, NATIVE_FACE_FILE, nativeFace as nativeFaceText } from "../../provider/runtime/resources/faces-generator.ts";
+import { languageService } from "./language-service.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
@@ -75,28 +76,6 @@ const files = new Map(Object.entries(FACES).flatMap(([faceName, face]) =>
   Object.entries(PROGRAMS).map(([caseName, program]) => [path.join(ROOT, "examples", `face-${faceName}-${caseName}.ts`), program(face)] as const)));
 const fileOf = (faceName: string, caseName: string) => path.join(ROOT, "examples", `face-${faceName}-${caseName}.ts`);
 
-function languageService(): ts.LanguageService {
-  const config = ts.readConfigFile(path.join(ROOT, "tsconfig.json"), (file) => ts.sys.readFile(file));
-  const options = ts.parseJsonConfigFileContent(config.config, ts.sys, ROOT).options;
-  const host: ts.LanguageServiceHost = {
-    getCompilationSettings: () => options,
-    getScriptFileNames: () => [...files.keys()],
-    getScriptVersion: () => "1",
-    getScriptSnapshot: (file) => {
-      const text = files.get(file) ?? ts.sys.readFile(file);
-      return text === undefined ? undefined : ts.ScriptSnapshot.fromString(text);
-    },
-    getCurrentDirectory: () => ROOT,
-    getDefaultLibFileName: (o) => ts.getDefaultLibFilePath(o),
-    fileExists: (file) => files.has(file) || ts.sys.fileExists(file),
-    readFile: (file) => files.get(file) ?? ts.sys.readFile(file),
-    readDirectory: ts.sys.readDirectory,
-    directoryExists: ts.sys.directoryExists,
-    getDirectories: ts.sys.getDirectories,
-  };
-  return ts.createLanguageService(host);
-}
-
 /** One service for both faces: most of a check is @pulumi/pulumi's and the contract's types, which both faces share. */
 let service: ts.LanguageService | undefined;
 // The worker runs other files after this one: let the compiler's memory go.
@@ -116,7 +95,7 @@ describe.each(Object.keys(FACES))("the %s face's discriminated unions", (faceNam
   };
   // Type-checking against @pulumi/pulumi's declarations is the slow part: done once, bounded generously.
   beforeAll(() => {
-    service ??= languageService();
+    service ??= languageService(files);
     errors("valid");
   }, 240_000);
 

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Collection } from "pulumi-audience/sdk/contract";
 import type { Args, Config, PersonaSetExtraArgs, ResourceControls, Result, State, UploadExtraArgs } from "../../provider/index.ts";
 import { PROGRAM_TYPES_FILE, programTypes } from "../../provider/runtime/resources/types-generator.ts";
+import { languageService } from "./language-service.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const PROGRAM = path.join(ROOT, "examples", "hover-probe.ts");
@@ -26,35 +27,12 @@ const buyers = new audience.Cohort("buyers", {
 new audience.Scope("leads", { name: "Leads", population: { cohortIds: [buyers.id] }, payload: { location: { atlasIds: [stores.id] } }, preview: true });
 `;
 
-/** A language service over the repository's compiler options and one program file held in memory. */
-function languageService(): ts.LanguageService {
-  const config = ts.readConfigFile(path.join(ROOT, "tsconfig.json"), (file) => ts.sys.readFile(file));
-  const options = ts.parseJsonConfigFileContent(config.config, ts.sys, ROOT).options;
-  const host: ts.LanguageServiceHost = {
-    getCompilationSettings: () => options,
-    getScriptFileNames: () => [PROGRAM, path.join(ROOT, "provider", "index.ts")],
-    getScriptVersion: () => "1",
-    getScriptSnapshot: (file) => {
-      const text = file === PROGRAM ? PROGRAM_TEXT : ts.sys.readFile(file);
-      return text === undefined ? undefined : ts.ScriptSnapshot.fromString(text);
-    },
-    getCurrentDirectory: () => ROOT,
-    getDefaultLibFileName: (o) => ts.getDefaultLibFilePath(o),
-    fileExists: (file) => file === PROGRAM || ts.sys.fileExists(file),
-    readFile: (file) => (file === PROGRAM ? PROGRAM_TEXT : ts.sys.readFile(file)),
-    readDirectory: ts.sys.readDirectory,
-    directoryExists: ts.sys.directoryExists,
-    getDirectories: ts.sys.getDirectories,
-  };
-  return ts.createLanguageService(host);
-}
-
 describe("program types", () => {
   let service: ts.LanguageService;
   // Type-checking the program with @pulumi/pulumi's declarations is the slow part: done once, bounded generously.
   let diagnostics: string[];
   beforeAll(() => {
-    service = languageService();
+    service = languageService(new Map([[PROGRAM, PROGRAM_TEXT]]), [PROGRAM, path.join(ROOT, "provider", "index.ts")]);
     diagnostics = service.getSemanticDiagnostics(PROGRAM).map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"));
   }, 180_000);
   // The worker runs other files after this one: let the compiler's memory go.
