@@ -24,17 +24,19 @@ function pulumiOf(from) {
 /**
  * Puts a stand-in for `file` in the module cache: reading a member loads the real module, but the members named in
  * `calls`, which are read when @pulumi/pulumi loads and only called later, are functions that load it when called,
- * and those of `until` are answered by the stand-in's own function until something else has loaded it.
+ * and those of `until` are answered by the stand-in's own function until something else has loaded it. `loaded` gets
+ * the real module once it loads, before anything reads it.
  * `esModule`: the module is compiled from TypeScript (it marks itself `__esModule`), so the stand-in says so too and
  * an `import * as` of it takes the stand-in itself instead of copying its members.
  */
-function defer(file, { calls = [], esModule = false, until = {} } = {}) {
+function defer(file, { calls = [], esModule = false, until = {}, loaded = () => undefined } = {}) {
   if (Module._cache[file]) return; // already loaded (or deferred): nothing to spare
   let real;
   const load = () => {
     if (real === undefined) {
       delete Module._cache[file];
       real = Module.createRequire(file)(file);
+      loaded(real);
     }
     return real;
   };
@@ -62,16 +64,13 @@ function defer(file, { calls = [], esModule = false, until = {} } = {}) {
 /**
  * The run entry starts the closure serializer's inspector session before the program runs: the debugger on, told of
  * every script parsed, which slows the whole program (about a tenth of a program of 500 cohorts). Only a serialized
- * function needs it: the session starts when the serializer first asks for it instead, and then turns the debugger
- * off and on again, so that it is told of the scripts parsed before (reported when it turns on, before the module
- * listens) and names their files in its errors as it does when started first.
+ * function needs it: deferred, the module starts its session when the serializer first asks for it, and this then
+ * turns the debugger off and on again, so that it is told of the scripts parsed before (reported when it turns on,
+ * before the module listens) and names their files in its errors as it does when started first.
  */
-function startInspectorOnFirstUse(file) {
-  if (Module._cache[file]) return; // loaded already: its session may be on, or this ran before
-  const hooks = Module.createRequire(file)(file);
+function sessionToldOfEarlierScripts(hooks) {
   const session = hooks.getSessionAsync;
   let ready;
-  hooks.isInitializedAsync = async () => undefined;
   hooks.getSessionAsync = () => (ready ??= session().then(async (started) => {
     const post = (method) => new Promise((resolve, reject) => started.post(method, (error) => (error ? reject(error) : resolve())));
     await post("Debugger.disable");
@@ -98,5 +97,5 @@ for (const from of new Set([process.cwd(), __dirname])) {
     return api.trace.getTracer("nodejs-runtime").startSpan(name, undefined, api.trace.setSpan(api.context.active(), api.trace.getActiveSpan()));
   };
   defer(tracing, { esModule: true, calls: ["start"], until: { newSpan: apiSpan, stop: () => undefined } });
-  startInspectorOnFirstUse(join(pulumi, "runtime", "closure", "v8Hooks.js"));
+  defer(join(pulumi, "runtime", "closure", "v8Hooks.js"), { esModule: true, until: { isInitializedAsync: async () => undefined }, loaded: sessionToldOfEarlierScripts });
 }

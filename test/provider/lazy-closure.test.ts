@@ -17,6 +17,9 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const LOADED = "JSON.stringify(((files) => [/[\\\\/]typescript[\\\\/]lib[\\\\/]/, /[\\\\/]@npmcli[\\\\/]arborist[\\\\/]/].map((re) => files.some((f) => re.test(f))))"
   + '(Object.keys(process.getBuiltinModule("node:module").createRequire(import.meta.url).cache)))';
 
+/** The package's program preload, as a scaffold's Pulumi.yaml gives it. */
+const PRELOAD = ["--require=pulumi-audience/require-node"];
+
 /** Runs an ES module program; what it prints. */
 function program(code: string, nodeArgs: string[] = []): string {
   const file = join(dir, `p${Math.random().toString(36).slice(2)}.mjs`);
@@ -35,13 +38,13 @@ it("without the package, @pulumi/pulumi alone loads both (what the package spare
 });
 
 it("the preload keeps them unloaded for a program that imports @pulumi/pulumi first", () => {
-  expect(program(`import "@pulumi/pulumi";\nimport "pulumi-audience";\nconsole.log(${LOADED});`, ["--require=pulumi-audience/require-node"])).toBe("[false,false]");
+  expect(program(`import "@pulumi/pulumi";\nimport "pulumi-audience";\nconsole.log(${LOADED});`, PRELOAD)).toBe("[false,false]");
 });
 
 it("a function is still serialized, loading the compiler then", () => {
   const out = program(
     `import * as pulumi from "@pulumi/pulumi";\nconst before = ${LOADED};\nconst { text } = await pulumi.runtime.serializeFunction(() => 41 + 1);\nconsole.log(before, ${LOADED}, text.includes("41 + 1"));`,
-    ["--require=pulumi-audience/require-node"],
+    PRELOAD,
   );
   expect(out).toBe("[false,false] [true,false] true");
 });
@@ -50,7 +53,7 @@ it("code paths are still computed, loading arborist then, with the same answer a
   const paths = `(await pulumi.runtime.computeCodePaths()).size`;
   const without = program(`import * as pulumi from "@pulumi/pulumi";\nconsole.log(${paths});`);
   expect(Number(without)).toBeGreaterThan(0);
-  const out = program(`import * as pulumi from "@pulumi/pulumi";\nconst before = ${LOADED};\nconst size = ${paths};\nconsole.log(before, ${LOADED}, size);`, ["--require=pulumi-audience/require-node"]);
+  const out = program(`import * as pulumi from "@pulumi/pulumi";\nconst before = ${LOADED};\nconst size = ${paths};\nconsole.log(before, ${LOADED}, size);`, PRELOAD);
   expect(out).toBe(`[false,false] [false,true] ${without}`);
 });
 
@@ -60,7 +63,7 @@ it("pulumi.automation and pulumi.provider load when first read, the same modules
     `import { createRequire } from "node:module";\nconst require = createRequire(import.meta.url);\nconst pulumi = require("@pulumi/pulumi");\nconst before = ${loaded};\n`
     + `const same = pulumi.automation.LocalWorkspace === require("@pulumi/pulumi/automation").LocalWorkspace && typeof pulumi.provider.main === "function";\n`
     + `console.log(before, ${loaded}, same, Object.keys(pulumi.automation).includes("LocalWorkspace"));`,
-    ["--require=pulumi-audience/require-node"],
+    PRELOAD,
   );
   expect(out).toBe("false,false true,true true true");
 });
@@ -73,7 +76,6 @@ describe("the run entry's tracing", () => {
     + `const before = sdk();\n${extra}`,
     nodeArgs,
   );
-  const PRELOAD = ["--require=pulumi-audience/require-node"];
   const SPAN = `const span = tracing.newSpan("language-runtime.run");\nconst opened = JSON.stringify({ recording: span.isRecording(), context: span.spanContext() });\nspan.end();\ntracing.stop();\n`;
 
   it("stays unloaded under the preload without --tracing; spans open as the real module opens them then", () => {
@@ -90,6 +92,13 @@ describe("the run entry's tracing", () => {
 });
 
 describe("the closure serializer's debugger", () => {
+  it("is not loaded by importing the package (no debugger, no V8 flag set) nor by the preload", () => {
+    const loaded = 'import { createRequire } from "node:module";\nimport { isProxy } from "node:util/types";\nconst require = createRequire(import.meta.url);\n'
+      + 'const hooks = require.cache[require.resolve("@pulumi/pulumi/runtime/closure/v8Hooks.js")];\nconsole.log(hooks === undefined ? "absent" : isProxy(hooks.exports) ? "deferred" : "loaded");\n';
+    expect(program(`import "pulumi-audience";\n${loaded}`)).toBe("deferred");
+    expect(program(`import "@pulumi/pulumi";\n${loaded}`, PRELOAD)).toBe("deferred");
+  });
+
   it("turns on when a function is first serialized, whose errors still name the files of functions parsed before", () => {
     writeFileSync(join(dir, "helper.mjs"), 'import { createServer } from "node:net";\nconst server = createServer();\nexport function bad() { return server.listen(); }\n');
     const early = join(dir, "early.cjs");
@@ -119,6 +128,6 @@ describe("the closure serializer's debugger", () => {
     // Pulumi's order: the debugger on before the program loads.
     const control = run(["--require", early]);
     expect(control).toMatchObject({ atStart: 1, after: 1, error: expect.stringContaining("function 'bad': helper.mjs(3,19)") });
-    expect(run(["--require=pulumi-audience/require-node", "--require", early])).toEqual({ ...control, atStart: 0 });
+    expect(run([...PRELOAD, "--require", early])).toEqual({ ...control, atStart: 0 });
   });
 });
