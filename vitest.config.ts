@@ -64,7 +64,12 @@ export default defineConfig({
     // Both cores: most of a whole-program test's time is spent waiting on processes and the emulator.
     maxWorkers: 2,
     projects: [
-      { extends: true, test: { name: "unit", include: ["test/**/*.test.ts"], exclude: E2E } },
+      {
+        extends: true,
+        // Files share their workers' loaded modules (the emulator, the contract, @pulumi/pulumi load once per worker,
+        // not once per file: about half the project's time); each file must leave its worker as it found it.
+        test: { name: "unit", include: ["test/**/*.test.ts"], exclude: E2E, isolate: false, setupFiles: ["./test/worker-hygiene.ts"] },
+      },
       { extends: true, test: { name: "e2e", include: E2E } },
     ],
   },

@@ -24,6 +24,8 @@ const fast = { maxRetries: 3, baseDelayMs: 1, maxDelayMs: 4 };
 let client: AudienceClient;
 
 beforeAll(() => {
+  // nock switches itself on when first imported; in a shared worker it may be loaded already, and restored.
+  if (!nock.isActive()) nock.activate();
   nock.disableNetConnect();
   client = new AudienceClient({ apiKey: API_KEY, baseUrl: ORIGIN, retry: fast });
 });
@@ -35,6 +37,8 @@ afterEach(() => {
 afterAll(async () => {
   await client.close();
   nock.enableNetConnect();
+  // Take nock's interceptors off the process: a file run after this one in the same worker sends real requests.
+  nock.restore();
 });
 
 const service = () => nock(`${ORIGIN}/v1`);
