@@ -91,7 +91,7 @@ describe("program types", () => {
   });
 });
 
-// Checked by `tsc` (npm test type-checks first): the generated args take exactly the values the contract's zod
+// Checked by `tsc` (`npm test` type-checks beside vitest): the generated args take exactly the values the contract's zod
 // types take, and a lookup result has the members and value types of the contract's response.
 type Mutual<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 type Plain<T> = T extends pulumi.OutputInstance<infer U> | Promise<infer U> ? Plain<U>
