@@ -53,6 +53,21 @@ interface Lockfile {
 const readJson = <T>(path: string): T => JSON.parse(readFileSync(path, "utf8")) as T;
 const writeJson = (path: string, value: unknown) => writeFileSync(path, `${JSON.stringify(value, null, 2)}\n`);
 
+const BUILD_CONFIG = join(ROOT, "tsconfig.build.json");
+
+/** The files the build makes of the sources there are now (paths under dist/): code, source map and declarations. */
+export function buildOutputs(): string[] {
+  const outputs: string[] = [];
+  for (const top of readJson<{ include: string[] }>(BUILD_CONFIG).include) {
+    for (const file of readdirSync(join(ROOT, top), { recursive: true, encoding: "utf8" })) {
+      if (!file.endsWith(".ts") || file.endsWith(".d.ts")) continue;
+      const stem = join(top, file.slice(0, -".ts".length));
+      outputs.push(`${stem}.js`, `${stem}.js.map`, `${stem}.d.ts`);
+    }
+  }
+  return outputs;
+}
+
 /** What the plugin needs of package.json: no development tools, no scripts (npm would run `prepare` on install). */
 function pluginManifest(manifest: Manifest, server: string | undefined): Manifest {
   const { devDependencies: _dev, scripts: _scripts, files: _files, bin: _bin, ...kept } = manifest;
@@ -75,10 +90,11 @@ export function packPlugin(options: PackOptions): Packed {
   rmSync(folder, { recursive: true, force: true });
   mkdirSync(folder, { recursive: true });
 
-  // Compiled straight into the folder (a build in the checkout's dist/ would shadow its sources), the package's own
-  // imports (`pulumi-audience/sdk/contract`) type-checked against the sources, as they are not built yet. A release
-  // is built whole: no incremental build record in the folder.
-  execFileSync(process.execPath, [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", join(ROOT, "tsconfig.build.json"), "--customConditions", "source", "--incremental", "false", "--outDir", join(folder, "dist")], { stdio: "inherit" });
+  // The package's own build, as `npm run build` (npm pack's `prepare`) makes it: type-checked, into the checkout's
+  // dist/, and incremental, so a build already up to date costs a check of what changed. The folder takes the outputs
+  // of the current sources only: a build leaves those of removed sources behind, and its incremental record.
+  execFileSync(process.execPath, [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", BUILD_CONFIG], { stdio: "inherit" });
+  for (const output of buildOutputs()) cpSync(join(ROOT, "dist", output), join(folder, "dist", output));
   for (const file of ["PulumiPlugin.yaml", "README.md", "bin"]) cpSync(join(ROOT, file), join(folder, file), { recursive: true, dereference: true });
   writeJson(join(folder, "package.json"), pluginManifest(manifest, options.server));
   writeJson(join(folder, "package-lock.json"), lock);

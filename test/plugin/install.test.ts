@@ -11,11 +11,11 @@ import { createHash } from "node:crypto";
 import { cpSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { basename, dirname, join, relative } from "node:path";
+import { basename, dirname, join, relative, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { packPlugin, type Packed } from "../../scripts/plugin-pack.ts";
+import { buildOutputs, packPlugin, type Packed } from "../../scripts/plugin-pack.ts";
 import { startEmulator, type RunningEmulator } from "pulumi-audience/emulator";
 import { startFakeEngine, type FakeEngine } from "./fake-engine.ts";
 import { REPO_ROOT, urnOf } from "./harness.ts";
@@ -138,6 +138,22 @@ describe("the release folder and tarball", () => {
     mkdirSync(unpacked);
     execFileSync("tar", ["-xzf", packed.tarballs[0]!, "-C", unpacked]);
     expect([...tree(unpacked)].sort()).toEqual([...files].sort());
+  });
+
+  it("hold the build's code of the sources there are now and nothing else of dist/ (no incremental record, no removed source's code)", () => {
+    const files = [...tree(join(packed.folder, "dist"))].filter(([, kind]) => kind === "file").map(([path]) => path);
+    expect(files.sort()).toEqual(buildOutputs().sort());
+  });
+
+  it("have source maps that name the package's own paths, not the folder of the machine that built them", () => {
+    const outside: string[] = [];
+    for (const map of buildOutputs().filter((path) => path.endsWith(".js.map"))) {
+      const file = join(packed.folder, "dist", map);
+      for (const source of (JSON.parse(readFileSync(file, "utf8")) as { sources: string[] }).sources) {
+        if (!resolve(dirname(file), source).startsWith(`${packed.folder}/`)) outside.push(`${map}: ${source}`);
+      }
+    }
+    expect(outside).toEqual([]);
   });
 
   it("installed as the CLI copies it, has every folder 0700 and every file of the folder", () => {
