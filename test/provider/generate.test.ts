@@ -88,7 +88,8 @@ describe("audience generate", () => {
     const drift = await audience(["drift", "--state", join(dir, ".audience/state/dev.json"), "--json"], { AUDIENCE_API_KEY: world.emulator.apiKey, AUDIENCE_BASE_URL: world.emulator.url });
     expect(drift.code, drift.stderr).toBe(0);
     const report = JSON.parse(drift.stdout) as { accounts: { resources: { name: string; status: string }[] }[] };
-    expect(report.accounts.flatMap((a) => a.resources.map((r) => [r.name, r.status]))).toEqual([
+    // The report follows the state's order, in which independent steps are recorded as they finish: sorted here.
+    expect(report.accounts.flatMap((a) => a.resources.map((r) => [r.name, r.status])).sort()).toEqual([
       ["cohort-big-spenders", "in_sync"], ["connection-warehouse", "in_sync"], ["scope-pipeline", "in_sync"], ["target-csv", "in_sync"],
     ]);
 
