@@ -3,6 +3,7 @@ import type { sendUnaryData, ServerUnaryCall, ServiceError, UntypedServiceImplem
 import { emptyProto, engineProto, engineRpc, grpc, resourceProto, resourceRpc, structProto } from "../protocol/proto.ts";
 import { isAbsolute, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
+import { decodeStruct, encodeMessage, readSourcePosition, readStackTrace, takeFields, type SourcePosition } from "../protocol/struct-wire.ts";
 import type { PropertyMap } from "../protocol/values.ts";
 import type { TimedOperation } from "./timeouts.ts";
 
@@ -97,6 +98,49 @@ function unary<Req, Res>(fn: (req: Req) => Promise<Res> | Res) {
   };
 }
 
+/**
+ * A registration as read off the wire: the request without its inputs and positions, the inputs as plain values,
+ * and the positions (the SDK's own, then its stack trace's frames).
+ */
+interface DecodedRegistration {
+  req: InstanceType<typeof resourceProto.RegisterResourceRequest>;
+  inputs: PropertyMap;
+  frames: SourcePosition[];
+}
+
+/** RegisterResourceRequest's `object`, `sourcePosition` and `stackTrace`, and RegisterResourceResponse's fields (resource.proto). */
+const REQUEST = { object: 5, sourcePosition: 29, stackTrace: 35 } as const;
+const RESPONSE = { urn: 1, id: 2, object: 3, unknown: 8 } as const;
+
+/**
+ * Pulumi's ResourceMonitor service, its RegisterResource reading the inputs and writing the outputs straight between
+ * Struct bytes and plain values (struct-wire.ts): google-protobuf's Struct messages were most of each answer's cost.
+ * The bytes are the same as google-protobuf's.
+ */
+function monitorService(): typeof resourceRpc.ResourceMonitorService {
+  const service = resourceRpc.ResourceMonitorService;
+  return {
+    ...service,
+    registerResource: {
+      ...service.registerResource,
+      requestDeserialize: (buf: Buffer): DecodedRegistration => {
+        const { taken: [object, position, stack], rest } = takeFields(buf, [REQUEST.object, REQUEST.sourcePosition, REQUEST.stackTrace]);
+        return {
+          req: resourceProto.RegisterResourceRequest.deserializeBinary(rest),
+          inputs: (object ? decodeStruct(object) : {}) as PropertyMap,
+          frames: [...(position ? [readSourcePosition(position)] : []), ...(stack ? readStackTrace(stack) : [])],
+        };
+      },
+      responseSerialize: ({ urn, id, outputs, unknown }: Registered): Buffer => encodeMessage([
+        { field: RESPONSE.urn, string: urn },
+        { field: RESPONSE.id, string: id },
+        { field: RESPONSE.object, struct: outputs },
+        { field: RESPONSE.unknown, bool: unknown === true },
+      ]),
+    },
+  } as unknown as typeof service;
+}
+
 export interface MonitorServer {
   address: string;
   close(): Promise<void>;
@@ -106,12 +150,11 @@ export interface MonitorServer {
  * The first frame inside the project and outside node_modules: the SDK's own position names the resource class's
  * constructor (a library file), its stack trace the program line that called it.
  */
-function sourcePosition(req: InstanceType<typeof resourceProto.RegisterResourceRequest>, projectFile: (uri: string) => string | undefined): string | undefined {
-  const frames = [req.getSourceposition(), ...(req.getStacktrace()?.getFramesList().map((f) => f.getPc()) ?? [])];
+function sourcePosition(frames: readonly SourcePosition[], projectFile: (uri: string) => string | undefined): string | undefined {
   for (const pos of frames) {
-    if (!pos || pos.getLine() <= 0) continue;
-    const rel = projectFile(pos.getUri());
-    if (rel !== undefined) return `project:///${rel}#${pos.getLine()}${pos.getColumn() > 0 ? `,${pos.getColumn()}` : ""}`;
+    if (pos.line <= 0) continue;
+    const rel = projectFile(pos.uri);
+    if (rel !== undefined) return `project:///${rel}#${pos.line}${pos.column > 0 ? `,${pos.column}` : ""}`;
   }
   return undefined;
 }
@@ -143,7 +186,7 @@ export async function startMonitor(handler: MonitorHandler, projectDir?: string)
   const monitor = {
     getDeploymentInfo: unary(() => new resourceProto.DeploymentInfo().setSupportedfeaturesList(featureEnums)),
     supportsFeature: unary((req: InstanceType<typeof resourceProto.SupportsFeatureRequest>) => new resourceProto.SupportsFeatureResponse().setHassupport(FEATURES.has(req.getId()))),
-    registerResource: unary(async (req: InstanceType<typeof resourceProto.RegisterResourceRequest>) => {
+    registerResource: unary(async ({ req, inputs, frames }: DecodedRegistration): Promise<Registered> => {
       const propertyDependencies: Record<string, string[]> = {};
       req.getPropertydependenciesMap().forEach((deps, key) => (propertyDependencies[key] = deps.getUrnsList()));
       const reg: Registration = {
@@ -151,7 +194,7 @@ export async function startMonitor(handler: MonitorHandler, projectDir?: string)
         name: req.getName(),
         parent: req.getParent(),
         custom: req.getCustom(),
-        inputs: (req.getObject()?.toJavaScript() ?? {}) as PropertyMap,
+        inputs,
         dependencies: req.getDependenciesList(),
         propertyDependencies,
         provider: req.getProvider(),
@@ -165,18 +208,12 @@ export async function startMonitor(handler: MonitorHandler, projectDir?: string)
       };
       const timeouts = req.getCustomtimeouts();
       if (timeouts) reg.customTimeouts = { create: timeouts.getCreate(), update: timeouts.getUpdate(), delete: timeouts.getDelete() };
-      const declaredAt = projectFile && sourcePosition(req, projectFile);
+      const declaredAt = projectFile && sourcePosition(frames, projectFile);
       if (declaredAt) reg.sourcePosition = declaredAt;
       if (req.hasProtect()) reg.protect = req.getProtect();
       if (req.hasRetainondelete()) reg.retainOnDelete = req.getRetainondelete();
       if (req.getDeletebeforereplacedefined()) reg.deleteBeforeReplace = req.getDeletebeforereplace();
-      const { urn, id, outputs, unknown } = await handler.register(reg);
-      const res = new resourceProto.RegisterResourceResponse();
-      res.setUrn(urn);
-      res.setId(id);
-      if (unknown) res.setUnknown(true);
-      res.setObject(structProto.Struct.fromJavaScript(outputs as JsStruct));
-      return res;
+      return handler.register(reg);
     }),
     registerResourceOutputs: unary(async (req: InstanceType<typeof resourceProto.RegisterResourceOutputsRequest>) => {
       await handler.registerOutputs(req.getUrn(), (req.getOutputs()?.toJavaScript() ?? {}) as PropertyMap);
@@ -219,7 +256,7 @@ export async function startMonitor(handler: MonitorHandler, projectDir?: string)
     requirePulumiVersion: unary(() => new engineProto.RequirePulumiVersionResponse()),
   };
   const server = new grpc.Server({ "grpc.max_receive_message_length": 400 * 1024 * 1024 });
-  server.addService(resourceRpc.ResourceMonitorService, monitor as unknown as UntypedServiceImplementation);
+  server.addService(monitorService(), monitor as unknown as UntypedServiceImplementation);
   server.addService(engineRpc.EngineService, engine as unknown as UntypedServiceImplementation);
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))),

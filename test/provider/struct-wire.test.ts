@@ -1,0 +1,151 @@
+// Struct bytes read and written without google-protobuf's messages (provider/protocol/struct-wire.ts) must be what
+// google-protobuf reads and writes, and the monitor built on them must answer a program as before.
+import type { ServiceError } from "@grpc/grpc-js";
+import { createRequire } from "node:module";
+import { describe, expect, it } from "vitest";
+import { startMonitor, type Registration } from "../../provider/engine/monitor.ts";
+import { grpc, resourceProto, resourceRpc, structProto } from "../../provider/protocol/proto.ts";
+import { decodeStruct, encodeMessage, encodeStruct, readSourcePosition, readStackTrace, takeFields } from "../../provider/protocol/struct-wire.ts";
+
+const sourceProto = createRequire(import.meta.url)("@pulumi/pulumi/proto/source_pb.js") as typeof import("@pulumi/pulumi/proto/source_pb.js");
+
+type JsStruct = Record<string, import("google-protobuf/google/protobuf/struct_pb.js").JavaScriptValue>;
+
+const google = {
+  encode: (v: JsStruct) => Buffer.from(structProto.Struct.fromJavaScript(v).serializeBinary()),
+  decode: (b: Uint8Array) => structProto.Struct.deserializeBinary(b).toJavaScript(),
+};
+
+const SAMPLES: Record<string, JsStruct> = {
+  empty: {},
+  scalars: { s: "text", n: 42, f: -0.125, big: 2 ** 60, zero: 0, t: true, no: false, nothing: null },
+  unicode: { "clé": "ünïcødé ✓ 𝄞", "": "" },
+  nested: { a: { b: { c: [1, "two", null, { d: [] }, [[]]] } }, e: [] },
+  // Lengths past one varint byte, and a value longer than 16 KB.
+  long: { ["k".repeat(300)]: "v".repeat(20_000), list: Array.from({ length: 200 }, (_, i) => ({ i, name: `item ${i}` })) },
+  secret: { password: { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", value: "hunter2" } },
+  // Keys in an order other than sorted: google-protobuf writes a map's keys sorted.
+  unsorted: { zeta: 1, alpha: 2, mid: { z: 1, a: 2 } },
+};
+
+describe("Struct bytes", () => {
+  for (const [name, value] of Object.entries(SAMPLES)) {
+    it(`${name}: written as google-protobuf writes them, and read back as it reads them`, () => {
+      const ours = encodeStruct(value);
+      expect(ours.equals(google.encode(value))).toBe(true);
+      expect(decodeStruct(google.encode(value))).toStrictEqual(google.decode(google.encode(value)));
+      expect(decodeStruct(ours)).toStrictEqual(value);
+    });
+  }
+
+  it("values a Struct cannot hold fail as google-protobuf fails", () => {
+    for (const bad of [undefined, () => 1, 1n, Symbol("s")]) {
+      expect(() => google.encode({ bad } as unknown as JsStruct)).toThrow("Unexpected struct type");
+      expect(() => encodeStruct({ bad })).toThrow("Unexpected struct type");
+      expect(() => encodeStruct({ nested: [{ bad }] })).toThrow("Unexpected struct type");
+    }
+  });
+
+  it("cut or malformed bytes fail rather than read as something else", () => {
+    // Cut between two members, the bytes are a Struct of the first ones; cut anywhere else, they fail.
+    const value = { ...SAMPLES.nested!, ...SAMPLES.scalars! };
+    const bytes = encodeStruct(value);
+    let read = 0;
+    for (let cut = 1; cut < bytes.length; cut++) {
+      let got: Record<string, unknown> | undefined;
+      try {
+        got = decodeStruct(bytes.subarray(0, cut));
+      } catch {
+        continue;
+      }
+      read++;
+      const sorted = Object.keys(value).sort();
+      expect(Object.keys(got), `cut at ${cut}`).toStrictEqual(sorted.slice(0, Object.keys(got).length));
+      for (const key of Object.keys(got)) expect(got[key]).toStrictEqual(value[key as keyof typeof value]);
+    }
+    expect(read).toBe(Object.keys(value).length - 1);
+    // A map entry whose value has no kind: google-protobuf refuses it too.
+    const kindless = Buffer.from([0x0a, 0x05, 0x0a, 0x01, 0x78, 0x12, 0x00]);
+    expect(() => google.decode(kindless)).toThrow();
+    expect(() => decodeStruct(kindless)).toThrow("Unexpected struct type");
+  });
+});
+
+function registerRequest() {
+  const position = (uri: string, line: number, column: number) => new sourceProto.SourcePosition().setUri(uri).setLine(line).setColumn(column);
+  const frames = [position("file:///lib/node_modules/x/index.js", 10, 3), position("file:///project/index.ts", 7, -1)]
+    .map((pc) => new sourceProto.StackFrame().setPc(pc));
+  const req = new resourceProto.RegisterResourceRequest()
+    .setType("test:index:Thing").setName("thing").setCustom(true).setParent("urn:pulumi:dev::p::pulumi:pulumi:Stack::p-dev")
+    .setObject(structProto.Struct.fromJavaScript(SAMPLES.nested as JsStruct))
+    .setDependenciesList(["urn:a", "urn:b"]).setImportid("imp")
+    .setSourceposition(position("file:///lib/node_modules/x/thing.js", 3, 5))
+    .setStacktrace(new sourceProto.StackTrace().setFramesList(frames));
+  req.getPropertydependenciesMap().set("a", new resourceProto.RegisterResourceRequest.PropertyDependencies().setUrnsList(["urn:a"]));
+  return req;
+}
+
+describe("a message split at some of its fields", () => {
+  it("gives each field's bytes and the rest, which reads as the message without them", () => {
+    const req = registerRequest();
+    const { taken: [object, position, stack, absent], rest } = takeFields(req.serializeBinary(), [5, 29, 35, 17]);
+    expect(absent).toBeUndefined();
+    expect(decodeStruct(object!)).toStrictEqual(SAMPLES.nested);
+    expect(readSourcePosition(position!)).toStrictEqual({ uri: "file:///lib/node_modules/x/thing.js", line: 3, column: 5 });
+    // A negative int32 takes ten bytes on the wire.
+    expect(readStackTrace(stack!)).toStrictEqual([
+      { uri: "file:///lib/node_modules/x/index.js", line: 10, column: 3 },
+      { uri: "file:///project/index.ts", line: 7, column: -1 },
+    ]);
+    const without = req.clone();
+    without.clearObject();
+    without.clearSourceposition();
+    without.clearStacktrace();
+    expect(resourceProto.RegisterResourceRequest.deserializeBinary(rest).toObject()).toStrictEqual(without.toObject());
+  });
+
+  it("a message without them is given back as it is", () => {
+    const bytes = new resourceProto.RegisterResourceRequest().setType("t").setName("n").serializeBinary();
+    expect(takeFields(bytes, [5]).rest).toBe(bytes);
+  });
+
+  it("strings, bools and a Struct as google-protobuf writes the message", () => {
+    const outputs = SAMPLES.scalars!;
+    for (const unknown of [false, true]) {
+      const res = new resourceProto.RegisterResourceResponse().setUrn("urn:x").setId("").setObject(structProto.Struct.fromJavaScript(outputs)).setUnknown(unknown);
+      const ours = encodeMessage([{ field: 1, string: "urn:x" }, { field: 2, string: "" }, { field: 3, struct: outputs }, { field: 8, bool: unknown }]);
+      expect(ours.equals(Buffer.from(res.serializeBinary()))).toBe(true);
+    }
+  });
+});
+
+it("the monitor reads a registration and answers it as google-protobuf's own messages did", async () => {
+  const seen: Registration[] = [];
+  const outputs = { ...SAMPLES.scalars!, nested: SAMPLES.nested! };
+  const monitor = await startMonitor({
+    register: async (reg) => (seen.push(reg), { urn: `urn:pulumi:dev::p::${reg.type}::${reg.name}`, id: "id-1", outputs, unknown: true }),
+    registerOutputs: async () => undefined,
+    read: async () => { throw new Error("not served"); },
+    invoke: async () => { throw new Error("not served"); },
+    log: () => undefined,
+  }, "/project");
+  const client = new resourceRpc.ResourceMonitorClient(monitor.address, grpc.credentials.createInsecure());
+  try {
+    const res = await new Promise<InstanceType<typeof resourceProto.RegisterResourceResponse>>((resolve, reject) =>
+      client.registerResource(registerRequest(), (err: ServiceError | null, r: InstanceType<typeof resourceProto.RegisterResourceResponse>) => (err ? reject(err) : resolve(r))));
+    expect(res.getUrn()).toBe("urn:pulumi:dev::p::test:index:Thing::thing");
+    expect(res.getId()).toBe("id-1");
+    expect(res.getUnknown()).toBe(true);
+    expect(res.getObject()!.toJavaScript()).toStrictEqual(outputs);
+    expect(seen).toHaveLength(1);
+    expect(seen[0]).toMatchObject({
+      type: "test:index:Thing", name: "thing", custom: true, inputs: SAMPLES.nested, dependencies: ["urn:a", "urn:b"],
+      propertyDependencies: { a: ["urn:a"] }, importId: "imp",
+      // The first frame in the project: the SDK's own position and the library frame are outside it.
+      sourcePosition: "project:///index.ts#7",
+    });
+  } finally {
+    client.close();
+    await monitor.close();
+  }
+});
