@@ -1,6 +1,6 @@
 // The engine side of Pulumi's language protocol: the ResourceMonitor and Engine gRPC services a program talks to.
 import type { sendUnaryData, ServerUnaryCall, ServiceError, UntypedServiceImplementation } from "@grpc/grpc-js";
-import { emptyProto, engineProto, engineRpc, grpc, resourceProto, resourceRpc, structProto } from "../protocol/proto.ts";
+import { emptyProto, engineProto, engineRpc, grpc, resourceProto, resourceRpc, structProto, SERVER_OPTIONS } from "../protocol/proto.ts";
 import { isAbsolute, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { decodeStruct, encodeMessage, readSourcePosition, readStackTrace, takeFields, type SourcePosition } from "../protocol/struct-wire.ts";
@@ -255,7 +255,7 @@ export async function startMonitor(handler: MonitorHandler, projectDir?: string)
     }),
     requirePulumiVersion: unary(() => new engineProto.RequirePulumiVersionResponse()),
   };
-  const server = new grpc.Server({ "grpc.max_receive_message_length": 400 * 1024 * 1024 });
+  const server = new grpc.Server(SERVER_OPTIONS);
   server.addService(monitorService(), monitor as unknown as UntypedServiceImplementation);
   server.addService(engineRpc.EngineService, engine as unknown as UntypedServiceImplementation);
   const port = await new Promise<number>((resolve, reject) =>

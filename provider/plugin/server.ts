@@ -5,7 +5,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import type { sendUnaryData, ServerUnaryCall, ServiceError } from "@grpc/grpc-js";
 import type { IResourceProviderServer } from "@pulumi/pulumi/proto/provider_grpc_pb.js";
 import type * as provider from "@pulumi/pulumi/proto/provider_pb.js";
-import { grpc, providerProto, providerRpc, statusProto } from "../protocol/proto.ts";
+import { grpc, providerProto, providerRpc, SERVER_OPTIONS, statusProto } from "../protocol/proto.ts";
 import type { PropertyMap } from "../protocol/values.ts";
 import type { ProviderFamily } from "../runtime/families/index.ts";
 import { KIND_KEY, PROVIDER_KEY } from "../runtime/lifecycle/controls.ts";
@@ -307,7 +307,7 @@ export interface RunningPlugin {
 
 /** Serves the plugin on 127.0.0.1 (a free port), as the engine expects of every plugin. */
 export async function servePlugin(options: PluginOptions = {}): Promise<RunningPlugin> {
-  const server = new grpc.Server({ "grpc.max_receive_message_length": 400 * 1024 * 1024 });
+  const server = new grpc.Server(SERVER_OPTIONS);
   const log = options.log ?? engineLog();
   server.addService(providerRpc.ResourceProviderService, createPluginServer({ ...options, log }) as never);
   const port = await new Promise<number>((resolve, reject) => {

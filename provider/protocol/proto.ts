@@ -33,6 +33,12 @@ export const emptyProto = onFirstUse<typeof import("google-protobuf/google/proto
 export const pluginProto = onFirstUse<typeof import("@pulumi/pulumi/proto/plugin_pb.js")>("@pulumi/pulumi/proto/plugin_pb.js");
 export const anyProto = onFirstUse<typeof import("google-protobuf/google/protobuf/any_pb.js")>("google-protobuf/google/protobuf/any_pb.js");
 
+/**
+ * Options of the gRPC servers a program or the Pulumi CLI calls (the monitor, the plugin): messages as large as a
+ * stack's, and no channelz, the call and socket statistics grpc-js keeps for a debugging service nothing here serves.
+ */
+export const SERVER_OPTIONS = { "grpc.max_receive_message_length": 400 * 1024 * 1024, "grpc.enable_channelz": 0 } as const;
+
 /** Resolves a module path inside the @pulumi/pulumi the program itself uses, falling back to ours. */
 export function resolvePulumiModule(fromDir: string, subpath: string): string {
   for (const base of [`${fromDir}/package.json`, import.meta.url]) {
