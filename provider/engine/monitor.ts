@@ -3,7 +3,7 @@ import type { sendUnaryData, ServerUnaryCall, ServiceError, UntypedServiceImplem
 import { emptyProto, engineProto, engineRpc, grpc, resourceProto, resourceRpc, structProto, SERVER_OPTIONS } from "../protocol/proto.ts";
 import { isAbsolute, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
-import { decodeStruct, encodeMessage, readSourcePosition, readStackTrace, takeFields, type SourcePosition } from "../protocol/struct-wire.ts";
+import { decodeStruct, encodeMessage, MessageReader, readSourcePosition, readStackTrace, type SourcePosition } from "../protocol/wire.ts";
 import type { PropertyMap } from "../protocol/values.ts";
 import type { TimedOperation } from "./timeouts.ts";
 
@@ -98,24 +98,89 @@ function unary<Req, Res>(fn: (req: Req) => Promise<Res> | Res) {
   };
 }
 
-/**
- * A registration as read off the wire: the request without its inputs and positions, the inputs as plain values,
- * and the positions (the SDK's own, then its stack trace's frames).
- */
+/** A registration as read off the wire, and the positions that tell where it was declared. */
 interface DecodedRegistration {
-  req: InstanceType<typeof resourceProto.RegisterResourceRequest>;
-  inputs: PropertyMap;
+  reg: Registration;
+  /** The SDK's own position, then its stack trace's frames. */
   frames: SourcePosition[];
 }
 
-/** RegisterResourceRequest's `object`, `sourcePosition` and `stackTrace`, and RegisterResourceResponse's fields (resource.proto). */
-const REQUEST = { object: 5, sourcePosition: 29, stackTrace: 35 } as const;
+/** RegisterResourceResponse's fields (resource.proto). */
 const RESPONSE = { urn: 1, id: 2, object: 3, unknown: 8 } as const;
 
+/** Reads a RegisterResourceRequest's bytes (resource.proto's field numbers): the fields the engine uses. */
+function readRegistration(buf: Uint8Array): DecodedRegistration {
+  const reg: Registration = {
+    type: "", name: "", parent: "", custom: false, inputs: {}, dependencies: [], propertyDependencies: {}, provider: "", ignoreChanges: [],
+    replaceOnChanges: [], additionalSecretOutputs: [], aliasUrns: [], importId: "", version: "", pluginDownloadURL: "",
+  };
+  let position: SourcePosition | undefined;
+  let stack: SourcePosition[] = [];
+  let timeouts: Uint8Array | undefined;
+  let protect: boolean | undefined;
+  let retainOnDelete: boolean | undefined;
+  let deleteBeforeReplace = false;
+  let deleteBeforeReplaceDefined = false;
+  for (const r = new MessageReader(buf); r.next();) {
+    switch (r.field) {
+      case 1: reg.type = r.string(); break;
+      case 2: reg.name = r.string(); break;
+      case 3: reg.parent = r.string(); break;
+      case 4: reg.custom = r.bool(); break;
+      case 5: reg.inputs = decodeStruct(r.bytes()) as PropertyMap; break;
+      case 6: protect = r.bool(); break;
+      case 7: reg.dependencies.push(r.string()); break;
+      case 8: reg.provider = r.string(); break;
+      case 9: {
+        // map<string, PropertyDependencies>: entries of key (1) and a message of urns (1).
+        let key = "";
+        const urns: string[] = [];
+        for (const entry = new MessageReader(r.bytes()); entry.next();) {
+          if (entry.field === 1) key = entry.string();
+          else if (entry.field !== 2) entry.skip();
+          else for (const deps = new MessageReader(entry.bytes()); deps.next();) {
+            if (deps.field === 1) urns.push(deps.string());
+            else deps.skip();
+          }
+        }
+        reg.propertyDependencies[key] = urns;
+        break;
+      }
+      case 10: deleteBeforeReplace = r.bool(); break;
+      case 11: reg.version = r.string(); break;
+      case 12: reg.ignoreChanges.push(r.string()); break;
+      case 14: reg.additionalSecretOutputs.push(r.string()); break;
+      case 15: reg.aliasUrns.push(r.string()); break;
+      case 16: reg.importId = r.string(); break;
+      case 17: timeouts = r.bytes(); break;
+      case 18: deleteBeforeReplaceDefined = r.bool(); break;
+      case 23: reg.replaceOnChanges.push(r.string()); break;
+      case 24: reg.pluginDownloadURL = r.string(); break;
+      case 25: retainOnDelete = r.bool(); break;
+      case 29: position = readSourcePosition(r.bytes()); break;
+      case 35: stack = readStackTrace(r.bytes()); break;
+      default: r.skip();
+    }
+  }
+  if (timeouts) {
+    const given: NonNullable<Registration["customTimeouts"]> = { create: "", update: "", delete: "" };
+    for (const t = new MessageReader(timeouts); t.next();) {
+      if (t.field === 1) given.create = t.string();
+      else if (t.field === 2) given.update = t.string();
+      else if (t.field === 3) given.delete = t.string();
+      else t.skip();
+    }
+    reg.customTimeouts = given;
+  }
+  if (protect !== undefined) reg.protect = protect;
+  if (retainOnDelete !== undefined) reg.retainOnDelete = retainOnDelete;
+  if (deleteBeforeReplaceDefined) reg.deleteBeforeReplace = deleteBeforeReplace;
+  return { reg, frames: position ? [position, ...stack] : stack };
+}
+
 /**
- * Pulumi's ResourceMonitor service, its RegisterResource reading the inputs and writing the outputs straight between
- * Struct bytes and plain values (struct-wire.ts): google-protobuf's Struct messages were most of each answer's cost.
- * The bytes are the same as google-protobuf's.
+ * Pulumi's ResourceMonitor service, its RegisterResource read and answered straight between protobuf bytes and
+ * plain values (wire.ts): google-protobuf's messages were most of each answer's cost. The bytes are the same.
  */
 function monitorService(): typeof resourceRpc.ResourceMonitorService {
   const service = resourceRpc.ResourceMonitorService;
@@ -123,14 +188,7 @@ function monitorService(): typeof resourceRpc.ResourceMonitorService {
     ...service,
     registerResource: {
       ...service.registerResource,
-      requestDeserialize: (buf: Buffer): DecodedRegistration => {
-        const { taken: [object, position, stack], rest } = takeFields(buf, [REQUEST.object, REQUEST.sourcePosition, REQUEST.stackTrace]);
-        return {
-          req: resourceProto.RegisterResourceRequest.deserializeBinary(rest),
-          inputs: (object ? decodeStruct(object) : {}) as PropertyMap,
-          frames: [...(position ? [readSourcePosition(position)] : []), ...(stack ? readStackTrace(stack) : [])],
-        };
-      },
+      requestDeserialize: readRegistration,
       responseSerialize: ({ urn, id, outputs, unknown }: Registered): Buffer => encodeMessage([
         { field: RESPONSE.urn, string: urn },
         { field: RESPONSE.id, string: id },
@@ -186,34 +244,9 @@ export async function startMonitor(handler: MonitorHandler, projectDir?: string)
   const monitor = {
     getDeploymentInfo: unary(() => new resourceProto.DeploymentInfo().setSupportedfeaturesList(featureEnums)),
     supportsFeature: unary((req: InstanceType<typeof resourceProto.SupportsFeatureRequest>) => new resourceProto.SupportsFeatureResponse().setHassupport(FEATURES.has(req.getId()))),
-    registerResource: unary(async ({ req, inputs, frames }: DecodedRegistration): Promise<Registered> => {
-      const propertyDependencies: Record<string, string[]> = {};
-      req.getPropertydependenciesMap().forEach((deps, key) => (propertyDependencies[key] = deps.getUrnsList()));
-      const reg: Registration = {
-        type: req.getType(),
-        name: req.getName(),
-        parent: req.getParent(),
-        custom: req.getCustom(),
-        inputs,
-        dependencies: req.getDependenciesList(),
-        propertyDependencies,
-        provider: req.getProvider(),
-        ignoreChanges: req.getIgnorechangesList(),
-        replaceOnChanges: req.getReplaceonchangesList(),
-        additionalSecretOutputs: req.getAdditionalsecretoutputsList(),
-        aliasUrns: req.getAliasurnsList(),
-        importId: req.getImportid(),
-        version: req.getVersion(),
-        pluginDownloadURL: req.getPlugindownloadurl(),
-      };
-      const timeouts = req.getCustomtimeouts();
-      if (timeouts) reg.customTimeouts = { create: timeouts.getCreate(), update: timeouts.getUpdate(), delete: timeouts.getDelete() };
+    registerResource: unary(async ({ reg, frames }: DecodedRegistration): Promise<Registered> => {
       const declaredAt = projectFile && sourcePosition(frames, projectFile);
-      if (declaredAt) reg.sourcePosition = declaredAt;
-      if (req.hasProtect()) reg.protect = req.getProtect();
-      if (req.hasRetainondelete()) reg.retainOnDelete = req.getRetainondelete();
-      if (req.getDeletebeforereplacedefined()) reg.deleteBeforeReplace = req.getDeletebeforereplace();
-      return handler.register(reg);
+      return handler.register(declaredAt ? { ...reg, sourcePosition: declaredAt } : reg);
     }),
     registerResourceOutputs: unary(async (req: InstanceType<typeof resourceProto.RegisterResourceOutputsRequest>) => {
       await handler.registerOutputs(req.getUrn(), (req.getOutputs()?.toJavaScript() ?? {}) as PropertyMap);

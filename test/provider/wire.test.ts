@@ -1,11 +1,11 @@
-// Struct bytes read and written without google-protobuf's messages (provider/protocol/struct-wire.ts) must be what
+// Protobuf bytes read and written without google-protobuf's messages (provider/protocol/wire.ts) must be what
 // google-protobuf reads and writes, and the monitor built on them must answer a program as before.
 import type { ServiceError } from "@grpc/grpc-js";
 import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
 import { startMonitor, type Registration } from "../../provider/engine/monitor.ts";
 import { grpc, resourceProto, resourceRpc, structProto } from "../../provider/protocol/proto.ts";
-import { decodeStruct, encodeMessage, encodeStruct, readSourcePosition, readStackTrace, takeFields } from "../../provider/protocol/struct-wire.ts";
+import { decodeStruct, encodeMessage, encodeStruct, MessageReader, readSourcePosition, readStackTrace } from "../../provider/protocol/wire.ts";
 
 const sourceProto = createRequire(import.meta.url)("@pulumi/pulumi/proto/source_pb.js") as typeof import("@pulumi/pulumi/proto/source_pb.js");
 
@@ -78,35 +78,33 @@ function registerRequest() {
   const req = new resourceProto.RegisterResourceRequest()
     .setType("test:index:Thing").setName("thing").setCustom(true).setParent("urn:pulumi:dev::p::pulumi:pulumi:Stack::p-dev")
     .setObject(structProto.Struct.fromJavaScript(SAMPLES.nested as JsStruct))
-    .setDependenciesList(["urn:a", "urn:b"]).setImportid("imp")
+    .setDependenciesList(["urn:a", "urn:b"]).setProvider("urn:prov::id").setImportid("imp").setVersion("1.2.3").setPlugindownloadurl("https://example.com")
+    .setIgnorechangesList(["a", "b.c"]).setReplaceonchangesList(["d"]).setAdditionalsecretoutputsList(["e"]).setAliasurnsList(["urn:old"])
+    .setProtect(false).setRetainondelete(true).setDeletebeforereplace(true).setDeletebeforereplacedefined(true)
+    .setCustomtimeouts(new resourceProto.RegisterResourceRequest.CustomTimeouts().setCreate("5m").setDelete("1h"))
+    // Fields the engine does not read: skipped.
+    .setAcceptsecrets(true).setSupportsresultreporting(true).setSupportspartialvalues(true).setDeletedwith("urn:w")
     .setSourceposition(position("file:///lib/node_modules/x/thing.js", 3, 5))
     .setStacktrace(new sourceProto.StackTrace().setFramesList(frames));
-  req.getPropertydependenciesMap().set("a", new resourceProto.RegisterResourceRequest.PropertyDependencies().setUrnsList(["urn:a"]));
+  req.getPropertydependenciesMap().set("a", new resourceProto.RegisterResourceRequest.PropertyDependencies().setUrnsList(["urn:a", "urn:b"]));
+  req.getPropertydependenciesMap().set("none", new resourceProto.RegisterResourceRequest.PropertyDependencies());
   return req;
 }
 
-describe("a message split at some of its fields", () => {
-  it("gives each field's bytes and the rest, which reads as the message without them", () => {
+describe("a message's fields one at a time", () => {
+  it("positions, a negative one included (an int32 below zero takes ten bytes)", () => {
     const req = registerRequest();
-    const { taken: [object, position, stack, absent], rest } = takeFields(req.serializeBinary(), [5, 29, 35, 17]);
-    expect(absent).toBeUndefined();
-    expect(decodeStruct(object!)).toStrictEqual(SAMPLES.nested);
-    expect(readSourcePosition(position!)).toStrictEqual({ uri: "file:///lib/node_modules/x/thing.js", line: 3, column: 5 });
-    // A negative int32 takes ten bytes on the wire.
-    expect(readStackTrace(stack!)).toStrictEqual([
+    expect(readSourcePosition(req.getSourceposition()!.serializeBinary())).toStrictEqual({ uri: "file:///lib/node_modules/x/thing.js", line: 3, column: 5 });
+    expect(readStackTrace(req.getStacktrace()!.serializeBinary())).toStrictEqual([
       { uri: "file:///lib/node_modules/x/index.js", line: 10, column: 3 },
       { uri: "file:///project/index.ts", line: 7, column: -1 },
     ]);
-    const without = req.clone();
-    without.clearObject();
-    without.clearSourceposition();
-    without.clearStacktrace();
-    expect(resourceProto.RegisterResourceRequest.deserializeBinary(rest).toObject()).toStrictEqual(without.toObject());
   });
 
-  it("a message without them is given back as it is", () => {
-    const bytes = new resourceProto.RegisterResourceRequest().setType("t").setName("n").serializeBinary();
-    expect(takeFields(bytes, [5]).rest).toBe(bytes);
+  it("a field of another wire type than its reader expects fails, naming the field", () => {
+    const r = new MessageReader(new resourceProto.RegisterResourceRequest().setCustom(true).serializeBinary());
+    expect(r.next()).toBe(true);
+    expect(() => r.string()).toThrow("protobuf field 4 has wire type 0, not 2");
   });
 
   it("strings, bools and a Struct as google-protobuf writes the message", () => {
@@ -137,13 +135,17 @@ it("the monitor reads a registration and answers it as google-protobuf's own mes
     expect(res.getId()).toBe("id-1");
     expect(res.getUnknown()).toBe(true);
     expect(res.getObject()!.toJavaScript()).toStrictEqual(outputs);
-    expect(seen).toHaveLength(1);
-    expect(seen[0]).toMatchObject({
-      type: "test:index:Thing", name: "thing", custom: true, inputs: SAMPLES.nested, dependencies: ["urn:a", "urn:b"],
-      propertyDependencies: { a: ["urn:a"] }, importId: "imp",
+    // Every field the engine reads, as google-protobuf's getters gave them.
+    expect(seen).toStrictEqual([{
+      type: "test:index:Thing", name: "thing", parent: "urn:pulumi:dev::p::pulumi:pulumi:Stack::p-dev", custom: true, inputs: SAMPLES.nested,
+      dependencies: ["urn:a", "urn:b"], propertyDependencies: { a: ["urn:a", "urn:b"], none: [] }, provider: "urn:prov::id",
+      ignoreChanges: ["a", "b.c"], replaceOnChanges: ["d"], additionalSecretOutputs: ["e"], aliasUrns: ["urn:old"], importId: "imp",
+      version: "1.2.3", pluginDownloadURL: "https://example.com", customTimeouts: { create: "5m", update: "", delete: "1h" },
+      // Given false, which is not the same as not given.
+      protect: false, retainOnDelete: true, deleteBeforeReplace: true,
       // The first frame in the project: the SDK's own position and the library frame are outside it.
       sourcePosition: "project:///index.ts#7",
-    });
+    }]);
   } finally {
     client.close();
     await monitor.close();

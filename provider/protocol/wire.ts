@@ -1,7 +1,8 @@
-// google.protobuf.Struct straight between JavaScript values and its wire bytes, without google-protobuf's message
-// objects (a Value message per member, built and walked again): the monitor answers every registration with a
-// resource's outputs as a Struct, and this is most of what it spends per answer. The values and the failures are
-// those of google-protobuf's `Struct.fromJavaScript`/`toJavaScript`.
+// Protobuf bytes straight to and from JavaScript values, without google-protobuf's message objects, for the
+// messages every registration carries: google.protobuf.Struct (a resource's inputs and outputs; a Value message per
+// member, built and walked again, was most of what the monitor spent per answer) and the fields a decoder names.
+// Values and failures are those of google-protobuf's `Struct.fromJavaScript`/`toJavaScript`, and the bytes written
+// are the ones it writes.
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
@@ -267,10 +268,18 @@ class Reader {
 
   skip(wire: number): void {
     if (wire === WIRE_VARINT) this.varint();
-    else if (wire === WIRE_FIXED64) this.pos += 8;
+    else if (wire === WIRE_FIXED64) this.fixed(8);
     else if (wire === WIRE_BYTES) this.pos = this.delimited();
-    else if (wire === WIRE_FIXED32) this.pos += 4;
+    else if (wire === WIRE_FIXED32) this.fixed(4);
     else throw new Error(`unsupported protobuf wire type ${wire}`);
+  }
+
+  /** Where the next `size` bytes start, once passed. */
+  fixed(size: number): number {
+    const at = this.pos;
+    if (at + size > this.end) throw new Error("truncated protobuf message");
+    this.pos += size;
+    return at;
   }
 
   string(): string {
@@ -291,8 +300,7 @@ function readValue(r: Reader, end: number): Json {
       r.varint();
       kind = null;
     } else if (field === 2 && wire === WIRE_FIXED64) {
-      kind = Buffer.prototype.readDoubleLE.call(r.buf, r.pos) as number;
-      r.pos += 8;
+      kind = Buffer.prototype.readDoubleLE.call(r.buf, r.fixed(8)) as number;
     } else if (field === 3 && wire === WIRE_BYTES) kind = r.string();
     else if (field === 4 && wire === WIRE_VARINT) kind = r.varint() !== 0;
     else if (field === 5 && wire === WIRE_BYTES) {
@@ -344,31 +352,56 @@ export function decodeStruct(buf: Uint8Array, start = 0, end = buf.length): { [k
   return readStruct(new Reader(buf, start, end), end);
 }
 
-/**
- * A message's bytes split at some of its length-delimited fields: each one's bytes (a message sends each once), and
- * the message's other bytes, in order.
- */
-export function takeFields(buf: Uint8Array, fields: readonly number[]): { taken: (Uint8Array | undefined)[]; rest: Uint8Array } {
-  const r = new Reader(buf, 0, buf.length);
-  const kept: Uint8Array[] = [];
-  const taken: (Uint8Array | undefined)[] = fields.map(() => undefined);
-  let from = 0;
-  while (r.pos < buf.length) {
-    const at = r.pos;
-    const tag = r.varint();
-    const which = (tag & 7) === WIRE_BYTES ? fields.indexOf(Math.floor(tag / 8)) : -1;
-    if (which < 0) {
-      r.skip(tag & 7);
-      continue;
-    }
-    const end = r.delimited();
-    if (at > from) kept.push(buf.subarray(from, at));
-    taken[which] = buf.subarray(r.pos, end);
-    r.pos = from = end;
+/** A message's fields one at a time, for a decoder that knows what each holds: it reads a field's value or skips it. */
+export class MessageReader {
+  readonly #r: Reader;
+  field = 0;
+  wire = 0;
+
+  constructor(buf: Uint8Array) {
+    this.#r = new Reader(buf, 0, buf.length);
   }
-  if (from === 0) return { taken, rest: buf };
-  if (from < buf.length) kept.push(buf.subarray(from));
-  return { taken, rest: Buffer.concat(kept) };
+
+  /** Moves to the next field; false at the message's end. */
+  next(): boolean {
+    if (this.#r.pos >= this.#r.end) return false;
+    const tag = this.#r.varint();
+    this.field = Math.floor(tag / 8);
+    this.wire = tag & 7;
+    return true;
+  }
+
+  #expect(wire: number): void {
+    if (this.wire !== wire) throw new Error(`protobuf field ${this.field} has wire type ${this.wire}, not ${wire}`);
+  }
+
+  string(): string {
+    this.#expect(WIRE_BYTES);
+    return this.#r.string();
+  }
+
+  bool(): boolean {
+    this.#expect(WIRE_VARINT);
+    return this.#r.varint() !== 0;
+  }
+
+  int32(): number {
+    this.#expect(WIRE_VARINT);
+    return this.#r.int32();
+  }
+
+  /** A nested message's bytes. */
+  bytes(): Uint8Array {
+    this.#expect(WIRE_BYTES);
+    const end = this.#r.delimited();
+    const bytes = this.#r.buf.subarray(this.#r.pos, end);
+    this.#r.pos = end;
+    return bytes;
+  }
+
+  skip(): void {
+    this.#r.skip(this.wire);
+  }
 }
 
 /** Pulumi's SourcePosition (source.proto): where a resource was declared. */
@@ -380,38 +413,27 @@ export interface SourcePosition {
 
 /** A SourcePosition's bytes. */
 export function readSourcePosition(buf: Uint8Array): SourcePosition {
-  const r = new Reader(buf, 0, buf.length);
   const position: SourcePosition = { uri: "", line: 0, column: 0 };
-  while (r.pos < buf.length) {
-    const tag = r.varint();
-    if (tag === ((1 << 3) | WIRE_BYTES)) position.uri = r.string();
-    else if (tag === ((2 << 3) | WIRE_VARINT)) position.line = r.int32();
-    else if (tag === ((3 << 3) | WIRE_VARINT)) position.column = r.int32();
-    else r.skip(tag & 7);
+  for (const r = new MessageReader(buf); r.next();) {
+    if (r.field === 1) position.uri = r.string();
+    else if (r.field === 2) position.line = r.int32();
+    else if (r.field === 3) position.column = r.int32();
+    else r.skip();
   }
   return position;
 }
 
 /** The position of each frame of a StackTrace's bytes (`frames[].pc`, source.proto), innermost first. */
 export function readStackTrace(buf: Uint8Array): SourcePosition[] {
-  const r = new Reader(buf, 0, buf.length);
   const positions: SourcePosition[] = [];
-  while (r.pos < buf.length) {
-    const tag = r.varint();
-    if (tag !== ((1 << 3) | WIRE_BYTES)) {
-      r.skip(tag & 7);
+  for (const trace = new MessageReader(buf); trace.next();) {
+    if (trace.field !== 1) {
+      trace.skip();
       continue;
     }
-    const frameEnd = r.delimited();
-    while (r.pos < frameEnd) {
-      const t = r.varint();
-      if (t !== ((1 << 3) | WIRE_BYTES)) {
-        r.skip(t & 7);
-        continue;
-      }
-      const end = r.delimited();
-      positions.push(readSourcePosition(buf.subarray(r.pos, end)));
-      r.pos = end;
+    for (const frame = new MessageReader(trace.bytes()); frame.next();) {
+      if (frame.field === 1) positions.push(readSourcePosition(frame.bytes()));
+      else frame.skip();
     }
   }
   return positions;
