@@ -3,7 +3,7 @@
 // the `__provider` kept on what it answers, a kept resource's error as ResourceInitFailedError), without a second
 // process or a gRPC round trip per call. Other dynamic resources still go to the host.
 import { ProviderError, ResourceInitFailedError, type CheckResult, type DiffResult, type ResourceCalls, type WriteOptions } from "./provider-host.ts";
-import { PROVIDER_KEY, revealedMap, type PropertyMap } from "../protocol/values.ts";
+import { PROVIDER_KEY, revealedJson, type PropertyMap } from "../protocol/values.ts";
 
 type Props = Record<string, unknown>;
 
@@ -33,7 +33,7 @@ export interface InProcessProviderOptions {
 
 /** What crosses the host's wire: plain values, as JSON carries them (a copy the lifecycle may change). */
 function plain(m: PropertyMap | Props | undefined): Props {
-  return m === undefined ? {} : (JSON.parse(JSON.stringify(revealedMap(m as PropertyMap))) as Props);
+  return m === undefined ? {} : (revealedJson(m) as Props);
 }
 
 /** The answer with the caller's `__provider` on it, as the host's `resultIncludingProvider` does. */

@@ -52,6 +52,29 @@ export function revealedMap(m: PropertyMap): PropertyMap {
   return revealed(m) as PropertyMap;
 }
 
+/** Values JSON leaves out of an object (and writes null for in an array). */
+const JSON_SKIPS = (v: unknown): boolean => v === undefined || typeof v === "function" || typeof v === "symbol";
+
+/**
+ * The value as JSON carries it, secrets revealed: what `JSON.parse(JSON.stringify(revealed(v)))` gives (a fresh copy;
+ * members that are undefined left out, and in arrays null; numbers that are not finite null), in one walk.
+ */
+export function revealedJson(v: unknown): Value {
+  if (typeof v === "number") return Number.isFinite(v) ? v + 0 : null; // + 0: -0 is written 0
+  if (typeof v !== "object" || v === null) return v as Value;
+  if (isSecret(v)) return revealedJson(v.value);
+  if (Array.isArray(v)) return v.map((x) => (JSON_SKIPS(x) ? null : revealedJson(x)));
+  const out: { [key: string]: Value } = {};
+  for (const key of Object.keys(v)) {
+    const x = (v as Record<string, unknown>)[key];
+    if (JSON_SKIPS(x)) continue;
+    if (key === "__proto__") Object.defineProperty(out, key, { value: revealedJson(x), enumerable: true, writable: true, configurable: true });
+    else out[key] = revealedJson(x);
+  }
+  return out;
+}
+
+
 /** Whether any part of the value is not known yet (a preview's unknown, or an output of a resource that did not run). */
 export function containsUnknown(v: Value): boolean {
   if (v === UNKNOWN) return true;
