@@ -90,14 +90,23 @@ export class PassphraseCrypter {
  * values without secrets (nearly all) are not copied on every load and write.
  */
 function mapMembers(v: Value, fn: (x: Value) => Value): Value {
-  if (Array.isArray(v)) {
-    const mapped = v.map(fn);
-    return mapped.some((x, i) => x !== v[i]) ? mapped : v;
-  }
   if (v === null || typeof v !== "object") return v;
-  const entries = Object.entries(v);
-  const mapped = entries.map(([, x]) => fn(x));
-  return mapped.some((x, i) => x !== entries[i]![1]) ? Object.fromEntries(entries.map(([k], i) => [k, mapped[i]!])) : v;
+  if (Array.isArray(v)) {
+    let copy: Value[] | undefined;
+    for (let i = 0; i < v.length; i++) {
+      const x = fn(v[i]!);
+      if (copy) copy.push(x);
+      else if (x !== v[i]) (copy = v.slice(0, i)).push(x);
+    }
+    return copy ?? v;
+  }
+  // A copy is made at the first member that changes: nothing is allocated for the values without one.
+  let copy: { [key: string]: Value } | undefined;
+  for (const key of Object.keys(v)) {
+    const x = fn(v[key]!);
+    if (x !== v[key]) (copy ??= { ...v })[key] = x;
+  }
+  return copy ?? v;
 }
 
 /**

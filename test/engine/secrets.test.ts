@@ -25,6 +25,26 @@ describe("passphrase secrets, as Pulumi's passphrase provider", () => {
     await expect(PassphraseCrypter.open("password", "fozI5u6B030=:v1:F+6ZduL:PGMFeIzwobWRKmEAzUdaQHqC5mMRIQ==")).rejects.toThrow(/malformed encryption salt/);
   });
 
+  it("seals and opens secrets wherever they sit, copying only what holds one", async () => {
+    const crypter = await PassphraseCrypter.open("password", PULUMI_SALT);
+    const untouched = { deep: { list: [1, "two", { three: [null] }] } };
+    const value = {
+      untouched,
+      list: ["a", makeSecret("b"), "c", { d: makeSecret(["e"]) }],
+      object: { before: 1, secret: makeSecret({ f: 1 }), after: [2] },
+      ["__proto__"]: makeSecret("not a prototype"),
+    };
+    const opened = crypter.openValue(crypter.sealValue(value)) as typeof value;
+    expect(opened).toStrictEqual(value);
+    expect(Object.getPrototypeOf(opened)).toBe(Object.prototype);
+    // Nothing to seal or open: the very same objects, not copies.
+    expect(crypter.sealValue(untouched)).toBe(untouched);
+    expect(crypter.openValue(untouched)).toBe(untouched);
+    const sealed = crypter.sealValue(value) as typeof value;
+    expect(sealed.untouched).toBe(untouched);
+    expect(sealed.object.after).toBe(value.object.after);
+  });
+
   it("seals secrets with a fresh nonce each time and opens them again", async () => {
     const crypter = await PassphraseCrypter.open("password", PULUMI_SALT);
     const sealed = crypter.sealValue({ plain: 1, token: makeSecret({ nested: ["a", "b"] }) }) as Record<string, Record<string, string>>;
