@@ -74,7 +74,6 @@ export function revealedJson(v: unknown): Value {
   return out;
 }
 
-
 /** Whether any part of the value is not known yet (a preview's unknown, or an output of a resource that did not run). */
 export function containsUnknown(v: Value): boolean {
   if (v === UNKNOWN) return true;

@@ -2,7 +2,7 @@
 // messages every registration carries: google.protobuf.Struct (a resource's inputs and outputs; a Value message per
 // member, built and walked again, was most of what the monitor spent per answer) and the fields a decoder names.
 // Values and failures are those of google-protobuf's `Struct.fromJavaScript`/`toJavaScript`, and the bytes written
-// are the ones it writes.
+// are the ones it writes; a member named `__proto__` is read as a member, not as the object's prototype.
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
@@ -167,17 +167,11 @@ class Writer {
   }
 }
 
-/** A message field holding a Struct, as a message with its other fields encoded writes it. */
-export interface StructField {
-  field: number;
-  struct: Record<string, unknown>;
-}
+/** One field of a message to write: its number and its string, bool or Struct. */
+export type MessageField = { field: number; string: string } | { field: number; bool: boolean } | { field: number; struct: Record<string, unknown> };
 
-/**
- * A message of string, bool and Struct fields, in field order as given: `strings` and `bools` skip their defaults
- * ("" and false), as protobuf does.
- */
-export function encodeMessage(fields: readonly ({ field: number; string: string } | { field: number; bool: boolean } | StructField)[]): Buffer {
+/** A message of string, bool and Struct fields, in the order given; "" and false are left out, as protobuf does. */
+export function encodeMessage(fields: readonly MessageField[]): Buffer {
   const encoder = new Encoder();
   let size = 0;
   for (const f of fields) {
@@ -225,14 +219,17 @@ export function encodeStruct(fields: Record<string, unknown>): Buffer {
   return writer.buf;
 }
 
+/** The bytes as a Buffer, without a copy. */
+const asBuffer = (bytes: Uint8Array): Buffer => (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+
 class Reader {
-  readonly buf: Uint8Array;
+  readonly buf: Buffer;
   readonly end: number;
   pos: number;
-  constructor(buf: Uint8Array, start: number, end: number) {
-    this.buf = buf;
-    this.pos = start;
-    this.end = end;
+  constructor(bytes: Uint8Array) {
+    this.buf = asBuffer(bytes);
+    this.pos = 0;
+    this.end = bytes.length;
   }
 
   varint(): number {
@@ -284,7 +281,7 @@ class Reader {
 
   string(): string {
     const end = this.delimited();
-    const s = Buffer.prototype.utf8Slice.call(this.buf, this.pos, end) as string;
+    const s = this.buf.toString("utf8", this.pos, end);
     this.pos = end;
     return s;
   }
@@ -300,7 +297,7 @@ function readValue(r: Reader, end: number): Json {
       r.varint();
       kind = null;
     } else if (field === 2 && wire === WIRE_FIXED64) {
-      kind = Buffer.prototype.readDoubleLE.call(r.buf, r.fixed(8)) as number;
+      kind = r.buf.readDoubleLE(r.fixed(8));
     } else if (field === 3 && wire === WIRE_BYTES) kind = r.string();
     else if (field === 4 && wire === WIRE_VARINT) kind = r.varint() !== 0;
     else if (field === 5 && wire === WIRE_BYTES) {
@@ -341,15 +338,16 @@ function readStruct(r: Reader, end: number): { [key: string]: Json } {
     }
     r.pos = entryEnd;
     if (value === undefined) throw new Error("Unexpected struct type");
-    out[key] = value;
+    if (key === "__proto__") Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+    else out[key] = value;
   }
   r.pos = end;
   return out;
 }
 
 /** The JavaScript object a Struct's bytes hold. */
-export function decodeStruct(buf: Uint8Array, start = 0, end = buf.length): { [key: string]: Json } {
-  return readStruct(new Reader(buf, start, end), end);
+export function decodeStruct(bytes: Uint8Array): { [key: string]: Json } {
+  return readStruct(new Reader(bytes), bytes.length);
 }
 
 /** A message's fields one at a time, for a decoder that knows what each holds: it reads a field's value or skips it. */
@@ -358,8 +356,8 @@ export class MessageReader {
   field = 0;
   wire = 0;
 
-  constructor(buf: Uint8Array) {
-    this.#r = new Reader(buf, 0, buf.length);
+  constructor(bytes: Uint8Array) {
+    this.#r = new Reader(bytes);
   }
 
   /** Moves to the next field; false at the message's end. */

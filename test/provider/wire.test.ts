@@ -38,6 +38,14 @@ describe("Struct bytes", () => {
     });
   }
 
+  it("a member named __proto__ is written and read as a member, not as the object's prototype (google-protobuf loses it)", () => {
+    const value = JSON.parse('{"__proto__": {"polluted": true}, "b": 1}') as JsStruct;
+    const read = decodeStruct(encodeStruct(value));
+    expect(Object.getPrototypeOf(read)).toBe(Object.prototype);
+    expect(Object.keys(read)).toStrictEqual(["__proto__", "b"]);
+    expect(Object.getOwnPropertyDescriptor(read, "__proto__")?.value).toStrictEqual({ polluted: true });
+  });
+
   it("values a Struct cannot hold fail as google-protobuf fails", () => {
     for (const bad of [undefined, () => 1, 1n, Symbol("s")]) {
       expect(() => google.encode({ bad } as unknown as JsStruct)).toThrow("Unexpected struct type");
