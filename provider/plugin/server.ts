@@ -5,7 +5,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import type { sendUnaryData, ServerUnaryCall, ServiceError } from "@grpc/grpc-js";
 import type { IResourceProviderServer } from "@pulumi/pulumi/proto/provider_grpc_pb.js";
 import type * as provider from "@pulumi/pulumi/proto/provider_pb.js";
-import { grpc, providerProto, providerRpc, SERVER_OPTIONS, statusProto } from "../protocol/proto.ts";
+import { grpc, providerProto, SERVER_OPTIONS, statusProto } from "../protocol/proto.ts";
 import type { PropertyMap } from "../protocol/values.ts";
 import type { ProviderFamily } from "../runtime/families/index.ts";
 import { KIND_KEY, PROVIDER_KEY } from "../runtime/lifecycle/controls.ts";
@@ -19,7 +19,7 @@ import { lookupIn } from "../runtime/lifecycle/lookup.ts";
 import { checkedConfig, configFailures, configOf, settingsOf, VERSION } from "./config.ts";
 import { packageSchema } from "./schema.ts";
 import { familyOfFunction, familyOfResource, typeOfUrn } from "./tokens.ts";
-import { plain, received, sent } from "./wire.ts";
+import { plain, received, sent, structService } from "./wire.ts";
 import { pathSpelled, programNamed, spelled, spellingOf, type Spelling } from "./names.ts";
 import { anyProto, emptyProto, pluginProto } from "../protocol/proto.ts";
 import { engineLog, type EngineLog } from "./engine-log.ts";
@@ -309,7 +309,7 @@ export interface RunningPlugin {
 export async function servePlugin(options: PluginOptions = {}): Promise<RunningPlugin> {
   const server = new grpc.Server(SERVER_OPTIONS);
   const log = options.log ?? engineLog();
-  server.addService(providerRpc.ResourceProviderService, createPluginServer({ ...options, log }) as never);
+  server.addService(structService(), createPluginServer({ ...options, log }) as never);
   const port = await new Promise<number>((resolve, reject) => {
     server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p)));
   });

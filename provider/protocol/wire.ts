@@ -350,6 +350,33 @@ export function decodeStruct(bytes: Uint8Array): { [key: string]: Json } {
   return readStruct(new Reader(bytes), bytes.length);
 }
 
+/**
+ * A message's bytes split at some of its length-delimited fields: each one's bytes (a message sends each once), and
+ * the message's other bytes, in order.
+ */
+export function takeFields(bytes: Uint8Array, fields: readonly number[]): { taken: (Uint8Array | undefined)[]; rest: Uint8Array } {
+  const r = new Reader(bytes);
+  const kept: Uint8Array[] = [];
+  const taken: (Uint8Array | undefined)[] = fields.map(() => undefined);
+  let from = 0;
+  while (r.pos < r.end) {
+    const at = r.pos;
+    const tag = r.varint();
+    const which = (tag & 7) === WIRE_BYTES ? fields.indexOf(Math.floor(tag / 8)) : -1;
+    if (which < 0) {
+      r.skip(tag & 7);
+      continue;
+    }
+    const end = r.delimited();
+    if (at > from) kept.push(bytes.subarray(from, at));
+    taken[which] = bytes.subarray(r.pos, end);
+    r.pos = from = end;
+  }
+  if (from === 0) return { taken, rest: bytes };
+  if (from < bytes.length) kept.push(bytes.subarray(from));
+  return { taken, rest: Buffer.concat(kept) };
+}
+
 /** A message's fields one at a time, for a decoder that knows what each holds: it reads a field's value or skips it. */
 export class MessageReader {
   readonly #r: Reader;

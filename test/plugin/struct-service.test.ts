@@ -1,0 +1,59 @@
+// The plugin's service reads and writes the Structs of each resource's calls as plain values (provider/plugin/wire.ts):
+// what the engine sends must read as google-protobuf read it, and what the plugin answers must read, with
+// google-protobuf as with Pulumi's Go engine, as the same message.
+import { describe, expect, it } from "vitest";
+import { providerProto, structProto } from "../../provider/protocol/proto.ts";
+import { received, sent, structService } from "../../provider/plugin/wire.ts";
+
+type JsStruct = Parameters<typeof structProto.Struct.fromJavaScript>[0];
+const struct = (v: JsStruct) => structProto.Struct.fromJavaScript(v);
+type Method = { requestDeserialize(b: Buffer): unknown; responseSerialize(m: unknown): Buffer };
+const method = (name: string) => (structService() as unknown as Record<string, Method>)[name]!;
+
+const INPUTS = { name: "Cohort 1", minCount: 5, options: { nested: [1, "two", null, { three: true }] }, password: { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", value: "pw" } };
+
+describe("requests", () => {
+  it("a diff's Structs read as google-protobuf reads them, its other fields untouched; a Struct not sent stays absent", () => {
+    const req = new providerProto.DiffRequest().setId("id-1").setUrn("urn:x").setOlds(struct(INPUTS)).setNews(struct({ ...INPUTS, minCount: 6 })).setIgnorechangesList(["a"]);
+    const read = method("diff").requestDeserialize(Buffer.from(req.serializeBinary())) as InstanceType<typeof providerProto.DiffRequest>;
+    expect(read.getId()).toBe("id-1");
+    expect(read.getUrn()).toBe("urn:x");
+    expect(read.getIgnorechangesList()).toStrictEqual(["a"]);
+    expect(received(read.getOlds())).toStrictEqual(received(req.getOlds()));
+    expect(received(read.getNews())).toStrictEqual({ ...INPUTS, minCount: 6 });
+    expect(read.getOldInputs()).toBeUndefined();
+  });
+
+  it("an empty Struct is sent and read as an empty one, not as none", () => {
+    const req = new providerProto.CreateRequest().setUrn("urn:x").setProperties(struct({})).setTimeout(30).setPreview(true);
+    const read = method("create").requestDeserialize(Buffer.from(req.serializeBinary())) as InstanceType<typeof providerProto.CreateRequest>;
+    expect(read.getProperties()?.toJavaScript()).toStrictEqual({});
+    expect([read.getTimeout(), read.getPreview()]).toStrictEqual([30, true]);
+  });
+});
+
+describe("answers", () => {
+  it("a create's, a read's and an update's Structs are written after their other fields and read back as the same message", () => {
+    const outputs = sent({ ...INPUTS, id: undefined }, [], ["password"]);
+    const cases: [string, { serializeBinary(): Uint8Array }, (b: Uint8Array) => { toObject(): unknown }, { serializeBinary(): Uint8Array }][] = [
+      ["create", new providerProto.CreateResponse().setId("id-1").setProperties(outputs), (b) => providerProto.CreateResponse.deserializeBinary(b),
+        new providerProto.CreateResponse().setId("id-1").setProperties(struct(received(outputs) as JsStruct))],
+      ["read", new providerProto.ReadResponse().setId("id-1").setProperties(outputs).setInputs(sent({ name: "n" }, [], [])), (b) => providerProto.ReadResponse.deserializeBinary(b),
+        new providerProto.ReadResponse().setId("id-1").setProperties(struct(received(outputs) as JsStruct)).setInputs(struct({ name: "n" }))],
+      ["update", new providerProto.UpdateResponse().setProperties(outputs), (b) => providerProto.UpdateResponse.deserializeBinary(b),
+        new providerProto.UpdateResponse().setProperties(struct(received(outputs) as JsStruct))],
+    ];
+    for (const [name, answer, parse, asGoogleWritesIt] of cases) {
+      const bytes = method(name).responseSerialize(answer);
+      expect(parse(bytes).toObject(), name).toStrictEqual(parse(asGoogleWritesIt.serializeBinary()).toObject());
+    }
+  });
+
+  it("a Struct google-protobuf writes itself (an answer the service does not name, an error's details) keeps its members", () => {
+    const values = sent({ name: "n", list: [1, 2] }, [], []);
+    const invoke = new providerProto.InvokeResponse().setReturn(values);
+    expect(providerProto.InvokeResponse.deserializeBinary(invoke.serializeBinary()).getReturn()?.toJavaScript()).toStrictEqual({ name: "n", list: [1, 2] });
+    const detail = new providerProto.ErrorResourceInitFailed().setId("id-1").setProperties(values);
+    expect(providerProto.ErrorResourceInitFailed.deserializeBinary(detail.serializeBinary()).getProperties()?.toJavaScript()).toStrictEqual({ name: "n", list: [1, 2] });
+  });
+});
