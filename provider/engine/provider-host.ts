@@ -4,7 +4,8 @@ import type { Metadata, ServiceError } from "@grpc/grpc-js";
 import type { ResourceProviderClient } from "@pulumi/pulumi/proto/provider_grpc_pb.js";
 import type { CheckResponse, ConfigureResponse, CreateResponse, DiffResponse, ReadResponse, UpdateResponse } from "@pulumi/pulumi/proto/provider_pb.js";
 import type { Empty } from "google-protobuf/google/protobuf/empty_pb.js";
-import { grpc, providerProto, providerRpc, resolvePulumiModule, statusProto, structProto } from "../protocol/proto.ts";
+import { grpc, providerProto, resolvePulumiModule, statusProto, structProto } from "../protocol/proto.ts";
+import { heldStruct, heldStructService } from "../protocol/held-struct.ts";
 import { tetherArgs } from "./tether.ts";
 import type { EngineExtension } from "./extension.ts";
 import { FAILURE_CODE_KEY, OUTCOME_UNKNOWN_CODE } from "../protocol/markers.ts";
@@ -111,7 +112,10 @@ export interface ServedProvider {
   close(): Promise<void>;
 }
 
-const clientAt = (address: string) => new providerRpc.ResourceProviderClient(address, grpc.credentials.createInsecure()) as unknown as ResourceProviderClient;
+/** Pulumi's ResourceProvider client, the Structs of each resource's calls held as plain values; made on first use. */
+let ProviderClient: ReturnType<typeof grpc.makeGenericClientConstructor> | undefined;
+const clientAt = (address: string) =>
+  new (ProviderClient ??= grpc.makeGenericClientConstructor(heldStructService(), "ResourceProvider"))(address, grpc.credentials.createInsecure()) as unknown as ResourceProviderClient;
 
 /** The connection to a launched provider process, which stops with it. */
 export function processConnection(launched: LaunchedPlugin): ProviderConnection {
@@ -161,7 +165,7 @@ export class ProviderHost {
   }
 
   protected toStruct(m: PropertyMap) {
-    return structProto.Struct.fromJavaScript((this.#keepSecrets ? m : revealedMap(m)) as JsStruct);
+    return heldStruct(this.#keepSecrets ? m : revealedMap(m));
   }
 
   protected call<Res>(what: string, invoke: (client: ResourceProviderClient, cb: Callback<Res>) => unknown): Promise<Res> {
@@ -303,7 +307,7 @@ export class DynamicProviderHost extends ProviderHost {
 
   async configure(config: Record<string, unknown>): Promise<void> {
     const req = new providerProto.ConfigureRequest();
-    req.setArgs(structProto.Struct.fromJavaScript(config as Record<string, import("google-protobuf/google/protobuf/struct_pb.js").JavaScriptValue>));
+    req.setArgs(structProto.Struct.fromJavaScript(config as JsStruct));
     for (const [key, value] of Object.entries(config)) req.getVariablesMap().set(key, typeof value === "string" ? value : JSON.stringify(value));
     req.setAcceptsecrets(true);
     req.setAcceptresources(false);

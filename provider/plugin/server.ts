@@ -19,7 +19,8 @@ import { lookupIn } from "../runtime/lifecycle/lookup.ts";
 import { checkedConfig, configFailures, configOf, settingsOf, VERSION } from "./config.ts";
 import { packageSchema } from "./schema.ts";
 import { familyOfFunction, familyOfResource, typeOfUrn } from "./tokens.ts";
-import { plain, received, sent, structService } from "./wire.ts";
+import { plain, received, sent } from "./wire.ts";
+import { heldStructService } from "../protocol/held-struct.ts";
 import { pathSpelled, programNamed, spelled, spellingOf, type Spelling } from "./names.ts";
 import { anyProto, emptyProto, pluginProto } from "../protocol/proto.ts";
 import { engineLog, type EngineLog } from "./engine-log.ts";
@@ -309,7 +310,7 @@ export interface RunningPlugin {
 export async function servePlugin(options: PluginOptions = {}): Promise<RunningPlugin> {
   const server = new grpc.Server(SERVER_OPTIONS);
   const log = options.log ?? engineLog();
-  server.addService(structService(), createPluginServer({ ...options, log }) as never);
+  server.addService(heldStructService(), createPluginServer({ ...options, log }) as never);
   const port = await new Promise<number>((resolve, reject) => {
     server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p)));
   });

@@ -1,14 +1,15 @@
-// The plugin's service reads and writes the Structs of each resource's calls as plain values (provider/plugin/wire.ts):
-// what the engine sends must read as google-protobuf read it, and what the plugin answers must read, with
-// google-protobuf as with Pulumi's Go engine, as the same message.
+// The ResourceProvider service with the Structs of each resource's calls held as plain values
+// (provider/protocol/held-struct.ts): what one side writes must read, with google-protobuf as with Pulumi's Go engine,
+// as the same message, and what it reads must read as google-protobuf read it.
 import { describe, expect, it } from "vitest";
 import { providerProto, structProto } from "../../provider/protocol/proto.ts";
-import { received, sent, structService } from "../../provider/plugin/wire.ts";
+import { heldStruct, heldStructService } from "../../provider/protocol/held-struct.ts";
+import { received, sent } from "../../provider/plugin/wire.ts";
 
 type JsStruct = Parameters<typeof structProto.Struct.fromJavaScript>[0];
 const struct = (v: JsStruct) => structProto.Struct.fromJavaScript(v);
-type Method = { requestDeserialize(b: Buffer): unknown; responseSerialize(m: unknown): Buffer };
-const method = (name: string) => (structService() as unknown as Record<string, Method>)[name]!;
+type Method = { requestSerialize(m: unknown): Buffer; requestDeserialize(b: Buffer): unknown; responseSerialize(m: unknown): Buffer; responseDeserialize(b: Buffer): unknown };
+const method = (name: string) => (heldStructService() as unknown as Record<string, Method>)[name]!;
 
 const INPUTS = { name: "Cohort 1", minCount: 5, options: { nested: [1, "two", null, { three: true }] }, password: { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", value: "pw" } };
 
@@ -55,5 +56,24 @@ describe("answers", () => {
     expect(providerProto.InvokeResponse.deserializeBinary(invoke.serializeBinary()).getReturn()?.toJavaScript()).toStrictEqual({ name: "n", list: [1, 2] });
     const detail = new providerProto.ErrorResourceInitFailed().setId("id-1").setProperties(values);
     expect(providerProto.ErrorResourceInitFailed.deserializeBinary(detail.serializeBinary()).getProperties()?.toJavaScript()).toStrictEqual({ name: "n", list: [1, 2] });
+  });
+});
+
+describe("the engine's side: requests written, answers read", () => {
+  it("a check's held Structs are written as the plugin (and Pulumi's own providers) read them", () => {
+    const req = new providerProto.CheckRequest().setUrn("urn:x").setOlds(heldStruct({})).setNews(heldStruct(INPUTS)).setRandomseed(Buffer.from([1, 2]));
+    const read = providerProto.CheckRequest.deserializeBinary(method("check").requestSerialize(req));
+    expect(read.getUrn()).toBe("urn:x");
+    expect(read.getOlds()?.toJavaScript()).toStrictEqual({});
+    expect(read.getNews()?.toJavaScript()).toStrictEqual(INPUTS);
+    expect(Buffer.from(read.getRandomseed_asU8())).toStrictEqual(Buffer.from([1, 2]));
+    expect(read.getOldOutputs()).toBeUndefined();
+  });
+
+  it("a create's answer is read with its Struct held, its other fields as google-protobuf reads them", () => {
+    const answer = new providerProto.CreateResponse().setId("id-1").setProperties(struct(INPUTS));
+    const read = method("create").responseDeserialize(Buffer.from(answer.serializeBinary())) as InstanceType<typeof providerProto.CreateResponse>;
+    expect(read.getId()).toBe("id-1");
+    expect(read.getProperties()?.toJavaScript()).toStrictEqual(INPUTS);
   });
 });
