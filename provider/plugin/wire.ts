@@ -19,7 +19,7 @@ function withoutReferences(value: Value): Value {
 }
 
 /** A Struct as it came from the engine: secrets still wrapped, references replaced by ids. */
-export function received(struct: Pick<Struct, "toJavaScript"> | undefined): PropertyMap {
+export function received(struct: Struct | undefined): PropertyMap {
   return withoutReferences((struct?.toJavaScript() ?? {}) as Value) as PropertyMap;
 }
 
