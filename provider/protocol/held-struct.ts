@@ -47,8 +47,9 @@ type Method = { requestSerialize: Serialize; requestDeserialize: Deserialize; re
 
 /** Reads a message, its `fields` Structs decoded into held ones. */
 function reading(deserialize: Deserialize, fields: readonly Accessor[]): Deserialize {
+  const numbers = fields.map((a) => a.field);
   return (bytes) => {
-    const { taken, rest } = takeFields(bytes, fields.map((a) => a.field));
+    const { taken, rest } = takeFields(bytes, numbers);
     const message = deserialize(rest as Buffer);
     fields.forEach((a, i) => {
       const struct = taken[i];

@@ -52,6 +52,12 @@ export function revealedMap(m: PropertyMap): PropertyMap {
   return revealed(m) as PropertyMap;
 }
 
+/** Sets an own member, `__proto__` included (which an assignment would take as the object's prototype). */
+export function setMember<T>(object: { [key: string]: T }, key: string, value: T): void {
+  if (key === "__proto__") Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
+  else object[key] = value;
+}
+
 /** Values JSON leaves out of an object (and writes null for in an array). */
 const JSON_SKIPS = (v: unknown): boolean => v === undefined || typeof v === "function" || typeof v === "symbol";
 
@@ -67,9 +73,7 @@ export function revealedJson(v: unknown): Value {
   const out: { [key: string]: Value } = {};
   for (const key of Object.keys(v)) {
     const x = (v as Record<string, unknown>)[key];
-    if (JSON_SKIPS(x)) continue;
-    if (key === "__proto__") Object.defineProperty(out, key, { value: revealedJson(x), enumerable: true, writable: true, configurable: true });
-    else out[key] = revealedJson(x);
+    if (!JSON_SKIPS(x)) setMember(out, key, revealedJson(x));
   }
   return out;
 }

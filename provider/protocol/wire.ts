@@ -4,6 +4,8 @@
 // Values and failures are those of google-protobuf's `Struct.fromJavaScript`/`toJavaScript`, and the bytes written
 // are the ones it writes; a member named `__proto__` is read as a member, not as the object's prototype.
 
+import { setMember } from "./values.ts";
+
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 const WIRE_VARINT = 0;
@@ -38,11 +40,8 @@ class Encoder {
         return 9;
       case "boolean":
         return 2;
-      case "string": {
-        const n = Buffer.byteLength(v);
-        this.sizes.push(n);
-        return 1 + varintSize(n) + n;
-      }
+      case "string":
+        return 1 + this.text(v);
       case "object": {
         if (v === null) return 2;
         const at = this.sizes.push(0) - 1;
@@ -53,6 +52,13 @@ class Encoder {
       default:
         throw unexpected(v);
     }
+  }
+
+  /** Bytes of a string's length and UTF-8 (without its tag). */
+  text(s: string): number {
+    const n = Buffer.byteLength(s);
+    this.sizes.push(n);
+    return varintSize(n) + n;
   }
 
   /** Bytes of a ListValue. */
@@ -72,12 +78,11 @@ class Encoder {
     let size = 0;
     for (const key of Object.keys(fields).sort()) {
       const entryAt = this.sizes.push(0) - 1;
-      const k = Buffer.byteLength(key);
-      this.sizes.push(k);
+      const k = this.text(key);
       const valueAt = this.sizes.push(0) - 1;
       const n = this.value(fields[key]);
       this.sizes[valueAt] = n;
-      const entry = 1 + varintSize(k) + k + 1 + varintSize(n) + n;
+      const entry = 1 + k + 1 + varintSize(n) + n;
       this.sizes[entryAt] = entry;
       size += 1 + varintSize(entry) + entry;
     }
@@ -109,7 +114,7 @@ class Writer {
 
   string(field: number, s: string): void {
     const n = this.sizes[this.next++]!;
-    this.byte((field << 3) | WIRE_BYTES);
+    this.varint((field << 3) | WIRE_BYTES);
     this.varint(n);
     this.pos += this.buf.write(s, this.pos, n, "utf8");
   }
@@ -176,10 +181,7 @@ export function encodeMessage(fields: readonly MessageField[]): Buffer {
   let size = 0;
   for (const f of fields) {
     if ("string" in f) {
-      if (f.string === "") continue;
-      const n = Buffer.byteLength(f.string);
-      encoder.sizes.push(n);
-      size += varintSize(f.field << 3) + varintSize(n) + n;
+      if (f.string !== "") size += varintSize(f.field << 3) + encoder.text(f.string);
     } else if ("bool" in f) {
       if (f.bool) size += varintSize(f.field << 3) + 1;
     } else {
@@ -192,11 +194,7 @@ export function encodeMessage(fields: readonly MessageField[]): Buffer {
   const writer = new Writer(Buffer.allocUnsafe(size), encoder.sizes);
   for (const f of fields) {
     if ("string" in f) {
-      if (f.string === "") continue;
-      writer.varint(f.field << 3 | WIRE_BYTES);
-      const n = writer.sizes[writer.next++]!;
-      writer.varint(n);
-      writer.pos += writer.buf.write(f.string, writer.pos, n, "utf8");
+      if (f.string !== "") writer.string(f.field, f.string);
     } else if ("bool" in f) {
       if (!f.bool) continue;
       writer.varint(f.field << 3 | WIRE_VARINT);
@@ -338,8 +336,7 @@ function readStruct(r: Reader, end: number): { [key: string]: Json } {
     }
     r.pos = entryEnd;
     if (value === undefined) throw new Error("Unexpected struct type");
-    if (key === "__proto__") Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
-    else out[key] = value;
+    setMember(out, key, value);
   }
   r.pos = end;
   return out;
