@@ -204,6 +204,17 @@ export class AudienceClient {
     return results.sort((a, b) => rank(a) - rank(b));
   }
 
+  /**
+   * Lists a collection whole, as `list` does, its body parsed only when the answer is called: a caller that holds
+   * many lists before it reads them keeps their bytes, not their objects (which the garbage collector would copy
+   * and keep).
+   */
+  async listLater<C extends Collection>(collection: C): Promise<() => Resource<C>[]> {
+    const path = this.#collectionPath(collection);
+    const read = (await this.#send<() => unknown>({ method: "GET", accept: "later" }, this.#url(path, undefined))).body;
+    return () => asArray<Resource<C>>(read(), path);
+  }
+
   /** Applies an RFC 7396 merge patch: `PATCH /{collection}/{id}` as `application/merge-patch+json`. */
   async update<C extends Collection>(collection: C, id: string, patch: PatchBody<C>): Promise<Resource<C>> {
     return this.request<Resource<C>>({ method: "PATCH", path: this.#itemPath(collection, id), body: patch, contentType: MERGE_PATCH });
@@ -351,8 +362,8 @@ export class AudienceClient {
     return { method, path, attempts };
   }
 
-  /** `accept: "bytes"` answers a successful body as bytes instead of parsing it. */
-  async #send<T>(options: Pick<RequestOptions, "method" | "body" | "contentType" | "idempotent" | "timeoutMs"> & { accept?: "bytes" }, url: URL): Promise<ApiResponse<T>> {
+  /** `accept: "bytes"` answers a successful body as bytes instead of parsing it; `"later"`, as a function that parses it. */
+  async #send<T>(options: Pick<RequestOptions, "method" | "body" | "contentType" | "idempotent" | "timeoutMs"> & { accept?: "bytes" | "later" }, url: URL): Promise<ApiResponse<T>> {
     const method = options.method;
     const idempotent = options.idempotent ?? method !== "POST";
     const timeoutMs = options.timeoutMs ?? this.timeoutMs;
@@ -373,7 +384,8 @@ export class AudienceClient {
       try {
         const answer = await this.#attempt(method, url, headers, payload, timeoutMs);
         if (answer.status < 400) {
-          const parsed = options.accept === "bytes" ? new Uint8Array(answer.bytes) : parseBody(answer.bytes.toString("utf8"), answer.headers["content-type"]);
+          const { bytes, headers: { "content-type": type } } = answer;
+          const parsed = options.accept === "bytes" ? new Uint8Array(bytes) : options.accept === "later" ? () => parseBody(bytes.toString("utf8"), type) : parseBody(bytes.toString("utf8"), type);
           return { status: answer.status, headers: answer.headers, body: parsed as T };
         }
         const raw = this.#redact(answer.bytes.toString("utf8"));

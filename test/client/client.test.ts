@@ -401,6 +401,26 @@ describe("ids batching", () => {
   });
 });
 
+describe("a list read later", () => {
+  it("asks as list asks, retries as it retries, and answers the same documents when called", async () => {
+    const reset = Object.assign(new Error("read ECONNRESET"), { code: "ECONNRESET" });
+    const mock = service()
+      .matchHeader("accept", "application/json")
+      .get("/scopes").replyWithError(reset)
+      .get("/scopes").reply(200, [scope(), scope({ id: COHORT_ID, name: "Second" })]);
+    const read = await client.listLater("scopes");
+    expect(mock.isDone()).toBe(true);
+    expect(read()).toEqual([scope(), scope({ id: COHORT_ID, name: "Second" })]);
+  });
+
+  it("parses the body only when called: a body that is no list fails there, as list fails", async () => {
+    service().get("/scopes").twice().reply(200, { not: "a list" });
+    const read = await client.listLater("scopes");
+    expect(read).toThrow("GET /scopes: expected a JSON array, got object");
+    await expect(client.list("scopes")).rejects.toThrow("GET /scopes: expected a JSON array, got object");
+  });
+});
+
 describe("Link paging", () => {
   it("follows rel=next, absolute or relative, until there is none", async () => {
     const requested: string[] = [];

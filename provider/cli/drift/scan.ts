@@ -44,7 +44,8 @@ export interface AccountReads {
   /** Gate of the account's lists: `LISTS_AT_ONCE` in flight. */
   lists: <R>(task: () => Promise<R>) => Promise<R>;
   self: Promise<string>;
-  plain: Map<string, Promise<Props[]>>;
+  /** Each plain list, parsed when called: held as bytes until its resources are compared. */
+  plain: Map<string, Promise<() => Props[]>>;
 }
 
 /** The account's first reads, under way; undefined for an account without credentials. */
@@ -54,7 +55,7 @@ export function startReads(target: AccountTarget, options: Pick<ScanOptions, "ti
   const lists = limiter(LISTS_AT_ONCE);
   const self = lists(() => client.request<Props>({ method: "GET", path: "/accounts/current" })).then((account) => String(account.id));
   // The lists wait for the key to prove good: a refused key costs one request.
-  const plain = new Map(ADOPTABLE.map((kind) => [kind.family.collection, self.then(() => lists(async () => (await client.list(kind.family.collection as Collection)) as Props[]))]));
+  const plain = new Map(ADOPTABLE.map((kind) => [kind.family.collection, self.then(() => lists(async () => (await client.listLater(kind.family.collection as Collection)) as () => Props[]))]));
   // The scan awaits each of them and reports its failure; until then a failure is not unhandled.
   for (const read of [self, ...plain.values()]) read.catch(() => undefined);
   return { client, lists, self, plain };
@@ -302,10 +303,10 @@ export async function scanAccount(work: AccountWork, options: ScanOptions, start
   const { client, lists } = reads;
   try {
     const self = await reads.self;
-    /** The managed documents of the lists being compared. */
+    /** Listed documents the provider's read is looking at, by `resourceKey`. */
     const docs = new Map<string, Props>();
-    /** Keys of the managed documents some list answered. */
-    const answered = new Set<string>();
+    /** Managed resources some list answered. */
+    const answered = new Set<StateResource>();
     const archived = new Map<string, string>();
     const unmanaged: ResourceReport[] = [];
     const byFamily = new Map<string, StateResource[]>();
@@ -332,18 +333,18 @@ export async function scanAccount(work: AccountWork, options: ScanOptions, start
     });
     // Reports in the states' order, each made as soon as what it needs has been read.
     const reports = new Map<StateResource, ResourceReport>();
-    /** Makes the resource's report; a promise only when it needs the provider's read. */
-    const check = (resource: StateResource): Promise<void> | undefined => {
+    /** Makes the resource's report from its listed document (`live`, if any); a promise only when it needs the
+     * provider's read, which finds the document in `docs` meanwhile. */
+    const check = (resource: StateResource, live: Props | undefined): Promise<void> | undefined => {
       if (reports.has(resource) || options.rules.ignoresResource(resource.type, [resource.name, resource.id])) return undefined;
-      const key = resource.key;
-      const live = docs.get(key);
-      const archivedAt = archived.get(key);
+      const archivedAt = live === undefined ? archived.get(resource.key) : undefined;
       const inSync = archivedAt === undefined ? inSyncAsListed(resource, live) : undefined;
       if (inSync) return void reports.set(resource, inSync);
+      if (live !== undefined) docs.set(resource.key, live);
       return compareOne(resource, live, archivedAt, lifecycle.read, options.rules).then(
         (report) => void reports.set(resource, report),
         (error: unknown) => void reports.set(resource, { ...base(resource), status: "unknown", changes: [], reason: `not compared: ${(error as Error).message}` }),
-      );
+      ).finally(() => docs.delete(resource.key));
     };
     // Each document is fetched once: a family a program may own is listed whole (its managed documents and what
     // nobody manages come from that one list); any other family by `?ids=` batches. Each list's resources are
@@ -352,30 +353,25 @@ export async function scanAccount(work: AccountWork, options: ScanOptions, start
     // answered, whether they were archived.
     const compared: Promise<void>[] = [];
     const compareListed = async (collection: string, resources: StateResource[], listedDocs: Props[]) => {
-      const wanted = new Set(resources.map((r) => r.id));
-      const providerFamily = providerFamilies[collection]!;
-      for (const doc of listedDocs) {
-        if (!wanted.has(String(doc.id))) {
-          if (ADOPTABLE.includes(providerFamily)) noteUnmanaged(providerFamily, doc);
-          continue;
-        }
-        const key = resourceKey(collection, String(doc.id));
-        docs.set(key, doc);
-        answered.add(key);
-      }
+      // Keyed by the id alone: a list is of one collection.
+      const byId = new Map<string, Props>();
+      for (const doc of listedDocs) byId.set(String(doc.id), doc);
       for (const resource of resources) {
-        const comparing = docs.has(resource.key) ? check(resource) : undefined;
+        const live = byId.get(resource.id);
+        if (live === undefined) continue;
+        answered.add(resource);
+        const comparing = check(resource, live);
         if (comparing) await comparing; // most are decided at once: no turn of the event loop each
       }
-      // Their reports are made: a document is read only for its own resource, so the list is dropped here.
-      for (const resource of resources) docs.delete(resource.key);
+      const providerFamily = providerFamilies[collection]!;
+      if (ADOPTABLE.includes(providerFamily)) for (const doc of listedDocs) noteUnmanaged(providerFamily, doc);
     };
     for (const collection of families) {
       const resources = listed(collection);
       const plain = reads.plain.get(collection);
       reads.plain.delete(collection); // the list is held until compared, no longer
       if (plain) {
-        compared.push(plain.then((listedDocs) => compareListed(collection, resources, listedDocs)));
+        compared.push(plain.then((listedDocs) => compareListed(collection, resources, listedDocs())));
         continue;
       }
       for (let start = 0; start < resources.length; start += MAX_IDS_PER_REQUEST) {
@@ -385,14 +381,14 @@ export async function scanAccount(work: AccountWork, options: ScanOptions, start
     }
     await Promise.all(compared);
     const archivedReads = families.flatMap((collection) => {
-      const absent = listed(collection).filter((r) => !answered.has(r.key)).map((r) => r.id);
+      const absent = listed(collection).filter((r) => !answered.has(r)).map((r) => r.id);
       return absent.length > 0 && providerFamilies[collection]!.family.archivable ? [{ collection, absent }] : [];
     });
     await Promise.all(archivedReads.map(({ collection, absent }) => lists(async () => {
       for (const doc of await listIds(collection, absent, { archived: true })) archived.set(resourceKey(collection, String(doc.id)), String(doc.archived_at));
     })));
     for (const resource of work.managed) {
-      const comparing = check(resource);
+      const comparing = check(resource, undefined);
       if (comparing) await comparing;
     }
     report.resources.push(...work.managed.flatMap((r) => reports.get(r) ?? []));
