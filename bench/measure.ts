@@ -11,12 +11,12 @@ let built = false;
 
 /**
  * Rows that run bin/audience.js or programs measure the built package (`dist/`), as users run it: the bench brings
- * it up to date first (an incremental build, next to nothing when it is current). Dates cannot tell: a build leaves
- * an output whose text did not change with its old date.
+ * it up to date first (`npm run build`: an incremental compile, next to nothing when it is current, then the
+ * commands' bundles). Dates cannot tell: a build leaves an output whose text did not change with its old date.
  */
 export function ensureBuilt(): void {
   if (built) return;
-  execFileSync(process.execPath, [join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", join(ROOT, "tsconfig.build.json")], { stdio: "inherit" });
+  execFileSync(process.execPath, [join(ROOT, "scripts", "build.ts")], { stdio: "inherit" });
   built = true;
 }
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Runs the compiled CLI; in a checkout without a build, runs the TypeScript sources under Node's type stripping
+// Runs the CLI's bundle (scripts/build.ts); in a checkout without a build, runs the TypeScript sources under Node's type stripping
 // with the `source` export condition, which a running process cannot turn on for itself. On too old a Node it
 // stops first, with one line saying which Node to get.
 import nodeVersion from "./node-version.cjs";
@@ -13,9 +13,9 @@ nodeVersion.stopIfTooOld();
 // TypeScript's own CLI does): each start then parses less.
 nodeModule.enableCompileCache?.();
 
-const compiled = fileURLToPath(new URL("../dist/provider/cli/main.js", import.meta.url));
+const compiled = fileURLToPath(new URL("../dist/bundle/cli/main.js", import.meta.url));
 if (existsSync(compiled)) {
-  await import(new URL("../dist/provider/cli/main.js", import.meta.url).href);
+  await import(new URL("../dist/bundle/cli/main.js", import.meta.url).href);
 } else {
   const sources = fileURLToPath(new URL("../provider/cli/main.ts", import.meta.url));
   const run = spawnSync(process.execPath, ["--conditions=source", sources, ...process.argv.slice(2)], { stdio: "inherit" });

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// The `audience` resource provider plugin, as Pulumi starts it (`pulumi-resource-audience`): runs the compiled
-// plugin; in a checkout without a build, its TypeScript sources under Node's type stripping with the `source`
-// export condition. It prints its port on the first line of stdout; nothing else may come before it.
+// The `audience` resource provider plugin, as Pulumi starts it (`pulumi-resource-audience`): runs the plugin's
+// bundle (scripts/build.ts); in a checkout without a build, its TypeScript sources under Node's type stripping with
+// the `source` export condition. It prints its port on the first line of stdout; nothing else may come before it.
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import nodeModule from "node:module";
@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 // waits for the plugin to start.
 nodeModule.enableCompileCache?.();
 
-const compiled = new URL("../dist/provider/plugin/main.js", import.meta.url);
+const compiled = new URL("../dist/bundle/plugin/main.js", import.meta.url);
 if (existsSync(fileURLToPath(compiled))) {
   await import(compiled.href);
 } else {

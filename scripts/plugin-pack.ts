@@ -55,7 +55,8 @@ const writeJson = (path: string, value: unknown) => writeFileSync(path, `${JSON.
 
 const BUILD_CONFIG = join(ROOT, "tsconfig.build.json");
 
-/** The files the build makes of the sources there are now (paths under dist/): code, source map and declarations. */
+/** The files the build makes of the sources there are now (paths under dist/): code, source map and declarations,
+ * and the commands' bundles (made whole by each build). */
 export function buildOutputs(): string[] {
   const outputs: string[] = [];
   for (const top of readJson<{ include: string[] }>(BUILD_CONFIG).include) {
@@ -65,6 +66,7 @@ export function buildOutputs(): string[] {
       outputs.push(`${stem}.js`, `${stem}.js.map`, `${stem}.d.ts`);
     }
   }
+  for (const file of readdirSync(join(ROOT, "dist", "bundle"), { recursive: true, encoding: "utf8" })) if (file.endsWith(".js")) outputs.push(join("bundle", file));
   return outputs;
 }
 
@@ -93,7 +95,7 @@ export function packPlugin(options: PackOptions): Packed {
   // The package's own build, as `npm run build` (npm pack's `prepare`) makes it: type-checked, into the checkout's
   // dist/, and incremental, so a build already up to date costs a check of what changed. The folder takes the outputs
   // of the current sources only: a build leaves those of removed sources behind, and its incremental record.
-  execFileSync(process.execPath, [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", BUILD_CONFIG], { stdio: "inherit" });
+  execFileSync(process.execPath, [join(ROOT, "scripts", "build.ts")], { stdio: "inherit" });
   for (const output of buildOutputs()) cpSync(join(ROOT, "dist", output), join(folder, "dist", output));
   for (const file of ["PulumiPlugin.yaml", "README.md", "bin"]) cpSync(join(ROOT, file), join(folder, file), { recursive: true, dereference: true });
   writeJson(join(folder, "package.json"), pluginManifest(manifest, options.server));

@@ -3,7 +3,6 @@
 // the old code: build first when any source is newer.
 import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
-import { createRequire } from "node:module";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -29,9 +28,8 @@ export function isBuildStale(root: string): boolean {
 /** Builds dist/ (npm run build) when any source is newer than it: the one build of a test run. */
 export function buildIfStale(root: string = ROOT): void {
   if (!isBuildStale(root)) return;
-  const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
   process.stderr.write("dist/ is older than its sources: building it first (npm run build)\n");
-  execFileSync(process.execPath, [tsc, "-p", join(root, "tsconfig.build.json")], { cwd: root, stdio: "inherit" });
+  execFileSync(process.execPath, [join(root, "scripts", "build.ts")], { cwd: root, stdio: "inherit" });
 }
 
 export default function setup(): void {
