@@ -1,9 +1,11 @@
-// The commands users start run from their bundles (scripts/build.ts): of this package they load bin/ and files of
-// dist/bundle/ only, never a compiled module of dist/ one by one (a second copy of a module would be a second
+// What a process loads whole at its start runs from its bundle (scripts/build.ts): the commands users start, and
+// `pulumi-audience/provider` as Pulumi's dynamic-provider host loads it. Of this package they load bin/ and files
+// of dist/bundle/ only, never a compiled module of dist/ one by one (a second copy of a module would be a second
 // registry, a second class for `instanceof`), and none of the dependencies bundled into them (zod, commander).
+import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, relative } from "node:path";
+import { basename, join, relative } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterAll, expect, it } from "vitest";
 import { launchPlugin, stopPlugin } from "../../provider/protocol/launch.ts";
@@ -12,22 +14,21 @@ import { audience, ROOT, userEnv } from "./helpers.ts";
 const dir = mkdtempSync(join(tmpdir(), "audience-bundles-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** NODE_OPTIONS that make a process write every file it loads (ES modules and CommonJS alike) to `loads` at exit. */
+/** NODE_OPTIONS that make a process add every file it loads (ES modules and CommonJS alike) to `loads` as it loads
+ * it: a process stopped by a signal has written them all. */
 function recordingLoads(loads: string): string {
-  const hook = join(dir, "record-loads.mjs");
+  const hook = join(dir, `record-${basename(loads)}.mjs`);
   writeFileSync(hook, [
     'import { registerHooks } from "node:module";',
-    'import { writeFileSync } from "node:fs";',
-    "const urls = [];",
-    "registerHooks({ load(url, context, next) { urls.push(url); return next(url, context); } });",
-    `process.on("exit", () => writeFileSync(${JSON.stringify(loads)}, JSON.stringify(urls)));`,
+    'import { appendFileSync } from "node:fs";',
+    `registerHooks({ load(url, context, next) { appendFileSync(${JSON.stringify(loads)}, url + "\\n"); return next(url, context); } });`,
   ].join("\n"));
   return `--import=${pathToFileURL(hook).href}`;
 }
 
 /** Of the files a process loaded, those of this checkout, relative to it. */
 function ownFiles(loads: string): string[] {
-  const urls = JSON.parse(readFileSync(loads, "utf8")) as string[];
+  const urls = readFileSync(loads, "utf8").split("\n").filter(Boolean);
   return urls.filter((url) => url.startsWith("file:")).map((url) => relative(ROOT, fileURLToPath(url))).filter((path) => !path.startsWith(".."));
 }
 
@@ -51,5 +52,14 @@ it("pulumi-resource-audience runs from the plugin's bundle", { timeout: 60_000 }
   await stopPlugin(child);
   const files = ownFiles(loads);
   expect(files).toEqual(expect.arrayContaining([join("dist", "bundle", "plugin", "main.js")]));
+  expect(outsideBundles(files)).toEqual([]);
+});
+
+it("pulumi-audience/provider loads from its bundle, as the dynamic-provider host requires it", () => {
+  const loads = join(dir, "provider.json");
+  const loaded = execFileSync(process.execPath, ["-e", 'console.log(typeof require("pulumi-audience/provider").provider.create)'], { cwd: ROOT, env: userEnv({ NODE_OPTIONS: recordingLoads(loads) }), encoding: "utf8" });
+  expect(loaded).toBe("function\n");
+  const files = ownFiles(loads);
+  expect(files).toEqual(expect.arrayContaining([join("dist", "bundle", "provider", "index.js")]));
   expect(outsideBundles(files)).toEqual([]);
 });
