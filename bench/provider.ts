@@ -1,5 +1,6 @@
-// Provider rows: each lifecycle operation through the real dynamic-provider host, against a bare dynamic provider
-// making the same undici call through the same host; and the service requests each operation sends.
+// Provider rows: the first answer of a fresh dynamic-provider host, as every run of the Pulumi CLI starts one; each
+// lifecycle operation through the real dynamic-provider host, against a bare dynamic provider making the same undici
+// call through the same host; and the service requests each operation sends.
 import { DynamicProviderHost } from "../provider/engine/provider-host.ts";
 import type { PropertyMap } from "../provider/protocol/values.ts";
 import { PROVIDER_MODULE } from "../provider/runtime/resources/shim.ts";
@@ -58,6 +59,7 @@ export const provider: Bench = {
         await time("delete", () => host.delete(created.id, URN, outs, news));
         return ms;
       };
+      const starts = await firstAnswers(env, quick ? 3 : 7, inputsOf);
       await lifecycle(-1, true);
       await lifecycle(-2, false);
       const runs = { audience: [] as Record<string, number>[], bare: [] as Record<string, number>[] };
@@ -70,13 +72,45 @@ export const provider: Bench = {
         value: median(runs.audience.map((r) => r[op]!)), baseline: median(runs.bare.map((r) => r[op]!)),
         baselineWhat: "a bare dynamic provider making the same undici call through the same host",
       }, 1.2));
-      return [...rows, ...(await requestsPerOperation(host, emulator.ready, inputsOf("counted", false)))];
+      return [starts, ...rows, ...(await requestsPerOperation(host, emulator.ready, inputsOf("counted", false)))];
     } finally {
       await host.close();
       await emulator.stop();
     }
   },
 };
+
+/**
+ * A fresh host from its start to its answer to a cohort's check, the first call of a run (which loads the provider
+ * the shim names: ours from the built package, as installed), against the same with the bare provider (whose host
+ * answers the check itself): what our provider adds to every run's start. Median of `rounds`, taken in turn.
+ */
+async function firstAnswers(env: NodeJS.ProcessEnv, rounds: number, inputsOf: (name: string, bare: boolean) => PropertyMap): Promise<Row> {
+  const { NODE_OPTIONS: _source, ...installed } = env;
+  const firstAnswer = async (bare: boolean) => {
+    const t = performance.now();
+    const host = await DynamicProviderHost.start({ cwd: ROOT, env: installed, engineAddress: "127.0.0.1:1" });
+    try {
+      await host.configure({});
+      await host.check(URN, {}, inputsOf("first", bare));
+      return performance.now() - t;
+    } finally {
+      await host.close();
+    }
+  };
+  const bare: number[] = [];
+  const audience: number[] = [];
+  for (let i = 0; i < rounds; i++) {
+    bare.push(await firstAnswer(true));
+    audience.push(await firstAnswer(false));
+  }
+  const value = median(audience);
+  const baseline = median(bare);
+  return {
+    what: "provider start", measured: `a fresh dynamic-provider host's first answer, a cohort's check (median of ${rounds})`, unit: "ms", value, baseline,
+    baselineWhat: "the same host and check with the bare dynamic provider", ratio: value / baseline, goal: "report",
+  };
+}
 
 /** Service requests of each operation, from the emulator's request log. */
 async function requestsPerOperation(host: DynamicProviderHost, emulator: EmulatorReady, inputs: PropertyMap): Promise<Row[]> {

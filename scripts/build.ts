@@ -5,11 +5,11 @@
 // dynamic-provider host loads on its first call of every run. Dependencies that load their own files as they run
 // (undici by path, gRPC and Pulumi's generated stubs, fastify and its plugins) stay outside the bundles, as installed.
 import { execFileSync } from "node:child_process";
-import { readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { build } from "rolldown";
+import { rolldown } from "rolldown";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 /** Dependencies bundled into the commands: plain modules, loaded whole. */
@@ -30,15 +30,19 @@ execFileSync(process.execPath, [createRequire(import.meta.url).resolve("typescri
 const manifest = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { dependencies: Record<string, string> };
 const outside = Object.keys(manifest.dependencies).filter((name) => !INLINED.includes(name));
 const external = (id: string) => id.startsWith("node:") || outside.some((name) => id === name || id.startsWith(`${name}/`));
-const bundles = join(ROOT, "dist", "bundle");
-rmSync(bundles, { recursive: true, force: true });
 for (const [name, { entry, file }] of Object.entries(BUNDLES)) {
-  await build({
-    input: join(ROOT, entry),
-    platform: "node",
-    external,
-    resolve: { alias: SELF },
-    logLevel: "warn",
-    output: { dir: join(bundles, name), format: "esm", entryFileNames: file, chunkFileNames: "[name]-[hash].js" },
-  });
+  const bundle = await rolldown({ input: join(ROOT, entry), platform: "node", external, resolve: { alias: SELF }, logLevel: "warn" });
+  const { output } = await bundle.generate({ format: "esm", entryFileNames: file, chunkFileNames: "[name]-[hash].js" });
+  await bundle.close();
+  // As tsc leaves an output whose text did not change, a file already as built is not written again: a process
+  // running from the bundle meanwhile (a test, while another test packs the plugin) never finds a file missing. The
+  // entry is written after the chunks it imports, and files no longer built go last.
+  const dir = join(ROOT, "dist", "bundle", name);
+  mkdirSync(dir, { recursive: true });
+  const built = new Map(output.map((item) => [item.fileName, item.type === "chunk" ? item.code : item.source]));
+  for (const [fileName, text] of [...built].sort(([a], [b]) => Number(a === file) - Number(b === file))) {
+    const path = join(dir, fileName);
+    if (!existsSync(path) || !readFileSync(path).equals(Buffer.from(text))) writeFileSync(path, text);
+  }
+  for (const stale of readdirSync(dir)) if (!built.has(stale)) rmSync(join(dir, stale), { recursive: true, force: true });
 }

@@ -3,7 +3,7 @@
 // of dist/bundle/ only, never a compiled module of dist/ one by one (a second copy of a module would be a second
 // registry, a second class for `instanceof`), and none of the dependencies bundled into them (zod, commander).
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join, relative } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -62,4 +62,13 @@ it("pulumi-audience/provider loads from its bundle, as the dynamic-provider host
   const files = ownFiles(loads);
   expect(files).toEqual(expect.arrayContaining([join("dist", "bundle", "provider", "index.js")]));
   expect(outsideBundles(files)).toEqual([]);
+});
+
+it("a build of unchanged sources leaves every bundle file as it was: a process running from them meanwhile finds each one", { timeout: 120_000 }, () => {
+  const bundles = join(ROOT, "dist", "bundle");
+  const files = () => readdirSync(bundles, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".js")).sort().map((f) => [f, statSync(join(bundles, f)).mtimeMs]);
+  const before = files();
+  execFileSync(process.execPath, [join(ROOT, "scripts", "build.ts")], { cwd: ROOT, env: userEnv(), stdio: "ignore" });
+  expect(before.length).toBeGreaterThan(3);
+  expect(files()).toEqual(before);
 });
