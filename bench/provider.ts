@@ -81,9 +81,10 @@ export const provider: Bench = {
 };
 
 /**
- * A fresh host from its start to its answer to a cohort's check, the first call of a run (which loads the provider
- * the shim names: ours from the built package, as installed), against the same with the bare provider (whose host
- * answers the check itself): what our provider adds to every run's start. Median of `rounds`, taken in turn.
+ * A fresh host from its start to its answer to a cohort's check, the first call of a run, which loads the provider
+ * the shim names (ours from the built package, as installed), against the same with the bare provider (whose loading
+ * requires undici for its calls; the host answers its check itself): what our provider adds to every run's start.
+ * Median of `rounds`, taken in turn.
  */
 async function firstAnswers(env: NodeJS.ProcessEnv, rounds: number, inputsOf: (name: string, bare: boolean) => PropertyMap): Promise<Row> {
   const { NODE_OPTIONS: _source, ...installed } = env;

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// Runs the CLI's bundle (scripts/build.ts); in a checkout without a build, runs the TypeScript sources under Node's type stripping
-// with the `source` export condition, which a running process cannot turn on for itself. On too old a Node it
-// stops first, with one line saying which Node to get.
+// Runs the CLI's bundle (scripts/build.ts); in a checkout without a build, runs the TypeScript sources under Node's
+// type stripping with the `source` export condition, which a running process cannot turn on for itself. On too old
+// a Node it stops first, with one line saying which Node to get.
 import nodeVersion from "./node-version.cjs";
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";

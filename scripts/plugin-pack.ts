@@ -56,7 +56,7 @@ const writeJson = (path: string, value: unknown) => writeFileSync(path, `${JSON.
 const BUILD_CONFIG = join(ROOT, "tsconfig.build.json");
 
 /** The files the build makes of the sources there are now (paths under dist/): code, source map and declarations,
- * and the commands' bundles (made whole by each build). */
+ * and the bundles (scripts/build.ts, which leaves none of an earlier build behind). */
 export function buildOutputs(): string[] {
   const outputs: string[] = [];
   for (const top of readJson<{ include: string[] }>(BUILD_CONFIG).include) {

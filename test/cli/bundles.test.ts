@@ -35,7 +35,7 @@ function ownFiles(loads: string): string[] {
 const outsideBundles = (files: string[]) => files.filter((path) => !/^(bin[\\/]|dist[\\/]bundle[\\/]|package\.json$)/.test(path) && !/^node_modules[\\/](?!zod[\\/]|commander[\\/])/.test(path));
 
 it("audience drift runs from the CLI's bundle", { timeout: 60_000 }, async () => {
-  const loads = join(dir, "drift.json");
+  const loads = join(dir, "drift-loads.txt");
   const r = await audience(["drift", "--state", join(dir, "none-*.json")], { env: { NODE_OPTIONS: recordingLoads(loads) } });
   expect(r.stderr).toMatch(/no file matches/);
   const files = ownFiles(loads);
@@ -46,7 +46,7 @@ it("audience drift runs from the CLI's bundle", { timeout: 60_000 }, async () =>
 });
 
 it("pulumi-resource-audience runs from the plugin's bundle", { timeout: 60_000 }, async () => {
-  const loads = join(dir, "plugin.json");
+  const loads = join(dir, "plugin-loads.txt");
   const bin = join(ROOT, "bin", "pulumi-resource-audience.js");
   const { child } = await launchPlugin("packaged plugin", [bin, "127.0.0.1:1"], { cwd: ROOT, env: userEnv({ NODE_OPTIONS: recordingLoads(loads) }) });
   await stopPlugin(child);
@@ -56,7 +56,7 @@ it("pulumi-resource-audience runs from the plugin's bundle", { timeout: 60_000 }
 });
 
 it("pulumi-audience/provider loads from its bundle, as the dynamic-provider host requires it", () => {
-  const loads = join(dir, "provider.json");
+  const loads = join(dir, "provider-loads.txt");
   const loaded = execFileSync(process.execPath, ["-e", 'console.log(typeof require("pulumi-audience/provider").provider.create)'], { cwd: ROOT, env: userEnv({ NODE_OPTIONS: recordingLoads(loads) }), encoding: "utf8" });
   expect(loaded).toBe("function\n");
   const files = ownFiles(loads);
