@@ -59,18 +59,28 @@ function reading(deserialize: Deserialize, fields: readonly Accessor[]): Deseria
   };
 }
 
-/** Writes a message, its held `fields` Structs after its other fields (protobuf reads fields in any order). */
+/**
+ * Writes a message, its held `fields` Structs after its other fields (protobuf reads fields in any order). They are
+ * taken off the message while google-protobuf writes the rest, and put back: the message is as it was given.
+ */
 function writing(serialize: Serialize, fields: readonly Accessor[]): Serialize {
   return (message) => {
     const structs: MessageField[] = [];
+    const taken: [Accessor, Struct][] = [];
     for (const a of fields) {
-      const held = heldValues((message[`get${a.name}`] as () => Struct | undefined).call(message));
+      const struct = (message[`get${a.name}`] as () => Struct | undefined).call(message);
+      const held = heldValues(struct);
       if (held === undefined) continue;
       structs.push({ field: a.field, struct: held });
+      taken.push([a, struct!]);
       (message[`clear${a.name}`] as () => void).call(message);
     }
-    const rest = serialize(message);
-    return structs.length === 0 ? rest : Buffer.concat([rest, encodeMessage(structs)]);
+    if (taken.length === 0) return serialize(message);
+    try {
+      return Buffer.concat([serialize(message), encodeMessage(structs)]);
+    } finally {
+      for (const [a, struct] of taken) (message[`set${a.name}`] as (s: Struct) => void).call(message, struct);
+    }
   };
 }
 

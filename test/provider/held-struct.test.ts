@@ -70,6 +70,14 @@ describe("the engine's side: requests written, answers read", () => {
     expect(read.getOldOutputs()).toBeUndefined();
   });
 
+  it("writing a request leaves it as it was given: its held Structs are still on it, and it writes the same bytes again", () => {
+    const news = heldStruct(INPUTS);
+    const req = new providerProto.CheckRequest().setUrn("urn:x").setNews(news);
+    const first = method("check").requestSerialize(req);
+    expect(req.getNews()).toBe(news);
+    expect(method("check").requestSerialize(req)).toStrictEqual(first);
+  });
+
   it("a create's answer is read with its Struct held, its other fields as google-protobuf reads them", () => {
     const answer = new providerProto.CreateResponse().setId("id-1").setProperties(struct(INPUTS));
     const read = method("create").responseDeserialize(Buffer.from(answer.serializeBinary())) as InstanceType<typeof providerProto.CreateResponse>;
