@@ -5,7 +5,7 @@ import { nodeProblem } from "pulumi-audience/node-version";
 import { Deployment, type Operation } from "./deployment.ts";
 import type { EngineEvent, StepEvent } from "./events.ts";
 import { childNodeOptions, nodeRuntime, type LanguageRuntime } from "./language.ts";
-import { startMonitor, type MonitorServer } from "./monitor.ts";
+import { startMonitor, whenReady, type MonitorServer } from "./monitor.ts";
 import { checkStackName, loadProject, loadStackConfig, ProjectError, programConfigEnv, providerConfig, setConfigArg, type Project, type StackConfig } from "./project.ts";
 import { PluginHost } from "./plugin-host.ts";
 import type { EngineExtension, InProcessDynamic } from "./extension.ts";
@@ -131,7 +131,10 @@ interface Prepared {
 }
 
 async function deploy(options: RunOptions, { project, stack, parallel, passphrase, config, encryptionSalt, statePath, dryRun, started }: Prepared): Promise<RunResult> {
-  const snapshot = await Snapshot.load(statePath, passphrase, encryptionSalt);
+  // The state is read, its key derived (PBKDF2 of a million rounds) and the deployment made while the program
+  // boots, which takes longer: the monitor holds the program's first calls until then.
+  const loading = Snapshot.load(statePath, passphrase, encryptionSalt);
+  loading.catch(() => undefined); // awaited below, before anything is reported
   // After a failed step the program gets a moment to report and exit; then it is stopped, as Pulumi cancels it.
   const stopProgram = new AbortController();
   let stopTimer: NodeJS.Timeout | undefined;
@@ -163,10 +166,6 @@ async function deploy(options: RunOptions, { project, stack, parallel, passphras
     PULUMI_RUNTIME_TYPESCRIPT: String(project.typescript),
     ...(project.nodeArgs.length > 0 ? { PULUMI_RUNTIME_NODEARGS: project.nodeArgs.join(" ") } : {}),
   };
-  // The resource monitor serves the program and the providers' logs: started for the first of them, so a refresh or
-  // a destroy of this package's resources, which start neither, serves nothing.
-  let monitor: Promise<MonitorServer> | undefined;
-  const engineAddress = async () => (await (monitor ??= startMonitor(deployment, project.dir))).address;
   let host: Promise<DynamicProviderHost> | undefined;
   const dynamicHost = () =>
     (host ??= engineAddress().then((monitorAddress) => DynamicProviderHost.start({
@@ -230,32 +229,59 @@ async function deploy(options: RunOptions, { project, stack, parallel, passphras
   const call = (token: string, args: PropertyMap, ref: string | undefined) => hosts.invoke(token, args, ref);
   const configChecker = (providerType: string) => hosts.configChecker(providerType);
   const checkDefaultProvider = (providerType: string, urn: string) => hosts.checkDefault(providerType, urn);
-  const deployment: Deployment = new Deployment({
-    project: project.name, stack, snapshot, dryRun, parallel, emit, provider, configChecker, checkDefaultProvider, call, stackOutputs, extension,
-    asCli: faithful,
-    ...(options.signal ? { signal: options.signal } : {}),
+  let deployment!: Deployment;
+  const ready = loading.then(async (snapshot) => {
+    deployment = new Deployment({
+      project: project.name, stack, snapshot, dryRun, parallel, emit, provider, configChecker, checkDefaultProvider, call, stackOutputs, extension,
+      asCli: faithful,
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    await deployment.reportInterrupted();
+    return deployment;
   });
-  await deployment.reportInterrupted();
-
-  // Both processes take a while to load @pulumi/pulumi: when the state holds dynamic resources of other providers,
-  // start the host while the program boots. Those served in process need no host.
-  if (otherDynamic === dynamicHost && snapshot.resources.some((r) => r.custom && r.id && providerTypeOf(r.type, extension.packageName) === DYNAMIC_PROVIDER_TYPE && !inProcess?.serves(r.outputs))) dynamicHost().catch(() => undefined);
-  let error: string | undefined;
+  const handler = whenReady(ready);
+  // The resource monitor serves the program and the providers' logs: started for the first of them, so a refresh or
+  // a destroy of this package's resources, which start neither, serves nothing.
+  let monitor: Promise<MonitorServer> | undefined;
+  const engineAddress = async () => (await (monitor ??= startMonitor(handler, project.dir))).address;
+  let program: Promise<number> | undefined;
+  let snapshot: Snapshot;
   try {
     if (options.operation === "preview" || options.operation === "up") {
-      const program = (options.runtime ?? nodeRuntime).run({
+      program = (options.runtime ?? nodeRuntime).run({
         project,
         stack,
         monitorAddress: await engineAddress(),
         dryRun,
         parallel,
         env: { ...childEnv, ...programConfigEnv(config) },
-        onOutput: (line) => deployment.log("info", line, ""),
+        onOutput: (line) => handler.log("info", line, ""),
         signal: stopProgram.signal,
         asCli: faithful,
       });
       // The program is starting: this package's provider loads meanwhile, ready for the first resource it declares.
       if (inProcess) ownProvider(inProcess);
+    }
+    snapshot = await loading;
+    await ready;
+  } catch (e) {
+    // An unreadable state (or a wrong passphrase) is the run's one error: the program, held, is stopped unheard.
+    stopProgram.abort();
+    await program?.catch(() => undefined);
+    options.signal?.removeEventListener("abort", stopNow);
+    options.signal?.removeEventListener("abort", cancelPlugins);
+    if (monitor) await monitor.then((m) => m.close(), () => undefined);
+    await hosts.close();
+    await loading.then((s) => s.close(), () => undefined);
+    throw e;
+  }
+
+  // Both processes take a while to load @pulumi/pulumi: when the state holds dynamic resources of other providers,
+  // start the host while the program boots. Those served in process need no host.
+  if (otherDynamic === dynamicHost && snapshot.resources.some((r) => r.custom && r.id && providerTypeOf(r.type, extension.packageName) === DYNAMIC_PROVIDER_TYPE && !inProcess?.serves(r.outputs))) dynamicHost().catch(() => undefined);
+  let error: string | undefined;
+  try {
+    if (program) {
       hosts.startEarlyFor(snapshot.resources);
       const code = await program;
       await deployment.settled();

@@ -67,6 +67,24 @@ export interface MonitorHandler {
   log(severity: Severity, message: string, urn: string, ephemeral?: boolean): void;
 }
 
+/** A handler whose calls wait for `ready`: logs keep their order, and are dropped if it never comes. */
+export function whenReady(ready: Promise<MonitorHandler>): MonitorHandler {
+  let handler: MonitorHandler | undefined;
+  const waiting = ready.then((h) => (handler = h));
+  waiting.catch(() => undefined);
+  const get = async () => handler ?? (await waiting);
+  return {
+    register: async (reg) => (await get()).register(reg),
+    registerOutputs: async (urn, outputs) => (await get()).registerOutputs(urn, outputs),
+    read: async (req) => (await get()).read(req),
+    invoke: async (token, args, provider) => (await get()).invoke(token, args, provider),
+    log: (severity, message, urn, ephemeral) => {
+      if (handler) handler.log(severity, message, urn, ephemeral);
+      else waiting.then((h) => h.log(severity, message, urn, ephemeral), () => undefined);
+    },
+  };
+}
+
 /** Monitor features this engine implements; the SDK adapts to the rest (e.g. computes alias URNs itself). */
 const FEATURES = new Set(["secrets"]);
 

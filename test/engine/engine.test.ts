@@ -86,6 +86,20 @@ describe("local engine, one stack through its life", { timeout: 120_000 }, () =>
     await expect(runNotes({ operation: "refresh", passphrase: "wrong", stateDir: dir, env: { NOTES_DIR: dir } })).rejects.toBeInstanceOf(PassphraseError);
   });
 
+  it("an up whose state does not open fails with that error alone: the program, started meanwhile, reaches nothing", async () => {
+    const before = stateText();
+    journal();
+    const events: unknown[] = [];
+    await expect(runNotes({ operation: "up", passphrase: "wrong", stateDir: dir, env: { NOTES_DIR: dir }, onEvent: (e) => events.push(e) })).rejects.toBeInstanceOf(PassphraseError);
+    expect(events).toEqual([]);
+    expect(journal()).toEqual([]);
+    expect(stateText()).toBe(before);
+    // The stack is not left locked, nor the monitor listening: the next up runs.
+    const r = await run("up", {}, { token: "s3cr3t-token" });
+    expect(r.ok, r.error).toBe(true);
+    journal();
+  });
+
   it("a StackReference reads another stack's outputs, secrets still secret", async () => {
     const r = await runNotes({ operation: "preview", stack: "reader", passphrase: PASSPHRASE, stateDir: dir, env: { NOTES_DIR: dir }, config: { readStack: "organization/notes/dev" } });
     expect(r.ok, r.error).toBe(true);
