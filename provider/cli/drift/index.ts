@@ -71,7 +71,15 @@ export async function driftReport(options: DriftOptions): Promise<Report> {
     let rules = new IgnoreRules();
     const ignoreFiles = options.ignore !== undefined ? [options.ignore] : [...new Set(files.map((f) => join(dirname(f), IGNORE_FILE)))].filter((f) => existsSync(f));
     for (const file of ignoreFiles) rules = rules.concat(await IgnoreRules.read(file));
-    const targetOf = (r: { file: string; account: string | undefined }): AccountTarget => targets.get(`${r.file}\0${r.account ?? DEFAULT_ACCOUNT}`)!;
+    // Found once per state and account: a state's resources share its file name.
+    const byFile = new Map<string, Map<string | undefined, AccountTarget>>();
+    const targetOf = (r: { file: string; account: string | undefined }): AccountTarget => {
+      let ofFile = byFile.get(r.file);
+      if (!ofFile) byFile.set(r.file, (ofFile = new Map()));
+      let target = ofFile.get(r.account);
+      if (!target) ofFile.set(r.account, (target = targets.get(`${r.file}\0${r.account ?? DEFAULT_ACCOUNT}`)!));
+      return target;
+    };
     settle({ work: new Map(accountWork(states.flatMap((s) => s.resources), targetOf).map((w) => [w.target, w])), rules });
   } catch (error) {
     failed = true;

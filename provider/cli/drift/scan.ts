@@ -29,8 +29,9 @@ export interface ScanOptions {
 export interface AccountWork {
   target: AccountTarget;
   managed: StateResource[];
-  /** Ids the states manage, read (`.get`) or mention in a value (lookups): never unmanaged. */
-  known: Set<string>;
+  /** Ids the states manage, read (`.get`) or mention in a value (lookups): never unmanaged. Gathered when first
+   * asked, for a listed document no managed resource of its list matched. */
+  known: () => ReadonlySet<string>;
   /** Names of what the service made for managed resources (a dataset's streams), by collection: never unmanaged. */
   made: Map<string, Set<string>>;
 }
@@ -106,25 +107,33 @@ function strings(value: unknown, into: Set<string>): void {
 
 /** Groups the states' resources by the account they live in. */
 export function accountWork(resources: StateResource[], targetOf: (r: StateResource) => AccountTarget): AccountWork[] {
-  const work = new Map<AccountTarget, AccountWork>();
+  const byTarget = new Map<AccountTarget, StateResource[]>();
   for (const resource of resources) {
     const target = targetOf(resource);
-    let entry = work.get(target);
-    if (!entry) {
-      entry = { target, managed: [], known: new Set(), made: new Map() };
-      work.set(target, entry);
-    }
-    entry.known.add(resource.id);
-    strings(resource.inputs, entry.known); // ids a program passes on (lookups) are in its inputs
-    if (!resource.external) {
-      entry.managed.push(resource);
+    const all = byTarget.get(target);
+    if (all) all.push(resource);
+    else byTarget.set(target, [resource]);
+  }
+  return [...byTarget].map(([target, all]) => {
+    const managed = all.filter((r) => !r.external);
+    const made = new Map<string, Set<string>>();
+    for (const resource of managed) {
       for (const [collection, names] of resource.made) {
-        if (!entry.made.has(collection)) entry.made.set(collection, new Set());
-        for (const name of names) entry.made.get(collection)!.add(name);
+        if (!made.has(collection)) made.set(collection, new Set());
+        for (const name of names) made.get(collection)!.add(name);
       }
     }
-  }
-  return [...work.values()];
+    let known: Set<string> | undefined;
+    const gather = () => {
+      known = new Set();
+      for (const r of all) {
+        known.add(r.id);
+        strings(r.inputs, known); // ids a program passes on (lookups) are in its inputs
+      }
+      return known;
+    };
+    return { target, managed, made, known: () => known ?? gather() };
+  });
 }
 
 const at = (value: unknown, path: (string | number)[]): unknown =>
@@ -317,12 +326,11 @@ export async function scanAccount(work: AccountWork, options: ScanOptions, start
     const families = [...new Set([...byFamily.keys(), ...ADOPTABLE.map((k) => k.family.collection)])];
     const listed = (collection: string) => (listedByIds(providerFamilies[collection]!) ? (byFamily.get(collection) ?? []) : []);
     const listIds = async (collection: string, ids: string[], query?: { archived: true }) => (await client.list(collection as Collection, { ids, ...(query ? { query } : {}) })) as Props[];
-    /** Reports a listed document nobody manages, unless ignored. */
-    const noteUnmanaged = (providerFamily: ProviderFamily, doc: Props) => {
-      const id = String(doc.id);
+    /** Reports a listed document no managed resource of its list matched, unless some state knows it or ignores it. */
+    const noteUnmanaged = (providerFamily: ProviderFamily, doc: Props, id: string) => {
       const name = typeof doc.name === "string" ? doc.name : id;
       // The service's own resources, what it made for managed ones, and the key's own account belong to no program.
-      if (work.known.has(id) || doc.managed === true || id === self || work.made.get(providerFamily.family.collection)?.has(name)) return;
+      if (doc.managed === true || id === self || work.made.get(providerFamily.family.collection)?.has(name) || work.known().has(id)) return;
       if (options.rules.ignoresResource(providerFamily.family.className, [name, id])) return;
       unmanaged.push({ type: providerFamily.family.className, name, id, status: "unmanaged", changes: [], reason: "made outside any given program" });
     };
@@ -353,18 +361,36 @@ export async function scanAccount(work: AccountWork, options: ScanOptions, start
     // answered, whether they were archived.
     const compared: Promise<void>[] = [];
     const compareListed = async (collection: string, resources: StateResource[], listedDocs: Props[]) => {
-      // Keyed by the id alone: a list is of one collection.
-      const byId = new Map<string, Props>();
-      for (const doc of listedDocs) byId.set(String(doc.id), doc);
+      const providerFamily = providerFamilies[collection]!;
+      const adoptable = ADOPTABLE.includes(providerFamily);
+      // Keyed by the id alone: a list is of one collection. A resource two states manage (a twin) is compared once
+      // per state.
+      const byId = new Map<string, StateResource>();
+      const twins: StateResource[] = [];
       for (const resource of resources) {
-        const live = byId.get(resource.id);
-        if (live === undefined) continue;
+        if (byId.has(resource.id)) twins.push(resource);
+        else byId.set(resource.id, resource);
+      }
+      const twinDocs = new Map<string, Props>();
+      for (const doc of listedDocs) {
+        const id = String(doc.id);
+        const resource = byId.get(id);
+        if (resource === undefined) {
+          if (adoptable) noteUnmanaged(providerFamily, doc, id);
+          continue;
+        }
+        if (twins.length > 0) twinDocs.set(id, doc);
         answered.add(resource);
-        const comparing = check(resource, live);
+        const comparing = check(resource, doc);
         if (comparing) await comparing; // most are decided at once: no turn of the event loop each
       }
-      const providerFamily = providerFamilies[collection]!;
-      if (ADOPTABLE.includes(providerFamily)) for (const doc of listedDocs) noteUnmanaged(providerFamily, doc);
+      for (const twin of twins) {
+        const live = twinDocs.get(twin.id);
+        if (live === undefined) continue;
+        answered.add(twin);
+        const comparing = check(twin, live);
+        if (comparing) await comparing;
+      }
     };
     for (const collection of families) {
       const resources = listed(collection);

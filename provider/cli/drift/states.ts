@@ -224,7 +224,14 @@ function familyOfEntry(raw: Props): ProviderFamily | undefined {
 /** What a resource of a family that derives nothing made: one shared empty map. */
 const NOTHING_MADE: ReadonlyMap<string, ReadonlySet<string>> = new Map();
 
-const secretHolders = (providerFamily: ProviderFamily) => providerFamily.secretOutputs.map((path) => path.split(".")[0]!);
+const holdersOf = new WeakMap<ProviderFamily, readonly string[]>();
+
+/** The top-level members that hold a family's secret outputs (one list per family). */
+function secretHolders(providerFamily: ProviderFamily): readonly string[] {
+  let holders = holdersOf.get(providerFamily);
+  if (!holders) holdersOf.set(providerFamily, (holders = providerFamily.secretOutputs.map((path) => path.split(".")[0]!)));
+  return holders;
+}
 
 /**
  * A state's resources, each keeping its inputs and of its outputs only what the comparison reads first: the

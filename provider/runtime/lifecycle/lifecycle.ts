@@ -168,9 +168,13 @@ export function readInputs(props: Props, response: Props): Props {
   return inputsRead(split(props), response);
 }
 
-/** The recorded outputs `readsBack` reads: the controls and the family's extra inputs. */
-export function readBackOutputKeys(providerFamily: ProviderFamily): string[] {
-  return [...CONTROL_KEYS, ...providerFamily.extraInputs];
+const readBackKeys = new WeakMap<ProviderFamily, readonly string[]>();
+
+/** The recorded outputs `readsBack` reads: the controls and the family's extra inputs (one list per family). */
+export function readBackOutputKeys(providerFamily: ProviderFamily): readonly string[] {
+  let keys = readBackKeys.get(providerFamily);
+  if (!keys) readBackKeys.set(providerFamily, (keys = [...CONTROL_KEYS, ...providerFamily.extraInputs]));
+  return keys;
 }
 
 /**
@@ -189,7 +193,7 @@ export function readsBack(outputs: Props, inputs: Props, response: Props): boole
     if (key !== KIND_KEY && key !== PROVIDER_KEY && !CONTROLS.has(key) && !providerFamily.extraInputs.includes(key)) members[key] = value;
   }
   // Controls and extras come back from the recorded values, the inputs' first: one only the outputs hold differs.
-  if (readBackOutputKeys(providerFamily).some((key) => !(key in inputs) && outputs[key] !== undefined)) return false;
+  for (const key of readBackOutputKeys(providerFamily)) if (!(key in inputs) && outputs[key] !== undefined) return false;
   return readsAsDeclared(providerFamily.family.create, response, members);
 }
 
