@@ -1,5 +1,6 @@
 // The engine side of Pulumi's language protocol: the ResourceMonitor and Engine gRPC services a program talks to.
-import type { sendUnaryData, ServerUnaryCall, ServiceError, UntypedServiceImplementation } from "@grpc/grpc-js";
+import type { Server as GrpcServer, sendUnaryData, ServerUnaryCall, ServiceError, UntypedServiceImplementation } from "@grpc/grpc-js";
+import { createServer, type AddressInfo, type Socket } from "node:net";
 import { emptyProto, engineProto, engineRpc, grpc, resourceProto, resourceRpc, structProto, SERVER_OPTIONS } from "../protocol/proto.ts";
 import { isAbsolute, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -255,7 +256,59 @@ function projectFiles(projectDir: string): (uri: string) => string | undefined {
   };
 }
 
+/**
+ * Serves the monitor on a port of its own. The address is known before grpc-js and the protocol's stubs load (a
+ * tenth of a second and more), so a program given it boots meanwhile: its first connections wait, what they send
+ * buffered, until the gRPC server takes them.
+ */
 export async function startMonitor(handler: MonitorHandler, projectDir?: string): Promise<MonitorServer> {
+  const listener = createServer();
+  const waiting: Socket[] = [];
+  const ignore = () => undefined; // a program gone before the server took its connection is no error of the run's
+  let take: ((socket: Socket) => void) | undefined;
+  listener.on("connection", (socket) => {
+    if (take) return take(socket);
+    socket.on("error", ignore);
+    waiting.push(socket);
+  });
+  await new Promise<void>((resolve, reject) => {
+    listener.once("error", reject);
+    listener.listen(0, "127.0.0.1", () => resolve());
+  });
+  const { port } = listener.address() as AddressInfo;
+  const serving = new Promise<GrpcServer>((resolve, reject) => {
+    setImmediate(() => {
+      try {
+        const server = monitorServer(handler, projectDir);
+        const injector = server.createConnectionInjector(grpc.ServerCredentials.createInsecure());
+        take = (socket) => injector.injectConnection(socket);
+        for (const socket of waiting.splice(0)) {
+          socket.off("error", ignore);
+          take(socket);
+        }
+        resolve(server);
+      } catch (error) {
+        for (const socket of waiting.splice(0)) socket.destroy();
+        reject(error as Error);
+      }
+    });
+  });
+  serving.catch(() => undefined); // its failure ends the connections; close reports nothing more
+  return {
+    address: `127.0.0.1:${port}`,
+    close: async () => {
+      // The listener closes once its connections have: the gRPC server ends them first.
+      const closed = new Promise<void>((resolve) => listener.close(() => resolve()));
+      for (const socket of waiting.splice(0)) socket.destroy();
+      const server = await serving.catch(() => undefined);
+      if (server) await new Promise<void>((resolve) => server.tryShutdown(() => resolve()));
+      await closed;
+    },
+  };
+}
+
+/** The gRPC server of the monitor and engine services, not bound to a port: connections are handed to it. */
+function monitorServer(handler: MonitorHandler, projectDir?: string): GrpcServer {
   let rootUrn = "";
   const { featureEnums, severities } = stubEnums();
   const projectFile = projectDir === undefined ? undefined : projectFiles(projectDir);
@@ -309,11 +362,5 @@ export async function startMonitor(handler: MonitorHandler, projectDir?: string)
   const server = new grpc.Server(SERVER_OPTIONS);
   server.addService(monitorService(), monitor as unknown as UntypedServiceImplementation);
   server.addService(engineRpc.EngineService, engine as unknown as UntypedServiceImplementation);
-  const port = await new Promise<number>((resolve, reject) =>
-    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))),
-  );
-  return {
-    address: `127.0.0.1:${port}`,
-    close: () => new Promise<void>((resolve) => server.tryShutdown(() => resolve())),
-  };
+  return server;
 }

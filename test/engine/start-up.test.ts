@@ -42,6 +42,31 @@ describe("start-up", () => {
     expect(stubs).toEqual([]);
   });
 
+  it("a monitor tells its address before it loads them, and serves a connection made meanwhile", () => {
+    const MONITOR = join(import.meta.dirname, "..", "..", "provider", "engine", "monitor.ts");
+    const stubs = stubsLoadedBy(`
+      const { startMonitor } = await import(${JSON.stringify(MONITOR)});
+      const http2 = await import("node:http2");
+      const handler = { register: async () => ({}), registerOutputs: async () => {}, read: async () => ({}), invoke: async () => ({}), log: () => {} };
+      // Started from a setImmediate callback, it builds its gRPC server at the next one, after a poll for connections.
+      const monitor = await new Promise((resolve, reject) => setImmediate(() => startMonitor(handler).then(resolve, reject)));
+      if (Object.keys(createRequire(import.meta.url).cache).some((path) => path.includes("grpc-js"))) throw new Error("grpc-js loaded before the address was told");
+      // A gRPC call over a connection made at once: SupportsFeature("secrets"), framed as gRPC frames it.
+      const session = http2.connect("http://" + monitor.address);
+      const request = session.request({ ":method": "POST", ":path": "/pulumirpc.ResourceMonitor/SupportsFeature", "content-type": "application/grpc", te: "trailers" });
+      const message = Buffer.from([10, 7, ...Buffer.from("secrets")]);
+      request.end(Buffer.concat([Buffer.from([0, 0, 0, 0, message.length]), message]));
+      const chunks = [];
+      request.on("data", (chunk) => chunks.push(chunk));
+      await new Promise((resolve, reject) => { request.on("end", resolve); request.on("error", reject); });
+      const answer = Buffer.concat(chunks).toString("hex");
+      if (answer !== "00000000020801") throw new Error("unexpected answer " + answer);
+      session.close();
+      await monitor.close();
+    `);
+    expect(stubs.some((path) => path.includes("grpc-js"))).toBe(true);
+  });
+
   it("a preview, which runs the program, does load them (the check above can see them)", () => {
     writeFileSync(join(dir, "index.ts"), "export {};\n");
     const stubs = stubsLoadedBy(`await engine.runProgram({ cwd: ${JSON.stringify(dir)}, operation: "preview", stack: "preview" });`);
