@@ -13,9 +13,9 @@ nodeVersion.stopIfTooOld();
 // TypeScript's own CLI does): each start then parses less.
 nodeModule.enableCompileCache?.();
 
-const compiled = fileURLToPath(new URL("../dist/bundle/cli/main.js", import.meta.url));
-if (existsSync(compiled)) {
-  await import(new URL("../dist/bundle/cli/main.js", import.meta.url).href);
+const compiled = new URL("../dist/bundle/cli/main.js", import.meta.url);
+if (existsSync(fileURLToPath(compiled))) {
+  await import(compiled.href);
 } else {
   const sources = fileURLToPath(new URL("../provider/cli/main.ts", import.meta.url));
   const run = spawnSync(process.execPath, ["--conditions=source", sources, ...process.argv.slice(2)], { stdio: "inherit" });

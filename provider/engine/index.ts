@@ -244,6 +244,15 @@ async function deploy(options: RunOptions, { project, stack, parallel, passphras
   // a destroy of this package's resources, which start neither, serves nothing.
   let monitor: Promise<MonitorServer> | undefined;
   const engineAddress = async () => (await (monitor ??= startMonitor(handler, project.dir))).address;
+  /** Ends what the run started besides the program and the state: timers, listeners, the monitor, providers. */
+  const release = async () => {
+    clearTimeout(stopTimer);
+    options.signal?.removeEventListener("abort", stopNow);
+    options.signal?.removeEventListener("abort", cancelPlugins);
+    if (monitor) await monitor.then((m) => m.close(), () => undefined);
+    if (host) await host.then((h) => h.close(), () => undefined);
+    await hosts.close();
+  };
   let program: Promise<number> | undefined;
   let snapshot: Snapshot;
   try {
@@ -268,10 +277,7 @@ async function deploy(options: RunOptions, { project, stack, parallel, passphras
     // An unreadable state (or a wrong passphrase) is the run's one error: the program, held, is stopped unheard.
     stopProgram.abort();
     await program?.catch(() => undefined);
-    options.signal?.removeEventListener("abort", stopNow);
-    options.signal?.removeEventListener("abort", cancelPlugins);
-    if (monitor) await monitor.then((m) => m.close(), () => undefined);
-    await hosts.close();
+    await release();
     await loading.then((s) => s.close(), () => undefined);
     throw e;
   }
@@ -298,12 +304,7 @@ async function deploy(options: RunOptions, { project, stack, parallel, passphras
   } catch (e) {
     error = (e as Error).message;
   } finally {
-    clearTimeout(stopTimer);
-    options.signal?.removeEventListener("abort", stopNow);
-    options.signal?.removeEventListener("abort", cancelPlugins);
-    if (monitor) await monitor.then((m) => m.close(), () => undefined);
-    if (host) await host.then((h) => h.close(), () => undefined);
-    await hosts.close();
+    await release();
     try {
       if (!dryRun) await snapshot.compact();
     } finally {

@@ -385,7 +385,8 @@ export class AudienceClient {
         const answer = await this.#attempt(method, url, headers, payload, timeoutMs);
         if (answer.status < 400) {
           const { bytes, headers: { "content-type": type } } = answer;
-          const parsed = options.accept === "bytes" ? new Uint8Array(bytes) : options.accept === "later" ? () => parseBody(bytes.toString("utf8"), type) : parseBody(bytes.toString("utf8"), type);
+          const parse = () => parseBody(bytes.toString("utf8"), type);
+          const parsed = options.accept === "bytes" ? new Uint8Array(bytes) : options.accept === "later" ? parse : parse();
           return { status: answer.status, headers: answer.headers, body: parsed as T };
         }
         const raw = this.#redact(answer.bytes.toString("utf8"));

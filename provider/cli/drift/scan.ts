@@ -371,6 +371,11 @@ export async function scanAccount(work: AccountWork, options: ScanOptions, start
         if (byId.has(resource.id)) twins.push(resource);
         else byId.set(resource.id, resource);
       }
+      /** A promise only when the provider reads: most are decided at once, and then the loop does not await. */
+      const compareTo = (resource: StateResource, live: Props) => {
+        answered.add(resource);
+        return check(resource, live);
+      };
       const twinDocs = new Map<string, Props>();
       for (const doc of listedDocs) {
         const id = String(doc.id);
@@ -380,15 +385,12 @@ export async function scanAccount(work: AccountWork, options: ScanOptions, start
           continue;
         }
         if (twins.length > 0) twinDocs.set(id, doc);
-        answered.add(resource);
-        const comparing = check(resource, doc);
-        if (comparing) await comparing; // most are decided at once: no turn of the event loop each
+        const comparing = compareTo(resource, doc);
+        if (comparing) await comparing;
       }
       for (const twin of twins) {
         const live = twinDocs.get(twin.id);
-        if (live === undefined) continue;
-        answered.add(twin);
-        const comparing = check(twin, live);
+        const comparing = live === undefined ? undefined : compareTo(twin, live);
         if (comparing) await comparing;
       }
     };
