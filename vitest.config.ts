@@ -46,6 +46,7 @@ const E2E = [
   "test/plugin/launch.test.ts",
   "test/plugin/engine-log.test.ts",
   "test/provider/lazy-closure.test.ts",
+  "test/provider/face-load.test.ts",
   "test/emulator/persistence.test.ts",
   "test/emulator/full-disk.test.ts",
   "test/drift/fleet.test.ts",

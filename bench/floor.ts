@@ -85,9 +85,20 @@ export const floor: Bench = {
     const programs = Object.fromEntries(names.map((name) => [name, writeProgram(name)])) as Record<Program, string>;
     const rounds = quick ? 3 : 2;
     const rows: Row[] = [];
-    // What each program holds before registering anything: the base its memory per resource is measured above.
-    const empty = {} as Record<Program, number>;
-    for (const name of names) empty[name] = (await run(programs[name], 0)).peakKb;
+    // Each program registering nothing, alternated: what importing the face costs a program's start, and the base its
+    // memory per resource is measured above.
+    const empties = Object.fromEntries(names.map((name) => [name, [] as { ms: number; peakKb: number }[]])) as Record<Program, { ms: number; peakKb: number }[]>;
+    for (let round = 0; round < rounds; round++) {
+      for (const name of names) empties[name].push(await run(programs[name], 0));
+    }
+    const empty = Object.fromEntries(names.map((name) => [name, median(empties[name].map((r) => r.peakKb))])) as Record<Program, number>;
+    const emptyMs = (name: Program) => median(empties[name].map((r) => r.ms));
+    for (const [name, face] of [["cohorts", "pulumi-audience"], ["native", "pulumi-audience/native"]] as const) {
+      rows.push({
+        what: `program start, importing ${face}`, measured: "a program declaring nothing (wall time)", unit: "ms", value: emptyMs(name),
+        baseline: emptyMs("bare"), baselineWhat: `the same program importing @pulumi/pulumi alone (median of ${rounds})`, ratio: emptyMs(name) / emptyMs("bare"), goal: "report",
+      });
+    }
     for (const count of quick ? [500] : [500, 5000]) {
       const runs = Object.fromEntries(names.map((name) => [name, [] as { ms: number; peakKb: number }[]])) as Record<Program, { ms: number; peakKb: number }[]>;
       for (let round = 0; round < rounds; round++) {

@@ -2,11 +2,10 @@
 // served by the `audience` provider plugin, with the family's typed args and outputs (the same types as the
 // dynamic classes). An alias from the dynamic type moves a resource a dynamic stack holds without replacing it.
 import * as pulumi from "@pulumi/pulumi";
-import { camelKey, families, membersOf, schemaName, type Collection } from "pulumi-audience/sdk/contract";
-import { VERSION } from "../plugin/config.ts";
-import { programNamed } from "../plugin/names.ts";
+import type { Collection } from "pulumi-audience/sdk/contract";
+import { VERSION } from "../plugin/manifest.ts";
 import type { PropertyMap } from "../protocol/values.ts";
-import { dynamicType, functionToken, resourceToken } from "../plugin/tokens.ts";
+import { dynamicType, functionToken, resourceToken } from "../runtime/markers.ts";
 import type { LookupInputs } from "../runtime/resources/lookup.ts";
 import { definesOutputs, registration } from "../runtime/resources/resource.ts";
 import type { Args, Outputs, ResourceControls, Result } from "../runtime/resources/types.ts";
@@ -22,18 +21,18 @@ export interface NativeResourceClass<C extends Collection> {
 /**
  * The program's view of a family's outputs: the plugin answers operator members in the schema's names (`$gte`),
  * a state from before in the program's (`_gte`); the program reads `_gte` either way. Only the outputs that hold
- * operators are looked into.
+ * operators are looked into, with the contract loaded when the first of them is read.
  */
 function programOutputs(collection: Collection) {
-  const response = families[collection].response;
-  // Found when an output is first read, not when the program loads the classes.
-  let named: Set<string> | undefined;
-  const holdsOperators = (name: string) =>
-    (named ??= new Set(membersOf(response).filter((m) => schemaName(m.key) !== camelKey(m.key)).map((m) => camelKey(m.path.split(/[.[]/)[0]!)))).has(name);
+  const renamed = new Set(registration(collection).renamedOutputs);
+  const programValues = async (values: PropertyMap) => {
+    const [{ families }, { programNamed }] = await Promise.all([import("pulumi-audience/sdk/contract"), import("../plugin/names.ts")]);
+    return programNamed(families[collection].response, values);
+  };
   return {
     member: (name: string, output: pulumi.Output<unknown>) =>
-      holdsOperators(name) ? output.apply((value) => programNamed(response, { [name]: value } as PropertyMap)[name]) : output,
-    result: <T>(value: T): T => programNamed(response, value as PropertyMap) as T,
+      renamed.has(name) ? output.apply(async (value) => (await programValues({ [name]: value } as PropertyMap))[name]) : output,
+    result: async <T>(value: T): Promise<T> => (await programValues(value as PropertyMap)) as T,
   };
 }
 
@@ -47,12 +46,12 @@ function dynamicAlias(type: string, name: string, opts: pulumi.CustomResourceOpt
 }
 
 export function nativeClass<C extends Collection>(collection: C): NativeResourceClass<C> {
-  const { providerFamily, outputNames, props, additionalSecretOutputs } = registration(collection);
-  const aliasType = dynamicType(providerFamily);
+  const { className, outputNames, props, additionalSecretOutputs } = registration(collection);
+  const aliasType = dynamicType(className);
 
   class Resource extends pulumi.CustomResource {
     constructor(name: string, args: Args<C>, opts: pulumi.CustomResourceOptions = {}) {
-      super(resourceToken(providerFamily), name, props(args), {
+      super(resourceToken(className), name, props(args), {
         ...opts,
         version: opts.version ?? VERSION,
         aliases: [...(opts.aliases ?? []), dynamicAlias(aliasType, name, opts)],
@@ -64,14 +63,14 @@ export function nativeClass<C extends Collection>(collection: C): NativeResource
       return new Resource(name, state as Args<C>, { ...opts, id });
     }
   }
-  Object.defineProperty(Resource, "name", { value: providerFamily.family.className });
+  Object.defineProperty(Resource, "name", { value: className });
   definesOutputs(Resource.prototype, outputNames, programOutputs(collection).member);
   return Resource as unknown as NativeResourceClass<C>;
 }
 
 /** The promise and `Output` forms of a family's lookup, answered by the provider's `get<Name>` function. */
 export function nativeLookups<C extends Collection>(collection: C) {
-  const token = functionToken(registration(collection).providerFamily);
+  const token = functionToken(registration(collection).className);
   const { result } = programOutputs(collection);
   const get = (args: LookupInputs, opts: pulumi.InvokeOptions = {}): Promise<Result<C>> =>
     (pulumi.runtime.invoke(token, args, { ...opts, version: opts.version ?? VERSION }) as Promise<Result<C>>).then(result);

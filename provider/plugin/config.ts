@@ -1,26 +1,11 @@
 // The provider's configuration: `audience:apiKey`, `audience:baseUrl` and `audience:accounts`, given as stack
 // config (the default provider) or as a provider resource's inputs (explicit providers). The engine sends them
 // as `audience:config:<key>` variables (objects JSON-encoded) and, in newer engines, as `args`.
-import { createRequire } from "node:module";
 import { validate } from "pulumi-audience/sdk/contract";
 import { z } from "zod";
 import { readSettings, type Settings } from "../runtime/lifecycle/settings.ts";
 import { isObject, pathsOverlap, unknownPaths, type Props } from "../runtime/lifecycle/shape.ts";
 import { PACKAGE } from "./tokens.ts";
-
-interface Manifest {
-  version: string;
-  /** How Pulumi finds the plugin (`pulumi install`, generated SDKs): `server` is where releases are downloaded. */
-  pulumi?: { server?: string };
-}
-
-const manifest = createRequire(import.meta.url)("pulumi-audience/package.json") as Manifest;
-
-/** The plugin's version is the package's. */
-export const VERSION: string = manifest.version;
-
-/** Where Pulumi downloads the plugin's releases: the package's `pulumi.server`, which `npm run plugin:pack` sets. */
-export const PLUGIN_DOWNLOAD_URL: string | undefined = manifest.pulumi?.server;
 
 const httpUrl = z.url({ protocol: /^https?$/, error: "must be an http(s) URL such as https://<service>/v1" });
 const apiKey = z.string({ error: "must be a string" }).min(1, { error: "must not be empty" });

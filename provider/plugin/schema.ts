@@ -6,7 +6,7 @@ import { z } from "zod";
 import { providerFamilies, type ProviderFamily } from "../runtime/families/index.ts";
 import { controlsSchema } from "../runtime/lifecycle/controls.ts";
 import { isObject } from "../runtime/lifecycle/shape.ts";
-import { PLUGIN_DOWNLOAD_URL, VERSION } from "./config.ts";
+import { PLUGIN_DOWNLOAD_URL, VERSION } from "./manifest.ts";
 import { functionToken, lookupFamilies, PACKAGE, resourceToken } from "./tokens.ts";
 
 /** The part of JSON Schema that zod emits and this generator reads. */
@@ -348,12 +348,12 @@ export function packageSchema(): PackageSchema {
   };
   const resources: PackageSchema["resources"] = {};
   const builder = new TypeBuilder(types);
-  for (const providerFamily of Object.values(providerFamilies)) resources[resourceToken(providerFamily)] = resourceSpec(providerFamily, builder);
+  for (const providerFamily of Object.values(providerFamilies)) resources[resourceToken(providerFamily.family.className)] = resourceSpec(providerFamily, builder);
   const functions: PackageSchema["functions"] = {};
   for (const providerFamily of lookupFamilies()) {
-    const resource = resources[resourceToken(providerFamily)]!;
+    const resource = resources[resourceToken(providerFamily.family.className)]!;
     const outputs = Object.fromEntries(Object.entries(resource.properties).filter(([name]) => !(name in controlsSchema.shape)));
-    functions[functionToken(providerFamily)] = {
+    functions[functionToken(providerFamily.family.className)] = {
       description: `The one ${providerFamily.family.className} with the name (or id) given; fails when none or several match, listing the names seen.`,
       inputs: {
         type: "object",

@@ -1,30 +1,18 @@
 // The `audience` package's tokens: a resource family is `audience:index:<ClassName>`, its lookup
 // `audience:index:get<ClassName>`, and the provider itself `pulumi:providers:audience`.
 import { providerFamilies, type ProviderFamily } from "../runtime/families/index.ts";
-import { DYNAMIC_TYPE_PREFIX, PACKAGE } from "../runtime/markers.ts";
+import { functionToken, PACKAGE, resourceToken } from "../runtime/markers.ts";
 
-export { PACKAGE };
+export { dynamicType, functionToken, PACKAGE, resourceToken } from "../runtime/markers.ts";
 export const PROVIDER_TYPE = `pulumi:providers:${PACKAGE}`;
-/** The type a resource of this package had under the dynamic provider: the alias that moves a stack over. */
-export function dynamicType(providerFamily: ProviderFamily): string {
-  return `${DYNAMIC_TYPE_PREFIX}${providerFamily.family.className}`;
-}
-
-export function resourceToken(providerFamily: ProviderFamily): string {
-  return `${PACKAGE}:index:${providerFamily.family.className}`;
-}
-
-export function functionToken(providerFamily: ProviderFamily): string {
-  return `${PACKAGE}:index:get${providerFamily.family.className}`;
-}
 
 /** Families a lookup serves: all but those whose definition says why they have none (`noLookup`). */
 export function lookupFamilies(): ProviderFamily[] {
   return Object.values(providerFamilies).filter((providerFamily) => providerFamily.family.noLookup === undefined);
 }
 
-const byResource = new Map(Object.values(providerFamilies).map((providerFamily) => [resourceToken(providerFamily), providerFamily]));
-const byFunction = new Map(lookupFamilies().map((providerFamily) => [functionToken(providerFamily), providerFamily]));
+const byResource = new Map(Object.values(providerFamilies).map((providerFamily) => [resourceToken(providerFamily.family.className), providerFamily]));
+const byFunction = new Map(lookupFamilies().map((providerFamily) => [functionToken(providerFamily.family.className), providerFamily]));
 
 /** The type token of a URN (`urn:pulumi:stack::project::parent$type::name`). */
 export function typeOfUrn(urn: string): string {

@@ -5,3 +5,20 @@ import { DYNAMIC_TYPE_ROOT } from "../protocol/markers.ts";
 export const PACKAGE = "audience";
 /** The type token of this package's dynamic resources, before the class name. */
 export const DYNAMIC_TYPE_PREFIX = `${DYNAMIC_TYPE_ROOT}${PACKAGE}:`;
+/** Names the family (collection) of a dynamic resource's inputs: the dynamic provider host does not pass the type token. */
+export const KIND_KEY = "__kind";
+
+/** A family's resource type token under the plugin (`audience:index:Cohort`). */
+export function resourceToken(className: string): string {
+  return `${PACKAGE}:index:${className}`;
+}
+
+/** A family's lookup function token under the plugin (`audience:index:getCohort`). */
+export function functionToken(className: string): string {
+  return `${PACKAGE}:index:get${className}`;
+}
+
+/** A family's type token under the dynamic provider (`pulumi-nodejs:dynamic/audience:Cohort`): the native class's alias. */
+export function dynamicType(className: string): string {
+  return `${DYNAMIC_TYPE_PREFIX}${className}`;
+}

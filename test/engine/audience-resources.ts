@@ -3,7 +3,7 @@
 // outputs), so the engine serves it in process as it serves a real program's.
 import type { Collection } from "pulumi-audience/sdk/contract";
 import { KIND_KEY, PROVIDER_KEY } from "../../provider/runtime/lifecycle/controls.ts";
-import { DYNAMIC_TYPE_PREFIX } from "../../provider/runtime/markers.ts";
+import { dynamicType } from "../../provider/runtime/markers.ts";
 import { registration } from "../../provider/runtime/resources/resource.ts";
 import { PROVIDER_MODULE } from "../../provider/runtime/resources/shim.ts";
 import { isSecret, makeSecret, UNKNOWN, type Value } from "../../provider/protocol/values.ts";
@@ -21,12 +21,12 @@ function withSecret(value: Value | undefined, path: readonly string[]): Value | 
 
 /** Registers a resource of `collection` as `new audience.<Class>(name, args, opts)` does. */
 export function audienceResource(monitor: MonitorClient, collection: Collection, name: string, args: Record<string, Value | undefined>, opts: ResourceOptions = {}): Promise<Registered> {
-  const { providerFamily, additionalSecretOutputs } = registration(collection);
+  const { className, secretOutputs, additionalSecretOutputs } = registration(collection);
   const inputs: Record<string, Value | undefined> = {};
   for (const [key, value] of Object.entries(args)) {
-    inputs[key] = providerFamily.secretOutputs.map((p) => p.split(".")).filter(([top]) => top === key).reduce((v, [, ...rest]) => withSecret(v, rest), value);
+    inputs[key] = secretOutputs.map((p) => p.split(".")).filter(([top]) => top === key).reduce((v, [, ...rest]) => withSecret(v, rest), value);
   }
-  const type = `${DYNAMIC_TYPE_PREFIX}${providerFamily.family.className}`;
+  const type = dynamicType(className);
   const given = opts.additionalSecretOutputs ? { additionalSecretOutputs: opts.additionalSecretOutputs } : {};
   return monitor.registerResource(type, name, true, { ...inputs, [KIND_KEY]: collection, [PROVIDER_KEY]: PROVIDER_MODULE }, { ...opts, additionalSecretOutputs: additionalSecretOutputs(given) });
 }

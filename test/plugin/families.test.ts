@@ -28,7 +28,7 @@ async function programOf(collection: Collection): Promise<{ inputs: Props; chang
   return { inputs: camel(collection, body), change: camel(collection, sample.change(body)) };
 }
 
-const typeOf = (collection: Collection) => resourceToken(providerFamilies[collection]!);
+const typeOf = (collection: Collection) => resourceToken(providerFamilies[collection]!.family.className);
 const all = Object.keys(samples) as Collection[];
 
 describe.each(all)("%s through the plugin", (collection) => {

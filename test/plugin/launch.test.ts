@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "pulumi-audience/emulator";
-import { VERSION } from "../../provider/plugin/config.ts";
+import { VERSION } from "../../provider/plugin/manifest.ts";
 import { launchPlugin, stopPlugin, type LaunchedPlugin } from "../../provider/protocol/launch.ts";
 import { startFakeEngine, type FakeEngine } from "./fake-engine.ts";
 import { REPO_ROOT, urnOf } from "./harness.ts";

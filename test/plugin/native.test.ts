@@ -1,7 +1,7 @@
 // The TypeScript face of native mode, under Pulumi's mock monitor: what a program registers and invokes.
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
-import { VERSION } from "../../provider/plugin/config.ts";
+import { VERSION } from "../../provider/plugin/manifest.ts";
 import { runNode } from "../provider/harness.ts";
 
 interface Registered {

@@ -199,7 +199,7 @@ describe("the package schema", () => {
   });
 
   it("has a resource per family with the contract's members in camelCase and the controls", () => {
-    for (const providerFamily of Object.values(providerFamilies)) expect(served.resources).toHaveProperty([resourceToken(providerFamily)]);
+    for (const providerFamily of Object.values(providerFamilies)) expect(served.resources).toHaveProperty([resourceToken(providerFamily.family.className)]);
     const target = served.resources["audience:index:Target"]!;
     expect(target.requiredInputs).toEqual(["name", "options", "representation", "scopeId"]);
     expect(Object.keys(target.inputProperties)).toEqual(expect.arrayContaining(["scopeId", "humanReadable", "waitFor", "deletionMode", "account", "adoptId"]));

@@ -10,7 +10,7 @@ import * as dynamicFace from "../../provider/index.ts";
 import * as nativeFace from "../../provider/native/index.ts";
 import { packageSchema } from "../../provider/plugin/schema.ts";
 import { providerFamilies } from "../../provider/runtime/families/index.ts";
-import { DYNAMIC_FACE_FILE, dynamicFace as dynamicFaceText, NATIVE_FACE_FILE, nativeFace as nativeFaceText } from "../../provider/runtime/resources/faces-generator.ts";
+import { DYNAMIC_FACE_FILE, dynamicFace as dynamicFaceText, NATIVE_FACE_FILE, nativeFace as nativeFaceText, REGISTRATIONS_FILE, registrationsModule } from "../../provider/runtime/resources/faces-generator.ts";
 import { languageService } from "./language-service.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -19,6 +19,7 @@ describe("program faces", () => {
   it("are the ones the registry generates (run `npm run gen:types` after adding or changing a family)", () => {
     expect(readFileSync(DYNAMIC_FACE_FILE, "utf8")).toBe(dynamicFaceText());
     expect(readFileSync(NATIVE_FACE_FILE, "utf8")).toBe(nativeFaceText());
+    expect(readFileSync(REGISTRATIONS_FILE, "utf8")).toBe(registrationsModule());
   });
 
   it("serve the classes and lookups the plugin schema serves, in both faces", () => {

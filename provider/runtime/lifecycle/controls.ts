@@ -3,8 +3,7 @@
 import { z } from "zod";
 
 export { PROVIDER_KEY } from "../../protocol/markers.ts";
-/** Names the family of a resource's inputs: the dynamic provider host does not pass the type token. */
-export const KIND_KEY = "__kind";
+export { KIND_KEY } from "../markers.ts";
 /**
  * Set by an engine that finds this resource's create pending from an interrupted run: when that create began (ms
  * since the epoch). The create first looks for what that attempt may have made. Never recorded, never sent.

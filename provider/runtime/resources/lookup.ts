@@ -1,23 +1,23 @@
 // Lookups: find one existing resource of a family by name or id, in the program, as `pulumi.Output` or promise.
+// The service's client and the contract load with a program's first lookup, not with the program.
 import * as pulumi from "@pulumi/pulumi";
-import { lookupIn, type LookupArgs } from "../lifecycle/lookup.ts";
-import { credentialsFor, readSettings } from "../lifecycle/settings.ts";
+import type { LookupArgs } from "../lifecycle/lookup.ts";
 import type { Collection } from "pulumi-audience/sdk/contract";
 import type { Result } from "./types.ts";
 
 export type { LookupArgs } from "../lifecycle/lookup.ts";
 export type LookupInputs = { [K in keyof LookupArgs]?: pulumi.Input<LookupArgs[K]> };
 
-function settingsFromStack() {
-  return readSettings((key) => {
-    const [namespace, name] = key.split(":");
-    return name === undefined ? undefined : new pulumi.Config(namespace).get(name);
-  });
+/** A stack config value by its key (`audience:apiKey`). */
+function stackConfig(key: string): string | undefined {
+  const [namespace, name] = key.split(":");
+  return name === undefined ? undefined : new pulumi.Config(namespace).get(name);
 }
 
 /** The one resource of `collection` named (or with the id) given, in the account the program's stack config names. */
 export async function lookup<C extends Collection>(collection: C, args: LookupArgs): Promise<Result<C>> {
-  return lookupIn(() => credentialsFor(settingsFromStack(), args.account), collection, args);
+  const [{ lookupIn }, { credentialsFor, readSettings }] = await Promise.all([import("../lifecycle/lookup.ts"), import("../lifecycle/settings.ts")]);
+  return lookupIn(() => credentialsFor(readSettings(stackConfig), args.account), collection, args);
 }
 
 /** The promise and `Output` forms of a family's lookup. */

@@ -1,11 +1,10 @@
 // The one factory behind every resource class: a dynamic resource with the type token
 // `pulumi-nodejs:dynamic/audience:<Name>`, the shared `__provider` shim and the family's typed args and outputs.
 import * as pulumi from "@pulumi/pulumi";
-import { camelKey, families, type Collection } from "pulumi-audience/sdk/contract";
-import { providerFamilies, type ProviderFamily } from "../families/index.ts";
-import { KIND_KEY, PROVIDER_KEY } from "../lifecycle/controls.ts";
-import { DYNAMIC_TYPE_PREFIX } from "../markers.ts";
-import { memberNames } from "../lifecycle/shape.ts";
+import type { Collection } from "pulumi-audience/sdk/contract";
+import { PROVIDER_KEY } from "../../protocol/markers.ts";
+import { dynamicType, KIND_KEY } from "../markers.ts";
+import { registrations } from "./registrations.ts";
 import { PROVIDER_MODULE } from "./shim.ts";
 import type { Args, Outputs, ResourceControls } from "./types.ts";
 
@@ -36,17 +35,17 @@ function withSecret(value: unknown, path: readonly string[]): unknown {
  * credentials secret, and every other documented output read on demand (`definesOutputs`).
  */
 export function registration<C extends Collection>(collection: C) {
-  const found = providerFamilies[collection];
-  if (!found) throw new Error(`no provider family for ${collection}`);
-  const providerFamily: ProviderFamily = found;
-  const outputNames = [...memberNames(families[collection].response).map(camelKey), ...providerFamily.extraInputs]
-    .filter((k) => k !== "id");
-  const secretPaths = providerFamily.secretOutputs.map((path) => path.split("."));
+  const found = Object.hasOwn(registrations, collection) ? registrations[collection] : undefined;
+  if (!found) throw new Error(`no resource family ${JSON.stringify(collection)}`);
+  const { className, outputs, secretOutputs, renamedOutputs } = found;
+  const secretPaths = secretOutputs.map((path) => path.split("."));
   // Only whole outputs can be named for the engine to keep secret; members inside follow their inputs.
-  const wholeSecrets = providerFamily.secretOutputs.filter((path) => !path.includes("."));
+  const wholeSecrets = secretOutputs.filter((path) => !path.includes("."));
   return {
-    providerFamily,
-    outputNames,
+    className,
+    outputNames: outputs,
+    secretOutputs,
+    renamedOutputs,
     props(args: Args<C>): Record<string, unknown> {
       const props: Record<string, unknown> = {};
       for (const [key, value] of Object.entries(args as Record<string, unknown>)) {
@@ -97,10 +96,10 @@ export function definesOutputs(prototype: object, names: readonly string[], read
 }
 
 export function resourceClass<C extends Collection>(collection: C): ResourceClass<C> {
-  const { providerFamily, outputNames, props, additionalSecretOutputs } = registration(collection);
+  const { className, outputNames, props, additionalSecretOutputs } = registration(collection);
 
   // What `pulumi.dynamic.Resource` registers, with the shim given as text instead of serialized at run time.
-  const type = `${DYNAMIC_TYPE_PREFIX}${providerFamily.family.className}`;
+  const type = dynamicType(className);
   class Resource extends pulumi.CustomResource {
     constructor(name: string, args: Args<C>, opts: pulumi.CustomResourceOptions = {}) {
       super(type, name, { ...props(args), [KIND_KEY]: collection, [PROVIDER_KEY]: PROVIDER_MODULE }, { ...opts, additionalSecretOutputs: additionalSecretOutputs(opts) });
@@ -110,7 +109,7 @@ export function resourceClass<C extends Collection>(collection: C): ResourceClas
       return new Resource(name, state as Args<C>, { ...opts, id });
     }
   }
-  Object.defineProperty(Resource, "name", { value: providerFamily.family.className });
+  Object.defineProperty(Resource, "name", { value: className });
   definesOutputs(Resource.prototype, outputNames);
   return Resource as unknown as ResourceClass<C>;
 }

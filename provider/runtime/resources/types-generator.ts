@@ -8,7 +8,7 @@ import { z } from "zod";
 import { camelKey, documentedMembers, families, shapesOf, unwrap, type Collection, type DocumentedMember, type FamilyDef } from "pulumi-audience/sdk/contract";
 import { providerFamilies } from "../families/index.ts";
 import { controlsSchema } from "../lifecycle/controls.ts";
-import { DYNAMIC_FACE_FILE, dynamicFace, NATIVE_FACE_FILE, nativeFace } from "./faces-generator.ts";
+import { DYNAMIC_FACE_FILE, dynamicFace, NATIVE_FACE_FILE, nativeFace, REGISTRATIONS_FILE, registrationsModule } from "./faces-generator.ts";
 
 export const PROGRAM_TYPES_FILE = fileURLToPath(new URL("./program-types.ts", import.meta.url));
 
@@ -250,7 +250,7 @@ export function programTypes(): string {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  for (const [file, text] of [[PROGRAM_TYPES_FILE, programTypes()], [DYNAMIC_FACE_FILE, dynamicFace()], [NATIVE_FACE_FILE, nativeFace()]] as const) {
+  for (const [file, text] of [[PROGRAM_TYPES_FILE, programTypes()], [DYNAMIC_FACE_FILE, dynamicFace()], [NATIVE_FACE_FILE, nativeFace()], [REGISTRATIONS_FILE, registrationsModule()]] as const) {
     writeFileSync(file, text);
     console.log(`wrote ${file}`);
   }
