@@ -47,6 +47,7 @@ const E2E = [
   "test/plugin/engine-log.test.ts",
   "test/provider/lazy-closure.test.ts",
   "test/provider/face-load.test.ts",
+  "test/provider/promise-stacks.test.ts",
   "test/emulator/persistence.test.ts",
   "test/emulator/full-disk.test.ts",
   "test/drift/fleet.test.ts",

@@ -7,6 +7,8 @@
 //   (".../node_modules/@pulumi/resource.ts:1:2"), and Node 22's util.inspect loops forever on such a line. Installed
 //   here first, without source maps and without its stack formatter, it keeps the runtime's install from adding
 //   either: V8 formats stacks on the compiled files.
+// - The runtime captures no stack trace with each promise it makes (promise-stacks.cjs) unless
+//   PULUMI_DEBUG_PROMISE_LEAKS asks for them.
 "use strict";
 
 require("./node-version.cjs").stopIfTooOld();
@@ -25,3 +27,5 @@ if (sourceMapSupport) {
 }
 
 require("./lazy-closure.cjs");
+// After the deferrals above: it loads part of the runtime.
+require("./promise-stacks.cjs").skipPromiseStacks(process.argv[1]);

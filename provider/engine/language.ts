@@ -38,7 +38,8 @@ function nearestPackageDir(from: string): string | undefined {
 
 /**
  * This package's program preload (`pulumi-audience/require-node`), which the Pulumi CLI's runs get from a program's
- * Pulumi.yaml: it stops a too old Node, and keeps a failing program from hanging on its stack trace.
+ * Pulumi.yaml: it stops a too old Node, keeps a failing program from hanging on its stack trace, and keeps the runtime
+ * from capturing a stack with every promise.
  */
 const PROGRAM_PRELOAD = createRequire(import.meta.url).resolve("pulumi-audience/require-node");
 
@@ -55,23 +56,6 @@ function runtimePatch(runEntry: string, module: string, code: (path: string) => 
   }
   return ["--require", preloadFile(`${code(JSON.stringify(path)).join("\n")}\n`)];
 }
-
-/**
- * Node arguments that preload a module keeping stack traces cheap: the runtime captures a stack with every promise it
- * makes (four per property of every resource), which it prints only with PULUMI_DEBUG_PROMISE_LEAKS set; without it,
- * none is captured.
- */
-const promiseStackArgs = (runEntry: string) => runtimePatch(runEntry, "../../runtime/debuggable.js", (debuggable) => [
-  "if (!process.env.PULUMI_DEBUG_PROMISE_LEAKS) {",
-  `  const debuggable = require(${debuggable});`,
-  "  const capturing = debuggable.debuggablePromise;",
-  "  debuggable.debuggablePromise = function (p, ctx) {",
-  "    const limit = Error.stackTraceLimit;",
-  "    Error.stackTraceLimit = 0;",
-  "    try { return capturing.call(this, p, ctx); } finally { Error.stackTraceLimit = limit; }",
-  "  };",
-  "}",
-]);
 
 /**
  * Node arguments that keep the runtime's debug messages in the program: it sends several for each resource to the
@@ -137,7 +121,6 @@ export async function runLanguageRuntime(run: ProgramRun): Promise<number> {
     // As the Pulumi CLI runs it, the program gets the heap its NODE_OPTIONS give it.
     ...(run.asCli ? [] : programHeapArgs(env["NODE_OPTIONS"] ?? "", project.nodeArgs)),
     "--require", PROGRAM_PRELOAD,
-    ...promiseStackArgs(entry),
     ...(run.asCli ? [] : quietDebugArgs(entry)),
     ...project.nodeArgs,
     entry,

@@ -1,0 +1,28 @@
+// Keeps the Pulumi runtime from capturing a stack trace with each promise it makes (`debuggablePromise`: four for
+// every property of every resource, and more for each registration), which it prints only with
+// PULUMI_DEBUG_PROMISE_LEAKS set: without it, none is captured, and a program of 2,000 resources spends about a fifth
+// less CPU. Only the runtime that runs the program is patched: the @pulumi/pulumi of the language runtime's run entry
+// (the main script, as the Pulumi CLI and `audience run` start a program); with any other main script, nothing is.
+"use strict";
+
+const { dirname, join, sep } = require("node:path");
+
+const RUN_ENTRY = join("@pulumi", "pulumi", "cmd", "run", "index.js");
+
+/** Patches the runtime of the run entry `main` (`process.argv[1]`); does nothing for another script. */
+function skipPromiseStacks(main) {
+  if (process.env.PULUMI_DEBUG_PROMISE_LEAKS || typeof main !== "string" || !main.endsWith(sep + RUN_ENTRY)) return;
+  const debuggable = require(join(dirname(main), "..", "..", "runtime", "debuggable.js"));
+  const capturing = debuggable.debuggablePromise;
+  debuggable.debuggablePromise = function (p, ctx) {
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
+    try {
+      return capturing.call(this, p, ctx);
+    } finally {
+      Error.stackTraceLimit = limit;
+    }
+  };
+}
+
+module.exports = { skipPromiseStacks };
