@@ -23,8 +23,8 @@ export interface NativeResourceClass<C extends Collection> {
  * a state from before in the program's (`_gte`); the program reads `_gte` either way. Only the outputs that hold
  * operators are looked into, with the contract loaded when the first of them is read.
  */
-function programOutputs(collection: Collection) {
-  const renamed = new Set(registration(collection).renamedOutputs);
+function programOutputs(collection: Collection, renamedOutputs: readonly string[]) {
+  const renamed = new Set(renamedOutputs);
   const programValues = async (values: PropertyMap) => {
     const [{ families }, { programNamed }] = await Promise.all([import("pulumi-audience/sdk/contract"), import("../plugin/names.ts")]);
     return programNamed(families[collection].response, values);
@@ -46,7 +46,7 @@ function dynamicAlias(type: string, name: string, opts: pulumi.CustomResourceOpt
 }
 
 export function nativeClass<C extends Collection>(collection: C): NativeResourceClass<C> {
-  const { className, outputNames, props, additionalSecretOutputs } = registration(collection);
+  const { className, outputNames, renamedOutputs, props, additionalSecretOutputs } = registration(collection);
   const aliasType = dynamicType(className);
 
   class Resource extends pulumi.CustomResource {
@@ -64,14 +64,15 @@ export function nativeClass<C extends Collection>(collection: C): NativeResource
     }
   }
   Object.defineProperty(Resource, "name", { value: className });
-  definesOutputs(Resource.prototype, outputNames, programOutputs(collection).member);
+  definesOutputs(Resource.prototype, outputNames, programOutputs(collection, renamedOutputs).member);
   return Resource as unknown as NativeResourceClass<C>;
 }
 
 /** The promise and `Output` forms of a family's lookup, answered by the provider's `get<Name>` function. */
 export function nativeLookups<C extends Collection>(collection: C) {
-  const token = functionToken(registration(collection).className);
-  const { result } = programOutputs(collection);
+  const { className, renamedOutputs } = registration(collection);
+  const token = functionToken(className);
+  const { result } = programOutputs(collection, renamedOutputs);
   const get = (args: LookupInputs, opts: pulumi.InvokeOptions = {}): Promise<Result<C>> =>
     (pulumi.runtime.invoke(token, args, { ...opts, version: opts.version ?? VERSION }) as Promise<Result<C>>).then(result);
   const getOutput = (args: LookupInputs, opts: pulumi.InvokeOutputOptions = {}): pulumi.Output<Result<C>> =>
