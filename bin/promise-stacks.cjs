@@ -3,6 +3,8 @@
 // PULUMI_DEBUG_PROMISE_LEAKS set: without it, none is captured, and a program of 2,000 resources spends about a fifth
 // less CPU. Only the runtime that runs the program is patched: the @pulumi/pulumi of the language runtime's run entry
 // (the main script, as the Pulumi CLI and `audience run` start a program); with any other main script, nothing is.
+// Applied when loaded: by the preload `pulumi-audience/require-node`, and by the package's entry points for programs
+// without it.
 "use strict";
 
 const { dirname, join, sep } = require("node:path");
@@ -24,5 +26,7 @@ function skipPromiseStacks(main) {
     }
   };
 }
+
+skipPromiseStacks(process.argv[1]);
 
 module.exports = { skipPromiseStacks };

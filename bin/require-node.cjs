@@ -28,4 +28,4 @@ if (sourceMapSupport) {
 
 require("./lazy-closure.cjs");
 // After the deferrals above: it loads part of the runtime.
-require("./promise-stacks.cjs").skipPromiseStacks(process.argv[1]);
+require("./promise-stacks.cjs");

@@ -6,6 +6,7 @@
 // `pulumi-audience` to `pulumi-audience/native` moves its stack over without replacing anything (an alias from
 // the dynamic type). Lookups are the provider's `audience:index:get<Name>` functions.
 import "pulumi-audience/lazy-closure"; // first: before @pulumi/pulumi loads
+import "pulumi-audience/promise-stacks";
 import type * as pulumi from "@pulumi/pulumi";
 import type { LookupInputs } from "../runtime/resources/lookup.ts";
 import { nativeClass, nativeLookups, type NativeResource } from "./resource.ts";

@@ -34,6 +34,8 @@ function loadedBy(face: string, code = ""): string[] {
 it.each(["pulumi-audience", "pulumi-audience/native"])("importing %s loads neither the contract's schemas nor the client", (face) => {
   const loaded = loadedBy(face);
   expect(loaded.some((path) => path.endsWith("registrations.ts"))).toBe(true);
+  // What keeps the runtime from capturing a stack per promise, for programs run without the preload.
+  expect(loaded.some((path) => path.endsWith("promise-stacks.cjs"))).toBe(true);
   expect(loaded.filter((path) => HEAVY.test(path))).toEqual([]);
 });
 

@@ -1,6 +1,6 @@
-// The program preload keeps the Pulumi runtime from capturing a stack trace with each promise it makes, in the
-// runtime of the language runtime's run entry, unless PULUMI_DEBUG_PROMISE_LEAKS asks for them; with another main
-// script it loads nothing of the runtime.
+// The program preload and the package's entry points keep the Pulumi runtime from capturing a stack trace with each
+// promise it makes, in the runtime of the language runtime's run entry, unless PULUMI_DEBUG_PROMISE_LEAKS asks for
+// them; with another main script they load nothing of the runtime.
 import { spawnSync } from "node:child_process";
 import { createRequire } from "node:module";
 import { join } from "node:path";
