@@ -1,6 +1,6 @@
 // Keeps the Pulumi runtime from capturing a stack trace with each promise it makes (`debuggablePromise`: four for
 // every property of every resource, and more for each registration), which it prints only with
-// PULUMI_DEBUG_PROMISE_LEAKS set: without it, none is captured, and a program of 2,000 resources spends about a fifth
+// PULUMI_DEBUG_PROMISE_LEAKS set: without it, none is captured, and a program of 2,000 cohorts spends about a sixth
 // less CPU. Only the runtime that runs the program is patched: the @pulumi/pulumi of the language runtime's run entry
 // (the main script, as the Pulumi CLI and `audience run` start a program); with any other main script, nothing is.
 // Applied when loaded: by the preload `pulumi-audience/require-node`, and by the package's entry points for programs
