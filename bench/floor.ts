@@ -44,8 +44,11 @@ function cohortAnswer(inputs: PropertyMap, name: string): PropertyMap {
   return { ...members, ...inputs, id: name, explore: false, createdAt: at, updatedAt: at, resourceType: "cohorts", status: "new", classic: false, managed: false };
 }
 
+/** Wall time and peak RSS (KB) of one program run. */
+type Run = { ms: number; peakKb: number };
+
 /** Wall time and peak RSS (KB) of a program registering `count` resources with a monitor that answers at once. */
-async function run(dir: string, count: number): Promise<{ ms: number; peakKb: number }> {
+async function run(dir: string, count: number): Promise<Run> {
   const handler: MonitorHandler = {
     register: async (reg) => ({
       urn: `urn:pulumi:bench::floor::${reg.type}::${reg.name}`, id: reg.custom ? reg.name : "",
@@ -85,29 +88,27 @@ export const floor: Bench = {
     const programs = Object.fromEntries(names.map((name) => [name, writeProgram(name)])) as Record<Program, string>;
     const rounds = quick ? 3 : 2;
     const rows: Row[] = [];
-    // Each program registering nothing, alternated: what importing the face costs a program's start, and the base its
-    // memory per resource is measured above.
-    const empties = Object.fromEntries(names.map((name) => [name, [] as { ms: number; peakKb: number }[]])) as Record<Program, { ms: number; peakKb: number }[]>;
-    // Half a second each: more rounds than the programs that register.
+    /** Each program run `times` at `count`, alternated (a change in the machine's load falls on all): medians. */
+    const alternated = async (count: number, times: number) => {
+      const runs = Object.fromEntries(names.map((name) => [name, [] as Run[]])) as Record<Program, Run[]>;
+      for (let round = 0; round < times; round++) {
+        for (const name of names) runs[name].push(await run(programs[name], count));
+      }
+      return { ms: (name: Program) => median(runs[name].map((r) => r.ms)), peakKb: (name: Program) => median(runs[name].map((r) => r.peakKb)) };
+    };
+    // Each program registering nothing: what importing the face costs a program's start, and the base its memory per
+    // resource is measured above. Half a second each: more rounds than the programs that register.
     const emptyRounds = 5;
-    for (let round = 0; round < emptyRounds; round++) {
-      for (const name of names) empties[name].push(await run(programs[name], 0));
-    }
-    const empty = Object.fromEntries(names.map((name) => [name, median(empties[name].map((r) => r.peakKb))])) as Record<Program, number>;
-    const emptyMs = (name: Program) => median(empties[name].map((r) => r.ms));
+    const empty = await alternated(0, emptyRounds);
     for (const [name, face] of [["cohorts", "pulumi-audience"], ["native", "pulumi-audience/native"]] as const) {
       rows.push({
-        what: `program start, importing ${face}`, measured: "a program declaring nothing (wall time)", unit: "ms", value: emptyMs(name),
-        baseline: emptyMs("bare"), baselineWhat: `the same program importing @pulumi/pulumi alone (median of ${emptyRounds})`, ratio: emptyMs(name) / emptyMs("bare"), goal: "report",
+        what: `program start, importing ${face}`, measured: "a program declaring nothing (wall time)", unit: "ms", value: empty.ms(name),
+        baseline: empty.ms("bare"), baselineWhat: `the same program importing @pulumi/pulumi alone (median of ${emptyRounds})`, ratio: empty.ms(name) / empty.ms("bare"), goal: "report",
       });
     }
     for (const count of quick ? [500] : [500, 5000]) {
-      const runs = Object.fromEntries(names.map((name) => [name, [] as { ms: number; peakKb: number }[]])) as Record<Program, { ms: number; peakKb: number }[]>;
-      for (let round = 0; round < rounds; round++) {
-        for (const name of names) runs[name].push(await run(programs[name], count));
-      }
-      const ms = (name: Program) => median(runs[name].map((r) => r.ms));
-      const perResource = (name: Program) => (median(runs[name].map((r) => r.peakKb)) - empty[name]) / 1024 / count;
+      const { ms, peakKb } = await alternated(count, rounds);
+      const perResource = (name: Program) => (peakKb(name) - empty.peakKb(name)) / 1024 / count;
       const baselineWhat = `the same number of a bare one-output resource (median of ${rounds})`;
       for (const [name, face] of [["cohorts", "cohorts"], ["native", "native cohorts (pulumi-audience/native)"]] as const) {
         const what = `program floor, ${count.toLocaleString("en-US")} ${face}`;
