@@ -6,7 +6,7 @@ import { z } from "zod";
 import { KIND_KEY, readBackOutputKeys } from "pulumi-audience/provider";
 import { isObject } from "pulumi-audience/sdk/contract";
 import { PassphraseCrypter } from "../../engine/secrets.ts";
-import { derivedNames, providerFamilies, type ProviderFamily } from "../../runtime/families/index.ts";
+import { derivedNames, perFamily, providerFamilies, type ProviderFamily } from "../../runtime/families/index.ts";
 import { DYNAMIC_TYPE_PREFIX } from "../../runtime/markers.ts";
 import { SECRET_SIG, SIG_KEY } from "../../protocol/markers.ts";
 
@@ -224,14 +224,9 @@ function familyOfEntry(raw: Props): ProviderFamily | undefined {
 /** What a resource of a family that derives nothing made: one shared empty map. */
 const NOTHING_MADE: ReadonlyMap<string, ReadonlySet<string>> = new Map();
 
-const holdersOf = new WeakMap<ProviderFamily, readonly string[]>();
-
 /** The top-level members that hold a family's secret outputs (one list per family). */
-function secretHolders(providerFamily: ProviderFamily): readonly string[] {
-  let holders = holdersOf.get(providerFamily);
-  if (!holders) holdersOf.set(providerFamily, (holders = providerFamily.secretOutputs.map((path) => path.split(".")[0]!)));
-  return holders;
-}
+const secretHolders: (providerFamily: ProviderFamily) => readonly string[] =
+  perFamily((providerFamily) => providerFamily.secretOutputs.map((path) => path.split(".")[0]!));
 
 /**
  * A state's resources, each keeping its inputs and of its outputs only what the comparison reads first: the

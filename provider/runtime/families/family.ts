@@ -107,6 +107,16 @@ export function derivedNames(made: Iterable<{ providerFamily: ProviderFamily; ou
   return names;
 }
 
+/** `derive` made a function that computes each family's value once, on first use, and answers it after. */
+export function perFamily<T>(derive: (providerFamily: ProviderFamily) => T): (providerFamily: ProviderFamily) => T {
+  const kept = new WeakMap<ProviderFamily, { value: T }>();
+  return (providerFamily) => {
+    let entry = kept.get(providerFamily);
+    if (!entry) kept.set(providerFamily, (entry = { value: derive(providerFamily) }));
+    return entry.value;
+  };
+}
+
 /** A provider family from a contract family: secret outputs are the contract's secret paths in camelCase. */
 export function defineProviderFamily(family: FamilyDef, extras: FamilyExtras = {}): ProviderFamily {
   const secretOutputs = [...new Set(family.secrets.map((path) => path.split(".").map(camelKey).join(".")))];

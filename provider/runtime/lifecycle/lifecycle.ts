@@ -5,7 +5,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import {
   accountFeatureErrors, camelKey, families, fromWire, id as serviceId, jsonEqual, mergePatch, toWire, validate, type AccountFeature, type FamilyDef,
 } from "pulumi-audience/sdk/contract";
-import { derivedNames, familyOf, providerFamilies, type ProviderFamily } from "../families/index.ts";
+import { derivedNames, familyOf, perFamily, providerFamilies, type ProviderFamily } from "../families/index.ts";
 import { createOnce, unlessUnknown } from "./ambiguous.ts";
 import { controlsSchema, CONTROL_KEYS, CREATE_STARTED_KEY, DEFAULT_WAIT_TIMEOUT_SECONDS, KIND_KEY, PROVIDER_KEY, STEP_TIMEOUT_KEY, type Controls } from "./controls.ts";
 import type { AccountProblem } from "./config-check.ts";
@@ -168,14 +168,9 @@ export function readInputs(props: Props, response: Props): Props {
   return inputsRead(split(props), response);
 }
 
-const readBackKeys = new WeakMap<ProviderFamily, readonly string[]>();
-
 /** The recorded outputs `readsBack` reads: the controls and the family's extra inputs (one list per family). */
-export function readBackOutputKeys(providerFamily: ProviderFamily): readonly string[] {
-  let keys = readBackKeys.get(providerFamily);
-  if (!keys) readBackKeys.set(providerFamily, (keys = [...CONTROL_KEYS, ...providerFamily.extraInputs]));
-  return keys;
-}
+export const readBackOutputKeys: (providerFamily: ProviderFamily) => readonly string[] =
+  perFamily((providerFamily) => [...CONTROL_KEYS, ...providerFamily.extraInputs]);
 
 /**
  * True when `read` over recorded `outputs` and `inputs` would give back exactly `inputs` from `response`, decided
