@@ -14,7 +14,7 @@ import type { ResourceCalls } from "../provider/engine/provider-host.ts";
 import { PassphraseCrypter } from "../provider/engine/secrets.ts";
 import { Snapshot } from "../provider/engine/snapshot.ts";
 import { makeUrn, STACK_TYPE } from "../provider/engine/urn.ts";
-import { PROVIDER_MODULE } from "../provider/runtime/resources/shim.ts";
+import { providerModule } from "../provider/runtime/resources/shim.ts";
 import type { PropertyMap } from "../provider/protocol/values.ts";
 
 export interface EngineMemory {
@@ -54,10 +54,10 @@ const provider: ResourceCalls = {
 } as unknown as ResourceCalls;
 
 function registration(i: number, stackUrn: string): Registration {
-  const inputs: PropertyMap = { __kind: copy("cohorts"), __provider: copy(PROVIDER_MODULE), deletionMode: copy("delete"), name: copy(`cohort ${i}`), explore: false };
+  const inputs: PropertyMap = { __provider: copy(providerModule("cohorts")), deletionMode: copy("delete"), name: copy(`cohort ${i}`), explore: false };
   return {
     type: copy(TYPE), name: copy(`cohort-${i}`), parent: copy(stackUrn), custom: true, inputs, dependencies: [],
-    propertyDependencies: { __kind: [], __provider: [], deletionMode: [], name: [] }, provider: "", ignoreChanges: [], replaceOnChanges: [],
+    propertyDependencies: { __provider: [], deletionMode: [], name: [] }, provider: "", ignoreChanges: [], replaceOnChanges: [],
     additionalSecretOutputs: [], aliasUrns: [], importId: "", sourcePosition: copy(`project:///index.ts#2,${i % 80}`),
   };
 }

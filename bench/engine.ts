@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Snapshot } from "../provider/engine/snapshot.ts";
 import { urnName } from "../provider/engine/urn.ts";
-import { PROVIDER_MODULE } from "../provider/runtime/resources/shim.ts";
+import { providerModule } from "../provider/runtime/resources/shim.ts";
 import type { EngineMemory } from "./engine-memory.ts";
 import { atMost, ensureBuilt, median, ROOT, startChild, type Bench, type Row } from "./measure.ts";
 import type { EmulatorReady } from "./service.ts";
@@ -40,8 +40,8 @@ for (let i = 0; i < Number(process.env["BENCH_COUNT"]); i++) new pulumi.CustomRe
   // What a Cohort registers (its type, inputs and provider shim), without the outputs the class declares: the
   // Pulumi runtime's own floor per resource, served by the engine and the service as a cohort is.
   plain: `import * as pulumi from "@pulumi/pulumi";
-const shim = ${JSON.stringify(PROVIDER_MODULE)};
-for (let i = 0; i < Number(process.env["BENCH_COUNT"]); i++) new pulumi.CustomResource("pulumi-nodejs:dynamic/audience:Cohort", \`cohort-\${i}\`, { name: \`cohort \${i}\`, deletionMode: "delete", __kind: "cohorts", __provider: shim });
+const shim = ${JSON.stringify(providerModule("cohorts"))};
+for (let i = 0; i < Number(process.env["BENCH_COUNT"]); i++) new pulumi.CustomResource("pulumi-nodejs:dynamic/audience:Cohort", \`cohort-\${i}\`, { name: \`cohort \${i}\`, deletionMode: "delete", __provider: shim });
 `,
 };
 

@@ -3,7 +3,7 @@
 // call through the same host; and the service requests each operation sends.
 import { DynamicProviderHost } from "../provider/engine/provider-host.ts";
 import type { PropertyMap } from "../provider/protocol/values.ts";
-import { PROVIDER_MODULE } from "../provider/runtime/resources/shim.ts";
+import { providerModule } from "../provider/runtime/resources/shim.ts";
 import { atMost, median, ROOT, startChild, type Bench, type Row } from "./measure.ts";
 import type { EmulatorReady } from "./service.ts";
 
@@ -39,7 +39,7 @@ export const provider: Bench = {
     try {
       await host.configure({});
       const inputsOf = (name: string, bare: boolean): PropertyMap =>
-        bare ? { name, __provider: BARE_PROVIDER } : { name, deletionMode: "delete", __kind: "cohorts", __provider: PROVIDER_MODULE };
+        bare ? { name, __provider: BARE_PROVIDER } : { name, deletionMode: "delete", __provider: providerModule("cohorts") };
 
       /** One create, read, update and delete; answers each one's ms. */
       const lifecycle = async (i: number, bare: boolean) => {

@@ -10,10 +10,10 @@ import type { EngineExtension } from "../engine/extension.ts";
 import type { PluginLaunch } from "../engine/plugin-host.ts";
 import { InProcessProvider } from "../engine/in-process-provider.ts";
 import type { PropertyMap } from "../protocol/values.ts";
-import { CREATE_STARTED_KEY, KIND_KEY, STEP_TIMEOUT_KEY, type Controls } from "../runtime/lifecycle/controls.ts";
+import { CREATE_STARTED_KEY, STEP_TIMEOUT_KEY, type Controls } from "../runtime/lifecycle/controls.ts";
 import { PACKAGE } from "../runtime/markers.ts";
 import { PROVIDER_KEY } from "../protocol/markers.ts";
-import { EARLIER_PROVIDER_MODULES, isPackageShim, PROVIDER_MODULE } from "../runtime/resources/shim.ts";
+import { EARLIER_PROVIDER_MODULES, familyNamed, isPackageShim, SHIM_BODY } from "../runtime/resources/shim.ts";
 
 /** The input by which a resource takes over an existing one instead of creating it. */
 const ADOPT_KEY: keyof Controls = "adoptId";
@@ -31,9 +31,9 @@ export function faithfulRun(faithful: boolean | undefined, env: NodeJS.ProcessEn
   return faithful ?? /^(1|true)$/i.test(env["AUDIENCE_FAITHFUL"] ?? "");
 }
 
-/** This package's resources: dynamic ones carry the family marker, native ones have the plugin's types. */
+/** This package's resources: dynamic ones name their family (by marker or shim), native ones have the plugin's types. */
 function ours(type: string, inputs: PropertyMap): boolean {
-  return KIND_KEY in inputs || type.startsWith(`${PACKAGE}:`);
+  return familyNamed(inputs) !== undefined || type.startsWith(`${PACKAGE}:`);
 }
 
 type LifecycleModules = Promise<[typeof import("../runtime/lifecycle/hosted.ts"), typeof import("../runtime/lifecycle/settings.ts")]>;
@@ -44,8 +44,11 @@ export function loadInProcessModules(): LifecycleModules {
   return (lifecycleModules ??= Promise.all([import("../runtime/lifecycle/hosted.ts"), import("../runtime/lifecycle/settings.ts")]));
 }
 
-/** The shim texts as a state file spells them (JSON strings): a resource carrying one is served in process. */
-const SHIMS_IN_STATE = [PROVIDER_MODULE, ...EARLIER_PROVIDER_MODULES].map((text) => JSON.stringify(text));
+/**
+ * The shim texts as a state file spells them (JSON strings, without their opening quote, which a family's shim has
+ * before its first line): a resource carrying one is served in process.
+ */
+const SHIMS_IN_STATE = [SHIM_BODY, ...EARLIER_PROVIDER_MODULES].map((text) => JSON.stringify(text).slice(1));
 
 /** Whether the state file at `path` holds a resource served in process: read until one is found. */
 export async function stateServedInProcess(path: string): Promise<boolean> {
@@ -110,7 +113,7 @@ export function audienceExtension({ faithful }: { faithful: boolean }): EngineEx
   return {
     ...base,
     decorateCreate: (type, inputs, startedAt) => (ours(type, inputs) ? { ...inputs, [CREATE_STARTED_KEY]: startedAt } : inputs),
-    stepTimeout: (inputs, seconds) => (KIND_KEY in inputs ? { ...inputs, [STEP_TIMEOUT_KEY]: seconds } : inputs),
+    stepTimeout: (inputs, seconds) => (familyNamed(inputs) !== undefined ? { ...inputs, [STEP_TIMEOUT_KEY]: seconds } : inputs),
     inProcess: {
       serves: servedInProcess,
       start: ({ config, env, log, signal }) => inProcessProvider({

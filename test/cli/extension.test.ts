@@ -5,9 +5,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { audienceExtension, faithfulRun, stateServedInProcess } from "../../provider/cli/extension.ts";
-import { EARLIER_PROVIDER_MODULES, PROVIDER_MODULE } from "../../provider/runtime/resources/shim.ts";
+import { EARLIER_PROVIDER_MODULES, providerModule } from "../../provider/runtime/resources/shim.ts";
 
-const dynamicCohort = { name: "c", __kind: "cohorts", __provider: PROVIDER_MODULE };
+/** A dynamic cohort as the program registers it (its shim names its family), and as check records it. */
+const registeredCohort = { name: "c", __provider: providerModule("cohorts") };
+const dynamicCohort = { ...registeredCohort, __kind: "cohorts" };
 const nativeCohort = { name: "c" };
 const foreign = { name: "note", __provider: "exports.handler = () => ({});" };
 
@@ -22,6 +24,7 @@ describe("the audience extension", () => {
 
   it("tells this package's resumed creates when the earlier one began, and nobody else's", () => {
     expect(extension.decorateCreate?.("pulumi-nodejs:dynamic/audience:Cohort", dynamicCohort, 1234)).toEqual({ ...dynamicCohort, __createStartedAt: 1234 });
+    expect(extension.decorateCreate?.("pulumi-nodejs:dynamic/audience:Cohort", registeredCohort, 1234)).toEqual({ ...registeredCohort, __createStartedAt: 1234 });
     expect(extension.decorateCreate?.("audience:index:Cohort", nativeCohort, 1234)).toEqual({ ...nativeCohort, __createStartedAt: 1234 });
     expect(extension.decorateCreate?.("pulumi-nodejs:dynamic:Resource", foreign, 1234)).toEqual(foreign);
   });
@@ -33,6 +36,8 @@ describe("the audience extension", () => {
 
   it("serves this package's dynamic resources in process, others through the host", () => {
     expect(extension.inProcess?.serves(dynamicCohort)).toBe(true);
+    expect(extension.inProcess?.serves(registeredCohort)).toBe(true);
+    expect(extension.inProcess?.serves({ ...registeredCohort, __provider: `// changed\n${registeredCohort.__provider}` })).toBe(false);
     expect(extension.inProcess?.serves(foreign)).toBe(false);
   });
 
@@ -63,14 +68,16 @@ describe("before a refresh or a destroy", () => {
   it("finds a resource served in process in a state, by this version's shim or an earlier one", async () => {
     expect(await stateServedInProcess(state("current", [{ outputs: foreign }, { outputs: dynamicCohort }]))).toBe(true);
     expect(await stateServedInProcess(state("earlier", [{ outputs: { ...dynamicCohort, __provider: EARLIER_PROVIDER_MODULES[0] } }]))).toBe(true);
+    expect(await stateServedInProcess(state("previous", [{ outputs: { ...dynamicCohort, __provider: EARLIER_PROVIDER_MODULES.at(-1) } }]))).toBe(true);
     expect(await stateServedInProcess(state("foreign", [{ outputs: foreign }, { outputs: nativeCohort }]))).toBe(false);
     expect(await stateServedInProcess(join(dir, "none.json"))).toBe(false);
   });
 
   it("finds a shim the file's reading cuts in two", async () => {
-    // The shim's text begins 10 bytes before the first MiB, where the first read ends.
-    const before = `{"padding":"","resources":[{"outputs":{"__provider":`.length;
-    expect(await stateServedInProcess(state("cut", [{ outputs: { __provider: PROVIDER_MODULE } }], "x".repeat((1 << 20) - 10 - before)))).toBe(true);
+    // The shim's text after the line naming its family begins 10 bytes before the first MiB, where the first read ends.
+    const shim = providerModule("cohorts");
+    const before = `{"padding":"","resources":[{"outputs":{"__provider":`.length + JSON.stringify(shim.slice(0, shim.indexOf("\n") + 1)).length - 1;
+    expect(await stateServedInProcess(state("cut", [{ outputs: { __provider: shim } }], "x".repeat((1 << 20) - 10 - before)))).toBe(true);
   });
 
   it("is CLI-faithful as the flag says, else as AUDIENCE_FAITHFUL says", () => {

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadState } from "../../provider/cli/drift/states.ts";
 import { familyOf } from "../../provider/runtime/families/index.ts";
+import { providerModule } from "../../provider/runtime/resources/shim.ts";
 
 let dir: string;
 beforeAll(async () => {
@@ -47,5 +48,15 @@ describe("what a state's resource keeps", () => {
     expect(leads!.recorded).toEqual({ deletionMode: "archive" });
     expect(await leads!.outputs()).toEqual(outputs);
     expect(leads!.key).toBe("cohorts\0id-leads");
+  });
+});
+
+describe("a resource whose inputs name its family by their shim alone", () => {
+  it("is this provider's (a program's `.get()` records the inputs it registered: no `__kind`)", async () => {
+    const file = join(dir, "read.json");
+    const read = { ...resource("cohorts", "seen"), inputs: { __provider: providerModule("cohorts") }, external: true };
+    await writeFile(file, JSON.stringify({ version: 3, deployment: { resources: [read] } }));
+    const [seen] = (await loadState(file, undefined)).resources;
+    expect([seen?.collection, seen?.external]).toEqual(["cohorts", true]);
   });
 });

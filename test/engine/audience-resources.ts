@@ -1,11 +1,11 @@
 // This package's resource classes (`pulumi-audience`) for programs of the in-process runtime: a registration carries
-// what the class registers (type token, family marker, `__provider` shim, credentials secret, the family's secret
+// what the class registers (type token, the family's `__provider` shim, credentials secret, the family's secret
 // outputs), so the engine serves it in process as it serves a real program's.
 import type { Collection } from "pulumi-audience/sdk/contract";
-import { KIND_KEY, PROVIDER_KEY } from "../../provider/runtime/lifecycle/controls.ts";
+import { PROVIDER_KEY } from "../../provider/runtime/lifecycle/controls.ts";
 import { dynamicType } from "../../provider/runtime/markers.ts";
 import { registration } from "../../provider/runtime/resources/resource.ts";
-import { PROVIDER_MODULE } from "../../provider/runtime/resources/shim.ts";
+import { providerModule } from "../../provider/runtime/resources/shim.ts";
 import { isSecret, makeSecret, UNKNOWN, type Value } from "../../provider/protocol/values.ts";
 import type { MonitorClient, Registered, ResourceOptions } from "./in-process-runtime.ts";
 
@@ -28,7 +28,7 @@ export function audienceResource(monitor: MonitorClient, collection: Collection,
   }
   const type = dynamicType(className);
   const given = opts.additionalSecretOutputs ? { additionalSecretOutputs: opts.additionalSecretOutputs } : {};
-  return monitor.registerResource(type, name, true, { ...inputs, [KIND_KEY]: collection, [PROVIDER_KEY]: PROVIDER_MODULE }, { ...opts, additionalSecretOutputs: additionalSecretOutputs(given) });
+  return monitor.registerResource(type, name, true, { ...inputs, [PROVIDER_KEY]: providerModule(collection) }, { ...opts, additionalSecretOutputs: additionalSecretOutputs(given) });
 }
 
 /** A registered resource's id as the program sees it: unknown until the resource exists (a create in a preview). */

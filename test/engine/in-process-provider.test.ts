@@ -7,7 +7,7 @@ import { inProcessProvider, servedInProcess } from "../../provider/cli/extension
 import { DynamicProviders, InProcessProvider } from "../../provider/engine/in-process-provider.ts";
 import { DynamicProviderHost, ResourceInitFailedError, type ResourceCalls } from "../../provider/engine/provider-host.ts";
 import type { PropertyMap } from "../../provider/protocol/values.ts";
-import { EARLIER_PROVIDER_MODULES, PROVIDER_MODULE } from "../../provider/runtime/resources/shim.ts";
+import { EARLIER_PROVIDER_MODULES, providerModule } from "../../provider/runtime/resources/shim.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const URN = "urn:pulumi:dev::parity::pulumi-nodejs:dynamic/audience:Cohort::c";
@@ -30,7 +30,8 @@ afterAll(async () => {
   await emulator?.close();
 });
 
-const cohort = (extra: PropertyMap = {}): PropertyMap => ({ name: "Parity", streamName: "transactions", minCount: 2, deletionMode: "delete", __kind: "cohorts", __provider: PROVIDER_MODULE, ...extra });
+/** A cohort as the program registers it: its family named by its shim alone. */
+const cohort = (extra: PropertyMap = {}): PropertyMap => ({ name: "Parity", streamName: "transactions", minCount: 2, deletionMode: "delete", __provider: providerModule("cohorts"), ...extra });
 
 /** What differs between two resources of the same inputs: their identity and times. */
 function comparable(outputs: PropertyMap): PropertyMap {
@@ -47,12 +48,13 @@ describe("this package's resources in the engine's process", { timeout: 60_000 }
 
     const [hostChecked, ownChecked] = await both((p) => p.check(URN, {}, cohort()));
     expect(ownChecked).toEqual(hostChecked);
-    expect(ownChecked.inputs["__provider"]).toBe(PROVIDER_MODULE);
+    // Check records the family the shim names, as earlier versions' programs registered it.
+    expect(ownChecked.inputs).toMatchObject({ __kind: "cohorts", __provider: providerModule("cohorts") });
 
     const [hostMade, ownMade] = await both((p) => p.create(URN, hostChecked.inputs));
     expect(ownMade.id).not.toBe(hostMade.id);
     expect(comparable(ownMade.outputs)).toEqual(comparable(hostMade.outputs));
-    expect(ownMade.outputs["__provider"]).toBe(PROVIDER_MODULE);
+    expect(ownMade.outputs).toMatchObject({ __kind: "cohorts", __provider: providerModule("cohorts") });
 
     const renamed = (await own.check(URN, ownChecked.inputs, cohort({ name: "Parity 2" }))).inputs;
     for (const news of [ownChecked.inputs, renamed]) {
@@ -81,7 +83,7 @@ describe("this package's resources in the engine's process", { timeout: 60_000 }
     const { id: members } = (await own.create(URN, (await own.check(URN, {}, cohort({ name: "Members" }))).inputs));
     const scope = (await own.check(SCOPE_URN, {}, {
       name: "Broken", population: { cohortIds: [members] }, payload: { cohortIds: [members] }, preview: true, waitFor: "ready", waitTimeoutSeconds: 30,
-      __kind: "scopes", __provider: PROVIDER_MODULE,
+      __provider: providerModule("scopes"),
     })).inputs;
     const failing = own.create(SCOPE_URN, scope).catch((e: unknown) => e);
     const advance = async () => {
@@ -101,7 +103,7 @@ describe("this package's resources in the engine's process", { timeout: 60_000 }
     expect(error.message).toMatch(/cohort has no members/);
     expect(error.id).toMatch(/^[0-9a-f-]{36}$/);
     expect(error.reasons.join()).toMatch(/cohort has no members/);
-    expect(error.outputs).toMatchObject({ __provider: PROVIDER_MODULE, __kind: "scopes", status: "error", name: "Broken" });
+    expect(error.outputs).toMatchObject({ __provider: providerModule("scopes"), __kind: "scopes", status: "error", name: "Broken" });
   });
 
   it("routes by the provider a resource records: this package's shim in process, any other to the host", async () => {
@@ -127,8 +129,8 @@ describe("this package's resources in the engine's process", { timeout: 60_000 }
   it("serves a resource whose state an earlier version wrote (its older __provider text) in process too", async () => {
     expect(EARLIER_PROVIDER_MODULES.length).toBeGreaterThan(0);
     for (const earlier of EARLIER_PROVIDER_MODULES) {
-      expect(earlier).not.toBe(PROVIDER_MODULE);
-      expect(servedInProcess(cohort({ __provider: earlier }))).toBe(true);
+      expect(earlier).not.toBe(providerModule("cohorts"));
+      expect(servedInProcess(cohort({ __kind: "cohorts", __provider: earlier }))).toBe(true);
     }
     // Read and delete of such a resource reach the service from this process.
     const [earlier] = EARLIER_PROVIDER_MODULES;

@@ -151,7 +151,8 @@ it("a journal cut at every record boundary and at random bytes replays into an u
     writeFileSync(`${statePath}.journal`, journal.subarray(0, cut));
 
     const { events } = await upInProcess({ statePath, project, registrations, outputs, env: { AUDIENCE_BASE_URL: base, AUDIENCE_API_KEY: apiKey } });
-    const torn = !boundaries.includes(cut);
+    // A cut just before a record's newline leaves that record whole: it is replayed, and nothing is reported torn.
+    const torn = !boundaries.includes(cut) && !boundaries.includes(cut + 1);
     const failed = events.filter((e) => e.kind === "step" && e.phase === "failed");
     expect(failed, `cut at byte ${cut}`).toEqual([]);
     if (torn) expect(events.some((e) => e.kind === "diagnostic" && e.message.includes("was cut short by a crash")), `cut at byte ${cut}`).toBe(true);

@@ -24,7 +24,7 @@ describe("a stack made in dynamic mode, moved to native mode", () => {
     const cohorts = (await world.api.get<{ id: string; name: string }[]>("/v1/cohorts")).body;
     const leads = cohorts.find((c) => c.name === "Leads")!.id;
     const program = { name: "Pipeline", population: { cohortIds: [leads] }, payload: { cohortIds: [leads] }, preview: true };
-    const dynamicInputs = (await host.check({}, { ...program, __provider: await serializedProvider(), __kind: "scopes" })).inputs;
+    const dynamicInputs = (await host.check({}, { ...program, __provider: serializedProvider("scopes") })).inputs;
     const made = await host.create(dynamicInputs);
     expect(made.properties).toHaveProperty("__provider");
 

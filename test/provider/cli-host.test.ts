@@ -10,7 +10,7 @@ import { startEmulator, type RunningEmulator } from "pulumi-audience/emulator";
 import { inProcessProvider } from "../../provider/cli/extension.ts";
 import type { InProcessProvider } from "../../provider/engine/in-process-provider.ts";
 import type { PropertyMap } from "../../provider/protocol/values.ts";
-import { EARLIER_PROVIDER_MODULES, PROVIDER_MODULE } from "../../provider/runtime/resources/shim.ts";
+import { EARLIER_PROVIDER_MODULES, providerModule } from "../../provider/runtime/resources/shim.ts";
 import { CliHost, PINNED_NODE_DIR, program, removeTemporaries, type Program } from "./installed.ts";
 
 const URN = "urn:pulumi:dev::installed-program::pulumi-nodejs:dynamic/audience:Cohort::c";
@@ -38,8 +38,13 @@ const CONDITIONS: Condition[] = [
   { name: "package missing", path: `${PINNED_NODE_DIR}:/usr/bin:/bin`, installed: false, works: false, fix: "To fix: npm install pulumi-audience there" },
 ];
 
-const SHIMS = { current: PROVIDER_MODULE, previous: EARLIER_PROVIDER_MODULES.at(-1)!, first: EARLIER_PROVIDER_MODULES[0]! };
-type Shim = keyof typeof SHIMS;
+/** What a program of each version registers beside a cohort's members: the current one names the family by its shim. */
+const SHIMS: Record<string, PropertyMap> = {
+  current: { __provider: providerModule("cohorts") },
+  previous: { __kind: "cohorts", __provider: EARLIER_PROVIDER_MODULES.at(-1)! },
+  first: { __kind: "cohorts", __provider: EARLIER_PROVIDER_MODULES[0]! },
+};
+type Shim = "current" | "previous" | "first";
 
 let emulator: RunningEmulator;
 let creator: InProcessProvider;
@@ -69,7 +74,7 @@ function config(): Record<string, unknown> {
   return { "audience:apiKey": emulator.apiKey, "audience:baseUrl": `${emulator.url}/v1` };
 }
 
-const cohort = (shim: string, extra: PropertyMap = {}): PropertyMap => ({ name: "Installed", streamName: "transactions", minCount: 2, deletionMode: "delete", __kind: "cohorts", __provider: shim, ...extra });
+const cohort = (shim: PropertyMap, extra: PropertyMap = {}): PropertyMap => ({ name: "Installed", streamName: "transactions", minCount: 2, deletionMode: "delete", ...shim, ...extra });
 
 async function service(method: string, id: string, body?: unknown): Promise<{ status: number; name?: string }> {
   const response = await fetch(`${emulator.url}/v1/cohorts/${id}`, {
@@ -81,8 +86,8 @@ async function service(method: string, id: string, body?: unknown): Promise<{ st
   return { status: response.status, ...(answer.name !== undefined ? { name: answer.name } : {}) };
 }
 
-/** A live resource as a state records it, with `shim` as its `__provider`. */
-async function liveResource(shim: string, name: string): Promise<{ id: string; outputs: PropertyMap }> {
+/** A live resource as a state records it, registered with `shim`'s markers. */
+async function liveResource(shim: PropertyMap, name: string): Promise<{ id: string; outputs: PropertyMap }> {
   const { inputs } = await creator.check(URN, {}, cohort(shim, { name }));
   return creator.create(URN, inputs);
 }
@@ -106,7 +111,7 @@ async function attempt(dir: string, call: () => Promise<boolean>): Promise<Outco
 }
 
 /** Every operation in one host process, in the order an `up`, a `refresh` and a `destroy` reach them. */
-async function operations(host: CliHost, shim: string, dir: string, label: string): Promise<Record<Operation, Outcome>> {
+async function operations(host: CliHost, shim: PropertyMap, dir: string, label: string): Promise<Record<Operation, Outcome>> {
   const live = await liveResource(shim, `Live ${label}`);
   const outcomes = {} as Record<Operation, Outcome>;
   // The host calls the shim's configure with its first resource call.
@@ -139,7 +144,7 @@ describe("the dynamic-provider host as the Pulumi CLI runs it, on the package in
         const host = await CliHost.launch({ program: target, path: condition.path, ...(condition.nodeOptions ? { nodeOptions: condition.nodeOptions } : {}), config: config() });
         try {
           failures.length = 0;
-          const outcomes = await operations(host, SHIMS[shim], target.dir, `${condition.name} ${shim}`);
+          const outcomes = await operations(host, SHIMS[shim]!, target.dir, `${condition.name} ${shim}`);
           table.push({ condition: condition.name, shim, outcomes });
           if (shim !== "first") {
             const expected = condition.works ? "works" : "loud";
@@ -162,7 +167,7 @@ describe("the dynamic-provider host as the Pulumi CLI runs it, on the package in
     const target = await program({ installed: false });
     const host = await CliHost.launch({ program: target, path: `${PINNED_NODE_DIR}:/usr/bin:/bin`, config: config() });
     try {
-      const live = await liveResource(PROVIDER_MODULE, "Recovered");
+      const live = await liveResource(SHIMS["current"]!, "Recovered");
       await expect(host.delete(live.id, URN, live.outputs)).rejects.toSatisfy((e: unknown) => isLoud(e, target.dir));
       await expect(host.read(live.id, URN, live.outputs)).rejects.toSatisfy((e: unknown) => isLoud(e, target.dir));
       expect((await service("GET", live.id)).status).toBe(200);
@@ -171,6 +176,26 @@ describe("the dynamic-provider host as the Pulumi CLI runs it, on the package in
       expect((await host.read(live.id, URN, live.outputs)).outputs["name"]).toBe("Recovered");
       await host.delete(live.id, URN, live.outputs);
       expect((await service("GET", live.id)).status).toBe(404);
+    } finally {
+      await host.close();
+    }
+  });
+  it("one host serves two families through their own shims at once: the installed provider they share keeps its configuration", async () => {
+    const target = programs.get(true)!;
+    const host = await CliHost.launch({ program: target, path: `${PINNED_NODE_DIR}:/usr/bin:/bin`, config: config() });
+    try {
+      const hook = { url: "https://hooks.example.com/installed", enabledEvents: ["resource.errored"], __provider: providerModule("webhook_endpoints") };
+      const [cohortMade, hookMade] = await Promise.all([
+        host.check(URN, {}, cohort(SHIMS["current"]!)).then(({ inputs }) => host.create(URN, inputs)),
+        host.check(URN.replace(":Cohort::", ":WebhookEndpoint::"), {}, hook).then(({ inputs }) => host.create(URN.replace(":Cohort::", ":WebhookEndpoint::"), inputs)),
+      ]);
+      expect(cohortMade.outputs).toMatchObject({ __kind: "cohorts", __provider: providerModule("cohorts"), name: "Installed" });
+      expect(hookMade.outputs).toMatchObject({ __kind: "webhook_endpoints", __provider: providerModule("webhook_endpoints"), url: hook.url });
+      expect((await service("GET", cohortMade.id)).status).toBe(200);
+      const listed = await fetch(`${emulator.url}/v1/webhook_endpoints/${hookMade.id}`, { headers: { authorization: `Bearer ${emulator.apiKey}` } });
+      expect(listed.status).toBe(200);
+      await Promise.all([host.delete(cohortMade.id, URN, cohortMade.outputs), host.delete(hookMade.id, URN, hookMade.outputs)]);
+      expect((await service("GET", cohortMade.id)).status).toBe(404);
     } finally {
       await host.close();
     }

@@ -18,7 +18,8 @@ beforeAll(async () => {
   world = await startWorld();
   const resources: Props[] = [];
   const declare = async (name: string, type: string, collection: string, inputs: Props) => {
-    const full = world.inputs(collection, inputs);
+    // What the Pulumi CLI records: check's inputs (the family the shim names recorded as `__kind`).
+    const { inputs: full } = await world.host.check({}, world.inputs(collection, inputs));
     const created = await world.host.create(full);
     resources.push({ urn: `urn:pulumi:dev::drifty::pulumi-nodejs:dynamic/audience:${type}::${name}`, type: `pulumi-nodejs:dynamic/audience:${type}`, id: created.id, inputs: full, outputs: created.properties });
     return created.id;

@@ -10,7 +10,7 @@ import { inProcessProvider } from "../../provider/cli/extension.ts";
 import type { InProcessProvider } from "../../provider/engine/in-process-provider.ts";
 import { DynamicProviderHost, ResourceInitFailedError, type ResourceCalls } from "../../provider/engine/provider-host.ts";
 import type { PropertyMap } from "../../provider/protocol/values.ts";
-import { PROVIDER_MODULE } from "../../provider/runtime/resources/shim.ts";
+import { providerModule } from "../../provider/runtime/resources/shim.ts";
 
 export const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const NODE = process.execPath;
@@ -48,9 +48,9 @@ export function runNode(file: string, env: NodeJS.ProcessEnv = {}): Promise<stri
   });
 }
 
-/** The `__provider` a resource records. */
-export async function serializedProvider(): Promise<string> {
-  return PROVIDER_MODULE;
+/** The `__provider` a resource of `collection` records. */
+export function serializedProvider(collection: string): string {
+  return providerModule(collection);
 }
 
 export interface ProviderHost {
@@ -190,8 +190,8 @@ export interface World {
   emulator: { url: string; apiKey: string };
   proxy: { url: string; requests: RecordedRequest[] };
   host: ProviderHost;
-  /** The serialized `__provider` shim. */
-  shim: string;
+  /** The serialized `__provider` shim of a family. */
+  shim: (collection: string) => string;
   /** Program inputs of a family: the resource's members plus what the resource class adds. */
   inputs(collection: string, props: Props): Props;
   /** The emulator's request log (service calls only), optionally since a sequence number. */
@@ -217,7 +217,6 @@ export async function startWorld(options: {
   const host = options.host === "process" ? await startProviderHost() : startInProcessHost();
   const extra = options.config ? await options.config({ url: emulator.url, proxyUrl: proxy.url }) : {};
   await host.configure({ "audience:apiKey": emulator.apiKey, "audience:baseUrl": proxy.url, ...extra });
-  const shim = await serializedProvider();
   const api = async (method: string, path: string, body?: unknown) => {
     const response = await fetch(`${emulator.url}${path}`, {
       method,
@@ -235,8 +234,8 @@ export async function startWorld(options: {
     emulator,
     proxy,
     host,
-    shim,
-    inputs: (collection, props) => ({ ...props, __kind: collection, __provider: shim }),
+    shim: serializedProvider,
+    inputs: (collection, props) => ({ ...props, __provider: serializedProvider(collection) }),
     serviceCalls,
     async mark() {
       const all = (await api("GET", "/_emulator/requests")) as { seq: number }[];

@@ -24,12 +24,12 @@ it("serves check, create, read, diff, update and delete through the shim, keepin
   const checked = await world.host.check({}, cohort("Through the host"));
   expect(checked.failures).toEqual([]);
   const created = await world.host.create(checked.inputs);
-  expect(created.properties).toMatchObject({ __provider: world.shim, __kind: "cohorts", name: "Through the host", minCount: 100 });
+  expect(created.properties).toMatchObject({ __provider: world.shim("cohorts"), __kind: "cohorts", name: "Through the host", minCount: 100 });
   const read = await world.host.read(created.id, created.properties);
-  expect(read).toMatchObject({ id: created.id, properties: { __provider: world.shim, minCount: 100 } });
+  expect(read).toMatchObject({ id: created.id, properties: { __provider: world.shim("cohorts"), minCount: 100 } });
   expect(await world.host.diff(created.id, created.properties, cohort("Through the host", 5))).toMatchObject({ changes: "some", replaces: [] });
   const updated = await world.host.update(created.id, created.properties, cohort("Through the host", 5));
-  expect(updated.properties).toMatchObject({ __provider: world.shim, minCount: 5 });
+  expect(updated.properties).toMatchObject({ __provider: world.shim("cohorts"), minCount: 5 });
   await world.host.delete(created.id, updated.properties);
   await expect(world.api("GET", `/cohorts/${created.id}`)).rejects.toThrow(/404/);
 });
@@ -47,7 +47,7 @@ it("carries a resource kept with init errors across the wire: its id, outputs an
   expect(error.message).toMatch(/still new after 0.5s/);
   expect(error.initFailed?.id).toMatch(/^[0-9a-f-]{36}$/);
   expect(error.initFailed?.reasons.join()).toMatch(/still new after 0.5s/);
-  expect(error.initFailed?.properties).toMatchObject({ __provider: world.shim, __kind: "scopes", status: "new" });
+  expect(error.initFailed?.properties).toMatchObject({ __provider: world.shim("scopes"), __kind: "scopes", status: "new" });
 });
 
 it("prints a warning as a `warning: ` line of its output when it reaches no engine", async () => {

@@ -120,7 +120,7 @@ describe("builds", () => {
     expect(error.initFailed?.id).toMatch(/^[0-9a-f-]{36}$/);
     expect(error.initFailed?.reasons.join()).toMatch(/cohort has no members/);
     // Kept with everything later steps need: the provider shim, the family, the service's answer.
-    expect(error.initFailed?.properties).toMatchObject({ __provider: world.shim, __kind: "scopes", status: "error", statusError: "cohort has no members", name: "Broken" });
+    expect(error.initFailed?.properties).toMatchObject({ __provider: world.shim("scopes"), __kind: "scopes", status: "error", statusError: "cohort has no members", name: "Broken" });
     const read = await world.host.read(error.initFailed!.id, error.initFailed!.properties);
     expect(read.id).toBe(error.initFailed!.id);
     // The next up retries the unfinished resource: with nothing to change, it fails again on the same build error

@@ -7,6 +7,9 @@ import { runNode, startWorld, type Props, type World } from "./harness.ts";
 const PROBE = fileURLToPath(new URL("./programs/shim-probe.ts", import.meta.url));
 const PROBE_KEY = "sk-probe-9f8e7d6c5b4a";
 
+/** The families the probe declares, by class name. */
+const FAMILIES: Record<string, string> = { Cohort: "cohorts", Connection: "connections", Scope: "scopes", Target: "targets" };
+
 interface Registration { type: string; name: string; provider: string; secretInputs: string[]; secretOutputs: string[]; request: string }
 
 describe("what a program records", () => {
@@ -27,16 +30,22 @@ describe("what a program records", () => {
     ]);
   });
 
-  it("records one small __provider, identical for every resource, holding no key", () => {
-    const providers = new Set(seen.map((r) => r.provider));
-    expect(providers.size).toBe(1);
-    const [shim] = [...providers];
-    // Every resource carries it through its registration, the engine's answer and the state: a few lines.
-    expect(shim!.length).toBeLessThan(500);
-    // It hands the host the installed package's provider for the project directory, loaded when first called.
-    expect(shim).toContain("const dir = process.cwd();");
-    expect(shim).toContain('require("module").createRequire(dir + "/")("pulumi-audience/load-provider").dynamicProvider(dir)');
-    for (const r of seen) expect(r.request).not.toContain(PROBE_KEY);
+  it("records one small __provider per family, naming its family, holding no key", () => {
+    const byType = new Map(seen.map((r) => [r.type, r.provider]));
+    expect(new Set(byType.values()).size).toBe(byType.size);
+    for (const [type, shim] of byType) {
+      // Every resource carries it through its registration, the engine's answer and the state: a few lines.
+      expect(shim.length).toBeLessThan(550);
+      // Its first line names the family, which the program registers no `__kind` for.
+      expect(shim.split("\n")[0]).toBe(`exports.kind = ${JSON.stringify(FAMILIES[type.slice(type.lastIndexOf(":") + 1)])};`);
+      // It hands the host the installed package's provider for the project directory, loaded when first called.
+      expect(shim).toContain("const dir = process.cwd();");
+      expect(shim).toContain('require("module").createRequire(dir + "/")("pulumi-audience/load-provider").dynamicProvider(dir)');
+    }
+    for (const r of seen) {
+      expect(r.request).not.toContain(PROBE_KEY);
+      expect(Object.keys(JSON.parse(r.request) as Props)).not.toContain("__kind");
+    }
   });
 
   it("keeps a connection's credential secret on its own, the members around it plain", () => {
@@ -81,6 +90,6 @@ describe("through the provider host", () => {
 
     const everything = JSON.stringify([created, read, updated]) + world.host.logs();
     expect(everything).not.toContain(world.emulator.apiKey);
-    expect(world.shim).not.toContain(world.emulator.apiKey);
+    expect(world.shim("connections")).not.toContain(world.emulator.apiKey);
   });
 });

@@ -8,6 +8,7 @@ import { isObject } from "pulumi-audience/sdk/contract";
 import { PassphraseCrypter } from "../../engine/secrets.ts";
 import { derivedNames, perFamily, providerFamilies, type ProviderFamily } from "../../runtime/families/index.ts";
 import { DYNAMIC_TYPE_PREFIX } from "../../runtime/markers.ts";
+import { familyNamed } from "../../runtime/resources/shim.ts";
 import { SECRET_SIG, SIG_KEY } from "../../protocol/markers.ts";
 
 
@@ -217,8 +218,8 @@ async function readDocument(file: string, passphrase: string | undefined): Promi
 /** The resource's family, when it is one of this provider's and the scan compares it. */
 function familyOfEntry(raw: Props): ProviderFamily | undefined {
   if (!String(raw.type).startsWith(DYNAMIC_TYPE_PREFIX) || typeof raw.id !== "string" || raw.id === "" || raw.delete === true) return undefined;
-  const collection = isObject(raw.inputs) ? raw.inputs[KIND_KEY] : undefined;
-  return typeof collection === "string" ? providerFamilies[collection] : undefined; // undefined: not a family of this provider (or a damaged entry)
+  const collection = isObject(raw.inputs) ? familyNamed(raw.inputs) : undefined;
+  return collection !== undefined ? providerFamilies[collection] : undefined; // undefined: not a family of this provider (or a damaged entry)
 }
 
 /** What a resource of a family that derives nothing made: one shared empty map. */
@@ -256,7 +257,9 @@ export async function loadState(file: string, passphrase: string | undefined): P
     const urn = String(raw.urn);
     const found = { secretPaths: [] as string[], sealed: [] as { path: string; reason: string }[] };
     const holders = secretHolders(providerFamily);
-    const inputs = reveal(raw.inputs ?? {}, "", found, open, holders) as Props;
+    const revealed = reveal(raw.inputs ?? {}, "", found, open, holders) as Props;
+    // Named by its shim alone (what a program registers, before check records `__kind`): compared as its family.
+    const inputs = KIND_KEY in revealed ? revealed : { ...revealed, [KIND_KEY]: providerFamily.family.collection };
     const outputs = isObject(raw.outputs) ? raw.outputs : {};
     const made = providerFamily.derives ? derivedNames([{ providerFamily, outputs: reveal(outputs, "", { secretPaths: [], sealed: [] }, open, holders) as Props }]) : NOTHING_MADE;
     const position = declaredAt(raw.sourcePosition, programDir);

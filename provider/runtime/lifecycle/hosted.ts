@@ -1,7 +1,10 @@
 // The one wiring of a host's lifecycle: its settings, a client per account, the check of each account's key, and
 // where its warnings and build statuses go. The dynamic entry, the plugin and the engine's in-process host use it.
 import { setTimeout as sleep } from "node:timers/promises";
+import { isDeepStrictEqual } from "node:util";
+import { familyNamed } from "../resources/shim.ts";
 import { accountChecks } from "./config-check.ts";
+import { KIND_KEY } from "./controls.ts";
 import { failureCode } from "./failure.ts";
 import { createLifecycle, type Environment } from "./lifecycle.ts";
 import { accountServices } from "./service-client.ts";
@@ -20,8 +23,34 @@ export interface HostedOptions extends Pick<Environment, "report" | "progress"> 
 export interface HostedLifecycle {
   lifecycle: ReturnType<typeof createLifecycle>;
   settings(): Settings;
-  /** New settings (Configure): the clients and account checks of the old ones are dropped. */
+  /**
+   * New settings (Configure): the clients and account checks of the old ones are dropped. The same settings again
+   * change nothing: the dynamic-provider host configures the provider once per family's shim, calls of the other
+   * families under way.
+   */
   configure(settings: Settings): void;
+}
+
+type Props = Record<string, unknown>;
+
+/** Props with the family their `__provider` shim names, when they carry no `__kind` (what programs register). */
+function withKind(props: Props): Props {
+  if (typeof props !== "object" || props === null || KIND_KEY in props) return props;
+  const kind = familyNamed(props);
+  return kind === undefined ? props : { ...props, [KIND_KEY]: kind };
+}
+
+/** The lifecycle's calls, each property map given the family its shim names: check's inputs then record it. */
+function kindFromShim(lifecycle: ReturnType<typeof createLifecycle>): ReturnType<typeof createLifecycle> {
+  return {
+    ...lifecycle,
+    check: (olds, news) => lifecycle.check(withKind(olds), withKind(news)),
+    diff: (id, olds, news) => lifecycle.diff(id, withKind(olds), withKind(news)),
+    create: (inputs, limits) => lifecycle.create(withKind(inputs), limits),
+    read: (id, props, recordedInputs) => lifecycle.read(id, withKind(props), recordedInputs && withKind(recordedInputs)),
+    update: (id, olds, news, limits) => lifecycle.update(id, withKind(olds), withKind(news), limits),
+    delete: (id, props) => lifecycle.delete(id, withKind(props)),
+  };
 }
 
 /** The lifecycle whose every failure carries its code (failure.ts), which each host passes on to its engine. */
@@ -45,18 +74,19 @@ export function hostedLifecycle(options: HostedOptions): HostedLifecycle {
   let settings = options.settings;
   const services = accountServices(() => settings);
   const checks = accountChecks(() => settings);
-  const lifecycle = coded(createLifecycle({
+  const lifecycle = coded(kindFromShim(createLifecycle({
     settings: () => settings,
     service: services.service,
     sleep: (ms, signal) => sleep(ms, undefined, { signal }),
     ...(options.report ? { report: options.report } : {}),
     ...(options.progress ? { progress: options.progress } : {}),
     ...(options.checkAccounts ? { accountProblem: checks.problem } : {}),
-  }));
+  })));
   return {
     lifecycle,
     settings: () => settings,
     configure(next) {
+      if (isDeepStrictEqual(next, settings)) return;
       settings = next;
       services.clear();
       checks.clear();

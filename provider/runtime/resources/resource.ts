@@ -1,11 +1,11 @@
 // The one factory behind every resource class: a dynamic resource with the type token
-// `pulumi-nodejs:dynamic/audience:<Name>`, the shared `__provider` shim and the family's typed args and outputs.
+// `pulumi-nodejs:dynamic/audience:<Name>`, its family's `__provider` shim and the family's typed args and outputs.
 import * as pulumi from "@pulumi/pulumi";
 import type { Collection } from "pulumi-audience/sdk/contract";
 import { PROVIDER_KEY } from "../../protocol/markers.ts";
-import { dynamicType, KIND_KEY } from "../markers.ts";
+import { dynamicType } from "../markers.ts";
 import { registrations } from "./registrations.ts";
-import { PROVIDER_MODULE } from "./shim.ts";
+import { providerModule } from "./shim.ts";
 import type { Args, Outputs, ResourceControls } from "./types.ts";
 
 export type AudienceResource<C extends Collection> = pulumi.dynamic.Resource & Outputs<C>;
@@ -98,11 +98,13 @@ export function definesOutputs(prototype: object, names: readonly string[], read
 export function resourceClass<C extends Collection>(collection: C): ResourceClass<C> {
   const { className, outputNames, props, additionalSecretOutputs } = registration(collection);
 
-  // What `pulumi.dynamic.Resource` registers, with the shim given as text instead of serialized at run time.
+  // What `pulumi.dynamic.Resource` registers, with the shim given as text instead of serialized at run time: the
+  // family's, which names it (no `__kind` member of its own).
   const type = dynamicType(className);
+  const shim = providerModule(collection);
   class Resource extends pulumi.CustomResource {
     constructor(name: string, args: Args<C>, opts: pulumi.CustomResourceOptions = {}) {
-      super(type, name, { ...props(args), [KIND_KEY]: collection, [PROVIDER_KEY]: PROVIDER_MODULE }, { ...opts, additionalSecretOutputs: additionalSecretOutputs(opts) });
+      super(type, name, { ...props(args), [PROVIDER_KEY]: shim }, { ...opts, additionalSecretOutputs: additionalSecretOutputs(opts) });
     }
 
     static get(name: string, id: pulumi.Input<string>, state: Pick<ResourceControls, "account"> = {}, opts: pulumi.CustomResourceOptions = {}) {

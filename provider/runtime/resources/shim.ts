@@ -8,9 +8,17 @@
 // every call: none is answered by the host's defaults. Written as text rather than serialized from a function by
 // Pulumi's closure serializer, which loads TypeScript's compiler into every program to produce the same few lines.
 //
+// One text per family, its first line naming the family: a program registers no `__kind` (each registered member
+// costs the Pulumi runtime an output and its promises), and the lifecycle takes the family from the shim
+// (lifecycle/hosted.ts). The host loads and configures one provider per text: each is the same installed provider.
+//
 // `require` is the host's CommonJS require; resolving from the working directory (the project's) finds the copy
 // installed for the program, or the package itself through its exports map.
-export const PROVIDER_MODULE = `exports.handler = () => {
+import { PROVIDER_KEY } from "../../protocol/markers.ts";
+import { KIND_KEY } from "../markers.ts";
+
+/** What every family's shim holds after the line naming its family. */
+export const SHIM_BODY = `exports.handler = () => {
   const dir = process.cwd();
   try {
     return require("module").createRequire(dir + "/")("pulumi-audience/load-provider").dynamicProvider(dir);
@@ -21,9 +29,30 @@ export const PROVIDER_MODULE = `exports.handler = () => {
 };
 `;
 
+const KIND_LINE = /^exports\.kind = "([a-z_]+)";\n/;
+
+/** The shim of one family's resources (its collection, as `__kind` names it). */
+export function providerModule(collection: string): string {
+  return `exports.kind = ${JSON.stringify(collection)};\n${SHIM_BODY}`;
+}
+
+/** The family a shim of `providerModule` names; undefined for any other text (the earlier shims name none). */
+export function shimFamily(text: unknown): string | undefined {
+  if (typeof text !== "string" || !text.endsWith(SHIM_BODY)) return undefined;
+  const kind = KIND_LINE.exec(text);
+  return kind && kind[0].length + SHIM_BODY.length === text.length ? kind[1] : undefined;
+}
+
+/** The family a resource's props name: its `__kind`, else the family of its shim (what a program registers). */
+export function familyNamed(props: Record<string, unknown>): string | undefined {
+  const kind = props[KIND_KEY];
+  return typeof kind === "string" ? kind : shimFamily(props[PROVIDER_KEY]);
+}
+
 /**
  * The `__provider` texts of earlier versions, still found in states they wrote: a resource that carries one is this
- * package's as much as one that carries PROVIDER_MODULE. Append the current text here whenever it changes.
+ * package's as much as one that carries a `providerModule`. When SHIM_BODY changes, append it here, and have
+ * `shimFamily` still read the families' texts around it.
  */
 export const EARLIER_PROVIDER_MODULES: readonly string[] = [
   `exports.handler = () => provider;
@@ -62,9 +91,11 @@ for (const method of ["check", "diff", "create", "read", "update", "delete"]) {
   provider[method] = async (...args) => (await ready())[method](...args);
 }
 `,
+  // The shim every family shared, when each resource named its family in `__kind` as well.
+  SHIM_BODY,
 ];
 
 /** Whether a recorded `__provider` is this package's shim, of this version or an earlier one. */
 export function isPackageShim(text: unknown): boolean {
-  return text === PROVIDER_MODULE || (typeof text === "string" && EARLIER_PROVIDER_MODULES.includes(text));
+  return shimFamily(text) !== undefined || (typeof text === "string" && EARLIER_PROVIDER_MODULES.includes(text));
 }
