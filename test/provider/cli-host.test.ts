@@ -38,13 +38,13 @@ const CONDITIONS: Condition[] = [
   { name: "package missing", path: `${PINNED_NODE_DIR}:/usr/bin:/bin`, installed: false, works: false, fix: "To fix: npm install pulumi-audience there" },
 ];
 
+type Shim = "current" | "previous" | "first";
 /** What a program of each version registers beside a cohort's members: the current one names the family by its shim. */
-const SHIMS: Record<string, PropertyMap> = {
+const SHIMS: Record<Shim, PropertyMap> = {
   current: { __provider: providerModule("cohorts") },
   previous: { __kind: "cohorts", __provider: EARLIER_PROVIDER_MODULES.at(-1)! },
   first: { __kind: "cohorts", __provider: EARLIER_PROVIDER_MODULES[0]! },
 };
-type Shim = "current" | "previous" | "first";
 
 let emulator: RunningEmulator;
 let creator: InProcessProvider;
@@ -144,7 +144,7 @@ describe("the dynamic-provider host as the Pulumi CLI runs it, on the package in
         const host = await CliHost.launch({ program: target, path: condition.path, ...(condition.nodeOptions ? { nodeOptions: condition.nodeOptions } : {}), config: config() });
         try {
           failures.length = 0;
-          const outcomes = await operations(host, SHIMS[shim]!, target.dir, `${condition.name} ${shim}`);
+          const outcomes = await operations(host, SHIMS[shim], target.dir, `${condition.name} ${shim}`);
           table.push({ condition: condition.name, shim, outcomes });
           if (shim !== "first") {
             const expected = condition.works ? "works" : "loud";
@@ -167,7 +167,7 @@ describe("the dynamic-provider host as the Pulumi CLI runs it, on the package in
     const target = await program({ installed: false });
     const host = await CliHost.launch({ program: target, path: `${PINNED_NODE_DIR}:/usr/bin:/bin`, config: config() });
     try {
-      const live = await liveResource(SHIMS["current"]!, "Recovered");
+      const live = await liveResource(SHIMS.current, "Recovered");
       await expect(host.delete(live.id, URN, live.outputs)).rejects.toSatisfy((e: unknown) => isLoud(e, target.dir));
       await expect(host.read(live.id, URN, live.outputs)).rejects.toSatisfy((e: unknown) => isLoud(e, target.dir));
       expect((await service("GET", live.id)).status).toBe(200);
@@ -180,22 +180,24 @@ describe("the dynamic-provider host as the Pulumi CLI runs it, on the package in
       await host.close();
     }
   });
+
   it("one host serves two families through their own shims at once: the installed provider they share keeps its configuration", async () => {
     const target = programs.get(true)!;
     const host = await CliHost.launch({ program: target, path: `${PINNED_NODE_DIR}:/usr/bin:/bin`, config: config() });
     try {
       const hook = { url: "https://hooks.example.com/installed", enabledEvents: ["resource.errored"], __provider: providerModule("webhook_endpoints") };
       const [cohortMade, hookMade] = await Promise.all([
-        host.check(URN, {}, cohort(SHIMS["current"]!)).then(({ inputs }) => host.create(URN, inputs)),
+        host.check(URN, {}, cohort(SHIMS.current)).then(({ inputs }) => host.create(URN, inputs)),
         host.check(URN.replace(":Cohort::", ":WebhookEndpoint::"), {}, hook).then(({ inputs }) => host.create(URN.replace(":Cohort::", ":WebhookEndpoint::"), inputs)),
       ]);
       expect(cohortMade.outputs).toMatchObject({ __kind: "cohorts", __provider: providerModule("cohorts"), name: "Installed" });
       expect(hookMade.outputs).toMatchObject({ __kind: "webhook_endpoints", __provider: providerModule("webhook_endpoints"), url: hook.url });
       expect((await service("GET", cohortMade.id)).status).toBe(200);
-      const listed = await fetch(`${emulator.url}/v1/webhook_endpoints/${hookMade.id}`, { headers: { authorization: `Bearer ${emulator.apiKey}` } });
-      expect(listed.status).toBe(200);
+      const hookStatus = async () => (await fetch(`${emulator.url}/v1/webhook_endpoints/${hookMade.id}`, { headers: { authorization: `Bearer ${emulator.apiKey}` } })).status;
+      expect(await hookStatus()).toBe(200);
       await Promise.all([host.delete(cohortMade.id, URN, cohortMade.outputs), host.delete(hookMade.id, URN, hookMade.outputs)]);
       expect((await service("GET", cohortMade.id)).status).toBe(404);
+      expect(await hookStatus()).toBe(404);
     } finally {
       await host.close();
     }
