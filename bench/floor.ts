@@ -11,7 +11,7 @@ import { runLanguageRuntime } from "../provider/engine/language.ts";
 import { startMonitor, type MonitorHandler } from "../provider/engine/monitor.ts";
 import { loadProject } from "../provider/engine/project.ts";
 import { memberNames } from "../provider/runtime/lifecycle/shape.ts";
-import type { PropertyMap } from "../provider/protocol/values.ts";
+import { PROVIDER_KEY, type PropertyMap } from "../provider/protocol/values.ts";
 import { atMost, ensureBuilt, median, ROOT, type Bench, type Row } from "./measure.ts";
 
 const PARALLEL = 8;
@@ -37,11 +37,15 @@ function writeProgram(name: keyof typeof PROGRAM): string {
   return dir;
 }
 
-/** A cohort's whole answer, as the engine records it: every response member, null where the service has none yet. */
+/**
+ * A cohort's whole answer, as the engine records it: every response member, null where the service has none yet; a
+ * dynamic one's with the `__kind` its check recorded from the shim (the plugin answers a native one without it).
+ */
 function cohortAnswer(inputs: PropertyMap, name: string): PropertyMap {
   const members = Object.fromEntries(memberNames(families.cohorts.response).map((k) => [camelKey(k), null]));
   const at = "2026-01-01T00:00:00.000Z";
-  return { ...members, ...inputs, id: name, explore: false, createdAt: at, updatedAt: at, resourceType: "cohorts", status: "new", classic: false, managed: false };
+  const kind: PropertyMap = PROVIDER_KEY in inputs ? { __kind: "cohorts" } : {};
+  return { ...members, ...inputs, ...kind, id: name, explore: false, createdAt: at, updatedAt: at, resourceType: "cohorts", status: "new", classic: false, managed: false };
 }
 
 /** Wall time and peak RSS (KB) of one program run. */
