@@ -3,7 +3,7 @@
 import { providerFamilies, type ProviderFamily } from "../runtime/families/index.ts";
 import { functionToken, PACKAGE, resourceToken } from "../runtime/markers.ts";
 
-export { dynamicType, functionToken, PACKAGE, resourceToken } from "../runtime/markers.ts";
+export { functionToken, PACKAGE, resourceToken } from "../runtime/markers.ts";
 export const PROVIDER_TYPE = `pulumi:providers:${PACKAGE}`;
 
 /** Families a lookup serves: all but those whose definition says why they have none (`noLookup`). */

@@ -3,12 +3,12 @@
 import { glob, readFile } from "node:fs/promises";
 import { basename, dirname, resolve } from "node:path";
 import { z } from "zod";
-import { KIND_KEY, readBackOutputKeys } from "pulumi-audience/provider";
+import { readBackOutputKeys } from "pulumi-audience/provider";
 import { isObject } from "pulumi-audience/sdk/contract";
 import { PassphraseCrypter } from "../../engine/secrets.ts";
 import { derivedNames, perFamily, providerFamilies, type ProviderFamily } from "../../runtime/families/index.ts";
 import { DYNAMIC_TYPE_PREFIX } from "../../runtime/markers.ts";
-import { familyNamed } from "../../runtime/resources/shim.ts";
+import { familyNamed, withFamily } from "../../runtime/resources/shim.ts";
 import { SECRET_SIG, SIG_KEY } from "../../protocol/markers.ts";
 
 
@@ -257,9 +257,8 @@ export async function loadState(file: string, passphrase: string | undefined): P
     const urn = String(raw.urn);
     const found = { secretPaths: [] as string[], sealed: [] as { path: string; reason: string }[] };
     const holders = secretHolders(providerFamily);
-    const revealed = reveal(raw.inputs ?? {}, "", found, open, holders) as Props;
-    // Named by its shim alone (what a program registers, before check records `__kind`): compared as its family.
-    const inputs = KIND_KEY in revealed ? revealed : { ...revealed, [KIND_KEY]: providerFamily.family.collection };
+    // Named by its shim alone (what a `.get()` records), it is compared as its family all the same.
+    const inputs = withFamily(reveal(raw.inputs ?? {}, "", found, open, holders) as Props);
     const outputs = isObject(raw.outputs) ? raw.outputs : {};
     const made = providerFamily.derives ? derivedNames([{ providerFamily, outputs: reveal(outputs, "", { secretPaths: [], sealed: [] }, open, holders) as Props }]) : NOTHING_MADE;
     const position = declaredAt(raw.sourcePosition, programDir);

@@ -2,9 +2,8 @@
 // where its warnings and build statuses go. The dynamic entry, the plugin and the engine's in-process host use it.
 import { setTimeout as sleep } from "node:timers/promises";
 import { isDeepStrictEqual } from "node:util";
-import { familyNamed } from "../resources/shim.ts";
+import { withFamily } from "../resources/shim.ts";
 import { accountChecks } from "./config-check.ts";
-import { KIND_KEY } from "./controls.ts";
 import { failureCode } from "./failure.ts";
 import { createLifecycle, type Environment } from "./lifecycle.ts";
 import { accountServices } from "./service-client.ts";
@@ -31,25 +30,16 @@ export interface HostedLifecycle {
   configure(settings: Settings): void;
 }
 
-type Props = Record<string, unknown>;
-
-/** Props with the family their `__provider` shim names, when they carry no `__kind` (what programs register). */
-function withKind(props: Props): Props {
-  if (typeof props !== "object" || props === null || KIND_KEY in props) return props;
-  const kind = familyNamed(props);
-  return kind === undefined ? props : { ...props, [KIND_KEY]: kind };
-}
-
 /** The lifecycle's calls, each property map given the family its shim names: check's inputs then record it. */
 function kindFromShim(lifecycle: ReturnType<typeof createLifecycle>): ReturnType<typeof createLifecycle> {
   return {
     ...lifecycle,
-    check: (olds, news) => lifecycle.check(withKind(olds), withKind(news)),
-    diff: (id, olds, news) => lifecycle.diff(id, withKind(olds), withKind(news)),
-    create: (inputs, limits) => lifecycle.create(withKind(inputs), limits),
-    read: (id, props, recordedInputs) => lifecycle.read(id, withKind(props), recordedInputs && withKind(recordedInputs)),
-    update: (id, olds, news, limits) => lifecycle.update(id, withKind(olds), withKind(news), limits),
-    delete: (id, props) => lifecycle.delete(id, withKind(props)),
+    check: (olds, news) => lifecycle.check(withFamily(olds), withFamily(news)),
+    diff: (id, olds, news) => lifecycle.diff(id, withFamily(olds), withFamily(news)),
+    create: (inputs, limits) => lifecycle.create(withFamily(inputs), limits),
+    read: (id, props, recordedInputs) => lifecycle.read(id, withFamily(props), recordedInputs && withFamily(recordedInputs)),
+    update: (id, olds, news, limits) => lifecycle.update(id, withFamily(olds), withFamily(news), limits),
+    delete: (id, props) => lifecycle.delete(id, withFamily(props)),
   };
 }
 

@@ -49,6 +49,13 @@ export function familyNamed(props: Record<string, unknown>): string | undefined 
   return typeof kind === "string" ? kind : shimFamily(props[PROVIDER_KEY]);
 }
 
+/** Props with the family their shim names as `__kind`, when they carry none (what a program registers). */
+export function withFamily<P extends Record<string, unknown>>(props: P): P {
+  if (typeof props !== "object" || props === null || KIND_KEY in props) return props;
+  const kind = shimFamily(props[PROVIDER_KEY]);
+  return kind === undefined ? props : { ...props, [KIND_KEY]: kind };
+}
+
 /**
  * The `__provider` texts of earlier versions, still found in states they wrote: a resource that carries one is this
  * package's as much as one that carries a `providerModule`. When SHIM_BODY changes, append it here, and have
