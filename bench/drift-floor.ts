@@ -1,8 +1,11 @@
 // The wire's floor for a fleet scan: the same lists `audience drift` fetches, downloaded and parsed with undici and
-// nothing else, accounts in parallel and 8 lists at once per account, as the scan does. Run as its own process:
-//   node bench/drift-floor.ts <plan.json>   plan: [{ "baseUrl", "apiKey", "paths": ["/accounts/current", ...] }]
-// Prints one JSON line: the documents parsed.
+// nothing else, accounts in parallel and 8 lists at once per account, as the scan does. Given state files too, it
+// also reads and parses them, one after the other while the lists download, as the scan must: the floor of any
+// scan of those states. Run as its own process:
+//   node bench/drift-floor.ts <plan.json> [state.json...]   plan: [{ "baseUrl", "apiKey", "paths": ["/accounts/current", ...] }]
+// Prints one JSON line: the documents parsed (and the states' resources).
 import { readFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import type { Dispatcher, Pool as UndiciPool } from "undici";
 
@@ -18,9 +21,11 @@ interface AccountPlan {
   paths: string[];
 }
 
-const plan = JSON.parse(readFileSync(process.argv[2]!, "utf8")) as AccountPlan[];
+const [planFile, ...stateFiles] = process.argv.slice(2);
+const plan = JSON.parse(readFileSync(planFile!, "utf8")) as AccountPlan[];
 let documents = 0;
-await Promise.all(plan.map(async ({ baseUrl, apiKey, paths }) => {
+let stateResources = 0;
+const lists = Promise.all(plan.map(async ({ baseUrl, apiKey, paths }) => {
   const url = new URL(baseUrl);
   const prefix = url.pathname.replace(/\/$/, "");
   const pool = new Pool(url.origin, { connections: 8 });
@@ -36,4 +41,6 @@ await Promise.all(plan.map(async ({ baseUrl, apiKey, paths }) => {
   }));
   await pool.close();
 }));
-console.log(JSON.stringify({ documents }));
+for (const file of stateFiles) stateResources += (JSON.parse(await readFile(file, "utf8")) as { deployment: { resources: unknown[] } }).deployment.resources.length;
+await lists;
+console.log(JSON.stringify({ documents, ...(stateFiles.length > 0 ? { stateResources } : {}) }));

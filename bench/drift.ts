@@ -1,9 +1,10 @@
-// `audience drift` over a fleet, run as users run it (`bin/audience.js drift`, a whole process), against two
-// baselines of the same run: one provider read per resource (what `refresh` does), and the wire's floor (the same
-// lists downloaded and parsed with undici in a process of their own, bench/drift-floor.ts). The emulator runs in its
-// own process, as the service runs apart from the machine that checks it (`--in-process` runs it in this process):
+// `audience drift` over a fleet, run as users run it (`bin/audience.js drift`, a whole process), against the
+// baselines of the same run: one provider read per resource (what `refresh` does), the wire's floor (the same lists
+// downloaded and parsed with undici in a process of their own, bench/drift-floor.ts), and that floor reading and
+// parsing the states too (what any scan of them must do). The emulator runs in its own process, as the service runs
+// apart from the machine that checks it (`--in-process` runs it in this process):
 //   node --conditions=source bench/drift.ts [--in-process] [accounts] [resources per account]   (default 10 x 5000)
-// Prints a table: requests and time of each path (the scan and the floor: median of a few whole runs, alternated),
+// Prints a table: requests and time of each path (the scan and the floors: median of a few whole runs, alternated),
 // on loopback and with a network's latency added, the scan's peak RSS, and the budget of requests.
 import { execFile } from "node:child_process";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
@@ -19,6 +20,7 @@ import type { Report } from "../provider/cli/drift/index.ts";
 import { pool } from "../provider/cli/drift/scan.ts";
 import { ADOPTABLE } from "../provider/cli/adoptable.ts";
 import { providerFamilies } from "../provider/runtime/families/index.ts";
+import { SECRET_SIG, SIG_KEY } from "../provider/protocol/markers.ts";
 
 type Props = Record<string, unknown>;
 
@@ -37,6 +39,19 @@ function declared(i: number): { collection: string; props: Props } {
   if (i % 4 === 1) return { collection: "connections", props: { name: `Warehouse ${i}`, options: { type: "postgres", host: `db-${i}`, port: 5432, database: "d", schema: "s", user: "u", password: `pw-${i}` } } };
   if (i % 4 === 3) return { collection: "webhook_endpoints", props: { url: `https://hooks.example.com/${i}`, enabledEvents: ["resource.errored"] } };
   return { collection: "cohorts", props: { name: `Cohort ${i}`, minCount: i % 50 } };
+}
+
+/** Values as `pulumi stack export --show-secrets` writes them: each secret member (a connection's password) wrapped
+ * with its plaintext, as the provider marks it. */
+function showSecrets(collection: string): (values: Props) => Props {
+  const secretPaths = providerFamilies[collection]!.secretOutputs;
+  const show = (values: Props, prefix: string): Props => Object.fromEntries(Object.entries(values).map(([key, value]) => {
+    const path = `${prefix}${key}`;
+    if (secretPaths.includes(path)) return [key, { [SIG_KEY]: SECRET_SIG, plaintext: JSON.stringify(value) }];
+    const holds = typeof value === "object" && value !== null && !Array.isArray(value) && secretPaths.some((p) => p.startsWith(`${path}.`));
+    return [key, holds ? show(value as Props, `${path}.`) : value];
+  }));
+  return (values) => show(values, "");
 }
 
 const child = inProcess ? undefined : await startChild<EmulatorReady>("service.ts", ["emulator", "0"]);
@@ -76,11 +91,15 @@ try {
       const { collection, props } = declared(i);
       const checked = await lifecycle.check({}, { ...props, account, __kind: collection });
       const created = await lifecycle.create(checked.inputs);
-      const type = `pulumi-nodejs:dynamic/audience:${providerFamilies[collection]!.family.className}`;
-      return { urn: `urn:pulumi:${account}::fleet::${type}::r${i}`, custom: true, type, id: created.id, inputs: checked.inputs, outputs: { ...created.outs } };
+      return { i, collection, id: created.id, inputs: checked.inputs, outputs: { ...created.outs } };
     });
-    await writeFile(join(dir, "stacks", `${account}.json`), JSON.stringify({ version: 3, deployment: { resources: made } }));
-    stacks.push(made.map((r) => ({ account, id: r.id, collection: String(r.inputs.__kind), outputs: { ...r.outputs, ...r.inputs } })));
+    const exported = made.map(({ i, collection, id, inputs, outputs }) => {
+      const type = `pulumi-nodejs:dynamic/audience:${providerFamilies[collection]!.family.className}`;
+      const shown = showSecrets(collection);
+      return { urn: `urn:pulumi:${account}::fleet::${type}::r${i}`, custom: true, type, id, inputs: shown(inputs), outputs: shown(outputs) };
+    });
+    await writeFile(join(dir, "stacks", `${account}.json`), JSON.stringify({ version: 3, deployment: { resources: exported } }));
+    stacks.push(made.map((r) => ({ account, id: r.id, collection: r.collection, outputs: { ...r.outputs, ...r.inputs } })));
   });
   const setupMs = Math.round(performance.now() - started);
 
@@ -119,6 +138,9 @@ try {
   await writeFile(floorScript, stripTypeScriptTypes(await readFile(join(import.meta.dirname, "drift-floor.ts"), "utf8")));
   /** The wire's floor: the lists the scan fetched, downloaded and parsed with undici by a process of its own. */
   const floor = (planFile: string) => timed([floorScript, planFile]);
+  /** The scan's own floor: the same, and the states read and parsed meanwhile, as any scan of them must. */
+  const stateFiles = names.map((account) => join(dir, "stacks", `${account}.json`));
+  const floorWithStates = (planFile: string) => timed([floorScript, planFile, ...stateFiles]);
 
   const table = new Table({ style: { head: [], border: [] }, head: ["network", "path", "accounts x resources", "requests", "requests / 100 resources", "ms", "x the scan's time"] });
   const notes: string[] = [];
@@ -135,15 +157,18 @@ try {
     const planFile = join(dir, `plan-${latencyMs}.json`);
     await writeFile(planFile, JSON.stringify(plan));
     ({ last } = await served(logged.at(-1)?.seq ?? last));
-    // Scan and floor alternated, so a change in the machine's load falls on both.
+    // Scan and floors alternated, so a change in the machine's load falls on each.
     const scans: Awaited<ReturnType<typeof scan>>[] = [];
     const floors: Awaited<ReturnType<typeof floor>>[] = [];
+    const stateFloors: Awaited<ReturnType<typeof floor>>[] = [];
     for (let i = 0; i < DRIFT_RUNS; i++) {
       scans.push(await scan());
       floors.push(await floor(planFile));
+      stateFloors.push(await floorWithStates(planFile));
     }
     const scanMs = median(scans.map((s) => s.ms));
     const floorMs = median(floors.map((f) => f.ms));
+    const stateFloorMs = median(stateFloors.map((f) => f.ms));
     // The baseline of one read per resource: the provider's read of each, 8 at once per account, accounts in parallel.
     ({ last } = await served(last));
     const t = performance.now();
@@ -165,11 +190,12 @@ try {
     table.push(
       [network, `audience drift --concurrency ${accountCount} (bin/audience.js, whole process, median of ${DRIFT_RUNS})`, size, requests.length, perHundred(requests.length), Math.round(scanMs), "1.0"],
       [network, `wire floor: the same ${requests.length} lists with undici, parsed (whole process, median of ${DRIFT_RUNS})`, size, requests.length, perHundred(requests.length), Math.round(floorMs), (floorMs / scanMs).toFixed(2)],
+      [network, `the wire floor reading and parsing the ${stateFiles.length} states too (whole process, median of ${DRIFT_RUNS})`, size, requests.length, perHundred(requests.length), Math.round(stateFloorMs), (stateFloorMs / scanMs).toFixed(2)],
       [network, `one provider read per resource (${BASELINE_PARALLEL} at once per account, in the bench's process)`, size, reads.count, perHundred(reads.count), Math.round(readsMs), (readsMs / scanMs).toFixed(1)],
     );
-    notes.push(`${network}: scan ${(scanMs / floorMs).toFixed(2)}x the wire floor (goal <= 2x), ${(readsMs / scanMs).toFixed(1)}x faster than one read per resource; scan runs ${scans.map((s) => Math.round(s.ms)).join(", ")} ms, floor runs ${floors.map((f) => Math.round(f.ms)).join(", ")} ms; scan peak RSS ${scans.map((s) => s.peakMb).join(", ")} MB, floor's ${floors.map((f) => f.peakMb).join(", ")} MB`);
+    notes.push(`${network}: scan ${(scanMs / floorMs).toFixed(2)}x the wire floor (goal <= 2x), ${(scanMs / stateFloorMs).toFixed(2)}x the floor with the states, ${(readsMs / scanMs).toFixed(1)}x faster than one read per resource; scan runs ${scans.map((s) => Math.round(s.ms)).join(", ")} ms, floor runs ${floors.map((f) => Math.round(f.ms)).join(", ")} ms, with the states ${stateFloors.map((f) => Math.round(f.ms)).join(", ")} ms; scan peak RSS ${scans.map((s) => s.peakMb).join(", ")} MB, floor's ${floors.map((f) => f.peakMb).join(", ")} MB, with the states ${stateFloors.map((f) => f.peakMb).join(", ")} MB`);
     const cpuOf = (runs: { cpuMs: number; serviceMs: number | undefined }[]) => `${median(runs.map((r) => r.cpuMs))} ms${child ? ` (the service's meanwhile: ${median(runs.map((r) => r.serviceMs!))} ms)` : ""}`;
-    notes.push(`${network}: CPU (user + system, median) of the scan's process ${cpuOf(scans)}, of the floor's ${cpuOf(floors)}`);
+    notes.push(`${network}: CPU (user + system, median) of the scan's process ${cpuOf(scans)}, of the floor's ${cpuOf(floors)}, with the states ${cpuOf(stateFloors)}`);
     notes.push(`${network}: the reads took ${Math.round(readsMs)} ms: latency alone bounds them at ${latencyBoundMs} ms; their CPU ${Math.round((user + system) / 1000)} ms, the service's ${serviceMs}`);
   }
   const families = new Set(stacks.flat().map((r) => r.collection));

@@ -10,7 +10,7 @@ import { ADOPTABLE } from "../adoptable.ts";
 import { camelPath } from "../../runtime/lifecycle/shape.ts";
 import type { AccountTarget } from "./accounts.ts";
 import type { IgnoreRules } from "./ignore.ts";
-import type { AccountReport, Change, ResourceReport } from "./report.ts";
+import type { AccountReport, Change, ResourceReport, Status } from "./report.ts";
 import { resourceKey, type Props, type StateResource } from "./states.ts";
 
 export const SECRET_SHOWN = "[secret]";
@@ -227,8 +227,10 @@ function readOnlyService(client: AudienceClient, docs: Map<string, Props>): Serv
   };
 }
 
-function base(resource: StateResource): Omit<ResourceReport, "status" | "changes"> {
-  return { urn: resource.urn, type: resource.type, name: resource.name, id: resource.id, ...(resource.declaredAt ? { source: resource.declaredAt } : {}) };
+/** A resource's report: its names, then what was found (in this order, as the JSON report shows them). */
+function reported(resource: StateResource, status: Status, changes: Change[] = [], reason?: string): ResourceReport {
+  const { urn, type, name, id, declaredAt } = resource;
+  return { urn, type, name, id, ...(declaredAt ? { source: declaredAt } : {}), status, changes, ...(reason !== undefined ? { reason } : {}) };
 }
 
 /** Whether the listed document reads back as the state records the resource: one walk, no provider's read. */
@@ -247,7 +249,7 @@ function inSyncAsListed(resource: StateResource, live: Props | undefined): Resou
   } catch {
     return undefined; // the comparison reports it
   }
-  return { ...base(resource), status: "in_sync", changes: [] };
+  return reported(resource, "in_sync");
 }
 
 /** One managed resource against its live form. */
@@ -255,10 +257,10 @@ async function compareOne(resource: StateResource, live: Props | undefined, arch
   const providerFamily = providerFamilies[resource.collection]!;
   // As refresh records it: drift of `archivedAt`, which the next `up` undoes by unarchiving.
   if (archivedAt !== undefined) {
-    return { ...base(resource), status: "drifted", changes: [{ path: "archivedAt", expected: null, actual: archivedAt }], reason: "archived outside the program: `refresh` then `up` unarchives it" };
+    return reported(resource, "drifted", [{ path: "archivedAt", expected: null, actual: archivedAt }], "archived outside the program: `refresh` then `up` unarchives it");
   }
   if (live === undefined && listedByIds(providerFamily)) {
-    return { ...base(resource), status: "missing", changes: [], reason: "deleted outside the program (or not visible to this key)" };
+    return reported(resource, "missing", [], "deleted outside the program (or not visible to this key)");
   }
   const names = [resource.name, resource.id];
   const ignored = (path: string) => resource.ignoreChanges.some((p) => within(path, p.replace(/\["([^"]+)"\]/g, ".$1"))) || rules.ignoresMember(resource.type, names, path);
@@ -273,7 +275,7 @@ async function compareOne(resource: StateResource, live: Props | undefined, arch
     // A listed document is what the provider's read would fetch: its inputs are read from it; the outputs (for
     // the provider's diff) only when something differs.
     const found = live !== undefined ? { id: resource.id, inputs: readInputs(props, live) } : await read(resource.id, props);
-    if (!found.id) return { ...base(resource), status: "missing", changes: [], reason: "deleted outside the program" };
+    if (!found.id) return reported(resource, "missing", [], "deleted outside the program");
     actual = (found.inputs ?? {}) as Props;
     if ("props" in found) recorded = found.props as Props;
     // Members the state holds sealed are taken as they are live: they cannot be compared, only reported.
@@ -296,11 +298,11 @@ async function compareOne(resource: StateResource, live: Props | undefined, arch
   const state = live ?? recorded ?? {};
   if (state.status === "error") {
     const why = typeof state.status_error === "string" ? state.status_error : typeof state.statusError === "string" ? state.statusError : "no reason given";
-    return { ...base(resource), status: "error", changes, reason: `build failed: ${why}` };
+    return reported(resource, "error", changes, `build failed: ${why}`);
   }
-  if (changes.length > 0) return { ...base(resource), status: "drifted", changes, ...(notCompared ? { reason: notCompared } : {}) };
-  if (notCompared) return { ...base(resource), status: "unknown", changes: [], reason: notCompared };
-  return { ...base(resource), status: "in_sync", changes: [] };
+  if (changes.length > 0) return reported(resource, "drifted", changes, notCompared);
+  if (notCompared) return reported(resource, "unknown", [], notCompared);
+  return reported(resource, "in_sync");
 }
 
 /** Everything one account holds against what the states say, or the account's error. */
@@ -351,7 +353,7 @@ export async function scanAccount(work: AccountWork, options: ScanOptions, start
       if (live !== undefined) docs.set(resource.key, live);
       return compareOne(resource, live, archivedAt, lifecycle.read, options.rules).then(
         (report) => void reports.set(resource, report),
-        (error: unknown) => void reports.set(resource, { ...base(resource), status: "unknown", changes: [], reason: `not compared: ${(error as Error).message}` }),
+        (error: unknown) => void reports.set(resource, reported(resource, "unknown", [], `not compared: ${(error as Error).message}`)),
       ).finally(() => docs.delete(resource.key));
     };
     // Each document is fetched once: a family a program may own is listed whole (its managed documents and what
