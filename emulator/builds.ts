@@ -96,8 +96,11 @@ export class Builds implements BuildHooks {
     }
     const mode = this.mode(resource.collection);
     resource.build = typeof mode === "number" ? { duration: mode, due: Date.now() + mode / 3 } : {};
-    this.state.save(resource);
-    if (options.drain ?? true) {
+    const draining = options.drain ?? true;
+    // One that would run at once is run as drain runs it, without being stored at `new` first: one write, not two.
+    if (draining && mode === "immediate" && !this.waiting(resource)) this.runToEnd(resource);
+    else this.state.save(resource);
+    if (draining) {
       this.drain();
       this.schedule();
     }
@@ -138,12 +141,16 @@ export class Builds implements BuildHooks {
       progress = false;
       for (const r of this.pending()) {
         if (this.mode(r.collection) !== "immediate" || this.waiting(r)) continue;
-        // Nothing can see the steps before the last: they are not stored one by one.
-        for (let next = nextStep(r); next !== "ready"; next = nextStep(r)) this.transition(r, next);
-        this.step(r);
+        this.runToEnd(r);
         progress = true;
       }
     }
+  }
+
+  /** Runs an immediate build to its end. Nothing can see the steps before the last: they are not stored one by one. */
+  private runToEnd(resource: StoredResource): void {
+    for (let next = nextStep(resource); next !== "ready"; next = nextStep(resource)) this.transition(resource, next);
+    this.step(resource);
   }
 
   /** Builds in progress (any account), oldest first. */

@@ -212,6 +212,25 @@ describe("downstream re-runs", () => {
     expect((await api.get<Json>(`/v1/targets/${p.target}`)).body.status).toBe("ready");
   });
 
+  it("a new one waits for an upstream still building, and runs once it is ready, when its own family is immediate", async () => {
+    const p = await pipeline();
+    await api.control("PUT", "/builds", { default: "immediate", scopes: "manual" });
+    await api.patch(`/v1/scopes/${p.scope}`, { name: "Changed" });
+    const created = await api.post<Json>("/v1/targets", { name: "Second CSV", scope_id: p.scope, representation: { mode: "identified" }, options: { type: "hosted_csv" } });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ status: "new", last_updated_output_at: null });
+    await api.control("POST", "/builds/advance", { id: p.scope, to: "ready" });
+    expect((await api.get<Json>(`/v1/targets/${String(created.body.id)}`)).body.status).toBe("ready");
+  });
+
+  it("a new one with nothing building upstream is answered ready, its outputs made", async () => {
+    const p = await pipeline();
+    const created = await api.post<Json>("/v1/targets", { name: "Second CSV", scope_id: p.scope, representation: { mode: "identified" }, options: { type: "hosted_csv" } });
+    expect(created.body).toMatchObject({ status: "ready", status_error: null });
+    expect(created.body.last_updated_output_at).toBe(created.body.status_changed_at);
+    expect(await api.get<Json>(`/v1/targets/${String(created.body.id)}`)).toMatchObject({ body: created.body });
+  });
+
   it("finish after their upstream when builds take time", async () => {
     const p = await pipeline();
     await api.control("PUT", "/builds", { default: 90 });
