@@ -1,7 +1,10 @@
 // Provider rows: the first answer of a fresh dynamic-provider host, as every run of the Pulumi CLI starts one; each
 // lifecycle operation through the real dynamic-provider host, against a bare dynamic provider making the same undici
-// call through the same host; and the service requests each operation sends.
-import { DynamicProviderHost } from "../provider/engine/provider-host.ts";
+// call through the same host, and through the plugin (the native face's provider), against a bare plugin making the
+// same call, each driven over gRPC as the Pulumi engine drives it; and the service requests each operation sends.
+import { join } from "node:path";
+import { PluginHost } from "../provider/engine/plugin-host.ts";
+import { DynamicProviderHost, type ProviderHost } from "../provider/engine/provider-host.ts";
 import type { PropertyMap } from "../provider/protocol/values.ts";
 import { providerModule } from "../provider/runtime/resources/shim.ts";
 import { atMost, median, ROOT, startChild, type Bench, type Row } from "./measure.ts";
@@ -28,53 +31,86 @@ const BARE_PROVIDER = `exports.handler = () => {
 };`;
 
 const URN = "urn:pulumi:bench::bench::pulumi-nodejs:dynamic/audience:Cohort::bench";
+const NATIVE_URN = "urn:pulumi:bench::bench::audience:index:Cohort::bench";
 const OPS = ["create", "read", "update", "delete"] as const;
+type Op = (typeof OPS)[number];
+
+/** A provider as the bench drives it: its host, the URN of its cohorts, a cohort's inputs by name, and whether its
+ * inputs go through its check first (as the engine sends them to a real provider). */
+interface Driven {
+  host: ProviderHost;
+  urn: string;
+  inputsOf: (name: string) => PropertyMap;
+  checks: boolean;
+}
+
+/** One create, read, update and delete; answers each one's ms. */
+async function lifecycle({ host, urn, inputsOf, checks }: Driven, i: number): Promise<Record<Op, number>> {
+  const ms: Record<Op, number> = { create: 0, read: 0, update: 0, delete: 0 };
+  const time = async <T>(op: Op, fn: () => Promise<T>) => {
+    const t = performance.now();
+    const result = await fn();
+    ms[op] = performance.now() - t;
+    return result;
+  };
+  const checked = checks ? (await host.check(urn, {}, inputsOf(`cohort ${i}`))).inputs : inputsOf(`cohort ${i}`);
+  const created = await time("create", () => host.create(urn, checked));
+  await time("read", () => host.read(created.id, urn, created.outputs, checked));
+  const news = checks ? (await host.check(urn, checked, inputsOf(`renamed ${i}`))).inputs : inputsOf(`renamed ${i}`);
+  const outs = await time("update", () => host.update(created.id, urn, created.outputs, news, checked));
+  await time("delete", () => host.delete(created.id, urn, outs, news));
+  return ms;
+}
+
+/** Each operation's median through `ours` against `bare`, taken in turn `rounds` times after one warm-up each. */
+async function overhead(ours: Driven, bare: Driven, rounds: number, measured: (op: Op) => string, baselineWhat: string): Promise<Row[]> {
+  await lifecycle(bare, -1);
+  await lifecycle(ours, -2);
+  const runs = { ours: [] as Record<Op, number>[], bare: [] as Record<Op, number>[] };
+  for (let i = 0; i < rounds; i++) {
+    runs.bare.push(await lifecycle(bare, i));
+    runs.ours.push(await lifecycle(ours, i));
+  }
+  return OPS.map((op) => atMost({
+    what: "provider overhead", measured: measured(op), unit: "ms",
+    value: median(runs.ours.map((r) => r[op])), baseline: median(runs.bare.map((r) => r[op])), baselineWhat,
+  }, 1.2));
+}
 
 export const provider: Bench = {
   id: "provider",
   async run({ quick }) {
     const emulator = await startChild<EmulatorReady>("service.ts", ["emulator", "0"]);
     const env = { ...process.env, AUDIENCE_BASE_URL: `${emulator.ready.url}/v1`, AUDIENCE_API_KEY: emulator.ready.apiKey, NODE_OPTIONS: "--conditions=source" };
+    const { NODE_OPTIONS: _source, ...installed } = env;
     const host = await DynamicProviderHost.start({ cwd: ROOT, env, engineAddress: "127.0.0.1:1" });
+    let plugin: PluginHost | undefined;
+    let barePlugin: PluginHost | undefined;
     try {
+      // The native face's provider: the plugin the Pulumi CLI's plugin runner loads (bin/pulumi-plugin.cjs imports
+      // it), on the built package.
+      plugin = await PluginHost.start({ cwd: ROOT, env: installed, launch: { name: "pulumi-resource-audience", args: [join(ROOT, "bin", "pulumi-resource-audience.js")] } });
+      barePlugin = await PluginHost.start({ cwd: ROOT, env, launch: { name: "bare plugin", args: [join(import.meta.dirname, "bare-plugin.ts")] } });
       await host.configure({});
+      await plugin.configure({ variables: {} });
+      await barePlugin.configure({ variables: {} });
       const inputsOf = (name: string, bare: boolean): PropertyMap =>
         bare ? { name, __provider: BARE_PROVIDER } : { name, deletionMode: "delete", __provider: providerModule("cohorts") };
-
-      /** One create, read, update and delete; answers each one's ms. */
-      const lifecycle = async (i: number, bare: boolean) => {
-        const ms: Record<(typeof OPS)[number], number> = { create: 0, read: 0, update: 0, delete: 0 };
-        const time = async <T>(op: (typeof OPS)[number], fn: () => Promise<T>) => {
-          const t = performance.now();
-          const result = await fn();
-          ms[op] = performance.now() - t;
-          return result;
-        };
-        const inputs = inputsOf(`cohort ${i}`, bare);
-        const checked = bare ? inputs : (await host.check(URN, {}, inputs)).inputs;
-        const created = await time("create", () => host.create(URN, checked));
-        await time("read", () => host.read(created.id, URN, created.outputs, checked));
-        const news = bare ? inputsOf(`renamed ${i}`, true) : (await host.check(URN, checked, inputsOf(`renamed ${i}`, false))).inputs;
-        const outs = await time("update", () => host.update(created.id, URN, created.outputs, news, checked));
-        await time("delete", () => host.delete(created.id, URN, outs, news));
-        return ms;
-      };
-      const starts = await firstAnswers(env, quick ? 3 : 7, inputsOf);
-      await lifecycle(-1, true);
-      await lifecycle(-2, false);
-      const runs = { audience: [] as Record<string, number>[], bare: [] as Record<string, number>[] };
-      for (let i = 0; i < (quick ? 25 : 150); i++) {
-        runs.bare.push(await lifecycle(i, true));
-        runs.audience.push(await lifecycle(i, false));
-      }
-      const rows: Row[] = OPS.map((op) => atMost({
-        what: "provider overhead", measured: `${op} through the dynamic-provider host (median)`, unit: "ms",
-        value: median(runs.audience.map((r) => r[op]!)), baseline: median(runs.bare.map((r) => r[op]!)),
-        baselineWhat: "a bare dynamic provider making the same undici call through the same host",
-      }, 1.2));
-      return [starts, ...rows, ...(await requestsPerOperation(host, emulator.ready, inputsOf("counted", false)))];
+      const starts = await firstAnswers(installed, quick ? 3 : 7, inputsOf);
+      const rounds = quick ? 25 : 150;
+      const dynamic = await overhead(
+        { host, urn: URN, inputsOf: (name) => inputsOf(name, false), checks: true },
+        { host, urn: URN, inputsOf: (name) => inputsOf(name, true), checks: false },
+        rounds, (op) => `${op} through the dynamic-provider host (median)`, "a bare dynamic provider making the same undici call through the same host",
+      );
+      const native = await overhead(
+        { host: plugin, urn: NATIVE_URN, inputsOf: (name) => ({ name, deletionMode: "delete" }), checks: true },
+        { host: barePlugin, urn: NATIVE_URN, inputsOf: (name) => ({ name }), checks: false },
+        rounds, (op) => `${op} through the plugin, pulumi-resource-audience (median)`, "a bare plugin (grpc-js, Pulumi's stubs) making the same undici call",
+      );
+      return [starts, ...dynamic, ...native, ...(await requestsPerOperation(host, emulator.ready, inputsOf("counted", false)))];
     } finally {
-      await host.close();
+      await Promise.all([host.close(), plugin?.close(), barePlugin?.close()]);
       await emulator.stop();
     }
   },
@@ -86,8 +122,7 @@ export const provider: Bench = {
  * requires undici for its calls; the host answers its check itself): what our provider adds to every run's start.
  * Median of `rounds`, taken in turn.
  */
-async function firstAnswers(env: NodeJS.ProcessEnv, rounds: number, inputsOf: (name: string, bare: boolean) => PropertyMap): Promise<Row> {
-  const { NODE_OPTIONS: _source, ...installed } = env;
+async function firstAnswers(installed: NodeJS.ProcessEnv, rounds: number, inputsOf: (name: string, bare: boolean) => PropertyMap): Promise<Row> {
   const firstAnswer = async (bare: boolean) => {
     const t = performance.now();
     const host = await DynamicProviderHost.start({ cwd: ROOT, env: installed, engineAddress: "127.0.0.1:1" });
