@@ -21,7 +21,7 @@ export interface RunFlags {
   config?: Record<string, string>;
   secret?: Record<string, string>;
   stateDir?: string;
-  parallel: number;
+  parallel?: number;
   yes?: boolean;
   json?: boolean;
   diff?: boolean;
@@ -51,7 +51,7 @@ export async function runCommand(operation: Operation, flags: RunFlags): Promise
     cwd: flags.cwd,
     operation,
     stack: flags.stack,
-    parallel,
+    ...(parallel !== undefined ? { parallel } : {}),
     ...(flags.config ? { config: flags.config } : {}),
     ...(flags.secret ? { secrets: flags.secret } : {}),
     ...(flags.stateDir ? { stateDir: flags.stateDir } : {}),

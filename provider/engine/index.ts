@@ -1,5 +1,6 @@
 // The local engine: runs a Pulumi program (preview, up, refresh, destroy) the way `pulumi` does, without its CLI.
 import { existsSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { dirname, join } from "node:path";
 import { nodeProblem } from "pulumi-audience/node-version";
 import { Deployment, type Operation } from "./deployment.ts";
@@ -44,7 +45,7 @@ export interface RunOptions {
   env?: Record<string, string>;
   /** Where `<stack>.json` lives; default `<cwd>/.audience/state`. */
   stateDir?: string;
-  /** Resource operations in flight at once; default 8. */
+  /** Resource operations in flight at once; default `defaultParallel()`. */
   parallel?: number;
   /** Progress: every step as it starts and ends, and the program's diagnostics. */
   onEvent?: (event: EngineEvent) => void;
@@ -94,6 +95,12 @@ export interface RunResult {
   statePath: string;
 }
 
+/** As `pulumi up` without `--parallel`: PULUMI_PARALLEL when it is a whole number from 1, else four per CPU. */
+export function defaultParallel(env: NodeJS.ProcessEnv = process.env): number {
+  const set = Number(env["PULUMI_PARALLEL"]);
+  return Number.isInteger(set) && set > 0 ? set : 4 * availableParallelism();
+}
+
 export async function runProgram(options: RunOptions): Promise<RunResult> {
   // The language runtime runs the program on this Node, whose type stripping its `.ts` files need: before anything
   // starts, name the Node to get rather than fail on "Unknown file extension".
@@ -102,7 +109,7 @@ export async function runProgram(options: RunOptions): Promise<RunResult> {
   const started = Date.now();
   const project = loadProject(options.cwd);
   const stack = checkStackName(options.stack ?? DEFAULT_STACK);
-  const parallel = options.parallel ?? 8;
+  const parallel = options.parallel ?? defaultParallel();
   if (!Number.isInteger(parallel) || parallel < 1) throw new ProjectError(`parallel: expected a whole number >= 1 (got ${parallel})`);
   const passphrase = resolvePassphrase(options.passphrase);
   const { config, encryptionSalt } = await loadStackConfig(project, stack, passphrase);

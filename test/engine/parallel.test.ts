@@ -1,12 +1,12 @@
 // `--parallel N` bounds every kind of step: at most N creates (and N deletes) reach the service at once. The chaos
 // program runs in process.
 import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "pulumi-audience/emulator";
 import { limiter } from "../../provider/engine/deployment.ts";
-import type { Operation } from "../../provider/engine/index.ts";
+import { defaultParallel, type Operation } from "../../provider/engine/index.ts";
 import { runProgram } from "../../provider/cli/program.ts";
 import { chaosProgram } from "./chaos-program.ts";
 import { inProcessRuntime } from "./in-process-runtime.ts";
@@ -130,4 +130,12 @@ it("a slot handed to a waiting step is its own: a step arriving before the waite
   await Promise.all([second, third]);
   expect(order).toEqual(["first", "second (waiting)", "third (arrived after the hand-off)"]);
   expect(most).toBe(1);
+});
+
+it("defaults as `pulumi up` does without --parallel: PULUMI_PARALLEL when it is a whole number from 1, else four per CPU", () => {
+  expect(defaultParallel({ PULUMI_PARALLEL: "3" })).toBe(3);
+  expect(defaultParallel({ PULUMI_PARALLEL: "64" })).toBe(64);
+  for (const env of [{}, { PULUMI_PARALLEL: "" }, { PULUMI_PARALLEL: "0" }, { PULUMI_PARALLEL: "-2" }, { PULUMI_PARALLEL: "2.5" }, { PULUMI_PARALLEL: "many" }]) {
+    expect(defaultParallel(env), JSON.stringify(env)).toBe(4 * availableParallelism());
+  }
 });

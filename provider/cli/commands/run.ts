@@ -52,7 +52,7 @@ export function define(program: Command): void {
     .addArgument(program.createArgument("<operation>", "what to do").choices(OPERATIONS))
     .option("-c, --config <key=value>", "config value (repeatable)", keyValues("--config"))
     .option("--secret <key=value>", "secret config value (repeatable)", keyValues("--secret"))
-    .addOption(new Option("--parallel <n>", "resource operations at once").argParser(wholeNumber).default(8))
+    .addOption(new Option("--parallel <n>", "resource operations at once (default: PULUMI_PARALLEL, else 4 per CPU, as `pulumi up`)").argParser(wholeNumber))
     .option("-y, --yes", "proceed without asking")
     .option("--json", "print the result as one JSON document")
     .option("--diff", "show whole values in the plan, and every input of a create")
