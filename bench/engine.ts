@@ -177,31 +177,39 @@ async function engineAlone(count: number): Promise<EngineMemory> {
 /** Peak memory of program and engine together that a stack of 50,000 must stay within. */
 const SCALE_PEAK_MB = 2048;
 
+/** Runs of the scale rows' small pair, whose per-resource figure is their median. */
+const SMALL_RUNS = 3;
+
 /**
  * A stack of plain cohorts through bin/audience.js at two small and two large sizes: up, no-op up, refresh and
  * destroy complete, and each more resource costs as much at the large sizes as at the small ones (CPU time of the
- * engine and everything it starts, steadier than wall time on a shared machine; wall time in the note).
+ * engine and everything it starts, steadier than wall time on a shared machine; wall time in the note). The small
+ * pair runs SMALL_RUNS times: what one more resource costs there is a difference of tens of ms of whole processes'
+ * CPU, and its median is the baseline.
  */
 async function scale(plain: string, stateDir: string, sizes: readonly [number, number, number, number]): Promise<Row[]> {
-  const runs: EngineRun[] = [];
-  for (const count of sizes) runs.push(await engineRuns(plain, count, stateDir, { refresh: true }));
   const [smallA, smallB, largeA, largeB] = sizes;
+  const runsAt = (count: number) => engineRuns(plain, count, stateDir, { refresh: true });
+  const small: [EngineRun, EngineRun][] = [];
+  for (let i = 0; i < SMALL_RUNS; i++) small.push([await runsAt(smallA), await runsAt(smallB)]);
+  const large = [await runsAt(largeA), await runsAt(largeB)] as const;
   const what = `engine with a program, ${largeB.toLocaleString("en-US")} plain cohorts in one stack (bin/audience.js, whole processes)`;
   const rows: Row[] = [];
   for (const op of ["up", "noop", "refresh", "destroy"] as const) {
-    const of = (r: EngineRun) => r[op]!;
-    const marginal = (a: number, b: number, key: "cpuMs" | "ms") => (of(runs[b]!)[key] - of(runs[a]!)[key]) / (sizes[b]! - sizes[a]!);
-    const wall = `wall ms per more resource: ${marginal(2, 3, "ms").toFixed(2)} (large), ${marginal(0, 1, "ms").toFixed(2)} (small)`;
+    const perMore = ([a, b]: readonly [EngineRun, EngineRun], [from, to]: readonly [number, number], key: "cpuMs" | "ms") => (b[op]![key] - a[op]![key]) / (to - from);
+    const smallCpu = small.map((pair) => perMore(pair, [smallA, smallB], "cpuMs"));
+    const wall = `wall ms per more resource: ${perMore(large, [largeA, largeB], "ms").toFixed(2)} (large), ${median(small.map((pair) => perMore(pair, [smallA, smallB], "ms"))).toFixed(2)} (small); small pairs' CPU ms ${smallCpu.map((v) => v.toFixed(2)).join(", ")}`;
     rows.push(atMost({
       what, measured: `${op === "noop" ? "no-op up" : op}: CPU ms per more resource, ${largeA.toLocaleString("en-US")} to ${largeB.toLocaleString("en-US")}`, unit: "ms",
-      value: marginal(2, 3, "cpuMs"), baseline: marginal(0, 1, "cpuMs"), baselineWhat: `the same from ${smallA.toLocaleString("en-US")} to ${smallB.toLocaleString("en-US")}`, note: wall,
+      value: perMore(large, [largeA, largeB], "cpuMs"), baseline: median(smallCpu), baselineWhat: `the same from ${smallA.toLocaleString("en-US")} to ${smallB.toLocaleString("en-US")} (median of ${SMALL_RUNS})`, note: wall,
     }, 1.2));
   }
-  const largest = runs[3]!;
+  const largest = large[1];
   const peak = Math.max(largest.up.peakMb, largest.noop.peakMb, largest.refresh!.peakMb, largest.destroy.peakMb);
   const which = (["up", "noop", "refresh", "destroy"] as const).map((op) => `${op} ${largest[op]!.peakMb} MB`).join(", ");
   rows.push({ what, measured: "peak RSS of program and engine together", unit: "MB", value: peak, baseline: SCALE_PEAK_MB, baselineWhat: "the goal (2 GB)", ratio: peak / SCALE_PEAK_MB, goal: "<= 2 GB", met: peak <= SCALE_PEAK_MB, note: which });
-  rows.push({ what, measured: "up (wall time), whole", unit: "ms", value: largest.up.ms, baseline: runs[0]!.up.ms, baselineWhat: `the same at ${smallA.toLocaleString("en-US")}`, ratio: largest.up.ms / runs[0]!.up.ms, goal: "report", note: `no-op ${Math.round(largest.noop.ms)} ms, refresh ${Math.round(largest.refresh!.ms)} ms, destroy ${Math.round(largest.destroy.ms)} ms` });
+  const smallUp = median(small.map(([a]) => a.up.ms));
+  rows.push({ what, measured: "up (wall time), whole", unit: "ms", value: largest.up.ms, baseline: smallUp, baselineWhat: `the same at ${smallA.toLocaleString("en-US")} (median of ${SMALL_RUNS})`, ratio: largest.up.ms / smallUp, goal: "report", note: `no-op ${Math.round(largest.noop.ms)} ms, refresh ${Math.round(largest.refresh!.ms)} ms, destroy ${Math.round(largest.destroy.ms)} ms` });
   return rows;
 }
 
@@ -246,7 +254,9 @@ export const engine: Bench = {
       rows.push(...(await scale(plain, stateDir, scaleSizes)));
       // The engine alone, without a program or a service: what it holds and what one more resource costs.
       const [smallA, smallB, largeA, largeB] = quick ? [500, 1000, 2500, 5000] : scaleSizes;
-      const small = [await engineAlone(smallA), await engineAlone(smallB)] as const;
+      const smallRuns: (readonly [EngineMemory, EngineMemory])[] = [];
+      for (let i = 0; i < SMALL_RUNS; i++) smallRuns.push([await engineAlone(smallA), await engineAlone(smallB)]);
+      const small = smallRuns[0]!;
       const large = [await engineAlone(largeA), await engineAlone(largeB)] as const;
       const what = `engine alone (instant provider, no program), ${largeB.toLocaleString("en-US")} resources`;
       const baselineWhat = `the same at ${smallB.toLocaleString("en-US")} resources`;
@@ -259,8 +269,12 @@ export const engine: Bench = {
         // the two large sizes, against between the two small ones.
         const marginal = (a: EngineMemory, b: EngineMemory) => (b.cpuMs[op] - a.cpuMs[op]) / (b.count - a.count);
         const value = marginal(...large);
-        const baseline = marginal(...small);
-        rows.push(atMost({ what, measured: `${op === "noop" ? "no-op up" : op}: CPU ms per more resource, ${largeA.toLocaleString("en-US")} to ${largeB.toLocaleString("en-US")}`, unit: "ms", value, baseline, baselineWhat: `the same from ${smallA.toLocaleString("en-US")} to ${smallB.toLocaleString("en-US")}` }, 1.2));
+        const smallMarginals = smallRuns.map((pair) => marginal(...pair));
+        rows.push(atMost({
+          what, measured: `${op === "noop" ? "no-op up" : op}: CPU ms per more resource, ${largeA.toLocaleString("en-US")} to ${largeB.toLocaleString("en-US")}`, unit: "ms",
+          value, baseline: median(smallMarginals), baselineWhat: `the same from ${smallA.toLocaleString("en-US")} to ${smallB.toLocaleString("en-US")} (median of ${SMALL_RUNS})`,
+          note: `small pairs ${smallMarginals.map((v) => v.toFixed(2)).join(", ")}`,
+        }, 1.2));
       }
       return rows;
     } finally {
