@@ -20,7 +20,7 @@ import type { Report } from "../provider/cli/drift/index.ts";
 import { pool } from "../provider/cli/drift/scan.ts";
 import { ADOPTABLE } from "../provider/cli/adoptable.ts";
 import { providerFamilies } from "../provider/runtime/families/index.ts";
-import { SECRET_SIG, SIG_KEY } from "../provider/protocol/markers.ts";
+import { markSecret, plaintextSecrets, type PropertyMap } from "../provider/protocol/values.ts";
 
 type Props = Record<string, unknown>;
 
@@ -41,18 +41,10 @@ function declared(i: number): { collection: string; props: Props } {
   return { collection: "cohorts", props: { name: `Cohort ${i}`, minCount: i % 50 } };
 }
 
-/** Values as `pulumi stack export --show-secrets` writes them: each secret member (a connection's password) wrapped
- * with its plaintext, as the provider marks it. */
-function showSecrets(collection: string): (values: Props) => Props {
-  const secretPaths = providerFamilies[collection]!.secretOutputs;
-  const show = (values: Props, prefix: string): Props => Object.fromEntries(Object.entries(values).map(([key, value]) => {
-    const path = `${prefix}${key}`;
-    if (secretPaths.includes(path)) return [key, { [SIG_KEY]: SECRET_SIG, plaintext: JSON.stringify(value) }];
-    const holds = typeof value === "object" && value !== null && !Array.isArray(value) && secretPaths.some((p) => p.startsWith(`${path}.`));
-    return [key, holds ? show(value as Props, `${path}.`) : value];
-  }));
-  return (values) => show(values, "");
-}
+/** Values as `pulumi stack export --show-secrets` writes them: each member the provider keeps secret (a connection's
+ * password) wrapped with its plaintext. */
+const showSecrets = (collection: string) => (values: Props): Props =>
+  plaintextSecrets(markSecret(values as PropertyMap, providerFamilies[collection]!.secretOutputs)) as Props;
 
 const child = inProcess ? undefined : await startChild<EmulatorReady>("service.ts", ["emulator", "0"]);
 const emulator = child ? { url: child.ready.url, close: () => child.stop() } : await startEmulator({ port: 0 });
