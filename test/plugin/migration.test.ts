@@ -2,7 +2,8 @@
 // to `pulumi-audience/native` (alias from the dynamic type): the plugin's Check tolerates the recorded
 // `__provider` and `__kind`, DiffConfig asks no replacement, Diff finds nothing to change, Read keeps it.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { serializedProvider, startProviderHost, type ProviderHost } from "../provider/harness.ts";
+import { providerModule } from "../../provider/runtime/resources/shim.ts";
+import { startProviderHost, type ProviderHost } from "../provider/harness.ts";
 import { startWorld, type World } from "./harness.ts";
 
 let world: World;
@@ -24,7 +25,7 @@ describe("a stack made in dynamic mode, moved to native mode", () => {
     const cohorts = (await world.api.get<{ id: string; name: string }[]>("/v1/cohorts")).body;
     const leads = cohorts.find((c) => c.name === "Leads")!.id;
     const program = { name: "Pipeline", population: { cohortIds: [leads] }, payload: { cohortIds: [leads] }, preview: true };
-    const dynamicInputs = (await host.check({}, { ...program, __provider: serializedProvider("scopes") })).inputs;
+    const dynamicInputs = (await host.check({}, { ...program, __provider: providerModule("scopes") })).inputs;
     const made = await host.create(dynamicInputs);
     expect(made.properties).toHaveProperty("__provider");
 

@@ -48,11 +48,6 @@ export function runNode(file: string, env: NodeJS.ProcessEnv = {}): Promise<stri
   });
 }
 
-/** The `__provider` a resource of `collection` records. */
-export function serializedProvider(collection: string): string {
-  return providerModule(collection);
-}
-
 export interface ProviderHost {
   /** Everything the host process printed on stdout and stderr so far (empty in process). */
   logs(): string;
@@ -234,8 +229,8 @@ export async function startWorld(options: {
     emulator,
     proxy,
     host,
-    shim: serializedProvider,
-    inputs: (collection, props) => ({ ...props, __provider: serializedProvider(collection) }),
+    shim: providerModule,
+    inputs: (collection, props) => ({ ...props, __provider: providerModule(collection) }),
     serviceCalls,
     async mark() {
       const all = (await api("GET", "/_emulator/requests")) as { seq: number }[];
