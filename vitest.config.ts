@@ -48,6 +48,7 @@ const E2E = [
   "test/provider/lazy-closure.test.ts",
   "test/provider/face-load.test.ts",
   "test/provider/promise-stacks.test.ts",
+  "test/provider/runtime-traces.test.ts",
   "test/emulator/persistence.test.ts",
   "test/emulator/full-disk.test.ts",
   "test/drift/fleet.test.ts",

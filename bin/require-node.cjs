@@ -9,6 +9,8 @@
 //   either: V8 formats stacks on the compiled files.
 // - The runtime captures no stack trace with each promise it makes (promise-stacks.cjs) unless
 //   PULUMI_DEBUG_PROMISE_LEAKS asks for them.
+// - The runtime keeps its traces of each resource call to itself instead of sending them to the engine one round trip
+//   at a time (runtime-traces.cjs) unless AUDIENCE_RUNTIME_TRACES asks for them.
 "use strict";
 
 require("./node-version.cjs").stopIfTooOld();
@@ -27,5 +29,6 @@ if (sourceMapSupport) {
 }
 
 require("./lazy-closure.cjs");
-// After the deferrals above: it loads part of the runtime.
+// After the deferrals above: they load part of the runtime.
 require("./promise-stacks.cjs");
+require("./runtime-traces.cjs");

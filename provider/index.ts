@@ -4,6 +4,7 @@
 // family; args and outputs are typed from the service contract, in camelCase. Lookups run in the program.
 import "pulumi-audience/lazy-closure"; // first: before @pulumi/pulumi loads
 import "pulumi-audience/promise-stacks";
+import "pulumi-audience/runtime-traces";
 import type * as pulumi from "@pulumi/pulumi";
 import { resourceClass, type AudienceResource } from "./runtime/resources/resource.ts";
 import { lookups, type LookupArgs, type LookupInputs } from "./runtime/resources/lookup.ts";

@@ -7,6 +7,7 @@
 // the dynamic type). Lookups are the provider's `audience:index:get<Name>` functions.
 import "pulumi-audience/lazy-closure"; // first: before @pulumi/pulumi loads
 import "pulumi-audience/promise-stacks";
+import "pulumi-audience/runtime-traces";
 import type * as pulumi from "@pulumi/pulumi";
 import type { LookupInputs } from "../runtime/resources/lookup.ts";
 import { nativeClass, nativeLookups, type NativeResource } from "./resource.ts";

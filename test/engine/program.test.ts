@@ -1,6 +1,7 @@
 // A program that throws is reported with its own message and a stack naming its file and line, even though the
 // engine keeps the runtime's stack traces cheap (no source-map formatting, no stack per promise). The runtime's debug
-// messages, which the engine keeps none of, stay in the program it starts.
+// messages, which the engine keeps none of, stay in the program it starts; as the Pulumi CLI runs it, the package's preload
+// keeps the runtime's traces of each resource call in the program.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -33,45 +34,61 @@ it("each resource records where the program declared it, as Pulumi records it", 
   expect(at).toMatchObject({ one: noteConstructor, two: noteConstructor, vault: noteConstructor, "shelf-inner": noteConstructor });
 });
 
-it("a program the engine starts sends it no debug message but ephemeral ones; as the Pulumi CLI runs it, every one", { timeout: 120_000 }, async () => {
-  // Inside the repository, where the program resolves @pulumi/pulumi.
+/** Writes a program (inside the repository, where it resolves @pulumi/pulumi) registering one resource and logging. */
+function debugProgram(nodeargs: string): string {
   mkdirSync(join(import.meta.dirname, "..", "..", ".audience"), { recursive: true });
   const program = mkdtempSync(join(import.meta.dirname, "..", "..", ".audience", "debug-logs-"));
+  writeFileSync(join(program, "Pulumi.yaml"), `name: debug-logs\nruntime:\n  name: nodejs\n  options:\n    typescript: false\n    nodeargs: ${nodeargs}\nmain: index.ts\n`);
+  writeFileSync(join(program, "index.ts"), [
+    'import * as pulumi from "@pulumi/pulumi";',
+    'new pulumi.CustomResource("test:index:Thing", "thing", { size: 1 });',
+    'pulumi.log.debug("the program\'s own debug line");',
+    'pulumi.log.debug("an ephemeral debug line", undefined, undefined, true);',
+    'pulumi.log.info("a line for the user");',
+    "",
+  ].join("\n"));
+  return program;
+}
+
+/** The debug and info messages the program sends a monitor, run by the engine or as the Pulumi CLI runs it. */
+async function sent(program: string, asCli: boolean, env: NodeJS.ProcessEnv = {}): Promise<{ debug: string[]; info: string[] }> {
+  const logs: { severity: string; message: string }[] = [];
+  const monitor = await startMonitor({
+    register: async (reg: Registration) => ({ urn: `urn:pulumi:dev::debug-logs::${reg.type}::${reg.name}`, id: reg.custom ? reg.name : "", outputs: reg.inputs }),
+    registerOutputs: async () => undefined,
+    read: async () => { throw new Error("not served"); },
+    invoke: async () => { throw new Error("not served"); },
+    log: (severity, message) => void logs.push({ severity, message }),
+  });
   try {
-    writeFileSync(join(program, "Pulumi.yaml"), "name: debug-logs\nruntime:\n  name: nodejs\n  options:\n    typescript: false\nmain: index.ts\n");
-    writeFileSync(join(program, "index.ts"), [
-      'import * as pulumi from "@pulumi/pulumi";',
-      'new pulumi.CustomResource("test:index:Thing", "thing", { size: 1 });',
-      'pulumi.log.debug("the program\'s own debug line");',
-      'pulumi.log.debug("an ephemeral debug line", undefined, undefined, true);',
-      'pulumi.log.info("a line for the user");',
-      "",
-    ].join("\n"));
-    const sent = async (asCli: boolean) => {
-      const logs: { severity: string; message: string }[] = [];
-      const monitor = await startMonitor({
-        register: async (reg: Registration) => ({ urn: `urn:pulumi:dev::debug-logs::${reg.type}::${reg.name}`, id: reg.custom ? reg.name : "", outputs: reg.inputs }),
-        registerOutputs: async () => undefined,
-        read: async () => { throw new Error("not served"); },
-        invoke: async () => { throw new Error("not served"); },
-        log: (severity, message) => void logs.push({ severity, message }),
-      });
-      try {
-        const code = await runLanguageRuntime({
-          project: loadProject(program), stack: "dev", monitorAddress: monitor.address, dryRun: false, parallel: 8, asCli,
-          env: { ...process.env, NODE_OPTIONS: "" }, onOutput: () => undefined,
-        });
-        expect(code).toBe(0);
-      } finally {
-        await monitor.close();
-      }
-      return { debug: logs.filter((l) => l.severity === "debug").map((l) => l.message), info: logs.filter((l) => l.severity === "info").map((l) => l.message) };
-    };
-    const engine = await sent(false);
-    expect(engine).toEqual({ debug: ["an ephemeral debug line"], info: ["a line for the user"] });
-    const cli = await sent(true);
-    expect(cli.debug).toEqual(expect.arrayContaining(["the program's own debug line", "an ephemeral debug line", expect.stringMatching(/^Registering resource: t=test:index:Thing, name=thing/)]));
+    const { AUDIENCE_RUNTIME_TRACES: _, ...rest } = process.env;
+    const code = await runLanguageRuntime({
+      project: loadProject(program), stack: "dev", monitorAddress: monitor.address, dryRun: false, parallel: 8, asCli,
+      env: { ...rest, NODE_OPTIONS: "", ...env }, onOutput: () => undefined,
+    });
+    expect(code).toBe(0);
+  } finally {
+    await monitor.close();
+  }
+  return { debug: logs.filter((l) => l.severity === "debug").map((l) => l.message), info: logs.filter((l) => l.severity === "info").map((l) => l.message) };
+}
+
+it("a program the engine starts sends it no debug message but ephemeral ones; as the Pulumi CLI runs it, every one but the runtime's traces of resource calls, unless asked for", { timeout: 120_000 }, async () => {
+  // Preloaded as `audience new` writes it (the engine preloads it into every program too).
+  const program = debugProgram("--require=pulumi-audience/require-node");
+  try {
+    expect(await sent(program, false)).toEqual({ debug: ["an ephemeral debug line"], info: ["a line for the user"] });
+    const cli = await sent(program, true);
+    expect(cli.debug).toEqual(expect.arrayContaining(["the program's own debug line", "an ephemeral debug line"]));
+    expect(cli.debug.filter((m) => /^(Registering resource|RegisterResource RPC)/.test(m))).toEqual([]);
     expect(cli.info).toEqual(["a line for the user"]);
+    const traced = await sent(program, true, { AUDIENCE_RUNTIME_TRACES: "1" });
+    expect(traced.debug).toEqual(expect.arrayContaining([
+      "the program's own debug line",
+      "an ephemeral debug line",
+      expect.stringMatching(/^Registering resource: t=test:index:Thing, name=thing/),
+      expect.stringMatching(/^RegisterResource RPC finished: /),
+    ]));
   } finally {
     rmSync(program, { recursive: true, force: true });
   }

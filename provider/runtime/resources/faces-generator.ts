@@ -79,6 +79,7 @@ const dynamic: Face = {
   imports: [
     'import "pulumi-audience/lazy-closure"; // first: before @pulumi/pulumi loads',
     'import "pulumi-audience/promise-stacks";',
+    'import "pulumi-audience/runtime-traces";',
     'import type * as pulumi from "@pulumi/pulumi";',
     'import { resourceClass, type AudienceResource } from "./runtime/resources/resource.ts";',
     'import { lookups, type LookupArgs, type LookupInputs } from "./runtime/resources/lookup.ts";',
@@ -111,6 +112,7 @@ const native: Face = {
   imports: [
     'import "pulumi-audience/lazy-closure"; // first: before @pulumi/pulumi loads',
     'import "pulumi-audience/promise-stacks";',
+    'import "pulumi-audience/runtime-traces";',
     'import type * as pulumi from "@pulumi/pulumi";',
     'import type { LookupInputs } from "../runtime/resources/lookup.ts";',
     'import { nativeClass, nativeLookups, type NativeResource } from "./resource.ts";',

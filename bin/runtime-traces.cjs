@@ -1,0 +1,52 @@
+// Keeps the Pulumi runtime's own traces of each resource call in the program: "Registering resource", "RegisterResource
+// RPC prepared" and "finished" (the whole answer written out), and the same for reads, lookups and outputs. The runtime
+// sends each debug message to the engine's Log service after the one before has been answered, and a program cannot
+// end before they are all through: three round trips and more per resource. Run as the Pulumi CLI runs it, a program
+// of 5,000 cohorts takes about half the time without them and peaks 220 MB lower (README, "Starting a program").
+// The program's own `pulumi.log.debug` messages go as before; AUDIENCE_RUNTIME_TRACES=1 sends the runtime's too. Only
+// the runtime of the language runtime's run entry is patched (the main script, as the Pulumi CLI and `audience run`
+// start a program); with any other main script, nothing is. Applied when loaded: by the preload
+// `pulumi-audience/require-node`, and by the package's entry points for programs without it.
+"use strict";
+
+const { dirname, join, sep } = require("node:path");
+
+const RUN_ENTRY = join("@pulumi", "pulumi", "cmd", "run", "index.js");
+
+/** How the runtime's traces begin (@pulumi/pulumi's runtime/resource.js and runtime/invoke.js); failures are kept. */
+const TRACES = [
+  "Registering resource: ",
+  "RegisterResource RPC prepared: ",
+  "RegisterResource RPC finished: ",
+  "Resource RPC serialization requested: ",
+  "RegisterResourceOutputs RPC prepared: ",
+  "RegisterResourceOutputs RPC finished: ",
+  "Reading resource: ",
+  "ReadResource RPC prepared: ",
+  "ReadResource RPC finished: ",
+  "Getting resource: ",
+  "getResource Invoke RPC finished: ",
+  "Checking resource existence: ",
+  "Invoke RPC finished: ",
+  "Call RPC prepared: ",
+  "Call RPC finished: ",
+];
+
+/** Whether `message` is one of the runtime's traces of a resource call. */
+function isRuntimeTrace(message) {
+  return typeof message === "string" && TRACES.some((start) => message.startsWith(start));
+}
+
+/** Patches the runtime of the run entry `main` (`process.argv[1]`); does nothing for another script. */
+function skipRuntimeTraces(main) {
+  if (process.env.AUDIENCE_RUNTIME_TRACES || typeof main !== "string" || !main.endsWith(sep + RUN_ENTRY)) return;
+  const log = require(join(dirname(main), "..", "..", "log", "index.js"));
+  const send = log.debug;
+  log.debug = function (message, resource, streamId, ephemeral) {
+    return isRuntimeTrace(message) ? Promise.resolve() : send.call(this, message, resource, streamId, ephemeral);
+  };
+}
+
+skipRuntimeTraces(process.argv[1]);
+
+module.exports = { skipRuntimeTraces, isRuntimeTrace };
