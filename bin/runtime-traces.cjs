@@ -49,4 +49,4 @@ function skipRuntimeTraces(main) {
 
 skipRuntimeTraces(process.argv[1]);
 
-module.exports = { skipRuntimeTraces, isRuntimeTrace };
+module.exports = { skipRuntimeTraces };

@@ -1,7 +1,7 @@
 // A program that throws is reported with its own message and a stack naming its file and line, even though the
 // engine keeps the runtime's stack traces cheap (no source-map formatting, no stack per promise). The runtime's debug
-// messages, which the engine keeps none of, stay in the program it starts; as the Pulumi CLI runs it, the package's preload
-// keeps the runtime's traces of each resource call in the program.
+// messages, which the engine keeps none of, stay in the program it starts; as the Pulumi CLI runs it, the package's
+// preload keeps the runtime's traces of each resource call in the program.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
