@@ -18,6 +18,7 @@ import type { EmulatorReady } from "./service.ts";
 import { clientService, createLifecycle, credentialsFor, type Service, type Settings } from "pulumi-audience/provider";
 import type { Report } from "../provider/cli/drift/index.ts";
 import { pool } from "../provider/cli/drift/scan.ts";
+import { defaultParallel } from "../provider/engine/index.ts";
 import { ADOPTABLE } from "../provider/cli/adoptable.ts";
 import { providerFamilies } from "../provider/runtime/families/index.ts";
 import { markSecret, plaintextSecrets, type PropertyMap } from "../provider/protocol/values.ts";
@@ -27,8 +28,8 @@ type Props = Record<string, unknown>;
 ensureBuilt();
 const inProcess = process.argv.includes("--in-process");
 const [accountCount = 10, perAccount = 5000] = process.argv.slice(2).filter((a) => a !== "--in-process").map(Number).filter((n) => Number.isInteger(n) && n > 0);
-/** Resource reads in flight per account for the baseline, as `audience run --parallel` defaults to. */
-const BASELINE_PARALLEL = 8;
+/** Resource reads in flight per account for the baseline, as many as `audience run` has without `--parallel`. */
+const BASELINE_PARALLEL = defaultParallel();
 /** Whole scans (and floors) per round, alternated; the medians are compared. */
 const DRIFT_RUNS = 3;
 /** Added to every request in the second round, as a service across a network would. */

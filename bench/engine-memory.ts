@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Deployment, type Operation } from "../provider/engine/deployment.ts";
+import { defaultParallel } from "../provider/engine/index.ts";
 import type { Registration } from "../provider/engine/monitor.ts";
 import type { ResourceCalls } from "../provider/engine/provider-host.ts";
 import { PassphraseCrypter } from "../provider/engine/secrets.ts";
@@ -76,7 +77,7 @@ async function run(statePath: string, operation: Operation, count: number, sampl
   const cpu = process.cpuUsage();
   const snapshot = await Snapshot.load(statePath, PASSPHRASE, salt);
   const deployment = new Deployment({
-    project: "bench", stack: "bench", snapshot, dryRun: false, parallel: 8, emit: sample,
+    project: "bench", stack: "bench", snapshot, dryRun: false, parallel: defaultParallel(), emit: sample,
     provider: async () => provider, stackOutputs: async () => ({}),
   });
   let held = 0;

@@ -11,6 +11,7 @@ import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { defaultParallel } from "../provider/engine/index.ts";
 import { Snapshot } from "../provider/engine/snapshot.ts";
 import { urnName } from "../provider/engine/urn.ts";
 import { providerModule } from "../provider/runtime/resources/shim.ts";
@@ -18,8 +19,8 @@ import type { EngineMemory } from "./engine-memory.ts";
 import { atMost, ensureBuilt, median, ROOT, startChild, type Bench, type Row } from "./measure.ts";
 import type { EmulatorReady } from "./service.ts";
 
-/** The engine's default number of operations in flight. */
-const PARALLEL = 8;
+/** The engine's number of operations in flight without `--parallel`, which the baselines' requests match. */
+const PARALLEL = defaultParallel();
 /** Rounds of the engine's runs and their baselines at each size (one in --quick). */
 const ROUNDS = 3;
 const PASSPHRASE = "bench passphrase";

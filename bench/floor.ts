@@ -7,6 +7,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { camelKey, families } from "pulumi-audience/sdk/contract";
+import { defaultParallel } from "../provider/engine/index.ts";
 import { runLanguageRuntime } from "../provider/engine/language.ts";
 import { startMonitor, type MonitorHandler } from "../provider/engine/monitor.ts";
 import { loadProject } from "../provider/engine/project.ts";
@@ -14,7 +15,8 @@ import { memberNames } from "../provider/runtime/lifecycle/shape.ts";
 import { PROVIDER_KEY, type PropertyMap } from "../provider/protocol/values.ts";
 import { atMost, ensureBuilt, median, ROOT, type Bench, type Row } from "./measure.ts";
 
-const PARALLEL = 8;
+/** The `--parallel` a program gets, as the engine and `pulumi up` give it without the flag. */
+const PARALLEL = defaultParallel();
 const PROGRAMS = join(ROOT, ".audience", "bench");
 const PEAK = 'process.on("exit", () => console.log(`bench-peak-rss ${process.resourceUsage().maxRSS}`));\n';
 const PROGRAM = {

@@ -12,6 +12,7 @@ if (!existsSync(join(dist, "language.js"))) throw new Error("build the package f
 const { runLanguageRuntime } = (await import(join(dist, "language.js"))) as typeof import("../provider/engine/language.ts");
 const { startMonitor } = (await import(join(dist, "monitor.js"))) as typeof import("../provider/engine/monitor.ts");
 const { loadProject } = (await import(join(dist, "project.js"))) as typeof import("../provider/engine/project.ts");
+const { defaultParallel } = (await import(join(dist, "index.js"))) as typeof import("../provider/engine/index.ts");
 
 const [dir, count, outputsFile] = process.argv.slice(2);
 const recorded = new Map<string, PropertyMap>(outputsFile ? Object.entries(JSON.parse(readFileSync(outputsFile, "utf8")) as Record<string, PropertyMap>) : []);
@@ -24,7 +25,7 @@ const monitor = await startMonitor({
 });
 const t = performance.now();
 const code = await runLanguageRuntime({
-  project: loadProject(dir!), stack: "bench", monitorAddress: monitor.address, dryRun: false, parallel: 8,
+  project: loadProject(dir!), stack: "bench", monitorAddress: monitor.address, dryRun: false, parallel: defaultParallel(),
   env: { ...process.env, BENCH_COUNT: count }, onOutput: () => undefined,
 });
 const ms = performance.now() - t;
