@@ -7,14 +7,12 @@
 // without it.
 "use strict";
 
-const { dirname, join, sep } = require("node:path");
-
-const RUN_ENTRY = join("@pulumi", "pulumi", "cmd", "run", "index.js");
+const { runtimeModule } = require("./run-entry.cjs");
 
 /** Patches the runtime of the run entry `main` (`process.argv[1]`); does nothing for another script. */
 function skipPromiseStacks(main) {
-  if (process.env.PULUMI_DEBUG_PROMISE_LEAKS || typeof main !== "string" || !main.endsWith(sep + RUN_ENTRY)) return;
-  const debuggable = require(join(dirname(main), "..", "..", "runtime", "debuggable.js"));
+  const debuggable = process.env.PULUMI_DEBUG_PROMISE_LEAKS ? undefined : runtimeModule(main, "runtime/debuggable.js");
+  if (!debuggable) return;
   const capturing = debuggable.debuggablePromise;
   debuggable.debuggablePromise = function (p, ctx) {
     const limit = Error.stackTraceLimit;

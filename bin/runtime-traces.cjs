@@ -9,9 +9,7 @@
 // `pulumi-audience/require-node`, and by the package's entry points for programs without it.
 "use strict";
 
-const { dirname, join, sep } = require("node:path");
-
-const RUN_ENTRY = join("@pulumi", "pulumi", "cmd", "run", "index.js");
+const { runtimeModule } = require("./run-entry.cjs");
 
 /** How the runtime's traces begin (@pulumi/pulumi's runtime/resource.js and runtime/invoke.js); failures are kept. */
 const TRACES = [
@@ -39,8 +37,8 @@ function isRuntimeTrace(message) {
 
 /** Patches the runtime of the run entry `main` (`process.argv[1]`); does nothing for another script. */
 function skipRuntimeTraces(main) {
-  if (process.env.AUDIENCE_RUNTIME_TRACES || typeof main !== "string" || !main.endsWith(sep + RUN_ENTRY)) return;
-  const log = require(join(dirname(main), "..", "..", "log", "index.js"));
+  const log = process.env.AUDIENCE_RUNTIME_TRACES ? undefined : runtimeModule(main, "log/index.js");
+  if (!log) return;
   const send = log.debug;
   log.debug = function (message, resource, streamId, ephemeral) {
     return isRuntimeTrace(message) ? Promise.resolve() : send.call(this, message, resource, streamId, ephemeral);
