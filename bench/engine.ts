@@ -2,7 +2,8 @@
 // whole process, on the built package), against the same requests made with undici at the engine's concurrency in a
 // process of their own (bench/requests.ts), and against the floor the Pulumi runtime sets: the cohorts program, and
 // a bare program registering N resources, each run by the language runtime against a monitor that answers at once
-// (bench/program-floor.ts, its own process).
+// (bench/program-floor.ts, its own process); and against the least any engine must do for the `up`: the cohorts
+// program against a monitor that only makes each cohort's POST and answers with the created document.
 // Then scale: a program registering plain cohorts (the registration a Cohort makes, without its declared outputs)
 // through bin/audience.js at a small and a large size, up to 50,000: what each more resource costs and the peak
 // memory of program and engine together. And the engine alone at a small and a large size
@@ -26,6 +27,7 @@ const ROUNDS = 3;
 const PASSPHRASE = "bench passphrase";
 const FLOOR = "the cohorts program alone, its monitor answering at once with the engine's outputs";
 const BARE = "a bare program registering as many resources, its monitor answering at once";
+const CREATING = `the cohorts program, its monitor only making each cohort's POST with undici (${PARALLEL} at a time) and answering with the created document (no state, check or diff)`;
 
 // Programs live inside the package, where `pulumi-audience` resolves to itself (its built `dist/`, as installed),
 // and preload what a scaffold's Pulumi.yaml preloads.
@@ -155,6 +157,18 @@ async function engineRuns(dir: string, count: number, stateDir: string, { refres
   }
 }
 
+/** The cohorts program against a monitor that makes each cohort's POST and answers with the created document. */
+async function againstCreatingMonitor(dir: string, count: number): Promise<number> {
+  const emulator = await startChild<EmulatorReady>("service.ts", ["emulator", "0"]);
+  try {
+    const { url, apiKey } = emulator.ready;
+    const { stdout } = await timed(process.execPath, [join(import.meta.dirname, "program-floor.ts"), dir, String(count), "--create", url, apiKey, String(PARALLEL)]);
+    return (JSON.parse(stdout) as { ms: number }).ms;
+  } finally {
+    await emulator.stop();
+  }
+}
+
 /** The same creates, then deletes, with undici, `PARALLEL` at a time, each in a process of its own (bench/requests.ts). */
 async function directRuns(count: number, stateDir: string): Promise<{ create: number; remove: number }> {
   const emulator = await startChild<EmulatorReady>("service.ts", ["emulator", "0"]);
@@ -229,12 +243,13 @@ export const engine: Bench = {
       for (const count of quick ? [200] : [500, 2000]) {
         // Each figure is the median of ROUNDS, the engine's runs and their baselines taken in turn within a round,
         // so that a change in the machine's load falls on both sides (one run each moved by a quarter between runs).
-        const rounds: { direct: Awaited<ReturnType<typeof directRuns>>; bare: number; runs: EngineRun; program: number }[] = [];
+        const rounds: { direct: Awaited<ReturnType<typeof directRuns>>; bare: number; creating: number; runs: EngineRun; program: number }[] = [];
         for (let round = 0; round < (quick ? 1 : ROUNDS); round++) {
           const direct = await directRuns(count, stateDir);
           const bareMs = await againstInstantMonitor(bare, count);
+          const creating = await againstCreatingMonitor(cohorts, count);
           const runs = await engineRuns(cohorts, count, stateDir);
-          rounds.push({ direct, bare: bareMs, runs, program: await againstInstantMonitor(cohorts, count, runs.outputs) });
+          rounds.push({ direct, bare: bareMs, creating, runs, program: await againstInstantMonitor(cohorts, count, runs.outputs) });
         }
         const of = (pick: (r: (typeof rounds)[number]) => number) => median(rounds.map(pick));
         const floor = of((r) => r.bare);
@@ -248,6 +263,9 @@ export const engine: Bench = {
         rows.push(atMost({ what, measured: "no-op up (wall time)", unit: "ms", value: noop, baseline: floor, baselineWhat: BARE, note: `${noopRequests} service requests` }, 1.3));
         rows.push(atMost({ what, measured: "destroy (wall time)", unit: "ms", value: destroy, baseline: remove, baselineWhat: `the same DELETEs ${requests}` }, 2));
         rows.push({ what, measured: "up (wall time)", unit: "ms", value: up, baseline: create, baselineWhat: `the same POSTs ${requests}`, ratio: up / create, goal: "report" });
+        const creating = of((r) => r.creating);
+        rows.push({ what, measured: "up (wall time)", unit: "ms", value: up, baseline: creating, baselineWhat: CREATING, ratio: up / creating, goal: "report" });
+        rows.push({ what, measured: `${CREATING} (wall time)`, unit: "ms", value: creating, baseline: program, baselineWhat: FLOOR, ratio: creating / program, goal: "report" });
         rows.push({ what, measured: `${FLOOR} (wall time)`, unit: "ms", value: program, baseline: floor, baselineWhat: BARE, ratio: program / floor, goal: "report" });
         const peak = of((r) => r.runs.up.peakMb);
         rows.push({ what, measured: "up: peak RSS of program and engine together", unit: "MB", value: peak, baseline: peak, baselineWhat: "(itself)", ratio: 1, goal: "report" });

@@ -1,7 +1,9 @@
 // Program floor rows: a program of N cohorts on the Pulumi runtime, of each face (`pulumi-audience` and
 // `pulumi-audience/native`), against a monitor that answers at once with a cohort's whole answer, against the same
 // N of a bare one-output resource (the Pulumi runtime's own floor), in time and in memory per resource (peak RSS
-// above the same program registering nothing). Runs alternate between the programs.
+// above the same program registering nothing). And each face against the same registration made with
+// `pulumi.CustomResource` (its type, inputs and provider shim or alias; the same answer): what the face itself costs
+// beyond the runtime's cost of what it registers. Runs alternate between the programs.
 // The programs load the built package (`dist/`), as an installed package runs, and preload what a scaffold's
 // Pulumi.yaml preloads.
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -11,7 +13,10 @@ import { defaultParallel } from "../provider/engine/index.ts";
 import { runLanguageRuntime } from "../provider/engine/language.ts";
 import { startMonitor, type MonitorHandler } from "../provider/engine/monitor.ts";
 import { loadProject } from "../provider/engine/project.ts";
+import { VERSION } from "../provider/plugin/manifest.ts";
 import { memberNames } from "../provider/runtime/lifecycle/shape.ts";
+import { dynamicType, resourceToken } from "../provider/runtime/markers.ts";
+import { providerModule } from "../provider/runtime/resources/shim.ts";
 import { PROVIDER_KEY, type PropertyMap } from "../provider/protocol/values.ts";
 import { atMost, ensureBuilt, median, ROOT, type Bench, type Row } from "./measure.ts";
 
@@ -28,6 +33,15 @@ for (let i = 0; i < Number(process.env["BENCH_COUNT"]); i++) new audience.Cohort
 ${PEAK}`,
   bare: `import * as pulumi from "@pulumi/pulumi";
 for (let i = 0; i < Number(process.env["BENCH_COUNT"]); i++) new pulumi.CustomResource("bench:index:Item", \`item-\${i}\`, { name: \`item \${i}\` });
+${PEAK}`,
+  // What a dynamic Cohort registers, and what a native one does (its version and the alias from the dynamic type).
+  plain: `import * as pulumi from "@pulumi/pulumi";
+const shim = ${JSON.stringify(providerModule("cohorts"))};
+for (let i = 0; i < Number(process.env["BENCH_COUNT"]); i++) new pulumi.CustomResource(${JSON.stringify(dynamicType("Cohort"))}, \`cohort-\${i}\`, { name: \`cohort \${i}\`, deletionMode: "delete", __provider: shim });
+${PEAK}`,
+  plainNative: `import * as pulumi from "@pulumi/pulumi";
+const alias = (name: string) => \`urn:pulumi:\${pulumi.getStack()}::\${pulumi.getProject()}::${dynamicType("Cohort")}::\${name}\`;
+for (let i = 0; i < Number(process.env["BENCH_COUNT"]); i++) new pulumi.CustomResource(${JSON.stringify(resourceToken("Cohort"))}, \`cohort-\${i}\`, { name: \`cohort \${i}\`, deletionMode: "delete" }, { version: ${JSON.stringify(VERSION)}, aliases: [alias(\`cohort-\${i}\`)] });
 ${PEAK}`,
 };
 
@@ -89,23 +103,25 @@ export const floor: Bench = {
   id: "floor",
   async run({ quick }) {
     ensureBuilt();
-    const names = ["bare", "cohorts", "native"] as const;
+    const names = ["bare", "cohorts", "native", "plain", "plainNative"] as const;
     type Program = (typeof names)[number];
     const programs = Object.fromEntries(names.map((name) => [name, writeProgram(name)])) as Record<Program, string>;
     const rounds = quick ? 3 : 2;
     const rows: Row[] = [];
-    /** Each program run `times` at `count`, alternated (a change in the machine's load falls on all): medians. */
-    const alternated = async (count: number, times: number) => {
-      const runs = Object.fromEntries(names.map((name) => [name, [] as Run[]])) as Record<Program, Run[]>;
+    /** Each of `which` run `times` at `count`, alternated (a change in the machine's load falls on all): medians. */
+    const alternated = async (which: readonly Program[], count: number, times: number) => {
+      const runs = Object.fromEntries(which.map((name) => [name, [] as Run[]])) as Record<Program, Run[]>;
       for (let round = 0; round < times; round++) {
-        for (const name of names) runs[name].push(await run(programs[name], count));
+        for (const name of which) runs[name].push(await run(programs[name], count));
       }
       return { ms: (name: Program) => median(runs[name].map((r) => r.ms)), peakKb: (name: Program) => median(runs[name].map((r) => r.peakKb)) };
     };
     // Each program registering nothing: what importing the face costs a program's start, and the base its memory per
-    // resource is measured above. Half a second each: more rounds than the programs that register.
+    // resource is measured above (the plain registrations import what the bare program does). Half a second each:
+    // more rounds than the programs that register.
     const emptyRounds = 5;
-    const empty = await alternated(0, emptyRounds);
+    const empty = await alternated(["bare", "cohorts", "native"], 0, emptyRounds);
+    const emptyKb = (name: Program) => empty.peakKb(name === "plain" || name === "plainNative" ? "bare" : name);
     for (const [name, face] of [["cohorts", "pulumi-audience"], ["native", "pulumi-audience/native"]] as const) {
       rows.push({
         what: `program start, importing ${face}`, measured: "a program declaring nothing (wall time)", unit: "ms", value: empty.ms(name),
@@ -113,15 +129,22 @@ export const floor: Bench = {
       });
     }
     for (const count of quick ? [500] : [500, 5000]) {
-      const { ms, peakKb } = await alternated(count, rounds);
-      const perResource = (name: Program) => (peakKb(name) - empty.peakKb(name)) / 1024 / count;
+      const { ms, peakKb } = await alternated(names, count, rounds);
+      const perResource = (name: Program) => (peakKb(name) - emptyKb(name)) / 1024 / count;
       const baselineWhat = `the same number of a bare one-output resource (median of ${rounds})`;
-      for (const [name, face] of [["cohorts", "cohorts"], ["native", "native cohorts (pulumi-audience/native)"]] as const) {
+      for (const [name, plain, face, registration] of [
+        ["cohorts", "plain", "cohorts", "its type, inputs and provider shim"],
+        ["native", "plainNative", "native cohorts (pulumi-audience/native)", "its type, inputs, version and alias"],
+      ] as const) {
         const what = `program floor, ${count.toLocaleString("en-US")} ${face}`;
         rows.push(atMost({ what, measured: "program against a monitor answering at once (wall time)", unit: "ms", value: ms(name), baseline: ms("bare"), baselineWhat }, 1.1));
         rows.push(atMost({ what, measured: "peak RSS per resource, above an empty program", unit: "MB", value: perResource(name), baseline: perResource("bare"), baselineWhat }, 1.2));
         const perCohort = perResource(name);
         rows.push({ what, measured: "peak RSS per cohort (goal: at most 0.06 MB)", unit: "MB", value: perCohort, baseline: 0.06, baselineWhat: "the goal", ratio: perCohort / 0.06, goal: "<= 1x", met: perCohort <= 0.06 });
+        // The face itself: against what the runtime costs for the same registration made without it.
+        const plainWhat = `the same registration made with pulumi.CustomResource (${registration}; the same answer; median of ${rounds})`;
+        rows.push({ what, measured: "program against a monitor answering at once (wall time)", unit: "ms", value: ms(name), baseline: ms(plain), baselineWhat: plainWhat, ratio: ms(name) / ms(plain), goal: "report" });
+        rows.push({ what, measured: "peak RSS per resource, above an empty program", unit: "MB", value: perResource(name), baseline: perResource(plain), baselineWhat: plainWhat, ratio: perResource(name) / perResource(plain), goal: "report" });
       }
     }
     return rows;

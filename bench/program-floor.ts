@@ -1,9 +1,13 @@
 // The floor the Pulumi runtime sets: a program run by the language runtime against a monitor that answers at once,
-// with the outputs recorded by name (what the engine answers) or else with the inputs. Run as its own process, on
-// the built package (`dist/`), as an installed package runs:
-//   node bench/program-floor.ts <program dir> <count> [outputs.json]   prints {"ms": ...}
+// with the outputs recorded by name (what the engine answers) or else with the inputs. Or the least any engine must
+// do for an `up`: a monitor that makes each resource's POST with undici (`parallel` connections, as the engine's
+// operations in flight) and answers with the created document in the program's names, with no state, check or
+// diff. Run as its own process, on the built package (`dist/`), as an installed package runs:
+//   node bench/program-floor.ts <program dir> <count> [outputs.json]                     prints {"ms": ...}
+//   node bench/program-floor.ts <program dir> <count> --create <url> <apiKey> <parallel>  prints {"ms": ...}
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { Pool } from "undici";
 import type { PropertyMap } from "../provider/protocol/values.ts";
 import type { Registration } from "../provider/engine/monitor.ts";
 
@@ -14,10 +18,30 @@ const { startMonitor } = (await import(join(dist, "monitor.js"))) as typeof impo
 const { loadProject } = (await import(join(dist, "project.js"))) as typeof import("../provider/engine/project.ts");
 const { defaultParallel } = (await import(join(dist, "index.js"))) as typeof import("../provider/engine/index.ts");
 
-const [dir, count, outputsFile] = process.argv.slice(2);
-const recorded = new Map<string, PropertyMap>(outputsFile ? Object.entries(JSON.parse(readFileSync(outputsFile, "utf8")) as Record<string, PropertyMap>) : []);
+const [dir, count, ...rest] = process.argv.slice(2);
+
+/** The answer to a registration: the recorded outputs, the inputs, or the created document; and what to close after. */
+function answering(): { answer: (reg: Registration) => Promise<PropertyMap>; close: () => Promise<void> } {
+  if (rest[0] === "--create") {
+    const [, url, apiKey, parallel] = rest;
+    const pool = new Pool(url!, { connections: Number(parallel) });
+    const headers = { authorization: `Bearer ${apiKey}`, "content-type": "application/json" };
+    const answer = async (reg: Registration): Promise<PropertyMap> => {
+      if (!reg.custom) return reg.inputs;
+      const res = await pool.request({ method: "POST", path: "/v1/cohorts", headers, body: JSON.stringify({ name: reg.inputs["name"] }) });
+      if (res.statusCode >= 300) throw new Error(`POST: ${res.statusCode}`);
+      const created = Object.entries((await res.body.json()) as PropertyMap).map(([key, value]) => [key.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase()), value]);
+      return { ...reg.inputs, ...Object.fromEntries(created) };
+    };
+    return { answer, close: () => pool.close() };
+  }
+  const recorded = new Map<string, PropertyMap>(rest[0] ? Object.entries(JSON.parse(readFileSync(rest[0], "utf8")) as Record<string, PropertyMap>) : []);
+  return { answer: async (reg) => recorded.get(reg.name) ?? reg.inputs, close: async () => undefined };
+}
+
+const { answer, close } = answering();
 const monitor = await startMonitor({
-  register: async (reg: Registration) => ({ urn: `urn:pulumi:bench::bench::${reg.type}::${reg.name}`, id: reg.custom ? reg.name : "", outputs: recorded.get(reg.name) ?? reg.inputs }),
+  register: async (reg: Registration) => ({ urn: `urn:pulumi:bench::bench::${reg.type}::${reg.name}`, id: reg.custom ? reg.name : "", outputs: await answer(reg) }),
   registerOutputs: async () => undefined,
   read: async () => { throw new Error("not served"); },
   invoke: async () => { throw new Error("not served"); },
@@ -30,5 +54,6 @@ const code = await runLanguageRuntime({
 });
 const ms = performance.now() - t;
 await monitor.close();
+await close();
 if (code !== 0) throw new Error(`${dir} exited with ${code}`);
 console.log(JSON.stringify({ ms }));
