@@ -106,7 +106,8 @@ export const floor: Bench = {
     const names = ["bare", "cohorts", "native", "plain", "plainNative"] as const;
     type Program = (typeof names)[number];
     const programs = Object.fromEntries(names.map((name) => [name, writeProgram(name)])) as Record<Program, string>;
-    const rounds = quick ? 3 : 2;
+    /** Rounds at each size: medians of two moved a ratio by a fifth and more between runs on this shared machine. */
+    const roundsAt = (count: number) => (quick || count >= 5000 ? 3 : 5);
     const rows: Row[] = [];
     /** Each of `which` run `times` at `count`, alternated (a change in the machine's load falls on all): medians. */
     const alternated = async (which: readonly Program[], count: number, times: number) => {
@@ -129,6 +130,7 @@ export const floor: Bench = {
       });
     }
     for (const count of quick ? [500] : [500, 5000]) {
+      const rounds = roundsAt(count);
       const { ms, peakKb } = await alternated(names, count, rounds);
       const perResource = (name: Program) => (peakKb(name) - emptyKb(name)) / 1024 / count;
       const baselineWhat = `the same number of a bare one-output resource (median of ${rounds})`;
