@@ -9,15 +9,15 @@
 // memory of program and engine together. And the engine alone at a small and a large size
 // (bench/engine-memory.ts): what it holds per resource and what each more resource costs.
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { defaultParallel } from "../provider/engine/index.ts";
 import { Snapshot } from "../provider/engine/snapshot.ts";
 import { urnName } from "../provider/engine/urn.ts";
-import { providerModule } from "../provider/runtime/resources/shim.ts";
 import type { EngineMemory } from "./engine-memory.ts";
 import { atMost, ensureBuilt, median, ROOT, startChild, type Bench, type Row } from "./measure.ts";
+import { PROGRAM, writeProgram } from "./programs.ts";
 import type { EmulatorReady } from "./service.ts";
 
 /** The engine's number of operations in flight without `--parallel`, which the baselines' requests match. */
@@ -28,33 +28,6 @@ const PASSPHRASE = "bench passphrase";
 const FLOOR = "the cohorts program alone, its monitor answering at once with the engine's outputs";
 const BARE = "a bare program registering as many resources, its monitor answering at once";
 const CREATING = `the cohorts program, its monitor only making each cohort's POST with undici (${PARALLEL} at a time) and answering with the created document (no state, check or diff)`;
-
-// Programs live inside the package, where `pulumi-audience` resolves to itself (its built `dist/`, as installed),
-// and preload what a scaffold's Pulumi.yaml preloads.
-const PROGRAMS = join(ROOT, ".audience", "bench");
-const PROJECT_YAML = (name: string) => `name: ${name}\nruntime:\n  name: nodejs\n  options:\n    typescript: false\n    nodeargs: --require=pulumi-audience/require-node\nmain: index.ts\n`;
-const PROGRAM = {
-  cohorts: `import * as audience from "pulumi-audience";
-for (let i = 0; i < Number(process.env["BENCH_COUNT"]); i++) new audience.Cohort(\`cohort-\${i}\`, { name: \`cohort \${i}\`, deletionMode: "delete" });
-`,
-  bare: `import * as pulumi from "@pulumi/pulumi";
-for (let i = 0; i < Number(process.env["BENCH_COUNT"]); i++) new pulumi.CustomResource("bench:index:Item", \`item-\${i}\`, { name: \`item \${i}\` });
-`,
-  // What a Cohort registers (its type, inputs and provider shim), without the outputs the class declares: the
-  // Pulumi runtime's own floor per resource, served by the engine and the service as a cohort is.
-  plain: `import * as pulumi from "@pulumi/pulumi";
-const shim = ${JSON.stringify(providerModule("cohorts"))};
-for (let i = 0; i < Number(process.env["BENCH_COUNT"]); i++) new pulumi.CustomResource("pulumi-nodejs:dynamic/audience:Cohort", \`cohort-\${i}\`, { name: \`cohort \${i}\`, deletionMode: "delete", __provider: shim });
-`,
-};
-
-function writeProgram(name: keyof typeof PROGRAM): string {
-  const dir = join(PROGRAMS, name);
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, "Pulumi.yaml"), PROJECT_YAML(`bench-${name}`));
-  writeFileSync(join(dir, "index.ts"), PROGRAM[name]);
-  return dir;
-}
 
 interface Timed {
   ms: number;
@@ -234,9 +207,9 @@ export const engine: Bench = {
     ensureBuilt();
     // The scale rows' sizes: two small, and the largest with its half.
     const scaleSizes = quick ? [200, 400, 1000, 2000] as const : [1000, 2000, Math.round(largest / 2), largest] as const;
-    const cohorts = writeProgram("cohorts");
-    const bare = writeProgram("bare");
-    const plain = writeProgram("plain");
+    const cohorts = writeProgram("cohorts", PROGRAM.cohorts);
+    const bare = writeProgram("bare", PROGRAM.bare);
+    const plain = writeProgram("plain", PROGRAM.plain);
     const stateDir = mkdtempSync(join(tmpdir(), "audience-bench-state-"));
     const rows: Row[] = [];
     try {

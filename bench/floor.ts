@@ -6,52 +6,19 @@
 // beyond the runtime's cost of what it registers. Runs alternate between the programs.
 // The programs load the built package (`dist/`), as an installed package runs, and preload what a scaffold's
 // Pulumi.yaml preloads.
-import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { camelKey, families } from "pulumi-audience/sdk/contract";
 import { defaultParallel } from "../provider/engine/index.ts";
 import { runLanguageRuntime } from "../provider/engine/language.ts";
 import { startMonitor, type MonitorHandler } from "../provider/engine/monitor.ts";
 import { loadProject } from "../provider/engine/project.ts";
-import { VERSION } from "../provider/plugin/manifest.ts";
 import { memberNames } from "../provider/runtime/lifecycle/shape.ts";
-import { dynamicType, resourceToken } from "../provider/runtime/markers.ts";
-import { providerModule } from "../provider/runtime/resources/shim.ts";
 import { PROVIDER_KEY, type PropertyMap } from "../provider/protocol/values.ts";
-import { atMost, ensureBuilt, median, ROOT, type Bench, type Row } from "./measure.ts";
+import { atMost, ensureBuilt, median, type Bench, type Row } from "./measure.ts";
+import { PROGRAM, writeProgram } from "./programs.ts";
 
 /** The `--parallel` a program gets, as the engine and `pulumi up` give it without the flag. */
 const PARALLEL = defaultParallel();
-const PROGRAMS = join(ROOT, ".audience", "bench");
 const PEAK = 'process.on("exit", () => console.log(`bench-peak-rss ${process.resourceUsage().maxRSS}`));\n';
-const PROGRAM = {
-  cohorts: `import * as audience from "pulumi-audience";
-for (let i = 0; i < Number(process.env["BENCH_COUNT"]); i++) new audience.Cohort(\`cohort-\${i}\`, { name: \`cohort \${i}\`, deletionMode: "delete" });
-${PEAK}`,
-  native: `import * as audience from "pulumi-audience/native";
-for (let i = 0; i < Number(process.env["BENCH_COUNT"]); i++) new audience.Cohort(\`cohort-\${i}\`, { name: \`cohort \${i}\`, deletionMode: "delete" });
-${PEAK}`,
-  bare: `import * as pulumi from "@pulumi/pulumi";
-for (let i = 0; i < Number(process.env["BENCH_COUNT"]); i++) new pulumi.CustomResource("bench:index:Item", \`item-\${i}\`, { name: \`item \${i}\` });
-${PEAK}`,
-  // What a dynamic Cohort registers, and what a native one does (its version and the alias from the dynamic type).
-  plain: `import * as pulumi from "@pulumi/pulumi";
-const shim = ${JSON.stringify(providerModule("cohorts"))};
-for (let i = 0; i < Number(process.env["BENCH_COUNT"]); i++) new pulumi.CustomResource(${JSON.stringify(dynamicType("Cohort"))}, \`cohort-\${i}\`, { name: \`cohort \${i}\`, deletionMode: "delete", __provider: shim });
-${PEAK}`,
-  plainNative: `import * as pulumi from "@pulumi/pulumi";
-const alias = (name: string) => \`urn:pulumi:\${pulumi.getStack()}::\${pulumi.getProject()}::${dynamicType("Cohort")}::\${name}\`;
-for (let i = 0; i < Number(process.env["BENCH_COUNT"]); i++) new pulumi.CustomResource(${JSON.stringify(resourceToken("Cohort"))}, \`cohort-\${i}\`, { name: \`cohort \${i}\`, deletionMode: "delete" }, { version: ${JSON.stringify(VERSION)}, aliases: [alias(\`cohort-\${i}\`)] });
-${PEAK}`,
-};
-
-function writeProgram(name: keyof typeof PROGRAM): string {
-  const dir = join(PROGRAMS, `floor-${name}`);
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, "Pulumi.yaml"), `name: bench-floor-${name}\nruntime:\n  name: nodejs\n  options:\n    typescript: false\n    nodeargs: --require=pulumi-audience/require-node\nmain: index.ts\n`);
-  writeFileSync(join(dir, "index.ts"), PROGRAM[name]);
-  return dir;
-}
 
 /**
  * A cohort's whole answer, as the engine records it: every response member, null where the service has none yet; a
@@ -105,7 +72,7 @@ export const floor: Bench = {
     ensureBuilt();
     const names = ["bare", "cohorts", "native", "plain", "plainNative"] as const;
     type Program = (typeof names)[number];
-    const programs = Object.fromEntries(names.map((name) => [name, writeProgram(name)])) as Record<Program, string>;
+    const programs = Object.fromEntries(names.map((name) => [name, writeProgram(`floor-${name}`, PROGRAM[name] + PEAK)])) as Record<Program, string>;
     /** Rounds at each size: medians of two moved a ratio by a fifth and more between runs on this shared machine. */
     const roundsAt = (count: number) => (quick || count >= 5000 ? 3 : 5);
     const rows: Row[] = [];

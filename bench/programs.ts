@@ -1,0 +1,43 @@
+// The programs the engine's and the floor's rows run, one registration per loop turn, BENCH_COUNT times. They live
+// inside the package, where `pulumi-audience` resolves to itself (its built `dist/`, as installed), and preload what a
+// scaffold's Pulumi.yaml preloads.
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { VERSION } from "../provider/plugin/manifest.ts";
+import { dynamicType, resourceToken } from "../provider/runtime/markers.ts";
+import { providerModule } from "../provider/runtime/resources/shim.ts";
+import { ROOT } from "./measure.ts";
+
+const LOOP = 'for (let i = 0; i < Number(process.env["BENCH_COUNT"]); i++)';
+
+export const PROGRAM = {
+  cohorts: `import * as audience from "pulumi-audience";
+${LOOP} new audience.Cohort(\`cohort-\${i}\`, { name: \`cohort \${i}\`, deletionMode: "delete" });
+`,
+  native: `import * as audience from "pulumi-audience/native";
+${LOOP} new audience.Cohort(\`cohort-\${i}\`, { name: \`cohort \${i}\`, deletionMode: "delete" });
+`,
+  // The Pulumi runtime's own floor: one resource of one member, answered with it.
+  bare: `import * as pulumi from "@pulumi/pulumi";
+${LOOP} new pulumi.CustomResource("bench:index:Item", \`item-\${i}\`, { name: \`item \${i}\` });
+`,
+  // What a dynamic Cohort registers (its type, inputs and provider shim), made without the class.
+  plain: `import * as pulumi from "@pulumi/pulumi";
+const shim = ${JSON.stringify(providerModule("cohorts"))};
+${LOOP} new pulumi.CustomResource(${JSON.stringify(dynamicType("Cohort"))}, \`cohort-\${i}\`, { name: \`cohort \${i}\`, deletionMode: "delete", __provider: shim });
+`,
+  // What a native Cohort registers (its type, inputs, version and the alias from the dynamic type), without the class.
+  plainNative: `import * as pulumi from "@pulumi/pulumi";
+const alias = (name: string) => \`urn:pulumi:\${pulumi.getStack()}::\${pulumi.getProject()}::${dynamicType("Cohort")}::\${name}\`;
+${LOOP} new pulumi.CustomResource(${JSON.stringify(resourceToken("Cohort"))}, \`cohort-\${i}\`, { name: \`cohort \${i}\`, deletionMode: "delete" }, { version: ${JSON.stringify(VERSION)}, aliases: [alias(\`cohort-\${i}\`)] });
+`,
+} as const;
+
+/** Writes the project `bench-<dir>` in `.audience/bench/<dir>` with `program` as its index.ts; its directory. */
+export function writeProgram(dir: string, program: string): string {
+  const path = join(ROOT, ".audience", "bench", dir);
+  mkdirSync(path, { recursive: true });
+  writeFileSync(join(path, "Pulumi.yaml"), `name: bench-${dir}\nruntime:\n  name: nodejs\n  options:\n    typescript: false\n    nodeargs: --require=pulumi-audience/require-node\nmain: index.ts\n`);
+  writeFileSync(join(path, "index.ts"), program);
+  return path;
+}
