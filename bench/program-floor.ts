@@ -21,16 +21,17 @@ const { defaultParallel } = (await import(join(dist, "index.js"))) as typeof imp
 const [dir, count, ...rest] = process.argv.slice(2);
 
 /** The answer to a registration: the recorded outputs, the inputs, or the created document; and what to close after. */
-function answering(): { answer: (reg: Registration) => Promise<PropertyMap>; close: () => Promise<void> } {
+async function answering(): Promise<{ answer: (reg: Registration) => Promise<PropertyMap>; close: () => Promise<void> }> {
   if (rest[0] === "--create") {
     const [, url, apiKey, parallel] = rest;
+    const { camelKey } = (await import(join(import.meta.dirname, "..", "dist", "sdk", "contract", "naming.js"))) as typeof import("../sdk/contract/naming.ts");
     const pool = new Pool(url!, { connections: Number(parallel) });
     const headers = { authorization: `Bearer ${apiKey}`, "content-type": "application/json" };
     const answer = async (reg: Registration): Promise<PropertyMap> => {
       if (!reg.custom) return reg.inputs;
       const res = await pool.request({ method: "POST", path: "/v1/cohorts", headers, body: JSON.stringify({ name: reg.inputs["name"] }) });
       if (res.statusCode >= 300) throw new Error(`POST: ${res.statusCode}`);
-      const created = Object.entries((await res.body.json()) as PropertyMap).map(([key, value]) => [key.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase()), value]);
+      const created = Object.entries((await res.body.json()) as PropertyMap).map(([key, value]) => [camelKey(key), value]);
       return { ...reg.inputs, ...Object.fromEntries(created) };
     };
     return { answer, close: () => pool.close() };
@@ -39,7 +40,7 @@ function answering(): { answer: (reg: Registration) => Promise<PropertyMap>; clo
   return { answer: async (reg) => recorded.get(reg.name) ?? reg.inputs, close: async () => undefined };
 }
 
-const { answer, close } = answering();
+const { answer, close } = await answering();
 const monitor = await startMonitor({
   register: async (reg: Registration) => ({ urn: `urn:pulumi:bench::bench::${reg.type}::${reg.name}`, id: reg.custom ? reg.name : "", outputs: await answer(reg) }),
   registerOutputs: async () => undefined,
