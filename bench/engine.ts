@@ -102,11 +102,20 @@ interface EngineRun {
   outputs: string;
 }
 
-/** `up`, a no-op `up`, a refresh (if asked) and `destroy` of the program with `count` resources, each a whole process. */
-async function engineRuns(dir: string, count: number, stateDir: string, { refresh = false } = {}): Promise<EngineRun> {
+/** `measure` against a fresh emulator, in a process of its own, stopped after. */
+async function withEmulator<T>(measure: (emulator: EmulatorReady) => Promise<T>): Promise<T> {
   const emulator = await startChild<EmulatorReady>("service.ts", ["emulator", "0"]);
   try {
-    const env = { AUDIENCE_BASE_URL: `${emulator.ready.url}/v1`, AUDIENCE_API_KEY: emulator.ready.apiKey, BENCH_COUNT: String(count), PULUMI_CONFIG_PASSPHRASE: PASSPHRASE, NODE_OPTIONS: "" };
+    return await measure(emulator.ready);
+  } finally {
+    await emulator.stop();
+  }
+}
+
+/** `up`, a no-op `up`, a refresh (if asked) and `destroy` of the program with `count` resources, each a whole process. */
+function engineRuns(dir: string, count: number, stateDir: string, { refresh = false } = {}): Promise<EngineRun> {
+  return withEmulator(async (emulator) => {
+    const env = { AUDIENCE_BASE_URL: `${emulator.url}/v1`, AUDIENCE_API_KEY: emulator.apiKey, BENCH_COUNT: String(count), PULUMI_CONFIG_PASSPHRASE: PASSPHRASE, NODE_OPTIONS: "" };
     const stack = `n${count}`;
     const run = async (operation: "up" | "refresh" | "destroy") => {
       const r = await timed(process.execPath, [join(ROOT, "bin", "audience.js"), "run", operation, "--cwd", dir, "--stack", stack, "--state-dir", stateDir, "--yes", "--json"], env);
@@ -114,7 +123,7 @@ async function engineRuns(dir: string, count: number, stateDir: string, { refres
       if (!result.ok) throw new Error(`${operation} of ${count}: ${result.error}`);
       return r;
     };
-    const requests = async () => ((await (await fetch(`${emulator.ready.url}/_emulator/requests`)).json()) as { path: string }[])
+    const requests = async () => ((await (await fetch(`${emulator.url}/_emulator/requests`)).json()) as { path: string }[])
       .filter((r) => !r.path.startsWith("/_emulator")).length;
     const up = await run("up");
     const before = await requests();
@@ -125,35 +134,26 @@ async function engineRuns(dir: string, count: number, stateDir: string, { refres
     const outputs = join(stateDir, `${stack}-outputs.json`);
     writeFileSync(outputs, JSON.stringify(Object.fromEntries(state.resources.map((r) => [urnName(r.urn), r.outputs]))));
     return { up, noop, noopRequests, ...(refreshed ? { refresh: refreshed } : {}), outputs, destroy: await run("destroy") };
-  } finally {
-    await emulator.stop();
-  }
+  });
 }
 
 /** The cohorts program against a monitor that makes each cohort's POST and answers with the created document. */
-async function againstCreatingMonitor(dir: string, count: number): Promise<number> {
-  const emulator = await startChild<EmulatorReady>("service.ts", ["emulator", "0"]);
-  try {
-    const { url, apiKey } = emulator.ready;
+function againstCreatingMonitor(dir: string, count: number): Promise<number> {
+  return withEmulator(async ({ url, apiKey }) => {
     const { stdout } = await timed(process.execPath, [join(import.meta.dirname, "program-floor.ts"), dir, String(count), "--create", url, apiKey, String(PARALLEL)]);
     return (JSON.parse(stdout) as { ms: number }).ms;
-  } finally {
-    await emulator.stop();
-  }
+  });
 }
 
 /** The same creates, then deletes, with undici, `PARALLEL` at a time, each in a process of its own (bench/requests.ts). */
-async function directRuns(count: number, stateDir: string): Promise<{ create: number; remove: number }> {
-  const emulator = await startChild<EmulatorReady>("service.ts", ["emulator", "0"]);
-  try {
+function directRuns(count: number, stateDir: string): Promise<{ create: number; remove: number }> {
+  return withEmulator(async ({ url, apiKey }) => {
     const ids = join(stateDir, `direct-${count}.ids`);
     const requests = (mode: "create" | "delete") =>
-      timed(process.execPath, [join(import.meta.dirname, "requests.ts"), mode, emulator.ready.url, emulator.ready.apiKey, String(count), String(PARALLEL), ids]);
+      timed(process.execPath, [join(import.meta.dirname, "requests.ts"), mode, url, apiKey, String(count), String(PARALLEL), ids]);
     const create = await requests("create");
     return { create: create.ms, remove: (await requests("delete")).ms };
-  } finally {
-    await emulator.stop();
-  }
+  });
 }
 
 /** The engine alone at `count` resources, in a process of its own. */
