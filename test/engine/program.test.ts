@@ -34,11 +34,14 @@ it("each resource records where the program declared it, as Pulumi records it", 
   expect(at).toMatchObject({ one: noteConstructor, two: noteConstructor, vault: noteConstructor, "shelf-inner": noteConstructor });
 });
 
-/** Writes a program (inside the repository, where it resolves @pulumi/pulumi) registering one resource and logging. */
-function debugProgram(nodeargs: string): string {
+/**
+ * Writes a program (inside the repository, where it resolves @pulumi/pulumi) registering one resource and logging,
+ * preloaded as `audience new` writes it (the engine preloads it into every program too).
+ */
+function debugProgram(): string {
   mkdirSync(join(import.meta.dirname, "..", "..", ".audience"), { recursive: true });
   const program = mkdtempSync(join(import.meta.dirname, "..", "..", ".audience", "debug-logs-"));
-  writeFileSync(join(program, "Pulumi.yaml"), `name: debug-logs\nruntime:\n  name: nodejs\n  options:\n    typescript: false\n    nodeargs: ${nodeargs}\nmain: index.ts\n`);
+  writeFileSync(join(program, "Pulumi.yaml"), `name: debug-logs\nruntime:\n  name: nodejs\n  options:\n    typescript: false\n    nodeargs: --require=pulumi-audience/require-node\nmain: index.ts\n`);
   writeFileSync(join(program, "index.ts"), [
     'import * as pulumi from "@pulumi/pulumi";',
     'new pulumi.CustomResource("test:index:Thing", "thing", { size: 1 });',
@@ -74,8 +77,7 @@ async function sent(program: string, asCli: boolean, env: NodeJS.ProcessEnv = {}
 }
 
 it("a program the engine starts sends it no debug message but ephemeral ones; as the Pulumi CLI runs it, every one but the runtime's traces of resource calls, unless asked for", { timeout: 120_000 }, async () => {
-  // Preloaded as `audience new` writes it (the engine preloads it into every program too).
-  const program = debugProgram("--require=pulumi-audience/require-node");
+  const program = debugProgram();
   try {
     expect(await sent(program, false)).toEqual({ debug: ["an ephemeral debug line"], info: ["a line for the user"] });
     const cli = await sent(program, true);
