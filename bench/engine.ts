@@ -6,8 +6,8 @@
 // program against a monitor that only makes each cohort's POST and answers with the created document.
 // Then scale: a program registering plain cohorts (the registration a Cohort makes, without its declared outputs)
 // through bin/audience.js at a small and a large size, up to 50,000: what each more resource costs and the peak
-// memory of program and engine together. And the engine alone at a small and a large size
-// (bench/engine-memory.ts): what it holds per resource and what each more resource costs.
+// memory of program and engine together, beside the bare program's own at the largest size. And the engine alone at
+// a small and a large size (bench/engine-memory.ts): what it holds per resource and what each more resource costs.
 import { spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -35,6 +35,8 @@ interface Timed {
   cpuMs: number;
   /** The most memory the process and its descendants held together (RSS, sampled every 250 ms). */
   peakMb: number;
+  /** The most memory one of them held (the largest peak RSS the kernel recorded for the process or one it waited for). */
+  largestMb: number;
   stdout: string;
 }
 
@@ -68,7 +70,7 @@ function treeRssMb(root: number): number {
 function timed(command: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<Timed> {
   const t = performance.now();
   return new Promise((resolve, reject) => {
-    const child = spawn("/usr/bin/time", ["-f", "%U %S", command, ...args], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn("/usr/bin/time", ["-f", "%U %S %M", command, ...args], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
     const out: Buffer[] = [];
     let err = "";
     child.stdout.on("data", (b: Buffer) => out.push(b));
@@ -80,16 +82,21 @@ function timed(command: string, args: string[], env: NodeJS.ProcessEnv = {}): Pr
       clearInterval(sampler);
       const ms = performance.now() - t;
       if (code !== 0) return reject(new Error(`${args.slice(0, 4).join(" ")}: exit ${code}\n${err.slice(-2000)}`));
-      const [user, system] = err.trim().split("\n").at(-1)!.split(" ").map(Number);
-      resolve({ ms, cpuMs: (user! + system!) * 1000, peakMb: Math.round(peakMb), stdout: Buffer.concat(out).toString() });
+      const [user, system, largestKb] = err.trim().split("\n").at(-1)!.split(" ").map(Number);
+      resolve({ ms, cpuMs: (user! + system!) * 1000, peakMb: Math.round(peakMb), largestMb: Math.round(largestKb! / 1024), stdout: Buffer.concat(out).toString() });
     });
   });
 }
 
 /** The program run by the language runtime against a monitor that answers at once (with `outputs` by name, if given). */
 async function againstInstantMonitor(dir: string, count: number, outputs?: string): Promise<number> {
-  const { stdout } = await timed(process.execPath, [join(import.meta.dirname, "program-floor.ts"), dir, String(count), ...(outputs ? [outputs] : [])]);
-  return (JSON.parse(stdout) as { ms: number }).ms;
+  return (await instantMonitorRun(dir, count, outputs)).programMs;
+}
+
+/** The same, with what the whole process measured: the program's own peak RSS is the largest of its processes'. */
+async function instantMonitorRun(dir: string, count: number, outputs?: string): Promise<Timed & { programMs: number }> {
+  const run = await timed(process.execPath, [join(import.meta.dirname, "program-floor.ts"), dir, String(count), ...(outputs ? [outputs] : [])]);
+  return { ...run, programMs: (JSON.parse(run.stdout) as { ms: number }).ms };
 }
 
 interface EngineRun {
@@ -175,7 +182,7 @@ const SMALL_RUNS = 3;
  * pair runs SMALL_RUNS times: what one more resource costs there is a difference of tens of ms of whole processes'
  * CPU, and its median is the baseline.
  */
-async function scale(plain: string, stateDir: string, sizes: readonly [number, number, number, number]): Promise<Row[]> {
+async function scale(plain: string, bare: string, stateDir: string, sizes: readonly [number, number, number, number]): Promise<Row[]> {
   const [smallA, smallB, largeA, largeB] = sizes;
   const runsAt = (count: number) => engineRuns(plain, count, stateDir, { refresh: true });
   const small: [EngineRun, EngineRun][] = [];
@@ -196,6 +203,12 @@ async function scale(plain: string, stateDir: string, sizes: readonly [number, n
   const peak = Math.max(largest.up.peakMb, largest.noop.peakMb, largest.refresh!.peakMb, largest.destroy.peakMb);
   const which = (["up", "noop", "refresh", "destroy"] as const).map((op) => `${op} ${largest[op]!.peakMb} MB`).join(", ");
   rows.push({ what, measured: "peak RSS of program and engine together", unit: "MB", value: peak, baseline: SCALE_PEAK_MB, baselineWhat: "the goal (2 GB)", ratio: peak / SCALE_PEAK_MB, goal: "<= 2 GB", met: peak <= SCALE_PEAK_MB, note: which });
+  // What the Pulumi runtime itself holds at this size: the bare program, no engine (its monitor's process apart).
+  const floor = await instantMonitorRun(bare, largeB);
+  rows.push({
+    what, measured: `peak RSS of ${BARE} (the program's own process)`, unit: "MB", value: floor.largestMb, baseline: SCALE_PEAK_MB, baselineWhat: "the goal (2 GB)",
+    ratio: floor.largestMb / SCALE_PEAK_MB, goal: "report", note: `program ${Math.round(floor.programMs)} ms; with its monitor's process ${floor.peakMb} MB`,
+  });
   const smallUp = median(small.map(([a]) => a.up.ms));
   rows.push({ what, measured: "up (wall time), whole", unit: "ms", value: largest.up.ms, baseline: smallUp, baselineWhat: `the same at ${smallA.toLocaleString("en-US")} (median of ${SMALL_RUNS})`, ratio: largest.up.ms / smallUp, goal: "report", note: `no-op ${Math.round(largest.noop.ms)} ms, refresh ${Math.round(largest.refresh!.ms)} ms, destroy ${Math.round(largest.destroy.ms)} ms` });
   return rows;
@@ -243,7 +256,7 @@ export const engine: Bench = {
         const peak = of((r) => r.runs.up.peakMb);
         rows.push({ what, measured: "up: peak RSS of program and engine together", unit: "MB", value: peak, baseline: peak, baselineWhat: "(itself)", ratio: 1, goal: "report" });
       }
-      rows.push(...(await scale(plain, stateDir, scaleSizes)));
+      rows.push(...(await scale(plain, bare, stateDir, scaleSizes)));
       // The engine alone, without a program or a service: what it holds and what one more resource costs.
       const [smallA, smallB, largeA, largeB] = quick ? [500, 1000, 2500, 5000] : scaleSizes;
       const smallRuns: (readonly [EngineMemory, EngineMemory])[] = [];
