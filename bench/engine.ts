@@ -6,8 +6,9 @@
 // program against a monitor that only makes each cohort's POST and answers with the created document.
 // Then scale: a program registering plain cohorts (the registration a Cohort makes, without its declared outputs)
 // through bin/audience.js at a small and a large size, up to 50,000: what each more resource costs and the peak
-// memory of program and engine together, beside the bare program's own at the largest size. And the engine alone at
-// a small and a large size (bench/engine-memory.ts): what it holds per resource and what each more resource costs.
+// memory of program and engine together, beside what each more resource costs the same program alone and the bare
+// program's own peak at the largest size. And the engine alone at a small and a large size (bench/engine-memory.ts):
+// what it holds per resource and what each more resource costs.
 import { spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -203,6 +204,16 @@ async function scale(plain: string, bare: string, stateDir: string, sizes: reado
   const peak = Math.max(largest.up.peakMb, largest.noop.peakMb, largest.refresh!.peakMb, largest.destroy.peakMb);
   const which = (["up", "noop", "refresh", "destroy"] as const).map((op) => `${op} ${largest[op]!.peakMb} MB`).join(", ");
   rows.push({ what, measured: "peak RSS of program and engine together", unit: "MB", value: peak, baseline: SCALE_PEAK_MB, baselineWhat: "the goal (2 GB)", ratio: peak / SCALE_PEAK_MB, goal: "<= 2 GB", met: peak <= SCALE_PEAK_MB, note: which });
+  // The same program alone, its monitor answering at once: what each more resource costs the runtime itself.
+  const alone = async (count: number) => (await instantMonitorRun(plain, count)).cpuMs;
+  const aloneSmall: number[] = [];
+  for (let i = 0; i < SMALL_RUNS; i++) aloneSmall.push((await alone(smallB) - await alone(smallA)) / (smallB - smallA));
+  const aloneLarge = (await alone(largeB) - await alone(largeA)) / (largeB - largeA);
+  rows.push({
+    what, measured: `the program alone, its monitor answering at once: CPU ms per more resource, ${largeA.toLocaleString("en-US")} to ${largeB.toLocaleString("en-US")}`, unit: "ms",
+    value: aloneLarge, baseline: median(aloneSmall), baselineWhat: `the same from ${smallA.toLocaleString("en-US")} to ${smallB.toLocaleString("en-US")} (median of ${SMALL_RUNS})`,
+    ratio: aloneLarge / median(aloneSmall), goal: "report", note: `small pairs ${aloneSmall.map((v) => v.toFixed(2)).join(", ")}`,
+  });
   // What the Pulumi runtime itself holds at this size: the bare program, no engine (its monitor's process apart).
   const floor = await instantMonitorRun(bare, largeB);
   rows.push({
