@@ -120,7 +120,7 @@ export class ResourceIndex {
   /** The resources among `ids` (each id once) that exist, oldest first. */
   byIds(ids: Iterable<string>): StoredResource[] {
     const found: Entry[] = [];
-    for (const id of new Set(ids)) {
+    for (const id of ids instanceof Set ? ids : new Set(ids)) {
       const entry = this.#byId.get(id);
       if (entry) found.push(entry);
     }

@@ -9,15 +9,21 @@ import type { Doc, StoredResource } from "../state.ts";
 
 export const MAX_IDS = 100;
 
+/** The contract's id pattern, tested directly: a list names up to 100 ids, and a parse of each costs more than it. */
+const ID_PATTERN = uuid.def.pattern!;
+
 /** `?ids=a&ids=b`: at most 100 uuids. */
 export function idsFilter(query: unknown): Set<string> | undefined {
   const raw = (query as { ids?: string | string[] } | undefined)?.ids;
   if (raw === undefined) return undefined;
-  const ids = (Array.isArray(raw) ? raw : [raw]).flatMap((s) => s.split(",")).filter((s) => s !== "");
+  const ids: string[] = [];
+  for (const given of Array.isArray(raw) ? raw : [raw]) {
+    for (const s of given.includes(",") ? given.split(",") : [given]) if (s !== "") ids.push(s);
+  }
   if (ids.length > MAX_IDS) {
     throw queryInvalid([fieldError("ids", `names ${ids.length} ids; at most ${MAX_IDS} are allowed per request`, "too_big")]);
   }
-  const bad = ids.findIndex((s) => !uuid.safeParse(s).success);
+  const bad = ids.findIndex((s) => !ID_PATTERN.test(s));
   if (bad >= 0) throw queryInvalid([fieldError(`ids[${bad}]`, "must be a uuid", "invalid_format")]);
   return new Set(ids);
 }

@@ -98,6 +98,15 @@ describe("lists", () => {
     expect(reply.status).toBe(400);
     expect(reply.body.validationErrors).toEqual([expect.objectContaining({ path: "ids[0]" })]);
   });
+
+  it("take ids comma-separated too, skipping empty ones, and name a bad one by its place among them", async () => {
+    const [a, b, c] = await Promise.all([1, 2, 3].map(async (i) => (await api.post<Json>("/v1/cohorts", { name: `listed ${i}` })).body.id as string));
+    const listed = await api.get<Json[]>(`/v1/cohorts?ids=${a},,${b}&ids=${c}`);
+    expect(listed.body.map((d) => d.id).sort()).toEqual([a, b, c].sort());
+    const bad = await api.get<Json>(`/v1/cohorts?ids=${a},${b}&ids=${c},nope`);
+    expect(bad.status).toBe(400);
+    expect(bad.body.validationErrors).toEqual([expect.objectContaining({ path: "ids[3]", message: expect.stringContaining("uuid") })]);
+  });
 });
 
 describe("/openapi.json", () => {
