@@ -89,15 +89,18 @@ function timed(command: string, args: string[], env: NodeJS.ProcessEnv = {}): Pr
   });
 }
 
-/** The program run by the language runtime against a monitor that answers at once (with `outputs` by name, if given). */
-async function againstInstantMonitor(dir: string, count: number, outputs?: string): Promise<number> {
-  return (await instantMonitorRun(dir, count, outputs)).programMs;
+/**
+ * The program run by the language runtime against bench/program-floor.ts's monitor (`answer`: its arguments after the
+ * count), with what the whole process measured: the program's own time, and its own peak RSS as the largest of theirs.
+ */
+async function programFloor(dir: string, count: number, answer: string[] = []): Promise<Timed & { programMs: number }> {
+  const run = await timed(process.execPath, [join(import.meta.dirname, "program-floor.ts"), dir, String(count), ...answer]);
+  return { ...run, programMs: (JSON.parse(run.stdout) as { ms: number }).ms };
 }
 
-/** The same, with what the whole process measured: the program's own peak RSS is the largest of its processes'. */
-async function instantMonitorRun(dir: string, count: number, outputs?: string): Promise<Timed & { programMs: number }> {
-  const run = await timed(process.execPath, [join(import.meta.dirname, "program-floor.ts"), dir, String(count), ...(outputs ? [outputs] : [])]);
-  return { ...run, programMs: (JSON.parse(run.stdout) as { ms: number }).ms };
+/** The program against a monitor that answers at once (with `outputs` by name, if given): its time. */
+async function againstInstantMonitor(dir: string, count: number, outputs?: string): Promise<number> {
+  return (await programFloor(dir, count, outputs ? [outputs] : [])).programMs;
 }
 
 interface EngineRun {
@@ -147,10 +150,7 @@ function engineRuns(dir: string, count: number, stateDir: string, { refresh = fa
 
 /** The cohorts program against a monitor that makes each cohort's POST and answers with the created document. */
 function againstCreatingMonitor(dir: string, count: number): Promise<number> {
-  return withEmulator(async ({ url, apiKey }) => {
-    const { stdout } = await timed(process.execPath, [join(import.meta.dirname, "program-floor.ts"), dir, String(count), "--create", url, apiKey, String(PARALLEL)]);
-    return (JSON.parse(stdout) as { ms: number }).ms;
-  });
+  return withEmulator(async ({ url, apiKey }) => (await programFloor(dir, count, ["--create", url, apiKey, String(PARALLEL)])).programMs);
 }
 
 /** The same creates, then deletes, with undici, `PARALLEL` at a time, each in a process of its own (bench/requests.ts). */
@@ -205,7 +205,7 @@ async function scale(plain: string, bare: string, stateDir: string, sizes: reado
   const which = (["up", "noop", "refresh", "destroy"] as const).map((op) => `${op} ${largest[op]!.peakMb} MB`).join(", ");
   rows.push({ what, measured: "peak RSS of program and engine together", unit: "MB", value: peak, baseline: SCALE_PEAK_MB, baselineWhat: "the goal (2 GB)", ratio: peak / SCALE_PEAK_MB, goal: "<= 2 GB", met: peak <= SCALE_PEAK_MB, note: which });
   // The same program alone, its monitor answering at once: what each more resource costs the runtime itself.
-  const alone = async (count: number) => (await instantMonitorRun(plain, count)).cpuMs;
+  const alone = async (count: number) => (await programFloor(plain, count)).cpuMs;
   const aloneSmall: number[] = [];
   for (let i = 0; i < SMALL_RUNS; i++) aloneSmall.push((await alone(smallB) - await alone(smallA)) / (smallB - smallA));
   const aloneLarge = (await alone(largeB) - await alone(largeA)) / (largeB - largeA);
@@ -215,7 +215,7 @@ async function scale(plain: string, bare: string, stateDir: string, sizes: reado
     ratio: aloneLarge / median(aloneSmall), goal: "report", note: `small pairs ${aloneSmall.map((v) => v.toFixed(2)).join(", ")}`,
   });
   // What the Pulumi runtime itself holds at this size: the bare program, no engine (its monitor's process apart).
-  const floor = await instantMonitorRun(bare, largeB);
+  const floor = await programFloor(bare, largeB);
   rows.push({
     what, measured: `peak RSS of ${BARE} (the program's own process)`, unit: "MB", value: floor.largestMb, baseline: SCALE_PEAK_MB, baselineWhat: "the goal (2 GB)",
     ratio: floor.largestMb / SCALE_PEAK_MB, goal: "report", note: `program ${Math.round(floor.programMs)} ms; with its monitor's process ${floor.peakMb} MB`,
