@@ -58,7 +58,7 @@ describe("layer rule", () => {
     ["provider/native/probe.ts", "../protocol/values.ts"],
     ["provider/cli/probe.ts", "../runtime/lifecycle/controls.ts"],
     ["provider/cli/probe.ts", "../engine/index.ts"],
-    ["provider/plugin/probe.ts", "../runtime/lifecycle/lifecycle.ts"],
+    ["provider/plugin/probe.ts", "../runtime/lifecycle/diff.ts"],
     ["provider/engine/probe.ts", "../protocol/launch.ts"],
     ["provider/native/probe.ts", "../plugin/tokens.ts"],
     ["provider/cli/probe.ts", "pulumi-audience/emulator"],

@@ -12,7 +12,7 @@ import { KIND_KEY, PROVIDER_KEY } from "../runtime/lifecycle/controls.ts";
 import { failureCode } from "../runtime/lifecycle/failure.ts";
 import { hostedLifecycle } from "../runtime/lifecycle/hosted.ts";
 import { FAILURE_CODE_KEY } from "../protocol/markers.ts";
-import { compare, type PathChange } from "../runtime/lifecycle/lifecycle.ts";
+import { compare, type PathChange } from "../runtime/lifecycle/diff.ts";
 import { credentialsFor } from "../runtime/lifecycle/settings.ts";
 import type { Props } from "../runtime/lifecycle/shape.ts";
 import { lookupIn } from "../runtime/lifecycle/lookup.ts";

@@ -1,7 +1,7 @@
 // The walk drift uses instead of normalizing a listed document: whenever it says "as the state records", the
 // provider's read gives exactly the state's inputs back; every other document is left to the read.
 import { describe, expect, it } from "vitest";
-import { readInputs, readsBack } from "../../provider/runtime/lifecycle/lifecycle.ts";
+import { readInputs, readsBack } from "../../provider/runtime/lifecycle/read.ts";
 
 type Props = Record<string, unknown>;
 

@@ -5,7 +5,8 @@ import { isDeepStrictEqual } from "node:util";
 import { withFamily } from "../resources/shim.ts";
 import { accountChecks } from "./config-check.ts";
 import { failureCode } from "./failure.ts";
-import { createLifecycle, type Environment } from "./lifecycle.ts";
+import type { Environment } from "./environment.ts";
+import { createLifecycle } from "./lifecycle.ts";
 import { accountServices } from "./service-client.ts";
 import type { Settings } from "./settings.ts";
 

@@ -3,7 +3,10 @@ import type * as pulumi from "@pulumi/pulumi";
 import { hostedLifecycle } from "./hosted.ts";
 import { readSettings } from "./settings.ts";
 
-export { compare, createLifecycle, readBackOutputKeys, readInputs, readsBack, type Environment, type PathChange, type StepLimits } from "./lifecycle.ts";
+export { createLifecycle } from "./lifecycle.ts";
+export type { Environment, StepLimits } from "./environment.ts";
+export { compare, type PathChange } from "./diff.ts";
+export { readBackOutputKeys, readInputs, readsBack } from "./read.ts";
 export { CONTROL_KEYS, CREATE_STARTED_KEY, KIND_KEY, PROVIDER_KEY, controlsSchema, type Controls } from "./controls.ts";
 export { AmbiguousCreateError, OUTCOME_UNKNOWN } from "./ambiguous.ts";
 export { credentialsFor, readSettings, unknownAccount, type Credentials, type Settings } from "./settings.ts";

@@ -6,7 +6,7 @@ import { families, type FamilyDef } from "pulumi-audience/sdk/contract";
 import { madeBy } from "./ambiguous.ts";
 import { DYNAMIC_TYPE_PREFIX, PACKAGE } from "../markers.ts";
 import { KIND_KEY } from "./controls.ts";
-import { declaredCreate } from "./lifecycle.ts";
+import { declaredCreate } from "./parts.ts";
 import type { Service } from "./service.ts";
 import type { Props } from "./shape.ts";
 

@@ -1,0 +1,76 @@
+// A write's finish: the optional wait for the build, then the family's own steps. A failure after the write went
+// through keeps the resource in state (Pulumi records an error carrying `{id, properties, reasons}`).
+import { DEFAULT_WAIT_TIMEOUT_SECONDS, PROVIDER_KEY, STEP_TIMEOUT_KEY } from "./controls.ts";
+import type { Environment, StepLimits } from "./environment.ts";
+import { FAILURE_CODES, failureCode } from "./failure.ts";
+import { outputsOf } from "./outputs.ts";
+import type { Parts } from "./parts.ts";
+import type { Service } from "./service.ts";
+import type { Props } from "./shape.ts";
+
+/** A failed step whose resource exists: Pulumi records it in state with these reasons instead of losing it. */
+class KeptResourceError extends Error {
+  readonly id: string;
+  readonly properties: Props;
+  readonly reasons: string[];
+  /** What kind of failure (see failure.ts). */
+  readonly code: string | undefined;
+
+  constructor(id: string, properties: Props, reason: string, code: string | undefined) {
+    super(reason);
+    this.id = id;
+    this.properties = properties;
+    this.reasons = [reason];
+    this.code = code;
+  }
+}
+
+async function waitForBuild(env: Environment, parts: Parts, service: Service, id: string, response: Props, inputs: Props, limits: StepLimits): Promise<Props> {
+  const { providerFamily, controls } = parts;
+  if (controls.waitFor !== "ready" || !providerFamily.family.builds) return response;
+  const own = controls.waitTimeoutSeconds ?? DEFAULT_WAIT_TIMEOUT_SECONDS;
+  const marked = inputs[STEP_TIMEOUT_KEY];
+  const given = limits.timeoutSeconds ?? (typeof marked === "number" ? marked : undefined);
+  const engine = given !== undefined && given > 0 && given < own ? given : undefined;
+  const seconds = engine ?? own;
+  const deadline = Date.now() + seconds * 1000;
+  let current = response;
+  let delay = 250;
+  let reported: unknown;
+  for (;;) {
+    // Awaited, so the status is shown before the step that waits for it ends.
+    if (current.status !== reported) await env.progress?.(`${providerFamily.family.className} ${id}: ${String(current.status)}`);
+    reported = current.status;
+    if (current.status === "ready") return current;
+    const keep = () => ({ ...outputsOf(parts, current, inputs), [PROVIDER_KEY]: inputs[PROVIDER_KEY] });
+    if (current.status === "error") {
+      const why = typeof current.status_error === "string" ? current.status_error : "no reason given";
+      throw new KeptResourceError(id, keep(), `${providerFamily.family.className} ${id} failed to build: ${why}`, FAILURE_CODES.buildFailed);
+    }
+    if (Date.now() + delay > deadline) {
+      throw new KeptResourceError(id, keep(), `${providerFamily.family.className} ${id} is still ${String(current.status)} after ${seconds}s (${engine !== undefined ? "customTimeouts" : "waitTimeoutSeconds"})`, FAILURE_CODES.buildTimeout);
+    }
+    try {
+      await env.sleep(delay, limits.signal);
+    } catch {
+      throw new KeptResourceError(id, keep(), `${providerFamily.family.className} ${id}: the wait for its build was cancelled while ${String(current.status)}`, FAILURE_CODES.cancelled);
+    }
+    delay = Math.min(delay * 2, 10_000);
+    current = await service.get(providerFamily.family, id);
+  }
+}
+
+/** The optional wait, then the family's own steps (which may need the built resource). */
+export async function finish(env: Environment, parts: Parts, service: Service, id: string, response: Props, inputs: Props, limits: StepLimits): Promise<Props> {
+  let current = response;
+  try {
+    current = await waitForBuild(env, parts, service, id, current, inputs, limits);
+    if (!parts.providerFamily.afterWrite || Object.keys(parts.extras).length === 0) return current;
+    return await parts.providerFamily.afterWrite(service, id, parts.extras, current);
+  } catch (error) {
+    if (error instanceof KeptResourceError) throw error;
+    // The write went through: keep the resource in state, failing the step with the reason.
+    const kept = { ...outputsOf({ ...parts, extras: {} }, current, inputs), [PROVIDER_KEY]: inputs[PROVIDER_KEY] };
+    throw new KeptResourceError(id, kept, (error as Error).message, failureCode(error));
+  }
+}

@@ -1,0 +1,85 @@
+// Check: the declared inputs validated against the family's contract, the controls and the account, every failure
+// named in the program's words; what passes is recorded with the service's defaults applied.
+import type * as pulumi from "@pulumi/pulumi";
+import { camelKey, fromWire, id as serviceId, validate } from "pulumi-audience/sdk/contract";
+import type { ProviderFamily } from "../families/index.ts";
+import { closestMember } from "./closest.ts";
+import { controlsSchema, CONTROL_KEYS, KIND_KEY } from "./controls.ts";
+import type { Environment } from "./environment.ts";
+import { featureFailures } from "./features.ts";
+import { split, type Parts } from "./parts.ts";
+import { camelPath, memberNames, pathsOverlap, unknownPaths, UNKNOWN, wireOf, withoutNulls, type Props } from "./shape.ts";
+import { unknownAccount } from "./settings.ts";
+
+/** A check's failure; `code` says what kind (failure.ts) when it is not the inputs' own. */
+export type CheckFailure = pulumi.dynamic.CheckFailure & { code?: string };
+
+/**
+ * The family's digest of the declared inputs, as check records it: unknown while they are, left out when they
+ * cannot give one (a source file that cannot be read: the upload then fails naming it).
+ */
+async function declaredDigest(providerFamily: ProviderFamily, extras: Props): Promise<Props> {
+  const digest = providerFamily.digest;
+  if (!digest) return {};
+  if (unknownPaths(extras).length > 0) return { [digest.key]: UNKNOWN };
+  return digest.declared(extras).then((value) => ({ [digest.key]: value }), () => ({}));
+}
+
+export async function check(env: Environment, olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult & { failures: CheckFailure[] }> {
+  const failures: CheckFailure[] = [];
+  let parts: Parts;
+  try {
+    parts = split(news);
+  } catch (e) {
+    return { inputs: news, failures: [{ property: KIND_KEY, reason: (e as Error).message }] };
+  }
+  const { providerFamily, controls, members } = parts;
+
+  const controlUnknowns = unknownPaths(controls);
+  const controlResult = validate(controlsSchema, controls);
+  if (!controlResult.ok) {
+    for (const error of controlResult.errors) {
+      if (!controlUnknowns.some((u) => pathsOverlap(u, error.path))) failures.push({ property: error.path, reason: error.message });
+    }
+  }
+  if (typeof controls.account === "string" && controls.account !== UNKNOWN) {
+    const problem = unknownAccount(env.settings(), controls.account);
+    if (problem) failures.push({ property: "account", reason: problem });
+  }
+  // The service's ids are uuids: any other adoptId would only fail at create time, after the preview passed.
+  const { adoptId } = controls;
+  if (typeof adoptId === "string" && adoptId !== "" && !providerFamily.family.singleton && !serviceId.safeParse(adoptId).success) {
+    failures.push({ property: "adoptId", reason: `adoptId must be the id (a uuid) of an existing ${providerFamily.family.className}; got ${JSON.stringify(adoptId)}` });
+  }
+  if (controls.account !== UNKNOWN) {
+    const problem = await env.accountProblem?.(controls.account);
+    if (problem) failures.push({ property: "", reason: problem.reason, code: problem.code });
+  }
+  if (!providerFamily.family.creatable && !providerFamily.create && controls.adoptId === undefined) {
+    failures.push({ property: "adoptId", reason: `${providerFamily.family.className} cannot be created through the API: give adoptId to manage an existing one` });
+  }
+
+  if (providerFamily.check) {
+    const unknown = unknownPaths(parts.extras);
+    failures.push(...providerFamily.check(parts.extras).filter((f) => !unknown.some((u) => pathsOverlap(u, f.property))));
+  }
+  const wire = wireOf(providerFamily.family.create, members);
+  const unknowns = unknownPaths(wire);
+  const result = validate(providerFamily.family.create, wire, providerFamily.family.readOnly);
+  if (!result.ok) {
+    for (const error of result.errors) {
+      if (unknowns.some((u) => pathsOverlap(u, error.path))) continue; // decided once the value is known
+      const property = camelPath(providerFamily.family.create, error.path);
+      const near = error.context.errorType === "unrecognized_key" ? closestMember(property, [...memberNames(providerFamily.family.create).map(camelKey), ...providerFamily.extraInputs, ...CONTROL_KEYS]) : undefined;
+      failures.push({ property, reason: near ? `${error.message}; did you mean \`${near}\`?` : error.message });
+    }
+  }
+  // A member's need of an account feature is known once the member is, whatever else is still unknown.
+  const needs = await featureFailures(env, providerFamily.family, controls.account, wire, olds, unknowns);
+  failures.push(...needs);
+  if (!result.ok || unknowns.length > 0 || needs.length > 0) return { inputs: news, failures };
+  // Record the inputs with the service's defaults applied, the form refresh reads back: no spurious drift.
+  const complete = fromWire(providerFamily.family.create, withoutNulls(result.value)) as Props;
+  const inputs = Object.fromEntries(Object.entries(news).filter(([key]) => !(key in members)));
+  return { inputs: { ...inputs, ...complete, ...(failures.length === 0 ? await declaredDigest(providerFamily, parts.extras) : {}) }, failures };
+}

@@ -1,0 +1,36 @@
+// Create: a new resource made once (an interrupted attempt's result looked for first), or an existing one adopted
+// (`adoptId`) and brought to the declared inputs; then the optional wait for its build.
+import type * as pulumi from "@pulumi/pulumi";
+import { mergePatch } from "pulumi-audience/sdk/contract";
+import { createOnce } from "./ambiguous.ts";
+import { finish } from "./build.ts";
+import { CREATE_STARTED_KEY } from "./controls.ts";
+import type { Environment, StepLimits } from "./environment.ts";
+import { outputsOf } from "./outputs.ts";
+import { split } from "./parts.ts";
+import { canonical, keepSecrets, wireOf, type Props } from "./shape.ts";
+
+export async function create(env: Environment, inputs: Props, limits: StepLimits = {}): Promise<pulumi.dynamic.CreateResult> {
+  const parts = split(inputs);
+  const { providerFamily, controls, members } = parts;
+  const service = env.service(controls.account);
+  const desired = wireOf(providerFamily.family.create, members);
+  let response: Props;
+  let id: string;
+  if (providerFamily.create) {
+    ({ id, response } = await providerFamily.create(service, parts.extras));
+  } else if (controls.adoptId !== undefined) {
+    const existing = await service.get(providerFamily.family, controls.adoptId);
+    // Declared inputs win: members the program leaves out are cleared, as an update would. A credential the
+    // service answers as `<secret>` cannot be compared: the declared one is taken as the one it holds.
+    const patch = mergePatch(canonical(providerFamily.family.create, keepSecrets(existing, desired)), canonical(providerFamily.family.create, desired));
+    response = patch === undefined ? existing : await service.update(providerFamily.family, controls.adoptId, patch as Props);
+    id = String(response.id);
+  } else {
+    const startedAt = typeof inputs[CREATE_STARTED_KEY] === "number" ? inputs[CREATE_STARTED_KEY] : undefined;
+    response = await createOnce(service, providerFamily.family, desired, (message) => env.report?.(message), startedAt);
+    id = String(response.id);
+  }
+  response = await finish(env, parts, service, id, response, inputs, limits);
+  return { id, outs: outputsOf(parts, response, members) };
+}

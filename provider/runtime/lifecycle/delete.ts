@@ -1,0 +1,54 @@
+// Delete: the resource deleted or archived (as its controls and family say), then what the service made for it.
+import { fromWire } from "pulumi-audience/sdk/contract";
+import { derivedNames, familyOf, type ProviderFamily } from "../families/index.ts";
+import { unlessUnknown } from "./ambiguous.ts";
+import type { Environment } from "./environment.ts";
+import { split } from "./parts.ts";
+import type { Service } from "./service.ts";
+import type { Props } from "./shape.ts";
+
+export async function remove(env: Environment, id: string, props: Props): Promise<void> {
+  const { providerFamily, controls } = split(props);
+  const family = providerFamily.family;
+  const archive = controls.deletionMode === "archive" || (!family.deletable && family.archivable);
+  if (family.singleton || (!family.deletable && !family.archivable)) return; // nothing to remove: state forgets it
+  const service = env.service(controls.account);
+  await unlessUnknown(`the ${archive && !providerFamily.delete ? "archive" : "delete"} of ${family.className} ${id}`, async () => {
+    if (providerFamily.delete) {
+      await providerFamily.delete(service, id);
+    } else if (archive) {
+      const body: Props = {};
+      if (controls.cascadeTo !== undefined) body.cascade_to = controls.cascadeTo;
+      if (controls.cascadeToAll !== undefined) body.cascade_to_all = controls.cascadeToAll;
+      await service.archive(family, id, body);
+    } else {
+      await service.delete(family, id);
+    }
+  });
+  if (!providerFamily.delete && !archive) await removeDerived(env, service, providerFamily, id, props);
+}
+
+/**
+ * Removes what the service made for a deleted resource (a dataset's streams and traits): each made after it and
+ * made by no other resource of its family. One the service keeps (something uses it) is reported, not failed on.
+ */
+async function removeDerived(env: Environment, service: Service, providerFamily: ProviderFamily, id: string, outputs: Props): Promise<void> {
+  const since = outputs.createdAt;
+  if (!providerFamily.derives?.length || typeof since !== "string") return;
+  const others = (await service.list(providerFamily.family)).filter((doc) => String(doc.id) !== id);
+  const stillMade = derivedNames(others.map((doc) => ({ providerFamily, outputs: fromWire(providerFamily.family.response, doc) as Props })));
+  for (const derived of providerFamily.derives) {
+    const names = derived.names(outputs).filter((name) => !stillMade.get(derived.collection)?.has(name));
+    if (names.length === 0) continue;
+    const family = familyOf(derived.collection).family;
+    for (const doc of await service.list(family)) {
+      const made = typeof doc.created_at === "string" && doc.created_at >= since;
+      if (!made || doc.managed === true || !names.includes(String(doc.name))) continue;
+      try {
+        await service.delete(family, String(doc.id));
+      } catch (error) {
+        env.report?.(`${family.className} "${String(doc.name)}" made by ${providerFamily.family.className} ${id} is left in the account: ${(error as Error).message}`);
+      }
+    }
+  }
+}

@@ -1,0 +1,100 @@
+// Diff: what differs between recorded outputs and declared inputs, and what of it forces a replacement.
+import type * as pulumi from "@pulumi/pulumi";
+import { jsonEqual } from "pulumi-audience/sdk/contract";
+import { CONTROL_KEYS, KIND_KEY, type Controls } from "./controls.ts";
+import { ARCHIVED_KEY, archivedAt } from "./outputs.ts";
+import { declaredBody, recordedBody, split } from "./parts.ts";
+import { camelPath, isObject, pathsOverlap, type Props } from "./shape.ts";
+
+/** One changed property path (camelCase) of a diff; `replace` when the change needs a new resource. */
+export interface PathChange {
+  path: string;
+  change: "add" | "update" | "delete";
+  replace: boolean;
+}
+
+/** Pulumi's dynamic answer; besides, for a replace, the paths that force it (the engine's in-process host shows them). */
+export async function diff(_id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult & { forcing?: string[] }> {
+  const { changed, replaces, details } = await compare(olds, news);
+  const forcing = details.filter((d) => d.replace).map((d) => d.path);
+  return { changes: changed.length > 0 || replaces.length > 0, replaces, deleteBeforeReplace: false, ...(replaces.length > 0 ? { forcing } : {}) };
+}
+
+/**
+ * What differs between recorded outputs and declared inputs (camelCase member names), what forces a replacement,
+ * and the same per property path (`options.delimiter`) for hosts that show a detailed diff.
+ */
+export async function compare(olds: Props, news: Props): Promise<{ changed: string[]; replaces: string[]; details: PathChange[] }> {
+  const before = split(olds);
+  const after = split(news);
+  if (before.providerFamily !== after.providerFamily) return { changed: [KIND_KEY], replaces: [KIND_KEY], details: [{ path: KIND_KEY, change: "update", replace: true }] };
+  const family = after.providerFamily.family;
+  const old = recordedBody(family, before.members);
+  const now = declaredBody(family, after.members);
+  const changed = new Set<string>();
+  const keys = new Set([...Object.keys(isObject(old) ? old : {}), ...Object.keys(isObject(now) ? now : {})]);
+  for (const key of keys) {
+    if (!jsonEqual(isObject(old) ? old[key] : undefined, isObject(now) ? now[key] : undefined)) changed.add(camelPath(family.create, key));
+  }
+  const replaces = family.createOnly
+    .filter((path) => !jsonEqual(at(old, path), at(now, path)))
+    .map((path) => camelPath(family.create, path.split(/[.[]/)[0] ?? path));
+  const createOnly = family.createOnly.map((path) => camelPath(family.create, path));
+  const details: PathChange[] = changedPaths(old, now).map(({ path, change }) => {
+    const camel = camelPath(family.create, path);
+    return { path: camel, change, replace: createOnly.some((c) => pathsOverlap(c, camel)) };
+  });
+  const top = (key: string) => {
+    changed.add(key);
+    const [old, now] = [before.extras[key] ?? before.controls[key as keyof Controls], after.extras[key] ?? after.controls[key as keyof Controls]];
+    // A member neither side declares (an upload's md5Hash) changed in what it stands for.
+    details.push({ path: key, change: old === undefined && now === undefined ? "update" : changeOf(old, now), replace: false });
+  };
+  for (const key of new Set([...Object.keys(before.extras), ...Object.keys(after.extras)])) {
+    if (!jsonEqual(before.extras[key], after.extras[key])) top(key);
+  }
+  if (after.providerFamily.diff) {
+    const own = await after.providerFamily.diff({ extras: after.extras, recordedExtras: before.extras, recorded: olds });
+    for (const key of own.changed) if (!changed.has(key)) top(key);
+    replaces.push(...own.replaces);
+  }
+  for (const key of CONTROL_KEYS) {
+    if (!jsonEqual(before.controls[key], after.controls[key])) top(key);
+  }
+  if (archivedAt(olds) !== undefined && archivedAt(news) === undefined) {
+    changed.add(ARCHIVED_KEY);
+    details.push({ path: ARCHIVED_KEY, change: "delete", replace: false });
+  }
+  if (before.controls.adoptId !== after.controls.adoptId && after.controls.adoptId !== undefined) replaces.push("adoptId");
+  for (const detail of details) if (replaces.includes(detail.path)) detail.replace = true;
+  return { changed: [...changed], replaces: [...new Set(replaces)], details: uniqueByPath(details) };
+}
+
+function changeOf(old: unknown, now: unknown): PathChange["change"] {
+  return old === undefined ? "add" : now === undefined ? "delete" : "update";
+}
+
+/** The innermost wire paths where two canonical bodies differ (objects and arrays walked). */
+function changedPaths(old: unknown, now: unknown, path = ""): { path: string; change: PathChange["change"] }[] {
+  if (jsonEqual(old, now)) return [];
+  if (path !== "" && (old === undefined || now === undefined)) return [{ path, change: changeOf(old, now) }];
+  if (isObject(old) && isObject(now)) {
+    const keys = new Set([...Object.keys(old), ...Object.keys(now)]);
+    return [...keys].flatMap((k) => changedPaths(old[k], now[k], path === "" ? k : `${path}.${k}`));
+  }
+  if (Array.isArray(old) && Array.isArray(now)) {
+    return Array.from({ length: Math.max(old.length, now.length) }, (_, i) => changedPaths(old[i], now[i], `${path}[${i}]`)).flat();
+  }
+  return [{ path, change: "update" }];
+}
+
+function uniqueByPath(details: PathChange[]): PathChange[] {
+  return [...new Map(details.map((d) => [d.path, d])).values()];
+}
+
+/** The member at a dotted wire path (`representation.mode`). */
+function at(value: unknown, path: string): unknown {
+  let current = value;
+  for (const part of path.split(".")) current = isObject(current) ? current[part] : undefined;
+  return current;
+}

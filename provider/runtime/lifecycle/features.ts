@@ -1,0 +1,44 @@
+// Members an account cannot take for want of a feature (an identity graph, a feature store), found in preview.
+import type * as pulumi from "@pulumi/pulumi";
+import { accountFeatureErrors, families, type AccountFeature, type FamilyDef } from "pulumi-audience/sdk/contract";
+import { KIND_KEY } from "./controls.ts";
+import type { Environment } from "./environment.ts";
+import { split } from "./parts.ts";
+import type { Service } from "./service.ts";
+import { camelPath, pathsOverlap, UNKNOWN, wireOf, type Props } from "./shape.ts";
+
+/**
+ * The features set on the account (an identity graph, a feature store), read from the service: reads, so a
+ * preview may make them. Undefined when they cannot be read; the service then refuses at create, as it would.
+ */
+async function lookUpAccountFeatures(service: () => Service): Promise<Set<AccountFeature> | undefined> {
+  try {
+    const calls = service();
+    const [account, stores] = await Promise.all([calls.get(families.accounts, "current"), calls.list(families.feature_stores)]);
+    const has = new Set<AccountFeature>();
+    if (account.identity_graph != null) has.add("identity_graph");
+    if (stores.length > 0) has.add("feature_store");
+    return has;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Members the account cannot take for want of a feature, refused in preview naming the member and the feature. */
+export async function featureFailures(env: Environment, family: FamilyDef, account: string | undefined, wire: Props, olds: Props, unknowns: string[]): Promise<pulumi.dynamic.CheckFailure[]> {
+  const known = (error: { path: string }) => !unknowns.some((u) => pathsOverlap(u, error.path));
+  if (account === UNKNOWN || !accountFeatureErrors(family, wire, new Set()).some(known)) return [];
+  // Read at each check of such a member (few are): the account may gain the feature between two runs.
+  const features = await lookUpAccountFeatures(() => env.service(account));
+  if (!features) return [];
+  let before: Props | undefined;
+  try {
+    before = olds[KIND_KEY] !== undefined ? wireOf(family.create, split(olds).members) : undefined;
+  } catch {
+    before = undefined;
+  }
+  return accountFeatureErrors(family, wire, features, before).filter(known).map((error) => {
+    const property = camelPath(family.create, error.path);
+    return { property, reason: `${property} ${error.message}` };
+  });
+}
