@@ -13,7 +13,8 @@ import type { EngineExtension, InProcessDynamic } from "./extension.ts";
 import { DynamicProviders } from "./in-process-provider.ts";
 import { DynamicProviderHost, type ResourceCalls } from "./provider-host.ts";
 import { providerTypeOf, ProviderHosts } from "./providers.ts";
-import { lockStack, Snapshot } from "./snapshot.ts";
+import { lockStack } from "./lock.ts";
+import { Snapshot } from "./snapshot.ts";
 import { DEFAULT_STACK, resolvePassphrase, stackStatePath } from "./stack-files.ts";
 import type { StepOp } from "./steps.ts";
 import { PROVIDER_TYPE as DYNAMIC_PROVIDER_TYPE, STACK_TYPE, urnType } from "./urn.ts";
@@ -27,7 +28,8 @@ export type { StepOp } from "./steps.ts";
 export { PassphraseCrypter, PassphraseError } from "./secrets.ts";
 export { DEFAULT_STACK, resolvePassphrase, stackStatePath } from "./stack-files.ts";
 export { ProjectError } from "./project.ts";
-export { Snapshot, StateError } from "./snapshot.ts";
+export { Snapshot } from "./snapshot.ts";
+export { StateError } from "./state-file.ts";
 
 export interface RunOptions {
   /** The program's directory (holds Pulumi.yaml). */

@@ -4,6 +4,8 @@
 // remove() lets it go.
 import { mkdir, open, readFile, rm, truncate, type FileHandle } from "node:fs/promises";
 import { dirname } from "node:path";
+import { z } from "zod";
+import { storedOperation, storedResource, type PendingOperation, type ResourceState } from "./state-file.ts";
 
 export class JournalError extends Error {
   override name = "JournalError";
@@ -121,4 +123,27 @@ export class Journal {
   async settled(): Promise<void> {
     while (this.#writer) await this.#writer;
   }
+}
+
+/** Where a stack's journal is kept: beside its state file. */
+export const journalPath = (statePath: string) => `${statePath}.journal`;
+
+// One record is everything one step outcome changed (an operation ended and its resource put, say): it reaches the
+// disk whole or not at all.
+export const journalRecord = z.strictObject({
+  end: z.string().optional(),
+  drop: z.string().optional(),
+  put: storedResource.optional(),
+  begin: storedOperation.extend({ id: z.string() }).optional(),
+}).refine((r) => Object.keys(r).length > 0, "an empty record");
+
+/**
+ * A record of the journal: what one change did, applied in this order: an operation ended, a resource removed (by
+ * key), a resource's new state, an operation begun.
+ */
+export interface JournalRecord {
+  end?: string;
+  drop?: string;
+  put?: ResourceState;
+  begin?: PendingOperation & { id: string };
 }

@@ -3,174 +3,16 @@
 // made since the file was written. The file is written whole to a temporary file renamed over the old one, so a
 // crash never leaves half a state.
 import { randomBytes } from "node:crypto";
-import { existsSync } from "node:fs";
-import { copyFile, link, mkdir, open, readFile, rename, rm, unlink } from "node:fs/promises";
-import { hostname } from "node:os";
-import { setTimeout as sleep } from "node:timers/promises";
-import { basename, dirname } from "node:path";
+import { readFile } from "node:fs/promises";
 import { isDeepStrictEqual } from "node:util";
-import { z } from "zod";
-import { Journal, type JournalContents } from "./journal.ts";
+import type { z } from "zod";
+import { writeAtomically, copyAtomically } from "./atomic-files.ts";
+import { backupPath, restoreAdvice } from "./backups.ts";
+import { Journal, journalPath, journalRecord, type JournalContents, type JournalRecord } from "./journal.ts";
+import { dependencyOrder } from "./ordering.ts";
 import { PassphraseCrypter } from "./secrets.ts";
-import type { CustomTimeouts } from "./timeouts.ts";
+import { emptyState, parseStateFile, StateError, where, type PendingOperation, type ResourceState, type StateFile, type StoredResource, type storedOperation } from "./state-file.ts";
 import { annotateSecrets, markSecret, plaintextSecrets, type PropertyMap, type Value } from "../protocol/values.ts";
-
-export interface ResourceState {
-  urn: string;
-  custom: boolean;
-  type: string;
-  id?: string;
-  inputs: PropertyMap;
-  outputs: PropertyMap;
-  parent?: string;
-  dependencies: string[];
-  propertyDependencies?: Record<string, string[]>;
-  provider?: string;
-  protect?: boolean;
-  retainOnDelete?: boolean;
-  deleteBeforeReplace?: boolean;
-  additionalSecretOutputs?: string[];
-  ignoreChanges?: string[];
-  /** Where the program declares it (`project:///index.ts#12,5`), as Pulumi records it. */
-  sourcePosition?: string;
-  /** Read with `.get()`, not managed: never deleted, only forgotten. */
-  external?: boolean;
-  /** An old copy waiting to be deleted after its replacement was created. */
-  delete?: boolean;
-  /** Reasons the provider gave when the resource exists but did not finish initializing. */
-  initErrors?: string[];
-  /** The program's customTimeouts, in seconds, as Pulumi records them. */
-  customTimeouts?: CustomTimeouts;
-}
-
-export interface PendingOperation {
-  resource: Pick<ResourceState, "urn" | "type" | "inputs"> & { id?: string };
-  type: "creating" | "updating" | "deleting";
-  /** When the call began (ms since the epoch): what a create left unknown was made after it. */
-  startedAt?: number;
-  /** Why it is still pending when its call failed with its outcome unknown (the errors, as the step reported them). */
-  reason?: string;
-}
-
-/** The state file; Pulumi names the snapshot in it `deployment`. */
-interface StateFile {
-  version: 3;
-  deployment: {
-    manifest: { time: string; magic: string; version: string };
-    secrets_providers: { type: "passphrase"; state: { salt: string } };
-    resources: ResourceState[];
-    pending_operations?: (PendingOperation & { id: string })[];
-  };
-}
-
-export class StateError extends Error {
-  override name = "StateError";
-}
-
-// The stored layout, checked on load so a damaged file is named, field by field, instead of failing later. Members
-// this engine does not use (a `pulumi stack export` has more) pass through untouched.
-const propertyMap = z.record(z.string(), z.unknown());
-const names = z.array(z.string());
-const storedResource = z.looseObject({
-  urn: z.string().startsWith("urn:pulumi:"),
-  type: z.string(),
-  custom: z.boolean().default(false),
-  id: z.string().optional(),
-  inputs: propertyMap.default({}),
-  outputs: propertyMap.default({}),
-  parent: z.string().optional(),
-  dependencies: names.default([]),
-  propertyDependencies: z.record(z.string(), names).optional(),
-  provider: z.string().optional(),
-  protect: z.boolean().optional(),
-  retainOnDelete: z.boolean().optional(),
-  deleteBeforeReplace: z.boolean().optional(),
-  additionalSecretOutputs: names.optional(),
-  ignoreChanges: names.optional(),
-  sourcePosition: z.string().optional(),
-  external: z.boolean().optional(),
-  delete: z.boolean().optional(),
-  initErrors: names.optional(),
-  customTimeouts: z.looseObject({ create: z.number().optional(), update: z.number().optional(), delete: z.number().optional() }).optional(),
-});
-const storedOperation = z.looseObject({
-  /** Names the operation in the journal's records; Pulumi's own state has none. */
-  id: z.string().optional(),
-  type: z.enum(["creating", "updating", "deleting"]),
-  startedAt: z.number().optional(),
-  reason: z.string().optional(),
-  resource: z.looseObject({ urn: z.string(), type: z.string(), id: z.string().optional(), inputs: propertyMap.default({}) }),
-});
-// One record is everything one step outcome changed (an operation ended and its resource put, say): it reaches the
-// disk whole or not at all.
-const journalRecord = z.strictObject({
-  end: z.string().optional(),
-  drop: z.string().optional(),
-  put: storedResource.optional(),
-  begin: storedOperation.extend({ id: z.string() }).optional(),
-}).refine((r) => Object.keys(r).length > 0, "an empty record");
-const storedDeployment = z.looseObject({
-  // Without a passphrase salt (an export of another secrets provider made with --show-secrets, or of a stack
-  // without secrets) every secret must be in plaintext; they are then sealed with the stack's own salt.
-  secrets_providers: z.looseObject({ state: z.looseObject({ salt: z.string().optional() }).optional() }).optional(),
-  resources: z.array(storedResource),
-  pending_operations: z.array(storedOperation).optional(),
-});
-const storedStateFile = z.looseObject({ version: z.literal(3), deployment: storedDeployment });
-/** The same, its resources left to `writtenWhole`. */
-const storedStateShell = z.looseObject({ version: z.literal(3), deployment: storedDeployment.extend({ resources: z.array(z.unknown()) }) });
-
-type StoredStateFile = z.output<typeof storedStateFile>;
-type StoredResource = z.output<typeof storedResource>;
-
-const isString = (v: unknown): v is string => typeof v === "string";
-const isBoolean = (v: unknown): v is boolean => typeof v === "boolean";
-const isMap = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
-const isNames = (v: unknown): v is string[] => Array.isArray(v) && v.every(isString);
-const optional = (v: unknown, is: (v: unknown) => boolean) => v === undefined || is(v);
-
-/**
- * A resource as this engine writes it (with every member `storedResource` has a default for), checked by hand: zod's check
- * of each resource costs more than parsing the file. One this does not pass goes to `storedResource`, which takes
- * what other tools write and names what is wrong.
- */
-function writtenWhole(r: unknown): r is StoredResource {
-  if (!isMap(r)) return false;
-  const timeouts = r["customTimeouts"];
-  const propertyDependencies = r["propertyDependencies"];
-  return isString(r["urn"]) && r["urn"].startsWith("urn:pulumi:") && isString(r["type"]) && isBoolean(r["custom"])
-    && isMap(r["inputs"]) && isMap(r["outputs"]) && isNames(r["dependencies"])
-    && ["id", "parent", "provider", "sourcePosition"].every((k) => optional(r[k], isString))
-    && ["protect", "retainOnDelete", "deleteBeforeReplace", "external", "delete"].every((k) => optional(r[k], isBoolean))
-    && ["additionalSecretOutputs", "ignoreChanges", "initErrors"].every((k) => optional(r[k], isNames))
-    && optional(propertyDependencies, (d) => isMap(d) && Object.values(d).every(isNames))
-    && optional(timeouts, (t) => isMap(t) && ["create", "update", "delete"].every((k) => optional(t[k], (n) => typeof n === "number")));
-}
-
-/** A state document checked against the stored layout. */
-function parseStateFile(doc: unknown): ReturnType<typeof storedStateFile.safeParse> {
-  const shell = storedStateShell.safeParse(doc);
-  if (shell.success && shell.data.deployment.resources.every(writtenWhole)) {
-    const data: StoredStateFile = { ...shell.data, deployment: { ...shell.data.deployment, resources: shell.data.deployment.resources as StoredResource[] } };
-    return { success: true, data };
-  }
-  return storedStateFile.safeParse(doc);
-}
-
-function where(path: readonly PropertyKey[]): string {
-  return path.map((p, i) => (typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`)).join("") || "(document)";
-}
-
-/**
- * A record of the journal: what one change did, applied in this order: an operation ended, a resource removed (by
- * key), a resource's new state, an operation begun.
- */
-interface JournalRecord {
-  end?: string;
-  drop?: string;
-  put?: ResourceState;
-  begin?: PendingOperation & { id: string };
-}
 
 /** Live resources by URN; copies waiting for deletion by URN and id, as several may wait at once. */
 function keyOf(r: Pick<ResourceState, "urn" | "delete" | "id">): string {
@@ -256,7 +98,7 @@ export class Snapshot {
   static async #open(text: string | undefined, journal: JournalContents, { path, passphrase, saltForNewStack, source, advice }: { path: string; passphrase: string; saltForNewStack?: string | undefined; source: string; advice?: string }): Promise<Snapshot> {
     let doc: unknown;
     try {
-      doc = text === undefined ? emptyState(await PassphraseCrypter.open(passphrase, saltForNewStack)) : JSON.parse(text);
+      doc = text === undefined ? emptyState((await PassphraseCrypter.open(passphrase, saltForNewStack)).saltState) : JSON.parse(text);
     } catch (e) {
       throw new StateError(`${source}: not valid JSON (${(e as Error).message})${advice ? `; ${advice}` : ""}`);
     }
@@ -456,19 +298,6 @@ export class Snapshot {
   }
 }
 
-const journalPath = (statePath: string) => `${statePath}.journal`;
-
-/** Where the previous good state file is kept (as Pulumi keeps `<stack>.json.bak`). */
-export const backupPath = (statePath: string) => `${statePath}.bak`;
-
-/** What a message about a damaged state tells the user to do: restore the backup, if there is one. */
-function restoreAdvice(statePath: string): string {
-  const stack = basename(statePath, ".json");
-  const backup = backupPath(statePath);
-  if (existsSync(backup)) return `\`audience stack restore --stack ${stack}\` puts back the previous good state, kept in ${backup} (then run refresh: changes made since are not in it)`;
-  return `no backup of it was kept (${backup}): remove it to start over, or import a \`pulumi stack export\` document with \`audience stack import --stack ${stack}\``;
-}
-
 // Operation ids come from random bytes drawn a page at a time: every step begins one.
 let idBytes = Buffer.alloc(0);
 let idAt = 0;
@@ -480,186 +309,8 @@ function operationId(): string {
   return idBytes.toString("hex", idAt, (idAt += 8));
 }
 
-function emptyState(crypter: PassphraseCrypter): unknown {
-  return { version: 3, deployment: { secrets_providers: { type: "passphrase", state: { salt: crypter.saltState } }, resources: [] } };
-}
-
-/**
- * Puts the previous good state (`<stack>.json.bak`) back in place of the stack's state; the state file and journal it
- * replaces are set aside as `<name>.damaged-<time>`, not deleted. Answers the files set aside.
- */
-export async function restoreBackup(statePath: string): Promise<string[]> {
-  const backup = backupPath(statePath);
-  let text: string;
-  try {
-    text = await readFile(backup, "utf8");
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === "ENOENT") throw new StateError(`no backup of the stack's state at ${backup}: each run keeps one once the stack has a state file`);
-    throw e;
-  }
-  let doc: unknown;
-  try {
-    doc = JSON.parse(text);
-  } catch (e) {
-    throw new StateError(`${backup}: not valid JSON (${(e as Error).message}); it cannot be restored`);
-  }
-  if (!parseStateFile(doc).success) throw new StateError(`${backup}: not a stack state of version 3; it cannot be restored`);
-  const stamp = new Date().toISOString().replace(/[:.]/g, "-");
-  const setAside: string[] = [];
-  for (const path of [statePath, journalPath(statePath)]) {
-    if (!existsSync(path)) continue;
-    await rename(path, `${path}.damaged-${stamp}`);
-    setAside.push(`${path}.damaged-${stamp}`);
-  }
-  await copyAtomically(backup, statePath);
-  return setAside;
-}
-
-const tempPath = (path: string) => `${path}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
-
-async function copyAtomically(from: string, to: string): Promise<void> {
-  const tmp = tempPath(to);
-  await copyFile(from, tmp);
-  const file = await open(tmp, "r+");
-  try {
-    await file.sync();
-  } finally {
-    await file.close();
-  }
-  await rename(tmp, to);
-}
-
-async function writeAtomically(path: string, text: string): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
-  const tmp = tempPath(path);
-  const file = await open(tmp, "w", 0o600);
-  try {
-    await file.writeFile(text);
-    await file.sync();
-  } finally {
-    await file.close();
-  }
-  await rename(tmp, path);
-}
-
-/** Stable order in which every resource comes after its parent, provider and dependencies. */
-export function dependencyOrder(resources: ResourceState[]): ResourceState[] {
-  const byUrn = new Map(resources.filter((r) => !r.delete).map((r) => [r.urn, r]));
-  const placed = new Set<ResourceState>();
-  const out: ResourceState[] = [];
-  const visit = (r: ResourceState, path: Set<ResourceState>) => {
-    if (placed.has(r) || path.has(r)) return;
-    path.add(r);
-    for (const urn of prerequisites(r)) {
-      const dep = byUrn.get(urn);
-      if (dep) visit(dep, path);
-    }
-    placed.add(r);
-    out.push(r);
-  };
-  for (const r of resources) visit(r, new Set());
-  return out;
-}
-
 /** Outputs as recorded: secret where the same input (or, on refresh, the old output) was, and where asked. */
 export function recordedOutputs(resource: Pick<ResourceState, "inputs" | "additionalSecretOutputs">, outputs: PropertyMap, secretsFrom: PropertyMap = resource.inputs): PropertyMap {
   return markSecret(annotateSecrets(outputs, secretsFrom), resource.additionalSecretOutputs ?? []);
 }
 
-/** URNs a resource needs to exist first: parent, provider, dependencies and property dependencies. */
-export function prerequisites(r: ResourceState): string[] {
-  const urns = [...r.dependencies, ...Object.values(r.propertyDependencies ?? {}).flat()];
-  if (r.parent) urns.push(r.parent);
-  if (r.provider) urns.push(r.provider.slice(0, r.provider.lastIndexOf("::")));
-  return [...new Set(urns)];
-}
-
-/** Who holds a stack's lock: written whole into a temporary file before that file becomes the lock. */
-interface LockOwner {
-  pid: number;
-  host: string;
-  /** Tells this taking of the lock from any other by the same process. */
-  nonce: string;
-}
-
-/**
- * Takes the stack's lock file so two runs never write one state; returns its release. The lock appears with its
- * owner already in it (a temporary file linked into place), so no run ever reads an empty lock. A lock is taken over
- * only when its owner is provably gone: a process of this host that no longer runs.
- */
-export async function lockStack(statePath: string): Promise<() => Promise<void>> {
-  const lock = `${statePath}.lock`;
-  await mkdir(dirname(lock), { recursive: true });
-  const owner: LockOwner = { pid: process.pid, host: hostname(), nonce: randomBytes(8).toString("hex") };
-  const mine = JSON.stringify(owner);
-  const tmp = tempPath(lock);
-  await writeAtomically(tmp, mine);
-  try {
-    for (let attempt = 0; attempt < 50; attempt++) {
-      try {
-        await link(tmp, lock);
-        return async () => {
-          // Released only while it is still this run's: a lock taken over by another run stays.
-          if ((await readFile(lock, "utf8").catch(() => "")) === mine) await rm(lock, { force: true });
-        };
-      } catch (e) {
-        if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
-      }
-      const text = await readFile(lock, "utf8").catch((e: NodeJS.ErrnoException) => (e.code === "ENOENT" ? undefined : Promise.reject(e)));
-      if (text === undefined) continue; // released meanwhile
-      const held = lockOwner(text);
-      const gone = held !== undefined && held.host === hostname() && !isAlive(held.pid);
-      if (!gone) {
-        const who = held ? `process ${held.pid} on ${held.host}` : "an unknown process (the lock names no owner)";
-        throw new StateError(`the stack is being changed by ${who} (lock ${lock}); wait for it, or remove the lock if that process is gone`);
-      }
-      if (!(await takeOver(lock, text, tmp))) await sleep(20);
-    }
-    throw new StateError(`cannot take the stack lock ${lock}: other runs keep taking it`);
-  } finally {
-    await unlink(tmp).catch(() => undefined);
-  }
-}
-
-/**
- * Removes a stale lock, if it is still the one judged stale. Takeovers are one at a time (a second lock, `.takeover`,
- * held meanwhile): two runs removing the same stale lock could otherwise remove the one a third had just taken.
- * `owner` is this run's owner file, linked as that second lock. Answers false when another takeover is under way.
- */
-async function takeOver(lock: string, stale: string, owner: string): Promise<boolean> {
-  const guard = `${lock}.takeover`;
-  try {
-    await link(owner, guard);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
-    // A takeover whose run died midway: its guard goes too once its owner is provably gone.
-    const held = lockOwner(await readFile(guard, "utf8").catch(() => ""));
-    if (held && held.host === hostname() && !isAlive(held.pid)) await unlink(guard).catch(() => undefined);
-    return false;
-  }
-  try {
-    // Under the guard nothing else removes the lock, and its gone owner cannot release it: still the stale one, it goes.
-    if ((await readFile(lock, "utf8").catch(() => undefined)) === stale) await unlink(lock).catch(() => undefined);
-    return true;
-  } finally {
-    await unlink(guard);
-  }
-}
-
-function lockOwner(text: string): LockOwner | undefined {
-  try {
-    const parsed = JSON.parse(text) as Partial<LockOwner>;
-    return typeof parsed.pid === "number" && typeof parsed.host === "string" ? (parsed as LockOwner) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === "EPERM";
-  }
-}

@@ -5,7 +5,8 @@ import { isDeepStrictEqual } from "node:util";
 import type { EngineExtension } from "./extension.ts";
 import { outcomeUnknown, ResourceInitFailedError, type ProviderHost } from "./provider-host.ts";
 import { isDefaultProvider, isProviderType } from "./providers.ts";
-import { recordedOutputs, type PendingOperation, type ResourceState, type Snapshot } from "./snapshot.ts";
+import { recordedOutputs, type Snapshot } from "./snapshot.ts";
+import type { PendingOperation, ResourceState } from "./state-file.ts";
 import type { ReplaceStep, Step, UpdateStep } from "./steps.ts";
 import type { TimedOperation } from "./timeouts.ts";
 

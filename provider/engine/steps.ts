@@ -1,7 +1,7 @@
 // What a run plans to do, one step per resource: the step generator decides them, the step executor carries them
 // out, and a preview shows them without carrying them out. Each step keeps the old and new state so a display can
 // show values, not only names.
-import type { ResourceState } from "./snapshot.ts";
+import type { ResourceState } from "./state-file.ts";
 
 /**
  * create/adopt/update/replace/delete/same/read as `pulumi up` shows them (adopt: created by taking over an existing

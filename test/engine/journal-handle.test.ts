@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { Journal } from "../../provider/engine/journal.ts";
-import { backupPath } from "../../provider/engine/snapshot.ts";
+import { backupPath } from "../../provider/engine/backups.ts";
 import { runNotes } from "./notes-program.ts";
 
 const PASSPHRASE = "journal handle passphrase";

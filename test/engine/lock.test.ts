@@ -7,7 +7,8 @@ import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 import { afterAll, describe, expect, it } from "vitest";
-import { lockStack, StateError } from "../../provider/engine/snapshot.ts";
+import { lockStack } from "../../provider/engine/lock.ts";
+import { StateError } from "../../provider/engine/state-file.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const dir = mkdtempSync(join(tmpdir(), "engine-lock-"));
@@ -104,7 +105,7 @@ describe("the stack lock", () => {
 
   it("held by a process killed with SIGKILL, is refused while it runs and taken over once it is gone", { timeout: 60_000 }, async () => {
     const statePath = join(dir, "killed.json");
-    const script = `import(${JSON.stringify(join(ROOT, "provider", "engine", "snapshot.ts"))}).then(async ({ lockStack }) => { await lockStack(${JSON.stringify(statePath)}); console.log("locked"); setInterval(() => {}, 1000); });`;
+    const script = `import(${JSON.stringify(join(ROOT, "provider", "engine", "lock.ts"))}).then(async ({ lockStack }) => { await lockStack(${JSON.stringify(statePath)}); console.log("locked"); setInterval(() => {}, 1000); });`;
     const child = spawn(process.execPath, ["--conditions=source", "-e", script], { stdio: ["ignore", "pipe", "inherit"] });
     await new Promise<void>((resolve) => child.stdout.on("data", (d: Buffer) => d.toString().includes("locked") && resolve()));
     await expect(lockStack(statePath)).rejects.toThrow(`process ${child.pid} on ${hostname()}`);

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { Progress } from "../../provider/engine/events.ts";
 import type { EngineEvent, RunResult, StepEvent } from "../../provider/engine/index.ts";
 import { createRenderer, resultJson, type RendererOptions } from "../../provider/cli/render.ts";
-import type { ResourceState } from "../../provider/engine/snapshot.ts";
+import type { ResourceState } from "../../provider/engine/state-file.ts";
 import type { Step } from "../../provider/engine/steps.ts";
 import { makeSecret, PROVIDER_KEY, UNKNOWN, type PropertyMap } from "../../provider/protocol/values.ts";
 

@@ -5,7 +5,8 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { StateError } from "../../provider/engine/index.ts";
-import { backupPath, Snapshot } from "../../provider/engine/snapshot.ts";
+import { backupPath } from "../../provider/engine/backups.ts";
+import { Snapshot } from "../../provider/engine/snapshot.ts";
 import { audience } from "../cli/helpers.ts";
 import { NOTES_PROJECT, runNotes } from "./notes-program.ts";
 

@@ -6,7 +6,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PassphraseCrypter, StateError } from "../../provider/engine/index.ts";
-import { Snapshot, type ResourceState } from "../../provider/engine/snapshot.ts";
+import { Snapshot } from "../../provider/engine/snapshot.ts";
+import type { ResourceState } from "../../provider/engine/state-file.ts";
 import { runNotes } from "./notes-program.ts";
 import { SECRET_SIG, SIG_KEY } from "../../provider/protocol/values.ts";
 

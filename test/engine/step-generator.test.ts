@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import type { Registration } from "../../provider/engine/monitor.ts";
 import type { DiffResult } from "../../provider/engine/provider-host.ts";
-import type { ResourceState } from "../../provider/engine/snapshot.ts";
+import type { ResourceState } from "../../provider/engine/state-file.ts";
 import { StepGenerator } from "../../provider/engine/step-generator.ts";
 import { PlanError } from "../../provider/engine/steps.ts";
 import { makeUrn } from "../../provider/engine/urn.ts";
