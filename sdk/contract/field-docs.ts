@@ -3,7 +3,7 @@
 import type { z } from "zod";
 import type { FamilyDef } from "./common.ts";
 import { commonDocs, docParts, memberFacts, membersOf, type Member, type MemberDoc } from "./docs.ts";
-import { families, type Collection } from "./index.ts";
+import { families, type Collection } from "./registry.ts";
 import { camelKey } from "./naming.ts";
 
 /** A member with the doc a reader sees: its text followed by the facts its schema and family state. */
