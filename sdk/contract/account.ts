@@ -1,6 +1,7 @@
 // Account: a sub-account of the key's account; deletion starts a waiting period.
 import { z } from "zod";
-import { defineFamily, name } from "./common.ts";
+import { defineFamily } from "./family.ts";
+import { name } from "./fields.ts";
 import type { MemberDocs } from "./docs.ts";
 
 const shape = {

@@ -1,6 +1,6 @@
 // Bodies of the actions that are not a family's create or patch: archive / unarchive and lookups.
 import { z } from "zod";
-import { ids, issue } from "./common.ts";
+import { ids, issue } from "./fields.ts";
 
 /** Body of POST /{collection}/{id}/archive and /unarchive (optional). */
 export const archiveRequest = z.strictObject({

@@ -1,6 +1,7 @@
 // Atlas: a collection of geographic locations imported from a connection; Location: one of them (read-only).
 import { z } from "zod";
-import { expected, column, crossRule, defineFamily, id, issue, name, nameText } from "./common.ts";
+import { defineFamily } from "./family.ts";
+import { expected, column, crossRule, id, issue, name, nameText } from "./fields.ts";
 import { sourceOptionsDocs } from "./dataset.ts";
 import { docsUnder, type MemberDocs } from "./docs.ts";
 

@@ -1,6 +1,7 @@
 // Attribute: one trait-like value selected from several event stream assertions; feature store: a set of them.
 import { z } from "zod";
-import { column, defineFamily, ids, isoDate, issue, name } from "./common.ts";
+import { defineFamily } from "./family.ts";
+import { column, ids, isoDate, issue, name } from "./fields.ts";
 import { statisticalType } from "./stream.ts";
 import type { MemberDocs } from "./docs.ts";
 

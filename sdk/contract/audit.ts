@@ -1,6 +1,7 @@
 // Configuration audit: compares an account's configuration with its knowledgebase use cases (created with 202).
 import { z } from "zod";
-import { common, defineFamily, ids } from "./common.ts";
+import { common, defineFamily } from "./family.ts";
+import { ids } from "./fields.ts";
 import type { MemberDocs } from "./docs.ts";
 
 /** Body of POST .../audits; nothing is required (members not shown: an optional use case selection). */

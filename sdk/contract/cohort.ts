@@ -1,6 +1,7 @@
 // Cohort: a group of people defined by stream events, traits, attributes and places they are near.
 import { z } from "zod";
-import { crossRule, defineFamily, id, issue, name, oneOf, nameText } from "./common.ts";
+import { defineFamily } from "./family.ts";
+import { crossRule, id, issue, name, oneOf, nameText } from "./fields.ts";
 import { attributeCondition, streamCondition, traitCondition } from "./conditions.ts";
 import { locationPropertyCondition } from "./location.ts";
 import { docsUnder, operatorDocs, type MemberDocs } from "./docs.ts";

@@ -1,6 +1,7 @@
 // Conditions on event stream properties, traits and attributes: `{property | name, optional?, <operator>: value}`.
 import { z } from "zod";
-import { type FieldError, isoDate, issue, matchPattern, nameText } from "./common.ts";
+import { isoDate, issue, matchPattern, nameText } from "./fields.ts";
+import type { FieldError } from "./validation.ts";
 
 const scalar = z.union([z.string(), z.number(), z.boolean()]);
 const scalarList = z.array(z.union([z.string(), z.number()]));

@@ -1,6 +1,7 @@
 // Connection: credentials and location of a warehouse, bucket or database the service reads from or writes to.
 import { z } from "zod";
-import { expected, defineFamily, issue, name } from "./common.ts";
+import { defineFamily } from "./family.ts";
+import { expected, issue, name } from "./fields.ts";
 import type { MemberDocs } from "./docs.ts";
 
 const text = z.string().min(1);

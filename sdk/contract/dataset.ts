@@ -1,6 +1,7 @@
 // Dataset: a source table of people and events, matched through identity sets and feeding streams and traits.
 import { z } from "zod";
-import { expected, column, crossRule, defineFamily, id, issue, name, nameText } from "./common.ts";
+import { defineFamily } from "./family.ts";
+import { expected, column, crossRule, id, issue, name, nameText } from "./fields.ts";
 import { conditionOf, operatorShape, OPERATORS } from "./conditions.ts";
 import { docsUnder, operatorDocs, type MemberDocs } from "./docs.ts";
 

@@ -2,7 +2,7 @@
 // `{error, id, note, validationErrors}`. The client's error classes, the emulator's errors and /openapi.json
 // all read it from here.
 import { z } from "zod";
-import type { FieldError } from "./common.ts";
+import type { FieldError } from "./validation.ts";
 
 /** Each error code and its HTTP status; the first code of a status is the usual one for it. */
 export const ERROR_STATUS = {

@@ -1,7 +1,7 @@
 // The one reading of the field docs each family holds (`docs` in its definition) that program types, provider
 // schemas and the docs-coverage test share: a member's text, the facts its schema states, its deprecation.
 import type { z } from "zod";
-import type { FamilyDef } from "./common.ts";
+import type { FamilyDef } from "./family.ts";
 import { commonDocs, docParts, memberFacts, membersOf, type Member, type MemberDoc } from "./docs.ts";
 import { families, type Collection } from "./registry.ts";
 import { camelKey } from "./naming.ts";

@@ -1,5 +1,6 @@
 // Forecast: predicted number / value of a person's events; seeded by the service for accounts with access.
-import { defineFamily, name } from "./common.ts";
+import { defineFamily } from "./family.ts";
+import { name } from "./fields.ts";
 import type { MemberDocs } from "./docs.ts";
 
 /** Only id and name are shown by the spec; the service creates forecasts itself. */

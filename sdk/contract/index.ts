@@ -1,7 +1,10 @@
 // The service contract: one module per resource family (its members, answers, docs and flags), each registered by
 // one entry in `families` (registry.ts); the bodies, their types, the program types and both program faces follow
 // from it. A family's module is re-exported here only when other code reads more of it than its definition.
-export * from "./common.ts";
+export * from "./fields.ts";
+export * from "./family.ts";
+export * from "./validation.ts";
+export * from "./account-features.ts";
 export * from "./naming.ts";
 export * from "./merge-patch.ts";
 export * from "./errors.ts";

@@ -1,6 +1,6 @@
 // Insights: one per account; aggregate queries over the account's data, within a daily allowance.
 import { z } from "zod";
-import { defineFamily } from "./common.ts";
+import { defineFamily } from "./family.ts";
 import type { MemberDocs } from "./docs.ts";
 
 /** Body of POST /insights (members not shown: an optional plan name). */

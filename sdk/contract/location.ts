@@ -1,6 +1,6 @@
 // Location property conditions, shared by cohorts' location_conditions and scopes' location payload.
 import { z } from "zod";
-import { matchPattern } from "./common.ts";
+import { matchPattern } from "./fields.ts";
 import { operatorDocs, type MemberDocs } from "./docs.ts";
 
 const NUMERIC = ["_gt", "_gte", "_lt", "_lte"] as const;

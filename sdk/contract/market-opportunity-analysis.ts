@@ -1,6 +1,7 @@
 // Market opportunity analysis: metrics of a scope's people around a selection of atlas locations.
 import { z } from "zod";
-import { defineFamily, id, ids, name, oneOf } from "./common.ts";
+import { defineFamily } from "./family.ts";
+import { id, ids, name, oneOf } from "./fields.ts";
 import type { MemberDocs } from "./docs.ts";
 
 /** The atlas locations covered (shape not shown: selected like a scope's location payload). */

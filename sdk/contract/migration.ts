@@ -1,6 +1,7 @@
 // Migration: moves an account from identity graph v1 to v2, pairing its resources; approved by either account.
 import { z } from "zod";
-import { expected, defineFamily, id, instant, timestamp } from "./common.ts";
+import { defineFamily } from "./family.ts";
+import { expected, id, instant, timestamp } from "./fields.ts";
 import { docsUnder, type MemberDocs } from "./docs.ts";
 
 /** A v1 resource and its v2 counterpart (pair shape not shown: the two ids). */

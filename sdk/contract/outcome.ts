@@ -1,6 +1,7 @@
 // Outcome: a propensity objective: who, among the eligible, attains the attainment cohort.
 import { z } from "zod";
-import { defineFamily, id, isoDate, name, oneOf } from "./common.ts";
+import { defineFamily } from "./family.ts";
+import { id, isoDate, name, oneOf } from "./fields.ts";
 import { docsUnder, type MemberDocs } from "./docs.ts";
 
 export const predictors = z.strictObject({

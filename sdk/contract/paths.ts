@@ -1,10 +1,9 @@
 // Where things live in the contract's terms: a family's URL path, and a member's dotted wire path with `[]`
 // for array elements ("population.cohort_ids[]"), as references, secrets and create-only members name them.
-import type { FamilyDef } from "./common.ts";
 import { isObject } from "./merge-patch.ts";
 
 /** URL path of a family's collection relative to the base URL: `/scopes`, `/knowledgebase/use_cases`. */
-export function collectionPath(family: Pick<FamilyDef, "path">): string {
+export function collectionPath(family: { path: string }): string {
   return `/${family.path}`;
 }
 
@@ -12,7 +11,7 @@ export function collectionPath(family: Pick<FamilyDef, "path">): string {
  * URL path of one resource: `/scopes/<id>`. A singleton (one per account) has no id in its path. `id` is put
  * in as given: encoded by a client, a route parameter (`:id`, `{id}`) by a server.
  */
-export function itemPath(family: Pick<FamilyDef, "path" | "singleton">, id: string): string {
+export function itemPath(family: { path: string; singleton: boolean }, id: string): string {
   return family.singleton ? collectionPath(family) : `${collectionPath(family)}/${id}`;
 }
 

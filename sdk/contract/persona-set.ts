@@ -1,6 +1,7 @@
 // Persona set: clusters a cohort into personas along clustering dimensions.
 import { z } from "zod";
-import { defineFamily, id, isoDate, name, nameText } from "./common.ts";
+import { defineFamily } from "./family.ts";
+import { id, isoDate, name, nameText } from "./fields.ts";
 import type { MemberDocs } from "./docs.ts";
 
 const names = z.array(nameText("must name a trait, an attribute or a property"));

@@ -1,6 +1,7 @@
 // Place (deprecated, superseded by atlases and locations): a named geometry; still accepted.
 import { z } from "zod";
-import { defineFamily, name } from "./common.ts";
+import { defineFamily } from "./family.ts";
+import { name } from "./fields.ts";
 import type { MemberDocs } from "./docs.ts";
 
 /** A postal address a place stands for; every part optional. */

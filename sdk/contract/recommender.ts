@@ -1,6 +1,7 @@
 // Recommender: ranks the values of an event stream property for each person.
 import { z } from "zod";
-import { defineFamily, id, name, nameText } from "./common.ts";
+import { defineFamily } from "./family.ts";
+import { id, name, nameText } from "./fields.ts";
 import { predictors, predictorsDocs } from "./outcome.ts";
 import { docsUnder, type MemberDocs } from "./docs.ts";
 

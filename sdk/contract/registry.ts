@@ -4,7 +4,7 @@ import { account } from "./account.ts";
 import { atlas, location } from "./atlas.ts";
 import { attribute, featureStore } from "./attribute.ts";
 import { audit } from "./audit.ts";
-import type { FamilyDef } from "./common.ts";
+import type { FamilyDef } from "./family.ts";
 import { cohort } from "./cohort.ts";
 import { connection } from "./connection.ts";
 import { dataset } from "./dataset.ts";

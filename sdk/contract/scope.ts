@@ -1,6 +1,7 @@
 // Scope (pipeline): a population of cohorts joined to a payload of predictions.
 import { z } from "zod";
-import { defineFamily, ids, isoDate, name } from "./common.ts";
+import { defineFamily } from "./family.ts";
+import { ids, isoDate, name } from "./fields.ts";
 import { locationPropertyCondition } from "./location.ts";
 import { docsUnder, type MemberDocs } from "./docs.ts";
 import { locationPropertyConditionDocs } from "./location.ts";

@@ -1,6 +1,7 @@
 // Stream: a named series of events; properties are declared here or created by datasets' output_to_streams.
 import { z } from "zod";
-import { defineFamily, isoDate, name, oneOf, nameText } from "./common.ts";
+import { defineFamily } from "./family.ts";
+import { isoDate, name, oneOf, nameText } from "./fields.ts";
 import type { MemberDocs } from "./docs.ts";
 
 export const STATISTICAL_TYPES = [

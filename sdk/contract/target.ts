@@ -1,6 +1,7 @@
 // Target: delivery of a scope's output to a destination, in one representation, optionally filtered and limited.
 import { z } from "zod";
-import { expected, crossRule, defineFamily, id, issue, name, notAllowed, oneOf } from "./common.ts";
+import { defineFamily } from "./family.ts";
+import { expected, crossRule, id, issue, name, notAllowed, oneOf } from "./fields.ts";
 import { conditionOf, operatorShape, OPERATORS } from "./conditions.ts";
 import { docsUnder, operatorDocs, type MemberDocs } from "./docs.ts";
 

@@ -1,6 +1,7 @@
 // Trait: a fact about a person (user-defined from datasets, or provided by the service's identity graph).
 import { z } from "zod";
-import { defineFamily, name } from "./common.ts";
+import { defineFamily } from "./family.ts";
+import { name } from "./fields.ts";
 import { statisticalType } from "./stream.ts";
 import type { MemberDocs } from "./docs.ts";
 

@@ -1,6 +1,7 @@
 // Uploads: files posted as raw bytes to /uploads/{directory}/{filename}, read by hosted_csv datasets and atlases.
 import { z } from "zod";
-import { defineFamily, type FieldError } from "./common.ts";
+import { defineFamily } from "./family.ts";
+import type { FieldError } from "./validation.ts";
 import type { MemberDocs } from "./docs.ts";
 
 /** Accepted file names: CSV, optionally gzip- or bzip2-compressed (zip and tar are no longer supported). */

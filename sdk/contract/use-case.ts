@@ -1,6 +1,7 @@
 // Use case: a knowledgebase entry describing what an account should be configured for.
 import { z } from "zod";
-import { defineFamily, name } from "./common.ts";
+import { defineFamily } from "./family.ts";
+import { name } from "./fields.ts";
 import type { MemberDocs } from "./docs.ts";
 
 const shape = {

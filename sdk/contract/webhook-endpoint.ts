@@ -1,6 +1,7 @@
 // Webhook endpoint: a URL the service signs and posts resource events to.
 import { z } from "zod";
-import { expected, defineFamily, oneOf } from "./common.ts";
+import { defineFamily } from "./family.ts";
+import { expected, oneOf } from "./fields.ts";
 import type { MemberDocs } from "./docs.ts";
 
 export const WEBHOOK_EVENTS = ["resource.errored", "resource.ready_with_update"] as const;

@@ -1,84 +1,13 @@
-// Building blocks shared by every resource family's contract.
+// A family's definition (`defineFamily`) and what it derives: the create, patch and response bodies, the common
+// read-only members every resource answers with, and the answer form of a request schema.
 import { z } from "zod";
+import type { AccountFeatureRule } from "./account-features.ts";
 import type { MemberDocs } from "./docs.ts";
-import { jsonEqual } from "./merge-patch.ts";
-import { valueAt } from "./paths.ts";
+import { crossRule, id, oneOf, timestamp } from "./fields.ts";
 
+/** What the service answers in place of a credential member. */
 export const SECRET_PLACEHOLDER = "<secret>";
 
-/** An error message for a missing, null or mistyped member. */
-export function expected(what: string) {
-  return (iss: { input?: unknown }) =>
-    iss.input === undefined ? "is required" : iss.input === null ? "is required and cannot be null" : `must be ${what}`;
-}
-
-export const id = z.guid({ error: expected("a uuid") });
-
-/**
- * The longest name the service takes (of a resource, a column, a stream, a trait, a property). The spec gives
- * none; 256 characters holds any real name and keeps a name from being a payload.
- */
-export const MAX_NAME_LENGTH = 256;
-/** Lone surrogates (text no UTF-8 can carry) and control characters (NUL, line breaks, tabs) are never part of a name. */
-const LONE_SURROGATE = /\p{Cs}/u;
-function hasControl(s: string): boolean {
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x20 || c === 0x7f) return true;
-  }
-  return false;
-}
-
-/** A name-like string: non-blank (`blank` says so otherwise), at most MAX_NAME_LENGTH characters of printable text. */
-export function nameText(blank: string, what = "a string") {
-  return z.string({ error: expected(what) })
-    .refine((s) => s.trim().length > 0, { error: blank })
-    .max(MAX_NAME_LENGTH, { error: `must be at most ${MAX_NAME_LENGTH} characters` })
-    .refine((s) => !LONE_SURROGATE.test(s), { error: "must be valid Unicode text (it holds a lone surrogate)" })
-    .refine((s) => !hasControl(s), { error: "must not hold control characters (NUL, line breaks, tabs)" });
-}
-
-export const name = nameText("must be a non-empty string");
-/** A `_matches` pattern: refused up front when it cannot compile, rather than failing a build later. */
-export const matchPattern = z.string().refine((source) => {
-  try {
-    new RegExp(source);
-    return true;
-  } catch {
-    return false;
-  }
-}, { error: "must be a valid regular expression" });
-/** A calendar date: the form alone would let `2024-13-45` through, and the build reading it would fail later. */
-export const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, { error: "must be a date in YYYY-MM-DD form", abort: true })
-  .refine(isCalendarDate, { error: "must be a real calendar date (month 01-12, a day the month has)" });
-/** A point in time a client writes (an approval): ISO 8601 with a calendar date, a real time and an offset. */
-export const instant = z.iso.datetime({ offset: true, error: "must be an ISO 8601 time with a real calendar date and an offset, e.g. 2024-05-01T12:00:00Z" });
-
-function isCalendarDate(value: string): boolean {
-  const [year, month, day] = value.split("-").map(Number) as [number, number, number];
-  const date = new Date(Date.UTC(year, month - 1, day));
-  return year >= 1 && date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
-}
-export const timestamp = z.string();
-export const ids = z.array(id);
-
-/** A column of a source table: non-blank. */
-export const column = nameText("must name a column (non-blank)", "a column name");
-
-/** An enum whose error lists what is allowed. */
-export function oneOf<const T extends readonly [string, ...string[]]>(values: T) {
-  return z.enum(values, { error: `must be one of ${values.join(", ")}` });
-}
-
-/** A member a variant of a union does not take; `why` says where it belongs. */
-export function notAllowed(why: string) {
-  return z.never({ error: why }).optional();
-}
-
-/** Adds an issue at a path below the checked value (inside `.check`). */
-export function issue(ctx: { value: unknown; issues: z.core.$ZodRawIssue[] }, path: PropertyKey[], message: string): void {
-  ctx.issues.push({ code: "custom", input: ctx.value, path, message });
-}
 export const status = z.enum(["new", "starting", "running", "ready", "error"]);
 export type Status = z.infer<typeof status>;
 
@@ -161,44 +90,6 @@ export interface FamilyDef<
   deletion: "immediate" | "scheduled";
   /** Members the service takes only from an account that has a feature (an identity graph, a feature store). */
   accountFeatures: readonly AccountFeatureRule[];
-}
-
-/**
- * What an account may have set on it that some members need: `identity_graph` (the account's `identity_graph`)
- * and `feature_store` (a feature store in the account).
- */
-export type AccountFeature = "identity_graph" | "feature_store";
-
-export const ACCOUNT_FEATURE_NAMES: Record<AccountFeature, string> = {
-  identity_graph: "an identity graph (the account's identity_graph)",
-  feature_store: "a feature store (POST /feature_stores)",
-};
-
-/** A member (dotted wire path) that is refused unless the account has every one of `features`. */
-export interface AccountFeatureRule {
-  path: string;
-  features: readonly AccountFeature[];
-}
-
-/**
- * The members of `doc` set without an account feature they need, each naming the feature. A member is held to
- * its rule when it is set and non-empty; with `before` (an update), only when it changed.
- */
-export function accountFeatureErrors(family: FamilyDef, doc: unknown, has: ReadonlySet<AccountFeature>, before?: unknown): FieldError[] {
-  const errors: FieldError[] = [];
-  for (const rule of family.accountFeatures) {
-    const value = valueAt(doc, rule.path);
-    if (value === undefined || value === null || (Array.isArray(value) && value.length === 0)) continue;
-    if (before !== undefined && jsonEqual(valueAt(before, rule.path), value)) continue;
-    const missing = rule.features.filter((f) => !has.has(f));
-    if (missing.length === 0) continue;
-    errors.push({
-      path: rule.path,
-      message: `needs an account with ${missing.map((f) => ACCOUNT_FEATURE_NAMES[f]).join(" and ")}, which this account does not have`,
-      context: { errorType: "account_feature_required" },
-    });
-  }
-  return errors;
 }
 
 /** A member holding the id(s) of another resource; `[]` marks array elements in the dotted wire path. */
@@ -321,89 +212,6 @@ function patchMember(field: z.ZodType): z.ZodType {
   return inner;
 }
 
-export interface FieldError {
-  /** Dotted wire path of the member, e.g. `population.cohort_ids[0]`. */
-  path: string;
-  message: string;
-  context: { errorType: string };
-}
-
-export function formatPath(path: readonly PropertyKey[]): string {
-  let out = "";
-  for (const part of path) {
-    if (typeof part === "number") out += `[${part}]`;
-    else out += out === "" ? String(part) : `.${String(part)}`;
-  }
-  return out;
-}
-
-/** Turns zod issues into the service's validationErrors, one per offending member. */
-export function toValidationErrors(issues: readonly z.core.$ZodIssue[], readOnly: readonly string[] = []): FieldError[] {
-  const out: FieldError[] = [];
-  const mistyped = new Set(issues.filter((i) => i.code === "invalid_type").map((i) => formatPath(i.path)));
-  for (const issue of issues) {
-    // A value of the wrong type is reported once, not also for its length or format.
-    if (issue.code !== "invalid_type" && issue.code !== "custom" && mistyped.has(formatPath(issue.path))) continue;
-    if (issue.code === "unrecognized_keys") {
-      for (const key of issue.keys) {
-        const isReadOnly = issue.path.length === 0 && readOnly.includes(key);
-        const custom = !issue.message.startsWith("Unrecognized key");
-        out.push({
-          path: formatPath([...issue.path, key]),
-          message: isReadOnly ? "is read-only and cannot be set" : custom ? issue.message : "is not a recognized field",
-          context: { errorType: isReadOnly ? "read_only" : "unrecognized_key" },
-        });
-      }
-    } else if (issue.code === "invalid_union" && issue.errors.length > 0 && !issue.message.startsWith("must")) {
-      // No variant matched: report the closest one's complaints, below the union's path.
-      const closest = issue.errors.reduce((a, b) => (b.length < a.length ? b : a));
-      const nested = closest.map((i) => ({ ...i, path: [...issue.path, ...i.path] }) as z.core.$ZodIssue);
-      out.push(...toValidationErrors(nested, issue.path.length === 0 ? readOnly : []));
-    } else {
-      out.push({ path: formatPath(issue.path), message: plainMessage(issue), context: { errorType: issue.code } });
-    }
-  }
-  return out;
-}
-
-/** zod's default wording, said in the service's terms; messages written by the schemas are kept. */
-function plainMessage(issue: z.core.$ZodIssue): string {
-  const m = issue.message;
-  if (issue.code === "invalid_type" && m.startsWith("Invalid input")) {
-    if (m.endsWith("received undefined")) return "is required";
-    if (m.endsWith("received null")) return "is required and cannot be null";
-    const what = { int: "an integer", record: "an object", object: "an object", array: "an array" }[issue.expected as string];
-    return `must be ${what ?? `a ${issue.expected}`}`;
-  }
-  if ((issue.code === "too_small" || issue.code === "too_big") && m.startsWith("Too")) {
-    const small = issue.code === "too_small";
-    const bound = small ? issue.minimum : issue.maximum;
-    const inclusive = issue.inclusive !== false;
-    if (issue.origin === "string") return small && Number(bound) === 1 ? "must not be empty" : `must have ${small ? "at least" : "at most"} ${bound} characters`;
-    if (issue.origin === "array" || issue.origin === "set") return `must have ${small ? "at least" : "at most"} ${bound} item${Number(bound) === 1 ? "" : "s"}`;
-    return `must be ${small ? (inclusive ? "at least" : "greater than") : (inclusive ? "at most" : "less than")} ${bound}`;
-  }
-  if (issue.code === "invalid_format" && m.startsWith("Invalid")) {
-    return issue.format === "regex" && issue.pattern ? `must match ${issue.pattern}` : `must be a valid ${issue.format}`;
-  }
-  if (issue.code === "invalid_key") {
-    return `is not an allowed key: ${issue.issues.map((i) => i.message).join("; ")}`;
-  }
-  if (issue.code === "invalid_value" && m.startsWith("Invalid")) {
-    return `must be one of ${issue.values.map(String).join(", ")}`;
-  }
-  return m;
-}
-
-export type Validation<T> = { ok: true; value: T } | { ok: false; errors: FieldError[] };
-
-/** Validates a wire body against a schema, naming each failing member by its path. */
-export function validate<T extends z.ZodType>(schema: T, value: unknown, readOnly: readonly string[] = []): Validation<z.output<T>> {
-  const result = schema.safeParse(value);
-  if (result.success) return { ok: true, value: result.data };
-  return { ok: false, errors: toValidationErrors(result.error.issues, readOnly) };
-}
-
 /**
  * The answer form of a request schema: objects keep unknown server members, optional members may come back
  * `null`, defaults are not applied, and cross-member rules are dropped (the service already applied them).
@@ -449,18 +257,3 @@ type Overridden<A, B> = { [K in keyof A | keyof B]: K extends keyof B ? B[K] : K
 export type MergePatchOf<T> = {
   [K in keyof T]?: (T[K] extends readonly unknown[] ? T[K] : T[K] extends object ? MergePatchOf<T[K]> : T[K]) | null;
 };
-
-/**
- * A rule across members of an object, run whenever the members it reads are well-formed, so that one answer
- * names every offending member; `reads` lists those members.
- */
-export function crossRule<T>(reads: readonly (keyof T & string)[], rule: (value: T, add: (path: PropertyKey[], message: string) => void) => void) {
-  return z.superRefine<T>((value, ctx) => {
-    rule(value, (path, message) => ctx.addIssue({ code: "custom", path, message, input: value }));
-  }, {
-    when: (payload) => !payload.issues.some((i) => {
-      const path = i.path ?? [];
-      return (path.length === 0 && i.code === "invalid_type") || (reads as readonly PropertyKey[]).includes(path[0] ?? "");
-    }),
-  });
-}
