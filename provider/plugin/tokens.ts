@@ -31,6 +31,11 @@ export function familyOfResource(type: string): ProviderFamily {
   return providerFamily;
 }
 
+/** The family a resource type token names, or undefined when it is no resource of this package. */
+export function nativeFamily(type: string): ProviderFamily | undefined {
+  return byResource.get(type);
+}
+
 export function familyOfFunction(token: string): ProviderFamily {
   const providerFamily = byFunction.get(token);
   if (!providerFamily) throw new Error(`unknown function ${JSON.stringify(token)}; the ${PACKAGE} package has ${known(byFunction)}`);

@@ -6,10 +6,11 @@ import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
-import { credentialsFor, readSettings, type Credentials } from "pulumi-audience/provider";
+import { credentialsFor, readSettings, type Credentials, type Settings } from "pulumi-audience/provider";
 import { isObject } from "pulumi-audience/sdk/contract";
 import { PassphraseCrypter } from "../../engine/secrets.ts";
-import { InputError, type LoadedState } from "./states.ts";
+import { settingsOf } from "../../plugin/config.ts";
+import { InputError, type LoadedState, type StateResource } from "./states.ts";
 
 /** The name reports give the account a resource without an `account` input lives in. */
 export const DEFAULT_ACCOUNT = "default";
@@ -102,22 +103,35 @@ function identity(credentials: Credentials): string {
 }
 
 /**
+ * Where a resource's account is found: its state, the native provider that manages it (whose recorded config
+ * holds the credentials, as the plugin takes them), and its account's name.
+ */
+export function accountKey(resource: Pick<StateResource, "file" | "account" | "provider">): string {
+  return `${resource.file}\0${resource.provider?.ref ?? ""}\0${resource.account ?? DEFAULT_ACCOUNT}`;
+}
+
+/**
  * The accounts of the states' resources, one state at a time (so that an account is read while the next states are
- * parsed): `add` answers the state's accounts keyed by `<state file>\0<account name>`; accounts reached with the same
- * key and URL, in this state or an earlier one, are one target.
+ * parsed): `add` answers the state's accounts keyed by `accountKey`; accounts reached with the same key and URL,
+ * in this state or an earlier one, are one target.
  */
 export function accountResolver(file: AccountsFile | undefined, passphrase: string | undefined, env: NodeJS.ProcessEnv = process.env): { add(state: LoadedState): Promise<Map<string, AccountTarget>> } {
   const byIdentity = new Map<string, AccountTarget>();
   return {
     async add(state) {
       const targets = new Map<string, AccountTarget>();
-      const names = new Set(state.resources.map((r) => r.account ?? DEFAULT_ACCOUNT));
-      if (names.size === 0) return targets;
-      const config = await stackConfig(state, passphrase);
-      const named = { ...structuredAccounts(config["audience:accounts"]) };
-      Object.assign(named, accountsConfig(file ?? {}, env));
-      const settings = readSettings((key) => (key === "audience:accounts" ? named : config[key]), env);
-      for (const name of names) {
+      if (state.resources.length === 0) return targets;
+      const dynamic = state.resources.some((r) => r.provider === undefined);
+      const config = dynamic ? await stackConfig(state, passphrase) : {};
+      const named = { ...structuredAccounts(config["audience:accounts"]), ...accountsConfig(file ?? {}, env) };
+      const stackSettings = readSettings((key) => (key === "audience:accounts" ? named : config[key]), env);
+      for (const resource of state.resources) {
+        const key = accountKey(resource);
+        if (targets.has(key)) continue;
+        const name = resource.account ?? DEFAULT_ACCOUNT;
+        const { provider } = resource;
+        // A native resource's provider records its configuration; `--accounts` still names accounts' keys.
+        const settings = provider ? withAccounts(settingsOf(provider.config, env), accountsConfig(file ?? {}, env)) : stackSettings;
         let target: AccountTarget;
         try {
           const credentials = credentialsFor(settings, name === DEFAULT_ACCOUNT ? undefined : name);
@@ -126,15 +140,22 @@ export function accountResolver(file: AccountsFile | undefined, passphrase: stri
           byIdentity.set(id, target);
         } catch (error) {
           const variable = file?.[name]?.apiKeyEnv;
-          const problem = variable !== undefined && !env[variable] ? `${variable} is not set (apiKeyEnv of account ${name} in --accounts)` : (error as Error).message;
+          const sealed = provider?.sealed.map((s) => `${s.path} of ${provider.ref.split("::")[3] ?? "its provider"} (${s.reason})`).join("; ");
+          const problem = variable !== undefined && !env[variable] ? `${variable} is not set (apiKeyEnv of account ${name} in --accounts)`
+            : sealed ? `the provider's configuration cannot be read: ${sealed}` : (error as Error).message;
           const baseUrl = settings.accounts[name]?.baseUrl ?? (name === DEFAULT_ACCOUNT ? settings.default.baseUrl : undefined) ?? "";
           target = { name, baseUrl, problem };
         }
-        targets.set(`${state.file}\0${name}`, target);
+        targets.set(key, target);
       }
       return targets;
     },
   };
+}
+
+/** Settings whose named accounts `--accounts` gives take them from there. */
+function withAccounts(settings: Settings, given: Record<string, { baseUrl: string; apiKey: string | undefined }>): Settings {
+  return { ...settings, accounts: { ...settings.accounts, ...given } };
 }
 
 /** Whether an account falls in shard `index` (1-based) of `count`: the same on every machine and every day. */

@@ -4,12 +4,12 @@ import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { Option, type Command } from "commander";
-import { accountResolver, DEFAULT_ACCOUNT, inShard, readAccountsFile, type AccountsFile, type AccountTarget } from "./accounts.ts";
+import { accountKey, accountResolver, inShard, readAccountsFile, type AccountsFile, type AccountTarget } from "./accounts.ts";
 import { FORMATS, render, type Format } from "./format.ts";
 import { IgnoreRules } from "./ignore.ts";
 import { DEFAULT_FAIL_ON, exitCode, FAILURES, makeReport, mergeReports, type AccountReport, type Failure, type Report } from "./report.ts";
 import { accountWork, limiter, pool, scanAccount, startReads, type AccountWork } from "./scan.ts";
-import { expandStates, InputError, loadState, type LoadedState } from "./states.ts";
+import { expandStates, InputError, loadState, type LoadedState, type StateResource } from "./states.ts";
 
 export { InputError } from "./states.ts";
 export type { Report } from "./report.ts";
@@ -71,15 +71,7 @@ export async function driftReport(options: DriftOptions): Promise<Report> {
     let rules = new IgnoreRules();
     const ignoreFiles = options.ignore !== undefined ? [options.ignore] : [...new Set(files.map((f) => join(dirname(f), IGNORE_FILE)))].filter((f) => existsSync(f));
     for (const file of ignoreFiles) rules = rules.concat(await IgnoreRules.read(file));
-    // Found once per state and account: a state's resources share its file name.
-    const byFile = new Map<string, Map<string | undefined, AccountTarget>>();
-    const targetOf = (r: { file: string; account: string | undefined }): AccountTarget => {
-      let ofFile = byFile.get(r.file);
-      if (!ofFile) byFile.set(r.file, (ofFile = new Map()));
-      let target = ofFile.get(r.account);
-      if (!target) ofFile.set(r.account, (target = targets.get(`${r.file}\0${r.account ?? DEFAULT_ACCOUNT}`)!));
-      return target;
-    };
+    const targetOf = (r: StateResource): AccountTarget => targets.get(accountKey(r))!;
     settle({ work: new Map(accountWork(states.flatMap((s) => s.resources), targetOf).map((w) => [w.target, w])), rules });
   } catch (error) {
     failed = true;

@@ -1,5 +1,6 @@
-// The states `audience drift` compares with the service: the local engine's state files and `pulumi stack export`
-// documents (same layout), their secrets opened with the passphrase or revealed by `--show-secrets`.
+// The states `audience drift` compares with the service, resources of both faces (dynamic and native): the local
+// engine's state files and `pulumi stack export` documents (same layout), their secrets opened with the passphrase
+// or revealed by `--show-secrets`.
 import { glob, readFile } from "node:fs/promises";
 import { basename, dirname, resolve } from "node:path";
 import { z } from "zod";
@@ -7,10 +8,12 @@ import { readBackOutputKeys } from "pulumi-audience/provider";
 import { isObject } from "pulumi-audience/sdk/contract";
 import { PassphraseCrypter } from "../../engine/secrets.ts";
 import { derivedNames, perFamily, providerFamilies, type ProviderFamily } from "../../runtime/families/index.ts";
-import { DYNAMIC_TYPE_PREFIX } from "../../runtime/markers.ts";
+import { DYNAMIC_TYPE_PREFIX, KIND_KEY } from "../../runtime/markers.ts";
 import { familyNamed, withFamily } from "../../runtime/resources/shim.ts";
+import { programNamed } from "../../plugin/names.ts";
+import { nativeFamily, PROVIDER_TYPE } from "../../plugin/tokens.ts";
 import { SECRET_SIG, SIG_KEY } from "../../protocol/markers.ts";
-
+import type { PropertyMap } from "../../protocol/values.ts";
 
 export type Props = Record<string, unknown>;
 
@@ -46,6 +49,17 @@ export interface StateResource {
   declaredAt?: { file: string; line: number; column: number };
   /** Read with `.get()`: the program does not manage it. */
   external: boolean;
+  /** A native resource's provider (`audience:index:*`): its reference and the configuration it records. */
+  provider?: ProviderConfig;
+}
+
+/** The configuration a provider resource records (`apiKey`, `baseUrl`, `accounts`), its secrets opened. */
+export interface ProviderConfig {
+  /** `<urn>::<id>`, as its resources name it. */
+  ref: string;
+  config: Props;
+  /** Members held encrypted that could not be opened, with why. */
+  sealed: { path: string; reason: string }[];
 }
 
 /** A resource's key in the scan: its family's collection and its id. */
@@ -215,11 +229,36 @@ async function readDocument(file: string, passphrase: string | undefined): Promi
   return { deployment, open: await opener(deployment.secrets_providers, passphrase) };
 }
 
-/** The resource's family, when it is one of this provider's and the scan compares it. */
-function familyOfEntry(raw: Props): ProviderFamily | undefined {
-  if (!String(raw.type).startsWith(DYNAMIC_TYPE_PREFIX) || typeof raw.id !== "string" || raw.id === "" || raw.delete === true) return undefined;
-  const collection = isObject(raw.inputs) ? familyNamed(raw.inputs) : undefined;
-  return collection !== undefined ? providerFamilies[collection] : undefined; // undefined: not a family of this provider (or a damaged entry)
+/**
+ * How a state entry of this provider is read: its family, and its recorded values in the lifecycle's form. A
+ * dynamic resource's are that form already (its family named by `__kind` or its shim); a native one
+ * (`audience:index:<ClassName>`) names its family by its type and its operators as the package schema does.
+ */
+interface Entry {
+  providerFamily: ProviderFamily;
+  inputs(values: Props): Props;
+  outputs(values: Props): Props;
+}
+
+const unchanged = (values: Props): Props => values;
+
+/** The entry's reading, when it is a resource of this provider and the scan compares it. */
+function entryOf(raw: Props): Entry | undefined {
+  if (typeof raw.id !== "string" || raw.id === "" || raw.delete === true) return undefined;
+  const type = String(raw.type);
+  if (type.startsWith(DYNAMIC_TYPE_PREFIX)) {
+    const collection = isObject(raw.inputs) ? familyNamed(raw.inputs) : undefined;
+    const providerFamily = collection !== undefined ? providerFamilies[collection] : undefined; // undefined: not a family of this provider (or a damaged entry)
+    return providerFamily && { providerFamily, inputs: withFamily, outputs: unchanged };
+  }
+  const providerFamily = nativeFamily(type);
+  if (!providerFamily) return undefined;
+  const { create, response, collection } = providerFamily.family;
+  return {
+    providerFamily,
+    inputs: (values) => ({ ...programNamed(create, values as PropertyMap), [KIND_KEY]: collection }),
+    outputs: (values) => ({ ...programNamed(response, values as PropertyMap), [KIND_KEY]: collection }),
+  };
 }
 
 /** What a resource of a family that derives nothing made: one shared empty map. */
@@ -228,6 +267,19 @@ const NOTHING_MADE: ReadonlyMap<string, ReadonlySet<string>> = new Map();
 /** The top-level members that hold a family's secret outputs (one list per family). */
 const secretHolders: (providerFamily: ProviderFamily) => readonly string[] =
   perFamily((providerFamily) => providerFamily.secretOutputs.map((path) => path.split(".")[0]!));
+
+/** The state's providers of this package (default and explicit), by the reference their resources give. */
+function providerConfigs(resources: Props[], open: Opener): Map<string, ProviderConfig> {
+  const found = new Map<string, ProviderConfig>();
+  for (const raw of resources) {
+    if (raw.type !== PROVIDER_TYPE || typeof raw.id !== "string") continue;
+    const ref = `${String(raw.urn)}::${raw.id}`;
+    const sealed: ProviderConfig["sealed"] = [];
+    const config = reveal(isObject(raw.inputs) ? raw.inputs : {}, "", { secretPaths: [], sealed }, open, []) as Props;
+    found.set(ref, { ref, config, sealed });
+  }
+  return found;
+}
 
 /**
  * A state's resources, each keeping its inputs and of its outputs only what the comparison reads first: the
@@ -243,24 +295,27 @@ export async function loadState(file: string, passphrase: string | undefined): P
     reread ??= readDocument(file, passphrase).then(({ deployment: again, open: opened }) => {
       const all = new Map<string, Props>();
       for (const raw of again.resources as Props[]) {
-        const providerFamily = familyOfEntry(raw);
-        if (providerFamily) all.set(String(raw.urn), reveal(raw.outputs ?? {}, "", { secretPaths: [], sealed: [] }, opened, secretHolders(providerFamily)) as Props);
+        const entry = entryOf(raw);
+        if (entry) all.set(String(raw.urn), entry.outputs(reveal(raw.outputs ?? {}, "", { secretPaths: [], sealed: [] }, opened, secretHolders(entry.providerFamily)) as Props));
       }
       return all;
     });
     return (await reread).get(urn) ?? {};
   };
+  const providers = providerConfigs(deployment.resources as Props[], open);
   const resources: StateResource[] = [];
   for (const raw of deployment.resources as Props[]) {
-    const providerFamily = familyOfEntry(raw);
-    if (!providerFamily) continue;
+    const entry = entryOf(raw);
+    if (!entry) continue;
+    const { providerFamily } = entry;
     const urn = String(raw.urn);
     const found = { secretPaths: [] as string[], sealed: [] as { path: string; reason: string }[] };
     const holders = secretHolders(providerFamily);
     // Named by its shim alone (what a `.get()` records), it is compared as its family all the same.
-    const inputs = withFamily(reveal(raw.inputs ?? {}, "", found, open, holders) as Props);
+    const inputs = entry.inputs(reveal(raw.inputs ?? {}, "", found, open, holders) as Props);
     const outputs = isObject(raw.outputs) ? raw.outputs : {};
-    const made = providerFamily.derives ? derivedNames([{ providerFamily, outputs: reveal(outputs, "", { secretPaths: [], sealed: [] }, open, holders) as Props }]) : NOTHING_MADE;
+    const made = providerFamily.derives ? derivedNames([{ providerFamily, outputs: entry.outputs(reveal(outputs, "", { secretPaths: [], sealed: [] }, open, holders) as Props) }]) : NOTHING_MADE;
+    const provider = typeof raw.provider === "string" ? providers.get(raw.provider) : undefined;
     const position = declaredAt(raw.sourcePosition, programDir);
     const id = raw.id as string;
     resources.push({
@@ -281,6 +336,7 @@ export async function loadState(file: string, passphrase: string | undefined): P
       ignoreChanges: Array.isArray(raw.ignoreChanges) ? raw.ignoreChanges.filter((p): p is string => typeof p === "string") : [],
       ...(position ? { declaredAt: position } : {}),
       external: raw.external === true,
+      ...(provider ? { provider } : {}),
     });
   }
   return { file, stack, programDir, resources };
