@@ -64,7 +64,7 @@ export const away = new audience.Scope("away", ${SCOPE("Away").replaceAll("leads
         [baseUrl, "Scope", "home", "drifted", [{ path: "name", expected: "Home", actual: "Home by hand" }]],
         [baseUrl, "Scope", "kept", "in_sync", []],
       ]);
-      const changed = Object.fromEntries(report.accounts.flatMap((a) => a.resources.filter((r) => r.changes.length > 0).map((r) => [r.name, r.changes.map((c) => c.path.split(/[.[]/)[0]).sort()])));
+      const changed = Object.fromEntries(report.accounts.flatMap((a) => a.resources.filter((r) => r.changes.length > 0).map((r) => [r.name, r.changes.map((c) => c.path.split(/[.[]/)[0]!).sort()])));
       reported.push(changed);
       expect(drift.stdout).not.toContain(northKey);
     }
