@@ -140,8 +140,8 @@ interface Prepared {
 }
 
 async function deploy(options: RunOptions, { project, stack, parallel, passphrase, config, encryptionSalt, statePath, dryRun, started }: Prepared): Promise<RunResult> {
-  // The state is read, its key derived (PBKDF2 of a million rounds) and the deployment made while the program
-  // boots, which takes longer: the monitor holds the program's first calls until then.
+  // The state is read, its key derived if it holds a secret (PBKDF2 of a million rounds) and the deployment made
+  // while the program boots, which takes longer: the monitor holds the program's first calls until then.
   const loading = Snapshot.load(statePath, passphrase, encryptionSalt);
   loading.catch(() => undefined); // awaited below, before anything is reported
   // After a failed step the program gets a moment to report and exit; then it is stopped, as Pulumi cancels it.

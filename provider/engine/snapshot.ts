@@ -11,8 +11,8 @@ import { backupPath, restoreAdvice } from "./backups.ts";
 import { Journal, journalPath, journalRecord, type JournalContents, type JournalRecord } from "./journal.ts";
 import { dependencyOrder } from "./ordering.ts";
 import { PassphraseCrypter } from "./secrets.ts";
-import { emptyState, parseStateFile, StateError, where, type PendingOperation, type ResourceState, type StateFile, type StoredResource, type storedOperation } from "./state-file.ts";
-import { annotateSecrets, markSecret, plaintextSecrets, type PropertyMap, type Value } from "../protocol/values.ts";
+import { EMPTY_STATE, parseStateFile, StateError, where, type PendingOperation, type ResourceState, type StateFile, type StoredResource, type storedOperation } from "./state-file.ts";
+import { annotateSecrets, markSecret, plaintextSecrets, SECRET_SIG, SIG_KEY, type PropertyMap, type Value } from "../protocol/values.ts";
 
 /** Live resources by URN; copies waiting for deletion by URN and id, as several may wait at once. */
 function keyOf(r: Pick<ResourceState, "urn" | "delete" | "id">): string {
@@ -35,6 +35,8 @@ export class Snapshot {
   readonly #journal: Journal;
   readonly #hasFile: boolean;
   #fileWritten: Promise<void> | undefined;
+  /** The salt state the state file holds (none for a stack that never held a secret). */
+  #fileSalt: string | undefined;
   /** Whether load() found a journal: compact() then folds it in even if this run changes nothing. */
   #replayed = false;
 
@@ -67,7 +69,7 @@ export class Snapshot {
       throw new StateError(isDir ? `${journalPath(path)} is a directory: the stack's journal is kept in a file of that name; move the directory away` : `${e.message}; ${restoreAdvice(path)}`);
     });
     if (text === undefined && journal.records.length === 0) {
-      const empty = new Snapshot(path, await PassphraseCrypter.open(passphrase, saltForNewStack), [], new Map(), false, journal);
+      const empty = new Snapshot(path, PassphraseCrypter.lazy(passphrase, saltForNewStack), [], new Map(), false, journal);
       if (journal.torn !== undefined) empty.#warnTorn(journal.torn);
       empty.#replayed = journal.torn !== undefined;
       return empty;
@@ -98,7 +100,7 @@ export class Snapshot {
   static async #open(text: string | undefined, journal: JournalContents, { path, passphrase, saltForNewStack, source, advice }: { path: string; passphrase: string; saltForNewStack?: string | undefined; source: string; advice?: string }): Promise<Snapshot> {
     let doc: unknown;
     try {
-      doc = text === undefined ? emptyState((await PassphraseCrypter.open(passphrase, saltForNewStack)).saltState) : JSON.parse(text);
+      doc = text === undefined ? EMPTY_STATE : JSON.parse(text);
     } catch (e) {
       throw new StateError(`${source}: not valid JSON (${(e as Error).message})${advice ? `; ${advice}` : ""}`);
     }
@@ -108,7 +110,10 @@ export class Snapshot {
       throw new StateError(`${source}: not a stack state of version 3 with a passphrase secrets provider (${problems})${advice ? `; ${advice}` : ""}`);
     }
     const { deployment } = parsed.data;
-    const crypter = await PassphraseCrypter.open(passphrase, deployment.secrets_providers?.state?.salt ?? saltForNewStack);
+    const salt = deployment.secrets_providers?.state?.salt;
+    const crypter = PassphraseCrypter.lazy(passphrase, salt ?? saltForNewStack);
+    // The key is derived (and the passphrase checked) only for a state that holds a secret.
+    if (text?.includes('"ciphertext"') || journal.records.some(holdsCiphertext)) await crypter.unlock();
     const open = (value: Record<string, unknown>, what: string): PropertyMap => {
       try {
         return crypter.openValue(value as Value) as PropertyMap;
@@ -127,6 +132,7 @@ export class Snapshot {
     // Operations written by another tool have no id: their place names them, the same on every load.
     const pending = new Map((deployment.pending_operations ?? []).map((op, i) => [op.id ?? `unnamed-${i}`, openOperation(op)]));
     const state = new Snapshot(path, crypter, deployment.resources.map(openResource), pending, text !== undefined, journal);
+    state.#fileSalt = text === undefined ? undefined : salt;
     state.#replayed = journal.records.length > 0 || journal.torn !== undefined;
     for (const [i, record] of journal.records.entries()) {
       const parsedRecord = journalRecord.safeParse(record);
@@ -235,8 +241,16 @@ export class Snapshot {
   #append(record: JournalRecord): Promise<void> {
     if (Object.keys(record).length === 0) return Promise.resolve();
     const sealed = this.#seal(record);
-    // A journal is replayed over its state file, which must exist first: it holds the salt of the journal's secrets.
-    this.#fileWritten ??= this.#hasFile ? Promise.resolve() : writeAtomically(this.path, this.#serialize((v) => this.crypter.sealValue(v)));
+    // A journal is replayed over its state file, which must exist first and hold the salt of the journal's secrets:
+    // written before the first record, and again (once) when a first secret made a new stack's salt.
+    const salt = this.crypter.saltState;
+    if ((this.#fileWritten === undefined && !this.#hasFile) || salt !== this.#fileSalt) {
+      this.#fileSalt = salt;
+      const text = this.#serialize((v) => this.crypter.sealValue(v));
+      const before = this.#fileWritten ?? Promise.resolve();
+      this.#fileWritten = before.then(() => this.#journal.settled()).then(() => writeAtomically(this.path, text));
+    }
+    this.#fileWritten ??= Promise.resolve();
     const appended = this.#fileWritten.then(() => this.#journal.append(sealed));
     appended.catch(() => undefined);
     return appended;
@@ -285,14 +299,17 @@ export class Snapshot {
 
   #serialize(sealValue: (v: Value) => Value, indent?: number): string {
     const seal = (m: PropertyMap) => sealValue(m as Value);
+    // Sealed first: a first secret makes a new stack's salt state, which the file then names.
+    const resources = dependencyOrder(this.resources).map((r) => ({ ...r, inputs: seal(r.inputs) as PropertyMap, outputs: seal(r.outputs) as PropertyMap }));
+    const pending = [...this.#pending].map(([id, op]) => ({ ...op, id, resource: { ...op.resource, inputs: seal(op.resource.inputs) as PropertyMap } }));
+    const salt = this.crypter.saltState;
     const deployment: StateFile["deployment"] = {
       manifest: { time: new Date().toISOString(), magic: "", version: "pulumi-audience local engine" },
-      secrets_providers: { type: "passphrase", state: { salt: this.crypter.saltState } },
-      resources: dependencyOrder(this.resources).map((r) => ({ ...r, inputs: seal(r.inputs) as PropertyMap, outputs: seal(r.outputs) as PropertyMap })),
+      // A stack that never held a secret has no salt (its key is never derived): Pulumi reads such a state too.
+      ...(salt !== undefined ? { secrets_providers: { type: "passphrase", state: { salt } } } : {}),
+      resources,
     };
-    if (this.#pending.size > 0) {
-      deployment.pending_operations = [...this.#pending].map(([id, op]) => ({ ...op, id, resource: { ...op.resource, inputs: seal(op.resource.inputs) as PropertyMap } }));
-    }
+    if (pending.length > 0) deployment.pending_operations = pending;
     const file: StateFile = { version: 3, deployment };
     return `${JSON.stringify(file, null, indent)}\n`;
   }
@@ -314,3 +331,10 @@ export function recordedOutputs(resource: Pick<ResourceState, "inputs" | "additi
   return markSecret(annotateSecrets(outputs, secretsFrom), resource.additionalSecretOutputs ?? []);
 }
 
+/** Whether a journal record holds an encrypted secret. */
+function holdsCiphertext(v: unknown): boolean {
+  if (v === null || typeof v !== "object") return false;
+  if (Array.isArray(v)) return v.some(holdsCiphertext);
+  const o = v as Record<string, unknown>;
+  return (o[SIG_KEY] === SECRET_SIG && typeof o["ciphertext"] === "string") || Object.values(o).some(holdsCiphertext);
+}

@@ -26,18 +26,14 @@ export function resolvePassphrase(explicit?: string): string {
 }
 
 /**
- * The salt states a run of the stack will open, as far as a glance finds them: the state file's (from its first
- * bytes, where this engine writes it) and the stack config's `encryptionsalt`. A hint for starting key derivations
- * early: what the run opens is read properly when it loads them.
+ * The salt state of the stack config's `encryptionsalt` when the config holds a secure value, which the run will
+ * open; as far as a glance finds it. A hint for starting the key's derivation early: a state's secrets are found
+ * when the run reads it, and a stack without secrets derives no key.
  */
-export function stackSaltStates(projectDir: string, stack: string, stateDir?: string): string[] {
-  const salts: string[] = [];
-  const head = readHead(stackStatePath(projectDir, stack, stateDir), 4096);
-  const inState = /"secrets_providers":\s*\{\s*"type":\s*"passphrase",\s*"state":\s*\{\s*"salt":\s*"([^"]+)"/.exec(head)?.[1];
-  if (inState) salts.push(inState);
-  const inConfig = /^encryptionsalt:[ \t]*["']?([^"'\s]+)/m.exec(readHead(join(resolve(projectDir), `Pulumi.${stack}.yaml`), 1 << 16))?.[1];
-  if (inConfig && inConfig !== inState) salts.push(inConfig);
-  return salts;
+export function stackConfigSaltState(projectDir: string, stack: string): string | undefined {
+  const text = readHead(join(resolve(projectDir), `Pulumi.${stack}.yaml`), 1 << 16);
+  if (!/\bsecure:/.test(text)) return undefined;
+  return /^encryptionsalt:[ \t]*["']?([^"'\s]+)/m.exec(text)?.[1];
 }
 
 /** A file's first `bytes` bytes, as text; "" when it cannot be read. */

@@ -46,7 +46,8 @@ export interface StateFile {
   version: 3;
   deployment: {
     manifest: { time: string; magic: string; version: string };
-    secrets_providers: { type: "passphrase"; state: { salt: string } };
+    /** Absent for a stack that never held a secret. */
+    secrets_providers?: { type: "passphrase"; state: { salt: string } };
     resources: ResourceState[];
     pending_operations?: (PendingOperation & { id: string })[];
   };
@@ -142,6 +143,5 @@ export function where(path: readonly PropertyKey[]): string {
   return path.map((p, i) => (typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`)).join("") || "(document)";
 }
 
-export function emptyState(salt: string): unknown {
-  return { version: 3, deployment: { secrets_providers: { type: "passphrase", state: { salt } }, resources: [] } };
-}
+/** A stack's state before its first run: no resources, and no salt until a first secret makes one. */
+export const EMPTY_STATE = { version: 3, deployment: { resources: [] } };

@@ -1,7 +1,7 @@
 // The passphrase secrets provider against salt states made by Pulumi itself, and the property helpers the
 // engine uses for secrets, diffs and ignoreChanges.
 import crypto, { createCipheriv, pbkdf2Sync, randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
@@ -9,8 +9,9 @@ import { PassphraseCrypter, PassphraseError } from "../../provider/engine/index.
 import { loadProject, loadStackConfig, programConfigEnv } from "../../provider/engine/project.ts";
 import { startDeriving } from "../../provider/engine/secrets.ts";
 import { Snapshot } from "../../provider/engine/snapshot.ts";
-import { stackSaltStates } from "../../provider/engine/stack-files.ts";
-import { annotateSecrets, applyIgnoreChanges, changedKeys, makeSecret, SECRET_SIG, SIG_KEY } from "../../provider/protocol/values.ts";
+import type { ResourceState } from "../../provider/engine/state-file.ts";
+import { stackConfigSaltState } from "../../provider/engine/stack-files.ts";
+import { annotateSecrets, applyIgnoreChanges, changedKeys, makeSecret, SECRET_SIG, SIG_KEY, type Value } from "../../provider/protocol/values.ts";
 
 // From Pulumi's own passphrase manager tests: made with the passphrase "password", and with "".
 const PULUMI_SALT = "v1:fozI5u6B030=:v1:F+6ZduKKd8G0/V7L:PGMFeIzwobWRKmEAzUdaQHqC5mMRIQ==";
@@ -102,19 +103,92 @@ describe("keys derived early", () => {
     spy.mockRestore();
   });
 
-  it("finds the salts a run opens: its state file's and its stack config's", async () => {
+  it("finds the config's salt when the config holds a secure value, which the run opens", () => {
     const dir = mkdtempSync(join(tmpdir(), "engine-salts-"));
     try {
       writeFileSync(join(dir, "Pulumi.yaml"), "name: shop\nruntime: nodejs\nmain: index.ts\n");
-      expect(stackSaltStates(dir, "dev")).toEqual([]);
+      expect(stackConfigSaltState(dir, "dev")).toBeUndefined();
       writeFileSync(join(dir, "Pulumi.dev.yaml"), `config:\n  shop:region: eu\nencryptionsalt: ${PULUMI_SALT}\n`);
-      expect(stackSaltStates(dir, "dev")).toEqual([PULUMI_SALT]);
-      // A state file as the engine writes it, with a salt of its own.
-      const snapshot = await Snapshot.load(join(dir, "state", "dev.json"), "password");
-      await snapshot.save();
-      await snapshot.close();
-      expect(stackSaltStates(dir, "dev", join(dir, "state"))).toEqual([snapshot.crypter.saltState, PULUMI_SALT]);
-      expect(stackSaltStates(dir, "other", join(dir, "state"))).toEqual([]);
+      expect(stackConfigSaltState(dir, "dev")).toBeUndefined();
+      writeFileSync(join(dir, "Pulumi.dev.yaml"), `config:\n  shop:token:\n    secure: v1:abc:def\nencryptionsalt: ${PULUMI_SALT}\n`);
+      expect(stackConfigSaltState(dir, "dev")).toBe(PULUMI_SALT);
+      expect(stackConfigSaltState(dir, "other")).toBeUndefined();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("the key derived only for a stack that holds a secret", () => {
+  const resource = (name: string, outputs: Record<string, Value> = {}): ResourceState => ({
+    urn: `urn:pulumi:dev::shop::pulumi-nodejs:dynamic/shop:Item::${name}`, custom: true, type: "pulumi-nodejs:dynamic/shop:Item",
+    id: name, inputs: { name }, outputs: { name, ...outputs }, dependencies: [],
+  });
+  /** Derivations made meanwhile, on node:crypto itself (async or blocking). */
+  const counting = () => {
+    const spies = [vi.spyOn(crypto, "pbkdf2"), vi.spyOn(crypto, "pbkdf2Sync")];
+    return { count: () => spies.reduce((n, s) => n + s.mock.calls.length, 0), restore: () => spies.forEach((s) => s.mockRestore()) };
+  };
+
+  it("a stack without secrets derives none, keeps no salt, and opens with any passphrase", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "engine-nokey-"));
+    const derivations = counting();
+    try {
+      const path = join(dir, "dev.json");
+      const state = await Snapshot.load(path, "no-secrets passphrase");
+      await state.upsert(resource("one"));
+      await state.compact();
+      await state.close();
+      const doc = JSON.parse(readFileSync(path, "utf8")) as { deployment: Record<string, unknown> };
+      expect(doc.deployment).not.toHaveProperty("secrets_providers");
+      const again = await Snapshot.load(path, "another passphrase");
+      expect(again.resources.map((r) => r.id)).toEqual(["one"]);
+      await again.close();
+      expect(derivations.count()).toBe(0);
+    } finally {
+      derivations.restore();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("a first secret makes the salt, which the state file holds before the journal record sealed with it", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "engine-firstkey-"));
+    try {
+      const path = join(dir, "dev.json");
+      const state = await Snapshot.load(path, "first passphrase");
+      await state.upsert(resource("plain"));
+      expect(JSON.parse(readFileSync(path, "utf8")).deployment).not.toHaveProperty("secrets_providers");
+      await state.upsert(resource("vault", { token: makeSecret("t0ken") }));
+      await state.close();
+      // As after a crash before compacting: the file and its journal.
+      expect(readFileSync(`${path}.journal`, "utf8")).not.toContain("t0ken");
+      const salt = (JSON.parse(readFileSync(path, "utf8")) as { deployment: { secrets_providers: { state: { salt: string } } } }).deployment.secrets_providers.state.salt;
+      expect(salt).toBe(state.crypter.saltState);
+      const read = await Snapshot.load(path, "first passphrase");
+      expect(read.find(resource("vault").urn)?.outputs["token"]).toEqual(makeSecret("t0ken"));
+      await read.close();
+      await expect(Snapshot.load(path, "wrong passphrase")).rejects.toThrow(/incorrect passphrase/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("a stack with a salt and no secret yet refuses a first secret under the wrong passphrase, before recording it", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "engine-wrongkey-"));
+    try {
+      const path = join(dir, "dev.json");
+      const state = await Snapshot.load(path, "password", PULUMI_SALT);
+      await state.upsert(resource("plain"));
+      await state.compact();
+      await state.close();
+      const wrong = await Snapshot.load(path, "not the password");
+      const urn = resource("vault").urn;
+      expect(() => wrong.begin({ type: "creating", resource: { urn, type: resource("vault").type, inputs: { token: makeSecret("t0ken") } } })).toThrow(PassphraseError);
+      await wrong.close();
+      const read = await Snapshot.load(path, "password");
+      expect(read.pending).toEqual([]);
+      expect(read.resources.map((r) => r.id)).toEqual(["plain"]);
+      await read.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -1,7 +1,7 @@
 // `audience run preview|up|refresh|destroy`: options here; the engine (provider/cli/run.ts) loads only when it runs.
 import { InvalidArgumentError, Option, type Command } from "commander";
 import type { Operation } from "../../engine/index.ts";
-import { resolvePassphrase, stackSaltStates, stackStatePath } from "../../engine/stack-files.ts";
+import { resolvePassphrase, stackConfigSaltState, stackStatePath } from "../../engine/stack-files.ts";
 import type { RunFlags } from "../run.ts";
 import { stackOptions } from "../stack-options.ts";
 import { UsageError } from "../usage.ts";
@@ -17,8 +17,10 @@ function keyValues(flag: "--config" | "--secret") {
   };
 }
 
-/** Starts deriving the keys of the stack's secrets (about a second each, by design) while the engine loads. */
-async function startStackKeys({ cwd, stack, stateDir }: RunFlags): Promise<void> {
+/** Starts deriving the key of the stack config's secrets (about a second, by design) while the engine loads. */
+async function startStackKeys({ cwd, stack }: RunFlags): Promise<void> {
+  const salt = stackConfigSaltState(cwd, stack);
+  if (salt === undefined) return;
   let passphrase: string;
   try {
     passphrase = resolvePassphrase();
@@ -26,7 +28,7 @@ async function startStackKeys({ cwd, stack, stateDir }: RunFlags): Promise<void>
     return; // the run says what is missing
   }
   const { startDeriving } = await import("../../engine/secrets.ts");
-  for (const salt of stackSaltStates(cwd, stack, stateDir)) startDeriving(passphrase, salt);
+  startDeriving(passphrase, salt);
 }
 
 /**
