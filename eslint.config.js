@@ -12,7 +12,7 @@ const layers = (message, ...regexes) => ({
 });
 const TEST_FILES = ["test/**"];
 const GENERIC_ENGINE = "the engine is generic: it reads the protocol kit (provider/protocol) and the sdk; a package's runtime, plugin, markers and ways reach it through the extension the CLI hands it (provider/engine/extension.ts)";
-/** `pulumi-audience` alone is the package's resources (provider/index.ts). */
+/** `pulumi-audience` alone is the package's resources (provider/runtime/generated/dynamic-face.ts). */
 const PACKAGE_ROOT = "^pulumi-audience$";
 
 export default tseslint.config(

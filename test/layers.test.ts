@@ -24,7 +24,7 @@ describe("layer rule", () => {
     ["provider/runtime/families/probe.ts", "../../cli/main.ts", /provider runtime/],
     ["provider/runtime/probe.ts", "pulumi-audience/emulator", /provider runtime/],
     ["provider/runtime/resources/probe.ts", "pulumi-audience", /provider runtime/],
-    ["sdk/contract/probe.ts", "../../provider/index.ts", /sdk\/ is the bottom layer/],
+    ["sdk/contract/probe.ts", "../../provider/runtime/generated/dynamic-face.ts", /sdk\/ is the bottom layer/],
     ["sdk/client/probe.ts", "pulumi-audience/provider", /sdk\/ is the bottom layer/],
     ["sdk/probe.ts", "../emulator/index.ts", /sdk\/ is the bottom layer/],
     ["provider/engine/probe.ts", "../cli/run.ts", /engine .* never the CLI/],

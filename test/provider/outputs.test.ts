@@ -24,8 +24,8 @@ async function underMocks(preview: boolean, answer: Record<string, unknown>) {
     newResource: (args) => ({ id: preview ? undefined : `${args.name}-id`, state: preview ? args.inputs : { ...args.inputs, ...answer } }),
     call: (args) => args.inputs,
   }, "outputs", "dev", preview);
-  const dynamicFace = await import("../../provider/index.ts");
-  const nativeFace = await import("../../provider/native/index.ts");
+  const dynamicFace = await import("../../provider/runtime/generated/dynamic-face.ts");
+  const nativeFace = await import("../../provider/native/generated/native-face.ts");
   return { dynamic: dynamicFace, native: nativeFace };
 }
 

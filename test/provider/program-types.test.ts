@@ -6,7 +6,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Collection } from "pulumi-audience/sdk/contract";
-import type { Args, Config, PersonaSetExtraArgs, ResourceControls, Result, State, UploadExtraArgs } from "../../provider/index.ts";
+import type { Args, Config, PersonaSetExtraArgs, ResourceControls, Result, State, UploadExtraArgs } from "../../provider/runtime/generated/dynamic-face.ts";
 import { PROGRAM_TYPES_FILE, programTypes } from "../../provider/runtime/resources/types-generator.ts";
 import { languageService } from "./language-service.ts";
 
@@ -32,7 +32,7 @@ describe("program types", () => {
   // Type-checking the program with @pulumi/pulumi's declarations is the slow part: done once, bounded generously.
   let diagnostics: string[];
   beforeAll(() => {
-    service = languageService(new Map([[PROGRAM, PROGRAM_TEXT]]), [PROGRAM, path.join(ROOT, "provider", "index.ts")]);
+    service = languageService(new Map([[PROGRAM, PROGRAM_TEXT]]), [PROGRAM, path.join(ROOT, "provider", "runtime", "generated", "dynamic-face.ts")]);
     diagnostics = service.getSemanticDiagnostics(PROGRAM).map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"));
   }, 180_000);
   // The worker runs other files after this one: let the compiler's memory go.
@@ -72,7 +72,7 @@ describe("program types", () => {
   it("document every member of every exported interface", () => {
     const program = service.getProgram();
     const checker = program?.getTypeChecker();
-    const index = program?.getSourceFile(path.join(ROOT, "provider", "index.ts"));
+    const index = program?.getSourceFile(path.join(ROOT, "provider", "runtime", "generated", "dynamic-face.ts"));
     if (!checker || !index) throw new Error("no program");
     const moduleSymbol = checker.getSymbolAtLocation(index);
     if (!moduleSymbol) throw new Error("no module symbol");

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "pulumi-audience/emulator";
 import { hostedLifecycle } from "../../provider/runtime/lifecycle/hosted.ts";
 import type { Settings } from "../../provider/runtime/lifecycle/settings.ts";
-import { registrations } from "../../provider/runtime/resources/registrations.ts";
+import { registrations } from "../../provider/runtime/generated/registrations.ts";
 import { EARLIER_PROVIDER_MODULES, familyNamed, isPackageShim, providerModule, shimFamily } from "../../provider/runtime/resources/shim.ts";
 
 describe("each family's shim", () => {

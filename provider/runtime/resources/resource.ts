@@ -4,7 +4,7 @@ import * as pulumi from "@pulumi/pulumi";
 import type { Collection } from "pulumi-audience/sdk/contract";
 import { PROVIDER_KEY } from "../../protocol/markers.ts";
 import { dynamicType } from "../markers.ts";
-import { registrations } from "./registrations.ts";
+import { registrations } from "../generated/registrations.ts";
 import { providerModule } from "./shim.ts";
 import type { Args, Outputs, ResourceControls } from "./types.ts";
 

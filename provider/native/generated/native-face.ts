@@ -9,14 +9,15 @@ import "pulumi-audience/lazy-closure"; // first: before @pulumi/pulumi loads
 import "pulumi-audience/promise-stacks";
 import "pulumi-audience/runtime-traces";
 import type * as pulumi from "@pulumi/pulumi";
-import type { LookupInputs } from "../runtime/resources/lookup.ts";
-import { nativeClass, nativeLookups, type NativeResource } from "./resource.ts";
-import type { ScopeResult, TargetResult, CohortResult, ForecastResult, AtlasResult, LocationResult, StreamResult, TraitResult, AttributeResult, FeatureStoreResult, PersonaSetResult, OutcomeResult, RecommenderResult, DatasetResult, ConnectionResult, AccountResult, WebhookEndpointResult, MigrationResult, ConfigurationAuditResult, UseCaseResult, MarketOpportunityAnalysisResult, PlaceResult } from "../runtime/resources/program-types.ts";
+import type { LookupInputs } from "../../runtime/resources/lookup.ts";
+import { nativeClass, nativeLookups, type NativeResource } from "../resource.ts";
+import type { ScopeResult, TargetResult, CohortResult, ForecastResult, AtlasResult, LocationResult, StreamResult, TraitResult, AttributeResult, FeatureStoreResult, PersonaSetResult, OutcomeResult, RecommenderResult, DatasetResult, ConnectionResult, AccountResult, WebhookEndpointResult, MigrationResult, ConfigurationAuditResult, UseCaseResult, MarketOpportunityAnalysisResult, PlaceResult } from "../../runtime/generated/program-types.ts";
 
-export type { Args, DeepInput, Outputs, ResourceControls, State } from "../runtime/resources/types.ts";
-export type * from "../runtime/resources/program-types.ts";
-export type { LookupArgs, LookupInputs } from "../runtime/resources/lookup.ts";
-export { nativeClass, nativeLookups, Provider, type NativeResource, type NativeResourceClass, type ProviderArgs } from "./resource.ts";
+export type { Args, Outputs, ResourceControls, State } from "../../runtime/resources/types.ts";
+export type { DeepInput } from "../../runtime/resources/program-inputs.ts";
+export type * from "../../runtime/generated/program-types.ts";
+export type { LookupArgs, LookupInputs } from "../../runtime/resources/lookup.ts";
+export { nativeClass, nativeLookups, Provider, type NativeResource, type NativeResourceClass, type ProviderArgs } from "../resource.ts";
 
 /** A pipeline: a population of cohorts joined to a payload of predictions (outcomes, personas, recommenders, forecasts, locations). Builds in the background; `preview: false` enables it. */
 export const Scope = nativeClass("scopes");

@@ -6,16 +6,16 @@ import "pulumi-audience/lazy-closure"; // first: before @pulumi/pulumi loads
 import "pulumi-audience/promise-stacks";
 import "pulumi-audience/runtime-traces";
 import type * as pulumi from "@pulumi/pulumi";
-import { resourceClass, type AudienceResource } from "./runtime/resources/resource.ts";
-import { lookups, type LookupArgs, type LookupInputs } from "./runtime/resources/lookup.ts";
-import type { ScopeResult, TargetResult, CohortResult, ForecastResult, AtlasResult, LocationResult, StreamResult, TraitResult, AttributeResult, FeatureStoreResult, PersonaSetResult, OutcomeResult, RecommenderResult, DatasetResult, ConnectionResult, AccountResult, WebhookEndpointResult, MigrationResult, ConfigurationAuditResult, UseCaseResult, MarketOpportunityAnalysisResult, PlaceResult } from "./runtime/resources/program-types.ts";
+import { resourceClass, type AudienceResource } from "../resources/resource.ts";
+import { lookups, type LookupArgs, type LookupInputs } from "../resources/lookup.ts";
+import type { ScopeResult, TargetResult, CohortResult, ForecastResult, AtlasResult, LocationResult, StreamResult, TraitResult, AttributeResult, FeatureStoreResult, PersonaSetResult, OutcomeResult, RecommenderResult, DatasetResult, ConnectionResult, AccountResult, WebhookEndpointResult, MigrationResult, ConfigurationAuditResult, UseCaseResult, MarketOpportunityAnalysisResult, PlaceResult } from "./program-types.ts";
 
-export type { Args, Config, DeepInput, Outputs, ResourceControls, Result, State } from "./runtime/resources/types.ts";
-export type { PersonaSetExtraArgs, PersonaSetExtraOutputs, UploadExtraArgs, UploadExtraOutputs } from "./runtime/resources/types.ts";
-export type * from "./runtime/resources/program-types.ts";
-export type { LookupArgs, LookupInputs } from "./runtime/resources/lookup.ts";
-export { resourceClass, type AudienceResource, type ResourceClass } from "./runtime/resources/resource.ts";
-export { lookup, lookups } from "./runtime/resources/lookup.ts";
+export type { Args, Config, Outputs, ResourceControls, Result, State } from "../resources/types.ts";
+export type { DeepInput, PersonaSetExtraArgs, PersonaSetExtraOutputs, UploadExtraArgs, UploadExtraOutputs } from "../resources/program-inputs.ts";
+export type * from "./program-types.ts";
+export type { LookupArgs, LookupInputs } from "../resources/lookup.ts";
+export { resourceClass, type AudienceResource, type ResourceClass } from "../resources/resource.ts";
+export { lookup, lookups } from "../resources/lookup.ts";
 
 /** A pipeline: a population of cohorts joined to a payload of predictions (outcomes, personas, recommenders, forecasts, locations). Builds in the background; `preview: false` enables it. */
 export const Scope = resourceClass("scopes");
