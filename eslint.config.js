@@ -70,6 +70,11 @@ export default tseslint.config(
       segment(["engine", "cli", "emulator", "test"]), PACKAGE_ROOT),
   },
   {
+    files: ["policy/**"],
+    rules: layers("the policy pack reads resources as the analyzer hands them: the sdk, the runtime's markers and shapes and the protocol kit only; never the plugin, native classes, engine, CLI, emulator or tests",
+      segment(["plugin", "native", "engine", "cli", "emulator", "test"]), PACKAGE_ROOT),
+  },
+  {
     files: ["emulator/**"],
     rules: layers("the emulator depends on the sdk only: no provider code, no tests", segment(["provider", "test"]), PACKAGE_ROOT),
   },

@@ -42,6 +42,9 @@ describe("layer rule", () => {
     ["provider/protocol/probe.ts", "../plugin/server.ts", /protocol kit/],
     ["provider/protocol/probe.ts", "../engine/deployment.ts", /protocol kit/],
     ["provider/protocol/probe.ts", "pulumi-audience/sdk/contract", /protocol kit/],
+    ["policy/probe.ts", "../provider/plugin/server.ts", /policy pack/],
+    ["policy/rules/probe.ts", "../../provider/cli/main.ts", /policy pack/],
+    ["policy/probe.ts", "pulumi-audience", /policy pack/],
   ])("%s may not import %s", async (path, source, message) => {
     const found = await refusals(path, source);
     expect(found).toHaveLength(1);
@@ -66,6 +69,8 @@ describe("layer rule", () => {
     ["sdk/client/probe.ts", "../contract/index.ts"],
     ["test/provider/probe.test.ts", "./harness.ts"],
     ["test/probe.test.ts", "../provider/engine/deployment.ts"],
+    ["policy/probe.ts", "../sdk/contract/index.ts"],
+    ["policy/rules/probe.ts", "../../provider/runtime/markers.ts"],
   ])("%s may import %s", async (path, source) => {
     expect(await refusals(path, source)).toEqual([]);
   });

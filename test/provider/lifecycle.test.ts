@@ -107,6 +107,25 @@ describe("diff", () => {
   });
 });
 
+describe("the record of where credentials came from", () => {
+  it("is kept by check, recorded by create and given back by read, never sent, and never a change", async () => {
+    const sources = { "options.password": "plain" };
+    const connection = (extra: Props = {}) => world.inputs("connections", {
+      name: "Warehouse", options: { type: "postgres", host: "db", port: 5432, database: "d", schema: "s", user: "u", password: "hunter2" }, ...extra,
+    });
+    const checked = await world.host.check({}, connection({ __credentialSources: sources }));
+    expect(checked.failures).toEqual([]);
+    expect(checked.inputs["__credentialSources"]).toEqual(sources);
+    // The emulator refuses a body with a member it does not know: the create going through shows it was not sent.
+    const created = await world.host.create(checked.inputs);
+    expect(created.properties["__credentialSources"]).toEqual(sources);
+    const read = await world.host.read(created.id, created.properties);
+    expect(read.inputs["__credentialSources"]).toEqual(sources);
+    expect(await world.host.diff(created.id, created.properties, { ...checked.inputs, __credentialSources: { "options.password": "secret" } })).toMatchObject({ changes: "none" });
+    await world.host.delete(created.id, created.properties);
+  });
+});
+
 describe("builds", () => {
   it("waits for a build with waitFor: ready", async () => {
     const created = await withBuild(() => world.host.create(scope({ waitFor: "ready", waitTimeoutSeconds: 30 })), "ready");

@@ -3,7 +3,7 @@
 import { z } from "zod";
 
 export { PROVIDER_KEY } from "../../protocol/markers.ts";
-export { KIND_KEY } from "../markers.ts";
+export { CREDENTIAL_SOURCES_KEY, KIND_KEY } from "../markers.ts";
 /**
  * Set by an engine that finds this resource's create pending from an interrupted run: when that create began (ms
  * since the epoch). The create first looks for what that attempt may have made. Never recorded, never sent.

@@ -2,7 +2,7 @@
 // and the wire bodies behind declared inputs and recorded outputs.
 import { toWire, type FamilyDef } from "pulumi-audience/sdk/contract";
 import { familyOf, type ProviderFamily } from "../families/index.ts";
-import { CONTROL_KEYS, CREATE_STARTED_KEY, KIND_KEY, PROVIDER_KEY, STEP_TIMEOUT_KEY, type Controls } from "./controls.ts";
+import { CONTROL_KEYS, CREATE_STARTED_KEY, CREDENTIAL_SOURCES_KEY, KIND_KEY, PROVIDER_KEY, STEP_TIMEOUT_KEY, type Controls } from "./controls.ts";
 import { canonical, wireOf, type Props } from "./shape.ts";
 
 export interface Parts {
@@ -12,10 +12,12 @@ export interface Parts {
   members: Props;
   /** Declared inputs the family handles itself (`ProviderFamily.extraInputs`). */
   extras: Props;
+  /** The class's record of where the credentials came from, kept in outputs so that read can give it back. */
+  recorded: Props;
 }
 
 /** Inputs that tell the lifecycle something rather than describe the resource. */
-const MARKERS: readonly string[] = [KIND_KEY, PROVIDER_KEY, CREATE_STARTED_KEY, STEP_TIMEOUT_KEY];
+export const MARKERS: readonly string[] = [KIND_KEY, PROVIDER_KEY, CREATE_STARTED_KEY, STEP_TIMEOUT_KEY, CREDENTIAL_SOURCES_KEY];
 
 export const CONTROLS: ReadonlySet<string> = new Set<string>(CONTROL_KEYS);
 
@@ -24,13 +26,14 @@ export function split(props: Props): Parts {
   const controls: Props = {};
   const members: Props = {};
   const extras: Props = {};
+  const recorded: Props = props[CREDENTIAL_SOURCES_KEY] === undefined ? {} : { [CREDENTIAL_SOURCES_KEY]: props[CREDENTIAL_SOURCES_KEY] };
   for (const [key, value] of Object.entries(props)) {
     if (MARKERS.includes(key) || value === undefined || key === providerFamily.digest?.key) continue;
     if (CONTROLS.has(key)) controls[key] = value;
     else if (providerFamily.extraInputs.includes(key)) extras[key] = value;
     else members[key] = value;
   }
-  return { providerFamily, controls: controls as Controls, members, extras };
+  return { providerFamily, controls: controls as Controls, members, extras, recorded };
 }
 
 /**
@@ -51,7 +54,7 @@ export function declaredBody(family: FamilyDef, members: Props): unknown {
   return canonical(family.create, wireOf(family.create, members));
 }
 
-/** The controls as recorded, with the family they belong to. */
+/** The controls as recorded (and the credentials' record), with the family they belong to. */
 export function controlsOf(parts: Parts): Props {
-  return { ...parts.controls, [KIND_KEY]: parts.providerFamily.family.collection };
+  return { ...parts.controls, ...parts.recorded, [KIND_KEY]: parts.providerFamily.family.collection };
 }

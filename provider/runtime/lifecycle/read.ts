@@ -2,10 +2,10 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { fromWire } from "pulumi-audience/sdk/contract";
 import { familyOf, perFamily, providerFamilies, type ProviderFamily } from "../families/index.ts";
-import { CONTROL_KEYS, CREATE_STARTED_KEY, KIND_KEY, PROVIDER_KEY } from "./controls.ts";
+import { CONTROL_KEYS, CREATE_STARTED_KEY, CREDENTIAL_SOURCES_KEY, KIND_KEY } from "./controls.ts";
 import type { Environment } from "./environment.ts";
 import { ARCHIVED_KEY, archivedAt, outputsOf } from "./outputs.ts";
-import { controlsOf, CONTROLS, split, type Parts } from "./parts.ts";
+import { controlsOf, CONTROLS, MARKERS, split, type Parts } from "./parts.ts";
 import { canonical, keepSecrets, keepSignedUrls, readsAsDeclared, type Props } from "./shape.ts";
 
 /**
@@ -55,9 +55,9 @@ export function readInputs(props: Props, response: Props): Props {
   return inputsRead(split(props), response);
 }
 
-/** The recorded outputs `readsBack` reads: the controls and the family's extra inputs (one list per family). */
+/** The recorded outputs `readsBack` reads: the controls, the family's extra inputs and the credentials' record (one list per family). */
 export const readBackOutputKeys: (providerFamily: ProviderFamily) => readonly string[] =
-  perFamily((providerFamily) => [...CONTROL_KEYS, ...providerFamily.extraInputs]);
+  perFamily((providerFamily) => [...CONTROL_KEYS, ...providerFamily.extraInputs, CREDENTIAL_SOURCES_KEY]);
 
 /**
  * True when `read` over recorded `outputs` and `inputs` would give back exactly `inputs` from `response`, decided
@@ -72,7 +72,7 @@ export function readsBack(outputs: Props, inputs: Props, response: Props): boole
   for (const key of Object.keys(inputs)) {
     const value = inputs[key];
     if (value === undefined || key === CREATE_STARTED_KEY) return false; // read leaves it out
-    if (key !== KIND_KEY && key !== PROVIDER_KEY && !CONTROLS.has(key) && !providerFamily.extraInputs.includes(key)) members[key] = value;
+    if (!MARKERS.includes(key) && !CONTROLS.has(key) && !providerFamily.extraInputs.includes(key)) members[key] = value;
   }
   // Controls and extras come back from the recorded values, the inputs' first: one only the outputs hold differs.
   for (const key of readBackOutputKeys(providerFamily)) if (!(key in inputs) && outputs[key] !== undefined) return false;

@@ -3,7 +3,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { Collection } from "pulumi-audience/sdk/contract";
 import { PROVIDER_KEY } from "../../protocol/markers.ts";
-import { dynamicType } from "../markers.ts";
+import { CREDENTIAL_SOURCES_KEY, dynamicType, type CredentialSource } from "../markers.ts";
 import { registrations } from "../generated/registrations.ts";
 import { providerModule } from "./shim.ts";
 import type { Args, Outputs, ResourceControls } from "./types.ts";
@@ -30,9 +30,31 @@ function withSecret(value: unknown, path: readonly string[]): unknown {
 }
 
 /**
+ * Where the credential at `path` inside a program's value came from, or undefined when the value has none. A secret
+ * Output anywhere on the way makes it secret; a plain Output cannot hold a secret inside (secretness spreads to the
+ * whole), so anything else on the way is plain text, present or not (the policy asks only about members given).
+ */
+async function credentialSource(value: unknown, path: readonly string[]): Promise<CredentialSource | undefined> {
+  if (value === undefined || value === null) return undefined;
+  if (pulumi.Output.isInstance(value)) return (await pulumi.isSecret(value)) ? "secret" : "plain";
+  if (value instanceof Promise) return credentialSource(await value, path);
+  const [key, ...rest] = path;
+  if (key === undefined) return "plain";
+  if (typeof value !== "object" || Array.isArray(value)) return undefined;
+  return credentialSource((value as Record<string, unknown>)[key], rest);
+}
+
+/** The record of CREDENTIAL_SOURCES_KEY for `args`: the source of each credential given, by camelCase path. */
+async function credentialSources(args: Record<string, unknown>, paths: readonly string[]): Promise<Record<string, CredentialSource>> {
+  const found = await Promise.all(paths.map(async (path) => [path, await credentialSource(args, path.split("."))] as const));
+  return Object.fromEntries(found.filter((entry): entry is readonly [string, CredentialSource] => entry[1] !== undefined));
+}
+
+/**
  * What every resource class of a family registers: the inputs the program gave (each registered member costs the
  * Pulumi runtime an output, four promises and their stacks, so the answer's other members are not pre-declared),
- * credentials secret, and every other documented output read on demand (`definesOutputs`).
+ * credentials secret with where each came from (CREDENTIAL_SOURCES_KEY), and every other documented output read on
+ * demand (`definesOutputs`).
  */
 export function registration<C extends Collection>(collection: C) {
   const found = Object.hasOwn(registrations, collection) ? registrations[collection] : undefined;
@@ -52,6 +74,8 @@ export function registration<C extends Collection>(collection: C) {
         // Credentials stay secret in state even when the program passed them in plain text.
         props[key] = secretPaths.filter(([top]) => top === key).reduce((v, [, ...rest]) => withSecret(v, rest), value);
       }
+      const given = secretOutputs.filter((path) => (args as Record<string, unknown>)[path.split(".")[0]!] !== undefined);
+      if (given.length > 0) props[CREDENTIAL_SOURCES_KEY] = credentialSources(args as Record<string, unknown>, given);
       return props;
     },
     additionalSecretOutputs: (opts: pulumi.CustomResourceOptions) => [...new Set([...(opts.additionalSecretOutputs ?? []), ...wholeSecrets])],
