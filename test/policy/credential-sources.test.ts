@@ -15,7 +15,7 @@ async function faces() {
     },
     call: (args) => args.inputs,
   }, "policy", "dev", true);
-  return { dynamic: await import("../../provider/index.ts"), native: await import("../../provider/native/index.ts") };
+  return { dynamic: await import("../../provider/runtime/generated/dynamic-face.ts"), native: await import("../../provider/native/generated/native-face.ts") };
 }
 
 afterEach(() => vi.resetModules());
