@@ -52,6 +52,8 @@ const E2E = [
   "test/emulator/persistence.test.ts",
   "test/emulator/full-disk.test.ts",
   "test/drift/fleet.test.ts",
+  // Programs through the real `pulumi` CLI (npm run pulumi:install).
+  ...readdirSync(new URL("./test/pulumi", import.meta.url)).filter((f) => f.endsWith(".test.ts")).map((f) => `test/pulumi/${f}`),
 ];
 
 export default defineConfig({

@@ -1,0 +1,109 @@
+// `npm run pulumi:install`: the Pulumi CLI and the Node.js language host, built from the Go modules pinned in
+// tools/ (go.sum verifies them), into a cache folder keyed by what goes into the build. A folder already built is
+// found without running Go. The folder's path is the last line on stdout; progress goes to stderr.
+import { execFileSync, spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const TOOLS = join(ROOT, "tools");
+
+/** One binary built from a tools module: the module folder under tools/ and the package its `tool` line names. */
+interface Build {
+  readonly name: string;
+  readonly module: string;
+  readonly pkg: string;
+}
+
+const BUILDS: readonly Build[] = [
+  { name: "pulumi", module: "pulumi", pkg: "github.com/pulumi/pulumi/pkg/v3/cmd/pulumi" },
+  // The current host's module is not served by the module proxy; sdk/v3 carried the host until v3.68.0.
+  { name: "pulumi-language-nodejs", module: "pulumi-language-nodejs", pkg: "github.com/pulumi/pulumi/sdk/v3/nodejs/cmd/pulumi-language-nodejs" },
+];
+/** Shell scripts in the CLI's sdk/v3 module that Pulumi ships beside its binaries (the module zip drops their run bit). */
+const SCRIPTS = ["nodejs/dist/pulumi-resource-pulumi-nodejs"];
+/** Pulumi's release flags (.goreleaser.yml): a static binary, no C toolchain. */
+const TAGS = "osusergo,grpcnotrace";
+const STAMP = ".built";
+
+const fail = (message: string): never => {
+  process.stderr.write(`pulumi:install: ${message}\n`);
+  process.exit(1);
+};
+
+/** The pulumi/pulumi version the CLI's tools module requires, as the CLI prints it. */
+function pinnedVersion(): string {
+  const mod = readFileSync(join(TOOLS, "pulumi", "go.mod"), "utf8");
+  const match = /github\.com\/pulumi\/pulumi\/pkg\/v3 (v\d+\.\d+\.\d+)/.exec(mod);
+  return match?.[1] ?? fail("tools/pulumi/go.mod does not require github.com/pulumi/pulumi/pkg/v3");
+}
+
+/** The cache folder for this exact set of pins: a change to any go.mod or go.sum, or to the flags, is a new folder. */
+function cacheFolder(): string {
+  const hash = createHash("sha256");
+  for (const build of BUILDS) {
+    for (const file of ["go.mod", "go.sum"]) hash.update(readFileSync(join(TOOLS, build.module, file)));
+  }
+  hash.update(`${TAGS}\n${SCRIPTS.join("\n")}`);
+  const root = process.env["AUDIENCE_PULUMI_CACHE"] ?? join(process.env["XDG_CACHE_HOME"] ?? join(homedir(), ".cache"), "pulumi-audience");
+  return join(root, `pulumi-${pinnedVersion()}-${hash.digest("hex").slice(0, 12)}`);
+}
+
+function goVersion(): string {
+  const probe = spawnSync("go", ["version"], { encoding: "utf8", env: goEnv() });
+  if (probe.error || probe.status !== 0) {
+    return fail("needs Go 1.26 or newer on PATH to build the Pulumi CLI (https://go.dev/doc/install); users get `pulumi` from https://www.pulumi.com/docs/install/");
+  }
+  return probe.stdout.trim();
+}
+
+function goEnv(): NodeJS.ProcessEnv {
+  // A build pinned by go.sum, on the machine's own Go, without cgo.
+  return { ...process.env, CGO_ENABLED: "0", GOFLAGS: "-mod=readonly", GOTOOLCHAIN: "local" };
+}
+
+function build(into: string, version: string): void {
+  const ldflags = `-X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=${version}`;
+  for (const { name, module, pkg } of BUILDS) {
+    const started = Date.now();
+    process.stderr.write(`pulumi:install: building ${name} (tools/${module}) ...\n`);
+    const args = ["build", "-trimpath", "-tags", TAGS, "-o", join(into, name)];
+    if (name === "pulumi") args.push("-ldflags", ldflags);
+    const run = spawnSync("go", [...args, pkg], { cwd: join(TOOLS, module), env: goEnv(), stdio: ["ignore", "inherit", "inherit"] });
+    if (run.status !== 0) fail(`go build of ${pkg} failed (exit ${run.status ?? run.signal}); its output is above`);
+    process.stderr.write(`pulumi:install: built ${name} in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+  }
+  const sdk = execFileSync("go", ["list", "-m", "-f", "{{.Dir}}", "github.com/pulumi/pulumi/sdk/v3"], { cwd: join(TOOLS, "pulumi"), env: goEnv(), encoding: "utf8" }).trim();
+  for (const script of SCRIPTS) {
+    const target = join(into, script.split("/").at(-1)!);
+    copyFileSync(join(sdk, script), target);
+    chmodSync(target, 0o755);
+  }
+}
+
+function main(): void {
+  const folder = cacheFolder();
+  if (!existsSync(join(folder, STAMP))) {
+    const version = pinnedVersion();
+    process.stderr.write(`pulumi:install: ${goVersion()}; building Pulumi ${version} into ${folder} (a few minutes the first time)\n`);
+    // Built beside its final place and renamed into it, so that a folder with a stamp is always whole, and two
+    // installs at once each finish (the second rename finds the folder already there).
+    const staging = `${folder}.${process.pid}.tmp`;
+    rmSync(staging, { recursive: true, force: true });
+    mkdirSync(staging, { recursive: true });
+    build(staging, version);
+    writeFileSync(join(staging, STAMP), `${version}\n`);
+    try {
+      renameSync(staging, folder);
+    } catch (error) {
+      if (!existsSync(join(folder, STAMP))) throw error;
+      rmSync(staging, { recursive: true, force: true });
+    }
+  }
+  process.stdout.write(`${folder}\n`);
+}
+
+main();
