@@ -3,6 +3,7 @@
 // as `audience:config:<key>` variables (objects JSON-encoded) and, in newer engines, as `args`.
 import { validate } from "pulumi-audience/sdk/contract";
 import { z } from "zod";
+import { accountChecks } from "../runtime/lifecycle/config-check.ts";
 import { readSettings, type Settings } from "../runtime/lifecycle/settings.ts";
 import { isObject, pathsOverlap, unknownPaths, type Props } from "../runtime/lifecycle/shape.ts";
 import { PACKAGE } from "./tokens.ts";
@@ -67,6 +68,23 @@ export function checkedConfig(config: Props, env: NodeJS.ProcessEnv): { property
     ...(apiKey === undefined ? [{ property: "apiKey", reason: `${PACKAGE}:apiKey is missing: give the provider an apiKey (a secret) or set AUDIENCE_API_KEY` }] : []),
     ...(baseUrl === undefined ? [{ property: "baseUrl", reason: `${PACKAGE}:baseUrl is missing: give the provider a baseUrl or set AUDIENCE_BASE_URL` }] : []),
   ];
+}
+
+/**
+ * What the service says of a provider's valid configuration: each account it gives (the default one when it has
+ * credentials, each named one) asked once with its key, so that a preview fails where the deploy would (a URL that
+ * is not the service, a key it refuses), naming the member to fix. Asked only once the configuration is known.
+ */
+export async function serviceFailures(config: Props, env: NodeJS.ProcessEnv): Promise<{ property: string; reason: string }[]> {
+  if (unknownPaths(config).length > 0) return [];
+  const settings = settingsOf(config, env);
+  const checks = accountChecks(() => settings);
+  const accounts: (string | undefined)[] = [
+    ...(settings.default.apiKey !== undefined || settings.default.baseUrl !== undefined || config.accounts === undefined ? [undefined] : []),
+    ...Object.keys(settings.accounts),
+  ];
+  const answers = await Promise.all(accounts.map(async (account) => ({ account, problem: await checks.problem(account) })));
+  return answers.flatMap(({ account, problem }) => problem ? [{ property: account === undefined ? problem.member : `accounts.${account}.${problem.member}`, reason: problem.reason }] : []);
 }
 
 /** The configuration of a Configure call: its `args` when the engine sends them, else its variables. */

@@ -16,7 +16,7 @@ import { compare, type PathChange } from "../runtime/lifecycle/diff.ts";
 import { credentialsFor } from "../runtime/lifecycle/settings.ts";
 import type { Props } from "../runtime/lifecycle/shape.ts";
 import { lookupIn } from "../runtime/lifecycle/lookup.ts";
-import { checkedConfig, configFailures, configOf, settingsOf } from "./config.ts";
+import { checkedConfig, configFailures, configOf, serviceFailures, settingsOf } from "./config.ts";
 import { VERSION } from "./manifest.ts";
 import { packageSchema } from "./schema.ts";
 import { familyOfFunction, familyOfResource, typeOfUrn } from "./tokens.ts";
@@ -172,10 +172,13 @@ export function createPluginServer(options: PluginOptions = {}): IResourceProvid
       return new providerProto.GetSchemaResponse().setSchema(schema);
     }),
 
-    checkConfig: unary<provider.CheckRequest, provider.CheckResponse>((req) => {
+    checkConfig: unary<provider.CheckRequest, provider.CheckResponse>(async (req) => {
       const news = received(req.getNews());
       const inputs = plain(news);
-      return checkResponse(inputs, checkedConfig(inputs, env), [news], ["apiKey", "accounts"]);
+      const failures = checkedConfig(inputs, env);
+      // Only a configuration with nothing wrong in it is tried against the service.
+      if (failures.length === 0) failures.push(...await serviceFailures(inputs, env));
+      return checkResponse(inputs, failures, [news], ["apiKey", "accounts"]);
     }),
     diffConfig: unary<provider.DiffRequest, provider.DiffResponse>((req) => {
       const olds = plain(received(req.getOldInputs() ?? req.getOlds()));

@@ -44,6 +44,29 @@ describe("preview checks the provider's config as the deploy would", { timeout: 
     expect(refused.stdout + refused.stderr).toMatch(/audience:apiKey \(or AUDIENCE_API_KEY\): the service at .* refused the key/);
     expect(refused.stdout + refused.stderr).not.toContain("not-a-key");
   });
+
+  it("fails naming audience:baseUrl when the URL answers but is not the service (a wrong prefix), once", async () => {
+    const wrong = await preview({ AUDIENCE_API_KEY: emulator.apiKey, AUDIENCE_BASE_URL: `${emulator.url}/v2` });
+    expect(wrong.code, wrong.stdout + wrong.stderr).toBe(1);
+    const said = wrong.stdout + wrong.stderr;
+    expect(said).toMatch(/audience:baseUrl \(or AUDIENCE_BASE_URL\): http:\/\/127\.0\.0\.1:\d+\/v2\/v1 is not the service: GET \/accounts\/current answered 404 NOT_FOUND; give the service's URL, such as https:\/\/<service>\/v1/);
+    expect(said.match(/is not the service/g)).toHaveLength(1);
+  });
+
+  it("passes when the check's answer is lost to a reset connection once: the check is asked again", async () => {
+    await fetch(`${emulator.url}/_emulator/faults`, {
+      method: "PUT", headers: { "content-type": "application/json" },
+      body: JSON.stringify({ rules: [{ method: "GET", path: "/accounts/current", reset: "after", count: 1 }] }),
+    });
+    try {
+      const passed = await preview({ AUDIENCE_API_KEY: emulator.apiKey, AUDIENCE_BASE_URL: `${emulator.url}/v1` });
+      expect(passed.code, passed.stdout + passed.stderr).toBe(0);
+      const log = (await (await fetch(`${emulator.url}/_emulator/requests`)).json()) as { path: string; reset: string | null }[];
+      expect(log.filter((r) => r.path.endsWith("/accounts/current") && r.reset === "after")).toHaveLength(1);
+    } finally {
+      await fetch(`${emulator.url}/_emulator/faults`, { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify({ rules: [] }) });
+    }
+  });
 });
 
 describe("a preview whose program fails", { timeout: 120_000 }, () => {

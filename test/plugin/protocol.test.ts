@@ -198,15 +198,26 @@ describe("configuration", () => {
   });
 
   it("reports from CheckConfig the default account's credentials that neither the inputs nor the environment give", async () => {
-    const bare = await own.checkConfig({ baseUrl: "https://north.example/v1" });
+    const url = `${emulator.url}/v1`;
+    const bare = await own.checkConfig({ baseUrl: url });
     expect(bare.failures).toEqual([{ property: "apiKey", reason: expect.stringContaining("audience:apiKey is missing") }]);
-    expect((await own.checkConfig({ accounts: { north: { apiKey: "k", baseUrl: "https://north.example/v1" } } })).failures).toEqual([]);
-    const fromEnv = await Plugin.start({ AUDIENCE_API_KEY: "k", AUDIENCE_BASE_URL: "https://north.example/v1" });
+    expect((await own.checkConfig({ accounts: { north: { apiKey: emulator.apiKey, baseUrl: url } } })).failures).toEqual([]);
+    const fromEnv = await Plugin.start({ AUDIENCE_API_KEY: emulator.apiKey, AUDIENCE_BASE_URL: url });
     try {
       expect((await fromEnv.checkConfig({})).failures).toEqual([]);
     } finally {
       await fromEnv.close();
     }
+  });
+
+  it("reports from CheckConfig, naming the member, an account the service does not answer as the service would", async () => {
+    const url = `${emulator.url}/v1`;
+    expect((await own.checkConfig({ apiKey: emulator.apiKey, baseUrl: `${emulator.url}/v2` })).failures).toEqual([
+      { property: "baseUrl", reason: expect.stringMatching(/\/v2\/v1 is not the service: GET \/accounts\/current answered 404 NOT_FOUND/) },
+    ]);
+    expect((await own.checkConfig({ accounts: { north: { apiKey: "not-a-key", baseUrl: url } } })).failures).toEqual([
+      { property: "accounts.north.apiKey", reason: expect.stringMatching(/audience:accounts\.north\.apiKey: the service at .* refused the key/) },
+    ]);
   });
 
   it("leaves to later, in CheckConfig, the members not known yet", async () => {

@@ -2,7 +2,8 @@
 // a preview then fails where the deploy would, naming the config key to fix (`audience:apiKey`,
 // `audience:baseUrl`, `audience:accounts.<name>.apiKey`). Pulumi's dynamic-provider host answers CheckConfig as
 // unimplemented, so this runs in the provider's own check, which every host calls at preview.
-import { AudienceApiError, AudienceClient, AudienceError, AuthenticationError } from "pulumi-audience/sdk/client";
+import { AudienceApiError, AudienceClient, AudienceError, AuthenticationError, RateLimitedError, ServerError } from "pulumi-audience/sdk/client";
+import { families } from "pulumi-audience/sdk/contract";
 import { FAILURE_CODES } from "./failure.ts";
 import type { Settings } from "./settings.ts";
 
@@ -10,10 +11,18 @@ import type { Settings } from "./settings.ts";
 export interface AccountProblem {
   reason: string;
   code: string;
+  /** Which of the account's credentials is at fault. */
+  member: "apiKey" | "baseUrl";
 }
 
-/** How long the one request of a check may take: a service that does not answer in this time counts as unreachable. */
+/**
+ * How long one attempt of the check's request may take: a service that does not answer in this time counts as
+ * unreachable. The client's own retries stand in for a transient failure (a 429 or 503, a dropped connection).
+ */
 const CHECK_TIMEOUT_MS = 10_000;
+
+/** What a user writes as the service's URL. */
+const URL_HINT = "give the service's URL, such as https://<service>/v1";
 
 /** The config keys of an account's credentials, as a user sets them. */
 function keysOf(account: string | undefined): { apiKey: string; baseUrl: string } {
@@ -36,33 +45,45 @@ function badUrl(value: string): string | undefined {
 }
 
 /** What is wrong with the account's credentials without asking the service, or undefined. */
-function credentialProblem(settings: Settings, account: string | undefined): string | undefined {
+function credentialProblem(settings: Settings, account: string | undefined): AccountProblem | undefined {
   const keys = keysOf(account);
   const entry = account === undefined ? settings.default : settings.accounts[account];
   if (entry === undefined) return undefined; // an unknown account name is the resource's own failure
-  if (entry.apiKey === undefined) return `${keys.apiKey} is not set or is empty: set it as a secret`;
-  if (entry.baseUrl === undefined) return `${keys.baseUrl} is not set: set the service's URL`;
+  const config = (member: AccountProblem["member"], reason: string): AccountProblem => ({ reason, code: FAILURE_CODES.config, member });
+  if (entry.apiKey === undefined) return config("apiKey", `${keys.apiKey} is not set or is empty: set it as a secret`);
+  if (entry.baseUrl === undefined) return config("baseUrl", `${keys.baseUrl} is not set: set the service's URL`);
   const url = badUrl(entry.baseUrl);
-  if (url) return `${keys.baseUrl} ${JSON.stringify(entry.baseUrl)} ${url}: expected the service's http(s) URL`;
+  if (url) return config("baseUrl", `${keys.baseUrl} ${JSON.stringify(entry.baseUrl)} ${url}: expected the service's http(s) URL`);
   return undefined;
 }
 
-/** One request with the account's key: undefined when the service answers as the account, else why not. */
+/**
+ * One request with the account's key: undefined when the service answers as the service answers there (the key's
+ * own account), else why not. Any other answer (no such route, not an account, an error) means the URL does not
+ * reach the service, or the service cannot serve the deploy now: a preview that passed would promise an up that fails.
+ */
 async function serviceProblem(settings: Settings, account: string | undefined): Promise<AccountProblem | undefined> {
   const keys = keysOf(account);
   const { apiKey, baseUrl } = (account === undefined ? settings.default : settings.accounts[account]) as { apiKey: string; baseUrl: string };
-  const client = new AudienceClient({ apiKey, baseUrl, timeoutMs: CHECK_TIMEOUT_MS, retry: { maxRetries: 0 } });
+  const client = new AudienceClient({ apiKey, baseUrl, timeoutMs: CHECK_TIMEOUT_MS });
+  const at = client.baseUrl.replace(/\/$/, "");
+  const problem = (member: AccountProblem["member"], reason: string, code: string = FAILURE_CODES.config): AccountProblem => ({ reason: `${keys[member]}: ${reason}`, code, member });
   try {
-    await client.request({ method: "GET", path: "/accounts/current" });
-    return undefined;
+    const answer = await client.request({ method: "GET", path: "/accounts/current" });
+    if (families.accounts.response.safeParse(answer).success) return undefined;
+    return problem("baseUrl", `${at} is not the service: GET /accounts/current answered no account; ${URL_HINT}`);
   } catch (error) {
     if (error instanceof AuthenticationError) {
-      return { reason: `${keys.apiKey}: the service at ${baseUrl} refused the key (${error.code ?? error.status})`, code: error.code ?? "INVALID_AUTHORIZATION" };
+      return { ...problem("apiKey", `the service at ${at} refused the key (${error.code ?? error.status})`), code: error.code ?? "INVALID_AUTHORIZATION" };
     }
-    // Any other answer means the service is there: the resources' own requests report what is wrong.
-    if (error instanceof AudienceApiError) return undefined;
+    if (error instanceof RateLimitedError || error instanceof ServerError) {
+      return problem("baseUrl", `the service at ${at} cannot serve the deploy now: GET /accounts/current answered ${error.status} ${error.code ?? "error"} after ${client.retry.maxRetries} retries`, FAILURE_CODES.unreachable);
+    }
+    if (error instanceof AudienceApiError) {
+      return problem("baseUrl", `${at} is not the service: GET /accounts/current answered ${error.status} ${error.code ?? "error"}; ${URL_HINT}`);
+    }
     const cause = error instanceof AudienceError && error.cause instanceof Error ? error.cause.message : (error as Error).message;
-    return { reason: `${keys.baseUrl}: the service at ${baseUrl} cannot be reached (${cause})`, code: FAILURE_CODES.unreachable };
+    return problem("baseUrl", `the service at ${at} cannot be reached (${cause})`, FAILURE_CODES.unreachable);
   } finally {
     await client.close();
   }
@@ -81,9 +102,7 @@ export function accountChecks(settings: () => Settings): { problem(account: stri
       if (!answer) {
         const current = settings();
         const local = credentialProblem(current, account);
-        answer = local !== undefined || (account !== undefined && !(account in current.accounts))
-          ? Promise.resolve(local === undefined ? undefined : { reason: local, code: FAILURE_CODES.config })
-          : serviceProblem(current, account);
+        answer = local !== undefined || (account !== undefined && !(account in current.accounts)) ? Promise.resolve(local) : serviceProblem(current, account);
         answers.set(key, answer);
       }
       return answer;
