@@ -1,4 +1,4 @@
-// `audience pending`, the one documented step after an `up` killed midway (README: Interrupted runs): an `audience
+// `audience pending`, the one documented step after an `up` killed midway (docs/interrupted-runs.md): an `audience
 // run up` is SIGKILLed at many moments, in the engine's fast mode (its own pending records, with start times) and in
 // its CLI-faithful mode (Pulumi's pending operations, read from a `pulumi stack export` document); after the step
 // and another up the account holds each resource once and every one is in the state. Another stack's resources in

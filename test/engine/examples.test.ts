@@ -1,8 +1,8 @@
 // Every program in examples/ runs unmodified through the local engine against a fresh emulated account:
 // up from empty, a second up that only reads, a config change applied as minimal patches (or deletions),
-// drift found by refresh, and destroy leaving the account empty. The same runs through the Pulumi CLI when
-// one is on PATH.
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+// drift found by refresh, and destroy leaving the account empty. test/pulumi/examples.test.ts runs them through the
+// real Pulumi CLI.
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -10,7 +10,6 @@ import { startEmulator, type RunningEmulator } from "pulumi-audience/emulator";
 import { families, type FamilyDef } from "pulumi-audience/sdk/contract";
 import type { Operation, RunResult } from "../../provider/engine/index.ts";
 import { runProgram } from "../../provider/cli/program.ts";
-import { pulumiOnPath, runWithPulumiCli } from "../../provider/engine/pulumi-cli.ts";
 import { emulatorControl } from "./emulator-control.ts";
 import { programDir } from "./installed.ts";
 
@@ -38,8 +37,6 @@ const SCENARIOS: Record<string, Scenario> = {
 };
 
 const examples = readdirSync(join(ROOT, "examples")).filter((d) => existsSync(join(ROOT, "examples", d, "Pulumi.yaml")));
-const pulumi = pulumiOnPath();
-if (!pulumi) console.info("examples through the Pulumi CLI: skipped, no `pulumi` on PATH (the local engine runs them instead)");
 
 /** Collection path of a resource type such as pulumi-nodejs:dynamic/audience:Scope. */
 function pathOf(type: string): string | undefined {
@@ -148,34 +145,6 @@ describe.each(examples)("examples/%s through the local engine", { timeout: 180_0
     for (const res of before) {
       const statuses = await Promise.all(keys.map(async (k) => (await fetch(`${emulator.url}/v1/${pathOf(res.type)}/${res.id}`, { headers: { authorization: `Bearer ${k}` } })).status));
       expect(statuses.every((s) => s === 404 || s === 410), `${res.urn} still exists: ${statuses}`).toBe(true);
-    }
-  });
-
-  it.skipIf(!pulumi)(`the same scenario through the Pulumi CLI${pulumi ? "" : " (skipped: no pulumi CLI on PATH)"}`, async () => {
-    const copy = join(ROOT, ".audience", `e2e-${example}-${process.pid}`);
-    const backendDir = mkdtempSync(join(tmpdir(), "pulumi-backend-"));
-    cpSync(join(ROOT, "examples", example), copy, { recursive: true });
-    try {
-      const cli = await freshAccounts(scenario);
-      const base = { pulumi: pulumi!, cwd: copy, stack: "dev", passphrase: PASSPHRASE, backendDir, env: cli.env };
-      const up = await runWithPulumiCli({ ...base, operation: "up", secrets: cli.secrets });
-      expect(up.ok, up.output).toBe(true);
-      await requests();
-      const again = await runWithPulumiCli({ ...base, operation: "up" });
-      expect(again.ok, again.output).toBe(true);
-      expect((await requests()).filter((x) => x.method !== "GET")).toEqual([]);
-      const changed = await runWithPulumiCli({ ...base, operation: "up", config: scenario.change.config });
-      expect(changed.ok, changed.output).toBe(true);
-      const writes = (await requests()).filter((x) => x.method !== "GET");
-      expect(writes.filter((x) => x.method === "PATCH")).toHaveLength(Object.keys(scenario.change.updates ?? {}).length);
-      expect(writes.filter((x) => x.method === "DELETE")).toHaveLength((scenario.change.deletes ?? []).length);
-      const refreshed = await runWithPulumiCli({ ...base, operation: "refresh" });
-      expect(refreshed.ok, refreshed.output).toBe(true);
-      const destroyed = await runWithPulumiCli({ ...base, operation: "destroy" });
-      expect(destroyed.ok, destroyed.output).toBe(true);
-    } finally {
-      rmSync(copy, { recursive: true, force: true });
-      rmSync(backendDir, { recursive: true, force: true });
     }
   });
 });

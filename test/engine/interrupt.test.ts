@@ -82,7 +82,7 @@ describe.each(["SIGTERM", "SIGKILL"] as const)("an up stopped by %s", { timeout:
     }
 
     await control("DELETE", "/faults");
-    // Under the Pulumi CLI the creates the stop interrupted stay pending: the user resolves them first (README).
+    // Under the Pulumi CLI the creates the stop interrupted stay pending: the user resolves them first (docs/interrupted-runs.md).
     if (faithfulMode()) {
       const resolved = await audiencePending(["--apply", "--cwd", FIXTURE, "--state-dir", stateDir, "--since", new Date(began).toISOString()], {
         AUDIENCE_BASE_URL: `${emulator.url}/v1`, AUDIENCE_API_KEY: emulator.apiKey, PULUMI_CONFIG_PASSPHRASE: PASSPHRASE,
