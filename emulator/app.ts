@@ -7,9 +7,13 @@ import { Builds, type BuildSettings } from "./builds.ts";
 import { Faults, type FaultRule } from "./faults.ts";
 import { RequestLog, type LoggedRequest } from "./request-log.ts";
 import { RecordStore, StorageError } from "./store.ts";
-import { maskedCopy, maskSecrets, ServiceState, type Account, type StoredResource } from "./state.ts";
+import { maskedCopy, maskSecrets } from "./masking.ts";
+import type { Account, StoredResource } from "./model.ts";
+import { ServiceState } from "./state.ts";
 import { TextCache } from "./text-cache.ts";
-import { FamilyRegistry, singular, type EmulatorFamily } from "./family.ts";
+import type { EmulatorFamily } from "./family.ts";
+import { singular } from "./nouns.ts";
+import { FamilyRegistry } from "./registry.ts";
 import { verifySignedUrl } from "./signing.ts";
 import { worldsOf } from "./outputs/worlds.ts";
 import { Webhooks } from "./webhooks.ts";
@@ -64,9 +68,14 @@ export interface App {
 export function createApp(options: AppOptions): App {
   const families = new FamilyRegistry(options.families);
   const store = new RecordStore(options.dataDir);
-  const state = new ServiceState(store, families);
+  const state = new ServiceState(store, families, {
+    // What a new account starts with: each family's seed (classic cohorts, the forecast of early access).
+    onNewAccount: (state, account) => {
+      for (const family of families.all()) family.emulator.seed?.(state, account);
+    },
+  });
   const apiKey = ensureDefaultAccount(state, options.apiKey);
-  const builds = new Builds(state, options.builds);
+  const builds = new Builds(state, families, options.builds);
   const webhooks = new Webhooks();
   const faults = new Faults();
   const requests = new RequestLog();
@@ -289,7 +298,7 @@ export function createApp(options: AppOptions): App {
     sendError(reply, apiError);
   });
 
-  for (const register of routes) register(app, ctx);
+  for (const register of routes(families)) register(app, ctx);
 
   return {
     app, ctx, apiKey,

@@ -1,9 +1,11 @@
 // Background builds: new -> starting -> running -> ready (or error), progressing per family immediately,
 // after a duration, or only when advanced through the control plane. A change re-runs the resource and
 // everything downstream of it. Whether preview holds a build, and who is mailed as one finishes, is the family's.
-import { singular } from "./family.ts";
+import { now } from "./clock.ts";
 import { copyJson } from "./json.ts";
-import { now, type Doc, type ServiceState, type StoredResource } from "./state.ts";
+import type { BuildEvent, Doc, StoredResource } from "./model.ts";
+import { singular } from "./nouns.ts";
+import type { ServiceState } from "./state.ts";
 import { StorageError } from "./store.ts";
 
 /** `immediate`: ready before the request is answered; a number: total build time in ms; `manual`: advanced on request. */
@@ -20,8 +22,12 @@ export interface BuildHooks {
   onReady(listener: ReadyListener): void;
 }
 
-/** What a finished build announces to webhook endpoints. */
-export type BuildEvent = "resource.errored" | "resource.ready_with_update";
+export type { BuildEvent };
+
+/** What builds read of a collection's family: whether it builds, whether preview holds it, who is mailed. */
+export interface BuildFamilies {
+  of(collection: string): { builds: boolean; emulator: { previewHoldsBuild?: boolean; mailOnReady?: boolean } } | undefined;
+}
 export type EventListener = (event: BuildEvent, resource: Readonly<StoredResource>) => void;
 
 /** How long builds wait to try again after their data directory refused a write. */
@@ -36,13 +42,15 @@ function nextStep(resource: StoredResource): Step {
 
 export class Builds implements BuildHooks {
   private readonly state: ServiceState;
+  private readonly families: BuildFamilies;
   private readonly listeners: ReadyListener[] = [];
   private readonly eventListeners: EventListener[] = [];
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
 
-  constructor(state: ServiceState, initial?: BuildSettings) {
+  constructor(state: ServiceState, families: BuildFamilies, initial?: BuildSettings) {
     this.state = state;
+    this.families = families;
     // Progression given at start wins over what a data directory remembers.
     if (initial !== undefined || this.state.setting("builds") === undefined) this.state.setSetting("builds", initial ?? {});
     this.schedule();
@@ -85,7 +93,7 @@ export class Builds implements BuildHooks {
 
   /** Starts one resource's build, if it builds and is not archived or held by preview. */
   start(resource: StoredResource, options: { drain?: boolean } = {}): StoredResource {
-    const family = this.state.families.of(resource.collection);
+    const family = this.families.of(resource.collection);
     const doc = resource.doc;
     if (!family?.builds || doc.archived_at != null || doc.managed === true) return resource;
     this.transition(resource, "new");
@@ -185,7 +193,7 @@ export class Builds implements BuildHooks {
     resource.doc.last_read_input_at = resource.doc.status_changed_at;
     delete resource.build;
     this.state.save(resource);
-    if (this.state.families.of(resource.collection)?.emulator.mailOnReady === true) this.mail(resource);
+    if (this.families.of(resource.collection)?.emulator.mailOnReady === true) this.mail(resource);
     if (rebuilt) this.emit("resource.ready_with_update", resource);
   }
 

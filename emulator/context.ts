@@ -1,7 +1,8 @@
 // What every route module receives: the model, the build engine, auth and rendering helpers.
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import type { Account, Doc, ServiceState, StoredResource } from "./state.ts";
 import type { Builds, BuildHooks } from "./builds.ts";
+import type { Account, Doc, StoredResource } from "./model.ts";
+import type { ServiceState } from "./state.ts";
 import type { Faults } from "./faults.ts";
 import type { RequestLog } from "./request-log.ts";
 import type { Webhooks } from "./webhooks.ts";

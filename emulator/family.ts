@@ -1,12 +1,12 @@
 // What the emulator knows of a family beyond the contract: a module whose capabilities are all optional, handed
-// to the core at construction (emulator/families/index.ts lists them). A family without a module, or with an
+// to the core at construction (emulator/families/index.ts lists them; registry.ts joins them to the contract's). A family without a module, or with an
 // empty one, gets the generic behaviour of every layer; the core reads the rest from the contract.
 import type { FastifyRequest } from "fastify";
-import { families, type AccountFeature, type Collection, type FamilyDef, type FieldError } from "pulumi-audience/sdk/contract";
-import type { BuildEvent } from "./builds.ts";
+import type { AccountFeature, Collection, FieldError } from "pulumi-audience/sdk/contract";
 import type { EmulatorContext, RouteModule } from "./context.ts";
+import type { Account, BuildEvent, Doc, StoredResource } from "./model.ts";
 import type { OpenApiEntries } from "./openapi.ts";
-import type { Account, Doc, ServiceState, StoredResource } from "./state.ts";
+import type { ServiceState } from "./state.ts";
 
 /** A rule over a whole document in its account, for rules the body alone cannot decide. */
 export type ContextRule = (input: { state: ServiceState; accountId: string; doc: Doc; previous?: Doc }) => FieldError[];
@@ -50,38 +50,4 @@ export interface EmulatorFamily {
   ownOpenApiPaths?: boolean;
   /** What /openapi.json says of the family's own routes. */
   openApi?(): OpenApiEntries;
-}
-
-/** A family of the contract with its emulator module. */
-export type RegisteredFamily = FamilyDef & { emulator: EmulatorFamily };
-
-/** Every family of the contract, in its order, each with the module handed in for it (or an empty one). */
-export class FamilyRegistry {
-  readonly #all = new Map<string, RegisteredFamily>();
-
-  constructor(modules: readonly EmulatorFamily[]) {
-    const byCollection = new Map<string, EmulatorFamily>();
-    for (const module of modules) {
-      if (!Object.hasOwn(families, module.collection)) throw new Error(`An emulator family module names ${module.collection}, which the contract does not have`);
-      if (byCollection.has(module.collection)) throw new Error(`Two emulator family modules name ${module.collection}`);
-      byCollection.set(module.collection, module);
-    }
-    for (const [collection, def] of Object.entries(families as Record<string, FamilyDef>)) {
-      this.#all.set(collection, { ...def, emulator: byCollection.get(collection) ?? { collection: collection as Collection } });
-    }
-  }
-
-  /** The family of a collection name, or undefined for a collection the contract does not have. */
-  of(collection: string): RegisteredFamily | undefined {
-    return this.#all.get(collection);
-  }
-
-  all(): RegisteredFamily[] {
-    return [...this.#all.values()];
-  }
-}
-
-/** A collection's singular in messages ("market_opportunity_analysis"); the collection itself when unknown. */
-export function singular(collection: string): string {
-  return (families as Record<string, FamilyDef>)[collection]?.name ?? collection;
 }

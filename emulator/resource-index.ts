@@ -2,7 +2,7 @@
 // each collection in creation order, resources by id, counts per account and collection, who names a resource and
 // who owns it, and the builds under way. Requests read through them instead of scanning and copying every
 // resource; the documents they hold are the store's own, so callers copy only what they answer.
-import type { StoredResource } from "./state.ts";
+import type { StoredResource } from "./model.ts";
 
 /** The ids a resource names through its reference members: plain references, or those marking it as part of another. */
 export type References = (resource: StoredResource) => { named: string[]; owners: string[] };

@@ -1,10 +1,12 @@
 // Request rules that need more than the body: references to other resources, quotas, create-only members,
 // and the contract's context rules (those that read other resources of the account).
-import { jsonEqual, unwrap, valueAt, valuesAt, type FamilyDef, type FieldError } from "pulumi-audience/sdk/contract";
+import { jsonEqual, unwrap, valueAt, valuesAt, type AccountFeature, type FamilyDef, type FieldError } from "pulumi-audience/sdk/contract";
 import { z } from "zod";
 import { ApiError, fieldError, validationFailed } from "./errors.ts";
-import { DEFAULT_QUOTA, type Doc, type ServiceState, type StoredResource } from "./state.ts";
-import { singular } from "./family.ts";
+import type { Doc, StoredResource } from "./model.ts";
+import { singular } from "./nouns.ts";
+import type { FamilyRegistry } from "./registry.ts";
+import { DEFAULT_QUOTA, type ServiceState } from "./state.ts";
 
 /** Members a client writes (what a merge patch applies to): the create body's members. */
 export function clientMembers(family: FamilyDef, doc: Doc): Doc {
@@ -24,11 +26,11 @@ export function serviceMembers(family: FamilyDef, doc: Doc): Doc {
  * Every reference must name an existing resource of the same account, of the right family (or, for a family
  * not kept as resources, what that family accepts).
  */
-export function referenceErrors(state: ServiceState, accountId: string, family: FamilyDef, doc: Doc): FieldError[] {
+export function referenceErrors(state: ServiceState, families: FamilyRegistry, accountId: string, family: FamilyDef, doc: Doc): FieldError[] {
   const errors: FieldError[] = [];
   for (const ref of family.references) {
     for (const { at, value } of valuesAt(doc, ref.path)) {
-      const referenceError = state.families.of(ref.collection)?.emulator.referenceError;
+      const referenceError = families.of(ref.collection)?.emulator.referenceError;
       if (referenceError) {
         const error = referenceError(state, value);
         if (error !== undefined) errors.push(fieldError(at, error, "reference_not_found"));
@@ -49,8 +51,23 @@ export function createOnlyErrors(family: FamilyDef, before: Doc, after: Doc): Fi
     .map((path) => fieldError(path, "cannot be changed after create: create a new resource instead", "create_only"));
 }
 
-export function runContextRules(state: ServiceState, accountId: string, collection: string, doc: Doc, previous?: Doc): FieldError[] {
-  return (state.families.of(collection)?.emulator.rules ?? []).flatMap((rule) => rule({ state, accountId, doc, previous }));
+export function runContextRules(state: ServiceState, families: FamilyRegistry, accountId: string, collection: string, doc: Doc, previous?: Doc): FieldError[] {
+  return (families.of(collection)?.emulator.rules ?? []).flatMap((rule) => rule({ state, accountId, doc, previous }));
+}
+
+/** The features set on an account that some members need: an identity graph, or one a family's resource gives. */
+export function accountFeatures(state: ServiceState, families: FamilyRegistry, accountId: string): Set<AccountFeature> {
+  const features = new Set<AccountFeature>();
+  if (state.account(accountId)?.identity_graph != null) features.add("identity_graph");
+  for (const family of families.all()) {
+    const feature = family.emulator.accountFeature;
+    if (feature === undefined) continue;
+    for (const _resource of state.eachResource(accountId, family.collection)) {
+      features.add(feature);
+      break;
+    }
+  }
+  return features;
 }
 
 /** Body, references and context rules together: one 400 naming every offending member. */

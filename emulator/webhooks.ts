@@ -4,8 +4,7 @@
 // derive from one key kept in memory, so they hold for the process's life without being stored per endpoint;
 // the API answers them as `<secret>`, the control plane reveals them.
 import { createHmac, randomBytes, randomUUID } from "node:crypto";
-import type { BuildEvent } from "./builds.ts";
-import type { StoredResource } from "./state.ts";
+import type { BuildEvent, StoredResource } from "./model.ts";
 
 export const SIGNATURE_HEADER = "webhook-signature";
 export const TIMESTAMP_HEADER = "webhook-timestamp";

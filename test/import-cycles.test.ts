@@ -1,6 +1,8 @@
 // Modules import one another without a cycle. No module of ours takes part in a cycle of value imports (those run
-// when a module loads, so a cycle makes the order of evaluation decide what a module sees). The sdk's modules form no
-// cycle even counting imports of types: each room is read from the ground floor up.
+// when a module loads, so a cycle makes the order of evaluation decide what a module sees). The sdk's and the
+// emulator's modules form no cycle even counting imports of types: each room reads from the ground floor up. The
+// emulator's core knows the families through the types of its ground floor (model.ts) and the registry handed to
+// it (registry.ts), never by naming what is built on it.
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import ts from "typescript";
@@ -143,8 +145,9 @@ describe("the project's modules", () => {
     expect(cyclesUnder(["sdk", "provider", "emulator", "bench", "scripts", "examples", "test"], false)).toEqual([]);
   });
 
-  it("of the sdk import one another without a cycle, types counted", () => {
+  it("of the sdk and of the emulator import one another without a cycle, types counted", () => {
     expect(cyclesUnder(["sdk"], true)).toEqual([]);
+    expect(cyclesUnder(["emulator"], true)).toEqual([]);
   });
 
   it("generated (in the generated/ folder of their room) are in no cycle with hand-written ones, types counted", () => {

@@ -7,7 +7,7 @@ import { distanceTo, selectPlaces, type LocationSelection, type Place } from "..
 import type { World } from "../world/population.ts";
 import { docs, num, obj, str, strings, type Doc, type Resources } from "../world/resources.ts";
 import { forecastValues, lift, outcomeScores, personaAssignment, recommenderScores } from "../world/scores.ts";
-import { singular } from "../family.ts";
+import { singular } from "../nouns.ts";
 import * as names from "./names.ts";
 
 /** Person indices of a scope's population, ascending. */

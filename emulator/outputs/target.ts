@@ -8,7 +8,7 @@ import type { World } from "../world/population.ts";
 import { hashText, unit } from "../world/random.ts";
 import { docs, num, obj, str, strings, type Doc, type Resources } from "../world/resources.ts";
 import { outcomeScores, personaAssignment, recommenderScores } from "../world/scores.ts";
-import { singular } from "../family.ts";
+import { singular } from "../nouns.ts";
 import * as names from "./names.ts";
 import { payloadColumns, scopePopulation, type Cell, type PayloadColumn } from "./scope.ts";
 

@@ -9,14 +9,17 @@
 // - `ctx.worldOf(accountId)` is the account's synthetic population (`startEmulator({ world })` shapes it).
 // - throw `ApiError` (emulator/errors.ts) for any 4xx: the app renders the service's error body.
 import type { RouteModule } from "../context.ts";
+import type { FamilyRegistry } from "../registry.ts";
 import { register as control } from "./control.ts";
 import { register as resources } from "./resources.ts";
 import { openApi as graphOpenApi, register as graph } from "./graph.ts";
 import { openApiRoute } from "./openapi.ts";
 
-/** Every family's own routes, in the contract's order. */
-const families: RouteModule = (app, ctx) => {
-  for (const family of ctx.state.families.all()) family.emulator.routes?.(app, ctx);
-};
-
-export const routes: RouteModule[] = [control, openApiRoute([graphOpenApi]), families, graph, resources];
+/** The route modules of the core and of `families`, in the order they are registered. */
+export function routes(families: FamilyRegistry): RouteModule[] {
+  /** Every family's own routes, in the contract's order. */
+  const own: RouteModule = (app, ctx) => {
+    for (const family of families.all()) family.emulator.routes?.(app, ctx);
+  };
+  return [control, openApiRoute(families, [graphOpenApi]), own, graph, resources(families)];
+}

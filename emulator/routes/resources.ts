@@ -4,23 +4,28 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { accountFeatureErrors, applyMergePatch, archiveRequest, collectionPath, id as uuid, itemPath, jsonEqual, validate } from "pulumi-audience/sdk/contract";
 import { ApiError, conflict, fieldError, notFound, validationFailed } from "../errors.ts";
-import { now, type Doc, type StoredResource } from "../state.ts";
-import { singular, type RegisteredFamily } from "../family.ts";
+import { now } from "../clock.ts";
+import type { Doc, StoredResource } from "../model.ts";
+import { singular } from "../nouns.ts";
+import type { FamilyRegistry, RegisteredFamily } from "../registry.ts";
 import {
-  assertQuota, assertValid, assertWritable, clientMembers, createOnlyErrors, referenceErrors, runContextRules, serviceMembers,
+  accountFeatures, assertQuota, assertValid, assertWritable, clientMembers, createOnlyErrors, referenceErrors, runContextRules, serviceMembers,
 } from "../rules.ts";
-import type { EmulatorContext } from "../context.ts";
+import type { EmulatorContext, RouteModule } from "../context.ts";
 import { idsFilter, sendList, streamed } from "./paging.ts";
 
 const archiveBody = archiveRequest.optional();
 
 type Params = { id: string };
 
-export function register(app: FastifyInstance, ctx: EmulatorContext): void {
-  for (const family of ctx.state.families.all()) if (family.emulator.ownRoutesOnly !== true) registerFamily(app, ctx, family);
+/** The generic routes of every family of `families` that leaves them to the core. */
+export function register(families: FamilyRegistry): RouteModule {
+  return (app, ctx) => {
+    for (const family of families.all()) if (family.emulator.ownRoutesOnly !== true) registerFamily(app, ctx, families, family);
+  };
 }
 
-function registerFamily(server: FastifyInstance, ctx: EmulatorContext, family: RegisteredFamily): void {
+function registerFamily(server: FastifyInstance, ctx: EmulatorContext, families: FamilyRegistry, family: RegisteredFamily): void {
   const { state, builds } = ctx;
   // Routes another module serves specially (registered before this one) keep their handler.
   const route = (method: "GET" | "POST" | "PATCH" | "DELETE") =>
@@ -62,9 +67,9 @@ function registerFamily(server: FastifyInstance, ctx: EmulatorContext, family: R
     if (!parsed.ok) throw validationFailed(parsed.errors);
     const doc = parsed.value as Doc;
     assertValid([
-      ...referenceErrors(state, accountId, family, doc),
-      ...accountFeatureErrors(family, doc, state.accountFeatures(accountId)),
-      ...runContextRules(state, accountId, collection, doc),
+      ...referenceErrors(state, families, accountId, family, doc),
+      ...accountFeatureErrors(family, doc, accountFeatures(state, families, accountId)),
+      ...runContextRules(state, families, accountId, collection, doc),
     ]);
     const created = state.store.transaction(() => {
       if (family.singleton && state.resources(accountId, collection).length > 0) {
@@ -98,9 +103,9 @@ function registerFamily(server: FastifyInstance, ctx: EmulatorContext, family: R
     const accountId = resource.account_id;
     assertValid([
       ...createOnlyErrors(family, before, after),
-      ...referenceErrors(state, accountId, family, after),
-      ...accountFeatureErrors(family, after, state.accountFeatures(accountId), before),
-      ...runContextRules(state, accountId, collection, after, before),
+      ...referenceErrors(state, families, accountId, family, after),
+      ...accountFeatureErrors(family, after, accountFeatures(state, families, accountId), before),
+      ...runContextRules(state, families, accountId, collection, after, before),
     ]);
     if (jsonEqual(before, after)) return reply.send(ctx.present(request, resource));
     const updated = state.store.transaction(() => {

@@ -3,7 +3,8 @@ import type { Collection } from "pulumi-audience/sdk/contract";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../emulator/app.ts";
 import { FAMILIES } from "../../emulator/families/index.ts";
-import { FamilyRegistry, type EmulatorFamily } from "../../emulator/family.ts";
+import type { EmulatorFamily } from "../../emulator/family.ts";
+import { FamilyRegistry } from "../../emulator/registry.ts";
 
 async function cohortsOf(families: readonly EmulatorFamily[]): Promise<unknown[]> {
   const { app, apiKey, close } = createApp({ families });

@@ -2,7 +2,7 @@
 // and what holds no secret is shared with it.
 import { describe, expect, it } from "vitest";
 import { families, SECRET_PLACEHOLDER } from "pulumi-audience/sdk/contract";
-import { maskedCopy } from "../../emulator/state.ts";
+import { maskedCopy } from "../../emulator/masking.ts";
 
 describe("maskedCopy", () => {
   it("masks every secret path, nested ones included, and leaves the stored document unchanged", () => {
