@@ -27,9 +27,10 @@ export function dynamicType(className: string): string {
  * Where the program's credentials came from, by camelCase member path: `"secret"` (a secret Output) or `"plain"`
  * (anything else: a string in the program, non-secret config, another resource's plain output). The classes mark
  * every credential secret before it leaves the program, so this plain input is the only place a policy pack can
- * still tell a literal password from a secret one. Recorded, never sent, never diffed.
+ * still tell a literal password from a secret one. Recorded, never sent, never diffed. Not `__`-named: Pulumi hides
+ * such inputs from analyzers.
  */
-export const CREDENTIAL_SOURCES_KEY = "__credentialSources";
+export const CREDENTIAL_SOURCES_KEY = "credentialSources";
 
 /** How a credential reached the class: see CREDENTIAL_SOURCES_KEY. */
 export type CredentialSource = "secret" | "plain";

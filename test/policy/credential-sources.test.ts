@@ -31,12 +31,12 @@ describe.each(["dynamic", "native"] as const)("the %s face", (face) => {
     new audience.Connection("wholly-secret", { name: "C", options: pulumi.secret({ ...postgres, password: "hunter2" }) });
     new audience.Connection("plain-output", { name: "D", options: pulumi.output({ ...postgres, password: "hunter2" }) });
     await settle();
-    expect(registered.get("literal")?.["__credentialSources"]).toEqual({ "options.password": "plain" });
-    expect(registered.get("secret")?.["__credentialSources"]).toEqual({ "options.password": "secret" });
+    expect(registered.get("literal")?.["credentialSources"]).toEqual({ "options.password": "plain" });
+    expect(registered.get("secret")?.["credentialSources"]).toEqual({ "options.password": "secret" });
     // An object given as an Output cannot be looked into: every credential it may hold is recorded as it is.
     const every = (source: string) => ({ "options.password": source, "options.privateKey": source, "options.token": source, "options.clientSecret": source });
-    expect(registered.get("wholly-secret")?.["__credentialSources"]).toEqual(every("secret"));
-    expect(registered.get("plain-output")?.["__credentialSources"]).toEqual(every("plain"));
+    expect(registered.get("wholly-secret")?.["credentialSources"]).toEqual(every("secret"));
+    expect(registered.get("plain-output")?.["credentialSources"]).toEqual(every("plain"));
   });
 
   it("records each credential given and nothing for a family or resource without one", async () => {
@@ -46,8 +46,8 @@ describe.each(["dynamic", "native"] as const)("the %s face", (face) => {
     new audience.Connection("hosted", { name: "F", options: { type: "hosted_csv" as const } });
     new audience.Cohort("buyers", { name: "Buyers", streamName: "orders" });
     await settle();
-    expect(registered.get("oauth")?.["__credentialSources"]).toEqual({ "options.token": "secret", "options.clientSecret": "plain" });
-    expect(registered.get("hosted")?.["__credentialSources"]).toEqual({});
-    expect(registered.get("buyers")).not.toHaveProperty("__credentialSources");
+    expect(registered.get("oauth")?.["credentialSources"]).toEqual({ "options.token": "secret", "options.clientSecret": "plain" });
+    expect(registered.get("hosted")?.["credentialSources"]).toEqual({});
+    expect(registered.get("buyers")).not.toHaveProperty("credentialSources");
   });
 });

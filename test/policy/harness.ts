@@ -14,6 +14,9 @@ export interface Crafted {
   props: Record<string, unknown>;
 }
 
+/** The props as the engine sends them to an analyzer: without `__`-named inputs (SkipInternalKeys). */
+const analyzed = (props: Record<string, unknown>) => unknownCheckingProxy(Object.fromEntries(Object.entries(props).filter(([key]) => !key.startsWith("__"))));
+
 const urnOf = (r: Crafted) => `urn:pulumi:dev::policy::${r.type}::${r.name}`;
 const OPTS = { protect: false, ignoreChanges: [], aliases: [], customTimeouts: { createSeconds: 0, updateSeconds: 0, deleteSeconds: 0 }, additionalSecretOutputs: [] };
 const unsupported = () => {
@@ -27,7 +30,7 @@ export async function runResourcePolicy(policy: ResourceValidationPolicy, resour
     type: resource.type,
     name: resource.name,
     urn: urnOf(resource),
-    props: unknownCheckingProxy(resource.props),
+    props: analyzed(resource.props),
     opts: OPTS,
     stackTags: new Map(),
     isType: unsupported,
@@ -45,7 +48,7 @@ export async function runStackPolicy(policy: StackValidationPolicy, resources: C
   const reported: { message: string; urn: string | undefined }[] = [];
   const args: StackValidationArgs = {
     resources: resources.map((r): PolicyResource => ({
-      type: r.type, name: r.name, urn: urnOf(r), props: unknownCheckingProxy(r.props), opts: OPTS,
+      type: r.type, name: r.name, urn: urnOf(r), props: analyzed(r.props), opts: OPTS,
       dependencies: [], propertyDependencies: {}, isType: unsupported, asType: unsupported,
     })),
     stackTags: new Map(),

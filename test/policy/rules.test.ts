@@ -8,7 +8,7 @@ import {
 import { dynamicType, nativeType, runResourcePolicy, runStackPolicy, UNKNOWN, urnOf, type Crafted } from "./harness.ts";
 
 const ID = "00000000-0000-4000-8000-000000000001";
-const SOURCES = "__credentialSources";
+const SOURCES = "credentialSources";
 
 const connection = (type: (c: string) => string, options: Record<string, unknown>, sources?: unknown): Crafted => ({
   type: type("Connection"), name: "warehouse", props: { name: "Warehouse", options, ...(sources === undefined ? {} : { [SOURCES]: sources }) },

@@ -113,15 +113,15 @@ describe("the record of where credentials came from", () => {
     const connection = (extra: Props = {}) => world.inputs("connections", {
       name: "Warehouse", options: { type: "postgres", host: "db", port: 5432, database: "d", schema: "s", user: "u", password: "hunter2" }, ...extra,
     });
-    const checked = await world.host.check({}, connection({ __credentialSources: sources }));
+    const checked = await world.host.check({}, connection({ credentialSources: sources }));
     expect(checked.failures).toEqual([]);
-    expect(checked.inputs["__credentialSources"]).toEqual(sources);
+    expect(checked.inputs["credentialSources"]).toEqual(sources);
     // The emulator refuses a body with a member it does not know: the create going through shows it was not sent.
     const created = await world.host.create(checked.inputs);
-    expect(created.properties["__credentialSources"]).toEqual(sources);
+    expect(created.properties["credentialSources"]).toEqual(sources);
     const read = await world.host.read(created.id, created.properties);
-    expect(read.inputs["__credentialSources"]).toEqual(sources);
-    expect(await world.host.diff(created.id, created.properties, { ...checked.inputs, __credentialSources: { "options.password": "secret" } })).toMatchObject({ changes: "none" });
+    expect(read.inputs["credentialSources"]).toEqual(sources);
+    expect(await world.host.diff(created.id, created.properties, { ...checked.inputs, credentialSources: { "options.password": "secret" } })).toMatchObject({ changes: "none" });
     await world.host.delete(created.id, created.properties);
   });
 });
