@@ -82,6 +82,11 @@ export async function runCommand(operation: Operation, flags: RunFlags): Promise
     if (!result.ok) process.exitCode = stoppedBy ? 128 + osConstants.signals[stoppedBy] : 1;
   } catch (e) {
     process.stderr.write(`error: ${(e as Error).message}\n`);
+    // A script reading --json gets a document either way: the run did not start, and why.
+    if (flags.json) {
+      const code = (e as { code?: unknown }).code;
+      process.stdout.write(`${JSON.stringify({ operation, stack: flags.stack, ok: false, error: (e as Error).message, ...(typeof code === "string" ? { errorCode: code } : {}) }, null, 2)}\n`);
+    }
     process.exitCode = 1;
   } finally {
     process.off("SIGINT", onSignal);

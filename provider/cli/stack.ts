@@ -7,7 +7,8 @@ import type { Command } from "commander";
 import { Snapshot } from "../engine/snapshot.ts";
 import { resolvePassphrase } from "../engine/stack-files.ts";
 import { loadStackConfig, stackConfigPath } from "../engine/project.ts";
-import { backupPath, restoreBackup } from "../engine/backups.ts";
+import { markInterrupted, readBackup, restoreBackup, setAside } from "../engine/backups.ts";
+import { journalPath } from "../engine/journal.ts";
 import { lockStack } from "../engine/lock.ts";
 import { StateError } from "../engine/state-file.ts";
 import { STACK_TYPE, urnOwner } from "../engine/urn.ts";
@@ -66,14 +67,37 @@ export function register(program: Command): void {
     });
 
   stackOptions(stack.command("restore"), { state: true })
-    .description("put back the previous good state, which each run keeps as <stack>.json.bak; the state it replaces is set aside, not deleted")
+    .description("rebuild a damaged state from its last good copy (<stack>.json.bak) and its journal; the files it replaces are set aside, not deleted")
     .action(async (flags: StackFlags) => {
       const { stack: stackName, statePath } = selectStack(flags);
+      const passphrase = resolvePassphrase();
       const unlock = await lockStack(statePath);
       try {
-        const setAside = await restoreBackup(statePath);
-        for (const file of setAside) process.stderr.write(`set aside ${file}\n`);
-        process.stderr.write(`restored stack ${stackName} from ${backupPath(statePath)}; run \`audience run refresh\` to read what changed since\n`);
+        // A whole state is never replaced: the copy could only be as new, and what was confirmed since (an import) stays.
+        const current = await Snapshot.load(statePath, passphrase).then((s) => s, (e: unknown) => (e instanceof StateError ? undefined : Promise.reject(e)));
+        if (current) {
+          await current.close();
+          throw new StateError(`the state of stack ${stackName} (${statePath}) is whole: nothing to restore`);
+        }
+        const backup = await readBackup(statePath);
+        const when = backup.written ? `written at ${backup.written}` : "of unknown date";
+        process.stderr.write(`restoring stack ${stackName} from ${backup.path}: the state ${when}, holding ${backup.resources} resource${backup.resources === 1 ? "" : "s"}, with the changes its journal recorded since\n`);
+        const asides = [await restoreBackup(statePath)];
+        const rebuilt = await Snapshot.load(statePath, passphrase).then((s) => s, (e: unknown) => (e instanceof StateError ? e : Promise.reject(e)));
+        if (rebuilt instanceof StateError) {
+          // The journal does not go on from the copy: what it recorded cannot be brought back.
+          asides.push(await setAside(journalPath(statePath)));
+          await markInterrupted(statePath, backup.journal, backup.written ? Date.parse(backup.written) : Date.now());
+          process.stderr.write(`the journal cannot be applied over it (${rebuilt.message.split("; ")[0]}): what the stack recorded after ${backup.written ?? "the copy was written"} is not in the restored state. `
+            + "The next `audience run up` looks in the account for each resource it creates before creating it, so nothing made since is made twice\n");
+        } else {
+          const held = rebuilt.resources.filter((r) => r.type !== STACK_TYPE && !r.type.startsWith("pulumi:providers:")).length;
+          await rebuilt.compact();
+          await rebuilt.close();
+          process.stderr.write(`the state now holds ${held} resource${held === 1 ? "" : "s"}\n`);
+        }
+        for (const file of asides) if (file) process.stderr.write(`set aside ${file}\n`);
+        process.stderr.write(`restored stack ${stackName}; run \`audience run refresh --stack ${stackName}\` to read changes made outside the stack\n`);
       } finally {
         await unlock();
       }

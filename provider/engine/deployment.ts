@@ -255,6 +255,11 @@ export class Deployment implements MonitorHandler {
   /** Warns of operations a run that died midway left pending: what they touched may be untracked or stale. */
   async reportInterrupted(): Promise<void> {
     for (const warning of this.#snapshot.warnings) this.log("warning", warning, "");
+    const since = this.#snapshot.interruptedSince;
+    if (since !== undefined && !this.#o.asCli) {
+      this.log("warning", `a run that began at ${new Date(since).toISOString()} stopped before it finished; `
+        + "in case its journal lost records of what it made, each resource this run creates is first looked for in the account", "");
+    }
     if (this.#o.asCli) {
       if (this.#snapshot.pending.length > 0 && !this.#o.dryRun) this.log("warning", cliPendingWarning(this.#snapshot.pending), "");
       if (!this.#o.dryRun) await this.#executor.forgetInterrupted();

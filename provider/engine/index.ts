@@ -13,7 +13,7 @@ import type { EngineExtension, InProcessDynamic } from "./extension.ts";
 import { DynamicProviders } from "./in-process-provider.ts";
 import { DynamicProviderHost, type ResourceCalls } from "./provider-host.ts";
 import { providerTypeOf, ProviderHosts } from "./providers.ts";
-import { lockStack } from "./lock.ts";
+import { lockStack, type StackLock } from "./lock.ts";
 import { Snapshot } from "./snapshot.ts";
 import { DEFAULT_STACK, resolvePassphrase, stackStatePath } from "./stack-files.ts";
 import type { StepOp } from "./steps.ts";
@@ -119,9 +119,9 @@ export async function runProgram(options: RunOptions): Promise<RunResult> {
   for (const [k, v] of Object.entries(options.secrets ?? {})) setConfigArg(config, project.name, `${k}=${v}`, true);
   const statePath = stackStatePath(project.dir, stack, options.stateDir);
   const dryRun = options.operation === "preview";
-  const unlock = dryRun ? async () => undefined : await lockStack(statePath);
+  const unlock: StackLock = dryRun ? async () => undefined : await lockStack(statePath);
   try {
-    return await deploy(options, { project, stack, parallel, passphrase, config, encryptionSalt, statePath, dryRun, started });
+    return await deploy(options, { project, stack, parallel, passphrase, config, encryptionSalt, statePath, dryRun, started, interruptedSince: unlock.interruptedSince });
   } finally {
     await unlock();
   }
@@ -137,12 +137,15 @@ interface Prepared {
   statePath: string;
   dryRun: boolean;
   started: number;
+  /** The lock was taken from a run that died, which began then. */
+  interruptedSince: number | undefined;
 }
 
-async function deploy(options: RunOptions, { project, stack, parallel, passphrase, config, encryptionSalt, statePath, dryRun, started }: Prepared): Promise<RunResult> {
+async function deploy(options: RunOptions, { project, stack, parallel, passphrase, config, encryptionSalt, statePath, dryRun, started, interruptedSince }: Prepared): Promise<RunResult> {
   // The state is read, its key derived if it holds a secret (PBKDF2 of a million rounds) and the deployment made
   // while the program boots, which takes longer: the monitor holds the program's first calls until then.
-  const loading = Snapshot.load(statePath, passphrase, encryptionSalt);
+  // A run that changes the stack claims it in its journal before anything is sent.
+  const loading = Snapshot.load(statePath, passphrase, encryptionSalt, { claim: !dryRun, interruptedSince });
   loading.catch(() => undefined); // awaited below, before anything is reported
   // After a failed step the program gets a moment to report and exit; then it is stopped, as Pulumi cancels it.
   const stopProgram = new AbortController();

@@ -2,6 +2,7 @@
 // in the next write, with one fsync for all of them (group commit); each append resolves once its record is on disk.
 // The file stays open between writes, so a batch costs a write and a sync, not an open and a close too: close() or
 // remove() lets it go.
+import { createHash } from "node:crypto";
 import { mkdir, open, readFile, rm, truncate, type FileHandle } from "node:fs/promises";
 import { dirname } from "node:path";
 import { z } from "zod";
@@ -72,7 +73,12 @@ export class Journal {
 
   /** Appends a record; resolves once it is on disk. Records reach the disk in the order they were appended. */
   append(record: unknown): Promise<void> {
-    const line = `${JSON.stringify(record)}\n`;
+    return this.appendText(JSON.stringify(record));
+  }
+
+  /** Appends a record already written as JSON text (one line). */
+  appendText(json: string): Promise<void> {
+    const line = `${json}\n`;
     const written = new Promise<void>((done, failed) => this.#queued.push({ line, done, failed }));
     this.#writer ??= this.#write();
     return written;
@@ -83,7 +89,7 @@ export class Journal {
       const batch = this.#queued;
       this.#queued = [];
       try {
-        await (this.#dir ??= mkdir(dirname(this.path), { recursive: true }));
+        await (this.#dir ??= mkdir(dirname(this.path), { recursive: true, mode: 0o700 }));
         const repair = this.#repair;
         if (repair) await truncate(this.path, repair.wholeBytes);
         this.#repair = undefined;
@@ -129,21 +135,55 @@ export class Journal {
 export const journalPath = (statePath: string) => `${statePath}.journal`;
 
 // One record is everything one step outcome changed (an operation ended and its resource put, say): it reaches the
-// disk whole or not at all.
+// disk whole or not at all. Each carries its place in the stack's history (`seq`, counted on from the state file's
+// `integrity.journal`) and a checksum of itself (`sum`), so a record lost, damaged or out of place is found.
 export const journalRecord = z.strictObject({
+  seq: z.number().int().positive().optional(),
+  sum: z.string().optional(),
   end: z.string().optional(),
   drop: z.string().optional(),
   put: storedResource.optional(),
   begin: storedOperation.extend({ id: z.string() }).optional(),
-}).refine((r) => Object.keys(r).length > 0, "an empty record");
+  run: z.strictObject({ pid: z.number().int(), host: z.string(), nonce: z.string(), since: z.number() }).optional(),
+}).refine((r) => Object.keys(r).some((k) => k !== "seq" && k !== "sum"), "an empty record");
+
+/** The run that writes a journal: claimed by its first record, before the run sends any request. */
+export interface RunClaim {
+  pid: number;
+  host: string;
+  /** Tells this run from any other of the same process. */
+  nonce: string;
+  /** When the run began (ms since the epoch): what it may have made was made after. */
+  since: number;
+}
 
 /**
  * A record of the journal: what one change did, applied in this order: an operation ended, a resource removed (by
- * key), a resource's new state, an operation begun.
+ * key), a resource's new state, an operation begun. `run` is a run's claim of the stack.
  */
 export interface JournalRecord {
   end?: string;
   drop?: string;
   put?: ResourceState;
   begin?: PendingOperation & { id: string };
+  run?: RunClaim;
+}
+
+/** A record's checksum: of its place and its content, as written. */
+function checksum(seq: number, content: string): string {
+  return createHash("sha256").update(`${seq}:${content}`).digest("hex").slice(0, 16);
+}
+
+/** A record as written (JSON text): its place, its checksum, then what it records. */
+export function numbered(seq: number, record: object): string {
+  const content = JSON.stringify(record);
+  const head = `{"seq":${seq},"sum":"${checksum(seq, content)}"`;
+  return content === "{}" ? `${head}}` : `${head},${content.slice(1)}`;
+}
+
+/** Whether a record read back is whole as written: its checksum matches. Records without one predate checksums. */
+export function intact(raw: unknown): boolean {
+  if (typeof raw !== "object" || raw === null || !("sum" in raw)) return true;
+  const { seq, sum, ...record } = raw as { seq?: unknown; sum?: unknown };
+  return typeof seq === "number" && sum === checksum(seq, JSON.stringify(record));
 }

@@ -3,15 +3,17 @@
 // made since the file was written. The file is written whole to a temporary file renamed over the old one, so a
 // crash never leaves half a state.
 import { randomBytes } from "node:crypto";
-import { readFile } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
+import { hostname } from "node:os";
 import { isDeepStrictEqual } from "node:util";
 import type { z } from "zod";
-import { writeAtomically, copyAtomically } from "./atomic-files.ts";
+import { writeAtomically } from "./atomic-files.ts";
 import { backupPath, restoreAdvice } from "./backups.ts";
-import { Journal, journalPath, journalRecord, type JournalContents, type JournalRecord } from "./journal.ts";
+import { intact, Journal, journalPath, journalRecord, numbered, type JournalContents, type JournalRecord, type RunClaim } from "./journal.ts";
+import { isAlive, StackBusyError } from "./lock.ts";
 import { dependencyOrder } from "./ordering.ts";
 import { PassphraseCrypter } from "./secrets.ts";
-import { EMPTY_STATE, parseStateFile, StateError, where, type PendingOperation, type ResourceState, type StateFile, type StoredResource, type storedOperation } from "./state-file.ts";
+import { checkIntegrity, EMPTY_STATE, parseStateFile, stateFileText, StateError, where, type PendingOperation, type ResourceState, type StateFile, type StoredResource, type storedOperation } from "./state-file.ts";
 import { annotateSecrets, markSecret, plaintextSecrets, SECRET_SIG, SIG_KEY, type PropertyMap, type Value } from "../protocol/values.ts";
 
 /** Live resources by URN; copies waiting for deletion by URN and id, as several may wait at once. */
@@ -39,11 +41,20 @@ export class Snapshot {
   #fileSalt: string | undefined;
   /** Whether load() found a journal: compact() then folds it in even if this run changes nothing. */
   #replayed = false;
+  /** The `seq` of the last journal record this state holds (folded into the file or replayed); the next goes on from it. */
+  #seq = 0;
+  /** This run's claim of the stack, its journal's first record. */
+  #claim: RunClaim | undefined;
+  /** Whether this run recorded anything besides its claim. */
+  #changed = false;
+  /**
+   * A run died while changing the stack, which began then (ms since the epoch): what it made may be missing from the
+   * state (its journal was lost or cut), so a create of a resource the state does not hold first looks for it.
+   */
+  interruptedSince: number | undefined;
 
   /** What loading found that the user should know: a journal record a crash cut short. */
   readonly warnings: string[] = [];
-  /** The state file was read and opened whole: it is a good snapshot to keep as the backup. */
-  #fileGood = false;
 
   private constructor(path: string, crypter: PassphraseCrypter, resources: ResourceState[], pending: Map<string, PendingOperation>, hasFile: boolean, journal?: JournalContents) {
     this.path = path;
@@ -54,35 +65,64 @@ export class Snapshot {
     this.#journal = new Journal(journalPath(path), journal);
   }
 
-  /** Reads the state file and replays its journal, or starts an empty stack whose secrets use the given salt (or a new one). */
-  static async load(path: string, passphrase: string, saltForNewStack?: string): Promise<Snapshot> {
-    let text: string | undefined;
-    try {
-      text = await readFile(path, "utf8");
-    } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
-      if (code === "EISDIR") throw new StateError(`${path} is a directory: the stack's state is kept in a file of that name; move the directory away or choose another --state-dir`);
-      if (code !== "ENOENT") throw e;
+  /**
+   * Reads the state file and replays its journal, or starts an empty stack whose secrets use the given salt (or a new
+   * one). `claim`: this run is about to change the stack: it records its claim first, and is refused if another run is
+   * changing it (a lock file can be removed, the journal says who writes it). `interruptedSince`: the lock was taken
+   * from a run that died then (see StackLock).
+   */
+  static async load(path: string, passphrase: string, saltForNewStack?: string, { claim = false, interruptedSince }: { claim?: boolean; interruptedSince?: number | undefined } = {}): Promise<Snapshot> {
+    const { text, journal } = await readConsistently(path);
+    if (text === undefined && (journal.records.length > 0 || journal.torn !== undefined)) {
+      throw new StateError(`${path} is missing, but its journal ${journalPath(path)} is there: the journal only holds what changed since the state file was written, so it cannot stand alone. Put the state file back; ${restoreAdvice(path)}`);
     }
-    const journal = await Journal.read(journalPath(path)).catch((e: Error) => {
-      const isDir = (e as NodeJS.ErrnoException).code === "EISDIR";
-      throw new StateError(isDir ? `${journalPath(path)} is a directory: the stack's journal is kept in a file of that name; move the directory away` : `${e.message}; ${restoreAdvice(path)}`);
-    });
-    if (text === undefined && journal.records.length === 0) {
-      const empty = new Snapshot(path, PassphraseCrypter.lazy(passphrase, saltForNewStack), [], new Map(), false, journal);
-      if (journal.torn !== undefined) empty.#warnTorn(journal.torn);
-      empty.#replayed = journal.torn !== undefined;
-      return empty;
+    let state: Snapshot;
+    if (text === undefined) {
+      state = new Snapshot(path, PassphraseCrypter.lazy(passphrase, saltForNewStack), [], new Map(), false, journal);
+    } else {
+      state = await Snapshot.#open(text, journal, { path, passphrase, saltForNewStack, source: path, advice: restoreAdvice(path), integrity: true });
     }
-    const state = await Snapshot.#open(text, journal, { path, passphrase, saltForNewStack, source: path, advice: restoreAdvice(path) });
-    state.#fileGood = text !== undefined;
     if (journal.torn !== undefined) state.#warnTorn(journal.torn);
+    if (claim) {
+      await state.#claimStack(journal);
+      const lost = state.interruptedSince ?? interruptedSince;
+      if (lost !== undefined) state.interruptedSince = Math.min(lost, interruptedSince ?? lost);
+    }
     return state;
   }
 
+  /**
+   * Refuses when another run is changing the stack (its claim in the journal, its process alive); notes a run that
+   * died; then records this run's claim and reads the journal back: of two runs that claimed at once, the first on
+   * disk goes on, the other stops before sending anything.
+   */
+  async #claimStack(journal: JournalContents): Promise<void> {
+    const claims = runClaims(journal.records);
+    const live = claims.find((c) => claimAlive(c.run));
+    if (live) throw new StackBusyError(`the stack is being changed by process ${live.run.pid} on ${live.run.host}, which began at ${new Date(live.run.since).toISOString()} (its journal ${journalPath(this.path)} names it, whether or not a lock file is there); wait for it to finish`);
+    const died = claims.filter((c) => c.seq > this.#folded).map((c) => c.run.since);
+    if (died.length > 0) this.interruptedSince = Math.min(...died);
+    const claim: RunClaim = { pid: process.pid, host: hostname(), nonce: randomBytes(8).toString("hex"), since: Date.now() };
+    const seq = this.#seq + 1;
+    ownClaims.add(claim.nonce);
+    this.#claim = claim;
+    await this.#append({ run: claim });
+    const first = (await Journal.read(journalPath(this.path)).catch(() => ({ records: [] as unknown[] }))).records
+      .find((r) => (r as { seq?: unknown }).seq === seq && (r as { run?: unknown }).run !== undefined) as { run?: RunClaim } | undefined;
+    if (first?.run?.nonce !== claim.nonce) {
+      ownClaims.delete(claim.nonce);
+      this.#claim = undefined;
+      const who = first?.run ? `process ${first.run.pid} on ${first.run.host}` : "another run, which has since folded its journal";
+      throw new StackBusyError(`the stack was claimed at the same moment by ${who}; this run stopped before sending anything: run it again once that one is done`);
+    }
+  }
+
+  /** The `seq` the state file says it holds up to. */
+  #folded = 0;
+
   /** A journal's last record cut short: its change is not applied, so the operation it would have ended stays pending. */
   #warnTorn(torn: string): void {
-    const ended = /^\{"end":"([0-9a-f]+)"/.exec(torn)?.[1];
+    const ended = /^\{(?:"seq":\d+,"sum":"[0-9a-f]*",)?"end":"([0-9a-f]+)"/.exec(torn)?.[1];
     const op = ended === undefined ? undefined : this.#pending.get(ended);
     const what = op ? `it ended the ${op.type.replace(/ing$/, "e")} of ${op.resource.urn}, which stays pending` : "what it recorded was not acknowledged";
     this.warnings.push(`${journalPath(this.path)}: its last record (${Buffer.byteLength(torn)} bytes) was cut short by a crash and is not applied; ${what}`);
@@ -97,7 +137,7 @@ export class Snapshot {
   }
 
   /** A state file's text (if any) with the journal records written after it replayed over it. */
-  static async #open(text: string | undefined, journal: JournalContents, { path, passphrase, saltForNewStack, source, advice }: { path: string; passphrase: string; saltForNewStack?: string | undefined; source: string; advice?: string }): Promise<Snapshot> {
+  static async #open(text: string | undefined, journal: JournalContents, { path, passphrase, saltForNewStack, source, advice, integrity = false }: { path: string; passphrase: string; saltForNewStack?: string | undefined; source: string; advice?: string; integrity?: boolean }): Promise<Snapshot> {
     let doc: unknown;
     try {
       doc = text === undefined ? EMPTY_STATE : JSON.parse(text);
@@ -108,6 +148,16 @@ export class Snapshot {
     if (!parsed.success) {
       const problems = parsed.error.issues.slice(0, 3).map((i) => `${where(i.path)}: ${i.message}`).join("; ");
       throw new StateError(`${source}: not a stack state of version 3 with a passphrase secrets provider (${problems})${advice ? `; ${advice}` : ""}`);
+    }
+    let checked;
+    try {
+      checked = text === undefined ? undefined : checkIntegrity(text, doc, source);
+    } catch (e) {
+      throw new StateError(`${(e as Error).message}${advice ? `; or ${advice}` : ""}`);
+    }
+    // A state file of this engine's own without its checksum: the member was removed by hand.
+    if (integrity && checked === undefined && journal.records.some((r) => (r as { seq?: unknown }).seq !== undefined)) {
+      throw new StateError(`${source}: the state has no checksum, though its journal was written by a run that keeps one: it was edited or replaced by hand${advice ? `; ${advice}` : ""}`);
     }
     const { deployment } = parsed.data;
     const salt = deployment.secrets_providers?.state?.salt;
@@ -134,10 +184,26 @@ export class Snapshot {
     const state = new Snapshot(path, crypter, deployment.resources.map(openResource), pending, text !== undefined, journal);
     state.#fileSalt = text === undefined ? undefined : salt;
     state.#replayed = journal.records.length > 0 || journal.torn !== undefined;
+    state.#folded = state.#seq = checked?.journal ?? 0;
+    const at = (i: number) => `${journalPath(path)}, record ${i + 1}`;
     for (const [i, record] of journal.records.entries()) {
+      if (!intact(record)) throw new StateError(`${at(i)}: its checksum does not match what it holds: the journal was damaged; ${restoreAdvice(path)}`);
       const parsedRecord = journalRecord.safeParse(record);
-      if (!parsedRecord.success) throw new StateError(`${journalPath(path)}, record ${i + 1}: ${parsedRecord.error.issues[0]?.message}; ${restoreAdvice(path)}`);
+      if (!parsedRecord.success) throw new StateError(`${at(i)}: ${parsedRecord.error.issues[0]?.message}; ${restoreAdvice(path)}`);
       const r = parsedRecord.data;
+      if (r.seq === undefined) {
+        if (checked) throw new StateError(`${at(i)}: it has no sequence number, though the state file keeps count: the journal was damaged or replaced; ${restoreAdvice(path)}`);
+      } else if (r.seq <= state.#seq) {
+        // Already in the state file (a run that stopped between writing it and removing the journal), or the claim
+        // of a run that lost the race to claim the stack: nothing to apply.
+        if (r.seq > state.#folded && r.run === undefined) throw new StateError(`${at(i)}: number ${r.seq} comes twice: the journal was damaged; ${restoreAdvice(path)}`);
+        continue;
+      } else if (r.seq !== state.#seq + 1) {
+        const missing = r.seq - state.#seq - 1;
+        throw new StateError(`${at(i)}: number ${r.seq} follows ${state.#seq}: ${missing} record${missing === 1 ? " is" : "s are"} missing, so the state cannot say what the stack holds; ${restoreAdvice(path)}`);
+      } else {
+        state.#seq = r.seq;
+      }
       if (r.end !== undefined) state.#pending.delete(r.end);
       if (r.drop !== undefined) state.#resources.delete(r.drop);
       if (r.put) state.#resources.set(keyOf(r.put), openResource(r.put));
@@ -240,23 +306,26 @@ export class Snapshot {
   /** Appends a record; a caller that does not wait for it learns of a failed write from the next one it awaits. */
   #append(record: JournalRecord): Promise<void> {
     if (Object.keys(record).length === 0) return Promise.resolve();
+    if (record.run === undefined) this.#changed = true;
     const sealed = this.#seal(record);
     // A journal is replayed over its state file, which must exist first and hold the salt of the journal's secrets:
-    // written before the first record, and again (once) when a first secret made a new stack's salt.
+    // written before the first record, and again (once) when a first secret made a new stack's salt. It then holds
+    // every record so far.
     const salt = this.crypter.saltState;
     if ((this.#fileWritten === undefined && !this.#hasFile) || salt !== this.#fileSalt) {
       this.#fileSalt = salt;
-      const text = this.#serialize((v) => this.crypter.sealValue(v));
+      const text = this.#fileText(this.#seq);
       const before = this.#fileWritten ?? Promise.resolve();
       this.#fileWritten = before.then(() => this.#journal.settled()).then(() => writeAtomically(this.path, text));
     }
     this.#fileWritten ??= Promise.resolve();
-    const appended = this.#fileWritten.then(() => this.#journal.append(sealed));
+    const line = numbered(++this.#seq, sealed);
+    const appended = this.#fileWritten.then(() => this.#journal.appendText(line));
     appended.catch(() => undefined);
     return appended;
   }
 
-  #seal({ end, drop, put, begin }: JournalRecord): JournalRecord {
+  #seal({ end, drop, put, begin, run }: JournalRecord): JournalRecord {
     const seal = (m: PropertyMap) => this.crypter.sealValue(m as Value) as PropertyMap;
     // In the order they apply: a record cut short still names the operation it ends first.
     return {
@@ -264,31 +333,40 @@ export class Snapshot {
       ...(drop !== undefined ? { drop } : {}),
       ...(put ? { put: { ...put, inputs: seal(put.inputs), outputs: seal(put.outputs) } } : {}),
       ...(begin ? { begin: { ...begin, resource: { ...begin.resource, inputs: seal(begin.resource.inputs) } } } : {}),
+      ...(run ? { run } : {}),
     };
   }
 
   /** At the end of a run: writes the whole state file and drops the journal, unless nothing was recorded. */
   async compact(): Promise<void> {
-    // Nothing recorded since the state file was written: it is current.
-    if (this.#fileWritten === undefined && !this.#replayed) return;
+    // Nothing recorded since the state file was written but this run's claim: it is current, the claim goes.
+    if (!this.#changed && !this.#replayed) {
+      if (this.#claim) await this.#fileWritten?.then(() => this.#journal.remove(), () => undefined);
+      return;
+    }
     await this.save();
   }
 
-  /** Writes the whole state file now (atomically) and drops the journal it then holds. */
+  /**
+   * Writes the whole state file now (atomically), and the same as its backup, the last good copy; then drops the
+   * journal it then holds.
+   */
   async save(): Promise<void> {
     await this.#fileWritten?.catch(() => undefined);
     await this.#journal.settled();
-    // The file this run started from was read whole: it is kept as the previous good state, then replaced.
-    if (this.#fileGood) await copyAtomically(this.path, backupPath(this.path));
-    this.#fileGood = false;
-    await writeAtomically(this.path, this.#serialize((v) => this.crypter.sealValue(v)));
+    const text = this.#fileText(this.#seq);
+    await writeAtomically(this.path, text);
+    await writeAtomically(backupPath(this.path), text);
     await this.#journal.remove();
+    this.#folded = this.#seq;
+    this.#changed = this.#replayed = false;
   }
 
   /** Lets go of the journal's file, which stays open between writes: once a run is done with the state, however it ends. */
   async close(): Promise<void> {
     await this.#fileWritten?.catch(() => undefined);
     await this.#journal.close();
+    if (this.#claim) ownClaims.delete(this.#claim.nonce);
   }
 
   /** The state as `pulumi stack export` writes it: secrets encrypted, or in plaintext with showSecrets. */
@@ -297,7 +375,17 @@ export class Snapshot {
     return this.#serialize((v) => (showSecrets ? plaintextSecrets(v) : this.crypter.sealValue(v)), 4);
   }
 
+  /** The state file's text, holding the journal up to `folded`. */
+  #fileText(folded: number): string {
+    return stateFileText(this.#deployment((v) => this.crypter.sealValue(v)), folded);
+  }
+
   #serialize(sealValue: (v: Value) => Value, indent?: number): string {
+    const file: StateFile = { version: 3, deployment: this.#deployment(sealValue) };
+    return `${JSON.stringify(file, null, indent)}\n`;
+  }
+
+  #deployment(sealValue: (v: Value) => Value): StateFile["deployment"] {
     const seal = (m: PropertyMap) => sealValue(m as Value);
     // Sealed first: a first secret makes a new stack's salt state, which the file then names.
     const resources = dependencyOrder(this.resources).map((r) => ({ ...r, inputs: seal(r.inputs) as PropertyMap, outputs: seal(r.outputs) as PropertyMap }));
@@ -310,9 +398,50 @@ export class Snapshot {
       resources,
     };
     if (pending.length > 0) deployment.pending_operations = pending;
-    const file: StateFile = { version: 3, deployment };
-    return `${JSON.stringify(file, null, indent)}\n`;
+    return deployment;
   }
+}
+
+/** Claims of runs in this process not yet closed: a claim naming this process is alive only if it is one of them. */
+const ownClaims = new Set<string>();
+
+function claimAlive(claim: RunClaim): boolean {
+  if (claim.host !== hostname()) return false; // another host's run cannot be checked: treated as one that died
+  return claim.pid === process.pid ? ownClaims.has(claim.nonce) : isAlive(claim.pid);
+}
+
+/** The claims of runs that wrote the journal, with their place; a claim that lost the race (a repeated place) left out. */
+function runClaims(records: unknown[]): { seq: number; run: RunClaim }[] {
+  const claims = new Map<number, RunClaim>();
+  for (const r of records as { seq?: number; run?: RunClaim }[]) {
+    if (r.run !== undefined && typeof r.seq === "number" && !claims.has(r.seq)) claims.set(r.seq, r.run);
+  }
+  return [...claims].map(([seq, run]) => ({ seq, run }));
+}
+
+/**
+ * The state file's text and its journal as one read: the file is looked at before and after the journal is read, and
+ * read again if another process replaced it meanwhile (a run folding its journal into it).
+ */
+async function readConsistently(path: string): Promise<{ text: string | undefined; journal: JournalContents }> {
+  const identity = async () => stat(path).then((s) => `${s.ino}:${s.size}:${s.mtimeMs}`, (e: NodeJS.ErrnoException) => (e.code === "ENOENT" ? "none" : Promise.reject(e)));
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const before = await identity().catch(() => "unknown");
+    let text: string | undefined;
+    try {
+      text = await readFile(path, "utf8");
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === "EISDIR") throw new StateError(`${path} is a directory: the stack's state is kept in a file of that name; move the directory away or choose another --state-dir`);
+      if (code !== "ENOENT") throw e;
+    }
+    const journal = await Journal.read(journalPath(path)).catch((e: Error) => {
+      const isDir = (e as NodeJS.ErrnoException).code === "EISDIR";
+      throw new StateError(isDir ? `${journalPath(path)} is a directory: the stack's journal is kept in a file of that name; move the directory away` : `${e.message}; ${restoreAdvice(path)}`);
+    });
+    if ((await identity().catch(() => "unknown")) === before) return { text, journal };
+  }
+  throw new StackBusyError(`${path} kept changing while it was read: another run is changing the stack; wait for it to finish`);
 }
 
 // Operation ids come from random bytes drawn a page at a time: every step begins one.

@@ -1,5 +1,6 @@
 // The stack's state file, in the layout of `pulumi stack export` (version 3, a passphrase secrets provider): what it
 // holds, and how a document is checked against that layout so a damaged file is named field by field.
+import { createHash } from "node:crypto";
 import { z } from "zod";
 import type { CustomTimeouts } from "./timeouts.ts";
 import type { PropertyMap } from "../protocol/values.ts";
@@ -141,6 +142,45 @@ export function parseStateFile(doc: unknown): ReturnType<typeof storedStateFile.
 
 export function where(path: readonly PropertyKey[]): string {
   return path.map((p, i) => (typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`)).join("") || "(document)";
+}
+
+/**
+ * What this engine adds to its own state file, beside the `pulumi stack export` layout (a member Pulumi's import
+ * ignores, and `audience stack export` leaves out): the last journal record folded into the file, and a checksum of
+ * the deployment as written, so an edit or a cut is found instead of acted on.
+ */
+export interface Integrity {
+  /** The `seq` of the last journal record the file holds; the journal goes on from the next. */
+  journal: number;
+  /** sha256 of the `deployment` member's text. */
+  sha256: string;
+}
+
+const DEPLOYMENT_KEY = '"deployment":';
+
+/** The state file's text: the integrity member first, then the deployment it checks, as written. */
+export function stateFileText(deployment: StateFile["deployment"], folded: number): string {
+  const text = JSON.stringify(deployment);
+  const integrity: Integrity = { journal: folded, sha256: createHash("sha256").update(text).digest("hex") };
+  return `{"version":3,"integrity":${JSON.stringify(integrity)},${DEPLOYMENT_KEY}${text}}\n`;
+}
+
+/**
+ * The file's integrity member, checked against the deployment's text: undefined for a file without one (written by
+ * another tool, or before the engine kept one); a StateError naming what is wrong when it does not match.
+ */
+export function checkIntegrity(text: string, doc: unknown, source: string): Integrity | undefined {
+  const integrity = (doc as { integrity?: unknown }).integrity;
+  if (integrity === undefined) return undefined;
+  const found = z.strictObject({ journal: z.number().int().nonnegative(), sha256: z.string() }).safeParse(integrity);
+  const start = text.indexOf(DEPLOYMENT_KEY);
+  const end = text.lastIndexOf("}");
+  const actual = found.success && start >= 0 && end > start ? createHash("sha256").update(text.slice(start + DEPLOYMENT_KEY.length, end)).digest("hex") : undefined;
+  if (!found.success || actual !== found.data.sha256) {
+    throw new StateError(`${source}: the state does not match the checksum written with it: it was edited or damaged since. `
+      + "To change a state, export it (`audience stack export`), edit the export and import it (`audience stack import`)");
+  }
+  return found.data;
 }
 
 /** A stack's state before its first run: no resources, and no salt until a first secret makes one. */

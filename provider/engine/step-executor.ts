@@ -124,7 +124,9 @@ export class StepExecutor {
     const host = await this.#provider(type, planned.provider);
     // An earlier run's create of this resource whose outcome is unknown: the provider looks for what it made first.
     const earlier = this.#asCli ? undefined : this.#snapshot.pendingById().find(([, p]) => resolvable(p) && p.resource.urn === urn && !this.#ownOps.has(p));
-    const startedAt = earlier?.[1].startedAt ?? Date.now();
+    // A run that died with its journal lost or cut may have made it, unrecorded: looked for the same way.
+    const lookSince = this.#asCli ? undefined : earlier?.[1].startedAt ?? this.#snapshot.interruptedSince;
+    const startedAt = lookSince ?? Date.now();
     // On disk before the call: if the process dies mid-create, the next run looks for what it may have made.
     const pending: PendingOperation = this.#asCli ? { resource: { urn, type, inputs }, type: "creating" } : { resource: { urn, type, inputs }, type: "creating", startedAt };
     this.#ownOps.add(pending);
@@ -132,7 +134,7 @@ export class StepExecutor {
     const op = this.#snapshot.begin(pending, { ends: earlier?.[0] });
     await op.recorded;
     try {
-      const sent = earlier !== undefined && this.#decorateCreate ? this.#decorateCreate(type, inputs, startedAt) : inputs;
+      const sent = lookSince !== undefined && this.#decorateCreate ? this.#decorateCreate(type, inputs, startedAt) : inputs;
       const { id, outputs } = await host.create(urn, sent, timed(planned, "create"));
       acted?.();
       const created = { ...planned, id, outputs: recordedOutputs(planned, outputs) };
