@@ -3,7 +3,7 @@
 // as code. Applying it changes nothing; from then on the account is managed as code.
 import { existsSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
-import { dirname, join, relative, resolve } from "node:path";
+import { dirname, join } from "node:path";
 import type { Command } from "commander";
 import { AudienceClient } from "pulumi-audience/sdk/client";
 import { families, fromWire, isObject, jsonEqual, SECRET_PLACEHOLDER, splitUploadSubpath, type Collection, type FamilyDef } from "pulumi-audience/sdk/contract";
@@ -12,7 +12,8 @@ import { credentialsFor, readSettings, type Settings } from "../runtime/lifecycl
 import { canonical } from "../runtime/lifecycle/shape.ts";
 import { adoptable, ADOPTABLE } from "./adoptable.ts";
 import { accountsConfig, readAccountsFile } from "./drift/accounts.ts";
-import { scaffoldFiles, thisPackage } from "./new.ts";
+import { dependencyFor, thisPackage } from "./dependency.ts";
+import { scaffoldFiles } from "./new.ts";
 
 type Doc = Record<string, unknown>;
 
@@ -233,9 +234,7 @@ export function register(program: Command): void {
         await writeFile(join(out, "index.ts"), source);
         // The rest of a program that runs as written (package.json with "type": "module", Pulumi.yaml, tsconfig),
         // as `audience new` makes it; files already there are the user's and are kept.
-        const { manifest, root, fromCheckout } = thisPackage();
-        // From a checkout, a path relative to the program, as `audience new` avoids an absolute one.
-        const files = scaffoldFiles({ name: options.name, manifest, dependency: fromCheckout ? `file:${relative(resolve(out), root) || "."}` : `^${manifest.version}` });
+        const files = scaffoldFiles({ name: options.name, manifest: thisPackage().manifest, dependency: dependencyFor(out) });
         const written = ["index.ts"];
         for (const [file, text] of Object.entries(files)) {
           if (file === "index.ts" || existsSync(join(out, file))) continue;

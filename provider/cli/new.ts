@@ -2,17 +2,10 @@
 // makes one: Pulumi.yaml, package.json, tsconfig.json and the README's first pipeline as index.ts.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import { basename, dirname, join, resolve, sep } from "node:path";
+import { basename, join, resolve } from "node:path";
 import type { Command } from "commander";
+import { dependencyFor, thisPackage, type Manifest } from "./dependency.ts";
 import { UsageError } from "./usage.ts";
-
-interface Manifest {
-  version: string;
-  engines: { node: string };
-  dependencies: Record<string, string>;
-  devDependencies: Record<string, string>;
-}
 
 /** The first pipeline of the README (a test holds the two equal). */
 export const FIRST_PIPELINE = `import * as audience from "pulumi-audience";
@@ -110,12 +103,6 @@ function packInto(root: string, dir: string): string {
   return packed.filename;
 }
 
-/** This package: its manifest, and whether it runs from a checkout (not from some node_modules). */
-export function thisPackage(): { manifest: Manifest; root: string; fromCheckout: boolean } {
-  const path = createRequire(import.meta.url).resolve("pulumi-audience/package.json");
-  const root = dirname(path);
-  return { manifest: createRequire(import.meta.url)(path) as Manifest, root, fromCheckout: !root.split(sep).includes("node_modules") };
-}
 
 export function register(program: Command): void {
   program
@@ -131,7 +118,7 @@ export function register(program: Command): void {
       const { manifest, root, fromCheckout } = thisPackage();
       mkdirSync(target, { recursive: true });
       const tarball = fromCheckout ? packInto(root, target) : undefined;
-      const files = scaffoldFiles({ name, manifest, dependency: tarball ? `file:./${tarball}` : `^${manifest.version}` });
+      const files = scaffoldFiles({ name, manifest, dependency: tarball ? `file:./${tarball}` : dependencyFor(target) });
       for (const [file, content] of Object.entries(files)) writeFileSync(join(target, file), content);
       process.stdout.write(`Created ${name} in ${target}: ${Object.keys(files).join(", ")}\n`);
       if (!flags.generateOnly) {
