@@ -1,6 +1,8 @@
-// Engine rows: `up`, no-op `up` and `destroy` of N independent cohorts, each run as users run it (bin/audience.js, a
-// whole process, on the built package), against the same requests made with undici at the engine's concurrency in a
-// process of their own (bench/requests.ts), and against the floor the Pulumi runtime sets: the cohorts program, and
+// Engine rows: first the engine's fixed cost, an `up` of a program declaring nothing against the bare program
+// declaring nothing (both whole processes). Then `up`, no-op `up` and `destroy` of N independent cohorts, each run
+// as users run it (bin/audience.js, a whole process, on the built package), against the same requests made with
+// undici at the engine's concurrency in a process of their own (bench/requests.ts), and against the floor the Pulumi
+// runtime sets: the cohorts program, and
 // a bare program registering N resources, each run by the language runtime against a monitor that answers at once
 // (bench/program-floor.ts, its own process); and against the least any engine must do for the `up`: the cohorts
 // program against a monitor that only makes each cohort's POST and answers with the created document.
@@ -154,13 +156,14 @@ function againstCreatingMonitor(dir: string, count: number): Promise<number> {
 }
 
 /** The same creates, then deletes, with undici, `PARALLEL` at a time, each in a process of its own (bench/requests.ts). */
-function directRuns(count: number, stateDir: string): Promise<{ create: number; remove: number }> {
+function directRuns(count: number, stateDir: string): Promise<{ create: number; remove: number; removeCpu: number }> {
   return withEmulator(async ({ url, apiKey }) => {
     const ids = join(stateDir, `direct-${count}.ids`);
     const requests = (mode: "create" | "delete") =>
       timed(process.execPath, [join(import.meta.dirname, "requests.ts"), mode, url, apiKey, String(count), String(PARALLEL), ids]);
     const create = await requests("create");
-    return { create: create.ms, remove: (await requests("delete")).ms };
+    const remove = await requests("delete");
+    return { create: create.ms, remove: remove.ms, removeCpu: remove.cpuMs };
   });
 }
 
@@ -225,6 +228,26 @@ async function scale(plain: string, bare: string, stateDir: string, sizes: reado
   return rows;
 }
 
+/** Rounds of the fixed cost's pair. */
+const FIXED_ROUNDS = 5;
+
+/**
+ * The engine's fixed cost: an `up` of the cohorts program declaring nothing (its stack alone; a whole process, as
+ * users run it) against the bare program declaring nothing, run by the language runtime against a monitor answering
+ * at once (bench/program-floor.ts, a whole process too), taken in turn. Wall time and CPU, medians.
+ */
+async function fixedCost(cohorts: string, bare: string, stateDir: string, rounds: number): Promise<Row[]> {
+  const pairs: { up: Timed; bare: Timed }[] = [];
+  for (let i = 0; i < rounds; i++) pairs.push({ bare: await programFloor(bare, 0), up: (await engineRuns(cohorts, 0, stateDir)).up });
+  const what = "engine's fixed cost, a program declaring nothing (bin/audience.js, whole process)";
+  const baselineWhat = `the bare program declaring nothing, its monitor answering at once (bench/program-floor.ts, whole process; median of ${rounds})`;
+  const of = (pick: (p: (typeof pairs)[number]) => number) => median(pairs.map(pick));
+  return [
+    atMost({ what, measured: "up of 0 resources (wall time)", unit: "ms", value: of((p) => p.up.ms), baseline: of((p) => p.bare.ms), baselineWhat }, 1.3),
+    atMost({ what, measured: "up of 0 resources (CPU)", unit: "ms", value: of((p) => p.up.cpuMs), baseline: of((p) => p.bare.cpuMs), baselineWhat }, 1.3),
+  ];
+}
+
 export const engine: Bench = {
   id: "engine",
   async run({ quick, scale: largest = 50_000 }) {
@@ -237,16 +260,17 @@ export const engine: Bench = {
     const stateDir = mkdtempSync(join(tmpdir(), "audience-bench-state-"));
     const rows: Row[] = [];
     try {
+      rows.push(...(await fixedCost(cohorts, bare, stateDir, quick ? 1 : FIXED_ROUNDS)));
       for (const count of quick ? [200] : [500, 2000]) {
         // Each figure is the median of ROUNDS, the engine's runs and their baselines taken in turn within a round,
         // so that a change in the machine's load falls on both sides (one run each moved by a quarter between runs).
-        const rounds: { direct: Awaited<ReturnType<typeof directRuns>>; bare: number; creating: number; runs: EngineRun; program: number }[] = [];
+        const rounds: { direct: Awaited<ReturnType<typeof directRuns>>; bare: number; bareCpu: number; creating: number; runs: EngineRun; program: number }[] = [];
         for (let round = 0; round < (quick ? 1 : ROUNDS); round++) {
           const direct = await directRuns(count, stateDir);
-          const bareMs = await againstInstantMonitor(bare, count);
+          const bareRun = await programFloor(bare, count);
           const creating = await againstCreatingMonitor(cohorts, count);
           const runs = await engineRuns(cohorts, count, stateDir);
-          rounds.push({ direct, bare: bareMs, creating, runs, program: await againstInstantMonitor(cohorts, count, runs.outputs) });
+          rounds.push({ direct, bare: bareRun.programMs, bareCpu: bareRun.cpuMs, creating, runs, program: await againstInstantMonitor(cohorts, count, runs.outputs) });
         }
         const of = (pick: (r: (typeof rounds)[number]) => number) => median(rounds.map(pick));
         const floor = of((r) => r.bare);
@@ -258,7 +282,10 @@ export const engine: Bench = {
         const noopRequests = Math.max(...rounds.map((r) => r.runs.noopRequests));
         rows.push(atMost({ what, measured: "up (wall time)", unit: "ms", value: up, baseline: program, baselineWhat: FLOOR }, 1.15));
         rows.push(atMost({ what, measured: "no-op up (wall time)", unit: "ms", value: noop, baseline: floor, baselineWhat: BARE, note: `${noopRequests} service requests` }, 1.3));
-        rows.push(atMost({ what, measured: "destroy (wall time)", unit: "ms", value: destroy, baseline: remove, baselineWhat: `the same DELETEs ${requests}` }, 2));
+        // CPU beside wall time: the whole processes' (the engine's with everything it starts; the baseline's with its monitor).
+        rows.push(atMost({ what, measured: "no-op up (CPU)", unit: "ms", value: of((r) => r.runs.noop.cpuMs), baseline: of((r) => r.bareCpu), baselineWhat: `${BARE} (its process and the program's)` }, 1.3));
+        rows.push(atMost({ what, measured: "destroy (wall time)", unit: "ms", value: destroy, baseline: remove, baselineWhat: `the same DELETEs ${requests}` }, 1.5));
+        rows.push(atMost({ what, measured: "destroy (CPU)", unit: "ms", value: of((r) => r.runs.destroy.cpuMs), baseline: of((r) => r.direct.removeCpu), baselineWhat: `the same DELETEs ${requests}` }, 1.5));
         rows.push({ what, measured: "up (wall time)", unit: "ms", value: up, baseline: create, baselineWhat: `the same POSTs ${requests}`, ratio: up / create, goal: "report" });
         const creating = of((r) => r.creating);
         rows.push({ what, measured: "up (wall time)", unit: "ms", value: up, baseline: creating, baselineWhat: CREATING, ratio: up / creating, goal: "report" });

@@ -16,7 +16,7 @@ if (!existsSync(join(dist, "language.js"))) throw new Error("build the package f
 const { runLanguageRuntime } = (await import(join(dist, "language.js"))) as typeof import("../provider/engine/language.ts");
 const { startMonitor } = (await import(join(dist, "monitor.js"))) as typeof import("../provider/engine/monitor.ts");
 const { loadProject } = (await import(join(dist, "project.js"))) as typeof import("../provider/engine/project.ts");
-const { defaultParallel } = (await import(join(dist, "index.js"))) as typeof import("../provider/engine/index.ts");
+const { defaultParallel } = (await import(join(dist, "parallel.js"))) as typeof import("../provider/engine/parallel.ts");
 
 const [dir, count, ...rest] = process.argv.slice(2);
 

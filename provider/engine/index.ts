@@ -1,8 +1,8 @@
 // The local engine: runs a Pulumi program (preview, up, refresh, destroy) the way `pulumi` does, without its CLI.
 import { existsSync } from "node:fs";
-import { availableParallelism } from "node:os";
 import { dirname, join } from "node:path";
 import { nodeProblem } from "pulumi-audience/node-version";
+import { defaultParallel } from "./parallel.ts";
 import { Deployment, type Operation } from "./deployment.ts";
 import type { EngineEvent, StepEvent } from "./events.ts";
 import { childNodeOptions, nodeRuntime, type LanguageRuntime } from "./language.ts";
@@ -28,6 +28,7 @@ export type { StepOp } from "./steps.ts";
 export { PassphraseCrypter, PassphraseError } from "./secrets.ts";
 export { DEFAULT_STACK, resolvePassphrase, stackStatePath } from "./stack-files.ts";
 export { ProjectError } from "./project.ts";
+export { defaultParallel } from "./parallel.ts";
 export { Snapshot } from "./snapshot.ts";
 export { StateError } from "./state-file.ts";
 
@@ -97,11 +98,6 @@ export interface RunResult {
   statePath: string;
 }
 
-/** As `pulumi up` without `--parallel`: PULUMI_PARALLEL when it is a whole number from 1, else four per CPU. */
-export function defaultParallel(env: NodeJS.ProcessEnv = process.env): number {
-  const set = Number(env["PULUMI_PARALLEL"]);
-  return Number.isInteger(set) && set > 0 ? set : 4 * availableParallelism();
-}
 
 export async function runProgram(options: RunOptions): Promise<RunResult> {
   // The language runtime runs the program on this Node, whose type stripping its `.ts` files need: before anything
