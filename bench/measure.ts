@@ -4,6 +4,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { Pool } from "undici";
+import { uniformInt } from "pure-rand/distribution/uniformInt";
+import { xoroshiro128plus } from "pure-rand/generator/xoroshiro128plus";
 
 export const ROOT = join(import.meta.dirname, "..");
 
@@ -136,6 +138,8 @@ export interface HttpCall {
   path: string;
   headers?: Record<string, string>;
   body?: string;
+  /** A file of ids, one a line: each request then asks `path` for 100 of them drawn at random, a fresh set each time. */
+  randomIdsFrom?: string;
 }
 
 export interface Load {
@@ -154,10 +158,24 @@ export function combined(loads: Load[]): Load {
   return { rps: requests / seconds, p99: percentile(latencies, 99), requests, latencies };
 }
 
+const idFiles = new Map<string, string[]>();
+const draws = xoroshiro128plus(45);
+
+/** The call's path, with its 100 random ids when it asks for them. */
+export function pathOf(call: HttpCall): string {
+  if (call.randomIdsFrom === undefined) return call.path;
+  let ids = idFiles.get(call.randomIdsFrom);
+  if (!ids) idFiles.set(call.randomIdsFrom, (ids = readFileSync(call.randomIdsFrom, "utf8").split("\n").filter(Boolean)));
+  const picked = new Set<string>();
+  while (picked.size < Math.min(100, ids.length)) picked.add(ids[uniformInt(draws, 0, ids.length - 1)]!);
+  return `${call.path}?${[...picked].map((id) => `ids=${id}`).join("&")}`;
+}
+
 /** Sends `call` on `pool`; answers its milliseconds. */
 async function timedCall(pool: Pool, call: HttpCall): Promise<number> {
+  const path = pathOf(call);
   const t = performance.now();
-  const res = await pool.request({ method: call.method, path: call.path, headers: call.headers ?? {}, body: call.body ?? null });
+  const res = await pool.request({ method: call.method, path, headers: call.headers ?? {}, body: call.body ?? null });
   await res.body.arrayBuffer();
   if (res.statusCode >= 300) throw new Error(`${call.method} ${call.path}: ${res.statusCode}`);
   return performance.now() - t;

@@ -140,7 +140,7 @@ export function createApp(options: AppOptions): App {
     }
   });
 
-  // The texts of stored documents answered lately; one replaced or removed leaves with it.
+  // The text of each stored document answered; one replaced or removed leaves with it.
   const texts = new TextCache();
   store.watch("resource", (_key, _value, previous) => {
     if (previous !== undefined) texts.forget((previous as StoredResource).doc);

@@ -39,7 +39,7 @@ function registerFamily(server: FastifyInstance, ctx: EmulatorContext, families:
   const { findByKey, onCreate, onChange } = family.emulator;
 
   // A listed document is written as JSON at once: its text, kept for lists answered at once (a streamed list's are
-  // not: a whole account's documents would push every kept text out).
+  // not: a whole account's listing would keep every document's text at once).
   const listedJson = (request: FastifyRequest, resource: Readonly<StoredResource>, keep: boolean): string => {
     const doc = ctx.present(request, resource);
     return keep ? ctx.json(doc) : JSON.stringify(doc);
