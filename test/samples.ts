@@ -1,6 +1,7 @@
 // One valid wire (snake_case) body per family, for every layer's tests: the emulator's conformance, the
-// provider's lifecycle. The camelCase form a program writes is derived from it with the contract's mapping.
-import { families, fromWire, type Collection } from "pulumi-audience/sdk/contract";
+// provider's lifecycle. The camelCase form a program writes is derived from it with the contract's mapping. A plain
+// family (one the contract lets a name alone create) needs none written here: it is created by name and renamed.
+import { families, fromWire, validate, type Collection, type FamilyDef } from "pulumi-audience/sdk/contract";
 
 export type Json = Record<string, unknown>;
 
@@ -25,7 +26,7 @@ export interface Sample {
 
 const OTHER_CONNECTION = "11111111-1111-4111-8111-111111111111";
 
-export const samples: Partial<Record<Collection, Sample>> = {
+const written: Partial<Record<Collection, Sample>> = {
   cohorts: {
     body: async () => ({ name: "Big spenders", stream_name: "transactions", stream_conditions: [{ property: "amount", _gte: 100 }] }),
     change: () => ({ stream_conditions: [{ property: "amount", _gte: 250 }] }),
@@ -111,6 +112,20 @@ export const samples: Partial<Record<Collection, Sample>> = {
     change: () => ({ name: "Regional brand (west)" }),
   },
 };
+
+/** The sample of a family with none written above, when the contract lets a name alone create one. */
+function plainSample(family: FamilyDef): Sample | undefined {
+  const name = `Sample ${family.className}`;
+  if (!family.creatable || family.singleton || !validate(family.create, { name }).ok) return undefined;
+  return { body: async () => ({ name }), change: () => ({ name: `${name} renamed` }) };
+}
+
+/** Every family's sample: written above, or a plain family's by name. */
+export const samples: Partial<Record<Collection, Sample>> = Object.fromEntries((Object.entries(families) as [Collection, FamilyDef][])
+  .flatMap(([collection, family]) => {
+    const sample = written[collection] ?? plainSample(family);
+    return sample === undefined ? [] : [[collection, sample]];
+  }));
 
 /** A family's wire body (or part of one) in the camelCase a program writes. */
 export function camel(collection: Collection, wire: Json): Json {
