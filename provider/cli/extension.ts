@@ -10,7 +10,7 @@ import type { EngineExtension } from "../engine/extension.ts";
 import type { PluginLaunch } from "../engine/plugin-host.ts";
 import { InProcessProvider } from "../engine/in-process-provider.ts";
 import type { PropertyMap } from "../protocol/values.ts";
-import { CREATE_STARTED_KEY, STEP_TIMEOUT_KEY, type Controls } from "../runtime/lifecycle/controls.ts";
+import { CREATE_LOOK_ONLY_KEY, CREATE_STARTED_KEY, STEP_TIMEOUT_KEY, type Controls } from "../runtime/lifecycle/controls.ts";
 import { PACKAGE } from "../runtime/markers.ts";
 import { PROVIDER_KEY } from "../protocol/markers.ts";
 import { EARLIER_PROVIDER_MODULES, familyNamed, isPackageShim, SHIM_BODY } from "../runtime/resources/shim.ts";
@@ -112,7 +112,7 @@ export function audienceExtension({ faithful }: { faithful: boolean }): EngineEx
   if (faithful) return base;
   return {
     ...base,
-    decorateCreate: (type, inputs, startedAt) => (ours(type, inputs) ? { ...inputs, [CREATE_STARTED_KEY]: startedAt } : inputs),
+    decorateCreate: (type, inputs, startedAt, options) => (ours(type, inputs) ? { ...inputs, [CREATE_STARTED_KEY]: startedAt, ...(options?.lookOnly ? { [CREATE_LOOK_ONLY_KEY]: true } : {}) } : inputs),
     stepTimeout: (inputs, seconds) => (familyNamed(inputs) !== undefined ? { ...inputs, [STEP_TIMEOUT_KEY]: seconds } : inputs),
     inProcess: {
       serves: servedInProcess,

@@ -12,7 +12,7 @@ import type { Snapshot } from "./snapshot.ts";
 import type { PendingOperation, ResourceState } from "./state-file.ts";
 import { StepExecutor } from "./step-executor.ts";
 import { StepGenerator } from "./step-generator.ts";
-import { PlanError, type DeleteStep, type Step } from "./steps.ts";
+import { failureCode, PlanError, type DeleteStep, type Step } from "./steps.ts";
 import { makeUrn, STACK_TYPE, urnType } from "./urn.ts";
 import { containsUnknown, UNKNOWN, type PropertyMap } from "../protocol/values.ts";
 
@@ -288,6 +288,24 @@ export class Deployment implements MonitorHandler {
   /** After the program: resources it no longer declares go, dependents before what they depend on. */
   async deleteUndeclared(): Promise<void> {
     await this.#deleteAll(this.#generator.undeclared(this.#snapshot.resources, this.#registered));
+  }
+
+  /**
+   * Before a destroy or a refresh: each create an earlier run left pending is resolved as up resolves it, by looking
+   * for what it made (recorded, so a destroy deletes it) without creating anything. A look that fails fails the run,
+   * the create still pending, rather than leave a resource behind unnoticed.
+   */
+  async resolvePendingCreates(): Promise<void> {
+    if (this.#o.dryRun) return;
+    await Promise.all(this.#executor.pendingCreates().map(([id, op]) => this.#inSlot(async () => {
+      const { urn } = op.resource;
+      try {
+        const found = await this.#executor.resolvePendingCreate(id, op);
+        this.log("info", found ? `the interrupted create of ${urn} made ${found.id}: it is recorded in the state` : `the interrupted create of ${urn} made nothing: it is dropped`, urn);
+      } catch (e) {
+        this.progress.fail("create", urn, [], `the interrupted create of ${urn} could not be resolved: ${(e as Error).message}`, failureCode(e));
+      }
+    })));
   }
 
   /** Deletes every resource of the stack, dependents first; refused while any is protected. */

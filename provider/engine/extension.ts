@@ -36,8 +36,10 @@ export interface EngineExtension {
   /**
    * The inputs of a create that an earlier run began at `startedAt` (ms since the epoch) and left with its outcome
    * unknown, so the provider can look for what that attempt made: the inputs as they are for another package.
+   * `lookOnly`: the provider only looks (for a destroy or a refresh), answering the resource found or failing with
+   * NOTHING_MADE_CODE; without this member such creates stay pending.
    */
-  decorateCreate?(type: string, inputs: PropertyMap, startedAt: number): PropertyMap;
+  decorateCreate?(type: string, inputs: PropertyMap, startedAt: number, options?: { lookOnly?: boolean }): PropertyMap;
   /** The inputs of a create or update carrying the step's timeout, for the dynamic-provider host, which passes none. */
   stepTimeout?(inputs: PropertyMap, seconds: number): PropertyMap;
   inProcess?: InProcessDynamic;

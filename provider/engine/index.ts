@@ -304,8 +304,10 @@ async function deploy(options: RunOptions, { project, stack, parallel, passphras
       if (code === 0 && !deployment.progress.failed) await deployment.deleteUndeclared();
       if (!dryRun) deployment.reportUnresolved();
     } else if (options.operation === "refresh") {
+      await deployment.resolvePendingCreates();
       await deployment.refresh();
     } else {
+      await deployment.resolvePendingCreates();
       await deployment.destroy();
     }
     if (options.signal?.aborted) throw new Error("the run was stopped (interrupted): steps in flight finished; run it again to finish");

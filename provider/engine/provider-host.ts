@@ -8,7 +8,7 @@ import { grpc, providerProto, resolvePulumiModule, statusProto, structProto } fr
 import { heldStruct, heldStructService } from "../protocol/held-struct.ts";
 import { tetherArgs } from "./tether.ts";
 import type { EngineExtension } from "./extension.ts";
-import { FAILURE_CODE_KEY, OUTCOME_UNKNOWN_CODE } from "../protocol/markers.ts";
+import { FAILURE_CODE_KEY, NOTHING_MADE_CODE, OUTCOME_UNKNOWN_CODE } from "../protocol/markers.ts";
 import { revealedMap, type PropertyMap } from "../protocol/values.ts";
 import { launchPlugin, stopPlugin, type LaunchedPlugin, type LaunchOptions } from "../protocol/launch.ts";
 
@@ -66,6 +66,11 @@ export class ResourceInitFailedError extends ProviderError {
     this.outputs = outputs;
     this.reasons = reasons;
   }
+}
+
+/** Whether a look for what an interrupted create made found nothing (see EngineExtension.decorateCreate). */
+export function nothingMade(e: unknown): boolean {
+  return e instanceof ProviderError && e.code === NOTHING_MADE_CODE;
 }
 
 /** Whether a failed write may have taken effect: the provider said so, or its host died during the call. */

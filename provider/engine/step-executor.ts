@@ -3,7 +3,7 @@
 // call), so a run that dies midway leaves word of what may exist untracked.
 import { isDeepStrictEqual } from "node:util";
 import type { EngineExtension } from "./extension.ts";
-import { outcomeUnknown, ResourceInitFailedError, type ProviderHost } from "./provider-host.ts";
+import { nothingMade, outcomeUnknown, ResourceInitFailedError, type ProviderHost } from "./provider-host.ts";
 import { isDefaultProvider, isProviderType } from "./providers.ts";
 import { recordedOutputs, type Snapshot } from "./snapshot.ts";
 import type { PendingOperation, ResourceState } from "./state-file.ts";
@@ -92,6 +92,36 @@ export class StepExecutor {
   async settleRead(urn: string): Promise<void> {
     const earlier = this.#earlier(urn);
     if (earlier !== undefined) await this.#snapshot.end(earlier);
+  }
+
+  /**
+   * Resolves a create an earlier run left pending with its outcome unknown, without creating anything (a destroy's or a
+   * refresh's, which declare nothing to create): the provider looks for what it made, which is recorded in the state
+   * (then deleted like any other by a destroy); one that made nothing is dropped. Answers the resource recorded, if any.
+   * A look that fails keeps it pending, with why, and throws.
+   */
+  async resolvePendingCreate(opId: string, op: PendingOperation): Promise<ResourceState | undefined> {
+    const { urn, type, inputs } = op.resource;
+    if (!this.#decorateCreate || op.startedAt === undefined) return undefined;
+    const host = await this.#provider(type, undefined);
+    try {
+      const { id, outputs } = await host.create(urn, this.#decorateCreate(type, inputs, op.startedAt, { lookOnly: true }), {});
+      const found: ResourceState = { urn, custom: true, type, id, inputs, outputs: recordedOutputs({ inputs }, outputs), dependencies: [] };
+      await this.#snapshot.upsert(found, { ends: opId });
+      return found;
+    } catch (e) {
+      if (nothingMade(e)) {
+        await this.#snapshot.end(opId);
+        return undefined;
+      }
+      await this.#snapshot.keepPending(opId, (e as Error).message);
+      throw e;
+    }
+  }
+
+  /** Creates an earlier run left pending that a look can resolve, each with the id `end` takes. */
+  pendingCreates(): [string, PendingOperation][] {
+    return this.#asCli ? [] : this.#snapshot.pendingById().filter(([, op]) => resolvable(op) && !this.#ownOps.has(op));
   }
 
   /** Creates left pending by an earlier run that this run did not create again. */

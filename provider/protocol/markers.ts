@@ -15,3 +15,5 @@ export const PROVIDER_KEY = "__provider";
 export const FAILURE_CODE_KEY = "failure-code";
 /** The code of a failed write that may have taken effect: the engine keeps it pending for the next run to resolve. */
 export const OUTCOME_UNKNOWN_CODE = "OUTCOME_UNKNOWN";
+/** The code of a look for what an interrupted create made that found nothing: it made nothing. */
+export const NOTHING_MADE_CODE = "NOTHING_MADE";

@@ -104,6 +104,16 @@ async function findCreated(service: Service, family: FamilyDef, desired: Props, 
 }
 
 /**
+ * What a create begun at `startedAt` (by a run that was interrupted) made, sending nothing: the resource, or undefined
+ * when it made nothing. A failed look leaves its outcome unknown (thrown as such).
+ */
+export async function lookForCreated(service: Service, family: FamilyDef, desired: Props, report: (message: string) => void, startedAt: number): Promise<Props | undefined> {
+  const found = await findCreated(service, family, desired, startedAt, "the run that sent it was interrupted");
+  if (found) report(found.diagnostic);
+  return found?.response;
+}
+
+/**
  * POSTs the resource; after a failure whose outcome is unknown, looks for what it made before sending it again.
  * `startedAt`: an earlier attempt (from an interrupted run) began then, so look before the first POST.
  */

@@ -11,6 +11,12 @@ export { CREDENTIAL_SOURCES_KEY, KIND_KEY } from "../markers.ts";
 export const CREATE_STARTED_KEY = "__createStartedAt";
 
 /**
+ * Set with CREATE_STARTED_KEY by an engine that only wants to know what that attempt made (a destroy or a refresh):
+ * the create looks and sends nothing; finding nothing fails with FAILURE_CODES.nothingMade. Never recorded, never sent.
+ */
+export const CREATE_LOOK_ONLY_KEY = "__createLookOnly";
+
+/**
  * Set by an engine whose provider host cannot pass a step's timeout (the dynamic provider host): the resource's
  * customTimeouts for this step, in seconds. Never recorded, never sent.
  */

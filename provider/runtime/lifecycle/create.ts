@@ -2,9 +2,10 @@
 // (`adoptId`) and brought to the declared inputs; then the optional wait for its build.
 import type * as pulumi from "@pulumi/pulumi";
 import { mergePatch } from "pulumi-audience/sdk/contract";
-import { createOnce } from "./ambiguous.ts";
+import { createOnce, lookForCreated } from "./ambiguous.ts";
 import { finish } from "./build.ts";
-import { CREATE_STARTED_KEY } from "./controls.ts";
+import { CREATE_LOOK_ONLY_KEY, CREATE_STARTED_KEY } from "./controls.ts";
+import { FAILURE_CODES, withCode } from "./failure.ts";
 import type { Environment, StepLimits } from "./environment.ts";
 import { outputsOf } from "./outputs.ts";
 import { split } from "./parts.ts";
@@ -17,6 +18,15 @@ export async function create(env: Environment, inputs: Props, limits: StepLimits
   const desired = wireOf(providerFamily.family.create, members);
   let response: Props;
   let id: string;
+  const startedAt = typeof inputs[CREATE_STARTED_KEY] === "number" ? inputs[CREATE_STARTED_KEY] : undefined;
+  if (inputs[CREATE_LOOK_ONLY_KEY] === true) {
+    // Only what an interrupted create made, for a destroy or a refresh: an adoption took over what existed before.
+    const found = startedAt === undefined || providerFamily.create || controls.adoptId !== undefined
+      ? undefined
+      : await lookForCreated(service, providerFamily.family, desired, (message) => env.report?.(message), startedAt);
+    if (found === undefined) throw withCode(new Error("the interrupted create made nothing"), FAILURE_CODES.nothingMade);
+    return { id: String(found.id), outs: outputsOf(parts, found, members) };
+  }
   if (providerFamily.create) {
     ({ id, response } = await providerFamily.create(service, parts.extras));
   } else if (controls.adoptId !== undefined) {
@@ -27,7 +37,6 @@ export async function create(env: Environment, inputs: Props, limits: StepLimits
     response = patch === undefined ? existing : await service.update(providerFamily.family, controls.adoptId, patch as Props);
     id = String(response.id);
   } else {
-    const startedAt = typeof inputs[CREATE_STARTED_KEY] === "number" ? inputs[CREATE_STARTED_KEY] : undefined;
     response = await createOnce(service, providerFamily.family, desired, (message) => env.report?.(message), startedAt);
     id = String(response.id);
   }

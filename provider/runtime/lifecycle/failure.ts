@@ -3,7 +3,7 @@
 // lifecycle's own, so a caller can tell a refused key from a failed build without reading the message.
 import { AudienceApiError, ConnectionError } from "pulumi-audience/sdk/client";
 import { codeForStatus } from "pulumi-audience/sdk/contract";
-import { OUTCOME_UNKNOWN_CODE } from "../../protocol/markers.ts";
+import { NOTHING_MADE_CODE, OUTCOME_UNKNOWN_CODE } from "../../protocol/markers.ts";
 
 /** The lifecycle's own failure codes. */
 export const FAILURE_CODES = {
@@ -15,6 +15,8 @@ export const FAILURE_CODES = {
   cancelled: "CANCELLED",
   /** A write that may have taken effect though it failed. */
   outcomeUnknown: OUTCOME_UNKNOWN_CODE,
+  /** A look for what an interrupted create made found nothing. */
+  nothingMade: NOTHING_MADE_CODE,
   /** The service could not be reached. */
   unreachable: "UNREACHABLE",
   /** The provider's configuration (a key, a URL) is missing or malformed. */
