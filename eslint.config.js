@@ -4,16 +4,29 @@ import tseslint from "typescript-eslint";
 // Layers point one way. At the bottom the sdk and the protocol kit (Pulumi's wire: values, stubs, plugin launch, markers),
 // which imports nothing of ours; the provider runtime on them; the plugin and the native resources on the runtime; the
 // engine on the protocol kit and the sdk only (a package reaches it through its extension); the CLI on all of them. The
-// emulator depends on the sdk only; nothing imports test/. Patterns match the import as written, so relative paths (`../engine/x.ts`) and the package's
-// self-references (`pulumi-audience/emulator`) are both caught. Test files are exempt.
+// emulator depends on the sdk only; nothing imports test/. Inside a room, floors point one way too: the contract's modules
+// import one another, never the index that re-exports them; the emulator's core is handed its families and its
+// state knows none, on a ground floor (emulator/model.ts) that imports nothing of the emulator. Patterns match the
+// import as written, so relative paths (`../engine/x.ts`) and the package's self-references (`pulumi-audience/emulator`)
+// are both caught. Test files are exempt.
 const segment = (names) => `(^|/)(${names.join("|")})(/|$)`;
-const layers = (message, ...regexes) => ({
-  "no-restricted-imports": ["error", { patterns: regexes.map((regex) => ({ regex, message })) }],
+/** The rule of a config: each group a message and the patterns it refuses (a later config replaces it whole). */
+const restrict = (...groups) => ({
+  "no-restricted-imports": ["error", { patterns: groups.flatMap(([message, ...regexes]) => regexes.map((regex) => ({ regex, message }))) }],
 });
+const layers = (message, ...regexes) => restrict([message, ...regexes]);
 const TEST_FILES = ["test/**"];
 const GENERIC_ENGINE = "the engine is generic: it reads the protocol kit (provider/protocol) and the sdk; a package's runtime, plugin, markers and ways reach it through the extension the CLI hands it (provider/engine/extension.ts)";
 /** `pulumi-audience` alone is the package's resources (provider/runtime/generated/dynamic-face.ts). */
 const PACKAGE_ROOT = "^pulumi-audience$";
+const moduleFile = (names) => `(^|/)(${names.join("|")})\\.ts$`;
+const SDK_BOTTOM = ["sdk/ is the bottom layer: it imports no provider, emulator or test code", segment(["provider", "emulator", "test"]), PACKAGE_ROOT];
+const CONTRACT_INDEX = ["inside the contract, import the module that holds a thing (a family's registry is registry.ts), never the index that re-exports them all", "^\\./index\\.ts$"];
+const EMULATOR_SDK_ONLY = ["the emulator depends on the sdk only: no provider code, no tests", segment(["provider", "test"]), PACKAGE_ROOT];
+const EMULATOR_HANDED = ["the emulator's core is handed its families (emulator/index.ts lists them): it never imports a family module", segment(["families"])];
+const STATE_KNOWS_NO_FAMILY = ["the emulator's state knows no family: it reads a collection through KeptFamilies (model.ts), never the family modules, their registry, the context or what serves requests",
+  segment(["families", "routes", "outputs", "world"]), moduleFile(["family", "registry", "context", "app", "builds", "rules", "webhooks", "ingest", "openapi", "openapi-document", "nouns"])];
+const EMULATOR_GROUND = ["emulator/model.ts is the emulator's ground floor: every module builds on it, so it imports nothing of the emulator", "^\\.{1,2}/"];
 
 export default tseslint.config(
   { ignores: ["dist/", "node_modules/", "**/.audience/", "coverage/"] },
@@ -33,7 +46,11 @@ export default tseslint.config(
   },
   {
     files: ["sdk/**"],
-    rules: layers("sdk/ is the bottom layer: it imports no provider, emulator or test code", segment(["provider", "emulator", "test"]), PACKAGE_ROOT),
+    rules: restrict(SDK_BOTTOM),
+  },
+  {
+    files: ["sdk/contract/**"],
+    rules: restrict(SDK_BOTTOM, CONTRACT_INDEX),
   },
   {
     files: ["provider/runtime/**"],
@@ -76,7 +93,20 @@ export default tseslint.config(
   },
   {
     files: ["emulator/**"],
-    rules: layers("the emulator depends on the sdk only: no provider code, no tests", segment(["provider", "test"]), PACKAGE_ROOT),
+    rules: restrict(EMULATOR_SDK_ONLY),
+  },
+  {
+    files: ["emulator/**"],
+    ignores: ["emulator/families/**", "emulator/index.ts"],
+    rules: restrict(EMULATOR_SDK_ONLY, EMULATOR_HANDED),
+  },
+  {
+    files: ["emulator/state.ts", "emulator/state/**", "emulator/store.ts", "emulator/resource-index.ts", "emulator/masking.ts", "emulator/clock.ts"],
+    rules: restrict(EMULATOR_SDK_ONLY, EMULATOR_HANDED, STATE_KNOWS_NO_FAMILY),
+  },
+  {
+    files: ["emulator/model.ts"],
+    rules: restrict(EMULATOR_SDK_ONLY, EMULATOR_GROUND),
   },
   // Start-up files that any Node must load, before this package's own requirements are checked.
   { files: ["**/*.cjs"], rules: { "@typescript-eslint/no-require-imports": "off" } },

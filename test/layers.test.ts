@@ -1,5 +1,6 @@
-// The layer rule of eslint.config.js: each layer's files may import only the layers below it, whether the import
-// is written as a relative path or as the package's own name. Checked on small files linted in place.
+// The layer rule of eslint.config.js: each layer's files may import only the layers below it (and, inside the contract
+// and the emulator, each floor only the floors below it), whether the import is written as a relative path or as the
+// package's own name. Checked on small files linted in place.
 import { ESLint } from "eslint";
 import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -66,6 +67,14 @@ describe("layer rule", () => {
     ["provider/native/probe.ts", "../plugin/tokens.ts"],
     ["provider/cli/probe.ts", "pulumi-audience/emulator"],
     ["emulator/probe.ts", "pulumi-audience/sdk/contract"],
+    ["emulator/index.ts", "./families/index.ts"],
+    ["emulator/families/probe.ts", "../state.ts"],
+    ["emulator/routes/probe.ts", "../registry.ts"],
+    ["emulator/state/probe.ts", "../model.ts"],
+    ["emulator/state.ts", "./state/resources.ts"],
+    ["emulator/model.ts", "pulumi-audience/sdk/contract"],
+    ["sdk/contract/probe.ts", "./registry.ts"],
+    ["provider/runtime/resources/probe.ts", "../generated/registrations.ts"],
     ["sdk/client/probe.ts", "../contract/index.ts"],
     ["test/provider/probe.test.ts", "./harness.ts"],
     ["test/probe.test.ts", "../provider/engine/deployment.ts"],
