@@ -2,12 +2,13 @@
 // from a test, run the built `dist/`. In a working copy whose sources changed since the last build, they would test
 // the old code: build first when any source is newer.
 import { execFileSync } from "node:child_process";
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const BUILT = ["sdk", "provider", "emulator"];
+/** The source folders tsc compiles into dist/: read from the build's own config, so a folder added there is watched. */
+export const BUILT = (JSON.parse(readFileSync(join(ROOT, "tsconfig.build.json"), "utf8")) as { include: string[] }).include;
 
 /** The newest modification time of the files under `dir` whose names end with `suffix`. */
 function newest(dir: string, suffix: string): number {

@@ -48,7 +48,9 @@ export const accountQuota: StackValidationPolicy = {
       for (const [className, names] of byClass) {
         const quota = accounts[account]?.[className] ?? quotas[className];
         if (quota === undefined || names.length <= quota) continue;
-        reportViolation(`Account ${JSON.stringify(account)}: the stack would hold ${names.length} ${className} resources (${names.join(", ")}), over the account's quota of ${quota}.`);
+        // Sorted: the order the engine hands resources over varies between runs.
+        const listed = [...names].sort((a, b) => a.localeCompare(b)).join(", ");
+        reportViolation(`Account ${JSON.stringify(account)}: the stack would hold ${names.length} ${className} resources (${listed}), over the account's quota of ${quota}.`);
       }
     }
   },

@@ -138,7 +138,7 @@ describe.each([["dynamic", dynamicType], ["native", nativeType]] as const)("the 
 
   describe("account quota (stack)", () => {
     it("counts what the stack holds and creates per account and class, against config", async () => {
-      const targets = ["a", "b", "c"].map((n) => ({ ...target(type, { mode: "hashed" }, { type: "hosted_csv" }), name: n, props: { name: `t-${n}`, representation: { mode: "hashed" }, options: { type: "hosted_csv" } } }));
+      const targets = ["c", "a", "b"].map((n) => ({ ...target(type, { mode: "hashed" }, { type: "hosted_csv" }), name: n, props: { name: `t-${n}`, representation: { mode: "hashed" }, options: { type: "hosted_csv" } } }));
       const other = { ...targets[0]!, name: "d", props: { ...targets[0]!.props, name: "t-d", account: "brand" } };
       const later = { ...targets[0]!, name: "e", props: { ...targets[0]!.props, name: "t-e", account: UNKNOWN } };
       const stack = [...targets, other, later, { type: "pulumi:providers:audience", name: "default", props: {} }];
