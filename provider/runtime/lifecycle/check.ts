@@ -3,6 +3,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { camelKey, fromWire, id as serviceId, validate } from "pulumi-audience/sdk/contract";
 import type { ProviderFamily } from "../families/index.ts";
+import { adoptionGone } from "./adoption.ts";
 import { closestMember } from "./closest.ts";
 import { controlsSchema, CONTROL_KEYS, KIND_KEY } from "./controls.ts";
 import type { Environment } from "./environment.ts";
@@ -78,6 +79,14 @@ export async function check(env: Environment, olds: Props, news: Props): Promise
   const needs = await featureFailures(env, providerFamily.family, controls.account, wire, olds, unknowns);
   failures.push(...needs);
   if (!result.ok || unknowns.length > 0 || needs.length > 0) return { inputs: news, failures };
+  // A resource not yet in the state that adopts one the account no longer has: the plan says what the up does.
+  const adopting = typeof adoptId === "string" && adoptId !== UNKNOWN && controls.account !== UNKNOWN;
+  if (failures.length === 0 && adopting && olds[KIND_KEY] === undefined && !providerFamily.family.singleton && !providerFamily.create) {
+    // A look-up that fails decides nothing here: the create reports it.
+    const gone = await env.service(controls.account).find(providerFamily.family, adoptId).then((found) => found === undefined, () => false);
+    if (gone && !providerFamily.family.creatable) failures.push({ property: "adoptId", reason: adoptionGone(providerFamily.family, adoptId) });
+    else if (gone) env.report?.(adoptionGone(providerFamily.family, adoptId));
+  }
   // Record the inputs with the service's defaults applied, the form refresh reads back: no spurious drift.
   const complete = fromWire(providerFamily.family.create, withoutNulls(result.value)) as Props;
   const inputs = Object.fromEntries(Object.entries(news).filter(([key]) => !(key in members)));

@@ -1,7 +1,9 @@
 // Create: a new resource made once (an interrupted attempt's result looked for first), or an existing one adopted
-// (`adoptId`) and brought to the declared inputs; then the optional wait for its build.
+// (`adoptId`) and brought to the declared inputs, or made anew when the adopted one is gone; then the optional wait
+// for its build.
 import type * as pulumi from "@pulumi/pulumi";
 import { mergePatch } from "pulumi-audience/sdk/contract";
+import { adoptionGone } from "./adoption.ts";
 import { createOnce, lookForCreated } from "./ambiguous.ts";
 import { finish } from "./build.ts";
 import { CREATE_LOOK_ONLY_KEY, CREATE_STARTED_KEY } from "./controls.ts";
@@ -27,16 +29,21 @@ export async function create(env: Environment, inputs: Props, limits: StepLimits
     if (found === undefined) throw withCode(new Error("the interrupted create made nothing"), FAILURE_CODES.nothingMade);
     return { id: String(found.id), outs: outputsOf(parts, found, members) };
   }
+  let existing: Props | undefined;
   if (providerFamily.create) {
     ({ id, response } = await providerFamily.create(service, parts.extras));
-  } else if (controls.adoptId !== undefined) {
-    const existing = await service.get(providerFamily.family, controls.adoptId);
+  } else if (controls.adoptId !== undefined && (existing = await service.find(providerFamily.family, controls.adoptId)) !== undefined) {
     // Declared inputs win: members the program leaves out are cleared, as an update would. A credential the
     // service answers as `<secret>` cannot be compared: the declared one is taken as the one it holds.
     const patch = mergePatch(canonical(providerFamily.family.create, keepSecrets(existing, desired)), canonical(providerFamily.family.create, desired));
     response = patch === undefined ? existing : await service.update(providerFamily.family, controls.adoptId, patch as Props);
     id = String(response.id);
   } else {
+    if (controls.adoptId !== undefined) {
+      const gone = adoptionGone(providerFamily.family, controls.adoptId);
+      if (!providerFamily.family.creatable) throw new Error(gone);
+      env.report?.(gone);
+    }
     response = await createOnce(service, providerFamily.family, desired, (message) => env.report?.(message), startedAt);
     id = String(response.id);
   }

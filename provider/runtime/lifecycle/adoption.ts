@@ -1,0 +1,12 @@
+// A resource whose `adoptId` names nothing in the account any more (deleted by hand after it was adopted, or never
+// there): the plan warns and the create makes a new one, for a family the service lets us create.
+import type { FamilyDef } from "pulumi-audience/sdk/contract";
+
+/** What happens, in the words of the program's `adoptId`. */
+export function adoptionGone(family: FamilyDef, adoptId: string): string {
+  const gone = `adoptId ${adoptId} names no ${family.className} in the account (deleted outside the program?)`;
+  return family.creatable
+    ? `${gone}: a new ${family.className} is created in its place; remove adoptId from the program to stop this warning`
+    : `${gone}, and a ${family.className} cannot be created through the API: give the adoptId of an existing one`;
+}
+
