@@ -152,16 +152,21 @@ export function where(path: readonly PropertyKey[]): string {
 export interface Integrity {
   /** The `seq` of the last journal record the file holds; the journal goes on from the next. */
   journal: number;
-  /** sha256 of the `deployment` member's text. */
+  /** sha256 of `journal` and the `deployment` member's text. */
   sha256: string;
 }
 
 const DEPLOYMENT_KEY = '"deployment":';
 
+/** The checksum of a state file: of the deployment's text and the journal record it holds up to. */
+function digest(folded: number, deployment: string): string {
+  return createHash("sha256").update(`${folded}:`).update(deployment).digest("hex");
+}
+
 /** The state file's text: the integrity member first, then the deployment it checks, as written. */
 export function stateFileText(deployment: StateFile["deployment"], folded: number): string {
   const text = JSON.stringify(deployment);
-  const integrity: Integrity = { journal: folded, sha256: createHash("sha256").update(text).digest("hex") };
+  const integrity: Integrity = { journal: folded, sha256: digest(folded, text) };
   return `{"version":3,"integrity":${JSON.stringify(integrity)},${DEPLOYMENT_KEY}${text}}\n`;
 }
 
@@ -175,7 +180,7 @@ export function checkIntegrity(text: string, doc: unknown, source: string): Inte
   const found = z.strictObject({ journal: z.number().int().nonnegative(), sha256: z.string() }).safeParse(integrity);
   const start = text.indexOf(DEPLOYMENT_KEY);
   const end = text.lastIndexOf("}");
-  const actual = found.success && start >= 0 && end > start ? createHash("sha256").update(text.slice(start + DEPLOYMENT_KEY.length, end)).digest("hex") : undefined;
+  const actual = found.success && start >= 0 && end > start ? digest(found.data.journal, text.slice(start + DEPLOYMENT_KEY.length, end)) : undefined;
   if (!found.success || actual !== found.data.sha256) {
     throw new StateError(`${source}: the state does not match the checksum written with it: it was edited or damaged since. `
       + "To change a state, export it (`audience stack export`), edit the export and import it (`audience stack import`)");
