@@ -1,8 +1,9 @@
 // The states `audience drift` compares with the service, resources of both faces (dynamic and native): the local
 // engine's state files and `pulumi stack export` documents (same layout), their secrets opened with the passphrase
 // or revealed by `--show-secrets`.
+import { existsSync } from "node:fs";
 import { glob, readFile } from "node:fs/promises";
-import { basename, dirname, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { z } from "zod";
 import { readBackOutputKeys } from "pulumi-audience/provider";
 import { isObject } from "pulumi-audience/sdk/contract";
@@ -185,10 +186,15 @@ function declaredAt(position: unknown, programDir: string): StateResource["decla
   return { file, line: Number(m[3]), column: Number(m[4] ?? 1) };
 }
 
-/** The program's directory: the engine keeps its state in `<program>/.audience/state/<stack>.json`. */
+/**
+ * The program's directory: the nearest folder at or above the state's that holds a `Pulumi.yaml` (the engine keeps
+ * its state in `<program>/.audience/state/<stack>.json`, a `--state-dir` may be anywhere inside), else the state's.
+ */
 function programDirOf(file: string): string {
-  const dir = dirname(file);
-  return basename(dir) === "state" && basename(dirname(dir)) === ".audience" ? dirname(dirname(dir)) : dir;
+  for (let dir = dirname(file); ; dir = dirname(dir)) {
+    if (existsSync(join(dir, "Pulumi.yaml")) || existsSync(join(dir, "Pulumi.yml"))) return dir;
+    if (dirname(dir) === dir) return dirname(file);
+  }
 }
 
 /** The outputs a resource keeps beside its inputs: those `readsBack` reads. */

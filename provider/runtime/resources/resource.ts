@@ -6,7 +6,10 @@ import { PROVIDER_KEY } from "../../protocol/markers.ts";
 import { CREDENTIAL_SOURCES_KEY, dynamicType, type CredentialSource } from "../markers.ts";
 import { registrations } from "../generated/registrations.ts";
 import { providerModule } from "./shim.ts";
+import { readTopLevelFrames } from "./source-position.ts";
 import type { Args, Outputs, ResourceControls } from "./types.ts";
+
+readTopLevelFrames();
 
 export type AudienceResource<C extends Collection> = pulumi.dynamic.Resource & Outputs<C>;
 
