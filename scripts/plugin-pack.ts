@@ -97,7 +97,7 @@ export function packPlugin(options: PackOptions): Packed {
   // of the current sources only: a build leaves those of removed sources behind, and its incremental record.
   execFileSync(process.execPath, [join(ROOT, "scripts", "build.ts")], { stdio: "inherit" });
   for (const output of buildOutputs()) cpSync(join(ROOT, "dist", output), join(folder, "dist", output));
-  for (const file of ["PulumiPlugin.yaml", "README.md", "bin"]) cpSync(join(ROOT, file), join(folder, file), { recursive: true, dereference: true });
+  for (const file of ["PulumiPlugin.yaml", "pulumi-resource-audience", "README.md", "bin"]) cpSync(join(ROOT, file), join(folder, file), { recursive: true, dereference: true });
   writeJson(join(folder, "package.json"), pluginManifest(manifest, options.server));
   writeJson(join(folder, "package-lock.json"), lock);
   // The CLI runs `npm install` in the installed folder: nothing to report to anyone.

@@ -2,7 +2,7 @@
 // PULUMI_HOME and a file backend in a temporary folder, a passphrase, no update checks, no plugin downloads, no
 // prompts. Programs are installed from `npm pack` (test/engine/installed.ts), as a user installs this package.
 import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
 import { afterAll } from "vitest";
@@ -106,6 +106,14 @@ afterAll(() => {
   for (const dir of temporary.splice(0)) rmSync(dir, { recursive: true, force: true });
   removeInstalledPrograms();
 });
+
+/** A program's source folder holding `files` (name to text), removed after the test file. */
+export function programFolder(files: Record<string, string>): string {
+  const dir = mkdtempSync(join(tmpdir(), "pulumi-program-"));
+  temporary.push(dir);
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+  return dir;
+}
 
 /** A stack of `program` in an isolated PULUMI_HOME and file backend, created and selected. */
 export async function pulumiStack(options: PulumiStackOptions): Promise<PulumiStack> {

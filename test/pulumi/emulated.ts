@@ -1,0 +1,35 @@
+// One emulator for a test file's runs of `pulumi` (started in beforeAll), with fresh accounts and the writes it
+// received.
+import { afterAll, beforeAll, expect } from "vitest";
+import { startEmulator, type EmulatorOptions, type RunningEmulator } from "pulumi-audience/emulator";
+import { emulatorControl } from "../engine/emulator-control.ts";
+
+/** The writes among logged requests, as `METHOD /path`, in the order received. */
+export const writes = (list: { method: string; path: string }[]) => list.filter((r) => r.method !== "GET").map((r) => `${r.method} ${r.path}`);
+
+export function emulatedService(options: EmulatorOptions = { port: 0 }) {
+  let emulator: RunningEmulator | undefined;
+  beforeAll(async () => {
+    emulator = await startEmulator(options);
+  });
+  afterAll(() => emulator?.close());
+  const running = () => {
+    if (!emulator) throw new Error("the emulator is not started yet");
+    return emulator;
+  };
+  const { takeRequests } = emulatorControl(running);
+  return {
+    /** The service's base URL, as AUDIENCE_BASE_URL takes it. */
+    baseUrl: () => `${running().url}/v1`,
+    /** A new account; its API key. */
+    async createAccount(name: string): Promise<string> {
+      const res = await fetch(`${running().url}/_emulator/accounts`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ name, forecasts: true }) });
+      expect(res.status).toBe(201);
+      return ((await res.json()) as { api_key: string }).api_key;
+    },
+    /** A GET of the service as the account of `apiKey`. */
+    get: (apiKey: string, path: string) => fetch(`${running().url}/v1/${path}`, { headers: { authorization: `Bearer ${apiKey}` } }),
+    /** The writes the service received since the last call. */
+    takeWrites: async () => writes(await takeRequests()),
+  };
+}
