@@ -2,6 +2,7 @@
 // generator plan each and the step executor carry it out (a preview only reports the plan), then deletes what the
 // program no longer declares.
 import { randomUUID } from "node:crypto";
+import { isDeepStrictEqual } from "node:util";
 import { Progress, type EngineEvent } from "./events.ts";
 import type { MonitorHandler, ReadRequest, Registered, Registration, Severity } from "./monitor.ts";
 import type { EngineExtension } from "./extension.ts";
@@ -28,6 +29,8 @@ export interface DeploymentOptions {
   provider: (type: string, ref: string | undefined) => Promise<ResourceCalls>;
   /** What checks the config of provider resources of a type (`pulumi:providers:<package>`), if anything does. */
   configChecker?: (providerType: string) => Promise<ConfigChecker> | undefined;
+  /** The inputs a default provider of a provider type records: its package's stack config, as Pulumi records it. */
+  defaultProviderInputs?: (providerType: string) => PropertyMap;
   /** Checks the config of the default provider of a provider type, if anything checks it. */
   checkDefaultProvider?: (providerType: string, urn: string) => Promise<CheckResult | undefined>;
   /** Calls a provider's function (`<package>:index:getCohort`) through a provider reference. */
@@ -215,7 +218,13 @@ export class Deployment implements MonitorHandler {
       ref = (async () => {
         const urn = makeUrn(this.#o.stack, this.#o.project, providerType, name, "");
         const existing = this.#snapshot.find(urn) ?? (await this.#renameLegacyProvider(urn, providerType));
-        const record: ResourceState = existing ?? { urn, custom: true, type: providerType, id: randomUUID(), inputs: {}, outputs: {}, dependencies: [] };
+        // As the CLI records it, which configures it from these alone where no program runs (`pulumi refresh`).
+        const inputs: PropertyMap = {
+          ...this.#o.defaultProviderInputs?.(providerType),
+          ...(asked?.version ? { version: asked.version } : {}),
+          ...(asked?.pluginDownloadURL ? { pluginDownloadURL: asked.pluginDownloadURL } : {}),
+        };
+        const record: ResourceState = { ...(existing ?? { urn, custom: true, type: providerType, id: randomUUID(), dependencies: [] }), inputs, outputs: inputs };
         this.#registered.add(urn);
         // Its config is the stack's: checked as an explicit provider's is. A failure is reported on the provider,
         // and the resources it would serve are skipped.
@@ -223,7 +232,9 @@ export class Deployment implements MonitorHandler {
         if (checked?.failures.length) {
           const message = `${providerType} "${name}": ${checked.failures.map((f) => f.reason).join("; ")}`;
           this.progress.fail(existing ? "update" : "create", urn, checked.failures.map((f) => f.property), message);
-        } else if (!existing && !this.#o.dryRun) await this.#executor.record(record);
+        } else if (!this.#o.dryRun && !(existing && isDeepStrictEqual(existing.inputs, inputs) && isDeepStrictEqual(existing.outputs, inputs))) {
+          await this.#executor.record(record);
+        }
         return `${urn}::${record.id}`;
       })();
       this.#providerRefs.set(`${providerType}::${name}`, ref);

@@ -7,12 +7,12 @@ import { Deployment, type Operation } from "./deployment.ts";
 import type { EngineEvent, StepEvent } from "./events.ts";
 import { childNodeOptions, nodeRuntime, type LanguageRuntime } from "./language.ts";
 import { startMonitor, whenReady, type MonitorServer } from "./monitor.ts";
-import { checkStackName, loadProject, loadStackConfig, ProjectError, programConfigEnv, providerConfig, setConfigArg, type Project, type StackConfig } from "./project.ts";
+import { checkStackName, loadProject, loadStackConfig, packageConfig, ProjectError, programConfigEnv, providerConfig, setConfigArg, type Project, type StackConfig } from "./project.ts";
 import { PluginHost } from "./plugin-host.ts";
 import type { EngineExtension, InProcessDynamic } from "./extension.ts";
 import { DynamicProviders } from "./in-process-provider.ts";
 import { DynamicProviderHost, type ResourceCalls } from "./provider-host.ts";
-import { providerTypeOf, ProviderHosts } from "./providers.ts";
+import { providerPackage, providerTypeOf, ProviderHosts } from "./providers.ts";
 import { lockStack, type StackLock } from "./lock.ts";
 import { Snapshot } from "./snapshot.ts";
 import { DEFAULT_STACK, resolvePassphrase, stackStatePath } from "./stack-files.ts";
@@ -237,10 +237,11 @@ async function deploy(options: RunOptions, { project, stack, parallel, passphras
   const call = (token: string, args: PropertyMap, ref: string | undefined) => hosts.invoke(token, args, ref);
   const configChecker = (providerType: string) => hosts.configChecker(providerType);
   const checkDefaultProvider = (providerType: string, urn: string) => hosts.checkDefault(providerType, urn);
+  const defaultProviderInputs = (providerType: string) => packageConfig(config, providerPackage(providerType), providerType === DYNAMIC_PROVIDER_TYPE);
   let deployment!: Deployment;
   const ready = loading.then(async (snapshot) => {
     deployment = new Deployment({
-      project: project.name, stack, snapshot, dryRun, parallel, emit, provider, configChecker, checkDefaultProvider, call, stackOutputs, extension,
+      project: project.name, stack, snapshot, dryRun, parallel, emit, provider, configChecker, checkDefaultProvider, defaultProviderInputs, call, stackOutputs, extension,
       asCli: faithful,
       ...(options.signal ? { signal: options.signal } : {}),
     });

@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parse } from "yaml";
 import { PassphraseCrypter, PassphraseError } from "./secrets.ts";
+import { SECRET_SIG, SIG_KEY, type PropertyMap } from "../protocol/values.ts";
 import { ProjectError } from "./stack-files.ts";
 
 export { ProjectError } from "./stack-files.ts";
@@ -145,15 +146,40 @@ export function setConfigArg(config: StackConfig, project: string, arg: string, 
   config.set(qualify(arg.slice(0, eq), project), { value: arg.slice(eq + 1), secret });
 }
 
+/**
+ * A config value's text, as Pulumi hands config on (PULUMI_CONFIG, a default provider's inputs): objects as JSON,
+ * their keys sorted as Go's encoding/json writes a map, so the text is the same whichever tool wrote the state.
+ */
+function configText(value: unknown): string {
+  if (typeof value === "string") return value;
+  if (typeof value !== "object") return String(value);
+  return JSON.stringify(value, (_key, v: unknown) => (v !== null && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v));
+}
+
 /** The config as the Node runtime reads it: PULUMI_CONFIG (every value a string) and the secret keys. */
 export function programConfigEnv(config: StackConfig): Record<string, string> {
   const values: Record<string, string> = {};
   const secrets: string[] = [];
   for (const [key, { value, secret }] of config) {
-    values[key] = typeof value === "string" ? value : typeof value === "object" ? JSON.stringify(value) : String(value);
+    values[key] = configText(value);
     if (secret) secrets.push(key);
   }
   return { PULUMI_CONFIG: JSON.stringify(values), PULUMI_CONFIG_SECRET_KEYS: JSON.stringify(secrets) };
+}
+
+/**
+ * The inputs a default provider of package `pkg` records, as the Pulumi CLI's Target.GetPackageConfig makes them: a
+ * dynamic provider's are the whole stack config, keys namespaced; another package's its own keys without the
+ * namespace. Each value is the config's text, a secure one secret. `pulumi refresh` configures providers from these.
+ */
+export function packageConfig(config: StackConfig, pkg: string, dynamic: boolean): PropertyMap {
+  const inputs: PropertyMap = {};
+  for (const [key, { value, secret }] of config) {
+    if (!dynamic && !key.startsWith(`${pkg}:`)) continue;
+    const text = configText(value);
+    inputs[dynamic ? key : key.slice(pkg.length + 1)] = secret ? { [SIG_KEY]: SECRET_SIG, value: text } : text;
+  }
+  return inputs;
 }
 
 /** The config as a dynamic provider's configure() receives it: the whole stack config, structured values parsed. */

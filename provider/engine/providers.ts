@@ -59,6 +59,11 @@ export function isProviderType(type: string): boolean {
   return type.startsWith(PROVIDER_PREFIX);
 }
 
+/** The package of a provider resource type (`audience` of `pulumi:providers:audience`). */
+export function providerPackage(providerType: string): string {
+  return providerType.slice(PROVIDER_PREFIX.length);
+}
+
 /** A provider the engine registers itself for resources that name none (Pulumi: a name starting `default`). */
 export function isDefaultProvider(r: { urn: string; type: string }): boolean {
   return isProviderType(r.type) && urnName(r.urn).startsWith(DEFAULT_PROVIDER_NAME);

@@ -2,7 +2,7 @@
 // layout of `pulumi stack export`, secrets sealed with the passphrase provider, and in the journal of the changes
 // made since the file was written. The file is written whole to a temporary file renamed over the old one, so a
 // crash never leaves half a state.
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { readFile, stat } from "node:fs/promises";
 import { hostname } from "node:os";
 import { isDeepStrictEqual } from "node:util";
@@ -392,7 +392,7 @@ export class Snapshot {
     const pending = [...this.#pending].map(([id, op]) => ({ ...op, id, resource: { ...op.resource, inputs: seal(op.resource.inputs) as PropertyMap } }));
     const salt = this.crypter.saltState;
     const deployment: StateFile["deployment"] = {
-      manifest: { time: new Date().toISOString(), magic: "", version: "pulumi-audience local engine" },
+      manifest: { time: new Date().toISOString(), magic: MANIFEST_MAGIC, version: MANIFEST_VERSION },
       // A stack that never held a secret has no salt (its key is never derived): Pulumi reads such a state too.
       ...(salt !== undefined ? { secrets_providers: { type: "passphrase", state: { salt } } } : {}),
       resources,
@@ -443,6 +443,11 @@ async function readConsistently(path: string): Promise<{ text: string | undefine
   }
   throw new StackBusyError(`${path} kept changing while it was read: another run is changing the stack; wait for it to finish`);
 }
+
+const MANIFEST_VERSION = "pulumi-audience local engine";
+// As Pulumi's Manifest.NewMagic: the SHA-256 of the version. `pulumi stack import` refuses a state whose magic does
+// not match its version ("magic cookie mismatch; possible tampering/corruption detected").
+const MANIFEST_MAGIC = createHash("sha256").update(MANIFEST_VERSION).digest("hex");
 
 // Operation ids come from random bytes drawn a page at a time: every step begins one.
 let idBytes = Buffer.alloc(0);

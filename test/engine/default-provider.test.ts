@@ -4,6 +4,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { defaultProviderName } from "../../provider/engine/providers.ts";
+import { SECRET_SIG, SIG_KEY } from "../../provider/protocol/values.ts";
 import { nativePrograms, writes } from "./native-programs.ts";
 
 describe("defaultProviderName", () => {
@@ -61,5 +62,24 @@ describe("the default provider's name", { timeout: 240_000 }, () => {
 
     await run("destroy");
     expect(await world.list(apiKey, "scopes")).toEqual([]);
+  });
+
+  it("records its inputs as the Pulumi CLI does, which `pulumi refresh` configures it from: its package's config (secrets encrypted) and the version", async () => {
+    const { apiKey } = await world.account("default-provider-inputs");
+    const dir = world.program("default-provider-inputs", { index: PROGRAM });
+    const baseUrl = `${world.emulator.url}/v1`;
+    const up = await world.runner(dir, "")("up", { config: { "audience:baseUrl": baseUrl, unrelated: "x" }, secrets: { "audience:apiKey": apiKey } });
+    const text = readFileSync(up.statePath, "utf8");
+    expect(text).not.toContain(apiKey);
+    const state = JSON.parse(text) as { deployment: { resources: { urn: string; inputs?: Record<string, unknown>; outputs?: Record<string, unknown> }[] } };
+    const provider = state.deployment.resources.find((r) => r.urn.endsWith("::pulumi:providers:audience::default_0_1_0"))!;
+    const recorded = { apiKey: { [SIG_KEY]: SECRET_SIG, ciphertext: expect.any(String) }, baseUrl, version: "0.1.0" };
+    expect(provider.inputs).toEqual(recorded);
+    expect(provider.outputs).toEqual(recorded);
+
+    await world.requests();
+    const again = await world.runner(dir, "")("up", { config: { "audience:baseUrl": baseUrl, unrelated: "x" }, secrets: { "audience:apiKey": apiKey } });
+    expect(again.steps.filter((s) => s.op !== "same").map((s) => `${s.op} ${s.urn}`)).toEqual([]);
+    expect(writes(await world.requests())).toEqual([]);
   });
 });

@@ -1,6 +1,7 @@
 // A damaged state file is refused with the place that is wrong, never a crash deep in a run, and nothing is written;
 // a journal cut short by a crash is read up to its last whole record, with a warning. Programs run in process (the
 // previous good state and the command restoring it: state-backup.test.ts).
+import { createHash } from "node:crypto";
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -175,4 +176,11 @@ it("a state path that is a directory is named as such", async () => {
   const path = join(dir, "as-dir", "dev.json");
   mkdirSync(path, { recursive: true });
   await expect(Snapshot.load(path, PASSPHRASE)).rejects.toThrow(`${path} is a directory: the stack's state is kept in a file of that name`);
+});
+
+it("an exported state carries the manifest magic `pulumi stack import` checks: the SHA-256 of its version", async () => {
+  const state = await Snapshot.parse(stateWith([]), { path: join(dir, "magic.json"), passphrase: PASSPHRASE });
+  const { manifest } = (JSON.parse(state.export({ showSecrets: false })) as { deployment: { manifest: { magic: string; version: string } } }).deployment;
+  expect(manifest.version).not.toBe("");
+  expect(manifest.magic).toBe(createHash("sha256").update(manifest.version).digest("hex"));
 });
