@@ -1,11 +1,12 @@
 // The default provider is named as Pulumi names it (`default_<version>`), so a state moves between the local engine
 // and the Pulumi CLI without a provider change; a state written when the engine named it `default` moves over to
 // the new name on the next up with nothing replaced, updated or sent.
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { defaultProviderName } from "../../provider/engine/providers.ts";
 import { SECRET_SIG, SIG_KEY } from "../../provider/protocol/values.ts";
-import { nativePrograms, writes } from "./native-programs.ts";
+import { Snapshot } from "../../provider/engine/snapshot.ts";
+import { nativePrograms, PASSPHRASE, writes } from "./native-programs.ts";
 
 describe("defaultProviderName", () => {
   // The cases of pulumi/pulumi pkg/resource/deploy/providers/provider_test.go.
@@ -45,8 +46,10 @@ describe("the default provider's name", { timeout: 240_000 }, () => {
     const scope = state.deployment.resources.find((r) => r.urn.endsWith("::pipeline"));
     expect(scope?.provider).toBe(`${provider!.urn}::${provider!.id}`);
 
-    // The state as this engine wrote it before: the provider named `default`.
-    writeFileSync(up.statePath, readFileSync(up.statePath, "utf8").replaceAll("::default_0_1_0", "::default"));
+    // The state as this engine wrote it before: the provider named `default` (imported, as `audience stack import` does).
+    const exported = (await Snapshot.load(up.statePath, PASSPHRASE)).export({ showSecrets: false });
+    const legacy = await Snapshot.parse(exported.replaceAll("::default_0_1_0", "::default"), { path: up.statePath, passphrase: PASSPHRASE });
+    await legacy.save();
     await world.requests();
     const preview = await run("preview");
     expect(preview.steps.filter((s) => s.op !== "same").map((s) => `${s.op} ${s.urn}`)).toEqual([]);
