@@ -1,7 +1,7 @@
 // Accounts, usage and billing: accounts are not documents of an account but the account records themselves,
 // served by the routes here: the current account is the key's; a parent reads its sub-accounts.
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { families, SECRET_PLACEHOLDER, validate } from "pulumi-audience/sdk/contract";
+import { applyMergePatch, families, SECRET_PLACEHOLDER, validate } from "pulumi-audience/sdk/contract";
 import type { EmulatorContext } from "../context.ts";
 import { forbidden, notFound, validationFailed } from "../errors.ts";
 import type { EmulatorFamily } from "../family.ts";
@@ -84,12 +84,12 @@ function routes(app: FastifyInstance, ctx: EmulatorContext): void {
     const target = readable(request);
     const parsed = validate(family.patch, request.body, family.readOnly);
     if (!parsed.ok) throw validationFailed(parsed.errors);
-    const patch = request.body as { name?: string; identity_graph?: string | null; branding?: Record<string, unknown> | null };
+    // RFC 7396 all the way down: `{"branding": {"logo": null}}` removes the logo and keeps the rest of the branding.
+    const members = applyMergePatch({ name: target.name, identity_graph: target.identity_graph, branding: target.branding }, request.body) as Pick<Account, "name" | "identity_graph" | "branding">;
+    const { branding: _branding, ...rest } = target;
     const next: Account = {
-      ...target, updated_at: now(),
-      ...(patch.name !== undefined ? { name: patch.name } : {}),
-      ...(patch.identity_graph !== undefined ? { identity_graph: patch.identity_graph } : {}),
-      ...(patch.branding !== undefined ? { branding: patch.branding } : {}),
+      ...rest, updated_at: now(), name: members.name, identity_graph: members.identity_graph ?? null,
+      ...(members.branding !== undefined ? { branding: members.branding } : {}),
     };
     state.store.transaction(() => state.store.set("account", target.id, next));
     return reply.send(view(next));

@@ -9,7 +9,10 @@ export const WEBHOOK_EVENTS = ["resource.errored", "resource.ready_with_update"]
 const shape = {
   /** Webhook endpoints need no name; one may be given. */
   name: z.string().min(1, { error: "must be a non-empty string" }).optional(),
-  url: z.url({ protocol: /^https?$/, error: expected("an http(s) URL") }),
+  // A URL parser drops line breaks and tabs silently; one sent with them is refused instead (a header smuggled in).
+  url: z.string({ error: expected("an http(s) URL") })
+    .refine((url) => !/[\s\p{Cc}]/u.test(url), { error: "must be an http(s) URL without spaces, line breaks or other control characters" })
+    .url({ protocol: /^https?$/, error: expected("an http(s) URL") }),
   enabled_events: z.array(oneOf(WEBHOOK_EVENTS)).min(1, { error: `must name at least one event: ${WEBHOOK_EVENTS.join(", ")}` }),
   status: oneOf(["enabled", "disabled"]).default("enabled"),
   description: z.string().optional(),
