@@ -115,11 +115,14 @@ export async function runProgram(options: RunOptions): Promise<RunResult> {
   for (const [k, v] of Object.entries(options.secrets ?? {})) setConfigArg(config, project.name, `${k}=${v}`, true);
   const statePath = stackStatePath(project.dir, stack, options.stateDir);
   const dryRun = options.operation === "preview";
-  const unlock: StackLock = dryRun ? async () => undefined : await lockStack(statePath);
+  // The lock is taken while the program starts (the program does not touch the state): the state is read once it is.
+  const locking: Promise<StackLock> = dryRun ? Promise.resolve(async () => undefined) : lockStack(statePath);
+  locking.catch(() => undefined); // awaited below, before the state is read
   try {
-    return await deploy(options, { project, stack, parallel, passphrase, config, encryptionSalt, statePath, dryRun, started, interruptedSince: unlock.interruptedSince });
+    return await deploy(options, { project, stack, parallel, passphrase, config, encryptionSalt, statePath, dryRun, started, locking });
   } finally {
-    await unlock();
+    const unlock = await locking.catch(() => undefined);
+    await unlock?.();
   }
 }
 
@@ -133,15 +136,15 @@ interface Prepared {
   statePath: string;
   dryRun: boolean;
   started: number;
-  /** The lock was taken from a run that died, which began then. */
-  interruptedSince: number | undefined;
+  /** The stack's lock, being taken; its `interruptedSince`: it was taken from a run that died, which began then. */
+  locking: Promise<StackLock>;
 }
 
-async function deploy(options: RunOptions, { project, stack, parallel, passphrase, config, encryptionSalt, statePath, dryRun, started, interruptedSince }: Prepared): Promise<RunResult> {
+async function deploy(options: RunOptions, { project, stack, parallel, passphrase, config, encryptionSalt, statePath, dryRun, started, locking }: Prepared): Promise<RunResult> {
   // The state is read, its key derived if it holds a secret (PBKDF2 of a million rounds) and the deployment made
   // while the program boots, which takes longer: the monitor holds the program's first calls until then.
   // A run that changes the stack claims it in its journal before anything is sent.
-  const loading = Snapshot.load(statePath, passphrase, encryptionSalt, { claim: !dryRun, interruptedSince });
+  const loading = locking.then(({ interruptedSince }) => Snapshot.load(statePath, passphrase, encryptionSalt, { claim: !dryRun, interruptedSince }));
   loading.catch(() => undefined); // awaited below, before anything is reported
   // After a failed step the program gets a moment to report and exit; then it is stopped, as Pulumi cancels it.
   const stopProgram = new AbortController();

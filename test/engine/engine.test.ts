@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PassphraseError, type Operation, type RunResult } from "../../provider/engine/index.ts";
 import { programHeapArgs } from "../../provider/engine/language.ts";
+import { lockStack, StackBusyError } from "../../provider/engine/lock.ts";
 import { runNotes } from "./notes-program.ts";
 
 const PASSPHRASE = "correct horse battery staple";
@@ -84,6 +85,24 @@ describe("local engine, one stack through its life", { timeout: 120_000 }, () =>
     // additionalSecretOutputs: path is secret even though no input made it so
     expect(vault.outputs["path"]).toHaveProperty("ciphertext");
     await expect(runNotes({ operation: "refresh", passphrase: "wrong", stateDir: dir, env: { NOTES_DIR: dir } })).rejects.toBeInstanceOf(PassphraseError);
+  });
+
+  it("an up of a stack another run holds is refused with that error alone: the program, started meanwhile, reaches nothing", async () => {
+    const before = stateText();
+    journal();
+    const held = await lockStack(join(dir, "dev.json"));
+    const events: unknown[] = [];
+    try {
+      await expect(runNotes({ operation: "up", passphrase: PASSPHRASE, stateDir: dir, env: { NOTES_DIR: dir }, onEvent: (e) => events.push(e) })).rejects.toBeInstanceOf(StackBusyError);
+      expect(events).toEqual([]);
+      expect(journal()).toEqual([]);
+      expect(stateText()).toBe(before);
+    } finally {
+      await held();
+    }
+    const r = await run("up", {}, { token: "s3cr3t-token" });
+    expect(r.ok, r.error).toBe(true);
+    journal();
   });
 
   it("an up whose state does not open fails with that error alone: the program, started meanwhile, reaches nothing", async () => {
