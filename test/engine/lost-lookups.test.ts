@@ -154,12 +154,14 @@ describe.each(MODES)("a lost create whose look fails too, in %s mode", { timeout
         const first = await world.run(dir, apiKey, "up", { env });
         await world.control("DELETE", "/faults");
         expect(first.ok).toBe(false);
-        // A refused port also cuts off requests of the others in flight then: lost creates too, looked for in vain.
+        // A refused port also cuts off the others' requests then: one in flight is lost and looked for in vain; one
+        // not yet sent (on a slow machine) is refused at connect, made nothing for sure and is not pending.
         const failed = first.steps.filter((s) => s.phase === "failed");
         expect(failed.map((s) => s.name), how).toContain("cohort");
         expect(failed.find((s) => s.name === "cohort")?.error).toMatch(how === "refused" ? /look for what it made failed too \(GET \/cohorts: could not connect \(ECONNREFUSED\)/ : /look for what it made failed too \(GET \/cohorts: /);
-        for (const step of failed) expect(step.error).toContain("the look for what it made failed too");
-        expect(pendingOf(first).map((p) => p.resource.urn.split("::").pop()).sort()).toEqual(failed.map((s) => s.name).sort());
+        const lost = failed.filter((s) => s.error?.includes("the look for what it made failed too"));
+        for (const step of failed) expect(step.error).toMatch(how === "refused" ? /the look for what it made failed too|^POST \/\w+: could not connect \(ECONNREFUSED\)/ : /the look for what it made failed too/);
+        expect(pendingOf(first).map((p) => p.resource.urn.split("::").pop()).sort()).toEqual(lost.map((s) => s.name).sort());
 
         if (how === "refused") await proxy.reopen();
         const second = await world.run(dir, apiKey, "up", { env });
