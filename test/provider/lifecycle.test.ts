@@ -65,6 +65,14 @@ describe("check", () => {
     expect(failures).toEqual([{ property: "streamCondition", reason: "is not a recognized field; did you mean `streamConditions`?" }]);
   });
 
+  it("names the members a rule's message mentions as the program writes them", async () => {
+    const { failures } = await world.host.check({}, world.inputs("cohorts", { name: "Both", locationConditions: [], placeConditions: [], minCount: 5, maxCount: 2 }));
+    expect(failures).toEqual([
+      { property: "placeConditions", reason: "cannot be set together with locationConditions (placeConditions is deprecated: use locationConditions)" },
+      { property: "minCount", reason: "must not exceed maxCount" },
+    ]);
+  });
+
   it("accepts values unknown during preview, and still checks the rest", async () => {
     const preview = await world.host.check({}, world.inputs("targets", { name: "Hosted", scopeId: UNKNOWN, representation: { mode: "identified" }, options: { type: "hosted_csv" } }));
     expect(preview.failures).toEqual([]);

@@ -1,7 +1,7 @@
 // Check: the declared inputs validated against the family's contract, the controls and the account, every failure
 // named in the program's words; what passes is recorded with the service's defaults applied.
 import type * as pulumi from "@pulumi/pulumi";
-import { camelKey, fromWire, id as serviceId, validate } from "pulumi-audience/sdk/contract";
+import { camelKey, fromWire, id as serviceId, validate, type FamilyDef } from "pulumi-audience/sdk/contract";
 import type { ProviderFamily } from "../families/index.ts";
 import { adoptionGone } from "./adoption.ts";
 import { closestMember } from "./closest.ts";
@@ -24,6 +24,15 @@ async function declaredDigest(providerFamily: ProviderFamily, extras: Props): Pr
   if (!digest) return {};
   if (unknownPaths(extras).length > 0) return { [digest.key]: UNKNOWN };
   return digest.declared(extras).then((value) => ({ [digest.key]: value }), () => ({}));
+}
+
+/**
+ * A contract's message in the program's words: the members it names (`location_conditions`) as the program writes
+ * them (`locationConditions`), as its property path already is.
+ */
+function inProgramWords(schema: FamilyDef["create"], message: string): string {
+  const members = memberNames(schema);
+  return message.replace(/\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b/g, (word) => (members.includes(word) ? camelKey(word) : word));
 }
 
 export async function check(env: Environment, olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult & { failures: CheckFailure[] }> {
@@ -72,7 +81,8 @@ export async function check(env: Environment, olds: Props, news: Props): Promise
       if (unknowns.some((u) => pathsOverlap(u, error.path))) continue; // decided once the value is known
       const property = camelPath(providerFamily.family.create, error.path);
       const near = error.context.errorType === "unrecognized_key" ? closestMember(property, [...memberNames(providerFamily.family.create).map(camelKey), ...providerFamily.extraInputs, ...CONTROL_KEYS]) : undefined;
-      failures.push({ property, reason: near ? `${error.message}; did you mean \`${near}\`?` : error.message });
+      const message = inProgramWords(providerFamily.family.create, error.message);
+      failures.push({ property, reason: near ? `${message}; did you mean \`${near}\`?` : message });
     }
   }
   // A member's need of an account feature is known once the member is, whatever else is still unknown.
