@@ -1,5 +1,5 @@
 // A program declares resources without loading the contract's schemas (zod) or the service's client (undici): both
-// faces register from plain data (provider/runtime/resources/registrations.ts). A lookup loads them when called,
+// faces register from plain data (provider/runtime/generated/registrations.ts). A lookup loads them when called,
 // and the lookup still answers (test/provider/examples.test.ts, test/engine/native.test.ts).
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
