@@ -3,7 +3,9 @@
 // export` document, the `pulumi refresh` command that records what was made and drops what was not; for this
 // engine's own state, the same change, made with --apply.
 import { existsSync } from "node:fs";
-import { readFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
 import { text } from "node:stream/consumers";
 import type { Command } from "commander";
 import { loadProject, loadStackConfig, providerConfig, type StackConfig } from "../engine/project.ts";
@@ -26,6 +28,7 @@ import { PACKAGE } from "../runtime/markers.ts";
 
 interface PendingFlags extends StackFlags {
   file?: string;
+  out: string;
   since?: string;
   apply?: boolean;
   json?: boolean;
@@ -34,13 +37,13 @@ interface PendingFlags extends StackFlags {
 /** A value the shell passes through as it is. */
 const quoted = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
 
-/** The `pulumi refresh` that makes each resolution (imports first; then the creates that made nothing dropped). */
-export function refreshCommand(resolutions: Resolution[], stack?: string): string | undefined {
-  const imports = resolutions.flatMap((r) => (r.action === "import" ? [`--import-pending-creates ${quoted(r.urn)} --import-pending-creates ${quoted(r.id)}`] : []));
-  // --clear-pending-creates drops every pending create not imported: only when no other is left to the user.
-  const clear = resolutions.some((r) => r.action === "clear") && resolutions.every((r) => r.action === "import" || r.action === "clear");
-  if (imports.length === 0 && !clear) return undefined;
-  return ["pulumi refresh --yes", ...(stack ? [`--stack ${quoted(stack)}`] : []), ...imports, ...(clear ? ["--clear-pending-creates"] : [])].join(" ");
+/**
+ * The command that makes the resolutions in a Pulumi stack: the resolved export, imported. (`pulumi refresh
+ * --import-pending-creates` of Pulumi 3.274 ends the pending creates without recording the resources it is given.)
+ */
+export function importCommand(resolutions: Resolution[], out: string, stack?: string): string | undefined {
+  if (!resolutions.some((r) => r.action === "import" || r.action === "clear")) return undefined;
+  return ["pulumi stack import", ...(stack ? [`--stack ${quoted(stack)}`] : []), `--file ${quoted(out)}`].join(" ");
 }
 
 function describe(r: Resolution): string {
@@ -80,19 +83,22 @@ export function register(program: Command): void {
   stackOptions(program.command("pending"), { state: true })
     .description("resolve the creates an interrupted up left pending: find what each made in the account and print (or, for this engine's state, --apply) the resolution")
     .option("--file <path>", "a `pulumi stack export` document (`-` for stdin) instead of this engine's state")
+    .option("--out <path>", "with --file: where to write the resolved document for `pulumi stack import`", "pending-resolved.json")
     .option("--since <time>", "when the interrupted run began (ISO 8601); required for creates whose record has no start time (Pulumi's)")
     .option("--apply", "record what was made and drop what was not, in this engine's state")
     .option("--json", "print the resolutions as JSON")
     .action(async (flags: PendingFlags) => {
-      if (flags.apply && flags.file) throw new UsageError("--apply changes this engine's state; for a `pulumi stack export` document run the `pulumi refresh` it prints");
+      if (flags.apply && flags.file) throw new UsageError("--apply changes this engine's state; for a `pulumi stack export` document run the `pulumi stack import` it prints");
       const passphrase = optionalPassphrase();
       const since = flags.since === undefined ? undefined : parseSince(flags.since);
       const { statePath } = flags.file ? { statePath: "" } : selectStack(flags);
       if (!flags.file && !existsSync(statePath)) throw new StateError(`no state at ${statePath}`);
       const unlock = flags.apply ? await lockStack(statePath) : async () => undefined;
+      // An export is resolved in a copy of its own, never beside it.
+      const scratch = flags.file ? await mkdtemp(join(tmpdir(), "audience-pending-")) : undefined;
       try {
         const state = flags.file
-          ? await Snapshot.parse(flags.file === "-" ? await text(process.stdin) : await readFile(flags.file, "utf8"), { path: `${flags.file}.pending`, passphrase: passphrase ?? "", source: flags.file })
+          ? await Snapshot.parse(flags.file === "-" ? await text(process.stdin) : await readFile(flags.file, "utf8"), { path: join(scratch!, "exported.json"), passphrase: passphrase ?? "", source: flags.file })
           : await Snapshot.load(statePath, passphrase ?? "");
         const ops = state.pendingById().filter(([, op]) => op.type === "creating");
         const now = Date.now();
@@ -106,8 +112,10 @@ export function register(program: Command): void {
         const services = accountServices(() => settings);
         const recorded = new Set(state.resources.flatMap((r) => (r.id ? [r.id] : [])));
         const resolutions = await resolvePendingCreates(creates, services.service, recorded);
-        const command = flags.file ? refreshCommand(resolutions) : undefined;
-        if (flags.apply) await apply(state, ops, resolutions, config).finally(() => state.close());
+        const out = resolve(flags.out);
+        const command = flags.file ? importCommand(resolutions, out) : undefined;
+        if (flags.apply || command) await apply(state, ops, resolutions, config).finally(() => state.close());
+        if (command) await writeFile(out, state.export({ showSecrets: false }), { mode: 0o600 });
         if (flags.json) {
           process.stdout.write(`${JSON.stringify({ pending: resolutions, ...(command ? { command } : {}), applied: flags.apply === true }, null, 2)}\n`);
         } else {
@@ -120,6 +128,7 @@ export function register(program: Command): void {
         if (resolutions.some((r) => r.action === "ambiguous" || r.action === "unknown")) process.exitCode = 2;
       } finally {
         await unlock();
+        if (scratch) await rm(scratch, { recursive: true, force: true });
       }
     });
 }
@@ -140,12 +149,14 @@ async function apply(state: Snapshot, ops: [string, PendingOperation][], resolut
     // Secret as declared (the read answers plain values), and without the dynamic provider's markers when native.
     const bare = (m: PropertyMap) => annotateSecrets(native ? Object.fromEntries(Object.entries(m).filter(([k]) => k !== KIND_KEY && k !== PROVIDER_KEY)) : m, op.resource.inputs);
     const providerType = providerTypeOf(op.resource.type, PACKAGE);
+    const recorded = op.resource as { parent?: unknown; provider?: unknown };
     const provider = state.resources.find((r) => r.type === providerType && isDefaultProvider(r));
     const resource: ResourceState = {
       urn: op.resource.urn, custom: true, type: op.resource.type, id: read.id,
       inputs: bare(read.inputs ?? op.resource.inputs), outputs: bare(read.outputs), dependencies: [],
-      ...(stack ? { parent: stack.urn } : {}),
-      ...(provider ? { provider: `${provider.urn}::${provider.id}` } : {}),
+      // As the pending create names them (Pulumi's records do), else this stack's and its default provider.
+      ...(typeof recorded.parent === "string" ? { parent: recorded.parent } : stack ? { parent: stack.urn } : {}),
+      ...(typeof recorded.provider === "string" ? { provider: recorded.provider } : provider ? { provider: `${provider.urn}::${provider.id}` } : {}),
     };
     await state.upsert(resource);
     await state.end(opId);

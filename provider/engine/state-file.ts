@@ -96,12 +96,13 @@ const storedDeployment = z.looseObject({
   // Without a passphrase salt (an export of another secrets provider made with --show-secrets, or of a stack
   // without secrets) every secret must be in plaintext; they are then sealed with the stack's own salt.
   secrets_providers: z.looseObject({ state: z.looseObject({ salt: z.string().optional() }).optional() }).optional(),
-  resources: z.array(storedResource),
+  // Pulumi leaves the member out when there are none (a stack whose first run was stopped before any resource).
+  resources: z.array(storedResource).default([]),
   pending_operations: z.array(storedOperation).optional(),
 });
 const storedStateFile = z.looseObject({ version: z.literal(3), deployment: storedDeployment });
 /** The same, its resources left to `writtenWhole`. */
-const storedStateShell = z.looseObject({ version: z.literal(3), deployment: storedDeployment.extend({ resources: z.array(z.unknown()) }) });
+const storedStateShell = z.looseObject({ version: z.literal(3), deployment: storedDeployment.extend({ resources: z.array(z.unknown()).default([]) }) });
 
 export type StoredStateFile = z.output<typeof storedStateFile>;
 export type StoredResource = z.output<typeof storedResource>;

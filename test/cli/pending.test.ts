@@ -5,6 +5,7 @@
 // the same account, one with the same name and configuration made before the run and one with the same name but
 // another configuration, are never taken.
 import { spawn } from "node:child_process";
+import { createHash } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -147,15 +148,24 @@ async function killedThenResolved({ after, faithful }: Moment, program: string, 
     expect(document.deployment.pending_operations?.some((op) => op.startedAt !== undefined) ?? false).toBe(false);
     const withoutSince = await audiencePending(["--file", exported], env);
     expect(withoutSince.code === 2 || (withoutSince.code === 0 && !document.deployment.pending_operations), withoutSince.stderr).toBe(true);
-    const printed = await audiencePending(["--file", exported, "--since", new Date(began).toISOString(), "--json"], env);
+    const resolvedFile = join(stateDir, "resolved.json");
+    const printed = await audiencePending(["--file", exported, "--out", resolvedFile, "--since", new Date(began).toISOString(), "--json"], env);
     expect(printed.code, printed.stderr + printed.stdout).toBe(0);
     const answer = JSON.parse(printed.stdout) as { pending: { urn: string; action: string; id?: string }[]; command?: string };
     resolutions = answer.pending;
-    for (const r of resolutions) {
-      if (r.action === "import") expect(answer.command).toContain(`--import-pending-creates '${r.urn}' --import-pending-creates '${r.id}'`);
+    if (resolutions.some((r) => r.action === "import" || r.action === "clear")) {
+      expect(answer.command).toBe(`pulumi stack import --file '${resolvedFile}'`);
+      // The document it imports records what each pending create made, and holds no pending create resolved.
+      const resolved = JSON.parse(readFileSync(resolvedFile, "utf8")) as {
+        deployment: { manifest: { magic: string; version: string }; resources: { urn: string; id?: string }[]; pending_operations?: { resource: { urn: string } }[] };
+      };
+      // The cookie `pulumi stack import` checks: without it the import is refused as tampered with.
+      expect(resolved.deployment.manifest.magic).toBe(createHash("sha256").update(resolved.deployment.manifest.version).digest("hex"));
+      for (const r of resolutions.filter((p) => p.action === "import")) expect(resolved.deployment.resources.find((x) => x.urn === r.urn)?.id).toBe(r.id);
+      const left = (resolved.deployment.pending_operations ?? []).map((op) => op.resource.urn);
+      expect(left.filter((urn) => resolutions.some((r) => r.urn === urn && r.action !== "ambiguous" && r.action !== "unknown"))).toEqual([]);
     }
-    if (resolutions.some((r) => r.action === "clear")) expect(answer.command).toMatch(/--clear-pending-creates$/);
-    // What that `pulumi refresh` does to the state, done to this engine's copy of it.
+    // The same resolutions, made in this engine's copy of the state.
     const applied = await audiencePending([...args, "--apply", "--since", new Date(began).toISOString()], env);
     expect(applied.code, applied.stderr).toBe(0);
     expect((JSON.parse(applied.stdout) as { pending: unknown[] }).pending).toEqual(resolutions);
