@@ -74,6 +74,15 @@ it("a look ignores resources of the same name with another configuration or made
   expect(world.host.warnings().join("\n")).toContain(`${made.id}, made by it, is recorded as the created resource`);
 });
 
+it("a look that fails is made again before the outcome is given up (the Pulumi CLI drops a failed create from the state)", async () => {
+  // The first look fails (a 500, which the client does not retry); the next finds what the create made.
+  await faults({ method: "POST", path: "/cohorts", reset: "after", count: 1 }, { method: "GET", path: "/cohorts", status: 500, count: 1 });
+  const made = await world.host.create(cohort("Looked again"));
+  expect(posts("Looked again")).toBe(1);
+  expect((await named("Looked again")).map((c) => c.id)).toEqual([made.id]);
+  expect(world.host.warnings().join("\n")).toContain(`${made.id}, made by it, is recorded as the created resource`);
+});
+
 it("a create whose look fails too is not sent again: its outcome stays unknown, naming both failures", async () => {
   await faults({ method: "POST", path: "/cohorts", reset: "after", count: 1 }, { method: "GET", path: "/cohorts", status: 500 });
   const error = await world.host.create(cohort("Look failed")).then(() => undefined, (e: unknown) => e);

@@ -20,5 +20,7 @@ it("each status of the build is reported as it changes, ending with ready", asyn
   });
   const cohort = "4b0c2f8e-5d1a-4f3e-9a7b-2c6d8e0f1a2b";
   await lifecycle.create({ [KIND_KEY]: "scopes", name: "Discounting", population: { cohortIds: [cohort] }, payload: { cohortIds: [cohort] }, preview: true, waitFor: "ready" });
-  expect(reported).toEqual([`Scope ${id}: new`, `Scope ${id}: starting`, `Scope ${id}: running`, `Scope ${id}: ready`]);
+  // Named: Pulumi's dynamic-provider host shows the provider's logs on the stack's line, not the resource's.
+  const scopeNamed = `Scope "Discounting" (${id})`;
+  expect(reported).toEqual([`${scopeNamed}: new`, `${scopeNamed}: starting`, `${scopeNamed}: running`, `${scopeNamed}: ready`]);
 });

@@ -11,6 +11,12 @@ import { canonical, keepSecrets, type Props } from "./shape.ts";
 
 /** Creates sent in all for one resource whose outcomes stay unknown, before the step fails. */
 const MAX_CREATE_ATTEMPTS = 4;
+/**
+ * Looks (list requests, each with the client's own retries) before the outcome is given up as unknown: a look changes
+ * nothing, and under the Pulumi CLI a create that fails is dropped from the state, so giving up early can leave what
+ * it made in the account and in no state.
+ */
+const MAX_LOOKS = 4;
 /** How far behind ours the service's clock may run when it stamps `created_at`. */
 const CLOCK_SLACK_MS = 5_000;
 
@@ -85,12 +91,15 @@ export function madeBy(family: FamilyDef, desired: Props, window: { since: numbe
  * outcome unknown: thrown as such, naming both the create's failure and the look's.
  */
 async function findCreated(service: Service, family: FamilyDef, desired: Props, since: number, cause: string): Promise<Found | undefined> {
-  let listed: Props[];
-  try {
-    listed = await service.list(family);
-  } catch (error) {
-    throw withCode(new Error(`${OUTCOME_UNKNOWN} ${label(family, desired)}: the create's answer was lost (${cause}) and the look for what it made failed too `
+  let listed: Props[] | undefined;
+  for (let look = 1; listed === undefined; look++) {
+    try {
+      listed = await service.list(family);
+    } catch (error) {
+      if (look < MAX_LOOKS) continue;
+      throw withCode(new Error(`${OUTCOME_UNKNOWN} ${label(family, desired)}: the create's answer was lost (${cause}) and the look for what it made failed too `
       + `(${(error as Error).message}); it stays pending, and the next run looks again before creating`, { cause: error }), FAILURE_CODES.outcomeUnknown);
+    }
   }
   const matches = listed.filter(madeBy(family, desired, { since }));
   const what = label(family, desired);

@@ -26,7 +26,9 @@ class KeptResourceError extends Error {
 }
 
 async function waitForBuild(env: Environment, parts: Parts, service: Service, id: string, response: Props, inputs: Props, limits: StepLimits): Promise<Props> {
-  const { providerFamily, controls } = parts;
+  const { providerFamily, controls, members } = parts;
+  // Named: a host that logs without the resource (Pulumi's dynamic-provider host) shows it on the stack's line.
+  const which = typeof members.name === "string" ? `${providerFamily.family.className} "${members.name}" (${id})` : `${providerFamily.family.className} ${id}`;
   if (controls.waitFor !== "ready" || !providerFamily.family.builds) return response;
   const own = controls.waitTimeoutSeconds ?? DEFAULT_WAIT_TIMEOUT_SECONDS;
   const marked = inputs[STEP_TIMEOUT_KEY];
@@ -39,7 +41,7 @@ async function waitForBuild(env: Environment, parts: Parts, service: Service, id
   let reported: unknown;
   for (;;) {
     // Awaited, so the status is shown before the step that waits for it ends.
-    if (current.status !== reported) await env.progress?.(`${providerFamily.family.className} ${id}: ${String(current.status)}`);
+    if (current.status !== reported) await env.progress?.(`${which}: ${String(current.status)}`);
     reported = current.status;
     if (current.status === "ready") return current;
     const keep = () => ({ ...outputsOf(parts, current, inputs), [PROVIDER_KEY]: inputs[PROVIDER_KEY] });

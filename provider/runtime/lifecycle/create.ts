@@ -38,6 +38,8 @@ export async function create(env: Environment, inputs: Props, limits: StepLimits
     const patch = mergePatch(canonical(providerFamily.family.create, keepSecrets(existing, desired)), canonical(providerFamily.family.create, desired));
     response = patch === undefined ? existing : await service.update(providerFamily.family, controls.adoptId, patch as Props);
     id = String(response.id);
+    const which = typeof members.name === "string" ? `${providerFamily.family.className} "${members.name}"` : providerFamily.family.className;
+    await env.progress?.(`${which}: adopted ${id} (adoptId) instead of creating it${patch === undefined ? ", already as declared" : ", brought to the declared inputs"}`);
   } else {
     if (controls.adoptId !== undefined) {
       const gone = adoptionGone(providerFamily.family, controls.adoptId);
