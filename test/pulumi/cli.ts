@@ -55,6 +55,8 @@ export interface RunOptions {
   /** Called with the child once started (to kill it at a chosen moment). */
   readonly started?: (child: import("node:child_process").ChildProcess) => void;
   readonly timeoutMs?: number;
+  /** Starts the command in a process group of its own, as a shell's job: `-pid` then signals it and all it started. */
+  readonly ownGroup?: boolean;
 }
 
 export interface PulumiStackOptions {
@@ -168,7 +170,7 @@ export async function pulumiStack(options: PulumiStackOptions): Promise<PulumiSt
 
 function run(command: string, args: readonly string[], cwd: string, env: NodeJS.ProcessEnv, o: RunOptions): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, env, stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn(command, args, { cwd, env, stdio: ["pipe", "pipe", "pipe"], detached: o.ownGroup === true });
     let stdout = "";
     let stderr = "";
     let output = "";

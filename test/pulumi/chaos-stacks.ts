@@ -1,0 +1,82 @@
+// Stacks of the chaos program (test/engine/fixtures/chaos: 20 linked resources a group) through the real `pulumi`
+// CLI, and what the account holds of them: for the interrupt and fault scenarios.
+import { spawn } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { RunningEmulator } from "pulumi-audience/emulator";
+import { BUILT_AUDIENCE } from "../cli/helpers.ts";
+import { pulumiStack, type PulumiStack, type Run } from "./cli.ts";
+
+export const CHAOS_PROGRAM = join(import.meta.dirname, "..", "engine", "fixtures", "chaos");
+const FAMILIES = ["cohorts", "outcomes", "persona_sets", "scopes", "connections", "targets", "webhook_endpoints"];
+
+/** A stack of the chaos program with `groups` groups, configured as a user does, in its own backend. */
+export async function chaosStack(emulator: RunningEmulator, options: { apiKey: string; groups: number; password: string; stack?: string; env?: Record<string, string> }): Promise<PulumiStack> {
+  const stack = await pulumiStack({ program: CHAOS_PROGRAM, ...(options.stack ? { stack: options.stack } : {}), env: { AUDIENCE_BASE_URL: `${emulator.url}/v1`, ...options.env } });
+  await stack.config({ "audience:apiKey": options.apiKey, warehousePassword: options.password }, true);
+  await stack.config({ groups: String(options.groups) });
+  return stack;
+}
+
+export interface LiveResource {
+  id: string;
+  /** The family and the name (or url) that says which declared resource it is. */
+  key: string;
+}
+
+/** The chaos program's resources the account holds. */
+export async function liveChaos(emulator: RunningEmulator, apiKey: string): Promise<LiveResource[]> {
+  const found: LiveResource[] = [];
+  for (const family of FAMILIES) {
+    const response = await fetch(`${emulator.url}/v1/${family}`, { headers: { authorization: `Bearer ${apiKey}` } });
+    for (const r of (await response.json()) as { id: string; name?: string; url?: string }[]) {
+      const key = `${family}:${r.name ?? r.url ?? ""}`;
+      if (/Chaos |\/chaos\//.test(key)) found.push({ id: r.id, key });
+    }
+  }
+  return found;
+}
+
+/** The ids of the audience resources a stack records, and how many operations it holds pending. */
+export async function recorded(stack: PulumiStack): Promise<{ ids: string[]; pending: number }> {
+  const { deployment } = await stack.exported();
+  const ids = (deployment.resources ?? []).filter((r) => r.custom && r.id && !r.type.startsWith("pulumi:providers:")).map((r) => r.id!);
+  return { ids, pending: deployment.pending_operations?.length ?? 0 };
+}
+
+export interface PendingStep {
+  /** What `audience pending` printed, and its exit status. */
+  printed: string;
+  code: number | null;
+  /** The command it printed for the user to run, if any, and how that run went. */
+  command?: string;
+  resolved?: Run;
+}
+
+/**
+ * The README's step after an interrupted `up`: `pulumi stack export | audience pending --file - --since <start>` in
+ * the program's folder, then the command it prints, run by a shell exactly as printed.
+ */
+export async function resolvePending(stack: PulumiStack, since: Date): Promise<PendingStep> {
+  const exported = await stack.must(["stack", "export"]);
+  const file = join(stack.dir, "exported.json");
+  writeFileSync(file, exported.stdout);
+  const pending = await shell(stack, `node ${BUILT_AUDIENCE} pending --stack ${stack.stack} --file - --since ${since.toISOString()} < ${file}`);
+  const command = /Resolve them with:\n\s+(.+)\n/.exec(pending.stdout)?.[1];
+  if (!command) return { printed: pending.output, code: pending.code };
+  return { printed: pending.output, code: pending.code, command, resolved: await shell(stack, command) };
+}
+
+/** Runs `line` with bash in the program's folder, with the stack's environment (its PATH finds `pulumi`). */
+function shell(stack: PulumiStack, line: string): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn("bash", ["-c", line], { cwd: stack.dir, env: stack.env, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    let output = "";
+    child.stdout.setEncoding("utf8").on("data", (d: string) => ((stdout += d), (output += d)));
+    child.stderr.setEncoding("utf8").on("data", (d: string) => ((stderr += d), (output += d)));
+    child.on("error", reject);
+    child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr, output }));
+  });
+}
