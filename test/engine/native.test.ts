@@ -4,7 +4,8 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { nativePrograms, stepsOf, writes } from "./native-programs.ts";
+import { Snapshot } from "../../provider/engine/snapshot.ts";
+import { nativePrograms, PASSPHRASE, stepsOf, writes } from "./native-programs.ts";
 
 const world = nativePrograms();
 const { program, requests, list } = world;
@@ -199,13 +200,14 @@ new audience.Cohort("spenders", { name: "Spenders", streamName: "transactions", 
 ` }), apiKey);
     const up = await run("up");
     type Saved = { deployment: { resources: { urn: string; outputs?: Record<string, unknown> }[] } };
-    const saved = JSON.parse(readFileSync(up.statePath, "utf8")) as Saved;
+    // Edited as a user is told to: exported, changed and imported (a state file edited in place is refused).
+    const saved = JSON.parse((await Snapshot.load(up.statePath, PASSPHRASE)).export({ showSecrets: false })) as Saved;
     const cohort = () => saved.deployment.resources.find((r) => r.urn.endsWith("::spenders"))!;
     expect(cohort().outputs!.streamConditions).toEqual([{ property: "amount", $gte: 100 }, { property: "datetime", $onOrAfter: "2024-01-01" }]);
     // The outputs as the plugin recorded them before: in the program's names.
     const legacy = [{ property: "amount", _gte: 100 }, { property: "datetime", _on_or_after: "2024-01-01" }];
     cohort().outputs!.streamConditions = legacy;
-    writeFileSync(up.statePath, JSON.stringify(saved));
+    await (await Snapshot.parse(JSON.stringify(saved), { path: up.statePath, passphrase: PASSPHRASE })).save();
     const before = cohort().outputs;
     await requests();
 
