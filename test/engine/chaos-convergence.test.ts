@@ -2,7 +2,7 @@
 // and dynamic mode while the emulator fails about half of all requests (503, 429 with Retry-After, a reset before or
 // after processing, latency), seeded. `up` is run again until it succeeds; the account must then hold exactly what the
 // state records, once each. `destroy` is run again until it succeeds; nothing may be left. CHAOS_PERCENT (default 50)
-// and CHAOS_GROUPS (default 10: 200 resources) set the level and the size for measurements.
+// and CHAOS_GROUPS (default 10: 200 resources) set the level and the size for measurements, CHAOS_SEED the faults drawn.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -13,7 +13,7 @@ const world = nativePrograms({ port: 0, builds: { default: "immediate" }, world:
 const PERCENT = Number(process.env["CHAOS_PERCENT"] ?? "50");
 const GROUPS = Number(process.env["CHAOS_GROUPS"] ?? "10");
 const MAX_RUNS = 12;
-const SEED = 20261124;
+const SEED = Number(process.env["CHAOS_SEED"] ?? "20261124");
 const PASSWORD = "convergence-warehouse-password";
 const FAMILIES = ["cohorts", "outcomes", "persona_sets", "scopes", "connections", "targets", "webhook_endpoints"];
 const RULES = [{ status: 503 }, { status: 429, retry_after: 0.05 }, { reset: "before" }, { reset: "after" }, { latency_ms: 25 }];
