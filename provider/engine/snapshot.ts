@@ -25,7 +25,8 @@ function keyOf(r: Pick<ResourceState, "urn" | "delete" | "id">): string {
  * The stack's state. Each change is one record appended to a journal next to the state file (fsynced, shared with
  * changes made at the same time), so what a step writes does not grow with the stack; `compact()` folds the journal
  * into the state file at the end of a run, and `load()` replays a journal a crash left behind. Every record is a
- * blind write of one key, so replaying a journal over a state that already holds it changes nothing.
+ * blind write of one key, so replaying a journal over a state that already holds it changes nothing. Records are
+ * numbered on from the file's `integrity.journal` and checksummed; a run's first record is its claim of the stack.
  * Operations in flight are records too: those begun and not ended are the pending operations, kept in the state
  * file until a later run resolves them.
  */
@@ -72,7 +73,7 @@ export class Snapshot {
    * from a run that died then (see StackLock).
    */
   static async load(path: string, passphrase: string, saltForNewStack?: string, { claim = false, interruptedSince }: { claim?: boolean; interruptedSince?: number | undefined } = {}): Promise<Snapshot> {
-    const { text, journal } = await readConsistently(path);
+    const { text, journal, identity } = await readConsistently(path);
     if (text === undefined && (journal.records.length > 0 || journal.torn !== undefined)) {
       throw new StateError(`${path} is missing, but its journal ${journalPath(path)} is there: the journal only holds what changed since the state file was written, so it cannot stand alone. Put the state file back; ${restoreAdvice(path)}`);
     }
@@ -84,7 +85,7 @@ export class Snapshot {
     }
     if (journal.torn !== undefined) state.#warnTorn(journal.torn);
     if (claim) {
-      await state.#claimStack(journal);
+      await state.#claimStack(journal, identity);
       const lost = state.interruptedSince ?? interruptedSince;
       if (lost !== undefined) state.interruptedSince = Math.min(lost, interruptedSince ?? lost);
     }
@@ -96,7 +97,7 @@ export class Snapshot {
    * died; then records this run's claim and reads the journal back: of two runs that claimed at once, the first on
    * disk goes on, the other stops before sending anything.
    */
-  async #claimStack(journal: JournalContents): Promise<void> {
+  async #claimStack(journal: JournalContents, identity: string): Promise<void> {
     const claims = runClaims(journal.records);
     const live = claims.find((c) => claimAlive(c.run));
     if (live) throw new StackBusyError(`the stack is being changed by process ${live.run.pid} on ${live.run.host}, which began at ${new Date(live.run.since).toISOString()} (its journal ${journalPath(this.path)} names it, whether or not a lock file is there); wait for it to finish`);
@@ -107,8 +108,17 @@ export class Snapshot {
     ownClaims.add(claim.nonce);
     this.#claim = claim;
     await this.#append({ run: claim });
-    const first = (await Journal.read(journalPath(this.path)).catch(() => ({ records: [] as unknown[] }))).records
-      .find((r) => (r as { seq?: unknown }).seq === seq && (r as { run?: unknown }).run !== undefined) as { run?: RunClaim } | undefined;
+    const now = (await Journal.read(journalPath(this.path)).catch(() => ({ records: [] as unknown[] }))).records;
+    const first = now.find((r) => (r as { seq?: unknown }).seq === seq && (r as { run?: unknown }).run !== undefined) as { run?: RunClaim } | undefined;
+    // What was read is still what is there: the state file not written since (by a run that ended meanwhile, its
+    // liveness judged too late), the journal the same one, not a new one begun by this claim.
+    const unchanged = (!this.#hasFile || (await fileIdentity(this.path).catch(() => "unknown")) === identity)
+      && journal.records.every((r, i) => now[i] !== undefined && recordMark(now[i]) === recordMark(r));
+    if (!unchanged) {
+      ownClaims.delete(claim.nonce);
+      this.#claim = undefined;
+      throw new StackBusyError("another run changed the stack while this run read it; this run stopped before sending anything: run it again");
+    }
     if (first?.run?.nonce !== claim.nonce) {
       ownClaims.delete(claim.nonce);
       this.#claim = undefined;
@@ -419,14 +429,21 @@ function runClaims(records: unknown[]): { seq: number; run: RunClaim }[] {
   return [...claims].map(([seq, run]) => ({ seq, run }));
 }
 
+/** Which state file is at `path`: another one once a run has written it. */
+function fileIdentity(path: string): Promise<string> {
+  return stat(path).then((s) => `${s.ino}:${s.size}:${s.mtimeMs}`, (e: NodeJS.ErrnoException) => (e.code === "ENOENT" ? "none" : Promise.reject(e)));
+}
+
+/** A record's place and checksum, as read back. */
+const recordMark = (r: unknown) => `${String((r as { seq?: unknown }).seq)}:${String((r as { sum?: unknown }).sum)}`;
+
 /**
  * The state file's text and its journal as one read: the file is looked at before and after the journal is read, and
  * read again if another process replaced it meanwhile (a run folding its journal into it).
  */
-async function readConsistently(path: string): Promise<{ text: string | undefined; journal: JournalContents }> {
-  const identity = async () => stat(path).then((s) => `${s.ino}:${s.size}:${s.mtimeMs}`, (e: NodeJS.ErrnoException) => (e.code === "ENOENT" ? "none" : Promise.reject(e)));
+async function readConsistently(path: string): Promise<{ text: string | undefined; journal: JournalContents; identity: string }> {
   for (let attempt = 0; attempt < 20; attempt++) {
-    const before = await identity().catch(() => "unknown");
+    const before = await fileIdentity(path).catch(() => "unknown");
     let text: string | undefined;
     try {
       text = await readFile(path, "utf8");
@@ -439,7 +456,7 @@ async function readConsistently(path: string): Promise<{ text: string | undefine
       const isDir = (e as NodeJS.ErrnoException).code === "EISDIR";
       throw new StateError(isDir ? `${journalPath(path)} is a directory: the stack's journal is kept in a file of that name; move the directory away` : `${e.message}; ${restoreAdvice(path)}`);
     });
-    if ((await identity().catch(() => "unknown")) === before) return { text, journal };
+    if ((await fileIdentity(path).catch(() => "unknown")) === before) return { text, journal, identity: before };
   }
   throw new StackBusyError(`${path} kept changing while it was read: another run is changing the stack; wait for it to finish`);
 }

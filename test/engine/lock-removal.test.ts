@@ -18,7 +18,7 @@ const FIXTURE = join(import.meta.dirname, "fixtures", "chaos");
 const PASSPHRASE = "lock removal passphrase";
 const PASSWORD = "lock-removal-warehouse-password";
 const FAMILIES = ["cohorts", "outcomes", "persona_sets", "scopes", "connections", "targets", "webhook_endpoints"];
-const ROUNDS = 20;
+const ROUNDS = Number(process.env["LOCK_ROUNDS"] ?? "20");
 
 let emulator: RunningEmulator;
 const work = mkdtempSync(join(tmpdir(), "lock-removal-"));
@@ -69,11 +69,13 @@ it(`a lock removed mid-run, ${ROUNDS} times: the second run stops before sending
 
     if (second.code === 0) {
       const { changes } = JSON.parse(second.stdout) as { changes: Record<string, number> };
-      if (Object.keys(changes).some((op) => op !== "same")) tally.doubleRuns++;
-      else tally.afterFirst++;
+      if (Object.keys(changes).some((op) => op !== "same")) {
+        tally.doubleRuns++;
+        console.info(`round ${round}: the second run went through: ${JSON.stringify(changes)}`);
+      } else tally.afterFirst++;
     } else {
       tally.refused++;
-      expect(second.stderr, `round ${round}`).toMatch(/the stack is being changed by process \d+|claimed at the same moment|kept changing while it was read/);
+      expect(second.stderr, `round ${round}`).toMatch(/the stack is being changed by process \d+|claimed at the same moment|changed the stack while this run read it|kept changing while it was read/);
       const document = JSON.parse(second.stdout) as { ok: boolean; errorCode?: string; error: string };
       expect(document).toMatchObject({ ok: false, errorCode: "stack-busy" });
     }

@@ -182,7 +182,9 @@ describe("an upload recorded before md5Hash was an input", { timeout: 180_000 },
       const upload = saved.deployment.resources.find((r) => r.urn.endsWith("::people"))!;
       expect(upload.inputs!.md5Hash).toBe(md5("id,name\n1,Ann\n"));
       delete upload.inputs!.md5Hash;
-      writeFileSync(file, JSON.stringify(saved));
+      // Without the checksum the engine keeps now, as it wrote states then.
+      const { integrity: _checksum, ...older } = saved as typeof saved & { integrity?: unknown };
+      writeFileSync(file, JSON.stringify(older));
       await takeRequests();
 
       const preview = await stack.run("preview", parts);
