@@ -46,7 +46,7 @@ describe("messages through the engine's Log", { timeout: 60_000 }, () => {
   it("sends a build's progress as an ephemeral message with the resource's URN", async () => {
     const checked = await world.plugin.check(COHORT, {}, { ...cohort("Awaited"), waitFor: "ready" });
     const made = await world.plugin.create(COHORT, checked.inputs);
-    const progress = await engine.next((m) => m.message.startsWith(`Cohort ${made.id}:`));
+    const progress = await engine.next((m) => m.message.startsWith(`Cohort "Awaited" (${made.id}):`));
     expect(progress).toMatchObject({ severity: "info", urn: urnOf(COHORT), ephemeral: true });
   });
 
