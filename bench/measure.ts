@@ -45,6 +45,8 @@ export interface BenchOptions {
   quick: boolean;
   /** The largest stack of the scale rows (`--scale`); they also run at half of it, and at 1,000 and 2,000. */
   scale?: number;
+  /** The cohorts of the real-CLI rows (`--pulumi-cohorts`; 500 unless said). */
+  pulumiCohorts?: number;
 }
 
 /** A bench module: measures its rows with baselines of the same run. */

@@ -1,8 +1,9 @@
 // `npm run bench`: every figure beside its baseline measured in the same run, as a ratio, with its goal; one table
 // on stdout and the same rows as JSON.
-//   npm run bench [-- --quick] [-- --only engine,cli] [-- --scale <resources>] [-- --json <file>]
+//   npm run bench [-- --quick] [-- --only engine,cli] [-- --scale <resources>] [-- --pulumi-cohorts <n>] [-- --json <file>]
 // --quick uses smaller sizes and shorter runs to check that the bench works; --scale sets the largest stack of the
-// engine's scale rows (50,000 unless said: each of its commands takes minutes there).
+// engine's scale rows (50,000 unless said: each of its commands takes minutes there); --pulumi-cohorts the
+// cohorts of the real-CLI rows (bench/pulumi-cli.ts: 500 unless said, 5,000 for the larger table).
 // Then (unless --only leaves it out): bench/drift.ts, `audience drift` over 10 accounts x 5,000 resources (2 x 500
 // with --quick) against the wire's floor and one GET per resource, in its own process and with its own table.
 // Rows that run bin/audience.js or programs measure the built package: run `npm run build` first.
@@ -18,6 +19,7 @@ import { engine } from "./engine.ts";
 import { floor } from "./floor.ts";
 import { ROOT, type Bench, type Row } from "./measure.ts";
 import { provider } from "./provider.ts";
+import { pulumiCliBench } from "./pulumi-cli.ts";
 
 // The rows of the table, in this order. A new bench module adds one line here.
 const benches: Bench[] = [
@@ -28,10 +30,11 @@ const benches: Bench[] = [
   emulatorScale,
   csv,
   cli,
+  pulumiCliBench,
 ];
 
 const { values: args } = parseArgs({
-  options: { quick: { type: "boolean", default: false }, only: { type: "string" }, json: { type: "string" }, scale: { type: "string" } },
+  options: { quick: { type: "boolean", default: false }, only: { type: "string" }, json: { type: "string" }, scale: { type: "string" }, "pulumi-cohorts": { type: "string" } },
 });
 const only = args.only?.split(",").map((s) => s.trim());
 const unknown = only?.filter((id) => id !== "drift" && !benches.some((b) => b.id === id)) ?? [];
@@ -52,13 +55,19 @@ if (scaleArg !== undefined && !(Number.isInteger(scaleArg) && scaleArg >= 4000))
   process.exit(2);
 }
 
+const pulumiCohorts = args["pulumi-cohorts"] === undefined ? undefined : Number(args["pulumi-cohorts"]);
+if (pulumiCohorts !== undefined && !(Number.isInteger(pulumiCohorts) && pulumiCohorts >= 1)) {
+  console.error(`--pulumi-cohorts takes a whole number of cohorts, at least 1; got ${args["pulumi-cohorts"]}`);
+  process.exit(2);
+}
+
 const started = Date.now();
 const rows: (Row & { bench: string })[] = [];
 for (const bench of benches.filter((b) => !only || only.includes(b.id))) {
   const t = Date.now();
   process.stderr.write(`${bench.id} ...`);
   try {
-    for (const row of await bench.run({ quick: args.quick, scale: scaleArg })) rows.push({ bench: bench.id, ...row });
+    for (const row of await bench.run({ quick: args.quick, scale: scaleArg, pulumiCohorts })) rows.push({ bench: bench.id, ...row });
     process.stderr.write(` ${((Date.now() - t) / 1000).toFixed(1)} s\n`);
   } catch (error) {
     process.stderr.write(` failed: ${(error as Error).stack ?? String(error)}\n`);

@@ -1,0 +1,63 @@
+// The baseline of the real-CLI rows (bench/pulumi-cli.ts): the least a resource provider plugin can do for the
+// cohorts a native Cohort declares, served by grpc-js with Pulumi's own stubs. Check, Diff and Read answer from what
+// they are given; Create and Delete each make the one undici request they need. The Pulumi CLI starts it as
+// `pulumi-resource-audience` from PATH: it prints its port, then serves until it is stopped.
+//   node bench/pulumi-bare-plugin.ts [engine address]   with AUDIENCE_BASE_URL and AUDIENCE_API_KEY set
+import { isDeepStrictEqual } from "node:util";
+import type { sendUnaryData, ServerUnaryCall } from "@grpc/grpc-js";
+import { Pool } from "undici";
+import { VERSION } from "../provider/plugin/manifest.ts";
+import { emptyProto, grpc, pluginProto, providerProto, providerRpc, structProto } from "../provider/protocol/proto.ts";
+
+type Doc = Record<string, unknown>;
+type Struct = InstanceType<typeof structProto.Struct>;
+
+const base = new URL(process.env["AUDIENCE_BASE_URL"]!);
+const pool = new Pool(base.origin);
+const headers = { authorization: `Bearer ${process.env["AUDIENCE_API_KEY"]}`, "content-type": "application/json" };
+
+async function call(method: "POST" | "DELETE", path: string, body?: Doc): Promise<Doc> {
+  const res = await pool.request({ method, path: `${base.pathname}${path}`, headers, body: body === undefined ? null : JSON.stringify(body) });
+  const text = await res.body.text();
+  if (res.statusCode >= 300) throw new Error(`${method} ${path}: ${res.statusCode} ${text}`);
+  return text ? (JSON.parse(text) as Doc) : {};
+}
+
+const struct = (doc: Doc) => structProto.Struct.fromJavaScript(doc as Parameters<typeof structProto.Struct.fromJavaScript>[0]);
+const plain = (s: Struct | undefined): Doc => s?.toJavaScript() ?? {};
+
+/** A gRPC handler from an async function of the request. */
+function unary<Req, Res>(answer: (request: Req) => Promise<Res>) {
+  return (rpc: ServerUnaryCall<Req, Res>, done: sendUnaryData<Res>) => {
+    answer(rpc.request).then((res) => done(null, res), (error: Error) => done({ code: grpc.status.UNKNOWN, details: error.message }));
+  };
+}
+
+const server = new grpc.Server();
+server.addService(providerRpc.ResourceProviderService, {
+  getPluginInfo: unary(async () => new pluginProto.PluginInfo().setVersion(VERSION)),
+  configure: unary(async () => new providerProto.ConfigureResponse().setAcceptsecrets(true).setAcceptresources(true)),
+  check: unary(async (req: InstanceType<typeof providerProto.CheckRequest>) => new providerProto.CheckResponse().setInputs(req.getNews())),
+  diff: unary(async (req: InstanceType<typeof providerProto.DiffRequest>) => {
+    const olds = plain(req.getOldInputs());
+    const news = plain(req.getNews());
+    const changed = [...new Set([...Object.keys(olds), ...Object.keys(news)])].filter((k) => !isDeepStrictEqual(olds[k], news[k]));
+    const res = new providerProto.DiffResponse().setDiffsList(changed);
+    return res.setChanges(changed.length === 0 ? providerProto.DiffResponse.DiffChanges.DIFF_NONE : providerProto.DiffResponse.DiffChanges.DIFF_SOME);
+  }),
+  create: unary(async (req: InstanceType<typeof providerProto.CreateRequest>) => {
+    const inputs = plain(req.getProperties());
+    const doc = await call("POST", "/cohorts", { name: inputs["name"] });
+    return new providerProto.CreateResponse().setId(String(doc["id"])).setProperties(struct({ ...inputs, ...doc }));
+  }),
+  read: unary(async (req: InstanceType<typeof providerProto.ReadRequest>) =>
+    new providerProto.ReadResponse().setId(req.getId()).setProperties(req.getProperties()).setInputs(req.getInputs())),
+  delete: unary(async (req: InstanceType<typeof providerProto.DeleteRequest>) => {
+    await call("DELETE", `/cohorts/${req.getId()}`);
+    return new emptyProto.Empty();
+  }),
+});
+server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (error, port) => {
+  if (error) throw error;
+  console.log(port);
+});

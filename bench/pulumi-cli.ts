@@ -1,0 +1,197 @@
+// Real-CLI rows: `pulumi up`, a no-op `pulumi up`, `pulumi refresh` and `pulumi destroy` of N cohorts (500, or
+// --pulumi-cohorts), each a whole `pulumi` process (wall, and CPU of it and every process it waited for: language
+// host, program, plugins), against the emulator in a process of its own. Three faces, each in a fresh stack and
+// emulator, taken in turn for each round: the native face (`pulumi-audience/native`, this package's plugin
+// `pulumi-resource-audience` found on PATH as the CLI finds it) against the bench's bare plugin under the same name
+// (bench/pulumi-bare-plugin.ts) running the same program; the dynamic face (`pulumi-audience`) against the native one.
+// Programs are installed from `npm pack` as a user installs the package; the CLI is `npm run pulumi:install`'s.
+import { execFileSync, spawn } from "node:child_process";
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
+import { delimiter, dirname, join } from "node:path";
+import { atMost, ensureBuilt, median, ROOT, startChild, type Bench, type Row } from "./measure.ts";
+import { PROGRAM } from "./programs.ts";
+import type { EmulatorReady } from "./service.ts";
+
+const ROUNDS = 3;
+const OPERATIONS = ["up", "no-op up", "refresh", "destroy"] as const;
+type Operation = (typeof OPERATIONS)[number];
+const FACES = ["bare", "native", "dynamic"] as const;
+type Face = (typeof FACES)[number];
+
+interface Timed {
+  ms: number;
+  cpuMs: number;
+}
+
+/** The folder holding `pulumi` and its language host (the last line `npm run pulumi:install` prints). */
+function pulumiDir(): string {
+  const out = execFileSync(process.execPath, [join(ROOT, "scripts", "pulumi-install.ts")], { cwd: ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
+  return out.trim().split("\n").at(-1)!;
+}
+
+/** A `node_modules` with this package from `npm pack` (built first) and its dependencies linked from this checkout's. */
+function installedModules(work: string): string {
+  ensureBuilt();
+  const [packed] = JSON.parse(execFileSync("npm", ["pack", "--ignore-scripts", "--json", "--pack-destination", work], { cwd: ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] })) as { filename: string }[];
+  execFileSync("tar", ["-xzf", join(work, packed!.filename), "-C", work]);
+  const modules = join(work, "node_modules");
+  mkdirSync(modules);
+  renameSync(join(work, "package"), join(modules, "pulumi-audience"));
+  for (const entry of readdirSync(join(ROOT, "node_modules"))) {
+    if (entry.startsWith(".") || entry === "pulumi-audience") continue;
+    symlinkSync(realpathSync(join(ROOT, "node_modules", entry)), join(modules, entry));
+  }
+  return modules;
+}
+
+/** A program folder using the installed package. */
+function program(work: string, name: string, source: string, modules: string): string {
+  const dir = join(work, name);
+  mkdirSync(dir);
+  writeFileSync(join(dir, "Pulumi.yaml"), `name: ${name}\nruntime: nodejs\nmain: index.ts\n`);
+  writeFileSync(join(dir, "package.json"), JSON.stringify({ name, private: true, type: "module" }));
+  writeFileSync(join(dir, "index.ts"), source);
+  symlinkSync(modules, join(dir, "node_modules"));
+  return dir;
+}
+
+/** A folder holding only an executable `pulumi-resource-audience` that runs `args` with this Node. */
+function pluginOnPath(work: string, name: string, args: string[]): string {
+  const dir = join(work, name);
+  mkdirSync(dir);
+  const file = join(dir, "pulumi-resource-audience");
+  writeFileSync(file, `#!/bin/sh\nexec ${[process.execPath, ...args].map((a) => `'${a}'`).join(" ")} "$@"\n`);
+  chmodSync(file, 0o755);
+  return dir;
+}
+
+/** Runs `pulumi` to its end under /usr/bin/time: wall and CPU (user and system, its waited descendants included). */
+function timed(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<Timed> {
+  const t = performance.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn("/usr/bin/time", ["-f", "%U %S", command, ...args], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (b: Buffer) => (out = (out + b.toString()).slice(-4000)));
+    child.stderr.on("data", (b: Buffer) => (err = (err + b.toString()).slice(-4000)));
+    child.once("error", reject);
+    child.once("close", (code) => {
+      const ms = performance.now() - t;
+      if (code !== 0) return reject(new Error(`pulumi ${args.join(" ")}: exit ${code}\n${out.slice(-2000)}\n${err.slice(-2000)}`));
+      const [user, system] = err.trim().split("\n").at(-1)!.split(" ").map(Number);
+      resolve({ ms, cpuMs: (user! + system!) * 1000 });
+    });
+  });
+}
+
+/** The emulator's requests other than its own control calls, as `METHOD`s, since the last call (the log emptied). */
+async function methods(emulator: EmulatorReady): Promise<string[]> {
+  const list = (await (await fetch(`${emulator.url}/_emulator/requests`)).json()) as { method: string; path: string }[];
+  await fetch(`${emulator.url}/_emulator/requests`, { method: "DELETE" });
+  return list.filter((r) => !r.path.startsWith("/_emulator")).map((r) => r.method);
+}
+
+interface Setup {
+  cli: string;
+  work: string;
+  programs: Record<Face, string>;
+  plugins: Record<"bare" | "native", string>;
+  preload: string;
+}
+
+/** The four operations of one face in a fresh stack against a fresh emulator, each checked for what it must do. */
+async function faceRuns(setup: Setup, face: Face, count: number, round: number): Promise<Record<Operation, Timed>> {
+  const emulator = await startChild<EmulatorReady>("service.ts", ["emulator", "0"]);
+  const state = mkdtempSync(join(setup.work, `state-${face}-${round}-`));
+  try {
+    const backend = join(state, "backend");
+    mkdirSync(backend);
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      PATH: [...(face === "dynamic" ? [] : [setup.plugins[face]]), setup.cli, dirname(process.execPath), process.env["PATH"] ?? ""].join(delimiter),
+      PULUMI_HOME: join(state, "home"),
+      PULUMI_BACKEND_URL: `file://${backend}`,
+      PULUMI_CONFIG_PASSPHRASE: "bench passphrase",
+      PULUMI_SKIP_UPDATE_CHECK: "true",
+      PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+      PULUMI_DISABLE_REGISTRY_RESOLVE: "true",
+      NO_COLOR: "1",
+      // The language host built here ignores Pulumi.yaml's `nodeargs`: the program's preload, as a user would give it.
+      NODE_OPTIONS: `--require=${setup.preload}`,
+      AUDIENCE_BASE_URL: `${emulator.ready.url}/v1`,
+      AUDIENCE_API_KEY: emulator.ready.apiKey,
+      BENCH_COUNT: String(count),
+    };
+    const pulumi = (args: string[]) => timed(join(setup.cli, "pulumi"), [...args, "--non-interactive"], setup.programs[face], env);
+    await pulumi(["stack", "select", "--create", "--stack", `${face}${round}`]);
+    await methods(emulator.ready);
+    const expect = (operation: Operation, got: string[], method: string, n: number) => {
+      const of = got.filter((m) => m === method).length;
+      const writes = got.filter((m) => m !== "GET").length;
+      if (of !== n || writes !== (method === "GET" ? 0 : n)) throw new Error(`${face} ${operation} of ${count}: ${of} ${method} and ${writes} writes, expected ${n} ${method}`);
+    };
+    const up = await pulumi(["up", "--yes", "--skip-preview"]);
+    expect("up", await methods(emulator.ready), "POST", count);
+    const noop = await pulumi(["up", "--yes", "--skip-preview", "--expect-no-changes"]);
+    expect("no-op up", await methods(emulator.ready), "POST", 0);
+    const refresh = await pulumi(["refresh", "--yes", "--skip-preview", "--expect-no-changes"]);
+    const reads = await methods(emulator.ready);
+    if (reads.some((m) => m !== "GET")) throw new Error(`${face} refresh wrote: ${reads.join(" ")}`);
+    const destroy = await pulumi(["destroy", "--yes", "--skip-preview"]);
+    expect("destroy", await methods(emulator.ready), "DELETE", count);
+    return { up, "no-op up": noop, refresh, destroy };
+  } finally {
+    await emulator.stop();
+    rmSync(state, { recursive: true, force: true });
+  }
+}
+
+export const pulumiCliBench: Bench = {
+  id: "pulumi",
+  async run({ quick, pulumiCohorts }) {
+    const count = pulumiCohorts ?? (quick ? 20 : 500);
+    const rounds = quick ? 1 : ROUNDS;
+    const cli = pulumiDir();
+    const work = mkdtempSync(join(tmpdir(), "audience-bench-pulumi-"));
+    try {
+      const modules = installedModules(work);
+      const setup: Setup = {
+        cli, work,
+        programs: { bare: program(work, "bare", PROGRAM.native, modules), native: program(work, "native", PROGRAM.native, modules), dynamic: program(work, "dynamic", PROGRAM.cohorts, modules) },
+        plugins: {
+          bare: pluginOnPath(work, "bare-plugin", ["--conditions=source", join(import.meta.dirname, "pulumi-bare-plugin.ts")]),
+          native: pluginOnPath(work, "native-plugin", [join(modules, "pulumi-audience", "bin", "pulumi-resource-audience.js")]),
+        },
+        preload: join(modules, "pulumi-audience", "bin", "require-node.cjs"),
+      };
+      const runs: Record<Face, Record<Operation, Timed>[]> = { bare: [], native: [], dynamic: [] };
+      const loads: number[] = [];
+      for (let round = 0; round < rounds; round++) {
+        for (const face of FACES) {
+          loads.push(loadavg()[0]!);
+          runs[face].push(await faceRuns(setup, face, count, round));
+        }
+      }
+      const load = `load ${Math.min(...loads).toFixed(0)}-${Math.max(...loads).toFixed(0)}, median of ${rounds}`;
+      const of = (face: Face, operation: Operation, key: keyof Timed) => median(runs[face].map((r) => r[operation][key]));
+      const rows: Row[] = [];
+      for (const operation of OPERATIONS) {
+        for (const [face, baseFace, max] of [["native", "bare", 1.2], ["dynamic", "native", 1.5]] as const) {
+          for (const [key, unit] of [["ms", "wall"], ["cpuMs", "CPU"]] as const) {
+            rows.push(atMost({
+              what: `pulumi ${operation} ${count} (${unit})`,
+              measured: `the ${face} face under the pulumi CLI`,
+              value: of(face, operation, key), baseline: of(baseFace, operation, key),
+              baselineWhat: baseFace === "bare" ? "the bench's bare plugin, same program" : "the native face",
+              unit: "ms", note: load,
+            }, max));
+          }
+        }
+      }
+      return rows;
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+  },
+};
