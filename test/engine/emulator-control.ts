@@ -1,5 +1,6 @@
-// The emulator's control API (`/_emulator`) as the engine's tests drive it: faults in, the request log out.
+// The emulator as the engine's tests drive it: faults in, the request log out, a resource type's collection path.
 import type { RunningEmulator } from "pulumi-audience/emulator";
+import { families, type FamilyDef } from "pulumi-audience/sdk/contract";
 
 /** Where `landed` sends its request (under /v1, which the log leaves out): no path of the service, so it changes nothing. */
 const LANDED_PATH = "/_landed";
@@ -30,4 +31,10 @@ export function emulatorControl(emulator: () => RunningEmulator) {
     return list;
   }
   return { control, creates, landed, takeRequests };
+}
+
+/** Collection path of a resource type such as pulumi-nodejs:dynamic/audience:Scope. */
+export function pathOf(type: string): string | undefined {
+  const kind = type.split(":").pop();
+  return Object.values(families as Record<string, FamilyDef>).find((family) => family.className === kind)?.path;
 }

@@ -7,10 +7,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "pulumi-audience/emulator";
-import { families, type FamilyDef } from "pulumi-audience/sdk/contract";
 import type { Operation, RunResult } from "../../provider/engine/index.ts";
 import { runProgram } from "../../provider/cli/program.ts";
-import { emulatorControl } from "./emulator-control.ts";
+import { emulatorControl, pathOf } from "./emulator-control.ts";
 import { programDir } from "./installed.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
@@ -37,12 +36,6 @@ const SCENARIOS: Record<string, Scenario> = {
 };
 
 const examples = readdirSync(join(ROOT, "examples")).filter((d) => existsSync(join(ROOT, "examples", d, "Pulumi.yaml")));
-
-/** Collection path of a resource type such as pulumi-nodejs:dynamic/audience:Scope. */
-function pathOf(type: string): string | undefined {
-  const kind = type.split(":").pop();
-  return Object.values(families as Record<string, FamilyDef>).find((family) => family.className === kind)?.path;
-}
 
 let emulator: RunningEmulator;
 beforeAll(async () => {

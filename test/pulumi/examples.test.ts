@@ -7,8 +7,7 @@ import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "pulumi-audience/emulator";
-import { families, type FamilyDef } from "pulumi-audience/sdk/contract";
-import { emulatorControl } from "../engine/emulator-control.ts";
+import { emulatorControl, pathOf } from "../engine/emulator-control.ts";
 import { filesHolding, pulumiCli, pulumiStack, skipReason, type PulumiStack } from "./cli.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
@@ -37,12 +36,6 @@ const SCENARIOS: Record<string, Scenario> = {
 
 const examples = readdirSync(join(ROOT, "examples")).filter((d) => existsSync(join(ROOT, "examples", d, "Pulumi.yaml")));
 const cli = pulumiCli();
-
-/** Collection path of a resource type such as pulumi-nodejs:dynamic/audience:Scope. */
-function pathOf(type: string): string | undefined {
-  const kind = type.split(":").pop();
-  return Object.values(families as Record<string, FamilyDef>).find((family) => family.className === kind)?.path;
-}
 
 let emulator: RunningEmulator;
 beforeAll(async () => {
