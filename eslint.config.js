@@ -29,7 +29,7 @@ const STATE_KNOWS_NO_FAMILY = ["the emulator's state knows no family: it reads a
 const EMULATOR_GROUND = ["emulator/model.ts is the emulator's ground floor: every module builds on it, so it imports nothing of the emulator", "^\\.{1,2}/"];
 
 export default tseslint.config(
-  { ignores: ["dist/", "node_modules/", "**/.audience/", "coverage/"] },
+  { ignores: ["dist/", "node_modules/", "**/.audience/", "coverage/", "sdks/"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

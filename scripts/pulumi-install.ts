@@ -1,5 +1,5 @@
-// `npm run pulumi:install`: the Pulumi CLI and the Node.js language host, built from the Go modules pinned in
-// tools/ (go.sum verifies them), into a cache folder keyed by what goes into the build. A folder already built is
+// `npm run pulumi:install`: the Pulumi CLI, the Node.js, Python, Go and YAML language hosts and `sdkgen`, built from the
+// Go modules pinned in tools/ (go.sum verifies them), into a cache folder keyed by what goes into the build. A folder already built is
 // found without running Go. The folder's path is the last line on stdout; progress goes to stderr.
 import { execFileSync, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -20,11 +20,21 @@ interface Build {
 
 const BUILDS: readonly Build[] = [
   { name: "pulumi", module: "pulumi", pkg: "github.com/pulumi/pulumi/pkg/v3/cmd/pulumi" },
-  // The current host's module is not served by the module proxy; sdk/v3 carried the host until v3.68.0.
-  { name: "pulumi-language-nodejs", module: "pulumi-language-nodejs", pkg: "github.com/pulumi/pulumi/sdk/v3/nodejs/cmd/pulumi-language-nodejs" },
+  // The schema's SDKs, by the code generators of the CLI's own pkg/v3 (see tools/pulumi/sdkgen).
+  { name: "sdkgen", module: "pulumi", pkg: "./sdkgen" },
+  // The current hosts' modules are not served by the module proxy; sdk/v3 carried the Node.js and Python hosts
+  // until v3.68.0 and the Go host until v3.62.0.
+  { name: "pulumi-language-nodejs", module: "sdk-v3.68", pkg: "github.com/pulumi/pulumi/sdk/v3/nodejs/cmd/pulumi-language-nodejs" },
+  { name: "pulumi-language-python", module: "sdk-v3.68", pkg: "github.com/pulumi/pulumi/sdk/v3/python/cmd/pulumi-language-python" },
+  { name: "pulumi-language-go", module: "sdk-v3.62", pkg: "github.com/pulumi/pulumi/sdk/v3/go/pulumi-language-go" },
+  { name: "pulumi-language-yaml", module: "pulumi-yaml", pkg: "github.com/pulumi/pulumi-yaml/cmd/pulumi-language-yaml" },
 ];
-/** Shell scripts in the CLI's sdk/v3 module that Pulumi ships beside its binaries (the module zip drops their run bit). */
-const SCRIPTS = ["nodejs/dist/pulumi-resource-pulumi-nodejs"];
+/** Scripts in a host's sdk/v3 module that Pulumi ships beside its binaries (the module zip drops their run bit). */
+const SCRIPTS: readonly { module: string; path: string }[] = [
+  { module: "sdk-v3.68", path: "nodejs/dist/pulumi-resource-pulumi-nodejs" },
+  { module: "sdk-v3.68", path: "python/cmd/pulumi-language-python-exec" },
+  { module: "sdk-v3.68", path: "python/dist/pulumi-resource-pulumi-python" },
+];
 /** Pulumi's release flags (.goreleaser.yml): a static binary, no C toolchain. */
 const TAGS = "osusergo,grpcnotrace";
 const STAMP = ".built";
@@ -44,10 +54,11 @@ function pinnedVersion(): string {
 /** The cache folder for this exact set of pins: a change to any go.mod or go.sum, or to the flags, is a new folder. */
 function cacheFolder(): string {
   const hash = createHash("sha256");
-  for (const build of BUILDS) {
-    for (const file of ["go.mod", "go.sum"]) hash.update(readFileSync(join(TOOLS, build.module, file)));
+  for (const module of new Set(BUILDS.map((b) => b.module))) {
+    for (const file of ["go.mod", "go.sum"]) hash.update(readFileSync(join(TOOLS, module, file)));
   }
-  hash.update(`${TAGS}\n${SCRIPTS.join("\n")}`);
+  hash.update(readFileSync(join(TOOLS, "pulumi", "sdkgen", "main.go")));
+  hash.update(`${TAGS}\n${BUILDS.map((b) => `${b.module} ${b.pkg}`).join("\n")}\n${SCRIPTS.map((s) => s.path).join("\n")}`);
   const root = process.env["AUDIENCE_PULUMI_CACHE"] ?? join(process.env["XDG_CACHE_HOME"] ?? join(homedir(), ".cache"), "pulumi-audience");
   return join(root, `pulumi-${pinnedVersion()}-${hash.digest("hex").slice(0, 12)}`);
 }
@@ -76,10 +87,10 @@ function build(into: string, version: string): void {
     if (run.status !== 0) fail(`go build of ${pkg} failed (exit ${run.status ?? run.signal}); its output is above`);
     process.stderr.write(`pulumi:install: built ${name} in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
   }
-  const sdk = execFileSync("go", ["list", "-m", "-f", "{{.Dir}}", "github.com/pulumi/pulumi/sdk/v3"], { cwd: join(TOOLS, "pulumi"), env: goEnv(), encoding: "utf8" }).trim();
-  for (const script of SCRIPTS) {
-    const target = join(into, script.split("/").at(-1)!);
-    copyFileSync(join(sdk, script), target);
+  for (const { module, path } of SCRIPTS) {
+    const sdk = execFileSync("go", ["list", "-m", "-f", "{{.Dir}}", "github.com/pulumi/pulumi/sdk/v3"], { cwd: join(TOOLS, module), env: goEnv(), encoding: "utf8" }).trim();
+    const target = join(into, path.split("/").at(-1)!);
+    copyFileSync(join(sdk, path), target);
     chmodSync(target, 0o755);
   }
 }

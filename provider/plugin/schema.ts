@@ -79,7 +79,7 @@ export interface PackageSchema {
   repository: string;
   publisher: string;
   pluginDownloadURL?: string;
-  meta: { moduleFormat: string };
+  meta: { moduleFormat: string; supportPack: boolean };
   config: { variables: Record<string, PropertySpec> };
   provider: ResourceSpec;
   resources: Record<string, ResourceSpec>;
@@ -330,7 +330,7 @@ export const REPOSITORY = "github.com/pulumi-audience/pulumi-audience";
 function languages(): PackageSchema["language"] {
   return {
     nodejs: { packageName: "@pulumi-audience/sdk", packageDescription: "Audience-prediction pipelines as code (generated from the audience provider's schema).", dependencies: { "@pulumi/pulumi": "^3.0.0" }, respectSchemaVersion: true },
-    python: { packageName: "pulumi_audience", requires: { pulumi: ">=3.0.0,<4.0.0" }, respectSchemaVersion: true },
+    python: { packageName: "pulumi_audience", requires: { pulumi: ">=3.0.0,<4.0.0" }, respectSchemaVersion: true, pyproject: { enabled: true } },
     go: { importBasePath: `${REPOSITORY}/sdk/go/audience`, generateResourceContainerTypes: true, generateExtraInputTypes: true, respectSchemaVersion: true },
     csharp: { rootNamespace: "PulumiAudience", namespaces: { [PACKAGE]: "Audience" }, packageReferences: { Pulumi: "3.*" }, respectSchemaVersion: true },
     java: { basePackage: "com.pulumiaudience" },
@@ -378,7 +378,8 @@ export function packageSchema(): PackageSchema {
     publisher: "pulumi-audience",
     // Without it, a runner that lacks the plugin would try Pulumi's own download server.
     ...(PLUGIN_DOWNLOAD_URL ? { pluginDownloadURL: PLUGIN_DOWNLOAD_URL } : {}),
-    meta: { moduleFormat: "(.*)" },
+    // supportPack: each generator writes its package manifest (Go's go.mod, Python's pyproject.toml) at the schema's version.
+    meta: { moduleFormat: "(.*)", supportPack: true },
     config: { variables: config },
     provider: { description: "The provider of audience resources: one per account.", inputProperties: config, requiredInputs: [], properties: { baseUrl: config.baseUrl! }, required: [] },
     resources,
