@@ -12,8 +12,7 @@ export const LANGUAGES = ["nodejs", "python", "go"] as const;
 export type Language = (typeof LANGUAGES)[number];
 
 const fail = (message: string): never => {
-  process.stderr.write(`sdk:gen: ${message}\n`);
-  process.exit(1);
+  throw new Error(`sdk:gen: ${message}`);
 };
 
 /** The folder `npm run pulumi:install` built (building it first if needed). */
@@ -65,9 +64,14 @@ function pinGoModule(folder: string, version: string): void {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const asked = process.argv.slice(2);
-  const unknown = asked.filter((l) => !(LANGUAGES as readonly string[]).includes(l));
-  if (unknown.length > 0) fail(`unknown language ${unknown.join(", ")}: one of ${LANGUAGES.join(", ")}`);
-  const folders = generate(asked.length > 0 ? (asked as Language[]) : LANGUAGES);
-  for (const folder of Object.values(folders)) process.stdout.write(`${folder}\n`);
+  try {
+    const asked = process.argv.slice(2);
+    const unknown = asked.filter((l) => !(LANGUAGES as readonly string[]).includes(l));
+    if (unknown.length > 0) fail(`unknown language ${unknown.join(", ")}: one of ${LANGUAGES.join(", ")}`);
+    const folders = generate(asked.length > 0 ? (asked as Language[]) : LANGUAGES);
+    for (const folder of Object.values(folders)) process.stdout.write(`${folder}\n`);
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n`);
+    process.exitCode = 1;
+  }
 }
