@@ -210,6 +210,16 @@ describe("delete", () => {
     expect(await world.api("GET", `/outcomes/${outcome.id}`)).toMatchObject({ archived_at: expect.any(String) });
   });
 
+  it("waits for what depends on the resource to go: Pulumi deletes in parallel what it does not know depends on it", async () => {
+    const made = await world.host.create(scope());
+    const target = (await world.api("POST", "/targets", { name: "Pasted id", scope_id: made.id, representation: { mode: "identified" }, options: { type: "hosted_csv" } })) as { id: string };
+    const deleted = world.host.delete(made.id, made.properties);
+    await new Promise((r) => setTimeout(r, 600));
+    await world.api("DELETE", `/targets/${target.id}`);
+    await expect(deleted).resolves.toBeUndefined();
+    expect((await world.host.read(made.id, made.properties)).id).toBe("");
+  });
+
   it("treats a resource already gone as deleted", async () => {
     const cohort = await world.host.create(world.inputs("cohorts", { name: "Short-lived" }));
     await world.api("DELETE", `/cohorts/${cohort.id}`);

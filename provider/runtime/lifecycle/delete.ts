@@ -1,5 +1,6 @@
 // Delete: the resource deleted or archived (as its controls and family say), then what the service made for it.
 import { fromWire } from "pulumi-audience/sdk/contract";
+import { ConflictError } from "pulumi-audience/sdk/client";
 import { derivedNames, familyOf, type ProviderFamily } from "../families/index.ts";
 import { unlessUnknown } from "./ambiguous.ts";
 import type { Environment } from "./environment.ts";
@@ -22,10 +23,30 @@ export async function remove(env: Environment, id: string, props: Props): Promis
       if (controls.cascadeToAll !== undefined) body.cascade_to_all = controls.cascadeToAll;
       await service.archive(family, id, body);
     } else {
-      await service.delete(family, id);
+      await whenNothingDependsOn(env, () => service.delete(family, id));
     }
   });
   if (!providerFamily.delete && !archive) await removeDerived(env, service, providerFamily, id, props);
+}
+
+/**
+ * How long a delete the service refuses (409) because something still depends on the resource waits for that to go.
+ * Pulumi deletes in parallel what it does not know to depend on each other: a target imported with its scope's id
+ * written as text is deleted beside that scope, and goes within a second or two.
+ */
+const DEPENDENTS_WAIT_MS = 20_000;
+
+async function whenNothingDependsOn(env: Environment, remove: () => Promise<void>): Promise<void> {
+  const deadline = Date.now() + DEPENDENTS_WAIT_MS;
+  for (let delay = 250; ; delay = Math.min(delay * 2, 4_000)) {
+    try {
+      return await remove();
+    } catch (error) {
+      // The service's message names what depends on the resource: after the wait it is the step's error.
+      if (!(error instanceof ConflictError) || Date.now() + delay > deadline) throw error;
+      await env.sleep(delay);
+    }
+  }
 }
 
 /**
