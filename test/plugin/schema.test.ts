@@ -353,7 +353,7 @@ describe("the schema's language sections", () => {
       const invoke = variable["fn::invoke"];
       members(name, invoke.arguments, served.functions[invoke.function]!.inputs.properties);
     }
-    expect(checked).toBe(4);
+    expect(checked).toBe(5);
     expect(unknown).toEqual([]);
   });
 
