@@ -22,6 +22,12 @@ function buildAudit(state: ServiceState, resource: StoredResource): Doc {
 export const audit: EmulatorFamily = {
   collection: "audits",
   build: (ctx, resource) => buildAudit(ctx.state, resource),
+  // "Deleted use cases are not returned by any read": an audit built before the delete no longer lists it.
+  present(ctx, _request, doc) {
+    if (!Array.isArray(doc.use_cases)) return doc;
+    const useCases = (doc.use_cases as Doc[]).filter((u) => ctx.state.resource("use_cases", String(u.id)) !== undefined);
+    return useCases.length === doc.use_cases.length ? doc : { ...doc, use_cases: useCases };
+  },
   routes(app, ctx) {
     const { state, builds } = ctx;
     // Applying records the outcome; this emulator's audits never propose changes, so nothing else moves.

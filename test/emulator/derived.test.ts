@@ -66,6 +66,21 @@ describe("a stream fed by datasets", () => {
   });
 });
 
+describe("a trait made by a dataset", () => {
+  it("names the datasets emitting it in metadata.emitted_by_datasets, and one that stops leaves the list", async () => {
+    await upload("tiers", "email,tier\na@example.com,gold\n");
+    const body = (name: string) => ({ name, identity_sets: { customer: { email: "email" } }, options: { type: "hosted_csv", upload_directory: "tiers" }, output_to_traits: { loyalty_tier: { column_name: "tier" } } });
+    const first = String((await api.post<Json>("/v1/datasets", body("Loyalty"))).body.id);
+    const second = String((await api.post<Json>("/v1/datasets", body("Loyalty, again"))).body.id);
+    const trait = async () => (await api.get<Json[]>("/v1/traits")).body.find((t) => t.name === "loyalty_tier")!;
+    const emitters = async () => (((await trait()).metadata as Json).emitted_by_datasets as Json[]).map((e) => e.dataset_id).sort();
+    expect(await emitters()).toEqual([first, second].sort());
+    expect((await api.get<Json>(`/v1/traits/${String((await trait()).id)}`)).body.metadata).toEqual({ emitted_by_datasets: expect.arrayContaining([{ dataset_id: first }]) });
+    expect((await api.patch<Json>(`/v1/datasets/${second}`, { output_to_traits: null })).status).toBe(200);
+    expect(await emitters()).toEqual([first]);
+  });
+});
+
 describe("usage", () => {
   it("reports the Insights limits beside the counters, and the yearly limit only on the rolled-up endpoint when one is on record", async () => {
     const made = (await api.control<Json>("POST", "/accounts", { name: "Limited", quotas: { "insights.queries_per_day": 1, "usage.yearly_limit": 5000 } })).body;

@@ -244,6 +244,19 @@ describe("configuration audits", () => {
     expect(applied.status).toBe(202);
     expect(applied.body.applied_at).toEqual(expect.any(String));
   });
+
+  it("no longer list a use case deleted after they were built", async () => {
+    const kept = await api.post<Json>("/v1/knowledgebase/use_cases", { name: "Kept", description: "Stays" });
+    const gone = await api.post<Json>("/v1/knowledgebase/use_cases", { name: "Gone", description: "Deleted after the audit" });
+    const created = await api.post<Json>("/v1/accounts/current/audits", {});
+    const read = async () => ((await api.get<Json>(`/v1/accounts/current/audits/${String(created.body.id)}`)).body.use_cases as Json[]).map((u) => u.name);
+    expect(await read()).toEqual(expect.arrayContaining(["Kept", "Gone"]));
+    expect((await api.call("DELETE", `/v1/knowledgebase/use_cases/${String(gone.body.id)}`)).status).toBe(204);
+    expect(await read()).toContain(String(kept.body.name));
+    expect(await read()).not.toContain("Gone");
+    const listed = (await api.get<Json[]>("/v1/accounts/current/audits")).body.find((a) => a.id === created.body.id);
+    expect((listed?.use_cases as Json[]).map((u) => u.name)).not.toContain("Gone");
+  });
 });
 
 describe("migrations", () => {
