@@ -96,7 +96,6 @@ export interface ExportedResource {
   protect?: boolean;
   retainOnDelete?: boolean;
   provider?: string;
-  dependencies?: string[];
 }
 
 export interface ExportedDeployment {
