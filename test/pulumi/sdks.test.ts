@@ -1,12 +1,13 @@
 // The SDKs generated from the plugin's schema build as each ecosystem builds them: Node.js under `tsc`, Python as a
-// wheel that pip installs and Python imports, Go under `go build` and `go vet`.
-import { execFileSync } from "node:child_process";
+// wheel that pip installs and Python imports, Go under `go build` and `go vet`, Java under Maven.
+import { execFileSync, spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { pulumiCli, skipReason } from "./cli.ts";
 import { generatedSdk } from "./sdks.ts";
+import { JAVA_SDK_VERSION } from "../../scripts/sdk-gen.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const cli = pulumiCli();
@@ -43,5 +44,21 @@ describe(`the SDKs generated from the plugin's schema${skipReason()}`, { timeout
     expect(readFileSync(join(sdk, "go.mod"), "utf8")).toContain(`github.com/pulumi/pulumi/sdk/v3 ${version}`);
     execFileSync("go", ["build", "./..."], { cwd: sdk, env: GO_ENV });
     execFileSync("go", ["vet", "./..."], { cwd: sdk, env: GO_ENV });
+  });
+
+  it("Java: a jar Maven builds on com.pulumi:pulumi, holding the resources the SDK reads at run time", () => {
+    const sdk = generatedSdk("java");
+    expect(readFileSync(join(sdk, "pom.xml"), "utf8")).toContain(`<version>${JAVA_SDK_VERSION}</version>`);
+    // Online the first time (Maven Central), into the default ~/.m2, which later runs find warm. `package`, not
+    // `install`: the shared ~/.m2 is java.test.ts's to write.
+    const build = spawnSync("mvn", ["-B", "-q", "--no-transfer-progress", "package"], { cwd: sdk, encoding: "utf8" });
+    expect(build.status, build.stdout + build.stderr).toBe(0);
+    const jar = join(sdk, "target", "audience-0.1.0.jar");
+    const entries = execFileSync("jar", ["tf", jar], { encoding: "utf8" }).split("\n");
+    expect(entries).toEqual(expect.arrayContaining(["com/pulumiaudience/audience/Scope.class", "com/pulumiaudience/audience/version.txt", "com/pulumiaudience/audience/plugin.json"]));
+    // Java keeps the schema's operator names: `$` is legal in a Java identifier.
+    const builder = execFileSync("javap", ["-cp", jar, "com.pulumiaudience.audience.inputs.CohortStreamConditionsArgs$Builder"], { encoding: "utf8" });
+    expect(builder).toContain("$gte(java.lang.Double)");
+    expect(builder).toContain("$onOrAfter(java.lang.String)");
   });
 });
