@@ -1,5 +1,6 @@
 // The HTTP service: Fastify with the service's error body, JSON and merge-patch bodies, `/v1` and unprefixed
 // routes, Bearer auth, injected faults and the request log. Route modules add the endpoints.
+import { gunzipSync } from "node:zlib";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import { codeForStatus } from "pulumi-audience/sdk/contract";
 import { ApiError, badRequest, fieldError, forbidden, notFound, validationFailed } from "./errors.ts";
@@ -131,9 +132,9 @@ export function createApp(options: AppOptions): App {
   });
 
   app.removeContentTypeParser(["application/json", "text/plain"]);
-  app.addContentTypeParser(JSON_TYPES, { parseAs: "buffer" }, (_req, bytes, done) => {
+  app.addContentTypeParser(JSON_TYPES, { parseAs: "buffer" }, (req, bytes, done) => {
     try {
-      const source = decodeClientText(bytes as Buffer);
+      const source = decodeClientText(decodedBody(req.headers["content-encoding"], bytes as Buffer));
       done(null, source.trim() === "" ? undefined : parseClientJson(source));
     } catch (error) {
       done(bodyRefusal(error as Error), undefined);
@@ -311,8 +312,24 @@ export function createApp(options: AppOptions): App {
   };
 }
 
+/**
+ * A JSON body as sent under its Content-Encoding: plain, or gzip (decompressed up to the body limit). A body that
+ * is not what its header says, or an encoding the service does not take, is refused rather than read as it comes.
+ */
+function decodedBody(encoding: string | undefined, bytes: Buffer): Buffer {
+  const name = encoding?.trim().toLowerCase();
+  if (name === undefined || name === "" || name === "identity") return bytes;
+  if (name !== "gzip") throw badRequest(`Content-Encoding ${encoding} is not taken: send the body plain or gzip-compressed`);
+  try {
+    return gunzipSync(bytes, { maxOutputLength: BODY_LIMIT });
+  } catch {
+    throw badRequest(`The body is not gzip data of at most ${BODY_LIMIT / MIB} MiB, though Content-Encoding says gzip`);
+  }
+}
+
 /** A body that cannot be read: naming the member at fault when it is known. */
 function bodyRefusal(error: Error): ApiError {
+  if (error instanceof ApiError) return error;
   if (error instanceof ClientTextError && error.path !== undefined) {
     return validationFailed([fieldError(error.path, error.message, "invalid_string")]);
   }

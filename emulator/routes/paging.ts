@@ -12,7 +12,7 @@ export const MAX_IDS = 100;
 /** The contract's id pattern, tested directly: a list names up to 100 ids, and a parse of each costs more than it. */
 const ID_PATTERN = uuid.def.pattern!;
 
-/** `?ids=a&ids=b`: at most 100 uuids. */
+/** `?ids=a&ids=b` or `?ids=a,b` (empty entries skipped): one to 100 uuids. */
 export function idsFilter(query: unknown): Set<string> | undefined {
   const raw = (query as { ids?: string | string[] } | undefined)?.ids;
   if (raw === undefined) return undefined;
@@ -20,12 +20,30 @@ export function idsFilter(query: unknown): Set<string> | undefined {
   for (const given of Array.isArray(raw) ? raw : [raw]) {
     for (const s of given.includes(",") ? given.split(",") : [given]) if (s !== "") ids.push(s);
   }
+  // `ids=` or `ids=,,` (an empty variable, say) would answer an empty list as if nothing matched.
+  if (ids.length === 0) throw queryInvalid([fieldError("ids", "names no id: give one or more uuids, or leave ids out to list all", "too_small")]);
   if (ids.length > MAX_IDS) {
     throw queryInvalid([fieldError("ids", `names ${ids.length} ids; at most ${MAX_IDS} are allowed per request`, "too_big")]);
   }
   const bad = ids.findIndex((s) => !ID_PATTERN.test(s));
   if (bad >= 0) throw queryInvalid([fieldError(`ids[${bad}]`, "must be a uuid", "invalid_format")]);
   return new Set(ids);
+}
+
+/** What a list takes in its query: `ids`, `archived`, and `limit` / `offset` where it pages (refusePaging). */
+const LIST_PARAMS: ReadonlySet<string> = new Set(["ids", "archived", "limit", "offset"]);
+
+/** A list's filters; a parameter it does not take, or an `archived` other than true or false, is refused. */
+export function listFilters(query: unknown): { ids: Set<string> | undefined; archived: boolean } {
+  const given = (query ?? {}) as Record<string, unknown>;
+  const unknown = Object.keys(given).filter((name) => !LIST_PARAMS.has(name));
+  if (unknown.length > 0) {
+    throw queryInvalid(unknown.map((name) => fieldError(name, "is not a parameter of this list: it takes ids and archived", "unrecognized_keys")));
+  }
+  if (given.archived !== undefined && given.archived !== "true" && given.archived !== "false") {
+    throw queryInvalid([fieldError("archived", "must be true or false", "invalid_type")]);
+  }
+  return { ids: idsFilter(given), archived: given.archived === "true" };
 }
 
 /** The resources the request's `ids` filter keeps (all of them without one), as answered to the request. */

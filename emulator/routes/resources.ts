@@ -12,7 +12,7 @@ import {
   accountFeatures, assertQuota, assertValid, assertWritable, clientMembers, createOnlyErrors, referenceErrors, runContextRules, serviceMembers,
 } from "../rules.ts";
 import type { EmulatorContext, RouteModule } from "../context.ts";
-import { idsFilter, sendList, streamed } from "./paging.ts";
+import { listFilters, sendList, streamed } from "./paging.ts";
 
 const archiveBody = archiveRequest.optional();
 
@@ -162,8 +162,7 @@ function registerFamily(server: FastifyInstance, ctx: EmulatorContext, families:
   }
 
   app.get(base, (request, reply) => {
-    const ids = idsFilter(request.query);
-    const archived = (request.query as { archived?: string }).archived === "true";
+    const { ids, archived } = listFilters(request.query);
     const accountId = ctx.account(request).id;
     // Ids are looked up directly, a whole list is streamed.
     const listed = ids ? state.resourcesById(accountId, collection, ids, { archived }) : [...state.eachResource(accountId, collection, { archived })];

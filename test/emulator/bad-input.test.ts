@@ -1,5 +1,7 @@
 // Inputs a careful API refuses rather than stores or ignores: text that is not UTF-8, lone surrogates, NUL,
-// names longer than the limit, paging parameters where nothing pages; and the Bearer scheme in any case.
+// names longer than the limit, paging parameters where nothing pages, list parameters a list does not take, a body
+// that is not what its Content-Encoding says; and the Bearer scheme in any case.
+import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_NAME_LENGTH } from "pulumi-audience/sdk/contract";
 import { emulator, type Client, type Json } from "./helpers.ts";
@@ -105,6 +107,44 @@ describe("paging parameters", () => {
     const page = await api.get<Json[]>("/v1/locations?limit=5&offset=0");
     expect(page.status).toBe(200);
     expect(page.headers.get("x-total-count")).not.toBeNull();
+  });
+});
+
+describe("list parameters", () => {
+  it("refuse ids naming no id, an archived that is not true or false, and a parameter no list takes, naming it", async () => {
+    const cases: [string, string, RegExp][] = [
+      ["ids=,,", "ids", /names no id/], ["ids=", "ids", /names no id/], ["archived=maybe", "archived", /true or false/], ["cursor=abc", "cursor", /ids and archived/],
+    ];
+    for (const [query, path, message] of cases) {
+      const reply = await api.get<Json>(`/v1/cohorts?${query}`);
+      expect(reply.status, query).toBe(400);
+      expect(reply.body.validationErrors, query).toEqual([expect.objectContaining({ path, message: expect.stringMatching(message) })]);
+    }
+    expect((await api.get<Json[]>("/v1/cohorts?archived=false")).body.map((c) => c.name)).toEqual(expect.arrayContaining(["Leads"]));
+    expect((await api.get<Json[]>("/v1/cohorts?archived=true")).status).toBe(200);
+  });
+});
+
+describe("Content-Encoding", () => {
+  const post = (body: Uint8Array, encoding: string) => fetch(`${api.url}/v1/cohorts`, {
+    method: "POST", headers: { authorization: `Bearer ${api.apiKey}`, "content-type": "application/json", "content-encoding": encoding }, body,
+  });
+
+  it("gzip: a compressed body is read; a plain one is refused, and nothing is stored", async () => {
+    const made = await post(gzipSync(JSON.stringify({ name: "Zipped" })), "gzip");
+    expect(made.status).toBe(201);
+    const plain = await post(new TextEncoder().encode(JSON.stringify({ name: "Not zipped" })), "gzip");
+    expect(plain.status).toBe(400);
+    expect(((await plain.json()) as Json).note).toMatch(/not gzip data/);
+    expect(await cohortNames()).toContain("Zipped");
+    expect(await cohortNames()).not.toContain("Not zipped");
+  });
+
+  it("refuses an encoding it does not take, naming it", async () => {
+    const reply = await post(new TextEncoder().encode(JSON.stringify({ name: "Brotli" })), "br");
+    expect(reply.status).toBe(400);
+    expect(((await reply.json()) as Json).note).toMatch(/Content-Encoding br is not taken/);
+    expect(await cohortNames()).not.toContain("Brotli");
   });
 });
 
