@@ -1,4 +1,4 @@
-// `npm run pulumi:install`: the Pulumi CLI, the Node.js, Python, Go and YAML language hosts and `sdkgen`, built from the
+// `npm run pulumi:install`: the Pulumi CLI, the Node.js, Python, Go, YAML and Java language hosts and `sdkgen`, built from the
 // Go modules pinned in tools/ (go.sum verifies them), into a cache folder keyed by what goes into the build. A folder already built is
 // found without running Go. The folder's path is the last line on stdout; progress goes to stderr.
 import { execFileSync, spawnSync } from "node:child_process";
@@ -11,15 +11,24 @@ import { fileURLToPath } from "node:url";
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const TOOLS = join(ROOT, "tools");
 
-/** One binary built from a tools module: the module folder under tools/ and the package its `tool` line names. */
+/**
+ * One binary built from a tools module: the module folder under tools/ and the package its `tool` line names;
+ * `version` is the Go variable a release build sets to the version of `module` the tools module requires.
+ */
 interface Build {
   readonly name: string;
   readonly module: string;
   readonly pkg: string;
+  readonly version?: { readonly variable: string; readonly of: string };
 }
 
 const BUILDS: readonly Build[] = [
-  { name: "pulumi", module: "pulumi", pkg: "github.com/pulumi/pulumi/pkg/v3/cmd/pulumi" },
+  {
+    name: "pulumi",
+    module: "pulumi",
+    pkg: "github.com/pulumi/pulumi/pkg/v3/cmd/pulumi",
+    version: { variable: "github.com/pulumi/pulumi/sdk/v3/go/common/version.Version", of: "github.com/pulumi/pulumi/pkg/v3" },
+  },
   // The schema's SDKs, by the code generators of the CLI's own pkg/v3 (see tools/pulumi/sdkgen).
   { name: "sdkgen", module: "pulumi", pkg: "./sdkgen" },
   // The current hosts' modules are not served by the module proxy; sdk/v3 carried the Node.js and Python hosts
@@ -28,6 +37,14 @@ const BUILDS: readonly Build[] = [
   { name: "pulumi-language-python", module: "sdk-v3.68", pkg: "github.com/pulumi/pulumi/sdk/v3/python/cmd/pulumi-language-python" },
   { name: "pulumi-language-go", module: "sdk-v3.62", pkg: "github.com/pulumi/pulumi/sdk/v3/go/pulumi-language-go" },
   { name: "pulumi-language-yaml", module: "pulumi-yaml", pkg: "github.com/pulumi/pulumi-yaml/cmd/pulumi-language-yaml" },
+  // Its own module: pulumi-java/pkg v1.22.0 requires pulumi pkg/v3 v3.228.0, not the CLI's version. The proxy serves
+  // only some of its tags (v1.22.0 is the newest it answers).
+  {
+    name: "pulumi-language-java",
+    module: "pulumi-java",
+    pkg: "github.com/pulumi/pulumi-java/pkg/cmd/pulumi-language-java",
+    version: { variable: "github.com/pulumi/pulumi-java/pkg/version.Version", of: "github.com/pulumi/pulumi-java/pkg" },
+  },
 ];
 /** Scripts in a host's sdk/v3 module that Pulumi ships beside its binaries (the module zip drops their run bit). */
 const SCRIPTS: readonly { module: string; path: string }[] = [
@@ -44,11 +61,17 @@ const fail = (message: string): never => {
   process.exit(1);
 };
 
+/** The version of `path` that tools/`module`/go.mod requires. */
+function requiredVersion(module: string, path: string): string {
+  const mod = readFileSync(join(TOOLS, module, "go.mod"), "utf8");
+  // `require path v1.2.3` or, inside a require block, `path v1.2.3`.
+  const line = mod.split("\n").map((l) => l.trim().replace(/^require\s+/, "")).find((l) => l.startsWith(`${path} v`));
+  return line?.split(/\s+/)[1] ?? fail(`tools/${module}/go.mod does not require ${path}`);
+}
+
 /** The pulumi/pulumi version the CLI's tools module requires, as the CLI prints it. */
 function pinnedVersion(): string {
-  const mod = readFileSync(join(TOOLS, "pulumi", "go.mod"), "utf8");
-  const match = /github\.com\/pulumi\/pulumi\/pkg\/v3 (v\d+\.\d+\.\d+)/.exec(mod);
-  return match?.[1] ?? fail("tools/pulumi/go.mod does not require github.com/pulumi/pulumi/pkg/v3");
+  return requiredVersion("pulumi", "github.com/pulumi/pulumi/pkg/v3");
 }
 
 /** The cache folder for this exact set of pins: a change to any go.mod or go.sum, or to the flags, is a new folder. */
@@ -58,7 +81,7 @@ function cacheFolder(): string {
     for (const file of ["go.mod", "go.sum"]) hash.update(readFileSync(join(TOOLS, module, file)));
   }
   hash.update(readFileSync(join(TOOLS, "pulumi", "sdkgen", "main.go")));
-  hash.update(`${TAGS}\n${BUILDS.map((b) => `${b.module} ${b.pkg}`).join("\n")}\n${SCRIPTS.map((s) => s.path).join("\n")}`);
+  hash.update(`${TAGS}\n${BUILDS.map((b) => `${b.module} ${b.pkg} ${b.version?.variable ?? ""}`).join("\n")}\n${SCRIPTS.map((s) => s.path).join("\n")}`);
   const root = process.env["AUDIENCE_PULUMI_CACHE"] ?? join(process.env["XDG_CACHE_HOME"] ?? join(homedir(), ".cache"), "pulumi-audience");
   return join(root, `pulumi-${pinnedVersion()}-${hash.digest("hex").slice(0, 12)}`);
 }
@@ -76,13 +99,12 @@ function goEnv(): NodeJS.ProcessEnv {
   return { ...process.env, CGO_ENABLED: "0", GOFLAGS: "-mod=readonly", GOTOOLCHAIN: "local" };
 }
 
-function build(into: string, version: string): void {
-  const ldflags = `-X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=${version}`;
-  for (const { name, module, pkg } of BUILDS) {
+function build(into: string): void {
+  for (const { name, module, pkg, version } of BUILDS) {
     const started = Date.now();
     process.stderr.write(`pulumi:install: building ${name} (tools/${module}) ...\n`);
     const args = ["build", "-trimpath", "-tags", TAGS, "-o", join(into, name)];
-    if (name === "pulumi") args.push("-ldflags", ldflags);
+    if (version) args.push("-ldflags", `-X ${version.variable}=${requiredVersion(module, version.of)}`);
     const run = spawnSync("go", [...args, pkg], { cwd: join(TOOLS, module), env: goEnv(), stdio: ["ignore", "inherit", "inherit"] });
     if (run.status !== 0) fail(`go build of ${pkg} failed (exit ${run.status ?? run.signal}); its output is above`);
     process.stderr.write(`pulumi:install: built ${name} in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
@@ -105,7 +127,7 @@ function main(): void {
     const staging = `${folder}.${process.pid}.tmp`;
     rmSync(staging, { recursive: true, force: true });
     mkdirSync(staging, { recursive: true });
-    build(staging, version);
+    build(staging);
     writeFileSync(join(staging, STAMP), `${version}\n`);
     try {
       renameSync(staging, folder);
