@@ -96,6 +96,7 @@ export interface ExportedResource {
   protect?: boolean;
   retainOnDelete?: boolean;
   provider?: string;
+  dependencies?: string[];
 }
 
 export interface ExportedDeployment {

@@ -1,8 +1,9 @@
-"""The adaptive-discounting pipeline with the audience provider plugin.
+"""The adaptive-discounting pipeline with the audience provider plugin, in Python.
 
-Needs the Pulumi CLI and the generated SDK (`pulumi package add`, see the top-level README); not run by this
-repository's tests. Run once with the default config (a preview build), check the file, then
-`pulumi config set enabled true && pulumi up` to enable the pipeline.
+People in the Leads cohort with their forecasted spend, delivered as a hosted CSV; a warehouse connection whose
+password comes from secret config; and a second account managed through an explicit provider. Run once with the
+default config (a preview build), check the file, then `pulumi config set enabled true && pulumi up` to enable the
+pipeline. README.md says how to get the SDK and set the config.
 """
 
 import pulumi
@@ -33,22 +34,38 @@ csv = audience.Target(
     options={"type": "hosted_csv"},
 )
 
+# The warehouse the discounts are later written to. The password is secret config: Pulumi keeps it encrypted in
+# the stack's config and state, and the service answers it as `<secret>`.
+warehouse = audience.Connection(
+    "warehouse",
+    name="Discounts warehouse",
+    options={
+        "type": "postgres",
+        "host": config.get("warehouseHost") or "warehouse.example.com",
+        "port": 5432,
+        "database": "analytics",
+        "schema": "audience",
+        "user": "audience_delivery",
+        "password": config.require_secret("warehousePassword"),
+    },
+)
+
 # A second account, the Pulumi way: an explicit provider passed to that account's resources.
-north_key = config.get_secret("northApiKey")
-if north_key is not None:
-    north = audience.Provider("north", api_key=north_key, base_url=config.require("northBaseUrl"))
-    audience.Cohort(
-        "north-leads",
-        name="North leads",
-        stream_name="transactions",
-        # `_gte` is Python's name of the schema's `$gte` (the service's `_gte`).
-        stream_conditions=[{"property": "amount", "_gte": 100}],
-        opts=pulumi.ResourceOptions(provider=north),
-    )
+north = audience.Provider("north", api_key=config.require_secret("northApiKey"), base_url=config.require("northBaseUrl"))
+north_leads = audience.Cohort(
+    "north-leads",
+    name="North leads",
+    stream_name="transactions",
+    # `_gte` is Python's name of the schema's `$gte` (the service's `_gte`).
+    stream_conditions=[{"property": "amount", "_gte": 100}],
+    opts=pulumi.ResourceOptions(provider=north),
+)
 
 # An existing resource is adopted with Pulumi's own import:
 #   pulumi import audience:index:Target legacy-csv <target id>
-# which reads it by id and prints the code that declares it.
+# which reads it by id and prints the code that declares it, to add below.
 
 pulumi.export("scopeId", scope.id)
 pulumi.export("csvUrl", csv.output_url)
+pulumi.export("warehouseId", warehouse.id)
+pulumi.export("northLeadsId", north_leads.id)

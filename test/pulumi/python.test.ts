@@ -1,0 +1,133 @@
+// examples/other-languages/adaptive-discounting-python through the real `pulumi` CLI and its Python language host,
+// with the SDK generated from the plugin's schema installed into a virtualenv as its README says: up, no change on
+// preview, refresh or a second up (which writes nothing), a config change shown with its values, `pulumi import` of
+// a target made by hand, destroy leaving nothing. The warehouse password is never written or printed in plaintext.
+import { appendFileSync, readFileSync } from "node:fs";
+import { delimiter, join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { filesHolding, pulumiCli, pulumiStack, skipReason, type PulumiStack, type RunOptions } from "./cli.ts";
+import { emulatedService } from "./emulated.ts";
+import { pythonVirtualenv } from "./python.ts";
+
+const ROOT = join(import.meta.dirname, "..", "..");
+const EXAMPLE = join(ROOT, "examples", "other-languages", "adaptive-discounting-python");
+const PASSWORD = "warehouse-password-9c2e7a";
+const cli = pulumiCli();
+const service = emulatedService();
+const { createAccount, takeWrites } = service;
+
+/** The service's list of a collection, as the account of `apiKey`. */
+async function list(apiKey: string, collection: string): Promise<{ id: string; name: string }[]> {
+  const res = await service.get(apiKey, collection);
+  expect(res.status).toBe(200);
+  return (await res.json()) as { id: string; name: string }[];
+}
+
+async function read(apiKey: string, path: string): Promise<Record<string, unknown>> {
+  const res = await service.get(apiKey, path);
+  expect(res.status).toBe(200);
+  return (await res.json()) as Record<string, unknown>;
+}
+
+describe(`examples/other-languages/adaptive-discounting-python through pulumi${skipReason()}`, { timeout: 400_000 }, () => {
+  if (!cli.dir) return;
+  let stack: PulumiStack;
+  let venv: string;
+  const keys = { apiKey: "", northKey: "" };
+  /** What every command printed, to look for the password in. */
+  const printed: string[] = [];
+  /** Runs pulumi with the virtualenv's python first on PATH, as `source venv/bin/activate` does. */
+  const must = async (args: readonly string[], o: RunOptions = {}) => {
+    const run = await stack.must(args, { ...o, env: { PATH: [venv, stack.env["PATH"]].join(delimiter), ...o.env } });
+    printed.push(run.output);
+    return run;
+  };
+
+  beforeAll(async () => {
+    venv = await pythonVirtualenv(join(EXAMPLE, "requirements.txt"));
+  }, 300_000);
+
+  it("goes up from empty; preview, refresh and a second up find no change and write nothing", async () => {
+    keys.apiKey = await createAccount("python-default");
+    keys.northKey = await createAccount("python-north");
+    stack = await pulumiStack({ program: EXAMPLE });
+    // The plugin as a path in the project (this package's installation), as test/pulumi/native.test.ts finds it.
+    appendFileSync(join(stack.dir, "Pulumi.yaml"), "plugins:\n  providers:\n    - name: audience\n      path: ./node_modules/pulumi-audience\n");
+    await stack.config({ "audience:baseUrl": service.baseUrl(), northBaseUrl: service.baseUrl() });
+    await stack.config({ "audience:apiKey": keys.apiKey, northApiKey: keys.northKey, warehousePassword: PASSWORD }, true);
+
+    const up = await must(["up", "--yes"]);
+    expect(up.output).toMatch(/\+ \d+ created/);
+    const outputs = await stack.outputs();
+    expect((await list(keys.apiKey, "scopes")).map((s) => s.id)).toEqual([outputs["scopeId"]]);
+    expect((await list(keys.apiKey, "connections")).map((s) => s.id)).toEqual([outputs["warehouseId"]]);
+    expect((await list(keys.northKey, "cohorts")).map((s) => s.id)).toContain(outputs["northLeadsId"]);
+
+    await takeWrites();
+    await must(["preview", "--expect-no-changes"]);
+    await must(["refresh", "--yes", "--expect-no-changes"]);
+    await must(["up", "--yes", "--expect-no-changes"]);
+    expect(await takeWrites()).toEqual([]);
+  });
+
+  it("a config change shows its values in preview --diff and applies as patches", async () => {
+    await stack.config({ enabled: "true", warehouseHost: "warehouse-2.example.com" });
+    const preview = await must(["preview", "--diff"]);
+    expect(preview.output).toMatch(/~ preview\s*: true => false/);
+    expect(preview.output).toMatch(/~ host\s*: "warehouse\.example\.com" => "warehouse-2\.example\.com"/);
+    await takeWrites();
+    await must(["up", "--yes"]);
+    const outputs = await stack.outputs();
+    expect((await takeWrites()).sort()).toEqual([`PATCH /connections/${outputs["warehouseId"]}`, `PATCH /scopes/${outputs["scopeId"]}`]);
+    expect(await read(keys.apiKey, `scopes/${outputs["scopeId"]}`)).toMatchObject({ preview: false });
+    expect(await read(keys.apiKey, `connections/${outputs["warehouseId"]}`)).toMatchObject({ options: { host: "warehouse-2.example.com", password: "<secret>" } });
+    await must(["preview", "--expect-no-changes"]);
+  });
+
+  it("pulumi import adopts a target made on the service; the README's declaration of it then changes nothing", async () => {
+    const scopeId = (await stack.outputs())["scopeId"] as string;
+    const made = await fetch(`${service.baseUrl()}/targets`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${keys.apiKey}`, "content-type": "application/json" },
+      body: JSON.stringify({ name: "Legacy CSV", scope_id: scopeId, representation: { mode: "identified" }, options: { type: "hosted_csv" } }),
+    });
+    expect(made.status).toBe(201);
+    const legacy = ((await made.json()) as { id: string }).id;
+    // As the README says: this host cannot print the code (GenerateProgram), the README shows it.
+    await must(["import", "audience:index:Target", "legacy-csv", legacy, "--generate-code=false", "--protect=false", "--yes"]);
+    const resources = (await stack.exported()).deployment.resources ?? [];
+    const imported = resources.find((r) => r.urn.endsWith("::legacy-csv"))!;
+    const created = resources.find((r) => r.urn.endsWith("::adaptive-discounting-csv"))!;
+    expect(imported.id).toBe(legacy);
+    // What create records, but for the name.
+    expect(imported.inputs).toEqual({ ...created.inputs, name: "Legacy CSV" });
+    const declaration = /```python\n([\s\S]*?)```/.exec(readFileSync(join(EXAMPLE, "README.md"), "utf8"))?.[1];
+    expect(declaration).toContain('"legacy-csv"');
+    appendFileSync(join(stack.dir, "__main__.py"), `\n${declaration}`);
+    await must(["preview", "--expect-no-changes"]);
+    // An import records no dependency; the up after the declaration does (destroy then deletes the target first).
+    await takeWrites();
+    await must(["up", "--yes", "--expect-no-changes"]);
+    expect(await takeWrites()).toEqual([]);
+    const scope = resources.find((r) => r.urn.endsWith("::adaptive-discounting"))!;
+    expect(((await stack.exported()).deployment.resources ?? []).find((r) => r.urn === imported.urn)?.dependencies).toContain(scope.urn);
+  });
+
+  it("destroy leaves nothing on the service; the password was never written or printed in plaintext", async () => {
+    const outputs = await stack.outputs();
+    const targets = await list(keys.apiKey, "targets");
+    expect(targets).toHaveLength(2);
+    await must(["destroy", "--yes"]);
+    expect(((await stack.exported()).deployment.resources ?? []).filter((r) => r.custom)).toEqual([]);
+    for (const collection of ["scopes", "targets", "connections"]) expect(await list(keys.apiKey, collection)).toEqual([]);
+    expect((await list(keys.northKey, "cohorts")).map((c) => c.id)).not.toContain(outputs["northLeadsId"]);
+    for (const target of targets) expect((await service.get(keys.apiKey, `targets/${target.id}`)).status).toBe(404);
+
+    const exported = await must(["stack", "export"]);
+    expect(exported.stdout).not.toContain(PASSWORD);
+    for (const output of printed) expect(output).not.toContain(PASSWORD);
+    expect(filesHolding(stack.backend, PASSWORD)).toEqual([]);
+    expect(filesHolding(stack.home, PASSWORD)).toEqual([]);
+    expect(filesHolding(stack.dir, PASSWORD).filter((f) => !f.includes("node_modules"))).toEqual([]);
+  });
+});
