@@ -29,10 +29,15 @@ async function read(apiKey: string, path: string): Promise<Record<string, unknow
   return (await res.json()) as Record<string, unknown>;
 }
 
+/** The virtualenv's bin folder: the example's requirements and the SDK, for both programs here. */
+let venv: string;
+beforeAll(async () => {
+  if (cli.dir) venv = await pythonVirtualenv(join(EXAMPLE, "requirements.txt"));
+}, 300_000);
+
 describe(`examples/other-languages/adaptive-discounting-python through pulumi${skipReason()}`, { timeout: 400_000 }, () => {
   if (!cli.dir) return;
   let stack: PulumiStack;
-  let venv: string;
   const keys = { apiKey: "", northKey: "" };
   /** What every command printed, to look for the password in. */
   const printed: string[] = [];
@@ -42,10 +47,6 @@ describe(`examples/other-languages/adaptive-discounting-python through pulumi${s
     printed.push(run.output);
     return run;
   };
-
-  beforeAll(async () => {
-    venv = await pythonVirtualenv(join(EXAMPLE, "requirements.txt"));
-  }, 300_000);
 
   it("goes up from empty; preview, refresh and a second up find no change and write nothing", async () => {
     keys.apiKey = await createAccount("python-default");
@@ -129,5 +130,84 @@ describe(`examples/other-languages/adaptive-discounting-python through pulumi${s
     expect(filesHolding(stack.backend, PASSWORD)).toEqual([]);
     expect(filesHolding(stack.home, PASSWORD)).toEqual([]);
     expect(filesHolding(stack.dir, PASSWORD).filter((f) => !f.includes("node_modules"))).toEqual([]);
+  });
+});
+
+describe(`every condition operator set from Python (test/pulumi/fixtures/python-members)${skipReason()}`, { timeout: 300_000 }, () => {
+  if (!cli.dir) return;
+
+  it("a date condition, an attribute condition and a target filter read back from the service as written", async () => {
+    // An account with an identity graph, which attribute filters of targets need.
+    const account = await fetch(`${new URL(service.baseUrl()).origin}/_emulator/accounts`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ name: "python-members" }) });
+    expect(account.status).toBe(201);
+    const { id, api_key: apiKey } = (await account.json()) as { id: string; api_key: string };
+    const graph = await fetch(`${service.baseUrl()}/accounts/${id}`, { method: "PATCH", headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/merge-patch+json" }, body: JSON.stringify({ identity_graph: "2026-01" }) });
+    expect(graph.status).toBe(200);
+
+    const stack = await pulumiStack({ program: join(import.meta.dirname, "fixtures", "python-members") });
+    const env = { PATH: [venv, stack.env["PATH"]].join(delimiter) };
+    await stack.config({ "audience:baseUrl": service.baseUrl() });
+    await stack.config({ "audience:apiKey": apiKey }, true);
+    await stack.must(["up", "--yes"], { env });
+    const { cohortId, targetId } = (await stack.outputs()) as { cohortId: string; targetId: string };
+
+    const cohort = await read(apiKey, `cohorts/${cohortId}`);
+    expect(cohort["stream_conditions"]).toEqual([
+      { property: "datetime", _on_or_after: "2025-01-01", _on_or_before: "2025-12-31" },
+      { property: "category", _eq: "apparel" },
+      { property: "category", _in: ["apparel", "home"] },
+      { property: "category", _nin: ["grocery"] },
+      { property: "product", _matches: "^sh" },
+      { property: "amount", _gt: 10.5 },
+      { property: "amount", _gte: 20 },
+      { property: "amount", _lt: 500 },
+      { property: "amount", _lte: 499.5 },
+      { property: "channel", _null: false },
+      { property: "channel", _nnull: true, optional: true },
+    ]);
+    expect(cohort["attributes"]).toEqual([
+      { name: "ig/age", _eq: 40 },
+      { name: "ig/state", _in: ["CA", "NY"] },
+      { name: "ig/state", _nin: ["TX"] },
+      { name: "ig/city", _matches: "^San " },
+      { name: "ig/age", _gt: 18 },
+      { name: "ig/age", _gte: 21 },
+      { name: "ig/age", _lt: 90 },
+      { name: "ig/age", _lte: 89 },
+      { name: "ig/income", _null: false },
+      { name: "ig/income", _nnull: true, optional: true },
+    ]);
+    expect((await read(apiKey, `targets/${targetId}`))["filter"]).toEqual({
+      trait: [
+        { name: "loyalty_tier", _eq: "gold" },
+        { name: "loyalty_tier", _in: ["gold", "platinum"] },
+        { name: "loyalty_tier", _nin: ["bronze"] },
+        { name: "loyalty_tier", _matches: "^(gold|silver)$" },
+        { name: "lifetime_value", _gt: 100 },
+        { name: "lifetime_value", _gte: 100.25 },
+        { name: "lifetime_value", _lt: 10000 },
+        { name: "lifetime_value", _lte: 9999 },
+        { name: "lifetime_value", _null: false },
+        { name: "lifetime_value", _nnull: true },
+      ],
+      attribute: [
+        { name: "ig/has_children", _eq: true },
+        { name: "ig/state", _in: ["CA"] },
+        { name: "ig/state", _nin: ["NV", "OR"] },
+        { name: "ig/city", _matches: "town$" },
+        { name: "ig/age", _gt: 30 },
+        { name: "ig/age", _gte: 31 },
+        { name: "ig/age", _lt: 65 },
+        { name: "ig/age", _lte: 64 },
+        { name: "ig/income", _null: true },
+        { name: "ig/income", _nnull: false },
+      ],
+      cohort_membership: [{ cohort_id: cohortId, _eq: true }],
+    });
+
+    await stack.must(["preview", "--expect-no-changes"], { env });
+    await stack.must(["destroy", "--yes"], { env });
+    expect(await list(apiKey, "cohorts")).not.toContainEqual(expect.objectContaining({ id: cohortId }));
+    expect(await list(apiKey, "targets")).toEqual([]);
   });
 });
