@@ -33,6 +33,7 @@ const IN_PROCESS_ENGINE = [
 const E2E = [
   // The `audience` command as a child process; the rest of test/cli (rendering, the extension) runs in one process.
   "test/cli/bundles.test.ts",
+  "test/cli/demo.test.ts",
   "test/cli/new.test.ts",
   "test/cli/pending.test.ts",
   "test/cli/stack.test.ts",

@@ -1,8 +1,8 @@
 // `audience demo` (also `npm run demo`): the whole story in under a minute, on a fresh machine, touching nothing.
 // An emulated service, the adaptive-discounting example deployed, enabled, its CSV read, drift found, all destroyed.
-import { cpSync, existsSync, mkdtempSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { startEmulator } from "pulumi-audience/emulator";
@@ -19,6 +19,26 @@ function packageRoot(): string {
     if (existsSync(join(dir, "examples", EXAMPLE, "Pulumi.yaml"))) return dir;
     if (dirname(dir) === dir) throw new Error(`examples/${EXAMPLE} not found above ${fileURLToPath(import.meta.url)}`);
   }
+}
+
+/** The node_modules folder an installed package sits in; undefined in a checkout. */
+function installedIn(root: string): string | undefined {
+  for (let dir = dirname(root); dirname(dir) !== dir; dir = dirname(dir)) if (basename(dir) === "node_modules") return dir;
+  return undefined;
+}
+
+/**
+ * An installed package's example, copied out of node_modules (where Node strips no types) into `into`, without the
+ * `source` condition a checkout runs it with, its imports resolving to the installation the package sits in.
+ */
+function copiedFromInstall(root: string, modules: string, into: string): string {
+  cpSync(join(root, "examples", EXAMPLE), into, { recursive: true });
+  const yaml = join(into, "Pulumi.yaml");
+  writeFileSync(yaml, readFileSync(yaml, "utf8").replace("--conditions=source ", ""));
+  // An ES module program, as in the checkout (whose package.json says so) and as `audience new` writes one.
+  writeFileSync(join(into, "package.json"), `${JSON.stringify({ name: EXAMPLE, private: true, type: "module" }, null, 2)}\n`);
+  symlinkSync(modules, join(into, "node_modules"));
+  return into;
 }
 
 /** A stream that indents what it is given, so run output nests under the demo's steps. */
@@ -61,11 +81,12 @@ export async function runDemo(): Promise<boolean> {
   const env = { AUDIENCE_BASE_URL: `${emulator.url}/v1`, AUDIENCE_API_KEY: emulator.apiKey };
   say(`1. Started the emulated service at ${emulator.url} with a fresh account.`);
 
-  // The Pulumi CLI writes Pulumi.<stack>.yaml next to the program: give it a copy inside the package (so
-  // `pulumi-audience` still resolves) that is removed afterwards; the local engine reads the example in place.
-  const cliCopy = pulumi ? join(root, ".audience", `demo-${process.pid}`) : undefined;
+  // The Pulumi CLI writes Pulumi.<stack>.yaml next to the program: in a checkout, give it a copy inside the package
+  // (so `pulumi-audience` still resolves) that is removed afterwards; the local engine reads the example in place.
+  const modules = installedIn(root);
+  const cliCopy = pulumi && !modules ? join(root, ".audience", `demo-${process.pid}`) : undefined;
   if (cliCopy) cpSync(join(root, "examples", EXAMPLE), cliCopy, { recursive: true });
-  const cwd = cliCopy ?? join(root, "examples", EXAMPLE);
+  const cwd = modules ? copiedFromInstall(root, modules, join(scratch, "program")) : cliCopy ?? join(root, "examples", EXAMPLE);
   const how = pulumi ? `pulumi (${pulumi})` : "audience run (the local engine; no Pulumi CLI on this machine)";
 
   const run = async (operation: Operation, config: Record<string, string> = {}): Promise<Outcome> => {
@@ -129,8 +150,13 @@ export async function runDemo(): Promise<boolean> {
     if (cliCopy) rmSync(cliCopy, { recursive: true, force: true });
   }
   say(`\nDone in ${((Date.now() - started) / 1000).toFixed(1)}s; state and service data were temporary and are gone.`);
-  say(`\nNext: read examples/${EXAMPLE}/index.ts, then run it yourself: \`npx audience emulator\` in one terminal and, with`);
-  say(`AUDIENCE_BASE_URL, AUDIENCE_API_KEY and PULUMI_CONFIG_PASSPHRASE set, \`npx audience run up --cwd examples/${EXAMPLE}\`.`);
-  say(`Deploy for real with the Pulumi CLI: \`pulumi up\` in that directory, against the live service.`);
+  if (modules) {
+    say(`\nNext: \`npx audience new shop\` writes this pipeline as a program of your own (shop/index.ts); \`npx audience emulator\``);
+    say(`in one terminal gives a service to try it on. Deploy for real with the Pulumi CLI: \`pulumi up\` in shop/.`);
+  } else {
+    say(`\nNext: read examples/${EXAMPLE}/index.ts, then run it yourself: \`npx audience emulator\` in one terminal and, with`);
+    say(`AUDIENCE_BASE_URL, AUDIENCE_API_KEY and PULUMI_CONFIG_PASSPHRASE set, \`npx audience run up --cwd examples/${EXAMPLE}\`.`);
+    say(`Deploy for real with the Pulumi CLI: \`pulumi up\` in that directory, against the live service.`);
+  }
   return process.exitCode === undefined || process.exitCode === 0;
 }

@@ -13,7 +13,7 @@ import { buildIfStale } from "../global-setup.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const CACHE = join(ROOT, ".audience", "packed");
-const SOURCES = ["package.json", "bin", "sdk", "provider", "policy", "emulator"];
+const SOURCES = ["package.json", "bin", "sdk", "provider", "policy", "emulator", "examples/adaptive-discounting"];
 
 /** A digest of what `npm pack` would put in the tarball. */
 function sourcesDigest(): string {
