@@ -19,19 +19,19 @@ type Operation = (typeof OPERATIONS)[number];
 const FACES = ["bare", "native", "dynamic"] as const;
 type Face = (typeof FACES)[number];
 
-interface Timed {
+export interface Timed {
   ms: number;
   cpuMs: number;
 }
 
 /** The folder holding `pulumi` and its language host (the last line `npm run pulumi:install` prints). */
-function pulumiDir(): string {
+export function pulumiDir(): string {
   const out = execFileSync(process.execPath, [join(ROOT, "scripts", "pulumi-install.ts")], { cwd: ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
   return out.trim().split("\n").at(-1)!;
 }
 
 /** A `node_modules` with this package from `npm pack` (built first) and its dependencies linked from this checkout's. */
-function installedModules(work: string): string {
+export function installedModules(work: string): string {
   ensureBuilt();
   const [packed] = JSON.parse(execFileSync("npm", ["pack", "--ignore-scripts", "--json", "--pack-destination", work], { cwd: ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] })) as { filename: string }[];
   execFileSync("tar", ["-xzf", join(work, packed!.filename), "-C", work]);
@@ -46,7 +46,7 @@ function installedModules(work: string): string {
 }
 
 /** A program folder using the installed package. */
-function program(work: string, name: string, source: string, modules: string): string {
+export function program(work: string, name: string, source: string, modules: string): string {
   const dir = join(work, name);
   mkdirSync(dir);
   writeFileSync(join(dir, "Pulumi.yaml"), `name: ${name}\nruntime: nodejs\nmain: index.ts\n`);
@@ -67,7 +67,7 @@ function pluginOnPath(work: string, name: string, args: string[]): string {
 }
 
 /** Runs `pulumi` to its end under /usr/bin/time: wall and CPU (user and system, its waited descendants included). */
-function timed(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<Timed> {
+export function timed(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<Timed> {
   const t = performance.now();
   return new Promise((resolve, reject) => {
     const child = spawn("/usr/bin/time", ["-f", "%U %S", command, ...args], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
@@ -86,7 +86,7 @@ function timed(command: string, args: string[], cwd: string, env: NodeJS.Process
 }
 
 /** The emulator's requests other than its own control calls, as `METHOD`s, since the last call (the log emptied). */
-async function methods(emulator: EmulatorReady): Promise<string[]> {
+export async function methods(emulator: EmulatorReady): Promise<string[]> {
   const list = (await (await fetch(`${emulator.url}/_emulator/requests`)).json()) as { method: string; path: string }[];
   await fetch(`${emulator.url}/_emulator/requests`, { method: "DELETE" });
   return list.filter((r) => !r.path.startsWith("/_emulator")).map((r) => r.method);

@@ -20,6 +20,7 @@ import { floor } from "./floor.ts";
 import { ROOT, type Bench, type Row } from "./measure.ts";
 import { provider } from "./provider.ts";
 import { pulumiCliBench } from "./pulumi-cli.ts";
+import { pulumiLanguagesBench } from "./pulumi-languages.ts";
 
 // The rows of the table, in this order. A new bench module adds one line here.
 const benches: Bench[] = [
@@ -31,6 +32,7 @@ const benches: Bench[] = [
   csv,
   cli,
   pulumiCliBench,
+  pulumiLanguagesBench,
 ];
 
 const { values: args } = parseArgs({

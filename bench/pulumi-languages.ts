@@ -1,0 +1,177 @@
+// Real-CLI rows by language: the adaptive-discounting pipeline (two lookups, a scope, a hosted-CSV target, a
+// connection with a secret password, a cohort in a second account through an explicit provider) as
+// examples/other-languages has it in Pulumi YAML and in Java, against the same pipeline in TypeScript on the native
+// face (`pulumi-audience/native`): `pulumi up` (its preview included, as users run it), a no-op `pulumi up` and
+// `pulumi destroy`, each a whole `pulumi` process (wall, and CPU of it and every process it waited for), in a fresh
+// stack against a fresh emulator. The plugin is found the same way for all three (Pulumi.yaml `plugins:`); the Java
+// SDK comes from `npm run sdk:gen` and `mvn install`, and the Java program is compiled once before the first round,
+// so the rows show a user's steady state, not Maven's first download.
+import { execFileSync } from "node:child_process";
+import { appendFileSync, cpSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
+import { delimiter, dirname, join } from "node:path";
+import { generate } from "../scripts/sdk-gen.ts";
+import { median, ROOT, startChild, type Bench, type Row } from "./measure.ts";
+import { installedModules, methods, program, pulumiDir, timed, type Timed } from "./pulumi-cli.ts";
+import type { EmulatorReady } from "./service.ts";
+
+const ROUNDS = 3;
+const OPERATIONS = ["up", "no-op up", "destroy"] as const;
+type Operation = (typeof OPERATIONS)[number];
+const LANGUAGES = ["typescript", "yaml", "java"] as const;
+type Language = (typeof LANGUAGES)[number];
+const EXAMPLES = join(ROOT, "examples", "other-languages");
+const PLUGIN = "plugins:\n  providers:\n    - name: audience\n      path: ./node_modules/pulumi-audience\n";
+
+/** The Java and YAML examples' pipeline in TypeScript, on the native face. */
+const TYPESCRIPT = `import * as pulumi from "@pulumi/pulumi";
+import * as audience from "pulumi-audience/native";
+
+const config = new pulumi.Config();
+const leads = audience.getCohortOutput({ name: "Leads" });
+const forecastedSpend = audience.getForecastOutput({ name: "Forecasted spend" });
+const scope = new audience.Scope("adaptive-discounting", {
+  name: "Adaptive discounting",
+  population: { cohortIds: [leads.id] },
+  payload: { forecastIds: [forecastedSpend.id] },
+  preview: true,
+  waitFor: "ready",
+}, { customTimeouts: { create: "30m", update: "30m" } });
+const csv = new audience.Target("adaptive-discounting-csv", {
+  name: "Adaptive discounting (hosted CSV)",
+  scopeId: scope.id,
+  representation: { mode: "identified" },
+  options: { type: "hosted_csv" },
+});
+const warehouse = new audience.Connection("warehouse", {
+  name: "Analytics warehouse",
+  options: { type: "postgres", host: "warehouse.example.com", port: 5432, database: "analytics", schema: "audience", user: "audience_delivery", password: config.requireSecret("warehousePassword") },
+});
+const north = new audience.Provider("north", { apiKey: config.requireSecret("northApiKey"), baseUrl: config.require("northBaseUrl") });
+new audience.Cohort("north-leads", { name: "North leads", streamName: "transactions", streamConditions: [{ property: "amount", $gte: 100 }] }, { provider: north });
+export const scopeId = scope.id;
+export const csvUrl = csv.outputUrl;
+export const connectionId = warehouse.id;
+`;
+
+/** Each language's program folder, with this package's node_modules and the plugin under Pulumi.yaml `plugins:`. */
+function programs(work: string, modules: string): Record<Language, string> {
+  const typescript = program(work, "typescript", TYPESCRIPT, modules);
+  appendFileSync(join(typescript, "Pulumi.yaml"), PLUGIN);
+  const yaml = join(work, "yaml");
+  cpSync(join(EXAMPLES, "adaptive-discounting-yaml"), yaml, { recursive: true });
+  const java = join(work, "java");
+  cpSync(join(EXAMPLES, "adaptive-discounting-java"), java, { recursive: true, filter: (from) => !from.endsWith("/target") });
+  for (const dir of [yaml, java]) {
+    appendFileSync(join(dir, "Pulumi.yaml"), PLUGIN);
+    symlinkSync(modules, join(dir, "node_modules"));
+  }
+  // The SDK into ~/.m2, as the example's README says, then the program compiled once.
+  const sdk = generate(["java"], join(work, "sdks")).java;
+  execFileSync("mvn", ["-B", "-q", "--no-transfer-progress", "install"], { cwd: sdk, stdio: "pipe" });
+  execFileSync("mvn", ["-B", "-q", "--no-transfer-progress", "compile"], { cwd: java, stdio: "pipe" });
+  return { typescript, yaml, java };
+}
+
+/** A new account of the emulator with the Leads cohort and the Forecasted spend forecast; its API key. */
+async function account(emulator: EmulatorReady, name: string): Promise<string> {
+  const res = await fetch(`${emulator.url}/_emulator/accounts`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ name, forecasts: true }) });
+  if (res.status !== 201) throw new Error(`creating account ${name}: ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { api_key: string }).api_key;
+}
+
+async function names(emulator: EmulatorReady, apiKey: string, collection: string): Promise<string[]> {
+  const res = await fetch(`${emulator.url}/v1/${collection}`, { headers: { authorization: `Bearer ${apiKey}` } });
+  return ((await res.json()) as { name: string }[]).map((r) => r.name);
+}
+
+/** The three operations of one language in a fresh stack against a fresh emulator, each checked for what it must do. */
+async function languageRuns(cli: string, work: string, dir: string, language: Language, round: number): Promise<Record<Operation, Timed>> {
+  const emulator = await startChild<EmulatorReady>("service.ts", ["emulator", "0"]);
+  const state = mkdtempSync(join(work, `state-${language}-${round}-`));
+  try {
+    const url = `${emulator.ready.url}/v1`;
+    const keys = { apiKey: await account(emulator.ready, "default"), northApiKey: await account(emulator.ready, "north") };
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      PATH: [cli, dirname(process.execPath), process.env["PATH"] ?? ""].join(delimiter),
+      PULUMI_HOME: join(state, "home"),
+      PULUMI_BACKEND_URL: `file://${state}`,
+      PULUMI_CONFIG_PASSPHRASE: "bench passphrase",
+      PULUMI_SKIP_UPDATE_CHECK: "true",
+      PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+      PULUMI_DISABLE_REGISTRY_RESOLVE: "true",
+      NO_COLOR: "1",
+      // The Node.js host built here ignores Pulumi.yaml's `nodeargs`: the program's preload, as a user would give it.
+      NODE_OPTIONS: `--require=${join(dir, "node_modules", "pulumi-audience", "bin", "require-node.cjs")}`,
+    };
+    const stack = `${language}${round}`;
+    const quiet = (args: string[], input = "") => execFileSync(join(cli, "pulumi"), [...args, "--non-interactive"], { cwd: dir, env, input, stdio: ["pipe", "ignore", "pipe"] });
+    quiet(["stack", "select", "--create", "--stack", stack]);
+    quiet(["config", "set", "audience:baseUrl", url]);
+    quiet(["config", "set", "northBaseUrl", url]);
+    for (const [key, value] of Object.entries({ "audience:apiKey": keys.apiKey, northApiKey: keys.northApiKey, warehousePassword: "bench-password" })) quiet(["config", "set", "--secret", key], value);
+    const pulumi = (args: string[]) => timed(join(cli, "pulumi"), [...args, "--non-interactive"], dir, env);
+    await methods(emulator.ready);
+
+    const up = await pulumi(["up", "--yes"]);
+    await methods(emulator.ready);
+    const made = [await names(emulator.ready, keys.apiKey, "scopes"), await names(emulator.ready, keys.apiKey, "targets"), await names(emulator.ready, keys.apiKey, "connections")];
+    if (JSON.stringify(made) !== JSON.stringify([["Adaptive discounting"], ["Adaptive discounting (hosted CSV)"], ["Analytics warehouse"]]) || !(await names(emulator.ready, keys.northApiKey, "cohorts")).includes("North leads")) {
+      throw new Error(`${language} up made ${JSON.stringify(made)}`);
+    }
+    const noop = await pulumi(["up", "--yes", "--expect-no-changes"]);
+    const writes = (await methods(emulator.ready)).filter((m) => m !== "GET");
+    if (writes.length > 0) throw new Error(`${language} no-op up wrote: ${writes.join(" ")}`);
+    const destroy = await pulumi(["destroy", "--yes"]);
+    for (const collection of ["scopes", "targets", "connections"]) {
+      const left = await names(emulator.ready, keys.apiKey, collection);
+      if (left.length > 0) throw new Error(`${language} destroy left ${collection}: ${left.join(", ")}`);
+    }
+    quiet(["stack", "rm", "--yes", "--stack", stack]);
+    return { up, "no-op up": noop, destroy };
+  } finally {
+    await emulator.stop();
+    rmSync(state, { recursive: true, force: true });
+  }
+}
+
+export const pulumiLanguagesBench: Bench = {
+  id: "languages",
+  async run({ quick }) {
+    const rounds = quick ? 1 : ROUNDS;
+    const cli = pulumiDir();
+    const work = mkdtempSync(join(tmpdir(), "audience-bench-languages-"));
+    try {
+      const dirs = programs(work, installedModules(work));
+      const runs: Record<Language, Record<Operation, Timed>[]> = { typescript: [], yaml: [], java: [] };
+      const loads: number[] = [];
+      for (let round = 0; round < rounds; round++) {
+        for (const language of LANGUAGES) {
+          loads.push(loadavg()[0]!);
+          runs[language].push(await languageRuns(cli, work, dirs[language], language, round));
+        }
+      }
+      const load = `load ${Math.min(...loads).toFixed(0)}-${Math.max(...loads).toFixed(0)}, median of ${rounds}`;
+      const of = (language: Language, operation: Operation, key: keyof Timed) => median(runs[language].map((r) => r[operation][key]));
+      const rows: Row[] = [];
+      for (const operation of OPERATIONS) {
+        for (const language of ["yaml", "java"] as const) {
+          for (const [key, unit] of [["ms", "wall"], ["cpuMs", "CPU"]] as const) {
+            const value = of(language, operation, key);
+            const baseline = of("typescript", operation, key);
+            rows.push({
+              what: `pulumi ${operation}, adaptive discounting (${unit})`,
+              measured: `the ${language === "yaml" ? "Pulumi YAML" : "Java (Maven)"} example under the pulumi CLI`,
+              value, baseline, baselineWhat: "the same pipeline in TypeScript, native face",
+              unit: "ms", ratio: value / baseline, goal: "report", note: load,
+            });
+          }
+        }
+      }
+      return rows;
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+  },
+};
