@@ -1,11 +1,13 @@
 // Real-CLI rows by language: the adaptive-discounting pipeline (two lookups, a scope, a hosted-CSV target, a
 // connection with a secret password, a cohort in a second account through an explicit provider) as
-// examples/other-languages has it in Pulumi YAML and in Java, against the same pipeline in TypeScript on the native
+// examples/other-languages has it in Pulumi YAML, Java and Go, against the same pipeline in TypeScript on the native
 // face (`pulumi-audience/native`): `pulumi up` (its preview included, as users run it), a no-op `pulumi up` and
 // `pulumi destroy`, each a whole `pulumi` process (wall, and CPU of it and every process it waited for), in a fresh
 // stack against a fresh emulator. The plugin is found the same way for all three (Pulumi.yaml `plugins:`); the Java
 // SDK comes from `npm run sdk:gen` and `mvn install`, and the Java program is compiled once before the first round,
-// so the rows show a user's steady state, not Maven's first download.
+// so the rows show a user's steady state, not Maven's first download. The Go program is built once likewise (the Go
+// host builds it again in each `up`, on a warm build cache); beside it, the Go SDK's generation against the Node.js
+// SDK's, and that first `go build` with an empty build cache against the same build warm.
 import { execFileSync } from "node:child_process";
 import { appendFileSync, cpSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
@@ -18,9 +20,12 @@ import type { EmulatorReady } from "./service.ts";
 const ROUNDS = 3;
 const OPERATIONS = ["up", "no-op up", "destroy"] as const;
 type Operation = (typeof OPERATIONS)[number];
-const LANGUAGES = ["typescript", "yaml", "java"] as const;
+const LANGUAGES = ["typescript", "yaml", "java", "go"] as const;
 type Language = (typeof LANGUAGES)[number];
 const EXAMPLES = join(ROOT, "examples", "other-languages");
+const GO_SDK_MODULE = "github.com/pulumi-audience/pulumi-audience/sdk/go";
+/** Go as the tests run it: the machine's Go, and -trimpath so that the build cache serves the SDK from any folder. */
+const GO_ENV = { GOTOOLCHAIN: "local", GOFLAGS: "-trimpath" };
 const PLUGIN = "plugins:\n  providers:\n    - name: audience\n      path: ./node_modules/pulumi-audience\n";
 
 /** The Java and YAML examples' pipeline in TypeScript, on the native face. */
@@ -55,14 +60,16 @@ export const connectionId = warehouse.id;
 `;
 
 /** Each language's program folder, with this package's node_modules and the plugin under Pulumi.yaml `plugins:`. */
-function programs(work: string, modules: string): Record<Language, string> {
+async function programs(work: string, modules: string): Promise<{ dirs: Record<Language, string>; goBuild: { cold: Timed; warm: Timed } }> {
   const typescript = program(work, "typescript", TYPESCRIPT, modules);
   appendFileSync(join(typescript, "Pulumi.yaml"), PLUGIN);
   const yaml = join(work, "yaml");
   cpSync(join(EXAMPLES, "adaptive-discounting-yaml"), yaml, { recursive: true });
   const java = join(work, "java");
   cpSync(join(EXAMPLES, "adaptive-discounting-java"), java, { recursive: true, filter: (from) => !from.endsWith("/target") });
-  for (const dir of [yaml, java]) {
+  const go = join(work, "go");
+  cpSync(join(EXAMPLES, "adaptive-discounting-go"), go, { recursive: true });
+  for (const dir of [yaml, java, go]) {
     appendFileSync(join(dir, "Pulumi.yaml"), PLUGIN);
     symlinkSync(modules, join(dir, "node_modules"));
   }
@@ -70,7 +77,22 @@ function programs(work: string, modules: string): Record<Language, string> {
   const sdk = generate(["java"], join(work, "sdks")).java;
   execFileSync("mvn", ["-B", "-q", "--no-transfer-progress", "install"], { cwd: sdk, stdio: "pipe" });
   execFileSync("mvn", ["-B", "-q", "--no-transfer-progress", "compile"], { cwd: java, stdio: "pipe" });
-  return { typescript, yaml, java };
+  // The Go SDK as the example's README says (a `replace` to it), then the program built with an empty build cache,
+  // again on that cache, and once on the usual one, which the Go host's builds in each `up` use.
+  const goSdk = generate(["go"], join(work, "sdks")).go;
+  const goEnv = (extra: NodeJS.ProcessEnv = {}) => ({ ...process.env, ...GO_ENV, ...extra });
+  execFileSync("go", ["mod", "edit", `-replace=${GO_SDK_MODULE}=${goSdk}`], { cwd: go, env: goEnv() });
+  const emptyCache = goEnv({ GOCACHE: join(work, "go-build-cache") });
+  const cold = await timed("go", ["build", "-o", "/dev/null", "."], go, emptyCache);
+  const warm = await timed("go", ["build", "-o", "/dev/null", "."], go, emptyCache);
+  execFileSync("go", ["build", "-o", "/dev/null", "."], { cwd: go, env: goEnv() });
+  return { dirs: { typescript, yaml, java, go }, goBuild: { cold, warm } };
+}
+
+/** `generate()` of scripts/sdk-gen.ts for one language in a process of its own (what `npm run sdk:gen -- <language>` does). */
+function sdkGeneration(work: string, language: "go" | "nodejs", round: number): Promise<Timed> {
+  const source = `import { generate } from ${JSON.stringify(join(ROOT, "scripts", "sdk-gen.ts"))}; generate([${JSON.stringify(language)}], ${JSON.stringify(join(work, `sdks-${language}-${round}`))});`;
+  return timed(process.execPath, ["--input-type=module", "-e", source], ROOT, process.env);
 }
 
 /** A new account of the emulator with the Leads cohort and the Forecasted spend forecast; its API key. */
@@ -94,6 +116,7 @@ async function languageRuns(cli: string, work: string, dir: string, language: La
     const keys = { apiKey: await account(emulator.ready, "default"), northApiKey: await account(emulator.ready, "north") };
     const env: NodeJS.ProcessEnv = {
       ...process.env,
+      ...GO_ENV,
       PATH: [cli, dirname(process.execPath), process.env["PATH"] ?? ""].join(delimiter),
       PULUMI_HOME: join(state, "home"),
       PULUMI_BACKEND_URL: `file://${state}`,
@@ -143,10 +166,12 @@ export const pulumiLanguagesBench: Bench = {
     const cli = pulumiDir();
     const work = mkdtempSync(join(tmpdir(), "audience-bench-languages-"));
     try {
-      const dirs = programs(work, installedModules(work));
-      const runs: Record<Language, Record<Operation, Timed>[]> = { typescript: [], yaml: [], java: [] };
+      const { dirs, goBuild } = await programs(work, installedModules(work));
+      const runs: Record<Language, Record<Operation, Timed>[]> = { typescript: [], yaml: [], java: [], go: [] };
+      const generation: Record<"go" | "nodejs", Timed[]> = { go: [], nodejs: [] };
       const loads: number[] = [];
       for (let round = 0; round < rounds; round++) {
+        for (const language of ["go", "nodejs"] as const) generation[language].push(await sdkGeneration(work, language, round));
         for (const language of LANGUAGES) {
           loads.push(loadavg()[0]!);
           runs[language].push(await languageRuns(cli, work, dirs[language], language, round));
@@ -156,18 +181,29 @@ export const pulumiLanguagesBench: Bench = {
       const of = (language: Language, operation: Operation, key: keyof Timed) => median(runs[language].map((r) => r[operation][key]));
       const rows: Row[] = [];
       for (const operation of OPERATIONS) {
-        for (const language of ["yaml", "java"] as const) {
+        for (const language of ["yaml", "java", "go"] as const) {
           for (const [key, unit] of [["ms", "wall"], ["cpuMs", "CPU"]] as const) {
             const value = of(language, operation, key);
             const baseline = of("typescript", operation, key);
             rows.push({
               what: `pulumi ${operation}, adaptive discounting (${unit})`,
-              measured: `the ${language === "yaml" ? "Pulumi YAML" : "Java (Maven)"} example under the pulumi CLI`,
+              measured: `the ${{ yaml: "Pulumi YAML", java: "Java (Maven)", go: "Go" }[language]} example under the pulumi CLI`,
               value, baseline, baselineWhat: "the same pipeline in TypeScript, native face",
               unit: "ms", ratio: value / baseline, goal: "report", note: load,
             });
           }
         }
+      }
+      for (const [key, unit] of [["ms", "wall"], ["cpuMs", "CPU"]] as const) {
+        const go = median(generation.go.map((t) => t[key]));
+        const nodejs = median(generation.nodejs.map((t) => t[key]));
+        rows.push(
+          { what: `SDK generation (${unit})`, measured: "the Go SDK (go mod tidy included)", value: go, baseline: nodejs, baselineWhat: "the Node.js SDK", unit: "ms", ratio: go / nodejs, goal: "report", note: load },
+          {
+            what: `go build of the Go example (${unit})`, measured: "with an empty build cache (Pulumi's Go SDK compiled too)", value: goBuild.cold[key], baseline: goBuild.warm[key],
+            baselineWhat: "the same build again, cache warm", unit: "ms", ratio: goBuild.cold[key] / goBuild.warm[key], goal: "report", note: "one build each",
+          },
+        );
       }
       return rows;
     } finally {

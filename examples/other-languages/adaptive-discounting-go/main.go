@@ -42,7 +42,7 @@ func main() {
 			return err
 		}
 
-		// The warehouse the discounts are also delivered to; its password is secret config, and stays secret in state.
+		// A warehouse connection: its password is secret config, and stays secret in state.
 		warehouseHost := cfg.Get("warehouseHost")
 		if warehouseHost == "" {
 			warehouseHost = "warehouse.example.com"
@@ -60,15 +60,6 @@ func main() {
 			},
 		})
 		if err != nil {
-			return err
-		}
-		if _, err := audience.NewTarget(ctx, "adaptive-discounting-table", &audience.TargetArgs{
-			Name:           pulumi.String("Adaptive discounting (warehouse table)"),
-			ScopeId:        scope.ID(),
-			ConnectionId:   warehouse.ID(),
-			Representation: &audience.TargetRepresentationArgs{Mode: audience.TargetRepresentationModeIdentified},
-			Options:        &audience.TargetOptionsArgs{Type: audience.TargetOptionsTypePostgres, TableName: pulumi.String("adaptive_discounts")},
-		}); err != nil {
 			return err
 		}
 
