@@ -2,12 +2,15 @@
 // with the SDK generated from the plugin's schema installed into a virtualenv as its README says: up, no change on
 // preview, refresh or a second up (which writes nothing), a config change shown with its values, `pulumi import` of
 // a target made by hand, destroy leaving nothing. The warehouse password is never written or printed in plaintext.
+import { execFile } from "node:child_process";
 import { appendFileSync, readFileSync } from "node:fs";
-import { delimiter, join } from "node:path";
+import { delimiter, dirname, join } from "node:path";
+import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
 import { filesHolding, pulumiCli, pulumiStack, skipReason, type PulumiStack, type RunOptions } from "./cli.ts";
 import { emulatedService } from "./emulated.ts";
 import { pythonVirtualenv } from "./python.ts";
+import { generatedSdk } from "./sdks.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const EXAMPLE = join(ROOT, "examples", "other-languages", "adaptive-discounting-python");
@@ -135,6 +138,17 @@ describe(`examples/other-languages/adaptive-discounting-python through pulumi${s
 
 describe(`every condition operator set from Python (test/pulumi/fixtures/python-members)${skipReason()}`, { timeout: 300_000 }, () => {
   if (!cli.dir) return;
+
+  it("the generated SDK has a Python name for every member of every type and resource, no two alike", async () => {
+    const schemaFile = join(dirname(generatedSdk("python")), "schema.json");
+    const schema = JSON.parse(readFileSync(schemaFile, "utf8")) as { types: Record<string, { type?: string }>; resources: object };
+    const { stdout } = await promisify(execFile)(join(venv, "python"), [join(import.meta.dirname, "fixtures", "python-sdk-names.py"), schemaFile]);
+    const report = JSON.parse(stdout) as { checked: { types: number; operators: number }; problems: string[] };
+    expect(report.problems).toEqual([]);
+    const objects = Object.values(schema.types).filter((t) => t.type === "object").length;
+    expect(report.checked.types).toBe(objects + Object.keys(schema.resources).length + 1);
+    expect(report.checked.operators).toBeGreaterThan(0);
+  });
 
   it("a date condition, an attribute condition and a target filter read back from the service as written", async () => {
     // An account with an identity graph, which attribute filters of targets need.
