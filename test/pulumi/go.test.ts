@@ -63,13 +63,15 @@ describe(`examples/other-languages/adaptive-discounting-go through pulumi${skipR
   });
 
   it("shows an update with its values in preview --diff and applies only it", async () => {
-    await stack.config({ warehouseHost: "warehouse-2.example.com" });
+    const all = await resources();
+    await stack.config({ warehouseHost: "warehouse-2.example.com", enabled: "true" });
     const preview = await must(["preview", "--diff"]);
     expect(preview.output).toMatch(/~ host\s*: "warehouse\.example\.com" => "warehouse-2\.example\.com"/);
+    expect(preview.output).toMatch(/~ preview\s*: true => false/);
     await takeWrites();
     await must(["up", "--yes"]);
-    const connection = (await resources()).find((r) => r.type === "audience:index:Connection")!;
-    expect(await takeWrites()).toEqual([`PATCH /connections/${connection.id}`]);
+    const [connection, scope] = ["Connection", "Scope"].map((kind) => all.find((r) => r.type === `audience:index:${kind}`)!);
+    expect((await takeWrites()).sort()).toEqual([`PATCH /connections/${connection!.id}`, `PATCH /scopes/${scope!.id}`]);
     await must(["preview", "--expect-no-changes"]);
   });
 
