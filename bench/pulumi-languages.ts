@@ -1,15 +1,18 @@
 // Real-CLI rows by language: the adaptive-discounting pipeline (two lookups, a scope, a hosted-CSV target, a
 // connection with a secret password, a cohort in a second account through an explicit provider) as
-// examples/other-languages has it in Pulumi YAML, Java and Go, against the same pipeline in TypeScript on the native
+// examples/other-languages has it in Pulumi YAML, Java, Go and Python, against the same pipeline in TypeScript on the native
 // face (`pulumi-audience/native`): `pulumi up` (its preview included, as users run it), a no-op `pulumi up` and
 // `pulumi destroy`, each a whole `pulumi` process (wall, and CPU of it and every process it waited for), in a fresh
 // stack against a fresh emulator. The plugin is found the same way for all three (Pulumi.yaml `plugins:`); the Java
 // SDK comes from `npm run sdk:gen` and `mvn install`, and the Java program is compiled once before the first round,
 // so the rows show a user's steady state, not Maven's first download. The Go program is built once likewise (the Go
 // host builds it again in each `up`, on a warm build cache); beside it, the Go SDK's generation against the Node.js
-// SDK's, and that first `go build` with an empty build cache against the same build warm.
+// SDK's, and that first `go build` with an empty build cache against the same build warm. The Python program runs
+// from a virtualenv holding its requirements and the SDK's wheel, first on PATH (the v3.68 Python host ignores
+// Pulumi.yaml's `virtualenv`); beside it, the Python SDK's generation against the Node.js SDK's, and the install into
+// a fresh virtualenv of the requirements with the SDK's wheel against the requirements alone.
 import { execFileSync } from "node:child_process";
-import { appendFileSync, cpSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { appendFileSync, cpSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
 import { generate } from "../scripts/sdk-gen.ts";
@@ -20,7 +23,7 @@ import type { EmulatorReady } from "./service.ts";
 const ROUNDS = 3;
 const OPERATIONS = ["up", "no-op up", "destroy"] as const;
 type Operation = (typeof OPERATIONS)[number];
-const LANGUAGES = ["typescript", "yaml", "java", "go"] as const;
+const LANGUAGES = ["typescript", "yaml", "java", "go", "python"] as const;
 type Language = (typeof LANGUAGES)[number];
 const EXAMPLES = join(ROOT, "examples", "other-languages");
 const GO_SDK_MODULE = "github.com/pulumi-audience/pulumi-audience/sdk/go";
@@ -60,7 +63,7 @@ export const connectionId = warehouse.id;
 `;
 
 /** Each language's program folder, with this package's node_modules and the plugin under Pulumi.yaml `plugins:`. */
-async function programs(work: string, modules: string): Promise<{ dirs: Record<Language, string>; goBuild: { cold: Timed; warm: Timed } }> {
+async function programs(work: string, modules: string): Promise<{ dirs: Record<Language, string>; goBuild: { cold: Timed; warm: Timed }; pythonInstall: PythonInstall }> {
   const typescript = program(work, "typescript", TYPESCRIPT, modules);
   appendFileSync(join(typescript, "Pulumi.yaml"), PLUGIN);
   const yaml = join(work, "yaml");
@@ -69,7 +72,9 @@ async function programs(work: string, modules: string): Promise<{ dirs: Record<L
   cpSync(join(EXAMPLES, "adaptive-discounting-java"), java, { recursive: true, filter: (from) => !from.endsWith("/target") });
   const go = join(work, "go");
   cpSync(join(EXAMPLES, "adaptive-discounting-go"), go, { recursive: true });
-  for (const dir of [yaml, java, go]) {
+  const python = join(work, "python");
+  cpSync(join(EXAMPLES, "adaptive-discounting-python"), python, { recursive: true });
+  for (const dir of [yaml, java, go, python]) {
     appendFileSync(join(dir, "Pulumi.yaml"), PLUGIN);
     symlinkSync(modules, join(dir, "node_modules"));
   }
@@ -86,11 +91,38 @@ async function programs(work: string, modules: string): Promise<{ dirs: Record<L
   const cold = await timed("go", ["build", "-o", "/dev/null", "."], go, emptyCache);
   const warm = await timed("go", ["build", "-o", "/dev/null", "."], go, emptyCache);
   execFileSync("go", ["build", "-o", "/dev/null", "."], { cwd: go, env: goEnv() });
-  return { dirs: { typescript, yaml, java, go }, goBuild: { cold, warm } };
+  const pythonInstall = await pythonVirtualenv(work, join(python, "requirements.txt"));
+  return { dirs: { typescript, yaml, java, go, python }, goBuild: { cold, warm }, pythonInstall };
+}
+
+interface PythonInstall {
+  /** The virtualenv's bin folder, first on PATH for the Python program's runs. */
+  bin: string;
+  wheel: Timed;
+  /** `pip install -r requirements.txt <wheel>` into a fresh virtualenv, and of the requirements alone into another. */
+  withSdk: Timed;
+  requirementsOnly: Timed;
+}
+
+/** The Python SDK as the example's README says: generated, built into a wheel, installed with the requirements. */
+async function pythonVirtualenv(work: string, requirements: string): Promise<PythonInstall> {
+  const sdk = generate(["python"], join(work, "sdks")).python;
+  const venv = (name: string) => {
+    execFileSync("python3", ["-m", "venv", join(work, name)]);
+    return join(work, name, "bin", "pip");
+  };
+  const wheels = join(work, "wheels");
+  const build = venv("venv-build");
+  // Once untimed: pip's cache then holds the requirements for both timed installs.
+  execFileSync(build, ["install", "--quiet", "-r", requirements]);
+  const wheel = await timed(build, ["wheel", "--quiet", "--no-deps", "--wheel-dir", wheels, sdk], work, process.env);
+  const requirementsOnly = await timed(venv("venv-requirements"), ["install", "--quiet", "-r", requirements], work, process.env);
+  const withSdk = await timed(venv("venv"), ["install", "--quiet", "-r", requirements, join(wheels, readdirSync(wheels)[0]!)], work, process.env);
+  return { bin: join(work, "venv", "bin"), wheel, withSdk, requirementsOnly };
 }
 
 /** `generate()` of scripts/sdk-gen.ts for one language in a process of its own (what `npm run sdk:gen -- <language>` does). */
-function sdkGeneration(work: string, language: "go" | "nodejs", round: number): Promise<Timed> {
+function sdkGeneration(work: string, language: "go" | "nodejs" | "python", round: number): Promise<Timed> {
   const source = `import { generate } from ${JSON.stringify(join(ROOT, "scripts", "sdk-gen.ts"))}; generate([${JSON.stringify(language)}], ${JSON.stringify(join(work, `sdks-${language}-${round}`))});`;
   return timed(process.execPath, ["--input-type=module", "-e", source], ROOT, process.env);
 }
@@ -108,7 +140,7 @@ async function names(emulator: EmulatorReady, apiKey: string, collection: string
 }
 
 /** The three operations of one language in a fresh stack against a fresh emulator, each checked for what it must do. */
-async function languageRuns(cli: string, work: string, dir: string, language: Language, round: number): Promise<Record<Operation, Timed>> {
+async function languageRuns(cli: string, work: string, dir: string, language: Language, round: number, pythonBin: string): Promise<Record<Operation, Timed>> {
   const emulator = await startChild<EmulatorReady>("service.ts", ["emulator", "0"]);
   const state = mkdtempSync(join(work, `state-${language}-${round}-`));
   try {
@@ -117,7 +149,7 @@ async function languageRuns(cli: string, work: string, dir: string, language: La
     const env: NodeJS.ProcessEnv = {
       ...process.env,
       ...GO_ENV,
-      PATH: [cli, dirname(process.execPath), process.env["PATH"] ?? ""].join(delimiter),
+      PATH: [...(language === "python" ? [pythonBin] : []), cli, dirname(process.execPath), process.env["PATH"] ?? ""].join(delimiter),
       PULUMI_HOME: join(state, "home"),
       PULUMI_BACKEND_URL: `file://${state}`,
       PULUMI_CONFIG_PASSPHRASE: "bench passphrase",
@@ -166,28 +198,28 @@ export const pulumiLanguagesBench: Bench = {
     const cli = pulumiDir();
     const work = mkdtempSync(join(tmpdir(), "audience-bench-languages-"));
     try {
-      const { dirs, goBuild } = await programs(work, installedModules(work));
-      const runs: Record<Language, Record<Operation, Timed>[]> = { typescript: [], yaml: [], java: [], go: [] };
-      const generation: Record<"go" | "nodejs", Timed[]> = { go: [], nodejs: [] };
+      const { dirs, goBuild, pythonInstall } = await programs(work, installedModules(work));
+      const runs: Record<Language, Record<Operation, Timed>[]> = { typescript: [], yaml: [], java: [], go: [], python: [] };
+      const generation: Record<"go" | "nodejs" | "python", Timed[]> = { go: [], nodejs: [], python: [] };
       const loads: number[] = [];
       for (let round = 0; round < rounds; round++) {
-        for (const language of ["go", "nodejs"] as const) generation[language].push(await sdkGeneration(work, language, round));
+        for (const language of ["go", "nodejs", "python"] as const) generation[language].push(await sdkGeneration(work, language, round));
         for (const language of LANGUAGES) {
           loads.push(loadavg()[0]!);
-          runs[language].push(await languageRuns(cli, work, dirs[language], language, round));
+          runs[language].push(await languageRuns(cli, work, dirs[language], language, round, pythonInstall.bin));
         }
       }
       const load = `load ${Math.min(...loads).toFixed(0)}-${Math.max(...loads).toFixed(0)}, median of ${rounds}`;
       const of = (language: Language, operation: Operation, key: keyof Timed) => median(runs[language].map((r) => r[operation][key]));
       const rows: Row[] = [];
       for (const operation of OPERATIONS) {
-        for (const language of ["yaml", "java", "go"] as const) {
+        for (const language of ["yaml", "java", "go", "python"] as const) {
           for (const [key, unit] of [["ms", "wall"], ["cpuMs", "CPU"]] as const) {
             const value = of(language, operation, key);
             const baseline = of("typescript", operation, key);
             rows.push({
               what: `pulumi ${operation}, adaptive discounting (${unit})`,
-              measured: `the ${{ yaml: "Pulumi YAML", java: "Java (Maven)", go: "Go" }[language]} example under the pulumi CLI`,
+              measured: `the ${{ yaml: "Pulumi YAML", java: "Java (Maven)", go: "Go", python: "Python" }[language]} example under the pulumi CLI`,
               value, baseline, baselineWhat: "the same pipeline in TypeScript, native face",
               unit: "ms", ratio: value / baseline, goal: "report", note: load,
             });
@@ -197,11 +229,18 @@ export const pulumiLanguagesBench: Bench = {
       for (const [key, unit] of [["ms", "wall"], ["cpuMs", "CPU"]] as const) {
         const go = median(generation.go.map((t) => t[key]));
         const nodejs = median(generation.nodejs.map((t) => t[key]));
+        const python = median(generation.python.map((t) => t[key]));
+        const { wheel, withSdk, requirementsOnly } = pythonInstall;
         rows.push(
           { what: `SDK generation (${unit})`, measured: "the Go SDK (go mod tidy included)", value: go, baseline: nodejs, baselineWhat: "the Node.js SDK", unit: "ms", ratio: go / nodejs, goal: "report", note: load },
           {
             what: `go build of the Go example (${unit})`, measured: "with an empty build cache (Pulumi's Go SDK compiled too)", value: goBuild.cold[key], baseline: goBuild.warm[key],
             baselineWhat: "the same build again, cache warm", unit: "ms", ratio: goBuild.cold[key] / goBuild.warm[key], goal: "report", note: "one build each",
+          },
+          { what: `SDK generation (${unit})`, measured: "the Python SDK", value: python, baseline: nodejs, baselineWhat: "the Node.js SDK", unit: "ms", ratio: python / nodejs, goal: "report", note: load },
+          {
+            what: `pip install into a fresh virtualenv (${unit})`, measured: "the Python example's requirements and the SDK's wheel", value: withSdk[key], baseline: requirementsOnly[key],
+            baselineWhat: "the requirements alone (pulumi==3.272.0), pip's cache warm", unit: "ms", ratio: withSdk[key] / requirementsOnly[key], goal: "report", note: `one install each; the wheel built in ${wheel[key].toFixed(0)} ms`,
           },
         );
       }

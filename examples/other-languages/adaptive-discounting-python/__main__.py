@@ -38,7 +38,7 @@ csv = audience.Target(
 # the stack's config and state, and the service answers it as `<secret>`.
 warehouse = audience.Connection(
     "warehouse",
-    name="Discounts warehouse",
+    name="Analytics warehouse",
     options={
         "type": "postgres",
         "host": config.get("warehouseHost") or "warehouse.example.com",
