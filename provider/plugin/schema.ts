@@ -56,7 +56,7 @@ export interface ObjectTypeSpec {
 interface EnumTypeSpec {
   type: "string" | "number" | "integer" | "boolean";
   description?: string;
-  enum: { value: string | number | boolean }[];
+  enum: { value: string | number | boolean; name?: string }[];
 }
 
 export interface ResourceSpec {
@@ -95,6 +95,17 @@ const NAMEABLE = /^[A-Za-z][A-Za-z0-9_ -]*$/;
 
 function pascal(text: string): string {
   return camelKey(text).replace(/^[a-z]/, (c) => c.toUpperCase()).replace(/[^A-Za-z0-9]/g, "");
+}
+
+/**
+ * Enum values with the name each SDK gives them (`hosted_csv` -> Go `TargetOptionsTypeHostedCsv`, Java and .NET
+ * `HostedCsv`, Python `HOSTED_CSV`); without one, generators keep the value's underscores (`TargetOptionsType_Hosted_csv`).
+ * Values whose names would collide keep none.
+ */
+function enumValues(values: readonly string[]): { value: string; name?: string }[] {
+  const names = values.map(pascal);
+  if (new Set(names).size !== names.length || names.some((n) => !/^[A-Z]/.test(n))) return values.map((value) => ({ value }));
+  return values.map((value, i) => ({ value, name: names[i]! }));
 }
 
 /** .NET's name of an operator member (`_on_or_after` -> `OnOrAfter`): its words, with no sign before them. */
@@ -245,7 +256,7 @@ class TypeBuilder {
     const values = options.flatMap((o) => (o.enum ?? (o.const !== undefined ? [o.const] : undefined)) ?? [undefined]);
     if (values.length > 0 && values.every((v) => typeof v === "string" && NAMEABLE.test(v))) {
       const unique = [...new Set(values as string[])].sort();
-      const token = this.#register(hint, { type: "string", enum: unique.map((value) => ({ value })) });
+      const token = this.#register(hint, { type: "string", enum: enumValues(unique) });
       return { $ref: `#/types/${token}` };
     }
     const types = options.map((o) => this.#single(o, hint, path, marks));

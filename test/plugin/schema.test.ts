@@ -205,7 +205,8 @@ describe("the package schema", () => {
     expect(Object.keys(target.inputProperties)).toEqual(expect.arrayContaining(["scopeId", "humanReadable", "waitFor", "deletionMode", "account", "adoptId"]));
     expect(target.properties).toHaveProperty("outputUrl");
     expect(target.properties).not.toHaveProperty("id");
-    expect(served.types["audience:index:WaitFor"]).toEqual({ type: "string", enum: [{ value: "none" }, { value: "ready" }] });
+    expect(served.types["audience:index:WaitFor"]).toEqual({ type: "string", enum: [{ value: "none", name: "None" }, { value: "ready", name: "Ready" }] });
+    expect(served.types["audience:index:TargetOptionsType"]?.enum).toContainEqual({ value: "hosted_csv", name: "HostedCsv" });
   });
 
   it("marks create-only members replaceOnChanges and credential members secret", () => {
