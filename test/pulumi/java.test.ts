@@ -118,7 +118,7 @@ describe(`examples/other-languages/adaptive-discounting-java through pulumi${ski
     const declaration = /var legacy_csv = new Target\("legacy-csv", TargetArgs\.builder\(\)[\s\S]*?\.build\(\)\);/.exec(printed)?.[0];
     expect(declaration).toContain(`.scopeId("${scopeId}")`);
     // What the user does: the statement into the program (which imports the right packages), enum members for strings.
-    const repaired = declaration!.replace('.type("hosted_csv")', ".type(TargetOptionsType.Hosted_csv)").replace('.mode("identified")', ".mode(TargetRepresentationMode.Identified)");
+    const repaired = declaration!.replace('.type("hosted_csv")', ".type(TargetOptionsType.HostedCsv)").replace('.mode("identified")', ".mode(TargetRepresentationMode.Identified)");
     const app = join(stack.dir, "src", "main", "java", "adaptivediscounting", "App.java");
     const program = readFileSync(app, "utf8");
     expect(program).toContain('        ctx.export("scopeId"');

@@ -36,7 +36,7 @@ func main() {
 			Name:           pulumi.String("Adaptive discounting (hosted CSV)"),
 			ScopeId:        scope.ID(),
 			Representation: &audience.TargetRepresentationArgs{Mode: audience.TargetRepresentationModeIdentified},
-			Options:        &audience.TargetOptionsArgs{Type: audience.TargetOptionsType_Hosted_csv},
+			Options:        &audience.TargetOptionsArgs{Type: audience.TargetOptionsTypeHostedCsv},
 		})
 		if err != nil {
 			return err

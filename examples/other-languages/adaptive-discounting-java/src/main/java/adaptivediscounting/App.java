@@ -62,7 +62,7 @@ public class App {
                 .name("Adaptive discounting (hosted CSV)")
                 .scopeId(scope.id())
                 .representation(TargetRepresentationArgs.builder().mode(TargetRepresentationMode.Identified).build())
-                .options(TargetOptionsArgs.builder().type(TargetOptionsType.Hosted_csv).build())
+                .options(TargetOptionsArgs.builder().type(TargetOptionsType.HostedCsv).build())
                 .build());
 
         // The warehouse the team delivers to; its password is secret config, and stays secret in the state.
