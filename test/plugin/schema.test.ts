@@ -206,7 +206,7 @@ describe("the package schema", () => {
     expect(target.properties).toHaveProperty("outputUrl");
     expect(target.properties).not.toHaveProperty("id");
     expect(served.types["audience:index:WaitFor"]).toEqual({ type: "string", enum: [{ value: "none", name: "None" }, { value: "ready", name: "Ready" }] });
-    expect(served.types["audience:index:TargetOptionsType"]?.enum).toContainEqual({ value: "hosted_csv", name: "HostedCsv" });
+    expect(served.types["audience:index:TargetOptionsType"]).toMatchObject({ enum: expect.arrayContaining([{ value: "hosted_csv", name: "HostedCsv" }]) });
   });
 
   it("marks create-only members replaceOnChanges and credential members secret", () => {
