@@ -2,7 +2,8 @@
 // the real `pulumi` CLI on PATH: the example runs from outside node_modules, every step passes, and the next step it
 // prints (`npx audience new shop`) runs.
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -11,7 +12,8 @@ import { pulumiCli, skipReason } from "../pulumi/cli.ts";
 
 const cli = pulumiCli();
 const work = mkdtempSync(join(tmpdir(), "installed-demo-"));
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+// Two installations (the user's project and the program `audience new` made): slow to remove on a busy machine.
+afterAll(() => rm(work, { recursive: true, force: true }), 300_000);
 
 describe(`audience demo from an installed package${skipReason()}`, { timeout: 300_000 }, () => {
   if (!cli.dir) return;

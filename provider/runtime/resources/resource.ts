@@ -54,6 +54,17 @@ async function credentialSources(args: Record<string, unknown>, paths: readonly 
 }
 
 /**
+ * Says, once per resource, which credentials the program wrote in plain text: they are kept secret in state, but
+ * they sit in the program's source (or plain config), which is what a reviewer should hear about.
+ */
+function warnPlain(className: string, name: unknown, sources: Record<string, CredentialSource>): void {
+  const plain = Object.entries(sources).filter(([, source]) => source === "plain").map(([path]) => path);
+  if (plain.length === 0) return;
+  const which = typeof name === "string" ? `${className} "${name}"` : className;
+  pulumi.log.warn(`${which}: ${plain.join(", ")} ${plain.length === 1 ? "is" : "are"} written in plain text in the program (or plain config); it is kept secret in state, but pass a secret instead (config.requireSecret or pulumi.secret) to keep it out of the source`);
+}
+
+/**
  * What every resource class of a family registers: the inputs the program gave (each registered member costs the
  * Pulumi runtime an output, four promises and their stacks, so the answer's other members are not pre-declared),
  * credentials secret with where each came from (CREDENTIAL_SOURCES_KEY), and every other documented output read on
@@ -78,7 +89,13 @@ export function registration<C extends Collection>(collection: C) {
         props[key] = secretPaths.filter(([top]) => top === key).reduce((v, [, ...rest]) => withSecret(v, rest), value);
       }
       const given = secretOutputs.filter((path) => (args as Record<string, unknown>)[path.split(".")[0]!] !== undefined);
-      if (given.length > 0) props[CREDENTIAL_SOURCES_KEY] = credentialSources(args as Record<string, unknown>, given);
+      if (given.length > 0) {
+        const sources = credentialSources(args as Record<string, unknown>, given);
+        props[CREDENTIAL_SOURCES_KEY] = sources.then((found) => {
+          warnPlain(className, (args as { name?: unknown }).name, found);
+          return found;
+        });
+      }
       return props;
     },
     additionalSecretOutputs: (opts: pulumi.CustomResourceOptions) => [...new Set([...(opts.additionalSecretOutputs ?? []), ...wholeSecrets])],
