@@ -188,6 +188,11 @@ function run(command: string, args: readonly string[], cwd: string, env: NodeJS.
   });
 }
 
+/** The files under the stack's backend, PULUMI_HOME and program folder (its node_modules aside) holding any of `secrets`. */
+export function stackFilesHolding(stack: PulumiStack, secrets: readonly string[]): string[] {
+  return secrets.flatMap((secret) => [...filesHolding(stack.backend, secret), ...filesHolding(stack.home, secret), ...filesHolding(stack.dir, secret).filter((f) => !f.includes("node_modules"))]);
+}
+
 /** Every file under `dir` whose text holds `needle`: for secrets that must never be written in plaintext. */
 export function filesHolding(dir: string, needle: string): string[] {
   const hits: string[] = [];

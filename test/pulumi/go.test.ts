@@ -5,8 +5,8 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { pathOf } from "../engine/emulator-control.ts";
-import { filesHolding, pulumiCli, skipReason, type PulumiStack, type Run } from "./cli.ts";
-import { emulatedService } from "./emulated.ts";
+import { pulumiCli, skipReason, type PulumiStack, type Run, stackFilesHolding } from "./cli.ts";
+import { emulatedService, legacyTarget } from "./emulated.ts";
 import { goStack } from "./go-program.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
@@ -14,13 +14,8 @@ const EXAMPLE = join(ROOT, "examples", "other-languages", "adaptive-discounting-
 const PASSWORD = "warehouse-password-5c9e";
 const cli = pulumiCli();
 const service = emulatedService();
-const { createAccount, takeWrites } = service;
+const { createAccount, takeWrites, list } = service;
 
-async function list(apiKey: string, collection: string): Promise<{ id: string; name: string }[]> {
-  const res = await service.get(apiKey, collection);
-  expect(res.status).toBe(200);
-  return (await res.json()) as { id: string; name: string }[];
-}
 
 describe(`examples/other-languages/adaptive-discounting-go through pulumi${skipReason()}`, { timeout: 400_000 }, () => {
   if (!cli.dir) return;
@@ -77,13 +72,7 @@ describe(`examples/other-languages/adaptive-discounting-go through pulumi${skipR
 
   it("imports a target made on the service, recording what create records", async () => {
     const scopeId = (await stack.outputs())["scopeId"] as string;
-    const made = await fetch(`${service.baseUrl()}/targets`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${keys.apiKey}`, "content-type": "application/json" },
-      body: JSON.stringify({ name: "Legacy CSV", scope_id: scopeId, representation: { mode: "identified" }, options: { type: "hosted_csv" } }),
-    });
-    expect(made.status).toBe(201);
-    const { id } = (await made.json()) as { id: string };
+    const id = await service.create(keys.apiKey, "targets", legacyTarget(scopeId));
     await takeWrites();
     // This Go host cannot print the code that declares it (GenerateProgram is newer than the host): README.md says so.
     await must(["import", "audience:index:Target", "legacy-csv", id, "--yes", "--protect=false", "--generate-code=false"]);
@@ -112,10 +101,6 @@ describe(`examples/other-languages/adaptive-discounting-go through pulumi${skipR
     }
 
     for (const run of runs) expect(run.output).not.toContain(PASSWORD);
-    for (const secret of [PASSWORD, ...Object.values(keys)]) {
-      expect(filesHolding(stack.backend, secret)).toEqual([]);
-      expect(filesHolding(stack.home, secret)).toEqual([]);
-      expect(filesHolding(stack.dir, secret).filter((f) => !f.includes("node_modules"))).toEqual([]);
-    }
+    expect(stackFilesHolding(stack, [PASSWORD, ...Object.values(keys)])).toEqual([]);
   });
 });

@@ -8,21 +8,16 @@ import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { pathOf } from "../engine/emulator-control.ts";
-import { filesHolding, pulumiCli, pulumiStack, skipReason, type PulumiStack, type Run } from "./cli.ts";
-import { emulatedService } from "./emulated.ts";
+import { pulumiCli, pulumiStack, skipReason, type PulumiStack, type Run, stackFilesHolding } from "./cli.ts";
+import { emulatedService, legacyTarget } from "./emulated.ts";
 import { generatedSdk } from "./sdks.ts";
 
 const EXAMPLE = join(import.meta.dirname, "..", "..", "examples", "other-languages", "adaptive-discounting-java");
 const PASSWORD = "warehouse-password-3d8a";
 const cli = pulumiCli();
 const service = emulatedService();
-const { createAccount, takeWrites } = service;
+const { createAccount, takeWrites, list } = service;
 
-async function list(apiKey: string, collection: string): Promise<{ id: string; name: string }[]> {
-  const res = await service.get(apiKey, collection);
-  expect(res.status).toBe(200);
-  return (await res.json()) as { id: string; name: string }[];
-}
 
 /** `mvn install` of this file's generated SDK into ~/.m2 (online the first time), where the program's pom finds it. */
 function installJavaSdk(): void {
@@ -91,13 +86,7 @@ describe(`examples/other-languages/adaptive-discounting-java through pulumi${ski
 
   it("imports a target made on the service, recording what create records; the printed Java, repaired, changes nothing", async () => {
     const scopeId = (await stack.outputs())["scopeId"] as string;
-    const made = await fetch(`${service.baseUrl()}/targets`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${keys.apiKey}`, "content-type": "application/json" },
-      body: JSON.stringify({ name: "Legacy CSV", scope_id: scopeId, representation: { mode: "identified" }, options: { type: "hosted_csv" } }),
-    });
-    expect(made.status).toBe(201);
-    const { id } = (await made.json()) as { id: string };
+    const id = await service.create(keys.apiKey, "targets", legacyTarget(scopeId));
     await takeWrites();
     const imported = await must(["import", "audience:index:Target", "legacy-csv", id, "--yes", "--protect=false"]);
     expect(imported.output).toMatch(/= 1 imported/);
@@ -139,10 +128,6 @@ describe(`examples/other-languages/adaptive-discounting-java through pulumi${ski
     }
 
     for (const run of runs) expect(run.output).not.toContain(PASSWORD);
-    for (const secret of [PASSWORD, ...Object.values(keys)]) {
-      expect(filesHolding(stack.backend, secret)).toEqual([]);
-      expect(filesHolding(stack.home, secret)).toEqual([]);
-      expect(filesHolding(stack.dir, secret).filter((f) => !f.includes("node_modules"))).toEqual([]);
-    }
+    expect(stackFilesHolding(stack, [PASSWORD, ...Object.values(keys)])).toEqual([]);
   });
 });

@@ -7,8 +7,8 @@ import { appendFileSync, readFileSync } from "node:fs";
 import { delimiter, dirname, join } from "node:path";
 import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
-import { filesHolding, pulumiCli, pulumiStack, skipReason, type PulumiStack, type RunOptions } from "./cli.ts";
-import { emulatedService } from "./emulated.ts";
+import { pulumiCli, pulumiStack, skipReason, type PulumiStack, type RunOptions, stackFilesHolding } from "./cli.ts";
+import { emulatedService, legacyTarget } from "./emulated.ts";
 import { pythonVirtualenv } from "./python.ts";
 import { generatedSdk } from "./sdks.ts";
 
@@ -17,14 +17,8 @@ const EXAMPLE = join(ROOT, "examples", "other-languages", "adaptive-discounting-
 const PASSWORD = "warehouse-password-9c2e7a";
 const cli = pulumiCli();
 const service = emulatedService();
-const { createAccount, takeWrites } = service;
+const { createAccount, takeWrites, list } = service;
 
-/** The service's list of a collection, as the account of `apiKey`. */
-async function list(apiKey: string, collection: string): Promise<{ id: string; name: string }[]> {
-  const res = await service.get(apiKey, collection);
-  expect(res.status).toBe(200);
-  return (await res.json()) as { id: string; name: string }[];
-}
 
 async function read(apiKey: string, path: string): Promise<Record<string, unknown>> {
   const res = await service.get(apiKey, path);
@@ -90,13 +84,7 @@ describe(`examples/other-languages/adaptive-discounting-python through pulumi${s
 
   it("pulumi import adopts a target made on the service; the README's declaration of it then changes nothing", async () => {
     const scopeId = (await stack.outputs())["scopeId"] as string;
-    const made = await fetch(`${service.baseUrl()}/targets`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${keys.apiKey}`, "content-type": "application/json" },
-      body: JSON.stringify({ name: "Legacy CSV", scope_id: scopeId, representation: { mode: "identified" }, options: { type: "hosted_csv" } }),
-    });
-    expect(made.status).toBe(201);
-    const legacy = ((await made.json()) as { id: string }).id;
+    const legacy = await service.create(keys.apiKey, "targets", legacyTarget(scopeId));
     // As the README says: this host cannot print the code (GenerateProgram), the README shows it.
     await must(["import", "audience:index:Target", "legacy-csv", legacy, "--generate-code=false", "--protect=false", "--yes"]);
     const resources = (await stack.exported()).deployment.resources ?? [];
@@ -130,9 +118,7 @@ describe(`examples/other-languages/adaptive-discounting-python through pulumi${s
     const exported = await must(["stack", "export"]);
     expect(exported.stdout).not.toContain(PASSWORD);
     for (const output of printed) expect(output).not.toContain(PASSWORD);
-    expect(filesHolding(stack.backend, PASSWORD)).toEqual([]);
-    expect(filesHolding(stack.home, PASSWORD)).toEqual([]);
-    expect(filesHolding(stack.dir, PASSWORD).filter((f) => !f.includes("node_modules"))).toEqual([]);
+    expect(stackFilesHolding(stack, [PASSWORD])).toEqual([]);
   });
 });
 

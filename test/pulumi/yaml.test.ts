@@ -6,26 +6,16 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse, parseDocument } from "yaml";
-import { filesHolding, programFolder, pulumiCli, pulumiStack, skipReason, type PulumiStack } from "./cli.ts";
-import { emulatedService } from "./emulated.ts";
+import { programFolder, pulumiCli, pulumiStack, skipReason, type PulumiStack, stackFilesHolding } from "./cli.ts";
+import { emulatedService, legacyTarget } from "./emulated.ts";
 
 const EXAMPLE = join(import.meta.dirname, "..", "..", "examples", "other-languages", "adaptive-discounting-yaml");
 const PASSWORD = "warehouse-password-7c2e";
 const cli = pulumiCli();
 const service = emulatedService();
-const { createAccount, takeWrites } = service;
+const { createAccount, takeWrites, list } = service;
 
-async function list(apiKey: string, collection: string): Promise<{ id: string; name: string; preview?: boolean }[]> {
-  const res = await service.get(apiKey, collection);
-  expect(res.status).toBe(200);
-  return (await res.json()) as { id: string; name: string; preview?: boolean }[];
-}
 
-async function post(apiKey: string, collection: string, body: unknown): Promise<{ id: string }> {
-  const res = await fetch(`${service.baseUrl()}/${collection}`, { method: "POST", headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" }, body: JSON.stringify(body) });
-  expect(res.status).toBe(201);
-  return (await res.json()) as { id: string };
-}
 
 /** The example's own files, its Pulumi.yaml given the plugin's path in the installed package. */
 function exampleProgram(): string {
@@ -64,8 +54,7 @@ describe(`the Pulumi YAML example through pulumi${skipReason()}`, { timeout: 600
   it("keeps the warehouse password secret: not in any output, the backend or PULUMI_HOME", async () => {
     const plain = await stack.must(["stack", "export"]);
     expect(plain.output).not.toContain(PASSWORD);
-    expect(filesHolding(stack.backend, PASSWORD)).toEqual([]);
-    expect(filesHolding(stack.home, PASSWORD)).toEqual([]);
+    expect(stackFilesHolding(stack, [PASSWORD])).toEqual([]);
     const warehouse = (await stack.exported()).deployment.resources?.find((r) => r.type === "audience:index:Connection");
     expect(JSON.stringify(warehouse?.inputs)).toContain(PASSWORD);
   });
@@ -83,8 +72,8 @@ describe(`the Pulumi YAML example through pulumi${skipReason()}`, { timeout: 600
 
   it("imports a target made outside Pulumi; the code it prints, pasted into the program, changes nothing", async () => {
     const scopeId = String((await stack.outputs())["scopeId"]);
-    const made = await post(keys.apiKey, "targets", { name: "Legacy CSV", scope_id: scopeId, representation: { mode: "identified" }, options: { type: "hosted_csv" } });
-    const imported = await stack.must(["import", "audience:index:Target", "legacy-csv", made.id, "--yes"]);
+    const id = await service.create(keys.apiKey, "targets", legacyTarget(scopeId));
+    const imported = await stack.must(["import", "audience:index:Target", "legacy-csv", id, "--yes"]);
     expect(imported.output).toMatch(/= 1 imported/);
     const target = (await stack.exported()).deployment.resources?.find((r) => r.urn.endsWith("::legacy-csv"));
     expect(target?.outputs).toMatchObject({ name: "Legacy CSV", scopeId, representation: { mode: "identified" }, options: { type: "hosted_csv" } });
