@@ -19,7 +19,7 @@ import { register as schema } from "../provider/plugin/command.ts";
 import { pulumiCli } from "./pulumi/cli.ts";
 
 const ROOT = join(import.meta.dirname, "..");
-const DOCS = ["README.md", "examples/README.md", "examples/other-languages/README.md", "examples/other-languages/adaptive-discounting-python/README.md", "examples/other-languages/adaptive-discounting-java/README.md", ...readdirSync(join(ROOT, "docs")).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`)];
+const DOCS = ["README.md", "examples/README.md", "examples/other-languages/README.md", ...["python", "go", "java", "yaml"].map((l) => `examples/other-languages/adaptive-discounting-${l}/README.md`), ...readdirSync(join(ROOT, "docs")).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`)];
 
 /** The command lines of a page's shell blocks: comments and prompts' output (lines starting with #) left out. */
 function commandLines(text: string): string[] {
