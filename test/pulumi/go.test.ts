@@ -4,9 +4,9 @@
 // the connection's password never in plaintext.
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { pathOf } from "../engine/emulator-control.ts";
 import { pulumiCli, skipReason, type PulumiStack, type Run, stackFilesHolding } from "./cli.ts";
 import { emulatedService, legacyTarget } from "./emulated.ts";
+import { destroyPipeline, expectPipelineDeployed } from "./pipeline.ts";
 import { goStack } from "./go-program.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
@@ -14,8 +14,7 @@ const EXAMPLE = join(ROOT, "examples", "other-languages", "adaptive-discounting-
 const PASSWORD = "warehouse-password-5c9e";
 const cli = pulumiCli();
 const service = emulatedService();
-const { createAccount, takeWrites, list } = service;
-
+const { createAccount, takeWrites } = service;
 
 describe(`examples/other-languages/adaptive-discounting-go through pulumi${skipReason()}`, { timeout: 400_000 }, () => {
   if (!cli.dir) return;
@@ -40,11 +39,7 @@ describe(`examples/other-languages/adaptive-discounting-go through pulumi${skipR
     const up = await must(["up", "--yes"]);
     expect(up.output).toMatch(/\+ 6 created/);
     const outputs = await stack.outputs();
-    expect((await list(keys.apiKey, "scopes")).map((s) => s.id)).toEqual([outputs["scopeId"]]);
-    expect((await list(keys.apiKey, "targets")).map((t) => t.name)).toEqual(["Adaptive discounting (hosted CSV)"]);
-    expect((await list(keys.apiKey, "connections")).map((c) => c.id)).toEqual([outputs["connectionId"]]);
-    expect((await list(keys.northKey, "cohorts")).map((c) => c.name)).toContain("North leads");
-    expect((await list(keys.apiKey, "cohorts")).map((c) => c.name)).not.toContain("North leads");
+    await expectPipelineDeployed(service, keys, outputs);
     expect(outputs["csvUrl"]).toEqual(expect.any(String));
     // In state, encrypted: shown only with --show-secrets.
     expect((await stack.must(["stack", "export"])).output).not.toContain(PASSWORD);
@@ -91,15 +86,7 @@ describe(`examples/other-languages/adaptive-discounting-go through pulumi${skipR
   });
 
   it("destroys everything, the imported target too, in both accounts; the password never shows in plaintext", async () => {
-    const before = (await resources()).filter((r) => r.id && pathOf(r.type));
-    await must(["destroy", "--yes"]);
-    expect((await resources()).filter((r) => r.custom)).toEqual([]);
-    for (const collection of ["scopes", "targets", "connections"]) expect(await list(keys.apiKey, collection)).toEqual([]);
-    expect((await list(keys.northKey, "cohorts")).map((c) => c.name)).not.toContain("North leads");
-    for (const res of before) {
-      for (const key of Object.values(keys)) expect((await service.get(key, `${pathOf(res.type)}/${res.id}`)).status, res.urn).toBeOneOf([404, 410]);
-    }
-
+    await destroyPipeline(stack, must, service, keys);
     for (const run of runs) expect(run.output).not.toContain(PASSWORD);
     expect(stackFilesHolding(stack, [PASSWORD, ...Object.values(keys)])).toEqual([]);
   });

@@ -7,9 +7,9 @@ import { spawnSync } from "node:child_process";
 import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { pathOf } from "../engine/emulator-control.ts";
 import { pulumiCli, pulumiStack, skipReason, type PulumiStack, type Run, stackFilesHolding } from "./cli.ts";
 import { emulatedService, legacyTarget } from "./emulated.ts";
+import { destroyPipeline, expectPipelineDeployed } from "./pipeline.ts";
 import { generatedSdk } from "./sdks.ts";
 
 const EXAMPLE = join(import.meta.dirname, "..", "..", "examples", "other-languages", "adaptive-discounting-java");
@@ -17,7 +17,6 @@ const PASSWORD = "warehouse-password-3d8a";
 const cli = pulumiCli();
 const service = emulatedService();
 const { createAccount, takeWrites, list } = service;
-
 
 /** `mvn install` of this file's generated SDK into ~/.m2 (online the first time), where the program's pom finds it. */
 function installJavaSdk(): void {
@@ -53,11 +52,7 @@ describe(`examples/other-languages/adaptive-discounting-java through pulumi${ski
     const up = await must(["up", "--yes", "--skip-preview"]);
     expect(up.output).toMatch(/\+ 6 created/);
     const outputs = await stack.outputs();
-    expect((await list(keys.apiKey, "scopes")).map((s) => s.id)).toEqual([outputs["scopeId"]]);
-    expect((await list(keys.apiKey, "targets")).map((t) => t.name)).toEqual(["Adaptive discounting (hosted CSV)"]);
-    expect((await list(keys.apiKey, "connections")).map((c) => c.id)).toEqual([outputs["connectionId"]]);
-    expect((await list(keys.northKey, "cohorts")).map((c) => c.name)).toContain("North leads");
-    expect((await list(keys.apiKey, "cohorts")).map((c) => c.name)).not.toContain("North leads");
+    await expectPipelineDeployed(service, keys, outputs);
     expect(String(outputs["csvUrl"])).toMatch(/^https?:\/\//);
     // `$gte` reached the service as its `_gte`.
     const northLeads = (await list(keys.northKey, "cohorts")).find((c) => c.name === "North leads")!;
@@ -118,15 +113,7 @@ describe(`examples/other-languages/adaptive-discounting-java through pulumi${ski
   });
 
   it("destroys everything, the imported target too, in both accounts; the password never shows in plaintext", async () => {
-    const before = (await resources()).filter((r) => r.id && pathOf(r.type));
-    await must(["destroy", "--yes"]);
-    expect((await resources()).filter((r) => r.custom)).toEqual([]);
-    for (const collection of ["scopes", "targets", "connections"]) expect(await list(keys.apiKey, collection)).toEqual([]);
-    expect((await list(keys.northKey, "cohorts")).map((c) => c.name)).not.toContain("North leads");
-    for (const res of before) {
-      for (const key of Object.values(keys)) expect((await service.get(key, `${pathOf(res.type)}/${res.id}`)).status, res.urn).toBeOneOf([404, 410]);
-    }
-
+    await destroyPipeline(stack, must, service, keys);
     for (const run of runs) expect(run.output).not.toContain(PASSWORD);
     expect(stackFilesHolding(stack, [PASSWORD, ...Object.values(keys)])).toEqual([]);
   });

@@ -19,7 +19,6 @@ const cli = pulumiCli();
 const service = emulatedService();
 const { createAccount, takeWrites, list } = service;
 
-
 async function read(apiKey: string, path: string): Promise<Record<string, unknown>> {
   const res = await service.get(apiKey, path);
   expect(res.status).toBe(200);

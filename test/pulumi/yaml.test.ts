@@ -16,7 +16,6 @@ const service = emulatedService();
 const { createAccount, takeWrites, list } = service;
 
 
-
 /** The example's own files, its Pulumi.yaml given the plugin's path in the installed package. */
 function exampleProgram(): string {
   const yaml = readFileSync(join(EXAMPLE, "Pulumi.yaml"), "utf8");
