@@ -27,13 +27,18 @@ export interface AudienceClientOptions {
   connections?: number;
 }
 
-type Family<C extends Collection> = (typeof families)[C];
+/**
+ * What names a family in a call: its collection name (`"scopes"`), or its definition from the contract (`scope`),
+ * which code that already holds the definition passes as it is.
+ */
+export type FamilyKey = Collection | FamilyDef;
+type Family<K extends FamilyKey> = K extends Collection ? (typeof families)[K] : K;
 /** Wire (snake_case) body of POST for a collection. */
-export type CreateBody<C extends Collection> = z.input<Family<C>["create"]>;
+export type CreateBody<K extends FamilyKey> = z.input<Family<K>["create"]>;
 /** Wire merge-patch body of PATCH for a collection. */
-export type PatchBody<C extends Collection> = z.input<Family<C>["patch"]>;
+export type PatchBody<K extends FamilyKey> = z.input<Family<K>["patch"]>;
 /** A resource as the service answers it (read leniently: newer members pass through). */
-export type Resource<C extends Collection> = z.output<Family<C>["response"]>;
+export type Resource<K extends FamilyKey> = z.output<Family<K>["response"]>;
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD";
 export type QueryValue = string | number | boolean | null | undefined | readonly (string | number | boolean)[];
@@ -178,29 +183,29 @@ export class AudienceClient {
    * Creates a resource: `POST /{collection}`. Retried only when the request provably never reached the service or
    * was refused (429); a failure that leaves its effect unknown is thrown with `outcomeUnknown` set.
    */
-  async create<C extends Collection>(collection: C, body: CreateBody<C>): Promise<Resource<C>> {
-    return this.request<Resource<C>>({ method: "POST", path: this.#collectionPath(collection), body, idempotent: false });
+  async create<K extends FamilyKey>(family: K, body: CreateBody<K>): Promise<Resource<K>> {
+    return this.request<Resource<K>>({ method: "POST", path: this.#collectionPath(family), body, idempotent: false });
   }
 
-  async get<C extends Collection>(collection: C, id: string): Promise<Resource<C>> {
-    return this.request<Resource<C>>({ method: "GET", path: this.#itemPath(collection, id) });
+  async get<K extends FamilyKey>(family: K, id: string): Promise<Resource<K>> {
+    return this.request<Resource<K>>({ method: "GET", path: this.#itemPath(family, id) });
   }
 
   /** Lists a collection; with `ids`, only those resources, in the order of `ids`, whatever their number. */
-  async list<C extends Collection>(collection: C, options: ListOptions = {}): Promise<Resource<C>[]> {
-    const path = this.#collectionPath(collection);
+  async list<K extends FamilyKey>(family: K, options: ListOptions = {}): Promise<Resource<K>[]> {
+    const path = this.#collectionPath(family);
     if (options.ids === undefined) {
-      return asArray<Resource<C>>(await this.request({ method: "GET", path, query: options.query }), path);
+      return asArray<Resource<K>>(await this.request({ method: "GET", path, query: options.query }), path);
     }
     const ids = [...new Set(options.ids)];
-    const results: Resource<C>[] = [];
+    const results: Resource<K>[] = [];
     for (let start = 0; start < ids.length; start += MAX_IDS_PER_REQUEST) {
       const batch = ids.slice(start, start + MAX_IDS_PER_REQUEST);
-      const page = await this.request<Resource<C>[]>({ method: "GET", path, query: { ...options.query, ids: batch } });
-      results.push(...asArray<Resource<C>>(page, path));
+      const page = await this.request<Resource<K>[]>({ method: "GET", path, query: { ...options.query, ids: batch } });
+      results.push(...asArray<Resource<K>>(page, path));
     }
     const position = new Map(ids.map((id, index) => [id, index]));
-    const rank = (item: Resource<C>) => position.get((item as { id?: string }).id ?? "") ?? ids.length;
+    const rank = (item: Resource<K>) => position.get((item as { id?: string }).id ?? "") ?? ids.length;
     return results.sort((a, b) => rank(a) - rank(b));
   }
 
@@ -209,20 +214,20 @@ export class AudienceClient {
    * many lists before it reads them keeps their bytes, not their objects (which the garbage collector would copy
    * and keep).
    */
-  async listLater<C extends Collection>(collection: C): Promise<() => Resource<C>[]> {
-    const path = this.#collectionPath(collection);
+  async listLater<K extends FamilyKey>(family: K): Promise<() => Resource<K>[]> {
+    const path = this.#collectionPath(family);
     const read = (await this.#send<() => unknown>({ method: "GET", accept: "later" }, this.#url(path, undefined))).body;
-    return () => asArray<Resource<C>>(read(), path);
+    return () => asArray<Resource<K>>(read(), path);
   }
 
   /** Applies an RFC 7396 merge patch: `PATCH /{collection}/{id}` as `application/merge-patch+json`. */
-  async update<C extends Collection>(collection: C, id: string, patch: PatchBody<C>): Promise<Resource<C>> {
-    return this.request<Resource<C>>({ method: "PATCH", path: this.#itemPath(collection, id), body: patch, contentType: MERGE_PATCH });
+  async update<K extends FamilyKey>(family: K, id: string, patch: PatchBody<K>): Promise<Resource<K>> {
+    return this.request<Resource<K>>({ method: "PATCH", path: this.#itemPath(family, id), body: patch, contentType: MERGE_PATCH });
   }
 
   /** Deletes a resource. A retry that finds it gone counts as success: an earlier attempt deleted it. */
-  async delete(collection: Collection, id: string): Promise<void> {
-    await this.#deleteAt(this.#itemPath(collection, id));
+  async delete(family: FamilyKey, id: string): Promise<void> {
+    await this.#deleteAt(this.#itemPath(family, id));
   }
 
   async #deleteAt(path: string): Promise<void> {
@@ -234,17 +239,17 @@ export class AudienceClient {
     }
   }
 
-  async archive(collection: Collection, id: string, options?: ArchiveOptions): Promise<void> {
-    await this.#action(collection, id, "archive", options);
+  async archive(family: FamilyKey, id: string, options?: ArchiveOptions): Promise<void> {
+    await this.#action(family, id, "archive", options);
   }
 
-  async unarchive(collection: Collection, id: string, options?: ArchiveOptions): Promise<void> {
-    await this.#action(collection, id, "unarchive", options);
+  async unarchive(family: FamilyKey, id: string, options?: ArchiveOptions): Promise<void> {
+    await this.#action(family, id, "unarchive", options);
   }
 
   /** Forces a re-run of the resource's build. */
-  async forceUpdate(collection: Collection, id: string): Promise<void> {
-    await this.#action(collection, id, "force_update");
+  async forceUpdate(family: FamilyKey, id: string): Promise<void> {
+    await this.#action(family, id, "force_update");
   }
 
   /** Looks people up through a lookup API target (`POST /targets/{id}/lookup`, a read: retried). */
@@ -317,23 +322,25 @@ export class AudienceClient {
     return `AudienceClient ${inspect(this.toJSON())}`;
   }
 
-  #family(collection: Collection): FamilyDef {
+  #family(key: FamilyKey): FamilyDef {
+    if (typeof key === "object" && key !== null && typeof key.collection === "string" && typeof key.path === "string") return key;
     // Own members only: a JavaScript caller's "constructor" is no collection.
-    const family = Object.hasOwn(families, collection) ? (families[collection] as FamilyDef) : undefined;
+    const family = typeof key === "string" && Object.hasOwn(families, key) ? (families[key] as FamilyDef) : undefined;
     if (family === undefined) {
-      throw new TypeError(`unknown collection ${JSON.stringify(collection)}; known: ${Object.keys(families).join(", ")}`);
+      const named = typeof key === "string" ? JSON.stringify(key) : inspect(key, { depth: 0 });
+      throw new TypeError(`unknown collection ${named}; known: ${Object.keys(families).join(", ")}`);
     }
     return family;
   }
 
-  #collectionPath(collection: Collection): string {
-    return collectionPath(this.#family(collection));
+  #collectionPath(key: FamilyKey): string {
+    return collectionPath(this.#family(key));
   }
 
   /** A singleton family (one per account, e.g. insights) has no id in its path: the id is ignored. */
-  #itemPath(collection: Collection, id: string): string {
-    const family = this.#family(collection);
-    if (!family.singleton && (typeof id !== "string" || id === "")) throw new TypeError(`${collection}: id must be a non-empty string`);
+  #itemPath(key: FamilyKey, id: string): string {
+    const family = this.#family(key);
+    if (!family.singleton && (typeof id !== "string" || id === "")) throw new TypeError(`${family.collection}: id must be a non-empty string`);
     return itemPath(family, encodeURIComponent(id));
   }
 
@@ -341,8 +348,8 @@ export class AudienceClient {
     return `${this.#collectionPath("uploads")}/${encodeURIComponent(directory)}/${encodeURIComponent(filename)}`;
   }
 
-  async #action(collection: Collection, id: string, action: string, body?: ArchiveOptions): Promise<void> {
-    await this.request({ method: "POST", path: `${this.#itemPath(collection, id)}/${action}`, body, idempotent: true });
+  async #action(family: FamilyKey, id: string, action: string, body?: ArchiveOptions): Promise<void> {
+    await this.request({ method: "POST", path: `${this.#itemPath(family, id)}/${action}`, body, idempotent: true });
   }
 
   /** The URL of a path relative to the base; `query` adds to any query string the path already has. */

@@ -7,6 +7,7 @@ import {
   InvalidAuthorizationError, MalformedApiKeyError, MissingApiKeyError, NotFoundError, QuotaReachedError, RateLimitedError,
   ServerError, ValidationFailedError, mergePatch,
 } from "pulumi-audience/sdk/client";
+import { scope as scopeFamily, useCase } from "pulumi-audience/sdk/contract";
 
 const API_KEY = "sk_live_9f8e7d6c5b4a_do_not_print";
 const ORIGIN = "https://api.audience.test";
@@ -125,6 +126,34 @@ describe("resource calls", () => {
       return client.get("scopes", SCOPE_ID);
     })());
     expect(found).toMatchObject({ id: SCOPE_ID, preview: true });
+  });
+
+  it("takes a family's definition where it takes its collection name, typed alike", async () => {
+    const body = { name: "Buyers", population: { cohort_ids: [COHORT_ID] }, payload: { outcome_ids: [] }, preview: true };
+    const mock = service()
+      .post("/scopes", body).reply(201, scope())
+      .get(`/scopes/${SCOPE_ID}`).reply(200, scope())
+      .get("/scopes").query({ ids: SCOPE_ID }).reply(200, [scope()])
+      .patch(`/scopes/${SCOPE_ID}`, { preview: false }).reply(200, scope({ preview: false }))
+      .post(`/scopes/${SCOPE_ID}/archive`).reply(204)
+      .delete(`/scopes/${SCOPE_ID}`).reply(204)
+      .get("/knowledgebase/use_cases").reply(200, []);
+    const created: { preview?: boolean | null } = await client.create(scopeFamily, body);
+    expect(created.preview).toBe(true);
+    await expect(client.get(scopeFamily, SCOPE_ID)).resolves.toMatchObject({ id: SCOPE_ID });
+    await expect(client.list(scopeFamily, { ids: [SCOPE_ID] })).resolves.toHaveLength(1);
+    await expect(client.update(scopeFamily, SCOPE_ID, { preview: false })).resolves.toMatchObject({ preview: false });
+    await client.archive(scopeFamily, SCOPE_ID);
+    await client.delete(scopeFamily, SCOPE_ID);
+    // The definition's path is used, not its collection name.
+    await expect(client.list(useCase)).resolves.toEqual([]);
+    expect(mock.isDone()).toBe(true);
+    // @ts-expect-error `preview` is required on a scope, whether the family is named or passed
+    const wrongBody = () => client.create(scopeFamily, { name: "Buyers", population: { cohort_ids: [COHORT_ID] }, payload: {} });
+    expect(wrongBody).toBeTypeOf("function");
+    await expect(client.get(scopeFamily, "")).rejects.toThrow("scopes: id must be a non-empty string");
+    // @ts-expect-error an object that is no family definition
+    await expect(client.get({ name: "scope" }, SCOPE_ID)).rejects.toThrow(/^unknown collection \{ name: 'scope' \}; known: scopes, /);
   });
 
   it("refuses an empty id before sending anything", async () => {

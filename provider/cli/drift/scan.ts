@@ -56,7 +56,7 @@ export function startReads(target: AccountTarget, options: Pick<ScanOptions, "ti
   const lists = limiter(LISTS_AT_ONCE);
   const self = lists(() => client.request<Props>({ method: "GET", path: "/accounts/current" })).then((account) => String(account.id));
   // The lists wait for the key to prove good: a refused key costs one request.
-  const plain = new Map(ADOPTABLE.map((kind) => [kind.family.collection, self.then(() => lists(async () => (await client.listLater(kind.family.collection as Collection)) as () => Props[]))]));
+  const plain = new Map(ADOPTABLE.map((kind) => [kind.family.collection, self.then(() => lists(async () => (await client.listLater(kind.family)) as () => Props[]))]));
   // The scan awaits each of them and reports its failure; until then a failure is not unhandled.
   for (const read of [self, ...plain.values()]) read.catch(() => undefined);
   return { client, lists, self, plain };
@@ -202,7 +202,7 @@ function readOnlyService(client: AudienceClient, docs: Map<string, Props>): Serv
   const find = async (family: FamilyDef, id: string): Promise<Props | undefined> => {
     if (docs.has(key(family, id)) || listedByIds(providerFamilies[family.collection]!)) return docs.get(key(family, id));
     try {
-      return (await client.get(family.collection as Collection, id)) as Props;
+      return (await client.get(family, id)) as Props;
     } catch (error) {
       if (error instanceof NotFoundError) return undefined;
       throw error;

@@ -1,6 +1,6 @@
 // The lifecycle's calls made with the SDK client, one client per account.
 import { AudienceApiError, AudienceClient, AuthenticationError, NotFoundError } from "pulumi-audience/sdk/client";
-import type { Collection, FamilyDef } from "pulumi-audience/sdk/contract";
+import type { FamilyDef } from "pulumi-audience/sdk/contract";
 import type { Service } from "./service.ts";
 import { camelPath, isObject, type Props } from "./shape.ts";
 import { credentialsFor, type Credentials, type Settings } from "./settings.ts";
@@ -40,17 +40,16 @@ export function explained(error: unknown, family: FamilyDef, account: string | u
 
 export function clientService(credentials: Credentials, account?: string): Service {
   const client = new AudienceClient({ apiKey: credentials.apiKey, baseUrl: credentials.baseUrl });
-  const collection = (family: FamilyDef) => family.collection as Collection;
   const explain = (family: FamilyDef) => (error: unknown) => {
     throw explained(error, family, account);
   };
   // The client puts a singleton (insights) at its collection path, without the id.
-  const get = async (family: FamilyDef, id: string) => resource(await client.get(collection(family), id).catch(explain(family)), `GET /${family.path}/${id}`);
+  const get = async (family: FamilyDef, id: string) => resource(await client.get(family, id).catch(explain(family)), `GET /${family.path}/${id}`);
   return {
     client,
-    create: async (family, body) => resource(await client.create(collection(family), body as never).catch(explain(family)), `POST /${family.path}`),
+    create: async (family, body) => resource(await client.create(family, body).catch(explain(family)), `POST /${family.path}`),
     get,
-    list: async (family) => (await client.list(collection(family))).map((r) => resource(r, `GET /${family.path}`)),
+    list: async (family) => (await client.list(family)).map((r) => resource(r, `GET /${family.path}`)),
     async find(family, id) {
       try {
         return await get(family, id);
@@ -59,10 +58,10 @@ export function clientService(credentials: Credentials, account?: string): Servi
         throw error;
       }
     },
-    update: async (family, id, patch) => resource(await client.update(collection(family), id, patch as never).catch(explain(family)), `PATCH /${family.path}/${id}`),
-    delete: (family, id) => ignoringGone(client.delete(collection(family), id)).catch(explain(family)),
-    archive: (family, id, body) => ignoringGone(client.archive(collection(family), id, body)).catch(explain(family)),
-    unarchive: (family, id) => client.unarchive(collection(family), id).catch(explain(family)),
+    update: async (family, id, patch) => resource(await client.update(family, id, patch).catch(explain(family)), `PATCH /${family.path}/${id}`),
+    delete: (family, id) => ignoringGone(client.delete(family, id)).catch(explain(family)),
+    archive: (family, id, body) => ignoringGone(client.archive(family, id, body)).catch(explain(family)),
+    unarchive: (family, id) => client.unarchive(family, id).catch(explain(family)),
   };
 }
 
