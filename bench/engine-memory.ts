@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { Deployment, type Operation } from "../provider/engine/deployment.ts";
 import { defaultParallel } from "../provider/engine/index.ts";
 import type { Registration } from "../provider/engine/monitor.ts";
-import type { ResourceCalls } from "../provider/engine/provider-host.ts";
+import type { ResourceCalls } from "../provider/engine/resource-calls.ts";
 import { PassphraseCrypter } from "../provider/engine/secrets.ts";
 import { Snapshot } from "../provider/engine/snapshot.ts";
 import { makeUrn, STACK_TYPE } from "../provider/engine/urn.ts";

@@ -7,7 +7,7 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { EngineExtension } from "../engine/extension.ts";
-import type { PluginLaunch } from "../engine/plugin-host.ts";
+import type { PluginLaunch } from "../engine/plugin-launch.ts";
 import { InProcessProvider } from "../engine/in-process-provider.ts";
 import type { PropertyMap } from "../protocol/values.ts";
 import { CREATE_LOOK_ONLY_KEY, CREATE_STARTED_KEY, STEP_TIMEOUT_KEY, type Controls } from "../runtime/lifecycle/controls.ts";

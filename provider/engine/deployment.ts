@@ -6,7 +6,7 @@ import { isDeepStrictEqual } from "node:util";
 import { Progress, type EngineEvent } from "./events.ts";
 import type { MonitorHandler, ReadRequest, Registered, Registration, Severity } from "./monitor.ts";
 import type { EngineExtension } from "./extension.ts";
-import type { CheckResult, ResourceCalls } from "./provider-host.ts";
+import type { CheckResult, ResourceCalls } from "./resource-calls.ts";
 import type { ConfigChecker } from "./step-generator.ts";
 import { DEFAULT_PROVIDER_NAME, defaultProviderName, providerTypeOf, providerUrn, type ProviderVersion } from "./providers.ts";
 import type { Snapshot } from "./snapshot.ts";

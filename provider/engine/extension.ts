@@ -2,8 +2,8 @@
 // manner of pulumi-go-provider's optional capabilities: each member is optional, and without one the engine does
 // what it does for any package. The engine names no package, input or output convention of its own.
 import type { Severity } from "./monitor.ts";
-import type { PluginLaunch } from "./plugin-host.ts";
-import type { ResourceCalls } from "./provider-host.ts";
+import type { PluginLaunch } from "./plugin-launch.ts";
+import type { ResourceCalls } from "./resource-calls.ts";
 import type { PropertyMap } from "../protocol/values.ts";
 
 /** What the engine gives a provider it runs in its own process. */

@@ -2,7 +2,8 @@
 // host would load through a resource's `__provider`, called directly with the host's conventions (plain values in,
 // the `__provider` kept on what it answers, a kept resource's error as ResourceInitFailedError), without a second
 // process or a gRPC round trip per call. Other dynamic resources still go to the host.
-import { ProviderError, ResourceInitFailedError, type CheckResult, type DiffResult, type ResourceCalls, type WriteOptions } from "./provider-host.ts";
+import { ProviderError, ResourceInitFailedError } from "./provider-host.ts";
+import type { CheckResult, DiffResult, ResourceCalls, WriteOptions } from "./resource-calls.ts";
 import { PROVIDER_KEY, revealedJson, type PropertyMap } from "../protocol/values.ts";
 
 type Props = Record<string, unknown>;

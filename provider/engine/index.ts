@@ -11,7 +11,8 @@ import { checkStackName, loadProject, loadStackConfig, packageConfig, ProjectErr
 import { PluginHost } from "./plugin-host.ts";
 import type { EngineExtension, InProcessDynamic } from "./extension.ts";
 import { DynamicProviders } from "./in-process-provider.ts";
-import { DynamicProviderHost, type ResourceCalls } from "./provider-host.ts";
+import { DynamicProviderHost } from "./provider-host.ts";
+import type { ResourceCalls } from "./resource-calls.ts";
 import { providerPackage, providerTypeOf, ProviderHosts } from "./providers.ts";
 import { lockStack, type StackLock } from "./lock.ts";
 import { Snapshot } from "./snapshot.ts";

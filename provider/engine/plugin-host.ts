@@ -4,27 +4,10 @@ import type { ConfigureResponse, DiffResponse, GetSchemaResponse, InvokeResponse
 import type { PluginInfo } from "@pulumi/pulumi/proto/plugin_pb.js";
 import type { Empty } from "google-protobuf/google/protobuf/empty_pb.js";
 import { emptyProto, providerProto } from "../protocol/proto.ts";
-import { connectProvider, fromStruct, ProviderHost, servedConnection, type CheckResult, type ServedProvider } from "./provider-host.ts";
+import type { PluginLaunch } from "./plugin-launch.ts";
+import { connectProvider, fromStruct, ProviderHost, servedConnection } from "./provider-host.ts";
+import type { CheckResult } from "./resource-calls.ts";
 import type { PropertyMap } from "../protocol/values.ts";
-
-/**
- * How to start a package's provider plugin: a Node entry with its arguments (run with the engine's tether), or a
- * `command` (an executable, as the Pulumi CLI runs `pulumi-resource-<package>`). The engine's address is appended.
- */
-export interface PluginProcess {
-  /** What the plugin is called in messages. */
-  name: string;
-  args: string[];
-  command?: string;
-}
-
-/** A plugin served without a process (by a test, in its own): `serve` starts one listening, for one provider. */
-export interface PluginServer {
-  name: string;
-  serve(options: { env: NodeJS.ProcessEnv; engineAddress?: string }): Promise<ServedProvider>;
-}
-
-export type PluginLaunch = PluginProcess | PluginServer;
 
 export interface PluginHostOptions {
   cwd: string;

@@ -8,27 +8,11 @@ import { grpc, providerProto, resolvePulumiModule, statusProto, structProto } fr
 import { heldStruct, heldStructService } from "../protocol/held-struct.ts";
 import { tetherArgs } from "./tether.ts";
 import type { EngineExtension } from "./extension.ts";
+import type { ServedProvider } from "./plugin-launch.ts";
+import type { CheckResult, DiffResult, ResourceCalls, WriteOptions } from "./resource-calls.ts";
 import { FAILURE_CODE_KEY, NOTHING_MADE_CODE, OUTCOME_UNKNOWN_CODE } from "../protocol/markers.ts";
 import { revealedMap, type PropertyMap } from "../protocol/values.ts";
 import { launchPlugin, stopPlugin, type LaunchedPlugin, type LaunchOptions } from "../protocol/launch.ts";
-
-export interface CheckResult {
-  inputs: PropertyMap;
-  /** `code`: what kind of failure (ProviderError.code), when it is not the inputs' own. */
-  failures: { property: string; reason: string; code?: string }[];
-}
-
-export interface DiffResult {
-  changes: "some" | "none" | "unknown";
-  replaces: string[];
-  deleteBeforeReplace: boolean;
-  /** The top-level properties that change, when the provider names them. */
-  diffs?: string[];
-  /** Property path -> kind of change (`UPDATE`, `ADD_REPLACE`, ...), when the provider answers a detailed diff. */
-  detailed?: Record<string, string>;
-  /** The property paths whose change forces the replacement (`options.type`), when the provider tells them apart. */
-  forcing?: string[];
-}
 
 let diffKinds: Record<number, string> | undefined;
 /** A detailed diff's kind by its number, read from the stubs on first use: importing this module loads no stub. */
@@ -86,12 +70,6 @@ export function fromStruct(s: { toJavaScript(): Record<string, unknown> } | unde
   return (s?.toJavaScript() ?? {}) as PropertyMap;
 }
 
-/** What create, update and delete pass on: the resource's customTimeouts (seconds) and whether this is a preview. */
-export interface WriteOptions {
-  timeout?: number;
-  preview?: boolean;
-}
-
 export interface ProviderHostOptions {
   cwd: string;
   env: NodeJS.ProcessEnv;
@@ -109,12 +87,6 @@ export interface ProviderConnection {
   stderr: readonly string[];
   /** Stops the provider, resolving once it has. */
   stop(): Promise<void>;
-}
-
-/** A provider already listening at `address`, served by whoever made it (a test, in its own process). */
-export interface ServedProvider {
-  address: string;
-  close(): Promise<void>;
 }
 
 /** Pulumi's ResourceProvider client, the Structs of each resource's calls held as plain values; made on first use. */
@@ -157,7 +129,7 @@ export async function connectProvider(name: string, args: string[], options: Lau
 }
 
 /** The resource calls every provider process answers: check, diff, create, read, update, delete. */
-export class ProviderHost {
+export class ProviderHost implements ResourceCalls {
   readonly #name: string;
   readonly #connection: ProviderConnection;
   /** Whether secrets go to the provider as secret values (else revealed: the dynamic host expects plain values). */
@@ -206,7 +178,6 @@ export class ProviderHost {
     return { inputs: fromStruct(res.getInputs()), failures: res.getFailuresList().map((f) => ({ property: f.getProperty(), reason: f.getReason() })) };
   }
 
-  /** Diff; without `oldInputs` the provider compares with the old outputs. */
   async diff(id: string, urn: string, oldOutputs: PropertyMap, news: PropertyMap, oldInputs: PropertyMap | undefined, ignoreChanges: string[]): Promise<DiffResult> {
     const req = new providerProto.DiffRequest();
     req.setId(id);
@@ -248,10 +219,6 @@ export class ProviderHost {
     return fromStruct(res.getProperties());
   }
 
-  /**
-   * Reads the live resource; a missing id in the answer means it no longer exists. Without `outputs` and `inputs`
-   * it reads by the id alone, as an import does.
-   */
   async read(id: string, urn: string, outputs?: PropertyMap, inputs?: PropertyMap): Promise<{ id: string; outputs: PropertyMap; inputs?: PropertyMap }> {
     const req = new providerProto.ReadRequest();
     req.setId(id);
@@ -279,9 +246,6 @@ export class ProviderHost {
     await this.#connection.stop();
   }
 }
-
-/** The resource calls a step makes, wherever the provider runs. */
-export type ResourceCalls = Pick<ProviderHost, "check" | "diff" | "create" | "read" | "update" | "delete">;
 
 /** What the dynamic-provider host does with a step's timeout, which it cannot pass on: none (as under the CLI). */
 type StepTimeout = EngineExtension["stepTimeout"];

@@ -3,7 +3,7 @@
 // `packageName`) for that package's types; one plugin per provider resource (`pulumi:providers:<package>`), the
 // default one configured from stack config, an explicit one from its inputs.
 import type { PluginHost, ProviderConfig } from "./plugin-host.ts";
-import type { CheckResult, ResourceCalls } from "./provider-host.ts";
+import type { CheckResult, ResourceCalls } from "./resource-calls.ts";
 import { revealed, type PropertyMap, type Value } from "../protocol/values.ts";
 import { PROVIDER_TYPE as DYNAMIC_PROVIDER_TYPE, urnName, urnType } from "./urn.ts";
 

@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "pulumi-audience/emulator";
 import { inProcessProvider, servedInProcess } from "../../provider/cli/extension.ts";
 import { DynamicProviders, InProcessProvider } from "../../provider/engine/in-process-provider.ts";
-import { DynamicProviderHost, ResourceInitFailedError, type ResourceCalls } from "../../provider/engine/provider-host.ts";
+import { DynamicProviderHost, ResourceInitFailedError } from "../../provider/engine/provider-host.ts";
+import type { ResourceCalls } from "../../provider/engine/resource-calls.ts";
 import type { PropertyMap } from "../../provider/protocol/values.ts";
 import { EARLIER_PROVIDER_MODULES, providerModule } from "../../provider/runtime/resources/shim.ts";
 

@@ -2,7 +2,7 @@
 // a stand-in provider's check, diff and read. No provider host, no program: the plan a preview shows.
 import { describe, expect, it } from "vitest";
 import type { Registration } from "../../provider/engine/monitor.ts";
-import type { DiffResult } from "../../provider/engine/provider-host.ts";
+import type { DiffResult } from "../../provider/engine/resource-calls.ts";
 import type { ResourceState } from "../../provider/engine/state-file.ts";
 import { StepGenerator } from "../../provider/engine/step-generator.ts";
 import { PlanError } from "../../provider/engine/steps.ts";

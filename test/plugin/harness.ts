@@ -2,10 +2,12 @@
 // whose secrets are wrapped. The plugin's server runs in the test's process on a loopback port (servedPlugin);
 // launch.test.ts starts the real `pulumi-resource-audience` process, for what only its launch shows.
 import { fileURLToPath } from "node:url";
-import { PluginHost, type Configured, type PluginServer } from "../../provider/engine/plugin-host.ts";
+import { PluginHost, type Configured } from "../../provider/engine/plugin-host.ts";
+import type { PluginServer } from "../../provider/engine/plugin-launch.ts";
 import { engineLog } from "../../provider/plugin/engine-log.ts";
 import { servePlugin } from "../../provider/plugin/server.ts";
-import { ResourceInitFailedError, type WriteOptions } from "../../provider/engine/provider-host.ts";
+import { ResourceInitFailedError } from "../../provider/engine/provider-host.ts";
+import type { WriteOptions } from "../../provider/engine/resource-calls.ts";
 import { SECRET_SIG, SIG_KEY, type PropertyMap } from "../../provider/protocol/values.ts";
 import { startEmulator, type EmulatorOptions } from "pulumi-audience/emulator";
 import { client, type Client } from "../emulator/helpers.ts";

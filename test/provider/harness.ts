@@ -8,7 +8,8 @@ import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { inProcessProvider } from "../../provider/cli/extension.ts";
 import type { InProcessProvider } from "../../provider/engine/in-process-provider.ts";
-import { DynamicProviderHost, ResourceInitFailedError, type ResourceCalls } from "../../provider/engine/provider-host.ts";
+import { DynamicProviderHost, ResourceInitFailedError } from "../../provider/engine/provider-host.ts";
+import type { ResourceCalls } from "../../provider/engine/resource-calls.ts";
 import type { PropertyMap } from "../../provider/protocol/values.ts";
 import { providerModule } from "../../provider/runtime/resources/shim.ts";
 
