@@ -21,7 +21,13 @@ export async function lookupIn<C extends Collection>(credentials: () => Credenti
   if ((args.name === undefined) === (args.id === undefined)) {
     throw new Error(`get${what}: give exactly one of name or id`);
   }
-  const client = new AudienceClient(credentials());
+  let client: AudienceClient;
+  try {
+    client = new AudienceClient(credentials());
+  } catch (error) {
+    // No key or URL for the account: said as the lookup's, like its other failures.
+    throw new Error(`get${what}: ${(error as Error).message}`, { cause: error });
+  }
   try {
     const listed = (await client.list(collection, args.id !== undefined ? { ids: [args.id] } : {})) as Record<string, unknown>[];
     const found = listed.filter((r) => (args.id !== undefined ? r.id === args.id : r.name === args.name));

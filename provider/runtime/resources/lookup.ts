@@ -3,6 +3,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { LookupArgs } from "../lifecycle/lookup.ts";
 import type { Collection } from "pulumi-audience/sdk/contract";
+import { programError } from "./program-error.ts";
 import type { Result } from "./types.ts";
 
 export type { LookupArgs } from "../lifecycle/lookup.ts";
@@ -14,10 +15,18 @@ function stackConfig(key: string): string | undefined {
   return name === undefined ? undefined : new pulumi.Config(namespace).get(name);
 }
 
-/** The one resource of `collection` named (or with the id) given, in the account the program's stack config names. */
+/**
+ * The one resource of `collection` named (or with the id) given, in the account the program's stack config names. A
+ * failure stops the program with the lookup's message alone: as an input of resources, it would otherwise reach the
+ * user through Pulumi's serializer, with its stack and one prefix per resource on the way.
+ */
 export async function lookup<C extends Collection>(collection: C, args: LookupArgs): Promise<Result<C>> {
   const [{ lookupIn }, { credentialsFor, readSettings }] = await Promise.all([import("../lifecycle/lookup.ts"), import("../lifecycle/settings.ts")]);
-  return lookupIn(() => credentialsFor(readSettings(stackConfig), args.account), collection, args);
+  try {
+    return await lookupIn(() => credentialsFor(readSettings(stackConfig), args.account), collection, args);
+  } catch (error) {
+    throw programError(error);
+  }
 }
 
 /** The promise and `Output` forms of a family's lookup. */

@@ -1,0 +1,21 @@
+// An error a program stops on, in the package's words: Pulumi prints a RunError as its message alone (no stack, no
+// promise), once.
+import * as pulumi from "@pulumi/pulumi";
+
+/**
+ * A RunError whose message stays as written. Pulumi's serializer prefixes `error serializing property "…": ` to the
+ * error of each input it passes through (the same object, mutated once per resource on the way), which names the
+ * serializer's path rather than what failed; the message already names that.
+ */
+export class ProgramError extends pulumi.RunError {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    Object.defineProperty(this, "message", { get: () => message, set: () => {}, enumerable: false, configurable: true });
+  }
+}
+
+/** `error` as a ProgramError (kept when it is one already). */
+export function programError(error: unknown): ProgramError {
+  if (error instanceof ProgramError) return error;
+  return new ProgramError(error instanceof Error ? error.message : String(error), { cause: error });
+}

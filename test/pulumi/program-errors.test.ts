@@ -1,0 +1,56 @@
+// How a program's mistakes read through the real CLI (test/pulumi/fixtures/program-errors, JavaScript): a lookup
+// that cannot run (no API key) stops the program with its own message once, in plain and `--json` output, without
+// Pulumi's serializer's prefixes, a stack or a promise.
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { pulumiCli, pulumiStack, skipReason, type PulumiStack } from "./cli.ts";
+import { emulatedService } from "./emulated.ts";
+
+const PROGRAM = join(import.meta.dirname, "fixtures", "program-errors");
+const service = emulatedService();
+const NO_KEY = "getCohort: no API key: set audience:apiKey (as a secret) or AUDIENCE_API_KEY";
+
+/** The error diagnostics of `pulumi up --json` (one event a line) or `pulumi preview --json` (one document). */
+function jsonErrors(stdout: string): string[] {
+  const text = stdout.trim();
+  if (text.startsWith("{\n")) {
+    const { diagnostics = [] } = JSON.parse(text) as { diagnostics?: { message: string; severity: string }[] };
+    // The document's messages carry their prefix; the events give it apart.
+    return diagnostics.filter((d) => d.severity === "error").map((d) => d.message.replace(/^error: /, ""));
+  }
+  return text.split("\n").filter((line) => line.startsWith("{")).map((line) => JSON.parse(line) as { diagnosticEvent?: { message: string; severity: string } })
+    .flatMap((e) => (e.diagnosticEvent?.severity === "error" ? [e.diagnosticEvent.message] : []));
+}
+
+/** What no message of ours holds: Pulumi's serializer's prefix, a stack frame, an inspected promise. */
+function expectNoNoise(text: string): void {
+  expect(text).not.toContain("error serializing property");
+  expect(text).not.toMatch(/^\s+at /m);
+  expect(text).not.toContain("Promise {");
+  expect(text).not.toContain("unhandled exception");
+}
+
+describe(`a program's mistakes, through pulumi${skipReason()}`, { timeout: 300_000 }, () => {
+  let stack: PulumiStack;
+  beforeAll(async () => {
+    if (!pulumiCli().dir) return;
+    stack = await pulumiStack({ program: PROGRAM, env: { AUDIENCE_BASE_URL: service.baseUrl() } });
+  });
+
+  it.skipIf(!pulumiCli().dir)("a lookup without a key is one error in its own words, in plain text", async () => {
+    const preview = await stack.pulumi(["preview"]);
+    expect(preview.code, preview.output).toBe(1);
+    expectNoNoise(preview.output);
+    // Pulumi's display shows a diagnostic on the stack's status line and in the closing Diagnostics: once there.
+    const diagnostics = preview.output.slice(preview.output.indexOf("\nDiagnostics:"), preview.output.indexOf("\nResources:"));
+    expect(diagnostics.split(NO_KEY).length - 1, preview.output).toBe(1);
+  });
+
+  it.skipIf(!pulumiCli().dir)("and the same one error under --json, for preview and up", async () => {
+    for (const command of [["preview", "--json"], ["up", "--yes", "--skip-preview", "--json"]]) {
+      const run = await stack.pulumi(command);
+      expect(run.code, run.output).toBe(1);
+      expect(jsonErrors(run.stdout), run.output).toEqual([`${NO_KEY}\n`]);
+    }
+  });
+});
