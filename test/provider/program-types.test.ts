@@ -7,7 +7,7 @@ import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Collection } from "pulumi-audience/sdk/contract";
 import type { Args, Config, PersonaSetExtraArgs, ResourceControls, Result, State, UploadExtraArgs } from "../../provider/runtime/generated/dynamic-face.ts";
-import { PROGRAM_TYPES_FILE, programTypes } from "../../provider/runtime/resources/types-generator.ts";
+import { PROGRAM_TYPES_FILE, programTypes, type UNMATCHED_KEY } from "../../provider/runtime/resources/types-generator.ts";
 import { languageService } from "./language-service.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -27,12 +27,19 @@ const buyers = new audience.Cohort("buyers", {
 new audience.Scope("leads", { name: "Leads", population: { cohortIds: [buyers.id] }, payload: { location: { atlasIds: [stores.id] } }, preview: true });
 `;
 
+// A program with a misspelled tag: TypeScript's message for a union checks the tag against the last variant only.
+const MISSPELLED = path.join(ROOT, "examples", "misspelled-probe.ts");
+const MISSPELLED_TEXT = `import * as audience from "pulumi-audience";
+new audience.Target("t", { name: "T", scopeId: "s", representation: { mode: "identifed" }, options: { type: "hosted_csv" } });
+new audience.Target("u", { name: "U", scopeId: "s", representation: { mode: "hashed" }, options: { type: "hostedcsv" } });
+`;
+
 describe("program types", () => {
   let service: ts.LanguageService;
   // Type-checking the program with @pulumi/pulumi's declarations is the slow part: done once, bounded generously.
   let diagnostics: string[];
   beforeAll(() => {
-    service = languageService(new Map([[PROGRAM, PROGRAM_TEXT]]), [PROGRAM, path.join(ROOT, "provider", "runtime", "generated", "dynamic-face.ts")]);
+    service = languageService(new Map([[PROGRAM, PROGRAM_TEXT], [MISSPELLED, MISSPELLED_TEXT]]), [PROGRAM, MISSPELLED, path.join(ROOT, "provider", "runtime", "generated", "dynamic-face.ts")]);
     diagnostics = service.getSemanticDiagnostics(PROGRAM).map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"));
   }, 180_000);
   // The worker runs other files after this one: let the compiler's memory go.
@@ -62,6 +69,14 @@ describe("program types", () => {
     expect(hover("outputToLocations").doc).toMatch(/exactly one group/);
     expect(hover("outputToLocations").signature).toContain("AtlasOutputToLocationsArgs");
     expect(hover("preview").doc).toMatch(/limited number of rows and is not billed/);
+  });
+
+  it("name every allowed tag of a union when the one given matches none", () => {
+    const misspelled = service.getSemanticDiagnostics(MISSPELLED).map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"));
+    expect(misspelled).toEqual([
+      `Type '"identifed"' is not assignable to type '"identified" | "hashed" | "referenced" | "aggregated"'. Did you mean '"identified"'?`,
+      expect.stringMatching(/^Type '"hostedcsv"' is not assignable to type '"hosted_csv" \| "lookup_api" \| "snowflake" \| .*"redshift"'\./),
+    ]);
   });
 
   it("mark create-only members as replacing and deprecated members with their replacement", () => {
@@ -94,7 +109,8 @@ describe("program types", () => {
 // Checked by `tsc` (`npm test` type-checks beside vitest): the generated args take exactly the values the contract's zod
 // types take, and a lookup result has the members and value types of the contract's response.
 type Mutual<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-type Plain<T> = T extends pulumi.OutputInstance<infer U> | Promise<infer U> ? Plain<U>
+// A union's unmatched variant (types-generator.ts) takes no value: left out.
+type Plain<T> = T extends { [UNMATCHED_KEY]: never } ? never : T extends pulumi.OutputInstance<infer U> | Promise<infer U> ? Plain<U>
   : T extends readonly (infer E)[] ? Plain<E>[] : T extends object ? { [K in keyof T]: Plain<T[K]> } : T;
 /** Members and value types, leaving out what zod's response types cannot say (which members may be absent or null). */
 type Shape<T> = T extends readonly (infer E)[] ? Shape<E>[]

@@ -1,6 +1,6 @@
 // How a program's mistakes read through the real CLI (test/pulumi/fixtures/program-errors, JavaScript): a lookup
 // that cannot run (no API key) stops the program with its own message once, in plain and `--json` output, without
-// Pulumi's serializer's prefixes, a stack or a promise.
+// Pulumi's serializer's prefixes, a stack or a promise; a misspelled literal is refused naming every allowed value.
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { pulumiCli, pulumiStack, skipReason, type PulumiStack } from "./cli.ts";
@@ -52,5 +52,17 @@ describe(`a program's mistakes, through pulumi${skipReason()}`, { timeout: 300_0
       expect(run.code, run.output).toBe(1);
       expect(jsonErrors(run.stdout), run.output).toEqual([`${NO_KEY}\n`]);
     }
+  });
+
+  // In JavaScript nothing stops it before the provider's check (TypeScript's message: program-types.test.ts).
+  it.skipIf(!pulumiCli().dir)("a misspelled mode is refused naming every allowed one", async () => {
+    await stack.config({ "audience:apiKey": await service.createAccount("program-errors") }, true);
+    await stack.config({ mode: "identifed" });
+    const preview = await stack.pulumi(["preview"]);
+    expect(preview.code, preview.output).toBe(1);
+    expectNoNoise(preview.output);
+    const refusal = /representation\.mode[^\n]*/.exec(preview.output)?.[0];
+    expect(refusal, preview.output).toBeDefined();
+    for (const mode of ["identified", "hashed", "referenced", "aggregated"]) expect(refusal).toContain(mode);
   });
 });

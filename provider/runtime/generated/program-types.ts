@@ -599,11 +599,19 @@ export interface TargetRepresentationAggregatedArgs {
   transformPreset?: pulumi.Input<string>;
 }
 
+/** Not a value to give: it makes TypeScript name every allowed `mode` when the one given matches none. */
+export interface TargetRepresentationUnmatchedArgs {
+  /** One of `identified`, `hashed`, `referenced`, `aggregated`. */
+  mode: "identified" | "hashed" | "referenced" | "aggregated";
+  /** Never given (no value has type never). */
+  __unmatched: never;
+}
+
 /**
  * How people appear in the delivery, chosen by `mode`: `identified`, `hashed`, `referenced` or
  * `aggregated`. Chosen by `mode`.
  */
-export type TargetRepresentationArgs = TargetRepresentationIdentifiedArgs | TargetRepresentationHashedArgs | TargetRepresentationReferencedArgs | TargetRepresentationAggregatedArgs;
+export type TargetRepresentationArgs = TargetRepresentationIdentifiedArgs | TargetRepresentationHashedArgs | TargetRepresentationReferencedArgs | TargetRepresentationAggregatedArgs | TargetRepresentationUnmatchedArgs;
 
 /**
  * The destination, chosen by `type`: `hosted_csv` (a CSV the service hosts, at `outputUrl`),
@@ -760,13 +768,21 @@ export interface TargetOptionsRedshiftArgs {
   schema?: pulumi.Input<string>;
 }
 
+/** Not a value to give: it makes TypeScript name every allowed `type` when the one given matches none. */
+export interface TargetOptionsUnmatchedArgs {
+  /** One of `hosted_csv`, `lookup_api`, `snowflake`, `bigquery`, `s3_csv`, `gcs_csv`, `postgres`, `databricks`, `redshift`. */
+  type: "hosted_csv" | "lookup_api" | "snowflake" | "bigquery" | "s3_csv" | "gcs_csv" | "postgres" | "databricks" | "redshift";
+  /** Never given (no value has type never). */
+  __unmatched: never;
+}
+
 /**
  * The destination, chosen by `type`: `hosted_csv` (a CSV the service hosts, at `outputUrl`),
  * `lookup_api` (a lookup endpoint), or a table or file reached through `connectionId`: `snowflake`,
  * `bigquery`, `s3_csv`, `gcs_csv`, `postgres`, `databricks`, `redshift`. Changing `type` replaces the
  * resource. Chosen by `type`.
  */
-export type TargetOptionsArgs = TargetOptionsHostedCsvArgs | TargetOptionsLookupApiArgs | TargetOptionsSnowflakeArgs | TargetOptionsBigqueryArgs | TargetOptionsS3CsvArgs | TargetOptionsGcsCsvArgs | TargetOptionsPostgresArgs | TargetOptionsDatabricksArgs | TargetOptionsRedshiftArgs;
+export type TargetOptionsArgs = TargetOptionsHostedCsvArgs | TargetOptionsLookupApiArgs | TargetOptionsSnowflakeArgs | TargetOptionsBigqueryArgs | TargetOptionsS3CsvArgs | TargetOptionsGcsCsvArgs | TargetOptionsPostgresArgs | TargetOptionsDatabricksArgs | TargetOptionsRedshiftArgs | TargetOptionsUnmatchedArgs;
 
 /** Filters the delivered rows by payload elements; not allowed on `lookup_api` targets. */
 export interface TargetFilterArgs {
@@ -999,11 +1015,19 @@ export interface TargetLimitRowCountArgs {
   direction?: pulumi.Input<string>;
 }
 
+/** Not a value to give: it makes TypeScript name every allowed `method` when the one given matches none. */
+export interface TargetLimitUnmatchedArgs {
+  /** One of `percentile`, `row_count`. */
+  method: "percentile" | "row_count";
+  /** Never given (no value has type never). */
+  __unmatched: never;
+}
+
 /**
  * Row limit: a percentile range of an outcome, or a number of rows. Give `limit` or `count`, not both.
  * Chosen by `method`.
  */
-export type TargetLimitArgs = TargetLimitPercentileArgs | TargetLimitRowCountArgs;
+export type TargetLimitArgs = TargetLimitPercentileArgs | TargetLimitRowCountArgs | TargetLimitUnmatchedArgs;
 
 /** Row limit under the spec's name; the same setting as `limit` (give one of them). */
 export interface TargetCountPercentileArgs {
@@ -1029,8 +1053,16 @@ export interface TargetCountRowCountArgs {
   direction?: pulumi.Input<string>;
 }
 
+/** Not a value to give: it makes TypeScript name every allowed `method` when the one given matches none. */
+export interface TargetCountUnmatchedArgs {
+  /** One of `percentile`, `row_count`. */
+  method: "percentile" | "row_count";
+  /** Never given (no value has type never). */
+  __unmatched: never;
+}
+
 /** Row limit under the spec's name; the same setting as `limit` (give one of them). Chosen by `method`. */
-export type TargetCountArgs = TargetCountPercentileArgs | TargetCountRowCountArgs;
+export type TargetCountArgs = TargetCountPercentileArgs | TargetCountRowCountArgs | TargetCountUnmatchedArgs;
 
 /** Analysis settings of the target's report. */
 export interface TargetAnalysisConfigArgs {
@@ -2464,12 +2496,20 @@ export interface AtlasOptionsDatabricksArgs {
   schema?: pulumi.Input<string>;
 }
 
+/** Not a value to give: it makes TypeScript name every allowed `type` when the one given matches none. */
+export interface AtlasOptionsUnmatchedArgs {
+  /** One of `hosted_csv`, `s3_csv`, `gcs_csv`, `snowflake`, `bigquery`, `postgres`, `redshift`, `databricks`. */
+  type: "hosted_csv" | "s3_csv" | "gcs_csv" | "snowflake" | "bigquery" | "postgres" | "redshift" | "databricks";
+  /** Never given (no value has type never). */
+  __unmatched: never;
+}
+
 /**
  * Where the locations are read from, chosen by `type`: `hosted_csv` (an upload directory), or through
  * `connectionId`: `s3_csv`, `gcs_csv`, `snowflake`, `bigquery`, `postgres`, `redshift`, `databricks`.
  * Changing `type` replaces the resource. Chosen by `type`.
  */
-export type AtlasOptionsArgs = AtlasOptionsHostedCsvArgs | AtlasOptionsS3CsvArgs | AtlasOptionsGcsCsvArgs | AtlasOptionsSnowflakeArgs | AtlasOptionsBigqueryArgs | AtlasOptionsPostgresArgs | AtlasOptionsRedshiftArgs | AtlasOptionsDatabricksArgs;
+export type AtlasOptionsArgs = AtlasOptionsHostedCsvArgs | AtlasOptionsS3CsvArgs | AtlasOptionsGcsCsvArgs | AtlasOptionsSnowflakeArgs | AtlasOptionsBigqueryArgs | AtlasOptionsPostgresArgs | AtlasOptionsRedshiftArgs | AtlasOptionsDatabricksArgs | AtlasOptionsUnmatchedArgs;
 
 /**
  * Maps source columns to each location. A location is placed by exactly one group: `geometry`;
@@ -4123,12 +4163,20 @@ export interface DatasetOptionsDatabricksArgs {
   schema?: pulumi.Input<string>;
 }
 
+/** Not a value to give: it makes TypeScript name every allowed `type` when the one given matches none. */
+export interface DatasetOptionsUnmatchedArgs {
+  /** One of `hosted_csv`, `snowflake`, `bigquery`, `s3_csv`, `gcs_csv`, `postgres`, `redshift`, `databricks`. */
+  type: "hosted_csv" | "snowflake" | "bigquery" | "s3_csv" | "gcs_csv" | "postgres" | "redshift" | "databricks";
+  /** Never given (no value has type never). */
+  __unmatched: never;
+}
+
 /**
  * Where the rows are read from, chosen by `type`: `hosted_csv` (an upload directory), or through
  * `connectionId`: `snowflake`, `bigquery`, `s3_csv`, `gcs_csv`, `postgres`, `redshift`, `databricks`.
  * Changing `type` replaces the resource. Chosen by `type`.
  */
-export type DatasetOptionsArgs = DatasetOptionsHostedCsvArgs | DatasetOptionsSnowflakeArgs | DatasetOptionsBigqueryArgs | DatasetOptionsS3CsvArgs | DatasetOptionsGcsCsvArgs | DatasetOptionsPostgresArgs | DatasetOptionsRedshiftArgs | DatasetOptionsDatabricksArgs;
+export type DatasetOptionsArgs = DatasetOptionsHostedCsvArgs | DatasetOptionsSnowflakeArgs | DatasetOptionsBigqueryArgs | DatasetOptionsS3CsvArgs | DatasetOptionsGcsCsvArgs | DatasetOptionsPostgresArgs | DatasetOptionsRedshiftArgs | DatasetOptionsDatabricksArgs | DatasetOptionsUnmatchedArgs;
 
 /** Stream name -> how rows become events of that stream. */
 export interface DatasetOutputToStreamArgs {
@@ -4812,12 +4860,20 @@ export interface ConnectionOptionsDatabricksArgs {
   clientSecret?: pulumi.Input<string>;
 }
 
+/** Not a value to give: it makes TypeScript name every allowed `type` when the one given matches none. */
+export interface ConnectionOptionsUnmatchedArgs {
+  /** One of `hosted_csv`, `lookup_api`, `snowflake`, `bigquery`, `s3_csv`, `gcs_csv`, `postgres`, `redshift`, `databricks`. */
+  type: "hosted_csv" | "lookup_api" | "snowflake" | "bigquery" | "s3_csv" | "gcs_csv" | "postgres" | "redshift" | "databricks";
+  /** Never given (no value has type never). */
+  __unmatched: never;
+}
+
 /**
  * What is connected, chosen by `type`: `snowflake`, `bigquery`, `s3_csv`, `gcs_csv`, `postgres`,
  * `redshift`, `databricks`, or the hosted `hosted_csv` and `lookup_api`. Credentials are secret and
  * answered as `<secret>`. Changing `type` replaces the resource. Chosen by `type`.
  */
-export type ConnectionOptionsArgs = ConnectionOptionsHostedCsvArgs | ConnectionOptionsLookupApiArgs | ConnectionOptionsSnowflakeArgs | ConnectionOptionsBigqueryArgs | ConnectionOptionsS3CsvArgs | ConnectionOptionsGcsCsvArgs | ConnectionOptionsPostgresArgs | ConnectionOptionsRedshiftArgs | ConnectionOptionsDatabricksArgs;
+export type ConnectionOptionsArgs = ConnectionOptionsHostedCsvArgs | ConnectionOptionsLookupApiArgs | ConnectionOptionsSnowflakeArgs | ConnectionOptionsBigqueryArgs | ConnectionOptionsS3CsvArgs | ConnectionOptionsGcsCsvArgs | ConnectionOptionsPostgresArgs | ConnectionOptionsRedshiftArgs | ConnectionOptionsDatabricksArgs | ConnectionOptionsUnmatchedArgs;
 
 /** What the service answers for a `Connection`, in camelCase (what its lookup resolves to). */
 export interface ConnectionResult {

@@ -106,16 +106,36 @@ function typeOf(e: Emitter, schema: z.ZodType, path: string, name: string): stri
     const discriminator = (s.def as { discriminator?: string }).discriminator;
     if (discriminator !== undefined) {
       e.discriminants.add(path === "" ? discriminator : `${path}.${discriminator}`);
+      const tags: string[] = [];
       const variants = options.map((option) => {
         const shape = shapesOf(option)[0] ?? {};
         const tag = [...((unwrap(shape[discriminator] ?? z.never())._zod as { values?: Set<string> }).values ?? [])][0] ?? "";
+        tags.push(tag);
         return typeOf(e, option, path, `${name}${pascal(tag)}`);
       });
+      if (e.mode === "args") variants.push(unmatchedVariant(e, name, discriminator, tags));
       return declare(e, name, `${jsdoc(unionDoc(e, path, discriminator), undefined, "")}export type ${suffixed(e, name)} = ${variants.join(" | ")};\n`);
     }
     return [...new Set(options.map((o) => typeOf(e, o, path, name)))].join(" | ");
   }
   throw new Error(`${e.collection} ${path}: no TypeScript form for a ${s.def.type} schema`);
+}
+
+/** The key of the member that only `unmatchedVariant`s have. */
+export const UNMATCHED_KEY = "__unmatched";
+
+/**
+ * The last variant of a union of args: one no value can be (it needs a member of type never), whose discriminant
+ * takes every tag. When a program's tag matches no variant, TypeScript checks it against the last one, so its error
+ * names every allowed tag (and suggests the nearest) instead of only the last variant's.
+ */
+function unmatchedVariant(e: Emitter, name: string, discriminator: string, tags: readonly string[]): string {
+  const key = camelKey(discriminator);
+  const allowed = tags.map((t) => JSON.stringify(t)).join(" | ");
+  return declare(e, `${name}Unmatched`, `/** Not a value to give: it makes TypeScript name every allowed \`${key}\` when the one given matches none. */\n`
+    + `export interface ${suffixed(e, `${name}Unmatched`)} {\n`
+    + `  /** One of ${tags.map((t) => `\`${t}\``).join(", ")}. */\n  ${key}: ${allowed};\n`
+    + `  /** Never given (no value has type never). */\n  ${UNMATCHED_KEY}: never;\n}\n`);
 }
 
 function unionDoc(e: Emitter, path: string, discriminator: string): string {
