@@ -111,3 +111,20 @@ describe("an Upload recorded before md5Hash was an input", () => {
     await plugin.delete(type, made.id, drifted.properties);
   });
 });
+
+describe("a resource whose awaited build failed", () => {
+  it("diffs as an update naming `build`, which runs the build again", async () => {
+    const type = typeOf("cohorts");
+    const checked = (await plugin.check(type, {}, { name: "Rebuilt", streamName: "transactions", minCount: 2, waitFor: "ready" })).inputs;
+    const created = await plugin.create(type, checked);
+    // As a failed create records it (the emulator's builds here pass at once).
+    const failed = { ...created.properties, status: "error", statusError: "the stream is empty" };
+    const diff = await plugin.diff(type, created.id, failed, checked);
+    expect(diff).toMatchObject({ changes: "some", replaces: [], diffs: ["build"], detailed: { build: "UPDATE" } });
+    const updated = await plugin.update(type, created.id, failed, checked);
+    expect(updated.status).toBe("ready");
+    expect((await world.api.get<{ method: string; path: string }[]>("/_emulator/requests?method=POST")).body.map((r) => r.path))
+      .toContain(`/cohorts/${created.id}/force_update`);
+    expect((await plugin.diff(type, created.id, updated, checked)).changes).toBe("none");
+  });
+});

@@ -150,14 +150,17 @@ describe("builds", () => {
     expect(error.initFailed?.properties).toMatchObject({ __provider: world.shim("scopes"), __kind: "scopes", status: "error", statusError: "cohort has no members", name: "Broken" });
     const read = await world.host.read(error.initFailed!.id, error.initFailed!.properties);
     expect(read.id).toBe(error.initFailed!.id);
-    // The next up retries the unfinished resource: with nothing to change, it fails again on the same build error
-    // instead of reporting success, and sends nothing.
+    // The next up retries the unfinished resource: with nothing to change, it runs the build again (force_update)
+    // and waits; a build that fails again fails the step again instead of reporting success.
     const mark = await world.mark();
-    const retried = (await world.host.update(error.initFailed!.id, error.initFailed!.properties, scope({ name: "Broken", waitFor: "ready" })).catch((e: unknown) => e)) as HostError;
+    const retried = (await withBuild(() => world.host.update(error.initFailed!.id, error.initFailed!.properties, scope({ name: "Broken", waitFor: "ready" })), "error", "cohort has no members").catch((e: unknown) => e)) as HostError;
     expect(retried).toBeInstanceOf(HostError);
     expect(retried.message).toMatch(/cohort has no members/);
     expect(retried.initFailed?.id).toBe(error.initFailed!.id);
-    expect((await world.serviceCalls(mark)).map((c) => c.method)).toEqual(["GET"]);
+    expect((await world.serviceCalls(mark)).filter((c) => c.method !== "GET").map((c) => `${c.method} ${c.path}`)).toEqual([`POST /scopes/${error.initFailed!.id}/force_update`]);
+    // Once the build can pass, the retry passes.
+    const passed = await withBuild(() => world.host.update(error.initFailed!.id, retried.initFailed!.properties, scope({ name: "Broken", waitFor: "ready" })), "ready");
+    expect(passed.properties).toMatchObject({ status: "ready" });
   });
 
   it("gives up at the deadline, keeping the resource", async () => {

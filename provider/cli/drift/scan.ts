@@ -4,7 +4,7 @@
 // what `refresh` would find.
 import { AudienceClient, MAX_IDS_PER_REQUEST, NotFoundError } from "pulumi-audience/sdk/client";
 import { isObject, jsonEqual, type Collection, type FamilyDef } from "pulumi-audience/sdk/contract";
-import { compare, createLifecycle, PROVIDER_KEY, readInputs, readsBack, type Service } from "pulumi-audience/provider";
+import { BUILD_PATH, compare, createLifecycle, PROVIDER_KEY, readInputs, readsBack, type Service } from "pulumi-audience/provider";
 import { providerFamilies, type ProviderFamily } from "../../runtime/families/index.ts";
 import { ADOPTABLE } from "../adoptable.ts";
 import { camelPath } from "../../runtime/lifecycle/shape.ts";
@@ -285,7 +285,8 @@ async function compareOne(resource: StateResource, live: Props | undefined, arch
     const same = Object.keys(actual).every((k) => jsonEqual(actual[k], expected[k])) && Object.keys(expected).every((k) => k in actual || k === PROVIDER_KEY);
     if (!same) {
       recorded ??= (await read(resource.id, props)).props as Props;
-      ({ changed } = await compare(recorded ?? {}, expected));
+      // A failed build is said below as the resource's state, not as a member that changed.
+      changed = (await compare(recorded ?? {}, expected)).changed.filter((key) => key !== BUILD_PATH);
     }
   }
   const secret = secretTest(resource);

@@ -62,6 +62,26 @@ async function waitForBuild(env: Environment, parts: Parts, service: Service, id
   }
 }
 
+/** The path a plan names when an update re-runs a failed build (not a member: the reason for the update). */
+export const BUILD_PATH = "build";
+
+/**
+ * Why an update re-runs the build of a resource recorded as `recorded` (outputs, camelCase), or undefined: the program
+ * waits for its build (`waitFor: "ready"`) and the last one failed. Pulumi updates a resource whose step failed again
+ * with no change declared; without this the update would only read the failure again.
+ */
+export function failedBuild(parts: Parts, recorded: Props): string | undefined {
+  const { providerFamily, controls } = parts;
+  if (controls.waitFor !== "ready" || !providerFamily.family.builds || !providerFamily.family.forceUpdatable || recorded.status !== "error") return undefined;
+  return typeof recorded.statusError === "string" ? recorded.statusError : "no reason given";
+}
+
+/** What a plan says of an update that re-runs a failed build. */
+export function rerunNote(parts: Parts, id: string, why: string): string {
+  const name = typeof parts.members.name === "string" ? ` "${parts.members.name}"` : "";
+  return `${parts.providerFamily.family.className}${name} (${id}): its last build failed (${why}); this update runs it again (${BUILD_PATH})`;
+}
+
 /** The optional wait, then the family's own steps (which may need the built resource). */
 export async function finish(env: Environment, parts: Parts, service: Service, id: string, response: Props, inputs: Props, limits: StepLimits): Promise<Props> {
   let current = response;

@@ -1,7 +1,9 @@
 // Diff: what differs between recorded outputs and declared inputs, and what of it forces a replacement.
 import type * as pulumi from "@pulumi/pulumi";
 import { jsonEqual } from "pulumi-audience/sdk/contract";
+import { BUILD_PATH, failedBuild, rerunNote } from "./build.ts";
 import { CONTROL_KEYS, KIND_KEY, type Controls } from "./controls.ts";
+import type { Environment } from "./environment.ts";
 import { ARCHIVED_KEY, archivedAt } from "./outputs.ts";
 import { declaredBody, recordedBody, split } from "./parts.ts";
 import { camelPath, isObject, pathsOverlap, type Props } from "./shape.ts";
@@ -13,9 +15,14 @@ export interface PathChange {
   replace: boolean;
 }
 
-/** Pulumi's dynamic answer; besides, for a replace, the paths that force it (the engine's in-process host shows them). */
-export async function diff(_id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult & { forcing?: string[] }> {
+/**
+ * Pulumi's dynamic answer; besides, for a replace, the paths that force it (the engine's in-process host shows them).
+ * A dynamic provider's answer names no path: a re-run build is said in a warning, which a plan shows.
+ */
+export async function diff(env: Pick<Environment, "report">, id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult & { forcing?: string[] }> {
   const { changed, replaces, details } = await compare(olds, news);
+  const why = replaces.length === 0 ? failedBuild(split(news), olds) : undefined;
+  if (why !== undefined) env.report?.(rerunNote(split(news), id, why));
   const forcing = details.filter((d) => d.replace).map((d) => d.path);
   return { changes: changed.length > 0 || replaces.length > 0, replaces, deleteBeforeReplace: false, ...(replaces.length > 0 ? { forcing } : {}) };
 }
@@ -66,6 +73,10 @@ export async function compare(olds: Props, news: Props): Promise<{ changed: stri
     details.push({ path: ARCHIVED_KEY, change: "delete", replace: false });
   }
   if (before.controls.adoptId !== after.controls.adoptId && after.controls.adoptId !== undefined) replaces.push("adoptId");
+  if (failedBuild(after, olds) !== undefined) {
+    changed.add(BUILD_PATH);
+    details.push({ path: BUILD_PATH, change: "update", replace: false });
+  }
   for (const detail of details) if (replaces.includes(detail.path)) detail.replace = true;
   return { changed: [...changed], replaces: [...new Set(replaces)], details: uniqueByPath(details) };
 }

@@ -6,6 +6,7 @@ import { readSettings } from "./settings.ts";
 export { createLifecycle } from "./lifecycle.ts";
 export type { Environment, StepLimits } from "./environment.ts";
 export { compare, type PathChange } from "./diff.ts";
+export { BUILD_PATH } from "./build.ts";
 export { readBackOutputKeys, readInputs, readsBack } from "./read.ts";
 export { CONTROL_KEYS, CREATE_STARTED_KEY, KIND_KEY, PROVIDER_KEY, controlsSchema, type Controls } from "./controls.ts";
 export { AmbiguousCreateError, OUTCOME_UNKNOWN } from "./ambiguous.ts";

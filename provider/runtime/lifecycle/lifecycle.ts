@@ -14,7 +14,7 @@ import { update } from "./update.ts";
 export function createLifecycle(env: Environment) {
   return {
     check: (olds: Props, news: Props) => check(env, olds, news),
-    diff,
+    diff: (id: string, olds: Props, news: Props) => diff(env, id, olds, news),
     create: (inputs: Props, limits?: StepLimits) => create(env, inputs, limits),
     read: (id: string, props: Props, recordedInputs?: Props) => read(env, id, props, recordedInputs),
     update: (id: string, olds: Props, news: Props, limits?: StepLimits) => update(env, id, olds, news, limits),

@@ -3,11 +3,12 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { jsonEqual, mergePatch } from "pulumi-audience/sdk/contract";
 import { unlessUnknown } from "./ambiguous.ts";
-import { finish } from "./build.ts";
+import { failedBuild, finish } from "./build.ts";
 import { CONTROL_KEYS } from "./controls.ts";
 import type { Environment, StepLimits } from "./environment.ts";
 import { archivedAt, outputsOf } from "./outputs.ts";
 import { controlsOf, declaredBody, recordedBody, split } from "./parts.ts";
+import { explained } from "./service-client.ts";
 import type { Props } from "./shape.ts";
 
 export async function update(env: Environment, id: string, olds: Props, news: Props, limits: StepLimits = {}): Promise<pulumi.dynamic.UpdateResult> {
@@ -31,6 +32,12 @@ export async function update(env: Environment, id: string, olds: Props, news: Pr
     const unbuilt = parts.controls.waitFor === "ready" && providerFamily.family.builds && olds.status !== "ready";
     // Only controls changed (wait, deletion, account name): nothing to send.
     if (patch === undefined && jsonEqual(before.extras, parts.extras) && !unbuilt && !archived) return unchanged;
+    // A failed build is re-run (a patch re-runs it too), else waiting would only read the failure again.
+    if (patch === undefined && failedBuild(parts, olds) !== undefined) {
+      await service.client.forceUpdate(providerFamily.family, id).catch((error: unknown) => {
+        throw explained(error, providerFamily.family, parts.controls.account);
+      });
+    }
     response = patch === undefined ? await service.get(providerFamily.family, id)
       : await unlessUnknown(`the update of ${providerFamily.family.className} ${id}`, () => service.update(providerFamily.family, id, patch as Props));
   }

@@ -1,0 +1,69 @@
+// After a build that failed, through the real CLI: Pulumi updates a resource whose step failed even when nothing
+// changed. The plan says why (the build is run again) and the update does it (force_update, then the wait), so a
+// build that can now pass does, and the plan after that is empty.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startEmulator, type RunningEmulator } from "pulumi-audience/emulator";
+import { emulatorControl } from "../engine/emulator-control.ts";
+import { programFolder, pulumiCli, pulumiStack, skipReason, type PulumiStack } from "./cli.ts";
+import { writes } from "./emulated.ts";
+
+const PROGRAM = programFolder({
+  "Pulumi.yaml": "name: failed-build\nruntime:\n  name: nodejs\n  options:\n    typescript: false\nmain: index.js\n",
+  "index.js": `import * as audience from "pulumi-audience";
+new audience.Cohort("slow", { name: "Slow", streamName: "transactions", minCount: 2, waitFor: "ready" });
+`,
+});
+
+// Cohort builds move only when the test advances them.
+let emulator: RunningEmulator;
+beforeAll(async () => {
+  emulator = await startEmulator({ port: 0, builds: { cohorts: "manual" } });
+});
+afterAll(() => emulator?.close());
+const { control, takeRequests } = emulatorControl(() => emulator);
+
+describe(`the plan after a failed build, through pulumi${skipReason()}`, { timeout: 300_000 }, () => {
+  let stack: PulumiStack;
+  let apiKey: string;
+  let cohortId: string;
+
+  /** Runs `up`, moving the cohort's build to `to` once the service has it. */
+  async function upWhileBuilding(to: "ready" | "error") {
+    const running = stack.pulumi(["up", "--yes", "--skip-preview"]);
+    for (;;) {
+      const { advanced } = (await control("POST", "/builds/advance", { collection: "cohorts", to, ...(to === "error" ? { error: "the stream is empty" } : {}) })) as { advanced: { id: string }[] };
+      if (advanced.length > 0) {
+        cohortId = advanced[0]!.id;
+        break;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    return running;
+  }
+
+  beforeAll(async () => {
+    if (!pulumiCli().dir) return;
+    apiKey = ((await control("POST", "/accounts", { name: "failed-build" })) as { api_key: string }).api_key;
+    stack = await pulumiStack({ program: PROGRAM, env: { AUDIENCE_BASE_URL: `${emulator.url}/v1` } });
+    await stack.config({ "audience:apiKey": apiKey }, true);
+    const failed = await upWhileBuilding("error");
+    expect(failed.code, failed.output).toBe(1);
+    expect(failed.output).toContain("failed to build: the stream is empty");
+  });
+
+  it.skipIf(!pulumiCli().dir)("says the update runs the build again, and it does", async () => {
+    await takeRequests();
+    const preview = await stack.pulumi(["preview"]);
+    expect(preview.code, preview.output).toBe(0);
+    expect(preview.output).toMatch(/~ +pulumi-nodejs:dynamic\/audience:Cohort slow update/);
+    expect(preview.output).toContain(`Cohort "Slow" (${cohortId}): its last build failed (the stream is empty); this update runs it again (build)`);
+    expect(writes(await takeRequests())).toEqual([]);
+
+    const up = await upWhileBuilding("ready");
+    expect(up.code, up.output).toBe(0);
+    expect(writes(await takeRequests())).toEqual([`POST /cohorts/${cohortId}/force_update`]);
+    const after = await stack.must(["preview"]);
+    expect(after.output).not.toMatch(/~ +pulumi-nodejs/);
+    expect(after.output).not.toContain("its last build failed");
+  });
+});
