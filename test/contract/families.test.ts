@@ -1,6 +1,9 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { type Collection, COMMON_READ_ONLY, families, SECRET_PLACEHOLDER, validate } from "pulumi-audience/sdk/contract";
+import * as defined from "../../sdk/contract/generated/family-modules.ts";
+import { definedFamilies, FAMILY_MODULES_FILE, familyModules } from "../../scripts/family-modules.ts";
 import { placeholderIds } from "../corpus/check-cases.ts";
 import { samples } from "../samples.ts";
 
@@ -64,6 +67,22 @@ async function validSample(collection: Collection): Promise<{ body: Record<strin
 describe("families registry", () => {
   it.each(Object.entries(families))("%s is registered under its collection name", (key, family) => {
     expect(family.collection).toBe(key);
+  });
+
+  it("registers every family a module defines, once", () => {
+    const registered: unknown[] = Object.values(families);
+    expect(new Set(registered).size).toBe(registered.length);
+    expect(Object.entries(defined).filter(([, family]) => !registered.includes(family)).map(([name]) => name)).toEqual([]);
+  });
+
+  it("reaches them through the generated list (run `npm run gen:types` after adding a family)", () => {
+    expect(readFileSync(FAMILY_MODULES_FILE, "utf8")).toBe(familyModules());
+  });
+
+  it("lists exactly the families a module exports from defineFamily", () => {
+    const source = `export const widget = defineFamily({});\nconst hidden = defineFamily({});\nexport const shape = z.object({});
+export const gadget = defineFamily({}), other = 1;`;
+    expect(definedFamilies("widget.ts", source)).toEqual(["widget", "gadget"]);
   });
 
   it.each(Object.entries(families).filter(([, f]) => f.creatable))("%s has a valid create body that passes", async (key, family) => {
