@@ -112,7 +112,7 @@ export class StepGenerator {
     const inputs = annotateSecrets(checked.inputs, desired);
     // Until the provider answers, a resource's outputs are taken to be its inputs.
     if (!old) {
-      const adopted = this.#o.adoptedId?.(inputs);
+      const adopted = await this.#adoptable(this.#o.adoptedId?.(inputs), urn, provider, inputs);
       // An adopted resource's id is known before it is taken over: a preview answers it to the program.
       const created = declaredState(urn, reg, { ...(adopted ? { id: adopted } : {}), inputs, outputs: inputs, provider: providerRef });
       return adopted ? { op: "adopt", urn, id: adopted, new: created } : { op: "create", urn, new: created };
@@ -166,6 +166,16 @@ export class StepGenerator {
       keys = diff.changes === "none" ? [] : diff.diffs.length > 0 ? diff.diffs : keys;
     }
     return keys.length > 0 ? { op: "update", urn, old, new: next, keys } : { op: "same", urn, old, new: next };
+  }
+
+  /**
+   * The id an adoption takes over, or undefined when the provider reads nothing there (deleted by hand): its create
+   * then makes a new one, and the plan says create, as the run does. A read that fails decides nothing: the create does.
+   */
+  async #adoptable(id: string | undefined, urn: string, provider: PlanningProvider, inputs: PropertyMap): Promise<string | undefined> {
+    if (id === undefined) return undefined;
+    const found = await provider.read(id, urn, inputs, inputs).catch(() => ({ id }));
+    return found.id ? id : undefined;
   }
 
   /**

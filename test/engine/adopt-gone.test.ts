@@ -1,6 +1,6 @@
 // An adopted resource deleted by hand, as a user meets it through `audience run` (the command's own process): after
-// refresh records it gone, the preview warns, naming adoptId, that a new one is made; the up makes it, and the next
-// up changes nothing; no step dead-ends on the adopted id's 404.
+// refresh records it gone, the preview plans a create (not an import) and warns, naming adoptId, that a new one is
+// made; the up makes it, and the next up changes nothing; no step dead-ends on the adopted id's 404.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -45,6 +45,7 @@ describe("an adopted resource deleted by hand", { timeout: 240_000 }, () => {
     const first = await run("up", "--yes", "--json");
     expect(first.code, first.stderr).toBe(0);
     expect(JSON.parse(first.stdout).outputs.cohortId).toBe(adoptId);
+    expect(JSON.parse(first.stdout).changes).toEqual({ create: 1, adopt: 1 });
 
     expect((await api("DELETE", `/cohorts/${adoptId}`)).status).toBe(204);
     const refresh = await run("refresh", "--yes");
@@ -54,12 +55,17 @@ describe("an adopted resource deleted by hand", { timeout: 240_000 }, () => {
     const preview = await run("preview");
     expect(preview.code, preview.stdout + preview.stderr).toBe(0);
     expect(preview.stdout + preview.stderr).toMatch(warning);
+    // The plan says what the up does: a create, not an import of the id that is gone.
+    expect(preview.stdout).toMatch(/^\+ +create +audience:Cohort +adopted$/m);
+    expect(preview.stdout).not.toMatch(/import/);
+    expect(preview.stdout).toMatch(/cohortId: \(known after apply\)/);
 
     const up = await run("up", "--yes", "--json");
     expect(up.code, up.stdout + up.stderr).toBe(0);
-    const result = JSON.parse(up.stdout) as { outputs: { cohortId: string }; diagnostics: { message: string }[] };
+    const result = JSON.parse(up.stdout) as { outputs: { cohortId: string }; diagnostics: { message: string }[]; changes: Record<string, number> };
     expect(result.diagnostics.map((d) => d.message).join("\n")).toMatch(warning);
     expect(result.outputs.cohortId).not.toBe(adoptId);
+    expect(result.changes).toEqual({ same: 1, create: 1 });
     const cohorts = (await api("GET", "/cohorts")).body as unknown as { id: string; name: string }[];
     expect(cohorts.filter((c) => c.name === "Adopted").map((c) => c.id)).toEqual([result.outputs.cohortId]);
 
