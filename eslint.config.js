@@ -5,7 +5,8 @@ import tseslint from "typescript-eslint";
 // which imports nothing of ours; the provider runtime on them; the plugin and the native resources on the runtime; the
 // engine on the protocol kit and the sdk only (a package reaches it through its extension); the CLI on all of them. The
 // emulator depends on the sdk only; nothing imports test/. Inside a room, floors point one way too: the contract's modules
-// import one another, never the index that re-exports them; the emulator's core is handed its families and its
+// import one another, never the index that re-exports them; the engine's extension and provider hosts share a ground
+// floor that imports nothing of the engine; the emulator's core is handed its families and its
 // state knows none, on a ground floor (emulator/model.ts) that imports nothing of the emulator. Patterns match the
 // import as written, so relative paths (`../engine/x.ts`) and the package's self-references (`pulumi-audience/emulator`)
 // are both caught. Test files are exempt.
@@ -26,6 +27,13 @@ const EMULATOR_SDK_ONLY = ["the emulator depends on the sdk only: no provider co
 const EMULATOR_HANDED = ["the emulator's core is handed its families (emulator/index.ts lists them): it never imports a family module", segment(["families"])];
 const STATE_KNOWS_NO_FAMILY = ["the emulator's state knows no family: it reads a collection through KeptFamilies (model.ts), never the family modules, their registry, the context or what serves requests",
   segment(["families", "routes", "outputs", "world"]), moduleFile(["family", "registry", "context", "app", "builds", "rules", "webhooks", "ingest", "openapi", "openapi-document", "nouns"])];
+const ENGINE_BELOW_CLI = ["the engine imports the protocol kit and the sdk, never the CLI built on it or tests", segment(["cli", "test"])];
+// What a package adds (its markers, adoption, families, tokens, its lifecycle) reaches the engine through the extension
+// the CLI hands it (provider/engine/extension.ts).
+const ENGINE_GENERIC = [GENERIC_ENGINE, segment(["runtime", "plugin", "native"]), "^pulumi-audience(/(provider|native))?$"];
+/** What the engine's provider rooms share (the extension, the hosts): below them all, so no cycle runs through it. */
+const ENGINE_GROUND_FILES = ["provider/engine/resource-calls.ts", "provider/engine/plugin-launch.ts"];
+const ENGINE_GROUND = ["the engine's ground floor (resource-calls.ts, plugin-launch.ts) is what its extension and provider hosts share: it imports nothing of the engine", "^\\./"];
 const EMULATOR_GROUND = ["emulator/model.ts is the emulator's ground floor: every module builds on it, so it imports nothing of the emulator", "^\\.{1,2}/"];
 
 export default tseslint.config(
@@ -64,17 +72,11 @@ export default tseslint.config(
   },
   {
     files: ["provider/engine/**"],
-    rules: {
-      "no-restricted-imports": ["error", {
-        patterns: [
-          { regex: segment(["cli", "test"]), message: "the engine imports the protocol kit and the sdk, never the CLI built on it or tests" },
-          // What a package adds (its markers, adoption, families, tokens, its lifecycle) reaches the engine through
-          // the extension the CLI hands it (provider/engine/extension.ts).
-          { regex: segment(["runtime", "plugin", "native"]), message: GENERIC_ENGINE },
-          { regex: "^pulumi-audience(/(provider|native))?$", message: GENERIC_ENGINE },
-        ],
-      }],
-    },
+    rules: restrict(ENGINE_BELOW_CLI, ENGINE_GENERIC),
+  },
+  {
+    files: ENGINE_GROUND_FILES,
+    rules: restrict(ENGINE_BELOW_CLI, ENGINE_GENERIC, ENGINE_GROUND),
   },
   {
     files: ["provider/plugin/**"],
