@@ -86,6 +86,8 @@ export interface ProviderArgs {
   apiKey?: pulumi.Input<string>;
   /** The service's base URL, e.g. `https://<service>/v1`; AUDIENCE_BASE_URL when absent. */
   baseUrl?: pulumi.Input<string>;
+  /** Retries of a request that failed in a way that may pass (a 429 or 503, a dropped connection); AUDIENCE_MAX_RETRIES, else 10, when absent. */
+  maxRetries?: pulumi.Input<number>;
 }
 
 /**
@@ -97,6 +99,6 @@ export class Provider extends pulumi.ProviderResource {
 
   constructor(name: string, args: ProviderArgs = {}, opts: pulumi.ResourceOptions = {}) {
     const apiKey = args.apiKey === undefined ? undefined : pulumi.secret(args.apiKey);
-    super("audience", name, { apiKey, baseUrl: args.baseUrl }, { ...opts, version: opts.version ?? VERSION });
+    super("audience", name, { apiKey, baseUrl: args.baseUrl, maxRetries: args.maxRetries }, { ...opts, version: opts.version ?? VERSION });
   }
 }

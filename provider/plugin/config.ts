@@ -1,15 +1,18 @@
-// The provider's configuration: `audience:apiKey`, `audience:baseUrl` and `audience:accounts`, given as stack
+// The provider's configuration: `audience:apiKey`, `audience:baseUrl`, `audience:accounts` and `audience:maxRetries`, given as stack
 // config (the default provider) or as a provider resource's inputs (explicit providers). The engine sends them
 // as `audience:config:<key>` variables (objects JSON-encoded) and, in newer engines, as `args`.
 import { validate } from "pulumi-audience/sdk/contract";
 import { z } from "zod";
 import { accountChecks } from "../runtime/lifecycle/config-check.ts";
-import { readSettings, type Settings } from "../runtime/lifecycle/settings.ts";
+import { DEFAULT_MAX_RETRIES, MOST_RETRIES, readSettings, type Settings } from "../runtime/lifecycle/settings.ts";
 import { isObject, pathsOverlap, unknownPaths, type Props } from "../runtime/lifecycle/shape.ts";
 import { PACKAGE } from "./tokens.ts";
 
 const httpUrl = z.url({ protocol: /^https?$/, error: "must be an http(s) URL such as https://<service>/v1" });
 const apiKey = z.string({ error: "must be a string" }).min(1, { error: "must not be empty" });
+const retriesAllowed = `must be a whole number from 0 to ${MOST_RETRIES} (${DEFAULT_MAX_RETRIES} when unset)`;
+// Config variables arrive as text ("5"), provider inputs as numbers.
+const maxRetries = z.coerce.number({ error: retriesAllowed }).int({ error: retriesAllowed }).min(0, { error: retriesAllowed }).max(MOST_RETRIES, { error: retriesAllowed });
 
 /** The configuration a provider takes, in program (camelCase) form. */
 const configSchema = z.strictObject({
@@ -18,6 +21,7 @@ const configSchema = z.strictObject({
   accounts: z.record(z.string(), z.strictObject({ apiKey: apiKey.optional(), baseUrl: httpUrl.optional() }), {
     error: "must be a map of account name to {apiKey, baseUrl}",
   }).optional(),
+  maxRetries: maxRetries.optional(),
   // Set by the engine on provider resources, not by users.
   version: z.string().optional(),
   pluginDownloadURL: z.string().optional(),

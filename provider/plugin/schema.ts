@@ -6,6 +6,7 @@ import { z } from "zod";
 import { providerFamilies, type ProviderFamily } from "../runtime/families/index.ts";
 import { controlsSchema } from "../runtime/lifecycle/controls.ts";
 import { isObject } from "../runtime/lifecycle/shape.ts";
+import { DEFAULT_MAX_RETRIES, MOST_RETRIES } from "../runtime/lifecycle/settings.ts";
 import { PLUGIN_DOWNLOAD_URL, VERSION } from "./manifest.ts";
 import { functionToken, lookupFamilies, PACKAGE, resourceToken } from "./tokens.ts";
 
@@ -317,17 +318,19 @@ function resourceSpec(providerFamily: ProviderFamily, builder: TypeBuilder): Res
   };
 }
 
-const CREDENTIAL_DOCS = {
+const CONFIG_DOCS = {
   apiKey: "The API key of the account to manage. Kept secret.",
   baseUrl: "The service's base URL, e.g. https://<service>/v1.",
   accounts: "Named accounts (name -> {apiKey, baseUrl}) that a resource's `account` input may name. Prefer one explicit provider per account.",
+  maxRetries: `How many times a request that failed in a way that may pass (a 429 or 503, a dropped connection) is sent again, with backoff: 0 to ${MOST_RETRIES}, ${DEFAULT_MAX_RETRIES} when unset.`,
 };
 
 function providerProperties(): Record<string, PropertySpec> {
   return {
-    apiKey: { type: "string", secret: true, description: CREDENTIAL_DOCS.apiKey, defaultInfo: { environment: ["AUDIENCE_API_KEY"] } },
-    baseUrl: { type: "string", description: CREDENTIAL_DOCS.baseUrl, defaultInfo: { environment: ["AUDIENCE_BASE_URL"] } },
-    accounts: { type: "object", additionalProperties: { $ref: `#/types/${PACKAGE}:index:AccountCredentials` }, secret: true, description: CREDENTIAL_DOCS.accounts },
+    apiKey: { type: "string", secret: true, description: CONFIG_DOCS.apiKey, defaultInfo: { environment: ["AUDIENCE_API_KEY"] } },
+    baseUrl: { type: "string", description: CONFIG_DOCS.baseUrl, defaultInfo: { environment: ["AUDIENCE_BASE_URL"] } },
+    accounts: { type: "object", additionalProperties: { $ref: `#/types/${PACKAGE}:index:AccountCredentials` }, secret: true, description: CONFIG_DOCS.accounts },
+    maxRetries: { type: "integer", description: CONFIG_DOCS.maxRetries, defaultInfo: { environment: ["AUDIENCE_MAX_RETRIES"] } },
   };
 }
 
@@ -354,7 +357,7 @@ export function packageSchema(): PackageSchema {
     [`${PACKAGE}:index:AccountCredentials`]: {
       type: "object",
       description: "How to reach one named account.",
-      properties: { apiKey: { type: "string", secret: true, description: CREDENTIAL_DOCS.apiKey }, baseUrl: { type: "string", description: CREDENTIAL_DOCS.baseUrl } },
+      properties: { apiKey: { type: "string", secret: true, description: CONFIG_DOCS.apiKey }, baseUrl: { type: "string", description: CONFIG_DOCS.baseUrl } },
     },
   };
   const resources: PackageSchema["resources"] = {};

@@ -278,7 +278,8 @@ export function createPluginServer(options: PluginOptions = {}): IResourceProvid
     invoke: unary<provider.InvokeRequest, provider.InvokeResponse>(async (req) => {
       const providerFamily = familyOfFunction(req.getTok());
       const args = plain(received(req.getArgs())) as { name?: string; id?: string; account?: string };
-      const found = await lookupIn(() => credentialsFor(hosted.settings(), args.account), providerFamily.family.collection as never, args);
+      const settings = hosted.settings();
+      const found = await lookupIn(() => credentialsFor(settings, args.account), providerFamily.family.collection as never, args, settings.maxRetries);
       const res = new providerProto.InvokeResponse();
       res.setReturn(sent(found as Props, [], providerFamily.secretOutputs, outputNames(providerFamily)));
       return res;

@@ -14,6 +14,7 @@ import { runProgram } from "../../provider/cli/program.ts";
 import { BUILT_AUDIENCE, userEnv } from "../cli/helpers.ts";
 import { programDir } from "./installed.ts";
 import { childrenOf, gone } from "./processes.ts";
+import { GIVES_UP_SOON } from "./native-programs.ts";
 
 const FIXTURE = await programDir(join(import.meta.dirname, "fixtures", "chaos"));
 const PASSPHRASE = "interrupt passphrase";
@@ -122,7 +123,7 @@ it("a create that ends with its outcome unknown stays pending, and the next up r
   await control("POST", "/reset");
   const stateDir = join(work, "unknown");
   const up = () => runProgram({
-    cwd: FIXTURE, operation: "up", passphrase: PASSPHRASE, stateDir, env: { AUDIENCE_BASE_URL: `${emulator.url}/v1`, AUDIENCE_API_KEY: emulator.apiKey },
+    cwd: FIXTURE, operation: "up", passphrase: PASSPHRASE, stateDir, env: { AUDIENCE_BASE_URL: `${emulator.url}/v1`, AUDIENCE_API_KEY: emulator.apiKey, ...GIVES_UP_SOON },
     config: { groups: "1" }, secrets: { warehousePassword: PASSWORD },
   });
   // Every cohort create answers 503, so each gives up with its outcome unknown.

@@ -6,7 +6,7 @@ import { createServer, connect, type Server, type Socket } from "node:net";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import type { RunResult } from "../../provider/engine/index.ts";
-import { nativePrograms } from "./native-programs.ts";
+import { GIVES_UP_SOON, nativePrograms } from "./native-programs.ts";
 
 const world = nativePrograms({ port: 0, builds: { default: "immediate" } });
 
@@ -110,7 +110,7 @@ describe.each(MODES)("a lost create whose look fails too, in %s mode", { timeout
         { method: "GET", path: `/${family}`, ...looks[family] },
       ]),
     });
-    const first = await world.run(dir, apiKey, "up");
+    const first = await world.run(dir, apiKey, "up", { env: GIVES_UP_SOON });
     await world.control("DELETE", "/faults");
     expect(first.ok).toBe(false);
     const failed = first.steps.filter((s) => s.phase === "failed");
@@ -142,7 +142,7 @@ describe.each(MODES)("a lost create whose look fails too, in %s mode", { timeout
       const dir = world.program(`lookups-${how}-${mode}`, { index: program(module, tag) });
       const proxy = await relay(new URL(world.emulator.url));
       try {
-        const env = { AUDIENCE_BASE_URL: proxy.url };
+        const env = { AUDIENCE_BASE_URL: proxy.url, ...GIVES_UP_SOON };
         // Only the cohort's create is lost; the others go through.
         await world.control("PUT", "/faults", {
           rules: [
@@ -189,7 +189,7 @@ new audience.Cohort("cohort", { name: "Lost writes ${mode}", streamName: "transa
     expect((await world.run(dir, apiKey, "up")).ok).toBe(true);
 
     await world.control("PUT", "/faults", { rules: [{ method: "PATCH", path: "/cohorts/*", status: 500 }] });
-    const update = await world.run(dir, apiKey, "up", { config: { bump: "1" } });
+    const update = await world.run(dir, apiKey, "up", { config: { bump: "1" }, env: GIVES_UP_SOON });
     await world.control("DELETE", "/faults");
     expect(update.ok).toBe(false);
     expect(update.error).toContain("outcome unknown: the update of Cohort");
@@ -201,7 +201,7 @@ new audience.Cohort("cohort", { name: "Lost writes ${mode}", streamName: "transa
     expect((await cohort()).map((c) => c.min_count)).toEqual([4]);
 
     await world.control("PUT", "/faults", { rules: [{ method: "DELETE", path: "/cohorts/*", status: 503 }] });
-    const destroy = await world.run(dir, apiKey, "destroy", { config: { bump: "1" } });
+    const destroy = await world.run(dir, apiKey, "destroy", { config: { bump: "1" }, env: GIVES_UP_SOON });
     await world.control("DELETE", "/faults");
     expect(destroy.ok).toBe(false);
     expect(pendingTypes(destroy)).toEqual([["deleting", true]]);

@@ -6,7 +6,7 @@ import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
 import type { RunResult } from "../../provider/engine/index.ts";
 import { createRenderer } from "../../provider/cli/render.ts";
-import { nativePrograms, writes } from "./native-programs.ts";
+import { GIVES_UP_SOON, nativePrograms, writes } from "./native-programs.ts";
 
 const world = nativePrograms({ port: 0, builds: { default: "immediate", cohorts: "manual" } });
 
@@ -148,7 +148,7 @@ describe("a native create whose outcome stayed unknown", { timeout: 180_000 }, (
 new audience.Cohort("lost", { name: "Lost cohort", streamName: "transactions", minCount: 2 });
 ` });
     await world.control("PUT", "/faults", { rules: [{ method: "POST", path: "/cohorts", status: 503 }] });
-    const first = await world.run(dir, apiKey, "up");
+    const first = await world.run(dir, apiKey, "up", { env: GIVES_UP_SOON });
     await world.control("DELETE", "/faults");
     expect(first.ok).toBe(false);
     // The create landed after all: an answer the client never saw.

@@ -17,6 +17,12 @@ export const PASSPHRASE = "native passphrase";
 // Inside the repository, so the programs resolve `pulumi-audience` to this checkout, built (ignored by git).
 const WORK = join(ROOT, ".audience", "native-tests");
 
+/**
+ * The environment of a run whose requests keep failing on purpose: the client gives up after 3 retries (a few
+ * seconds) instead of the provider's default (about a minute), so the test reaches what follows giving up.
+ */
+export const GIVES_UP_SOON = { AUDIENCE_MAX_RETRIES: "3" } as const;
+
 /** `runtime`: the program as a function in process (in-process-runtime.ts) instead of the folder's index.ts. */
 export type RunExtra = Pick<RunOptions, "config" | "secrets" | "env" | "signal" | "runtime">;
 

@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import type { RunResult } from "../../provider/engine/index.ts";
-import { nativePrograms, writes } from "./native-programs.ts";
+import { GIVES_UP_SOON, nativePrograms, writes } from "./native-programs.ts";
 
 const world = nativePrograms({ port: 0, builds: { default: "immediate" } });
 
@@ -28,7 +28,7 @@ describe.each(MODES)("a create left pending (answer lost, look failed), in %s mo
     const { apiKey } = await world.account(`pending-${tag}`);
     const dir = world.program(`pending-${tag}`, { index: program(module, tag) });
     await world.control("PUT", "/faults", { rules: [{ method: "POST", path: "/cohorts", reset: "after", count: 1 }, { method: "GET", path: "/cohorts", status: 503 }] });
-    const first = await world.run(dir, apiKey, "up");
+    const first = await world.run(dir, apiKey, "up", { env: GIVES_UP_SOON });
     await world.control("DELETE", "/faults");
     expect(first.ok).toBe(false);
     expect(pendingOf(first).map((p) => p.type)).toEqual(["creating"]);
@@ -68,7 +68,7 @@ describe.each(MODES)("a create left pending (answer lost, look failed), in %s mo
     const dir = world.program(`pending-${tag}`, { index: program(module, tag) });
     // The create is refused before it reaches the service (reset before), and the look fails: pending, nothing made.
     await world.control("PUT", "/faults", { rules: [{ method: "POST", path: "/cohorts", reset: "before" }, { method: "GET", path: "/cohorts", status: 503 }] });
-    const first = await world.run(dir, apiKey, "up");
+    const first = await world.run(dir, apiKey, "up", { env: GIVES_UP_SOON });
     await world.control("DELETE", "/faults");
     expect(first.ok).toBe(false);
     expect(pendingOf(first).map((p) => p.type)).toEqual(["creating"]);

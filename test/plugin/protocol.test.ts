@@ -197,6 +197,15 @@ describe("configuration", () => {
     expect(isSecret(checked.inputs.apiKey)).toBe(true);
   });
 
+  it("takes maxRetries from CheckConfig as a number or as config text, and names what it allows otherwise", async () => {
+    const url = `${emulator.url}/v1`;
+    for (const good of [0, 5, "5"]) expect((await own.checkConfig({ apiKey: secret(emulator.apiKey), baseUrl: url, maxRetries: good })).failures).toEqual([]);
+    for (const bad of [-1, 2.5, "many", 51]) {
+      expect((await own.checkConfig({ apiKey: secret(emulator.apiKey), baseUrl: url, maxRetries: bad })).failures)
+        .toEqual([{ property: "maxRetries", reason: "audience:maxRetries must be a whole number from 0 to 50 (10 when unset)" }]);
+    }
+  });
+
   it("reports from CheckConfig the default account's credentials that neither the inputs nor the environment give", async () => {
     const url = `${emulator.url}/v1`;
     const bare = await own.checkConfig({ baseUrl: url });

@@ -1,7 +1,7 @@
 // The value conversions the lifecycle relies on, and how settings are read from stack config.
 import { describe, expect, it } from "vitest";
 import { families } from "pulumi-audience/sdk/contract";
-import { credentialsFor, readSettings } from "../../provider/runtime/lifecycle/settings.ts";
+import { credentialsFor, DEFAULT_MAX_RETRIES, readSettings } from "../../provider/runtime/lifecycle/settings.ts";
 import { camelPath, canonical, keepSecrets, keepSignedUrls, pathsOverlap, project, unknownPaths, UNKNOWN } from "../../provider/runtime/lifecycle/shape.ts";
 
 describe("camelPath", () => {
@@ -61,6 +61,21 @@ describe("settings", () => {
     expect(() => credentialsFor(readSettings(config({ "audience:accounts": { north: { apiKey: "n" } } }), {}), "north")).toThrow(/audience:accounts.north lacks baseUrl/);
     expect(() => credentialsFor(readSettings(config({ "audience:accounts": { north: {} } }), {}), "south")).toThrow(/south.*defined: north/);
     expect(() => readSettings(config({ "audience:accounts": "{not json" }), {})).toThrow(/audience:accounts must be a map/);
+  });
+
+  it("reads maxRetries from stack config before the environment, 10 when neither gives it", () => {
+    expect(readSettings(config({}), {}).maxRetries).toBe(DEFAULT_MAX_RETRIES);
+    expect(DEFAULT_MAX_RETRIES).toBe(10);
+    expect(readSettings(config({}), { AUDIENCE_MAX_RETRIES: "2" }).maxRetries).toBe(2);
+    expect(readSettings(config({ "audience:maxRetries": "0" }), { AUDIENCE_MAX_RETRIES: "2" }).maxRetries).toBe(0);
+    expect(readSettings(config({ "audience:maxRetries": 7 }), {}).maxRetries).toBe(7);
+  });
+
+  it("refuses a maxRetries that is not a whole number from 0 to 50, naming where it came from", () => {
+    for (const bad of ["-1", "2.5", "many", "51", 3.5]) {
+      expect(() => readSettings(config({ "audience:maxRetries": bad }), {})).toThrow(/^audience:maxRetries must be a whole number from 0 to 50 .*got/);
+    }
+    expect(() => readSettings(config({}), { AUDIENCE_MAX_RETRIES: "lots" })).toThrow(/^AUDIENCE_MAX_RETRIES must be a whole number from 0 to 50/);
   });
 });
 

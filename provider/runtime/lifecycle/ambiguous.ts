@@ -9,14 +9,13 @@ import type { Service } from "./service.ts";
 import { FAILURE_CODES, withCode } from "./failure.ts";
 import { canonical, keepSecrets, type Props } from "./shape.ts";
 
-/** Creates sent in all for one resource whose outcomes stay unknown, before the step fails. */
-const MAX_CREATE_ATTEMPTS = 4;
 /**
- * Looks (list requests, each with the client's own retries) before the outcome is given up as unknown: a look changes
- * nothing, and under the Pulumi CLI a create that fails is dropped from the state, so giving up early can leave what
- * it made in the account and in no state.
+ * Creates sent in all for one resource whose outcomes stay unknown before the step fails, and looks (list requests,
+ * each with the client's own retries) before an outcome is given up as unknown: as many as the attempts the client
+ * makes of one request (`audience:maxRetries` + 1). A look changes nothing, and under the Pulumi CLI a create that
+ * fails is dropped from the state, so giving up early can leave what it made in the account and in no state.
  */
-const MAX_LOOKS = 4;
+const attemptsOf = (service: Service) => service.client.retry.maxRetries + 1;
 /** How far behind ours the service's clock may run when it stamps `created_at`. */
 const CLOCK_SLACK_MS = 5_000;
 
@@ -96,7 +95,7 @@ async function findCreated(service: Service, family: FamilyDef, desired: Props, 
     try {
       listed = await service.list(family);
     } catch (error) {
-      if (look < MAX_LOOKS) continue;
+      if (look < attemptsOf(service)) continue;
       throw withCode(new Error(`${OUTCOME_UNKNOWN} ${label(family, desired)}: the create's answer was lost (${cause}) and the look for what it made failed too `
       + `(${(error as Error).message}); it stays pending, and the next run looks again before creating`, { cause: error }), FAILURE_CODES.outcomeUnknown);
     }
@@ -146,7 +145,7 @@ export async function createOnce(service: Service, family: FamilyDef, desired: P
         report(found.diagnostic);
         return found.response;
       }
-      if (attempt >= MAX_CREATE_ATTEMPTS) throw withCode(new Error(`${OUTCOME_UNKNOWN} ${label(family, desired)}: ${attempt} creates failed (last: ${cause}); a look after each found nothing made`, { cause: error }), FAILURE_CODES.outcomeUnknown);
+      if (attempt >= attemptsOf(service)) throw withCode(new Error(`${OUTCOME_UNKNOWN} ${label(family, desired)}: ${attempt} creates failed (last: ${cause}); a look after each found nothing made`, { cause: error }), FAILURE_CODES.outcomeUnknown);
     }
   }
 }

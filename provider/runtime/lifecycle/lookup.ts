@@ -4,7 +4,7 @@ import { AudienceApiError, AudienceClient } from "pulumi-audience/sdk/client";
 import { fromWire, families, type Collection } from "pulumi-audience/sdk/contract";
 import type { Result } from "../resources/types.ts";
 import { explained } from "./service-client.ts";
-import type { Credentials } from "./settings.ts";
+import { DEFAULT_MAX_RETRIES, type Credentials } from "./settings.ts";
 
 export interface LookupArgs {
   /** The resource's exact name. */
@@ -16,14 +16,14 @@ export interface LookupArgs {
 }
 
 /** The one resource of `collection` named (or with the id) given, in the account `credentials` names. */
-export async function lookupIn<C extends Collection>(credentials: () => Credentials, collection: C, args: LookupArgs): Promise<Result<C>> {
+export async function lookupIn<C extends Collection>(credentials: () => Credentials, collection: C, args: LookupArgs, maxRetries = DEFAULT_MAX_RETRIES): Promise<Result<C>> {
   const what = families[collection].className;
   if ((args.name === undefined) === (args.id === undefined)) {
     throw new Error(`get${what}: give exactly one of name or id`);
   }
   let client: AudienceClient;
   try {
-    client = new AudienceClient(credentials());
+    client = new AudienceClient({ ...credentials(), retry: { maxRetries } });
   } catch (error) {
     // No key or URL for the account: said as the lookup's, like its other failures.
     throw new Error(`get${what}: ${(error as Error).message}`, { cause: error });

@@ -3,7 +3,7 @@ import { AudienceApiError, AudienceClient, AuthenticationError, NotFoundError } 
 import type { FamilyDef } from "pulumi-audience/sdk/contract";
 import type { Service } from "./service.ts";
 import { camelPath, isObject, type Props } from "./shape.ts";
-import { credentialsFor, type Credentials, type Settings } from "./settings.ts";
+import { credentialsFor, DEFAULT_MAX_RETRIES, type Credentials, type Settings } from "./settings.ts";
 
 function resource(value: unknown, what: string): Props {
   if (!isObject(value)) throw new Error(`${what}: the service answered without a resource body`);
@@ -38,8 +38,8 @@ export function explained(error: unknown, family: FamilyDef, account: string | u
   return new Error(`${head}: ${fields.join("; ")}`, { cause: error });
 }
 
-export function clientService(credentials: Credentials, account?: string): Service {
-  const client = new AudienceClient({ apiKey: credentials.apiKey, baseUrl: credentials.baseUrl });
+export function clientService(credentials: Credentials, account?: string, maxRetries = DEFAULT_MAX_RETRIES): Service {
+  const client = new AudienceClient({ apiKey: credentials.apiKey, baseUrl: credentials.baseUrl, retry: { maxRetries } });
   const explain = (family: FamilyDef) => (error: unknown) => {
     throw explained(error, family, account);
   };
@@ -73,7 +73,8 @@ export function accountServices(settings: () => Settings): { service(account: st
       const key = account ?? "";
       let service = services.get(key);
       if (!service) {
-        service = clientService(credentialsFor(settings(), account), account);
+        const current = settings();
+        service = clientService(credentialsFor(current, account), account, current.maxRetries);
         services.set(key, service);
       }
       return service;

@@ -1,6 +1,7 @@
 // Which account a request goes to: `audience:apiKey` / `audience:baseUrl` (or AUDIENCE_API_KEY /
-// AUDIENCE_BASE_URL) for the default one, `audience:accounts` for named ones. Credentials live here only: never in
-// inputs, outputs, `__provider` or messages.
+// AUDIENCE_BASE_URL) for the default one, `audience:accounts` for named ones, and how often a failed request is sent
+// again (`audience:maxRetries` or AUDIENCE_MAX_RETRIES). Credentials live here only: never in inputs, outputs,
+// `__provider` or messages.
 
 export interface Credentials {
   apiKey: string;
@@ -12,6 +13,27 @@ export interface Settings {
   default: Partial<Credentials>;
   /** Named accounts from `audience:accounts`. */
   accounts: Record<string, Partial<Credentials>>;
+  /** Retries of a request that failed in a way that may pass (a 429 or 503, a dropped connection); DEFAULT_MAX_RETRIES when absent. */
+  maxRetries?: number;
+}
+
+/**
+ * Retries of a failed request unless `audience:maxRetries` says otherwise: an unattended `up` rides out a flaky
+ * network or a service shedding load, as terraform-provider-aws's 25 do; with the client's backoff (capped at 8 s) a
+ * request that keeps failing gives up within a minute. The SDK client alone keeps its own, smaller default.
+ */
+export const DEFAULT_MAX_RETRIES = 10;
+/** The most `audience:maxRetries` takes: more would wait minutes on a service that is down. */
+export const MOST_RETRIES = 50;
+
+/** `audience:maxRetries` as given (a number, or text from config or the environment); fails naming the key. */
+export function maxRetriesOf(value: unknown, key = "audience:maxRetries"): number {
+  if (value === undefined || value === null || value === "") return DEFAULT_MAX_RETRIES;
+  const n = typeof value === "string" && /^\s*\d+\s*$/.test(value) ? Number(value) : value;
+  if (typeof n !== "number" || !Number.isInteger(n) || n < 0 || n > MOST_RETRIES) {
+    throw new Error(`${key} must be a whole number from 0 to ${MOST_RETRIES} (retries of a failed request; ${DEFAULT_MAX_RETRIES} when unset), got ${JSON.stringify(value)}`);
+  }
+  return n;
 }
 
 /** Reads a config value that may arrive as a string (JSON for structured values) or already parsed. */
@@ -32,6 +54,7 @@ function text(value: unknown): string | undefined {
 export function readSettings(get: (key: string) => unknown, env: NodeJS.ProcessEnv = process.env): Settings {
   const accounts: Settings["accounts"] = {};
   const raw = get("audience:accounts");
+  const retries = get("audience:maxRetries");
   if (raw !== undefined && raw !== null && raw !== "") {
     const parsed = structured(raw, "audience:accounts");
     if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
@@ -48,6 +71,9 @@ export function readSettings(get: (key: string) => unknown, env: NodeJS.ProcessE
       baseUrl: text(get("audience:baseUrl")) ?? text(env.AUDIENCE_BASE_URL),
     },
     accounts,
+    maxRetries: retries === undefined || retries === null || retries === ""
+      ? maxRetriesOf(env.AUDIENCE_MAX_RETRIES, "AUDIENCE_MAX_RETRIES")
+      : maxRetriesOf(retries),
   };
 }
 

@@ -23,7 +23,8 @@ function stackConfig(key: string): string | undefined {
 export async function lookup<C extends Collection>(collection: C, args: LookupArgs): Promise<Result<C>> {
   const [{ lookupIn }, { credentialsFor, readSettings }] = await Promise.all([import("../lifecycle/lookup.ts"), import("../lifecycle/settings.ts")]);
   try {
-    return await lookupIn(() => credentialsFor(readSettings(stackConfig), args.account), collection, args);
+    const settings = readSettings(stackConfig);
+    return await lookupIn(() => credentialsFor(settings, args.account), collection, args, settings.maxRetries);
   } catch (error) {
     throw programError(error);
   }
