@@ -1,18 +1,30 @@
 // Stacks of the chaos program (test/engine/fixtures/chaos: 20 linked resources a group) through the real `pulumi`
 // CLI, and what the account holds of them: for the interrupt and fault scenarios.
 import { spawn } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { RunningEmulator } from "pulumi-audience/emulator";
 import { BUILT_AUDIENCE } from "../cli/helpers.ts";
-import { pulumiStack, type PulumiStack, type Run } from "./cli.ts";
+import { programFolder, pulumiStack, type PulumiStack, type Run } from "./cli.ts";
 
 export const CHAOS_PROGRAM = join(import.meta.dirname, "..", "engine", "fixtures", "chaos");
 const FAMILIES = ["cohorts", "outcomes", "persona_sets", "scopes", "connections", "targets", "webhook_endpoints"];
 
+export type Face = "dynamic" | "native";
+
+/** The chaos program in `face`: native resources are served by the installed package's plugin, named in Pulumi.yaml. */
+function chaosProgram(face: Face): string {
+  if (face === "dynamic") return CHAOS_PROGRAM;
+  const read = (name: string) => readFileSync(join(CHAOS_PROGRAM, name), "utf8");
+  return programFolder({
+    "Pulumi.yaml": `${read("Pulumi.yaml")}plugins:\n  providers:\n    - name: audience\n      path: ./node_modules/pulumi-audience\n`,
+    "index.ts": read("index.ts").replace(/from "pulumi-audience"/, 'from "pulumi-audience/native"'),
+  });
+}
+
 /** A stack of the chaos program with `groups` groups, configured as a user does, in its own backend. */
-export async function chaosStack(emulator: RunningEmulator, options: { apiKey: string; groups: number; password: string; stack?: string; env?: Record<string, string> }): Promise<PulumiStack> {
-  const stack = await pulumiStack({ program: CHAOS_PROGRAM, ...(options.stack ? { stack: options.stack } : {}), env: { AUDIENCE_BASE_URL: `${emulator.url}/v1`, ...options.env } });
+export async function chaosStack(emulator: RunningEmulator, options: { apiKey: string; groups: number; password: string; stack?: string; face?: Face; env?: Record<string, string> }): Promise<PulumiStack> {
+  const stack = await pulumiStack({ program: chaosProgram(options.face ?? "dynamic"), ...(options.stack ? { stack: options.stack } : {}), env: { AUDIENCE_BASE_URL: `${emulator.url}/v1`, ...options.env } });
   await stack.config({ "audience:apiKey": options.apiKey, warehousePassword: options.password }, true);
   await stack.config({ groups: String(options.groups) });
   return stack;
