@@ -128,7 +128,7 @@ function sdkGeneration(work: string, language: "go" | "nodejs" | "python", round
 }
 
 /** A new account of the emulator with the Leads cohort and the Forecasted spend forecast; its API key. */
-async function account(emulator: EmulatorReady, name: string): Promise<string> {
+export async function account(emulator: EmulatorReady, name: string): Promise<string> {
   const res = await fetch(`${emulator.url}/_emulator/accounts`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ name, forecasts: true }) });
   if (res.status !== 201) throw new Error(`creating account ${name}: ${res.status} ${await res.text()}`);
   return ((await res.json()) as { api_key: string }).api_key;

@@ -21,6 +21,7 @@ import { ROOT, type Bench, type Row } from "./measure.ts";
 import { provider } from "./provider.ts";
 import { pulumiCliBench } from "./pulumi-cli.ts";
 import { pulumiLanguagesBench } from "./pulumi-languages.ts";
+import { pulumiPolicyBench } from "./pulumi-policy.ts";
 
 // The rows of the table, in this order. A new bench module adds one line here.
 const benches: Bench[] = [
@@ -33,6 +34,7 @@ const benches: Bench[] = [
   cli,
   pulumiCliBench,
   pulumiLanguagesBench,
+  pulumiPolicyBench,
 ];
 
 const { values: args } = parseArgs({

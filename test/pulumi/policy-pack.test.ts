@@ -2,10 +2,11 @@
 // exactly those violations, each naming its resource and member, the mandatory ones failing `preview` and `up` before
 // any write reaches the service; at advisory level they are printed and fail nothing, and a disabled rule says
 // nothing; a program keeping every rule passes with no policy message.
-import { chmodSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "pulumi-audience/emulator";
+import { writePolicyLauncher } from "../../scripts/policy-launcher.ts";
 import { emulatorControl } from "../engine/emulator-control.ts";
 import { pulumiCli, pulumiStack, skipReason, type PulumiStack, type Run } from "./cli.ts";
 
@@ -17,23 +18,6 @@ const SETTINGS = {
   "audience-naming": { pattern: "^growth-[a-z0-9-]+$" },
   "audience-account-quota": { quotas: { Scope: 1 } },
 };
-
-/**
- * How `--policy-pack` reaches the installed pack. Pulumi's Node.js language host starts a pack folder itself
- * (RunPlugin) in current releases; the host the Go module proxy serves here (sdk/v3 v3.68.0) answers "not
- * supported", so the CLI is given this script instead, which starts the same folder as a current host does.
- */
-function launcher(stack: PulumiStack): string {
-  const path = join(stack.dir, "run-audience-policy");
-  writeFileSync(path, [
-    "#!/bin/sh",
-    'cd "$(dirname "$0")/node_modules/pulumi-audience/policy" || exit 1',
-    `exec node "$(node -p "require.resolve('@pulumi/pulumi/cmd/run-policy-pack')")" "$1" .`,
-    "",
-  ].join("\n"));
-  chmodSync(path, 0o755);
-  return path;
-}
 
 interface Violation {
   level: string;
@@ -74,7 +58,7 @@ async function stackOf(program: string, config: object): Promise<{ stack: Pulumi
   await stack.config({ "audience:apiKey": apiKey }, true);
   const configFile = join(stack.dir, "policy-config.json");
   writeFileSync(configFile, JSON.stringify(config));
-  return { stack, flags: ["--policy-pack", launcher(stack), "--policy-pack-config", configFile] };
+  return { stack, flags: ["--policy-pack", writePolicyLauncher(stack.dir), "--policy-pack-config", configFile] };
 }
 
 const writes = async () => (await takeRequests()).filter((r) => r.method !== "GET");
