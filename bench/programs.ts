@@ -21,6 +21,32 @@ ${LOOP} new audience.Cohort(\`cohort-\${i}\`, { name: \`cohort \${i}\`, deletion
   bare: `import * as pulumi from "@pulumi/pulumi";
 ${LOOP} new pulumi.CustomResource("bench:index:Item", \`item-\${i}\`, { name: \`item \${i}\` });
 `,
+  // The least a dynamic provider can do for those cohorts, served by Pulumi's dynamic-provider host: Create and
+  // Delete make the one undici request each needs; Check, Diff and Read are the host's own defaults.
+  bareDynamic: `import * as pulumi from "@pulumi/pulumi";
+const provider = ${JSON.stringify(`exports.handler = () => provider;
+const { Pool } = require("module").createRequire(process.cwd() + "/")("undici");
+const base = new URL(process.env.AUDIENCE_BASE_URL);
+const pool = new Pool(base.origin);
+const headers = { authorization: "Bearer " + process.env.AUDIENCE_API_KEY, "content-type": "application/json" };
+async function call(method, path, body) {
+  const res = await pool.request({ method, path: base.pathname + path, headers, body: body === undefined ? null : JSON.stringify(body) });
+  const text = await res.body.text();
+  if (res.statusCode >= 300) throw new Error(method + " " + path + ": " + res.statusCode + " " + text);
+  return text ? JSON.parse(text) : {};
+}
+const provider = {
+  async create(inputs) {
+    const doc = await call("POST", "/cohorts", { name: inputs.name });
+    return { id: String(doc.id), outs: { ...inputs, ...doc } };
+  },
+  async delete(id) {
+    await call("DELETE", "/cohorts/" + id);
+  },
+};
+`)};
+${LOOP} new pulumi.CustomResource("pulumi-nodejs:dynamic:Resource", \`cohort-\${i}\`, { name: \`cohort \${i}\`, deletionMode: "delete", __provider: provider });
+`,
   // What a dynamic Cohort registers (its type, inputs and provider shim), made without the class.
   plain: `import * as pulumi from "@pulumi/pulumi";
 const shim = ${JSON.stringify(providerModule("cohorts"))};

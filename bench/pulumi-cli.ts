@@ -1,9 +1,11 @@
 // Real-CLI rows: `pulumi up`, a no-op `pulumi up`, `pulumi refresh` and `pulumi destroy` of N cohorts (500, or
 // --pulumi-cohorts), each a whole `pulumi` process (wall, and CPU of it and every process it waited for: language
-// host, program, plugins), against the emulator in a process of its own. Three faces, each in a fresh stack and
+// host, program, plugins), against the emulator in a process of its own. Four programs, each in a fresh stack and
 // emulator, taken in turn for each round: the native face (`pulumi-audience/native`, this package's plugin
 // `pulumi-resource-audience` found on PATH as the CLI finds it) against the bench's bare plugin under the same name
-// (bench/pulumi-bare-plugin.ts) running the same program; the dynamic face (`pulumi-audience`) against the native one.
+// (bench/pulumi-bare-plugin.ts) running the same program; the dynamic face (`pulumi-audience`) against the native one
+// and against a bare dynamic provider (bench/programs.ts) in the same Pulumi dynamic-provider host, whose own cost
+// against the native face shows that host's floor.
 // Programs are installed from `npm pack` as a user installs the package; the CLI is `npm run pulumi:install`'s.
 import { execFileSync, spawn } from "node:child_process";
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
@@ -16,7 +18,7 @@ import type { EmulatorReady } from "./service.ts";
 const ROUNDS = 3;
 const OPERATIONS = ["up", "no-op up", "refresh", "destroy"] as const;
 type Operation = (typeof OPERATIONS)[number];
-const FACES = ["bare", "native", "dynamic"] as const;
+const FACES = ["bare", "native", "bare-dynamic", "dynamic"] as const;
 type Face = (typeof FACES)[number];
 
 export interface Timed {
@@ -109,7 +111,7 @@ async function faceRuns(setup: Setup, face: Face, count: number, round: number):
     mkdirSync(backend);
     const env: NodeJS.ProcessEnv = {
       ...process.env,
-      PATH: [...(face === "dynamic" ? [] : [setup.plugins[face]]), setup.cli, dirname(process.execPath), process.env["PATH"] ?? ""].join(delimiter),
+      PATH: [...(face === "bare" || face === "native" ? [setup.plugins[face]] : []), setup.cli, dirname(process.execPath), process.env["PATH"] ?? ""].join(delimiter),
       PULUMI_HOME: join(state, "home"),
       PULUMI_BACKEND_URL: `file://${backend}`,
       PULUMI_CONFIG_PASSPHRASE: "bench passphrase",
@@ -147,6 +149,12 @@ async function faceRuns(setup: Setup, face: Face, count: number, round: number):
   }
 }
 
+const BASELINES: Record<"bare" | "native" | "bare-dynamic", string> = {
+  bare: "the bench's bare plugin, same program",
+  native: "the native face",
+  "bare-dynamic": "a bare dynamic provider, same host",
+};
+
 export const pulumiCliBench: Bench = {
   id: "pulumi",
   async run({ quick, pulumiCohorts }) {
@@ -158,14 +166,14 @@ export const pulumiCliBench: Bench = {
       const modules = installedModules(work);
       const setup: Setup = {
         cli, work,
-        programs: { bare: program(work, "bare", PROGRAM.native, modules), native: program(work, "native", PROGRAM.native, modules), dynamic: program(work, "dynamic", PROGRAM.cohorts, modules) },
+        programs: { bare: program(work, "bare", PROGRAM.native, modules), native: program(work, "native", PROGRAM.native, modules), dynamic: program(work, "dynamic", PROGRAM.cohorts, modules), "bare-dynamic": program(work, "bare-dynamic", PROGRAM.bareDynamic, modules) },
         plugins: {
           bare: pluginOnPath(work, "bare-plugin", ["--conditions=source", join(import.meta.dirname, "pulumi-bare-plugin.ts")]),
           native: pluginOnPath(work, "native-plugin", [join(modules, "pulumi-audience", "bin", "pulumi-resource-audience.js")]),
         },
         preload: join(modules, "pulumi-audience", "bin", "require-node.cjs"),
       };
-      const runs: Record<Face, Record<Operation, Timed>[]> = { bare: [], native: [], dynamic: [] };
+      const runs: Record<Face, Record<Operation, Timed>[]> = { bare: [], native: [], "bare-dynamic": [], dynamic: [] };
       const loads: number[] = [];
       for (let round = 0; round < rounds; round++) {
         for (const face of FACES) {
@@ -177,15 +185,18 @@ export const pulumiCliBench: Bench = {
       const of = (face: Face, operation: Operation, key: keyof Timed) => median(runs[face].map((r) => r[operation][key]));
       const rows: Row[] = [];
       for (const operation of OPERATIONS) {
-        for (const [face, baseFace, max] of [["native", "bare", 1.2], ["dynamic", "native", 1.5]] as const) {
+        // The dynamic-provider host's own floor (the bare dynamic provider against the native face) is reported; the
+        // dynamic face is held to the native face (the issue's goal) and to that floor.
+        for (const [face, baseFace, max] of [["native", "bare", 1.2], ["dynamic", "native", 1.5], ["bare-dynamic", "native", undefined], ["dynamic", "bare-dynamic", 1.2]] as const) {
           for (const [key, unit] of [["ms", "wall"], ["cpuMs", "CPU"]] as const) {
-            rows.push(atMost({
+            const value = of(face, operation, key);
+            const baseline = of(baseFace, operation, key);
+            const row = {
               what: `pulumi ${operation} ${count} (${unit})`,
-              measured: `the ${face} face under the pulumi CLI`,
-              value: of(face, operation, key), baseline: of(baseFace, operation, key),
-              baselineWhat: baseFace === "bare" ? "the bench's bare plugin, same program" : "the native face",
-              unit: "ms", note: load,
-            }, max));
+              measured: face === "bare-dynamic" ? "a bare dynamic provider under the pulumi CLI" : `the ${face} face under the pulumi CLI`,
+              value, baseline, baselineWhat: BASELINES[baseFace], unit: "ms", note: load,
+            };
+            rows.push(max === undefined ? { ...row, ratio: value / baseline, goal: "report" } : atMost(row, max));
           }
         }
       }
