@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Operation, RunResult } from "../../provider/engine/index.ts";
+import { agreement, CHAOS_PROGRAM, liveChaos, recordedIds, type ExportedResource } from "./chaos-world.ts";
 import { nativePrograms } from "./native-programs.ts";
 
 const world = nativePrograms({ port: 0, builds: { default: "immediate" }, world: { size: 2000 } });
@@ -16,10 +17,9 @@ const SEEDS = list("CHAOS_SEEDS", "1");
 const GROUPS = Number(process.env["CHAOS_GROUPS"] ?? "10");
 const MAX_RUNS = 3;
 const PASSWORD = "convergence-warehouse-password";
-const FAMILIES = ["cohorts", "outcomes", "persona_sets", "scopes", "connections", "targets", "webhook_endpoints"];
 const RULES = [{ status: 503 }, { status: 429, retry_after: 0.05 }, { reset: "before" }, { reset: "after" }, { latency_ms: 25 }];
 
-const source = readFileSync(join(import.meta.dirname, "fixtures", "chaos", "index.ts"), "utf8");
+const source = readFileSync(join(CHAOS_PROGRAM, "index.ts"), "utf8");
 
 const MODES = [["native", "pulumi-audience/native"], ["dynamic", "pulumi-audience"]] as const;
 const cases = MODES.flatMap(([mode, module]) => PERCENTS.flatMap((percent) => SEEDS.map((seed) => ({ mode, module, percent, seed }))));
@@ -47,34 +47,18 @@ describe.each(cases)("in $mode mode, under $percent% faults, seed $seed", ({ mod
       return { runs: MAX_RUNS + 1, last };
     }
 
-    async function live(): Promise<{ id: string; key: string }[]> {
-      const found: { id: string; key: string }[] = [];
-      for (const family of FAMILIES) {
-        for (const r of await world.list<{ id: string; name?: string; url?: string }>(apiKey, family)) {
-          const key = `${family}:${r.name ?? r.url ?? ""}`;
-          if (/Chaos |\/chaos\//.test(key)) found.push({ id: r.id, key });
-        }
-      }
-      return found;
-    }
-
     const up = await untilDone("up", SEED);
-    const state = JSON.parse(readFileSync(up.last.statePath, "utf8")) as { deployment: { resources: { custom?: boolean; type: string; id?: string }[]; pending_operations?: unknown[] } };
-    const recorded = state.deployment.resources.filter((r) => r.custom && !r.type.startsWith("pulumi:providers:") && r.id).map((r) => r.id!);
-    const afterUp = await live();
-    const keys = afterUp.map((r) => r.key);
-    const duplicates = keys.length - new Set(keys).size;
-    const orphans = afterUp.filter((r) => !recorded.includes(r.id)).length;
-    const notLive = recorded.filter((id) => !afterUp.some((r) => r.id === id)).length;
+    const state = JSON.parse(readFileSync(up.last.statePath, "utf8")) as { deployment: { resources: ExportedResource[]; pending_operations?: unknown[] } };
+    const afterUp = agreement(await liveChaos(world.emulator, apiKey), recordedIds(state.deployment.resources));
 
     const destroy = await untilDone("destroy", SEED + 1000);
-    const left = (await live()).length;
+    const left = (await liveChaos(world.emulator, apiKey)).length;
     console.info(`chaos ${mode} at ${percent}% (seed ${seed}, ${GROUPS * 20} resources): up converged in ${up.runs} runs, destroy in ${destroy.runs}; `
-      + `after up ${afterUp.length} live, ${duplicates} duplicates, ${orphans} orphans, ${notLive} not live; after destroy ${left} left`);
+      + `after up ${afterUp.live} live, ${afterUp.duplicates} duplicates, ${afterUp.orphans} orphans, ${afterUp.notLive} not live; after destroy ${left} left`);
 
     expect(up.runs, up.last.error).toBeLessThanOrEqual(MAX_RUNS);
     expect(state.deployment.pending_operations ?? []).toEqual([]);
-    expect({ live: afterUp.length, duplicates, orphans, notLive }).toEqual({ live: GROUPS * 20, duplicates: 0, orphans: 0, notLive: 0 });
+    expect(afterUp).toEqual({ live: GROUPS * 20, duplicates: 0, orphans: 0, notLive: 0 });
     expect(destroy.runs, destroy.last.error).toBeLessThanOrEqual(MAX_RUNS);
     expect(left).toBe(0);
   });

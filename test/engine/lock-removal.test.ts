@@ -4,33 +4,19 @@
 // it appears); after each, the account holds each resource once, each recorded. Whole processes, as users run them
 // (a second run that loads the state only after the first ended finds nothing to do: an ordinary next run, counted apart).
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { startEmulator, type RunningEmulator } from "pulumi-audience/emulator";
-import { emulatorControl } from "./emulator-control.ts";
+import { expect, it } from "vitest";
+import { agreement, CHAOS_PROGRAM as FIXTURE, chaosWorld, liveChaos, recordedIds, type ExportedResource } from "./chaos-world.ts";
 import { runProgram } from "../../provider/cli/program.ts";
 import { BUILT_AUDIENCE, userEnv } from "../cli/helpers.ts";
 
-const FIXTURE = join(import.meta.dirname, "fixtures", "chaos");
 const PASSPHRASE = "lock removal passphrase";
 const PASSWORD = "lock-removal-warehouse-password";
-const FAMILIES = ["cohorts", "outcomes", "persona_sets", "scopes", "connections", "targets", "webhook_endpoints"];
 const ROUNDS = Number(process.env["LOCK_ROUNDS"] ?? "20");
 
-let emulator: RunningEmulator;
-const work = mkdtempSync(join(tmpdir(), "lock-removal-"));
-beforeAll(async () => {
-  emulator = await startEmulator({ builds: { default: "immediate" }, world: { size: 2000 } });
-});
-afterAll(async () => {
-  await emulator?.close();
-  rmSync(work, { recursive: true, force: true });
-});
-
-const { control, creates } = emulatorControl(() => emulator);
+const { emulator: running, work, control, creates } = chaosWorld("lock-removal");
 
 function up(stateDir: string, env: Record<string, string>) {
   const child = spawn(process.execPath, [
@@ -47,6 +33,7 @@ function up(stateDir: string, env: Record<string, string>) {
 it(`a lock removed mid-run, ${ROUNDS} times: the second run stops before sending anything, never a double run`, { timeout: 900_000 }, async () => {
   const stateDir = join(work, "state");
   const lock = join(stateDir, "dev.json.lock");
+  const emulator = running();
   const env = { AUDIENCE_BASE_URL: `${emulator.url}/v1`, AUDIENCE_API_KEY: emulator.apiKey };
   // A double run: the second run went through and changed something, as it does when it works from the state the
   // first run started from. One that read the first run's finished state changes nothing: an ordinary next run.
@@ -82,19 +69,10 @@ it(`a lock removed mid-run, ${ROUNDS} times: the second run stops before sending
     if (firstResult.code !== 0) tally.firstFailed++;
     if (round === 0) expect(statSync(stateDir).mode & 0o777).toBe(0o700);
 
-    const live: { id: string; key: string }[] = [];
-    for (const family of FAMILIES) {
-      const response = await fetch(`${emulator.url}/v1/${family}`, { headers: { authorization: `Bearer ${emulator.apiKey}` } });
-      for (const r of (await response.json()) as { id: string; name?: string; url?: string }[]) {
-        const key = `${family}:${r.name ?? r.url ?? ""}`;
-        if (/Chaos |\/chaos\//.test(key)) live.push({ id: r.id, key });
-      }
-    }
-    const state = JSON.parse(readFileSync(join(stateDir, "dev.json"), "utf8")) as { deployment: { resources: { id?: string }[] } };
-    const recorded = new Set(state.deployment.resources.map((r) => r.id));
-    const keys = live.map((r) => r.key);
-    tally.duplicates += keys.length - new Set(keys).size;
-    tally.orphans += live.filter((r) => !recorded.has(r.id)).length;
+    const state = JSON.parse(readFileSync(join(stateDir, "dev.json"), "utf8")) as { deployment: { resources: ExportedResource[] } };
+    const { duplicates, orphans } = agreement(await liveChaos(emulator, emulator.apiKey), recordedIds(state.deployment.resources));
+    tally.duplicates += duplicates;
+    tally.orphans += orphans;
     // The next round starts from an empty account and stack.
     const destroyed = await runProgram({ cwd: FIXTURE, operation: "destroy", passphrase: PASSPHRASE, stateDir, env, config: { groups: "1" }, secrets: { warehousePassword: PASSWORD } });
     expect(destroyed.ok, destroyed.error).toBe(true);

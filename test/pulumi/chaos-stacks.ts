@@ -1,14 +1,12 @@
-// Stacks of the chaos program (test/engine/fixtures/chaos: 20 linked resources a group) through the real `pulumi`
-// CLI, and what the account holds of them: for the interrupt and fault scenarios.
+// Stacks of the chaos program (test/engine/chaos-world.ts) through the real `pulumi` CLI, and what they record: for
+// the interrupt and fault scenarios.
 import { spawn } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { RunningEmulator } from "pulumi-audience/emulator";
 import { BUILT_AUDIENCE } from "../cli/helpers.ts";
+import { CHAOS_PROGRAM, recordedIds } from "../engine/chaos-world.ts";
 import { programFolder, pulumiStack, type PulumiStack, type Run } from "./cli.ts";
-
-export const CHAOS_PROGRAM = join(import.meta.dirname, "..", "engine", "fixtures", "chaos");
-const FAMILIES = ["cohorts", "outcomes", "persona_sets", "scopes", "connections", "targets", "webhook_endpoints"];
 
 export type Face = "dynamic" | "native";
 
@@ -30,30 +28,10 @@ export async function chaosStack(emulator: RunningEmulator, options: { apiKey: s
   return stack;
 }
 
-export interface LiveResource {
-  id: string;
-  /** The family and the name (or url) that says which declared resource it is. */
-  key: string;
-}
-
-/** The chaos program's resources the account holds. */
-export async function liveChaos(emulator: RunningEmulator, apiKey: string): Promise<LiveResource[]> {
-  const found: LiveResource[] = [];
-  for (const family of FAMILIES) {
-    const response = await fetch(`${emulator.url}/v1/${family}`, { headers: { authorization: `Bearer ${apiKey}` } });
-    for (const r of (await response.json()) as { id: string; name?: string; url?: string }[]) {
-      const key = `${family}:${r.name ?? r.url ?? ""}`;
-      if (/Chaos |\/chaos\//.test(key)) found.push({ id: r.id, key });
-    }
-  }
-  return found;
-}
-
 /** The ids of the audience resources a stack records, and how many operations it holds pending. */
 export async function recorded(stack: PulumiStack): Promise<{ ids: string[]; pending: number }> {
   const { deployment } = await stack.exported();
-  const ids = (deployment.resources ?? []).filter((r) => r.custom && r.id && !r.type.startsWith("pulumi:providers:")).map((r) => r.id!);
-  return { ids, pending: deployment.pending_operations?.length ?? 0 };
+  return { ids: recordedIds(deployment.resources ?? []), pending: deployment.pending_operations?.length ?? 0 };
 }
 
 export interface PendingStep {

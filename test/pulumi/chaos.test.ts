@@ -7,7 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "pulumi-audience/emulator";
 import { emulatorControl } from "../engine/emulator-control.ts";
-import { chaosStack, liveChaos, recorded, type Face } from "./chaos-stacks.ts";
+import { agreement, liveChaos } from "../engine/chaos-world.ts";
+import { chaosStack, recorded, type Face } from "./chaos-stacks.ts";
 import { pulumiCli, skipReason, type PulumiStack, type Run } from "./cli.ts";
 
 const list = (name: string, fallback: string) => (process.env[name] ?? fallback).split(",").map((s) => s.trim()).filter(Boolean);
@@ -64,22 +65,18 @@ describe.each(cases)(`pulumi up and destroy, $face face, under $percent% faults,
 
     const up = await untilDone(stack, "up", base);
     const state = await recorded(stack);
-    const afterUp = await liveChaos(emulator, apiKey);
-    const keys = afterUp.map((r) => r.key);
-    const duplicates = keys.length - new Set(keys).size;
-    const orphans = afterUp.filter((r) => !state.ids.includes(r.id)).length;
-    const notLive = state.ids.filter((id) => !afterUp.some((r) => r.id === id)).length;
+    const afterUp = agreement(await liveChaos(emulator, apiKey), state.ids);
 
     const destroy = await untilDone(stack, "destroy", base + 1000);
     const left = (await liveChaos(emulator, apiKey)).length;
     const runs = (r: { runs: number }) => (r.runs > MAX_RUNS ? `more than ${MAX_RUNS}` : String(r.runs));
     console.info(`pulumi chaos, ${face} face, ${percent}% (seed ${seed}, ${GROUPS * 20} resources): up converged in ${runs(up)} runs (${up.injected} faults), `
-      + `destroy in ${runs(destroy)} (${destroy.injected} faults); after up ${afterUp.length} live, ${duplicates} duplicates, ${orphans} orphans, `
-      + `${notLive} recorded but not live, ${state.pending} pending; after destroy ${left} left`
+      + `destroy in ${runs(destroy)} (${destroy.injected} faults); after up ${afterUp.live} live, ${afterUp.duplicates} duplicates, ${afterUp.orphans} orphans, `
+      + `${afterUp.notLive} recorded but not live, ${state.pending} pending; after destroy ${left} left`
       + [...up.failures.map((f) => `\n  failed up: ${f}`), ...destroy.failures.map((f) => `\n  failed destroy: ${f}`)].join(""));
 
     expect(up.runs, up.last.output.slice(-4000)).toBeLessThanOrEqual(MAX_RUNS);
-    expect({ live: afterUp.length, duplicates, orphans, notLive, pending: state.pending }).toEqual({ live: GROUPS * 20, duplicates: 0, orphans: 0, notLive: 0, pending: 0 });
+    expect({ ...afterUp, pending: state.pending }).toEqual({ live: GROUPS * 20, duplicates: 0, orphans: 0, notLive: 0, pending: 0 });
     expect(destroy.runs, destroy.last.output.slice(-4000)).toBeLessThanOrEqual(MAX_RUNS);
     expect(left).toBe(0);
   });

@@ -13,7 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "pulumi-audience/emulator";
 import { emulatorControl } from "../engine/emulator-control.ts";
 import { childrenOf, gone } from "../engine/processes.ts";
-import { chaosStack, liveChaos, recorded, resolvePending } from "./chaos-stacks.ts";
+import { liveChaos } from "../engine/chaos-world.ts";
+import { chaosStack, recorded, resolvePending } from "./chaos-stacks.ts";
 import { pulumiCli, skipReason, type PulumiStack, type Run } from "./cli.ts";
 
 const GROUPS = 2; // 40 resources
