@@ -3,14 +3,17 @@
 // any write reaches the service; at advisory level they are printed and fail nothing, and a disabled rule says
 // nothing; a program keeping every rule passes with no policy message.
 import { writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { delimiter, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "pulumi-audience/emulator";
 import { writePolicyLauncher } from "../../scripts/policy-launcher.ts";
 import { emulatorControl } from "../engine/emulator-control.ts";
 import { pulumiCli, pulumiStack, skipReason, type PulumiStack, type Run } from "./cli.ts";
+import { pythonVirtualenv } from "./python.ts";
 
 const PROGRAMS = join(import.meta.dirname, "..", "policy", "programs");
+/** The Python example's requirements: the Python program runs on the same virtualenv. */
+const PYTHON_REQUIREMENTS = join(import.meta.dirname, "..", "..", "examples", "other-languages", "adaptive-discounting-python", "requirements.txt");
 const cli = pulumiCli();
 
 /** The pack's settings both programs run with: a naming rule and a quota of one scope. */
@@ -88,19 +91,23 @@ describe(`the policy pack through pulumi${skipReason()}`, { timeout: 300_000 }, 
     else expect(violations(folder).map((v) => v.rule).sort()).toEqual(BROKEN.map((b) => b.rule).sort());
   });
 
-  it.skipIf(!cli.dir)("finds the same violations in a Pulumi YAML program's native resources, before any write", async () => {
-    // Every credential of a language other than TypeScript reaches the pack secret (the schema marks it), so a
-    // literal one is flagged only with flagUnrecorded, as having no record of coming from a secret.
-    const native = (resource: string) => resource.replace("pulumi-nodejs:dynamic/audience:", "audience:index:").replace("policy-breaking-dev", "policy-breaking-yaml-dev");
+  // Every credential of a language other than TypeScript reaches the pack secret (the schema marks it), so a literal
+  // one is flagged only with flagUnrecorded, as having no record of coming from a secret.
+  it.skipIf(!cli.dir).each([
+    { language: "Pulumi YAML", program: "breaking-yaml", env: async (): Promise<Record<string, string>> => ({}) },
+    // The v3.68 Python host runs the `python` first on PATH: the virtualenv with the generated SDK, as activated.
+    { language: "Python", program: "breaking-python", env: async (stack: PulumiStack): Promise<Record<string, string>> => ({ PATH: [await pythonVirtualenv(PYTHON_REQUIREMENTS), stack.env["PATH"] ?? ""].join(delimiter) }) },
+  ])("finds the same violations in a $language program's native resources, before any write", async ({ program, env }) => {
+    const native = (resource: string) => resource.replace("pulumi-nodejs:dynamic/audience:", "audience:index:").replace("policy-breaking-dev", `policy-${program}-dev`);
     const expected = (rules: typeof BROKEN) => rules.map((b) => `${MANDATORY.has(b.rule) ? "mandatory" : "advisory"} ${b.rule} (${native(b.resource)})`).sort();
     const credentials = "audience-credentials-from-secrets";
     for (const flagUnrecorded of [false, true]) {
-      const { stack, flags } = await stackOf("breaking-yaml", { ...SETTINGS, [credentials]: { flagUnrecorded } });
+      const { stack, flags } = await stackOf(program, { ...SETTINGS, [credentials]: { flagUnrecorded } });
       await takeRequests();
-      const run = await stack.pulumi(["preview", ...flags]);
+      const run = await stack.pulumi(["preview", ...flags], { env: await env(stack) });
       expect(run.code, run.output).not.toBe(0);
       const found = violations(run);
-      expect(found.map((v) => `${v.level} ${v.rule} (${v.resource})`).sort()).toEqual(expected(flagUnrecorded ? BROKEN : BROKEN.filter((b) => b.rule !== credentials)));
+      expect(found.map((v) => `${v.level} ${v.rule} (${v.resource})`).sort(), run.output).toEqual(expected(flagUnrecorded ? BROKEN : BROKEN.filter((b) => b.rule !== credentials)));
       for (const broken of BROKEN.filter((b) => b.rule !== credentials)) expect(found.find((v) => v.rule === broken.rule)?.message).toMatch(broken.message);
       if (flagUnrecorded) expect(found.find((v) => v.rule === credentials)?.message).toMatch(/^Connection "growth-warehouse": options\.password has no record of coming from a secret/);
       expect(await writes()).toEqual([]);
