@@ -9,9 +9,8 @@ import { Faults, type FaultRule } from "./faults.ts";
 import { RequestLog, type LoggedRequest } from "./request-log.ts";
 import { RecordStore, StorageError } from "./store.ts";
 import { maskedCopy, maskSecrets } from "./masking.ts";
-import type { Account, StoredResource } from "./model.ts";
+import type { Account } from "./model.ts";
 import { ServiceState } from "./state.ts";
-import { TextCache } from "./text-cache.ts";
 import type { EmulatorFamily } from "./family.ts";
 import { singular } from "./nouns.ts";
 import { FamilyRegistry } from "./registry.ts";
@@ -141,12 +140,9 @@ export function createApp(options: AppOptions): App {
     }
   });
 
-  // The text of each stored document answered; one replaced or removed leaves with it.
-  const texts = new TextCache();
-  store.watch("resource", (_key, _value, previous) => {
-    if (previous !== undefined) texts.forget((previous as StoredResource).doc);
-  });
-  const textOf = (value: unknown): string => state.isStoredDoc(value) ? texts.textOf(value) : JSON.stringify(value) ?? "null";
+  // A stored document's text is kept while it is stored (resource-index.ts); any other answer is written anew.
+  const textOf = (value: unknown): string =>
+    (typeof value === "object" && value !== null ? state.textOf(value) : undefined) ?? JSON.stringify(value) ?? "null";
 
   const ctx: EmulatorContext = {
     state, builds, faults, webhooks, requests, worldOf: worldsOf(state, options.world),

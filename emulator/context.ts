@@ -37,7 +37,7 @@ export interface EmulatorContext {
   owned(request: FastifyRequest, collection: string, id: string): StoredResource;
   /** The wire form of a resource as answered to this request (secrets masked, signed URLs fresh): send it, never change it. */
   present(request: FastifyRequest, resource: Readonly<StoredResource>): Readonly<Doc>;
-  /** The JSON text of an answer; the text of each stored document answered is kept (emulator/text-cache.ts). */
+  /** The JSON text of an answer; the text of each stored document answered is kept (emulator/resource-index.ts). */
   json(value: unknown): string;
   /** `http://host:port` as the client reached the service, without `/v1`. */
   baseUrl(request: FastifyRequest): string;

@@ -1,7 +1,8 @@
 // Indexes over the stored resources, kept current from the record store's changes (rolled back ones included):
 // each collection in creation order, resources by id, counts per account and collection, who names a resource and
-// who owns it, and the builds under way. Requests read through them instead of scanning and copying every
-// resource; the documents they hold are the store's own, so callers copy only what they answer.
+// who owns it, the builds under way, and the JSON text of each document answered. Requests read through them instead
+// of scanning and copying every resource; the documents they hold are the store's own, so callers copy only what they
+// answer.
 import type { StoredResource } from "./model.ts";
 
 /** The ids a resource names through its reference members: plain references, or those marking it as part of another. */
@@ -31,6 +32,12 @@ interface Entry {
   at: number;
   /** The ids it names, as last indexed. */
   refs: Readonly<{ named: readonly string[]; owners: readonly string[] }>;
+  /**
+   * The document's JSON text, made the first time it is asked for. A stored document never changes in place (a save
+   * stores a new one, which gets a new entry), so the text stays true while the entry lives: about the text's length
+   * per document answered (about 0.5 KB a cohort).
+   */
+  text: string | undefined;
 }
 
 export class ResourceIndex {
@@ -61,7 +68,7 @@ export class ResourceIndex {
     if (!members) this.#collections.set(r.collection, (members = new Map()));
     // A replaced resource keeps its entry's place (setting a key already present does not move it).
     const refs = this.#references(r);
-    const entry: Entry = { resource: r, at: members.get(key)?.at ?? this.#next++, refs: refs.named.length + refs.owners.length === 0 ? NO_REFS : refs };
+    const entry: Entry = { resource: r, at: members.get(key)?.at ?? this.#next++, refs: refs.named.length + refs.owners.length === 0 ? NO_REFS : refs, text: undefined };
     members.set(key, entry);
     this.#byId.set(String(r.doc.id), entry);
     if (r.doc.managed !== true) this.#counts.set(countKey(r.account_id, r.collection), (this.#counts.get(countKey(r.account_id, r.collection)) ?? 0) + 1);
@@ -96,6 +103,17 @@ export class ResourceIndex {
 
   byId(id: string): StoredResource | undefined {
     return this.#byId.get(id)?.resource;
+  }
+
+  /**
+   * The JSON text of `doc` when it is a stored document itself (not a copy), kept until the document is replaced or
+   * removed; undefined for any other value.
+   */
+  textOf(doc: object): string | undefined {
+    const id = (doc as { id?: unknown }).id;
+    const entry = typeof id === "string" ? this.#byId.get(id) : undefined;
+    if (entry?.resource.doc !== doc) return undefined;
+    return (entry.text ??= JSON.stringify(doc));
   }
 
   count(accountId: string, collection: string): number {

@@ -94,6 +94,11 @@ export class Resources {
     return typeof id === "string" && this.#index.byId(id)?.doc === value;
   }
 
+  /** The JSON text of a stored document itself, made once and kept while it is stored; undefined for any other value. */
+  textOf(value: object): string | undefined {
+    return this.#index.textOf(value);
+  }
+
   /** Resources of a collection counting against the account's quota: all but the service's own. */
   quotaUsed(accountId: string, collection: string): number {
     return this.#index.count(accountId, collection);

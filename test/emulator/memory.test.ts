@@ -3,7 +3,7 @@ import { execFileSync } from "node:child_process";
 import { resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newId } from "../../emulator/ids.ts";
-import { TextCache } from "../../emulator/text-cache.ts";
+import { ResourceIndex } from "../../emulator/resource-index.ts";
 import { emulator, type Client, type Json } from "./helpers.ts";
 
 describe("newId", () => {
@@ -35,27 +35,32 @@ describe("newId", () => {
   });
 });
 
-describe("TextCache", () => {
-  const doc = (n: number) => ({ id: `doc-${n}`, padding: "x".repeat(80) });
+describe("the kept text of a stored document", () => {
+  const stored = (name: string) => ({ account_id: "a", collection: "cohorts", doc: { id: "doc-1", name, padding: "x".repeat(80) } });
+  const indexOf = () => new ResourceIndex(() => ({ named: [], owners: [] }));
 
-  it("answers a document's JSON, the same text again, however many documents were answered since", () => {
-    const cache = new TextCache();
-    const a = doc(1);
-    const text = cache.textOf(a);
-    expect(text).toBe(JSON.stringify(a));
-    for (let n = 2; n < 10_000; n++) cache.textOf(doc(n));
-    expect(cache.textOf(a)).toBe(text);
-    expect(cache.has(a)).toBe(true);
-    expect(cache.chars).toBe(Array.from({ length: 9_999 }, (_, i) => JSON.stringify(doc(i + 1)).length).reduce((x, y) => x + y));
+  it("is the document's JSON, the same text each time, for the stored document only", () => {
+    const index = indexOf();
+    const r = stored("a");
+    index.change("cohorts/doc-1", r, undefined);
+    const text = index.textOf(r.doc);
+    expect(text).toBe(JSON.stringify(r.doc));
+    expect(index.textOf(r.doc)).toBe(text);
+    // A copy is not what is stored: its text is not kept.
+    expect(index.textOf({ ...r.doc })).toBeUndefined();
   });
 
-  it("drops a forgotten document's text", () => {
-    const cache = new TextCache();
-    const a = doc(1);
-    cache.textOf(a);
-    cache.forget(a);
-    expect(cache.has(a)).toBe(false);
-    expect(cache.chars).toBe(0);
+  it("goes with the document when it is replaced or removed", () => {
+    const index = indexOf();
+    const before = stored("before");
+    index.change("cohorts/doc-1", before, undefined);
+    index.textOf(before.doc);
+    const after = stored("after");
+    index.change("cohorts/doc-1", after, before);
+    expect(index.textOf(before.doc)).toBeUndefined();
+    expect(index.textOf(after.doc)).toBe(JSON.stringify(after.doc));
+    index.change("cohorts/doc-1", undefined, after);
+    expect(index.textOf(after.doc)).toBeUndefined();
   });
 });
 
