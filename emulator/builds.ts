@@ -91,13 +91,28 @@ export class Builds implements BuildHooks {
     return this.state.resource(resource.collection, id) ?? resource;
   }
 
-  /** Starts one resource's build, if it builds and is not archived or held by preview. */
+  /**
+   * Stores a new resource and starts its build: one built at once is stored as built, in one write rather than as
+   * new first.
+   */
+  create(resource: StoredResource): StoredResource {
+    if (this.builds(resource)) return this.start(resource);
+    this.state.save(resource);
+    return resource;
+  }
+
+  /** Whether starting a resource's build does anything: it builds, and is neither archived nor the service's own. */
+  private builds(resource: StoredResource): boolean {
+    return this.families.of(resource.collection)?.builds === true && resource.doc.archived_at == null && resource.doc.managed !== true;
+  }
+
+  /** Starts one resource's build, if it builds and is not archived or held by preview; stores it whenever it builds. */
   start(resource: StoredResource, options: { drain?: boolean } = {}): StoredResource {
+    if (!this.builds(resource)) return resource;
     const family = this.families.of(resource.collection);
     const doc = resource.doc;
-    if (!family?.builds || doc.archived_at != null || doc.managed === true) return resource;
     this.transition(resource, "new");
-    if (family.emulator.previewHoldsBuild === true && doc.preview === true) {
+    if (family?.emulator.previewHoldsBuild === true && doc.preview === true) {
       delete resource.build;
       this.state.save(resource);
       return resource;

@@ -76,11 +76,11 @@ function registerFamily(server: FastifyInstance, ctx: EmulatorContext, families:
         throw conflict(`The account already has its ${family.name}; change it with PATCH ${base}`);
       }
       assertQuota(state, accountId, collection);
-      const inserted = state.insert(accountId, collection, {
+      const fresh = state.newDoc(collection, {
         // A family whose own `status` is a client member (webhook endpoints) keeps it.
         status: family.builds ? "new" : "ready", ...doc, ...onCreate?.(state, accountId, doc),
       });
-      return builds.start({ account_id: accountId, collection, doc: inserted });
+      return builds.create({ account_id: accountId, collection, doc: fresh });
     });
     return reply.code(family.createdStatus).send(ctx.present(request, created));
   };

@@ -119,8 +119,8 @@ export class Resources {
     this.store.delete("resource", resourceKey(collection, id));
   }
 
-  /** Stores a new document with the common members filled in; answers it as stored (the caller's to change). */
-  insert(accountId: string, collection: string, fields: Doc): Doc {
+  /** A new document with the common members filled in, not yet stored. */
+  newDoc(collection: string, fields: Doc): Doc {
     const at = now();
     const doc: Doc = {
       id: newId(), created_at: at, updated_at: at, resource_type: collection, status: "new",
@@ -128,6 +128,12 @@ export class Resources {
       last_updated_config_at: at, last_updated_output_at: null, ...fields,
     };
     if (doc.status === "ready") doc.last_updated_output_at = at;
+    return doc;
+  }
+
+  /** Stores a new document with the common members filled in; answers it as stored (the caller's to change). */
+  insert(accountId: string, collection: string, fields: Doc): Doc {
+    const doc = this.newDoc(collection, fields);
     this.save({ account_id: accountId, collection, doc });
     return doc;
   }
