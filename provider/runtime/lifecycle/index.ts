@@ -33,9 +33,22 @@ const hosted = hostedLifecycle({
 });
 const { lifecycle } = hosted;
 
+/**
+ * A check failure as the Pulumi CLI prints it well. It prints a failure's property with the input of that name
+ * (`property minCount value {-1} has a problem: …`), which a nested path is not (`value {<nil>}`): a nested one is
+ * given as the resource's, its path leading the reason.
+ */
+function shownFailure<F extends { property: string; reason: string }>(failure: F): F {
+  return /[.[]/.test(failure.property) ? { ...failure, property: "", reason: `${failure.property}: ${failure.reason}` } : failure;
+}
+
 /** The provider the host calls: `configure` receives the whole stack config (secrets already unwrapped). */
 export const provider: pulumi.dynamic.ResourceProvider & { configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> } = {
   ...lifecycle,
+  async check(olds, news) {
+    const result = await lifecycle.check(olds, news);
+    return { ...result, failures: result.failures.map(shownFailure) };
+  },
   async configure(req) {
     hosted.configure(readSettings((key) => {
       try {
