@@ -22,6 +22,7 @@ import { packageSchema } from "./schema.ts";
 import { familyOfFunction, familyOfResource, typeOfUrn } from "./tokens.ts";
 import { plain, received, sent } from "./wire.ts";
 import { heldStructService } from "../protocol/held-struct.ts";
+import { shownFailure } from "../protocol/check-failure.ts";
 import { pathSpelled, programNamed, spelled, spellingOf, type Spelling } from "./names.ts";
 import { anyProto, emptyProto, pluginProto } from "../protocol/proto.ts";
 import { engineLog, type EngineLog } from "./engine-log.ts";
@@ -150,10 +151,8 @@ export function createPluginServer(options: PluginOptions = {}): IResourceProvid
     const res = new providerProto.CheckResponse();
     res.setInputs(sent(inputs, sources, secret, names?.values));
     res.setFailuresList(failures.map((f) => {
-      const failure = new providerProto.CheckFailure();
-      failure.setProperty(names ? names.path(f.property) : f.property);
-      failure.setReason(f.reason);
-      return failure;
+      const shown = shownFailure({ property: names ? names.path(f.property) : f.property, reason: f.reason });
+      return new providerProto.CheckFailure().setProperty(shown.property).setReason(shown.reason);
     }));
     return res;
   }

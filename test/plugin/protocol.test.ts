@@ -47,6 +47,15 @@ async function recheck(type: string, olds: Props, news: Props): Promise<Props> {
   return checked.inputs;
 }
 
+describe("check", () => {
+  // Pulumi prints a failure's property beside the input of that name, `value {<nil>}` for a nested path.
+  it("hands a nested failure over as the resource's, its camelCase path leading the reason", async () => {
+    const { failures } = await plugin.check(SCOPE, {}, { ...scopeInputs(), population: { cohortIds: ["not-a-uuid"] } });
+    expect(failures).toEqual([{ property: "", reason: expect.stringMatching(/^population\.cohortIds\[0\]: .*uuid/) }]);
+    expect((await plugin.check(SCOPE, {}, { ...scopeInputs(), name: "" })).failures).toEqual([{ property: "name", reason: expect.any(String) }]);
+  });
+});
+
 describe("detailed diff", () => {
   it("names each changed property path with add, update or delete", async () => {
     const { id, inputs, outputs } = await target();
@@ -225,7 +234,8 @@ describe("configuration", () => {
       { property: "baseUrl", reason: expect.stringMatching(/\/v2\/v1 is not the service: GET \/accounts\/current answered 404 NOT_FOUND/) },
     ]);
     expect((await own.checkConfig({ accounts: { north: { apiKey: "not-a-key", baseUrl: url } } })).failures).toEqual([
-      { property: "accounts.north.apiKey", reason: expect.stringMatching(/audience:accounts\.north\.apiKey: the service at .* refused the key/) },
+      // A nested path crosses as the provider's failure (Pulumi would print it beside `value {<nil>}`), named in the reason.
+      { property: "", reason: expect.stringMatching(/^audience:accounts\.north\.apiKey: the service at .* refused the key/) },
     ]);
   });
 

@@ -3,7 +3,7 @@
 // Pulumi's serializer's prefixes, a stack or a promise; a misspelled literal is refused naming every allowed value.
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { pulumiCli, pulumiStack, skipReason, type PulumiStack } from "./cli.ts";
+import { programFolder, pulumiCli, pulumiStack, skipReason, type PulumiStack } from "./cli.ts";
 import { emulatedService } from "./emulated.ts";
 
 const PROGRAM = join(import.meta.dirname, "fixtures", "program-errors");
@@ -66,5 +66,36 @@ describe(`a program's mistakes, through pulumi${skipReason()}`, { timeout: 300_0
     // Pulumi prints a failure's property with the input of that name, which a nested path is not.
     expect(preview.output).not.toContain("<nil>");
     for (const mode of ["identified", "hashed", "referenced", "aggregated"]) expect(refusal).toContain(mode);
+  });
+});
+
+/** A YAML program (the native face) whose scope's population holds an id that is not one. */
+const NATIVE_PROGRAM = `name: native-errors
+runtime: yaml
+plugins:
+  providers:
+    - name: audience
+      path: ./node_modules/pulumi-audience
+resources:
+  pipeline:
+    type: audience:Scope
+    properties:
+      name: Pipeline
+      preview: true
+      population:
+        cohortIds: [not-a-uuid]
+      payload:
+        cohortIds: [not-a-uuid]
+`;
+
+describe(`a native program's mistakes, through pulumi${skipReason()}`, { timeout: 300_000 }, () => {
+  it.skipIf(!pulumiCli().dir)("a bad nested value is refused naming its path, never beside '<nil>'", async () => {
+    const stack = await pulumiStack({ program: programFolder({ "Pulumi.yaml": NATIVE_PROGRAM }), env: { AUDIENCE_BASE_URL: service.baseUrl() } });
+    await stack.config({ "audience:apiKey": await service.createAccount("native-errors") }, true);
+    const preview = await stack.pulumi(["preview"]);
+    expect(preview.code, preview.output).toBe(1);
+    expectNoNoise(preview.output);
+    expect(preview.output).toMatch(/population\.cohortIds\[0\]: [^\n]*uuid/);
+    expect(preview.output).not.toContain("<nil>");
   });
 });

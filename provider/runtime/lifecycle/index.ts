@@ -2,6 +2,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { hostedLifecycle } from "./hosted.ts";
 import { readSettings } from "./settings.ts";
+import { shownFailure } from "../../protocol/check-failure.ts";
 
 export { createLifecycle } from "./lifecycle.ts";
 export type { Environment, StepLimits } from "./environment.ts";
@@ -32,15 +33,6 @@ const hosted = hostedLifecycle({
   progress: (message) => import("@pulumi/pulumi").then(({ log }) => log.info(message, undefined, undefined, true)).catch(() => undefined),
 });
 const { lifecycle } = hosted;
-
-/**
- * A check failure as the Pulumi CLI prints it well. It prints a failure's property with the input of that name
- * (`property minCount value {-1} has a problem: …`), which a nested path is not (`value {<nil>}`): a nested one is
- * given as the resource's, its path leading the reason.
- */
-function shownFailure<F extends { property: string; reason: string }>(failure: F): F {
-  return /[.[]/.test(failure.property) ? { ...failure, property: "", reason: `${failure.property}: ${failure.reason}` } : failure;
-}
 
 /** The provider the host calls: `configure` receives the whole stack config (secrets already unwrapped). */
 export const provider: pulumi.dynamic.ResourceProvider & { configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> } = {
