@@ -2,10 +2,10 @@
 // a preview then fails where the deploy would, naming the config key to fix (`audience:apiKey`,
 // `audience:baseUrl`, `audience:accounts.<name>.apiKey`). Pulumi's dynamic-provider host answers CheckConfig as
 // unimplemented, so this runs in the provider's own check, which every host calls at preview.
-import { AudienceApiError, AudienceClient, AudienceError, AuthenticationError, RateLimitedError, ServerError } from "pulumi-audience/sdk/client";
+import { AudienceApiError, AudienceClient, AudienceError, AuthenticationError, ConnectionError, RateLimitedError, ServerError, TimeoutError } from "pulumi-audience/sdk/client";
 import { families } from "pulumi-audience/sdk/contract";
 import { FAILURE_CODES } from "./failure.ts";
-import type { Settings } from "./settings.ts";
+import { DEFAULT_MAX_RETRIES, type Settings } from "./settings.ts";
 
 /** Why an account's credentials cannot be used, naming the config key, and the failure's code (failure.ts). */
 export interface AccountProblem {
@@ -20,6 +20,16 @@ export interface AccountProblem {
  * unreachable. The client's own retries stand in for a transient failure (a 429 or 503, a dropped connection).
  */
 const CHECK_TIMEOUT_MS = 10_000;
+
+/**
+ * Whether a failed check reached the service (a 429 or 5xx, a connection dropped once the request was sent): a
+ * transient fault the deploy itself would ride out, so the check asks again with the deploy's whole retry budget.
+ * A URL where nothing listens, or that never answers, fails after the client's few retries instead.
+ */
+function reachedService(error: unknown): boolean {
+  return error instanceof RateLimitedError || error instanceof ServerError
+    || (error instanceof ConnectionError && !error.beforeSend && !(error instanceof TimeoutError));
+}
 
 /** What a user writes as the service's URL. */
 const URL_HINT = "give the service's URL, such as https://<service>/v1";
@@ -66,10 +76,12 @@ async function serviceProblem(settings: Settings, account: string | undefined): 
   const keys = keysOf(account);
   const { apiKey, baseUrl } = (account === undefined ? settings.default : settings.accounts[account]) as { apiKey: string; baseUrl: string };
   const client = new AudienceClient({ apiKey, baseUrl, timeoutMs: CHECK_TIMEOUT_MS });
+  const patient = new AudienceClient({ apiKey, baseUrl, timeoutMs: CHECK_TIMEOUT_MS, retry: { maxRetries: settings.maxRetries ?? DEFAULT_MAX_RETRIES } });
   const at = client.baseUrl.replace(/\/$/, "");
   const problem = (member: AccountProblem["member"], reason: string, code: string = FAILURE_CODES.config): AccountProblem => ({ reason: `${keys[member]}: ${reason}`, code, member });
+  const ask = (by: AudienceClient) => by.request({ method: "GET", path: "/accounts/current" });
   try {
-    const answer = await client.request({ method: "GET", path: "/accounts/current" });
+    const answer = await ask(client).catch((error: unknown) => (reachedService(error) ? ask(patient) : Promise.reject(error)));
     if (families.accounts.response.safeParse(answer).success) return undefined;
     return problem("baseUrl", `${at} is not the service: GET /accounts/current answered no account; ${URL_HINT}`);
   } catch (error) {
@@ -77,7 +89,7 @@ async function serviceProblem(settings: Settings, account: string | undefined): 
       return { ...problem("apiKey", `the service at ${at} refused the key (${error.code ?? error.status})`), code: error.code ?? "INVALID_AUTHORIZATION" };
     }
     if (error instanceof RateLimitedError || error instanceof ServerError) {
-      return problem("baseUrl", `the service at ${at} cannot serve the deploy now: GET /accounts/current answered ${error.status} ${error.code ?? "error"} after ${client.retry.maxRetries} retries`, FAILURE_CODES.unreachable);
+      return problem("baseUrl", `the service at ${at} cannot serve the deploy now: GET /accounts/current answered ${error.status} ${error.code ?? "error"} after ${client.retry.maxRetries + 1 + patient.retry.maxRetries} retries`, FAILURE_CODES.unreachable);
     }
     if (error instanceof AudienceApiError) {
       return problem("baseUrl", `${at} is not the service: GET /accounts/current answered ${error.status} ${error.code ?? "error"}; ${URL_HINT}`);
@@ -85,7 +97,7 @@ async function serviceProblem(settings: Settings, account: string | undefined): 
     const cause = error instanceof AudienceError && error.cause instanceof Error ? error.cause.message : (error as Error).message;
     return problem("baseUrl", `the service at ${at} cannot be reached (${cause})`, FAILURE_CODES.unreachable);
   } finally {
-    await client.close();
+    await Promise.all([client.close(), patient.close()]);
   }
 }
 
