@@ -1,7 +1,7 @@
 // What `pulumi up` tells its user, through the real CLI (test/pulumi/fixtures/notices): a build being waited for shows
-// its statuses, an adopted resource says so, and a refused input is one error, named once; with and without the
-// documented preload (`--require=pulumi-audience/require-node`, given through NODE_OPTIONS: the language host built
-// here does not pass Pulumi.yaml's nodeargs).
+// its statuses, an adopted resource says so, a refused input and a failed delete are one error each, named once and
+// without a stack; with and without the documented preload (`--require=pulumi-audience/require-node`, given through
+// NODE_OPTIONS: the language host built here does not pass Pulumi.yaml's nodeargs).
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "pulumi-audience/emulator";
@@ -25,6 +25,10 @@ async function api(apiKey: string, method: string, path: string, body?: unknown)
   return (await response.json()) as Record<string, unknown>;
 }
 
+/** Sets (rules) or clears the emulator's injected faults. */
+const control = (method: "PUT" | "DELETE", body?: unknown) => fetch(`${emulator.url}/_emulator/faults`, {
+  method, ...(body === undefined ? {} : { headers: { "content-type": "application/json" }, body: JSON.stringify(body) }),
+});
 const count = (text: string, needle: string) => text.split(needle).length - 1;
 /** The closing Diagnostics section of a run's output. */
 const diagnostics = (output: string) => output.slice(output.indexOf("\nDiagnostics:"), output.indexOf("\nResources:"));
@@ -66,5 +70,18 @@ describe.each([{ preload: false }, { preload: true }])(`pulumi up's output, prel
     // Once in the closing diagnostics; besides, Pulumi's own display repeats it only on the resource's status line.
     expect(count(diagnostics(up.output), error!), up.output).toBe(1);
     expect(up.output.split("\n").filter((line) => line.includes(error!) && !/^\s+pulumi-nodejs:dynamic\/audience:Cohort refused\s/.test(line)), up.output).toHaveLength(1);
+  });
+
+  // Pulumi's dynamic-provider host also writes what a failed read, diff or delete threw, with its stack, to the
+  // stack's line: the provider's own error is the one shown.
+  it.skipIf(!pulumiCli().dir)("names a failed delete once, without a stack", async () => {
+    await control("PUT", { rules: [{ method: "DELETE", path: "/cohorts/*", status: 400, error: "BAD_REQUEST" }] });
+    const destroy = await stack.pulumi(["destroy", "--yes", "--skip-preview"], { timeoutMs: 120_000 }).finally(() => control("DELETE"));
+    expect(destroy.code, destroy.output).toBe(1);
+    const error = /DELETE \/cohorts\/[^\n]*400[^\n]*/.exec(destroy.output)?.[0];
+    expect(error, destroy.output).toBeDefined();
+    expect(destroy.output).not.toMatch(/^\s+at /m);
+    // Once in the closing diagnostics; besides, Pulumi's own display repeats it only on the resource's status lines.
+    expect(destroy.output.split("\n").filter((line) => line.includes(error!) && !/^ -\s+pulumi-nodejs:dynamic\/audience:Cohort adopted\s/.test(line)), destroy.output).toHaveLength(1);
   });
 });

@@ -3,6 +3,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { hostedLifecycle } from "./hosted.ts";
 import { readSettings } from "./settings.ts";
 import { shownFailure } from "../../protocol/check-failure.ts";
+import { toldOnce } from "./told-once.ts";
 
 export { createLifecycle } from "./lifecycle.ts";
 export type { Environment, StepLimits } from "./environment.ts";
@@ -37,10 +38,13 @@ const { lifecycle } = hosted;
 /** The provider the host calls: `configure` receives the whole stack config (secrets already unwrapped). */
 export const provider: pulumi.dynamic.ResourceProvider & { configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> } = {
   ...lifecycle,
-  async check(olds, news) {
+  check: toldOnce(async (olds, news) => {
     const result = await lifecycle.check(olds, news);
     return { ...result, failures: result.failures.map(shownFailure) };
-  },
+  }),
+  diff: toldOnce(lifecycle.diff),
+  read: toldOnce(lifecycle.read),
+  delete: toldOnce(lifecycle.delete),
   async configure(req) {
     hosted.configure(readSettings((key) => {
       try {
