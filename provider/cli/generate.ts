@@ -6,7 +6,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { Command } from "commander";
 import { AudienceClient } from "pulumi-audience/sdk/client";
-import { families, fromWire, isObject, jsonEqual, SECRET_PLACEHOLDER, splitUploadSubpath, type Collection, type FamilyDef } from "pulumi-audience/sdk/contract";
+import { families, fromWire, isObject, jsonEqual, SECRET_PLACEHOLDER, splitUploadSubpath, type FamilyDef } from "pulumi-audience/sdk/contract";
 import { derivedNames, providerFamilies } from "../runtime/families/index.ts";
 import { credentialsFor, readSettings, type Settings } from "../runtime/lifecycle/settings.ts";
 import { canonical } from "../runtime/lifecycle/shape.ts";
@@ -104,7 +104,7 @@ export async function generateProgram(settings: Settings, options: GenerateOptio
     const current = (await client.request({ method: "GET", path: "/accounts/current" })) as Doc;
     const lists = new Map<string, Promise<Doc[]>>();
     const listOf = (collection: string) => {
-      if (!lists.has(collection)) lists.set(collection, client.list(collection as Collection) as Promise<Doc[]>);
+      if (!lists.has(collection)) lists.set(collection, client.list(providerFamilies[collection]!.family) as Promise<Doc[]>);
       return lists.get(collection)!;
     };
     // What the service made for adopted resources (a dataset's streams) comes along with its maker.

@@ -3,7 +3,7 @@
 // resource then goes through the provider's own read and diff, fed from those lists, so "in sync" means exactly
 // what `refresh` would find.
 import { AudienceClient, MAX_IDS_PER_REQUEST, NotFoundError } from "pulumi-audience/sdk/client";
-import { isObject, jsonEqual, type Collection, type FamilyDef } from "pulumi-audience/sdk/contract";
+import { isObject, jsonEqual, type FamilyDef } from "pulumi-audience/sdk/contract";
 import { BUILD_PATH, compare, createLifecycle, PROVIDER_KEY, readInputs, readsBack, type Service } from "pulumi-audience/provider";
 import { providerFamilies, type ProviderFamily } from "../../runtime/families/index.ts";
 import { ADOPTABLE } from "../adoptable.ts";
@@ -328,7 +328,7 @@ export async function scanAccount(work: AccountWork, options: ScanOptions, start
     }
     const families = [...new Set([...byFamily.keys(), ...ADOPTABLE.map((k) => k.family.collection)])];
     const listed = (collection: string) => (listedByIds(providerFamilies[collection]!) ? (byFamily.get(collection) ?? []) : []);
-    const listIds = async (collection: string, ids: string[], query?: { archived: true }) => (await client.list(collection as Collection, { ids, ...(query ? { query } : {}) })) as Props[];
+    const listIds = async (collection: string, ids: string[], query?: { archived: true }) => (await client.list(providerFamilies[collection]!.family, { ids, ...(query ? { query } : {}) })) as Props[];
     /** Reports a listed document no managed resource of its list matched, unless some state knows it or ignores it. */
     const noteUnmanaged = (providerFamily: ProviderFamily, doc: Props, id: string) => {
       const name = typeof doc.name === "string" ? doc.name : id;
