@@ -4,15 +4,15 @@
 import { validate } from "pulumi-audience/sdk/contract";
 import { z } from "zod";
 import { accountChecks } from "../runtime/lifecycle/config-check.ts";
-import { DEFAULT_MAX_RETRIES, MOST_RETRIES, readSettings, type Settings } from "../runtime/lifecycle/settings.ts";
+import { DEFAULT_MAX_RETRIES, MOST_RETRIES, readSettings, retriesGiven, type Settings } from "../runtime/lifecycle/settings.ts";
 import { isObject, pathsOverlap, unknownPaths, type Props } from "../runtime/lifecycle/shape.ts";
 import { PACKAGE } from "./tokens.ts";
 
 const httpUrl = z.url({ protocol: /^https?$/, error: "must be an http(s) URL such as https://<service>/v1" });
 const apiKey = z.string({ error: "must be a string" }).min(1, { error: "must not be empty" });
 const retriesAllowed = `must be a whole number from 0 to ${MOST_RETRIES} (${DEFAULT_MAX_RETRIES} when unset)`;
-// Config variables arrive as text ("5"), provider inputs as numbers.
-const maxRetries = z.coerce.number({ error: retriesAllowed }).int({ error: retriesAllowed }).min(0, { error: retriesAllowed }).max(MOST_RETRIES, { error: retriesAllowed });
+// Config variables arrive as text ("5"), provider inputs as numbers: both read as settings read them.
+const maxRetries = z.unknown().refine((value) => retriesGiven(value) !== undefined, { error: retriesAllowed });
 
 /** The configuration a provider takes, in program (camelCase) form. */
 const configSchema = z.strictObject({

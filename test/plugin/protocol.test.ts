@@ -209,7 +209,8 @@ describe("configuration", () => {
   it("takes maxRetries from CheckConfig as a number or as config text, and names what it allows otherwise", async () => {
     const url = `${emulator.url}/v1`;
     for (const good of [0, 5, "5"]) expect((await own.checkConfig({ apiKey: secret(emulator.apiKey), baseUrl: url, maxRetries: good })).failures).toEqual([]);
-    for (const bad of [-1, 2.5, "many", 51]) {
+    // As the settings read it: "5.0" and true are no whole number of retries there either.
+    for (const bad of [-1, 2.5, "many", 51, "5.0", true]) {
       expect((await own.checkConfig({ apiKey: secret(emulator.apiKey), baseUrl: url, maxRetries: bad })).failures)
         .toEqual([{ property: "maxRetries", reason: "audience:maxRetries must be a whole number from 0 to 50 (10 when unset)" }]);
     }

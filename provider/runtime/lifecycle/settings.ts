@@ -26,11 +26,17 @@ export const DEFAULT_MAX_RETRIES = 10;
 /** The most `audience:maxRetries` takes: more would wait minutes on a service that is down. */
 export const MOST_RETRIES = 50;
 
-/** `audience:maxRetries` as given (a number, or text from config or the environment); fails naming the key. */
+/** A given `audience:maxRetries` (a number, or text from config or the environment) as a number, or undefined when it is not one it takes. */
+export function retriesGiven(value: unknown): number | undefined {
+  const n = typeof value === "string" && /^\s*\d+\s*$/.test(value) ? Number(value) : value;
+  return typeof n === "number" && Number.isInteger(n) && n >= 0 && n <= MOST_RETRIES ? n : undefined;
+}
+
+/** `audience:maxRetries` as given, DEFAULT_MAX_RETRIES when not; fails naming the key. */
 export function maxRetriesOf(value: unknown, key = "audience:maxRetries"): number {
   if (value === undefined || value === null || value === "") return DEFAULT_MAX_RETRIES;
-  const n = typeof value === "string" && /^\s*\d+\s*$/.test(value) ? Number(value) : value;
-  if (typeof n !== "number" || !Number.isInteger(n) || n < 0 || n > MOST_RETRIES) {
+  const n = retriesGiven(value);
+  if (n === undefined) {
     throw new Error(`${key} must be a whole number from 0 to ${MOST_RETRIES} (retries of a failed request; ${DEFAULT_MAX_RETRIES} when unset), got ${JSON.stringify(value)}`);
   }
   return n;
