@@ -20,18 +20,18 @@ export interface PathChange {
  * A dynamic provider's answer names no path: a re-run build is said in a warning, which a plan shows.
  */
 export async function diff(env: Pick<Environment, "report">, id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult & { forcing?: string[] }> {
-  const { changed, replaces, details } = await compare(olds, news);
-  const why = replaces.length === 0 ? failedBuild(split(news), olds) : undefined;
-  if (why !== undefined) env.report?.(rerunNote(split(news), id, why));
+  const { changed, replaces, details, failedBuild: why } = await compare(olds, news);
+  if (why !== undefined && replaces.length === 0) env.report?.(rerunNote(split(news), id, why));
   const forcing = details.filter((d) => d.replace).map((d) => d.path);
   return { changes: changed.length > 0 || replaces.length > 0, replaces, deleteBeforeReplace: false, ...(replaces.length > 0 ? { forcing } : {}) };
 }
 
 /**
  * What differs between recorded outputs and declared inputs (camelCase member names), what forces a replacement,
- * and the same per property path (`options.delimiter`) for hosts that show a detailed diff.
+ * and the same per property path (`options.delimiter`) for hosts that show a detailed diff; and why the last build
+ * failed, when the update re-runs it (`build` among the changes).
  */
-export async function compare(olds: Props, news: Props): Promise<{ changed: string[]; replaces: string[]; details: PathChange[] }> {
+export async function compare(olds: Props, news: Props): Promise<{ changed: string[]; replaces: string[]; details: PathChange[]; failedBuild?: string }> {
   const before = split(olds);
   const after = split(news);
   if (before.providerFamily !== after.providerFamily) return { changed: [KIND_KEY], replaces: [KIND_KEY], details: [{ path: KIND_KEY, change: "update", replace: true }] };
@@ -73,12 +73,13 @@ export async function compare(olds: Props, news: Props): Promise<{ changed: stri
     details.push({ path: ARCHIVED_KEY, change: "delete", replace: false });
   }
   if (before.controls.adoptId !== after.controls.adoptId && after.controls.adoptId !== undefined) replaces.push("adoptId");
-  if (failedBuild(after, olds) !== undefined) {
+  const rebuild = failedBuild(after, olds);
+  if (rebuild !== undefined) {
     changed.add(BUILD_PATH);
     details.push({ path: BUILD_PATH, change: "update", replace: false });
   }
   for (const detail of details) if (replaces.includes(detail.path)) detail.replace = true;
-  return { changed: [...changed], replaces: [...new Set(replaces)], details: uniqueByPath(details) };
+  return { changed: [...changed], replaces: [...new Set(replaces)], details: uniqueByPath(details), ...(rebuild === undefined ? {} : { failedBuild: rebuild }) };
 }
 
 function changeOf(old: unknown, now: unknown): PathChange["change"] {
