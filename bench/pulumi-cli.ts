@@ -68,6 +68,27 @@ function pluginOnPath(work: string, name: string, args: string[]): string {
   return dir;
 }
 
+/**
+ * The environment a bench's `pulumi` runs in: `path`, then the CLI's folder (`cli`, from pulumiDir) and this Node on
+ * PATH, its own PULUMI_HOME and file backend, no update check, plugin download or registry lookup, no colour, and the
+ * program's preload (`preload`, the package's require-node.cjs).
+ */
+export function pulumiEnv(options: { cli: string; path?: string[]; home: string; backend: string; preload: string }): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    PATH: [...(options.path ?? []), options.cli, dirname(process.execPath), process.env["PATH"] ?? ""].join(delimiter),
+    PULUMI_HOME: options.home,
+    PULUMI_BACKEND_URL: `file://${options.backend}`,
+    PULUMI_CONFIG_PASSPHRASE: "bench passphrase",
+    PULUMI_SKIP_UPDATE_CHECK: "true",
+    PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+    PULUMI_DISABLE_REGISTRY_RESOLVE: "true",
+    NO_COLOR: "1",
+    // The Node.js host built here ignores Pulumi.yaml's `nodeargs`: the program's preload, as a user would give it.
+    NODE_OPTIONS: `--require=${options.preload}`,
+  };
+}
+
 /** Runs `pulumi` to its end under /usr/bin/time: wall and CPU (user and system, its waited descendants included). */
 export function timed(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<Timed> {
   const t = performance.now();
@@ -110,17 +131,7 @@ async function faceRuns(setup: Setup, face: Face, count: number, round: number):
     const backend = join(state, "backend");
     mkdirSync(backend);
     const env: NodeJS.ProcessEnv = {
-      ...process.env,
-      PATH: [...(face === "bare" || face === "native" ? [setup.plugins[face]] : []), setup.cli, dirname(process.execPath), process.env["PATH"] ?? ""].join(delimiter),
-      PULUMI_HOME: join(state, "home"),
-      PULUMI_BACKEND_URL: `file://${backend}`,
-      PULUMI_CONFIG_PASSPHRASE: "bench passphrase",
-      PULUMI_SKIP_UPDATE_CHECK: "true",
-      PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
-      PULUMI_DISABLE_REGISTRY_RESOLVE: "true",
-      NO_COLOR: "1",
-      // The language host built here ignores Pulumi.yaml's `nodeargs`: the program's preload, as a user would give it.
-      NODE_OPTIONS: `--require=${setup.preload}`,
+      ...pulumiEnv({ cli: setup.cli, path: face === "bare" || face === "native" ? [setup.plugins[face]] : [], home: join(state, "home"), backend, preload: setup.preload }),
       AUDIENCE_BASE_URL: `${emulator.ready.url}/v1`,
       AUDIENCE_API_KEY: emulator.ready.apiKey,
       BENCH_COUNT: String(count),

@@ -14,10 +14,10 @@
 import { execFileSync } from "node:child_process";
 import { appendFileSync, cpSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
-import { delimiter, dirname, join } from "node:path";
+import { join } from "node:path";
 import { generate } from "../scripts/sdk-gen.ts";
 import { median, ROOT, startChild, type Bench, type Row } from "./measure.ts";
-import { installedModules, methods, program, pulumiDir, timed, type Timed } from "./pulumi-cli.ts";
+import { installedModules, methods, program, pulumiDir, pulumiEnv, timed, type Timed } from "./pulumi-cli.ts";
 import type { EmulatorReady } from "./service.ts";
 
 const ROUNDS = 3;
@@ -147,18 +147,11 @@ async function languageRuns(cli: string, work: string, dir: string, language: La
     const url = `${emulator.ready.url}/v1`;
     const keys = { apiKey: await account(emulator.ready, "default"), northApiKey: await account(emulator.ready, "north") };
     const env: NodeJS.ProcessEnv = {
-      ...process.env,
+      ...pulumiEnv({
+        cli, path: language === "python" ? [pythonBin] : [], home: join(state, "home"), backend: state,
+        preload: join(dir, "node_modules", "pulumi-audience", "bin", "require-node.cjs"),
+      }),
       ...GO_ENV,
-      PATH: [...(language === "python" ? [pythonBin] : []), cli, dirname(process.execPath), process.env["PATH"] ?? ""].join(delimiter),
-      PULUMI_HOME: join(state, "home"),
-      PULUMI_BACKEND_URL: `file://${state}`,
-      PULUMI_CONFIG_PASSPHRASE: "bench passphrase",
-      PULUMI_SKIP_UPDATE_CHECK: "true",
-      PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
-      PULUMI_DISABLE_REGISTRY_RESOLVE: "true",
-      NO_COLOR: "1",
-      // The Node.js host built here ignores Pulumi.yaml's `nodeargs`: the program's preload, as a user would give it.
-      NODE_OPTIONS: `--require=${join(dir, "node_modules", "pulumi-audience", "bin", "require-node.cjs")}`,
     };
     const stack = `${language}${round}`;
     const quiet = (args: string[], input = "") => execFileSync(join(cli, "pulumi"), [...args, "--non-interactive"], { cwd: dir, env, input, stdio: ["pipe", "ignore", "pipe"] });

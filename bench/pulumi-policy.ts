@@ -4,10 +4,10 @@
 // previews must pass: the pack's config allows the example's identified hosted-CSV delivery.
 import { readFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
-import { delimiter, dirname, join } from "node:path";
+import { join } from "node:path";
 import { writePolicyLauncher } from "../scripts/policy-launcher.ts";
 import { median, ROOT, startChild, type Bench, type Row } from "./measure.ts";
-import { installedModules, program, pulumiDir, timed, type Timed } from "./pulumi-cli.ts";
+import { installedModules, program, pulumiDir, pulumiEnv, timed, type Timed } from "./pulumi-cli.ts";
 import { account } from "./pulumi-languages.ts";
 import type { EmulatorReady } from "./service.ts";
 
@@ -27,17 +27,7 @@ export const pulumiPolicyBench: Bench = {
       writeFileSync(config, JSON.stringify({ "audience-identified-delivery-allowed-destinations": { allowedDestinations: ["hosted_csv"] } }));
       const pack = ["--policy-pack", writePolicyLauncher(dir), "--policy-pack-config", config];
       const env: NodeJS.ProcessEnv = {
-        ...process.env,
-        PATH: [cli, dirname(process.execPath), process.env["PATH"] ?? ""].join(delimiter),
-        PULUMI_HOME: join(work, "home"),
-        PULUMI_BACKEND_URL: `file://${work}`,
-        PULUMI_CONFIG_PASSPHRASE: "bench passphrase",
-        PULUMI_SKIP_UPDATE_CHECK: "true",
-        PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
-        PULUMI_DISABLE_REGISTRY_RESOLVE: "true",
-        NO_COLOR: "1",
-        // The language host built here ignores Pulumi.yaml's `nodeargs`: the program's preload, as a user would give it.
-        NODE_OPTIONS: `--require=${join(modules, "pulumi-audience", "bin", "require-node.cjs")}`,
+        ...pulumiEnv({ cli, home: join(work, "home"), backend: work, preload: join(modules, "pulumi-audience", "bin", "require-node.cjs") }),
         AUDIENCE_BASE_URL: `${emulator.ready.url}/v1`,
         // An account holding the example's Leads cohort and Forecasted spend forecast.
         AUDIENCE_API_KEY: await account(emulator.ready, "policy"),
