@@ -5,19 +5,18 @@ import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "pulumi-audience/emulator";
 import { hostedLifecycle } from "../../provider/runtime/lifecycle/hosted.ts";
 import { providerModule } from "../../provider/runtime/resources/shim.ts";
+import { emulatorControl } from "../engine/emulator-control.ts";
 
 let emulator: RunningEmulator;
 beforeAll(async () => {
   emulator = await startEmulator({ port: 0 });
 });
 afterAll(async () => emulator?.close());
-beforeEach(async () => {
-  await fetch(`${emulator.url}/_emulator/faults`, { method: "DELETE" });
-});
+const { control } = emulatorControl(() => emulator);
+beforeEach(() => control("DELETE", "/faults"));
 
-const faults = (rule: Record<string, unknown>) =>
-  fetch(`${emulator.url}/_emulator/faults`, { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify({ rules: [rule] }) });
-const keyChecks = async () => ((await (await fetch(`${emulator.url}/_emulator/requests?path=/accounts/current`)).json()) as unknown[]).length;
+const faults = (rule: Record<string, unknown>) => control("PUT", "/faults", { rules: [rule] });
+const keyChecks = async () => ((await control("GET", "/requests?path=/accounts/current")) as unknown[]).length;
 
 /** A cohort's check by a fresh provider, which checks the account first, and the account checks it sent. */
 async function checked(maxRetries?: number): Promise<{ failures: { property: string; reason: string }[]; requests: number }> {

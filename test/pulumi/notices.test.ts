@@ -5,6 +5,7 @@
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "pulumi-audience/emulator";
+import { emulatorControl } from "../engine/emulator-control.ts";
 import { pulumiCli, pulumiStack, skipReason, type PulumiStack } from "./cli.ts";
 
 const PROGRAM = join(import.meta.dirname, "fixtures", "notices");
@@ -25,10 +26,7 @@ async function api(apiKey: string, method: string, path: string, body?: unknown)
   return (await response.json()) as Record<string, unknown>;
 }
 
-/** Sets (rules) or clears the emulator's injected faults. */
-const control = (method: "PUT" | "DELETE", body?: unknown) => fetch(`${emulator.url}/_emulator/faults`, {
-  method, ...(body === undefined ? {} : { headers: { "content-type": "application/json" }, body: JSON.stringify(body) }),
-});
+const { control } = emulatorControl(() => emulator);
 const count = (text: string, needle: string) => text.split(needle).length - 1;
 /** The closing Diagnostics section of a run's output. */
 const diagnostics = (output: string) => output.slice(output.indexOf("\nDiagnostics:"), output.indexOf("\nResources:"));
@@ -75,8 +73,8 @@ describe.each([{ preload: false }, { preload: true }])(`pulumi up's output, prel
   // Pulumi's dynamic-provider host also writes what a failed read, diff or delete threw, with its stack, to the
   // stack's line: the provider's own error is the one shown.
   it.skipIf(!pulumiCli().dir)("names a failed delete once, without a stack", async () => {
-    await control("PUT", { rules: [{ method: "DELETE", path: "/cohorts/*", status: 400, error: "BAD_REQUEST" }] });
-    const destroy = await stack.pulumi(["destroy", "--yes", "--skip-preview"], { timeoutMs: 120_000 }).finally(() => control("DELETE"));
+    await control("PUT", "/faults", { rules: [{ method: "DELETE", path: "/cohorts/*", status: 400, error: "BAD_REQUEST" }] });
+    const destroy = await stack.pulumi(["destroy", "--yes", "--skip-preview"], { timeoutMs: 120_000 }).finally(() => control("DELETE", "/faults"));
     expect(destroy.code, destroy.output).toBe(1);
     const error = /DELETE \/cohorts\/[^\n]*400[^\n]*/.exec(destroy.output)?.[0];
     expect(error, destroy.output).toBeDefined();
