@@ -47,6 +47,8 @@ export interface BenchOptions {
   scale?: number;
   /** The cohorts of the real-CLI rows (`--pulumi-cohorts`; 500 unless said). */
   pulumiCohorts?: number;
+  /** The real-CLI rows run with PULUMI_SKIP_CHECKPOINTS=true (`--pulumi-skip-checkpoints`). */
+  pulumiSkipCheckpoints?: boolean;
 }
 
 /** A bench module: measures its rows with baselines of the same run. */

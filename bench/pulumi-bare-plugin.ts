@@ -1,8 +1,9 @@
 // The baseline of the real-CLI rows (bench/pulumi-cli.ts): the least a resource provider plugin can do for the
 // cohorts a native Cohort declares, served by grpc-js with Pulumi's own stubs. Check, Diff and Read answer from what
-// they are given; Create and Delete each make the one undici request they need. The Pulumi CLI starts it as
+// they are given; Create and Delete each make the one undici request they need. With --reads, Read makes the one
+// GET a refresh exists for and answers with what it found (the least a refresh can do). The Pulumi CLI starts it as
 // `pulumi-resource-audience` from PATH: it prints its port, then serves until it is stopped.
-//   node bench/pulumi-bare-plugin.ts [engine address]   with AUDIENCE_BASE_URL and AUDIENCE_API_KEY set
+//   node bench/pulumi-bare-plugin.ts [--reads] [engine address]   with AUDIENCE_BASE_URL and AUDIENCE_API_KEY set
 import { isDeepStrictEqual } from "node:util";
 import type { sendUnaryData, ServerUnaryCall } from "@grpc/grpc-js";
 import { Pool } from "undici";
@@ -12,13 +13,16 @@ import { emptyProto, grpc, pluginProto, providerProto, providerRpc, structProto 
 type Doc = Record<string, unknown>;
 type Struct = InstanceType<typeof structProto.Struct>;
 
+const reads = process.argv.includes("--reads");
 const base = new URL(process.env["AUDIENCE_BASE_URL"]!);
 const pool = new Pool(base.origin);
 const headers = { authorization: `Bearer ${process.env["AUDIENCE_API_KEY"]}`, "content-type": "application/json" };
 
-async function call(method: "POST" | "DELETE", path: string, body?: Doc): Promise<Doc> {
+/** The answer's document; undefined when a GET finds nothing. */
+async function call(method: "GET" | "POST" | "DELETE", path: string, body?: Doc): Promise<Doc | undefined> {
   const res = await pool.request({ method, path: `${base.pathname}${path}`, headers, body: body === undefined ? null : JSON.stringify(body) });
   const text = await res.body.text();
+  if (method === "GET" && res.statusCode === 404) return undefined;
   if (res.statusCode >= 300) throw new Error(`${method} ${path}: ${res.statusCode} ${text}`);
   return text ? (JSON.parse(text) as Doc) : {};
 }
@@ -47,11 +51,16 @@ server.addService(providerRpc.ResourceProviderService, {
   }),
   create: unary(async (req: InstanceType<typeof providerProto.CreateRequest>) => {
     const inputs = plain(req.getProperties());
-    const doc = await call("POST", "/cohorts", { name: inputs["name"] });
+    const doc = (await call("POST", "/cohorts", { name: inputs["name"] }))!;
     return new providerProto.CreateResponse().setId(String(doc["id"])).setProperties(struct({ ...inputs, ...doc }));
   }),
-  read: unary(async (req: InstanceType<typeof providerProto.ReadRequest>) =>
-    new providerProto.ReadResponse().setId(req.getId()).setProperties(req.getProperties()).setInputs(req.getInputs())),
+  read: unary(async (req: InstanceType<typeof providerProto.ReadRequest>) => {
+    const res = new providerProto.ReadResponse();
+    if (!reads) return res.setId(req.getId()).setProperties(req.getProperties()).setInputs(req.getInputs());
+    const doc = await call("GET", `/cohorts/${req.getId()}`);
+    if (doc === undefined) return res; // gone
+    return res.setId(req.getId()).setProperties(struct({ ...plain(req.getProperties()), ...doc })).setInputs(req.getInputs());
+  }),
   delete: unary(async (req: InstanceType<typeof providerProto.DeleteRequest>) => {
     await call("DELETE", `/cohorts/${req.getId()}`);
     return new emptyProto.Empty();

@@ -5,7 +5,9 @@
 // `pulumi-resource-audience` found on PATH as the CLI finds it) against the bench's bare plugin under the same name
 // (bench/pulumi-bare-plugin.ts) running the same program; the dynamic face (`pulumi-audience`) against the native one
 // and against a bare dynamic provider (bench/programs.ts) in the same Pulumi dynamic-provider host, whose own cost
-// against the native face shows that host's floor.
+// against the native face shows that host's floor. The bare plugin answers Read from what it is given; the bare
+// face's stack is refreshed a second time by the same plugin making the one GET per Read a refresh exists for, the
+// refresh's floor.
 // Programs are installed from `npm pack` as a user installs the package; the CLI is `npm run pulumi:install`'s.
 import { execFileSync, spawn } from "node:child_process";
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
@@ -119,12 +121,15 @@ interface Setup {
   cli: string;
   work: string;
   programs: Record<Face, string>;
-  plugins: Record<"bare" | "native", string>;
+  plugins: Record<"bare" | "reading" | "native", string>;
   preload: string;
+  skipCheckpoints: boolean;
 }
 
+type FaceRuns = Record<Operation, Timed> & { readingRefresh?: Timed };
+
 /** The four operations of one face in a fresh stack against a fresh emulator, each checked for what it must do. */
-async function faceRuns(setup: Setup, face: Face, count: number, round: number): Promise<Record<Operation, Timed>> {
+async function faceRuns(setup: Setup, face: Face, count: number, round: number): Promise<FaceRuns> {
   const emulator = await startChild<EmulatorReady>("service.ts", ["emulator", "0"]);
   const state = mkdtempSync(join(setup.work, `state-${face}-${round}-`));
   try {
@@ -135,8 +140,9 @@ async function faceRuns(setup: Setup, face: Face, count: number, round: number):
       AUDIENCE_BASE_URL: `${emulator.ready.url}/v1`,
       AUDIENCE_API_KEY: emulator.ready.apiKey,
       BENCH_COUNT: String(count),
+      ...(setup.skipCheckpoints ? { PULUMI_SKIP_CHECKPOINTS: "true" } : {}),
     };
-    const pulumi = (args: string[]) => timed(join(setup.cli, "pulumi"), [...args, "--non-interactive"], setup.programs[face], env);
+    const pulumi = (args: string[], environment = env) => timed(join(setup.cli, "pulumi"), [...args, "--non-interactive"], setup.programs[face], environment);
     await pulumi(["stack", "select", "--create", "--stack", `${face}${round}`]);
     await methods(emulator.ready);
     const expect = (operation: Operation, got: string[], method: string, n: number) => {
@@ -151,9 +157,15 @@ async function faceRuns(setup: Setup, face: Face, count: number, round: number):
     const refresh = await pulumi(["refresh", "--yes", "--skip-preview", "--expect-no-changes"]);
     const reads = await methods(emulator.ready);
     if (reads.some((m) => m !== "GET")) throw new Error(`${face} refresh wrote: ${reads.join(" ")}`);
+    let readingRefresh: Timed | undefined;
+    if (face === "bare") {
+      const reading = { ...env, PATH: [setup.plugins.reading, env["PATH"]].join(delimiter) };
+      readingRefresh = await pulumi(["refresh", "--yes", "--skip-preview", "--expect-no-changes"], reading);
+      expect("refresh", await methods(emulator.ready), "GET", count);
+    }
     const destroy = await pulumi(["destroy", "--yes", "--skip-preview"]);
     expect("destroy", await methods(emulator.ready), "DELETE", count);
-    return { up, "no-op up": noop, refresh, destroy };
+    return { up, "no-op up": noop, refresh, destroy, ...(readingRefresh ? { readingRefresh } : {}) };
   } finally {
     await emulator.stop();
     rmSync(state, { recursive: true, force: true });
@@ -168,7 +180,7 @@ const BASELINES: Record<"bare" | "native" | "bare-dynamic", string> = {
 
 export const pulumiCliBench: Bench = {
   id: "pulumi",
-  async run({ quick, pulumiCohorts }) {
+  async run({ quick, pulumiCohorts, pulumiSkipCheckpoints = false }) {
     const count = pulumiCohorts ?? (quick ? 20 : 500);
     const rounds = quick ? 1 : ROUNDS;
     const cli = pulumiDir();
@@ -180,11 +192,13 @@ export const pulumiCliBench: Bench = {
         programs: { bare: program(work, "bare", PROGRAM.native, modules), native: program(work, "native", PROGRAM.native, modules), dynamic: program(work, "dynamic", PROGRAM.cohorts, modules), "bare-dynamic": program(work, "bare-dynamic", PROGRAM.bareDynamic, modules) },
         plugins: {
           bare: pluginOnPath(work, "bare-plugin", ["--conditions=source", join(import.meta.dirname, "pulumi-bare-plugin.ts")]),
+          reading: pluginOnPath(work, "reading-plugin", ["--conditions=source", join(import.meta.dirname, "pulumi-bare-plugin.ts"), "--reads"]),
           native: pluginOnPath(work, "native-plugin", [join(modules, "pulumi-audience", "bin", "pulumi-resource-audience.js")]),
         },
         preload: join(modules, "pulumi-audience", "bin", "require-node.cjs"),
+        skipCheckpoints: pulumiSkipCheckpoints,
       };
-      const runs: Record<Face, Record<Operation, Timed>[]> = { bare: [], native: [], "bare-dynamic": [], dynamic: [] };
+      const runs: Record<Face, FaceRuns[]> = { bare: [], native: [], "bare-dynamic": [], dynamic: [] };
       const loads: number[] = [];
       for (let round = 0; round < rounds; round++) {
         for (const face of FACES) {
@@ -192,7 +206,7 @@ export const pulumiCliBench: Bench = {
           runs[face].push(await faceRuns(setup, face, count, round));
         }
       }
-      const load = `load ${Math.min(...loads).toFixed(0)}-${Math.max(...loads).toFixed(0)}, median of ${rounds}`;
+      const load = `load ${Math.min(...loads).toFixed(0)}-${Math.max(...loads).toFixed(0)}, median of ${rounds}${pulumiSkipCheckpoints ? ", PULUMI_SKIP_CHECKPOINTS=true" : ""}`;
       const of = (face: Face, operation: Operation, key: keyof Timed) => median(runs[face].map((r) => r[operation][key]));
       const rows: Row[] = [];
       for (const operation of OPERATIONS) {
@@ -210,6 +224,14 @@ export const pulumiCliBench: Bench = {
             rows.push(max === undefined ? { ...row, ratio: value / baseline, goal: "report" } : atMost(row, max));
           }
         }
+      }
+      // The refresh against the least a refresh can do: one GET per resource.
+      for (const [key, unit] of [["ms", "wall"], ["cpuMs", "CPU"]] as const) {
+        rows.push(atMost({
+          what: `pulumi refresh ${count} (${unit})`, measured: "the native face under the pulumi CLI",
+          value: of("native", "refresh", key), baseline: median(runs.bare.map((r) => r.readingRefresh![key])),
+          baselineWhat: "the bench's bare plugin, one GET per Read", unit: "ms", note: load,
+        }, 1.2));
       }
       return rows;
     } finally {

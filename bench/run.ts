@@ -1,9 +1,12 @@
 // `npm run bench`: every figure beside its baseline measured in the same run, as a ratio, with its goal; one table
 // on stdout and the same rows as JSON.
-//   npm run bench [-- --quick] [-- --only engine,cli] [-- --scale <resources>] [-- --pulumi-cohorts <n>] [-- --json <file>]
+//   npm run bench [-- --quick] [-- --only engine,cli] [-- --scale <resources>] [-- --pulumi-cohorts <n>]
+//     [-- --pulumi-skip-checkpoints] [-- --json <file>]
 // --quick uses smaller sizes and shorter runs to check that the bench works; --scale sets the largest stack of the
 // engine's scale rows (50,000 unless said: each of its commands takes minutes there); --pulumi-cohorts the
-// cohorts of the real-CLI rows (bench/pulumi-cli.ts: 500 unless said, 5,000 for the larger table).
+// cohorts of the real-CLI rows (bench/pulumi-cli.ts: 500 unless said, 5,000 for the larger table), and
+// --pulumi-skip-checkpoints runs them with PULUMI_SKIP_CHECKPOINTS=true (the CLI then saves the state once, at the
+// end, instead of after every step: what makes 5,000 take minutes rather than hours).
 // Then (unless --only leaves it out): bench/drift.ts, `audience drift` over 10 accounts x 5,000 resources (2 x 500
 // with --quick) against the wire's floor and one GET per resource, in its own process and with its own table.
 // Rows that run bin/audience.js or programs measure the built package: run `npm run build` first.
@@ -38,7 +41,7 @@ const benches: Bench[] = [
 ];
 
 const { values: args } = parseArgs({
-  options: { quick: { type: "boolean", default: false }, only: { type: "string" }, json: { type: "string" }, scale: { type: "string" }, "pulumi-cohorts": { type: "string" } },
+  options: { quick: { type: "boolean", default: false }, only: { type: "string" }, json: { type: "string" }, scale: { type: "string" }, "pulumi-cohorts": { type: "string" }, "pulumi-skip-checkpoints": { type: "boolean", default: false } },
 });
 const only = args.only?.split(",").map((s) => s.trim());
 const unknown = only?.filter((id) => id !== "drift" && !benches.some((b) => b.id === id)) ?? [];
@@ -71,7 +74,7 @@ for (const bench of benches.filter((b) => !only || only.includes(b.id))) {
   const t = Date.now();
   process.stderr.write(`${bench.id} ...`);
   try {
-    for (const row of await bench.run({ quick: args.quick, scale: scaleArg, pulumiCohorts })) rows.push({ bench: bench.id, ...row });
+    for (const row of await bench.run({ quick: args.quick, scale: scaleArg, pulumiCohorts, pulumiSkipCheckpoints: args["pulumi-skip-checkpoints"] })) rows.push({ bench: bench.id, ...row });
     process.stderr.write(` ${((Date.now() - t) / 1000).toFixed(1)} s\n`);
   } catch (error) {
     process.stderr.write(` failed: ${(error as Error).stack ?? String(error)}\n`);
