@@ -25,8 +25,8 @@ export function emulatorControl(emulator: () => RunningEmulator) {
     await response.arrayBuffer();
   }
   /** The requests the service received since the last take, the log emptied. */
-  async function takeRequests(): Promise<{ method: string; path: string; query: string }[]> {
-    const list = (await control("GET", "/requests")) as { method: string; path: string; query: string }[];
+  async function takeRequests(): Promise<{ method: string; path: string }[]> {
+    const list = (await control("GET", "/requests")) as { method: string; path: string }[];
     await control("DELETE", "/requests");
     return list;
   }

@@ -3,7 +3,6 @@ import { AudienceApiError, AudienceClient, AuthenticationError, NotFoundError } 
 import type { FamilyDef } from "pulumi-audience/sdk/contract";
 import type { Service } from "./service.ts";
 import { camelPath, isObject, type Props } from "./shape.ts";
-import { findInBatches } from "./find-batches.ts";
 import { credentialsFor, DEFAULT_MAX_RETRIES, type Credentials, type Settings } from "./settings.ts";
 
 function resource(value: unknown, what: string): Props {
@@ -46,24 +45,19 @@ export function clientService(credentials: Credentials, account?: string, maxRet
   };
   // The client puts a singleton (insights) at its collection path, without the id.
   const get = async (family: FamilyDef, id: string) => resource(await client.get(family, id).catch(explain(family)), `GET /${family.path}/${id}`);
-  const findOne = async (family: FamilyDef, id: string) => {
-    try {
-      return await get(family, id);
-    } catch (error) {
-      if (error instanceof NotFoundError) return undefined;
-      throw error;
-    }
-  };
-  // The batches see the service's own errors (a 400 sends each id alone); the finds get them explained.
-  const listIds = async (family: FamilyDef, ids: string[]) => (await client.list(family, { ids })).map((r) => resource(r, `GET /${family.path}`));
-  const findListed = findInBatches(listIds, findOne);
   return {
     client,
     create: async (family, body) => resource(await client.create(family, body).catch(explain(family)), `POST /${family.path}`),
     get,
     list: async (family) => (await client.list(family)).map((r) => resource(r, `GET /${family.path}`)),
-    // A singleton has no list to find it in.
-    find: (family, id) => (family.singleton ? findOne(family, id) : findListed(family, id).catch(explain(family))),
+    async find(family, id) {
+      try {
+        return await get(family, id);
+      } catch (error) {
+        if (error instanceof NotFoundError) return undefined;
+        throw error;
+      }
+    },
     update: async (family, id, patch) => resource(await client.update(family, id, patch).catch(explain(family)), `PATCH /${family.path}/${id}`),
     delete: (family, id) => ignoringGone(client.delete(family, id)).catch(explain(family)),
     archive: (family, id, body) => ignoringGone(client.archive(family, id, body)).catch(explain(family)),
