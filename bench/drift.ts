@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import Table from "cli-table3";
 import { startEmulator } from "pulumi-audience/emulator";
-import { ensureBuilt, median, ROOT, startChild } from "./measure.ts";
+import { ensureBuilt, median, NETWORK_LATENCY_MS, ROOT, startChild } from "./measure.ts";
 import type { EmulatorReady } from "./service.ts";
 import { clientService, createLifecycle, credentialsFor, type Service, type Settings } from "pulumi-audience/provider";
 import type { Report } from "../provider/cli/drift/index.ts";
@@ -32,8 +32,6 @@ const [accountCount = 10, perAccount = 5000] = process.argv.slice(2).filter((a) 
 const BASELINE_PARALLEL = defaultParallel();
 /** Whole scans (and floors) per round, alternated; the medians are compared. */
 const DRIFT_RUNS = 3;
-/** Added to every request in the second round, as a service across a network would. */
-const LATENCY_MS = 20;
 
 /** The mix of one account: half cohorts, a quarter each connections (with a password) and webhook endpoints. */
 function declared(i: number): { collection: string; props: Props } {
@@ -137,7 +135,7 @@ try {
 
   const table = new Table({ style: { head: [], border: [] }, head: ["network", "path", "accounts x resources", "requests", "requests / 100 resources", "ms", "x the scan's time", "CPU ms"] });
   const notes: string[] = [];
-  for (const latencyMs of [0, LATENCY_MS]) {
+  for (const latencyMs of [0, NETWORK_LATENCY_MS]) {
     await control("PUT", "/_emulator/faults", { rules: latencyMs ? [{ path: "/**", latency_ms: latencyMs }] : [] });
     let { last } = await served(0);
     // One scan first: its requests are the floor's plan, and the count every later scan must repeat.

@@ -9,6 +9,9 @@ import { xoroshiro128plus } from "pure-rand/generator/xoroshiro128plus";
 
 export const ROOT = join(import.meta.dirname, "..");
 
+/** Added to every request where a row measures a service across a network (the drift scan, the CLI's refresh). */
+export const NETWORK_LATENCY_MS = 20;
+
 let built = false;
 
 /**
