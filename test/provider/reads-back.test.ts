@@ -1,7 +1,8 @@
 // The walk drift uses instead of normalizing a listed document: whenever it says "as the state records", the
 // provider's read gives exactly the state's inputs back; every other document is left to the read.
 import { describe, expect, it } from "vitest";
-import { readInputs, readsBack } from "../../provider/runtime/lifecycle/read.ts";
+import type { Environment } from "../../provider/runtime/lifecycle/environment.ts";
+import { read, readInputs, readsBack } from "../../provider/runtime/lifecycle/read.ts";
 
 type Props = Record<string, unknown>;
 
@@ -62,5 +63,29 @@ describe("readsBack", () => {
   it("leaves to the read controls the outputs hold but the inputs do not", () => {
     const { account: _account, ...inputs } = COHORT_INPUTS;
     expect(both(COHORT, inputs, { account: "north" }).walk).toBe(false);
+  });
+});
+
+describe("read over recorded inputs", () => {
+  /** The lifecycle's read of `doc` (the service's answer) over a state of `outputs` over `inputs`, as the hosts call it. */
+  async function readOver(doc: Props, inputs: Props, outputs: Props) {
+    const env = { service: () => ({ find: async () => doc }) } as unknown as Environment;
+    return (await read(env, String(doc["id"]), { ...inputs, ...outputs }, inputs)).inputs;
+  }
+
+  it("gives back the recorded inputs when the document reads back as them", async () => {
+    expect(await readOver(COHORT, COHORT_INPUTS, { status: "ready" })).toEqual(readInputs({ status: "ready", ...COHORT_INPUTS }, COHORT));
+  });
+
+  it("records an archive made outside the program, though the rest reads back", async () => {
+    const archived = { ...COHORT, archived_at: "2026-11-24T08:00:00.000Z" };
+    expect(both(archived, COHORT_INPUTS).walk).toBe(false);
+    expect(await readOver(archived, COHORT_INPUTS, {})).toEqual({ ...COHORT_INPUTS, archivedAt: "2026-11-24T08:00:00.000Z" });
+  });
+
+  it("reads as before where the recorded outputs and inputs disagree (the outputs win)", async () => {
+    const outputs = { account: "south" };
+    expect(await readOver(COHORT, COHORT_INPUTS, outputs)).toEqual(readInputs({ ...COHORT_INPUTS, ...outputs }, COHORT));
+    expect(await readOver(COHORT, COHORT_INPUTS, outputs)).toMatchObject({ account: "south" });
   });
 });

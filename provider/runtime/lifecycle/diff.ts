@@ -1,12 +1,12 @@
 // Diff: what differs between recorded outputs and declared inputs, and what of it forces a replacement.
 import type * as pulumi from "@pulumi/pulumi";
-import { jsonEqual } from "pulumi-audience/sdk/contract";
+import { jsonEqual, toWire } from "pulumi-audience/sdk/contract";
 import { BUILD_PATH, failedBuild, rerunNote } from "./build.ts";
 import { CONTROL_KEYS, KIND_KEY, type Controls } from "./controls.ts";
 import type { Environment } from "./environment.ts";
 import { ARCHIVED_KEY, archivedAt } from "./outputs.ts";
 import { declaredBody, recordedBody, split } from "./parts.ts";
-import { camelPath, isObject, pathsOverlap, type Props } from "./shape.ts";
+import { camelPath, isObject, pathsOverlap, readsAsDeclared, type Props } from "./shape.ts";
 
 /** One changed property path (camelCase) of a diff; `replace` when the change needs a new resource. */
 export interface PathChange {
@@ -36,8 +36,10 @@ export async function compare(olds: Props, news: Props): Promise<{ changed: stri
   const after = split(news);
   if (before.providerFamily !== after.providerFamily) return { changed: [KIND_KEY], replaces: [KIND_KEY], details: [{ path: KIND_KEY, change: "update", replace: true }] };
   const family = after.providerFamily.family;
-  const old = recordedBody(family, before.members);
-  const now = declaredBody(family, after.members);
+  // Most diffs find outputs that read back as the inputs (one walk); only the others normalize both bodies.
+  const same = readsAsDeclared(family.create, toWire(family.response, before.members) as Props, after.members, "literal");
+  const old = same ? undefined : recordedBody(family, before.members);
+  const now = same ? undefined : declaredBody(family, after.members);
   const changed = new Set<string>();
   const keys = new Set([...Object.keys(isObject(old) ? old : {}), ...Object.keys(isObject(now) ? now : {})]);
   for (const key of keys) {

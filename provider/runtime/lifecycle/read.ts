@@ -1,6 +1,6 @@
 // Read: what the service holds now, as outputs and as the inputs a program would write to get it (refresh's view).
 import type * as pulumi from "@pulumi/pulumi";
-import { fromWire } from "pulumi-audience/sdk/contract";
+import { fromWire, jsonEqual } from "pulumi-audience/sdk/contract";
 import { familyOf, perFamily, providerFamilies, type ProviderFamily } from "../families/index.ts";
 import { CONTROL_KEYS, CREATE_STARTED_KEY, CREDENTIAL_SOURCES_KEY, KIND_KEY } from "./controls.ts";
 import type { Environment } from "./environment.ts";
@@ -19,7 +19,19 @@ export async function read(env: Environment, id: string, props: Props, recordedI
   const response = providerFamily.find ? await providerFamily.find(service, id, props) : await service.find(providerFamily.family, id);
   if (response === undefined) return {};
   const outs = keepSignedUrls(outputsOf(parts, response, parts.members), props) as Props;
-  return { id, props: outs, inputs: withoutUnrecordedDigest(providerFamily, inputsRead(parts, response), props, recordedInputs) };
+  const inputs = recordedInputs !== undefined && readsBackOver(props, recordedInputs, response)
+    ? recordedInputs
+    : withoutUnrecordedDigest(providerFamily, inputsRead(parts, response), props, recordedInputs);
+  return { id, props: outs, inputs };
+}
+
+/**
+ * `readsBack` for the props `read` is given: they hold the recorded outputs over the inputs, so it holds only
+ * where the two agree on every input.
+ */
+function readsBackOver(props: Props, recordedInputs: Props, response: Props): boolean {
+  for (const key of Object.keys(recordedInputs)) if (!jsonEqual(props[key], recordedInputs[key])) return false;
+  return readsBack(props, recordedInputs, response);
 }
 
 /** The inputs a program would write to get this resource, in the form check records them (defaults applied). */
@@ -68,6 +80,7 @@ export function readsBack(outputs: Props, inputs: Props, response: Props): boole
   if (typeof collection !== "string" || !Object.hasOwn(providerFamilies, collection)) return false;
   const providerFamily = familyOf(collection);
   if (providerFamily.digest) return false; // the digest is the service's to tell
+  if (archivedAt(response) !== undefined) return false; // read records it among the inputs
   const members: Props = {};
   for (const key of Object.keys(inputs)) {
     const value = inputs[key];

@@ -257,32 +257,38 @@ function hasDefault(schema: z.ZodType): boolean {
 }
 
 /**
- * True when `canonical(create, wire)` in camelCase, `<secret>` standing for the declared value as `keepSecrets`
- * does, is certainly `declared`: one walk of both, no parse. It holds when the document seen through the create
- * shape (nulls dropped) is the declared wire form and no member with a default is missing, for a schema whose
- * parse can only fill defaults. False means only "normalize to know".
+ * How `<secret>` in a document reads: as the declared value, as `keepSecrets` takes it in a service's answer, or
+ * as the text it is, in recorded outputs (where it stands for a value never declared).
  */
-export function readsAsDeclared(create: z.ZodType, wire: Props, declared: Props): boolean {
-  return parseFillsOnly(create) && matches(create, wire, declared);
+export type Placeholder = "declared" | "literal";
+
+/**
+ * True when `canonical(create, wire)` in camelCase, `<secret>` read as `placeholder` says, is certainly
+ * `declared`: one walk of both, no parse. It holds when the document seen through the create shape (nulls
+ * dropped) is the declared wire form and no member with a default is missing, for a schema whose parse can only
+ * fill defaults. False means only "normalize to know".
+ */
+export function readsAsDeclared(create: z.ZodType, wire: Props, declared: Props, placeholder: Placeholder = "declared"): boolean {
+  return parseFillsOnly(create) && matches(create, wire, declared, placeholder);
 }
 
-function matches(schema: z.ZodType, live: unknown, declared: unknown): boolean {
-  if (live === SECRET_PLACEHOLDER && declared !== undefined) return true;
+function matches(schema: z.ZodType, live: unknown, declared: unknown, placeholder: Placeholder): boolean {
+  if (live === SECRET_PLACEHOLDER && declared !== undefined && placeholder === "declared") return true;
   if (typeof live !== "object" || live === null) return live === declared; // most members: no schema needed
   const s = unwrap(schema);
   if (Array.isArray(live)) {
     if (!(s instanceof z.ZodArray) || !Array.isArray(declared) || live.length !== declared.length) return false;
-    return live.every((v, i) => matches(s.def.element as z.ZodType, v, declared[i]));
+    return live.every((v, i) => matches(s.def.element as z.ZodType, v, declared[i], placeholder));
   }
   if (!isObject(live) || !isObject(declared)) return false;
-  if (s instanceof z.ZodObject) return matchesShape(s, live, declared);
+  if (s instanceof z.ZodObject) return matchesShape(s, live, declared, placeholder);
   if (s instanceof z.ZodRecord) {
     const valueType = s.def.valueType as z.ZodType;
     let count = 0;
     for (const [k, v] of Object.entries(live)) {
       if (v === null || v === undefined) continue;
       count++;
-      if (!matches(valueType, v, declared[k])) return false;
+      if (!matches(valueType, v, declared[k], placeholder)) return false;
     }
     return count === definedCount(declared);
   }
@@ -290,7 +296,7 @@ function matches(schema: z.ZodType, live: unknown, declared: unknown): boolean {
     // As `project` takes it: the option the value names, when that option accepts the projection.
     const option = chosenOption(s, live);
     const shape = option && unwrap(option);
-    if (!option || !(shape instanceof z.ZodObject) || !matchesShape(shape, live, declared)) return false;
+    if (!option || !(shape instanceof z.ZodObject) || !matchesShape(shape, live, declared, placeholder)) return false;
     return option.safeParse(project(option, withoutNulls(live))).success;
   }
   return false;
@@ -299,7 +305,7 @@ function matches(schema: z.ZodType, live: unknown, declared: unknown): boolean {
 /** Per object shape, once: each field's wire name, camelCase name, schema, and whether parsing fills a default. */
 const shapeFields = new WeakMap<z.ZodObject, { field: string; camel: string; schema: z.ZodType; filled: boolean }[]>();
 
-function matchesShape(shape: z.ZodObject, live: Props, declared: Props): boolean {
+function matchesShape(shape: z.ZodObject, live: Props, declared: Props, placeholder: Placeholder): boolean {
   let fields = shapeFields.get(shape);
   if (!fields) {
     fields = Object.entries(shape.shape as Record<string, z.ZodType>).map(([field, schema]) => ({ field, camel: camelKey(field), schema, filled: hasDefault(schema) }));
@@ -314,7 +320,7 @@ function matchesShape(shape: z.ZodObject, live: Props, declared: Props): boolean
       continue;
     }
     count++;
-    if (want === undefined || !matches(schema, value, want)) return false;
+    if (want === undefined || !matches(schema, value, want, placeholder)) return false;
   }
   return count === definedCount(declared); // a declared member no field reads back
 }
