@@ -1,7 +1,7 @@
 // Carries out planned steps: changes the service through the provider and records each finished step in the
 // stack's snapshot at once. Calls that change the service are noted as pending (a create's note on disk before the
 // call), so a run that dies midway leaves word of what may exist untracked.
-import { isDeepStrictEqual } from "node:util";
+import { jsonEqual } from "pulumi-audience/sdk/contract";
 import type { EngineExtension } from "./extension.ts";
 import { nothingMade, outcomeUnknown, ResourceInitFailedError, type ProviderHost } from "./provider-host.ts";
 import { isDefaultProvider, isProviderType } from "./providers.ts";
@@ -60,7 +60,8 @@ export class StepExecutor {
         return this.#replace(step);
       case "same":
       case "drift":
-        return isDeepStrictEqual(step.new, step.old) ? step.new : this.#commit(step.new, step.old);
+        // As the state file would hold them (a member left undefined is no member): equal, nothing is written.
+        return jsonEqual(step.new, step.old) ? step.new : this.#commit(step.new, step.old);
       case "read":
         return this.#commit(step.new);
       case "delete":
