@@ -12,7 +12,7 @@ import { stripTypeScriptTypes } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import Table from "cli-table3";
-import { startEmulator } from "pulumi-audience/emulator";
+import { emulatorControl, startEmulator } from "pulumi-audience/emulator";
 import { ensureBuilt, median, NETWORK_LATENCY_MS, ROOT, startChild } from "./measure.ts";
 import type { EmulatorReady } from "./service.ts";
 import { clientService, createLifecycle, credentialsFor, type Service, type Settings } from "pulumi-audience/provider";
@@ -47,10 +47,7 @@ const showSecrets = (collection: string) => (values: Props): Props =>
 
 const child = inProcess ? undefined : await startChild<EmulatorReady>("service.ts", ["emulator", "0"]);
 const emulator = child ? { url: child.ready.url, close: () => child.stop() } : await startEmulator({ port: 0 });
-const control = async (method: string, path: string, body?: unknown, key?: string) => {
-  const answer = await fetch(`${emulator.url}${path}`, { method, headers: { "content-type": "application/json", ...(key ? { authorization: `Bearer ${key}` } : {}) }, ...(body ? { body: JSON.stringify(body) } : {}) });
-  return answer.json() as Promise<unknown>;
-};
+const plane = emulatorControl(emulator.url);
 const dir = await mkdtemp(join(tmpdir(), "audience-drift-bench-"));
 await mkdir(join(dir, "stacks"));
 /** Runs a command to its end; its output, or its failure with what it printed. */
@@ -61,7 +58,7 @@ try {
   const settings: Settings = { default: {}, accounts: {} };
   const keyOfAccount = new Map<string, string>();
   for (let a = 1; a <= accountCount; a++) {
-    const made = (await control("POST", "/_emulator/accounts", { name: `brand-${a}`, quotas: { cohorts: perAccount, connections: perAccount, webhook_endpoints: perAccount } })) as { id: string; api_key: string };
+    const made = await plane.createAccount({ name: `brand-${a}`, quotas: { cohorts: perAccount, connections: perAccount, webhook_endpoints: perAccount } });
     settings.accounts[`brand-${a}`] = { apiKey: made.api_key, baseUrl: emulator.url };
     keyOfAccount.set(made.id, made.api_key);
   }
@@ -96,8 +93,9 @@ try {
 
   /** Requests the emulator served since `since`, counted by the sequence number of a marker request. */
   const served = async (since: number) => {
-    await control("GET", "/accounts/current", undefined, settings.accounts[names[0]!]!.apiKey);
-    const log = (await control("GET", `/_emulator/requests?path=/accounts/current&since=${since}`)) as { seq: number }[];
+    const marker = await fetch(`${emulator.url}/v1/accounts/current`, { headers: { authorization: `Bearer ${settings.accounts[names[0]!]!.apiKey}` } });
+    await marker.arrayBuffer();
+    const log = await plane.requests(`?path=/accounts/current&since=${since}`);
     return { last: log.at(-1)!.seq, count: log.at(-1)!.seq - since - 1 };
   };
   const accountsFile = join(dir, "accounts.json");
@@ -136,11 +134,11 @@ try {
   const table = new Table({ style: { head: [], border: [] }, head: ["network", "path", "accounts x resources", "requests", "requests / 100 resources", "ms", "x the scan's time", "CPU ms"] });
   const notes: string[] = [];
   for (const latencyMs of [0, NETWORK_LATENCY_MS]) {
-    await control("PUT", "/_emulator/faults", { rules: latencyMs ? [{ path: "/**", latency_ms: latencyMs }] : [] });
+    await plane.setFaults(latencyMs ? [{ path: "/**", latency_ms: latencyMs }] : []);
     let { last } = await served(0);
     // One scan first: its requests are the floor's plan, and the count every later scan must repeat.
     await scan();
-    const logged = (await control("GET", `/_emulator/requests?since=${last}`)) as { seq: number; path: string; query: string; account_id: string | null }[];
+    const logged = await plane.requests(`?since=${last}`);
     const requests = logged.filter((r) => r.account_id !== null && !r.path.startsWith("/_emulator"));
     const plan = [...keyOfAccount].map(([id, apiKey]) => ({
       baseUrl: `${emulator.url}/v1`, apiKey, paths: requests.filter((r) => r.account_id === id).map((r) => `${r.path}${r.query ? `?${r.query}` : ""}`),

@@ -16,6 +16,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "n
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { defaultParallel } from "../provider/engine/index.ts";
+import { emulatorControl } from "pulumi-audience/emulator";
 import { Snapshot } from "../provider/engine/snapshot.ts";
 import { urnName } from "../provider/engine/urn.ts";
 import type { EngineMemory } from "./engine-memory.ts";
@@ -136,8 +137,8 @@ function engineRuns(dir: string, count: number, stateDir: string, { refresh = fa
       if (!result.ok) throw new Error(`${operation} of ${count}: ${result.error}`);
       return r;
     };
-    const requests = async () => ((await (await fetch(`${emulator.url}/_emulator/requests`)).json()) as { path: string }[])
-      .filter((r) => !r.path.startsWith("/_emulator")).length;
+    const plane = emulatorControl(emulator.url);
+    const requests = async () => (await plane.requests()).filter((r) => !r.path.startsWith("/_emulator")).length;
     const up = await run("up");
     const before = await requests();
     const noop = await run("up");

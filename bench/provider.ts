@@ -3,6 +3,7 @@
 // call through the same host, and through the plugin (the native face's provider), against a bare plugin making the
 // same call, each driven over gRPC as the Pulumi engine drives it; and the service requests each operation sends.
 import { join } from "node:path";
+import { emulatorControl } from "pulumi-audience/emulator";
 import { PluginHost } from "../provider/engine/plugin-host.ts";
 import { DynamicProviderHost, type ProviderHost } from "../provider/engine/provider-host.ts";
 import type { PropertyMap } from "../provider/protocol/values.ts";
@@ -150,8 +151,8 @@ async function firstAnswers(installed: NodeJS.ProcessEnv, rounds: number, inputs
 
 /** Service requests of each operation, from the emulator's request log. */
 async function requestsPerOperation(host: DynamicProviderHost, emulator: EmulatorReady, inputs: PropertyMap): Promise<Row[]> {
-  const log = async () => ((await (await fetch(`${emulator.url}/_emulator/requests`)).json()) as { seq: number; path: string }[])
-    .filter((r) => !r.path.startsWith("/_emulator"));
+  const plane = emulatorControl(emulator.url);
+  const log = async () => (await plane.requests()).filter((r) => !r.path.startsWith("/_emulator"));
   const count = async (fn: () => Promise<unknown>) => {
     const since = (await log()).at(-1)?.seq ?? 0;
     await fn();

@@ -14,6 +14,7 @@ import { execFileSync, spawn } from "node:child_process";
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
+import { emulatorControl } from "pulumi-audience/emulator";
 import { atMost, ensureBuilt, median, NETWORK_LATENCY_MS, ROOT, startChild, type Bench, type Row } from "./measure.ts";
 import { PROGRAM } from "./programs.ts";
 import type { EmulatorReady } from "./service.ts";
@@ -113,15 +114,8 @@ export function timed(command: string, args: string[], cwd: string, env: NodeJS.
 
 /** The emulator's requests other than its own control calls, as `METHOD`s, since the last call (the log emptied). */
 export async function methods(emulator: EmulatorReady): Promise<string[]> {
-  const list = (await (await fetch(`${emulator.url}/_emulator/requests`)).json()) as { method: string; path: string }[];
-  await fetch(`${emulator.url}/_emulator/requests`, { method: "DELETE" });
+  const list = await emulatorControl(emulator.url).takeRequests();
   return list.filter((r) => !r.path.startsWith("/_emulator")).map((r) => r.method);
-}
-
-/** Sets the emulator's injected faults (none: `[]`). */
-async function faults(emulator: EmulatorReady, rules: Record<string, unknown>[]): Promise<void> {
-  const response = await fetch(`${emulator.url}/_emulator/faults`, { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify({ rules }) });
-  if (!response.ok) throw new Error(`setting the emulator's faults: ${response.status} ${await response.text()}`);
 }
 
 interface Setup {
@@ -175,9 +169,9 @@ async function faceRuns(setup: Setup, face: Face, count: number, round: number):
         return run;
       };
       if (face === "bare") readingRefresh = await readingRefreshRun();
-      await faults(emulator.ready, [{ method: "GET", path: "/**", latency_ms: NETWORK_LATENCY_MS }]);
+      await emulatorControl(emulator.ready.url).setFaults([{ method: "GET", path: "/**", latency_ms: NETWORK_LATENCY_MS }]);
       latencyRefresh = await readingRefreshRun();
-      await faults(emulator.ready, []);
+      await emulatorControl(emulator.ready.url).setFaults([]);
     }
     const destroy = await pulumi(["destroy", "--yes", "--skip-preview"]);
     expect("destroy", await methods(emulator.ready), "DELETE", count);

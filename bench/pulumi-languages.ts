@@ -15,6 +15,7 @@ import { execFileSync } from "node:child_process";
 import { appendFileSync, cpSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
+import { emulatorControl } from "pulumi-audience/emulator";
 import { generate } from "../scripts/sdk-gen.ts";
 import { median, ROOT, startChild, type Bench, type Row } from "./measure.ts";
 import { installedModules, methods, program, pulumiDir, pulumiEnv, timed, type Timed } from "./pulumi-cli.ts";
@@ -129,9 +130,7 @@ function sdkGeneration(work: string, language: "go" | "nodejs" | "python", round
 
 /** A new account of the emulator with the Leads cohort and the Forecasted spend forecast; its API key. */
 export async function account(emulator: EmulatorReady, name: string): Promise<string> {
-  const res = await fetch(`${emulator.url}/_emulator/accounts`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ name, forecasts: true }) });
-  if (res.status !== 201) throw new Error(`creating account ${name}: ${res.status} ${await res.text()}`);
-  return ((await res.json()) as { api_key: string }).api_key;
+  return (await emulatorControl(emulator.url).createAccount({ name, forecasts: true })).api_key;
 }
 
 async function names(emulator: EmulatorReady, apiKey: string, collection: string): Promise<string[]> {

@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "pulumi-audience/emulator";
-import { emulatorControl } from "../engine/emulator-control.ts";
+import { emulatorUnderTest } from "../engine/emulator-control.ts";
 import { runProgram } from "../../provider/cli/program.ts";
 import { installedProgram, removeInstalledPrograms } from "../engine/installed.ts";
 import { audiencePending } from "../engine/pending-step.ts";
@@ -37,7 +37,7 @@ afterAll(async () => {
   removeInstalledPrograms();
 });
 
-const { control, landed } = emulatorControl(() => emulator);
+const { control, landed } = emulatorUnderTest(() => emulator);
 
 async function api(apiKey: string, method: string, path: string, body?: unknown): Promise<{ id: string }> {
   const response = await fetch(`${emulator.url}/v1${path}`, {

@@ -87,9 +87,9 @@ beforeAll(async () => {
   await fleet.api(north, "PATCH", `/cohorts/${ids["north-cohort"]}`, { name: "North, renamed" });
   ids.northHandmade = await post(north, "/cohorts", { name: "North handmade" });
   await fleet.api(south, "PATCH", `/connections/${ids["south-warehouse"]}`, { options: { host: "south-db" } });
-  await fleet.control("PUT", "/_emulator/builds", { cohorts: "manual" });
+  await fleet.control("PUT", "/builds", { cohorts: "manual" });
   await fleet.api(south, "POST", `/cohorts/${ids["south-cohort"]}/force_update`, {});
-  await fleet.control("POST", "/_emulator/builds/advance", { id: ids["south-cohort"], error: "the stream holds no events" });
+  await fleet.control("POST", "/builds/advance", { id: ids["south-cohort"], error: "the stream holds no events" });
 }, 180_000);
 
 afterAll(async () => {

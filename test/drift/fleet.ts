@@ -1,6 +1,7 @@
 // A fleet on one emulator for the drift tests: the default account as parent, sub-accounts `north` and `south`,
 // and an account whose only key has expired; stacks made through the provider's own check and create.
 import { fileURLToPath } from "node:url";
+import type { LoggedRequest } from "pulumi-audience/emulator";
 import { clientService, createLifecycle, credentialsFor, type Settings } from "pulumi-audience/provider";
 import { providerFamilies } from "../../provider/runtime/families/index.ts";
 import { SECRET_SIG, SIG_KEY } from "../../provider/protocol/markers.ts";
@@ -15,13 +16,7 @@ export interface Account {
   apiKey: string;
 }
 
-export interface LoggedRequest {
-  seq: number;
-  method: string;
-  path: string;
-  query: string;
-  account_id: string | null;
-}
+export type { LoggedRequest };
 
 export interface Fleet {
   url: string;
@@ -31,8 +26,9 @@ export interface Fleet {
   /** Its only key expired yesterday. */
   stale: Account;
   api(account: Account, method: string, path: string, body?: unknown): Promise<unknown>;
+  /** A call of the emulator's control plane (`path` under /_emulator). */
   control(method: string, path: string, body?: unknown): Promise<unknown>;
-  /** Service requests served since a mark (the control plane left out). */
+  /** The requests logged since a mark, control calls included. */
   requests(since?: number): Promise<LoggedRequest[]>;
   mark(): Promise<number>;
   /** Settings naming north, south and stale (with a key still valid) as accounts, the parent as default: for setting up. */
@@ -55,21 +51,21 @@ async function call(url: string, method: string, path: string, key: string | und
 }
 
 export async function startFleet(): Promise<Fleet> {
-  const { startEmulator } = await import("pulumi-audience/emulator");
+  const { emulatorControl, startEmulator } = await import("pulumi-audience/emulator");
   const emulator = await startEmulator({ port: 0 });
-  const control = (method: string, path: string, body?: unknown) => call(emulator.url, method, path, undefined, body);
+  const { control, createAccount, requests: logged } = emulatorControl(emulator.url);
   const parentId = ((await call(emulator.url, "GET", "/accounts/current", emulator.apiKey)) as { id: string }).id;
   const parent: Account = { name: "parent", id: parentId, apiKey: emulator.apiKey };
   const account = async (name: string, parentIdOf?: string): Promise<Account> => {
-    const made = (await control("POST", "/_emulator/accounts", { name, ...(parentIdOf ? { parent_id: parentIdOf } : {}) })) as { id: string; api_key: string };
+    const made = await createAccount({ name, ...(parentIdOf ? { parent_id: parentIdOf } : {}) });
     return { name, id: made.id, apiKey: made.api_key };
   };
   const north = await account("north", parentId);
   const south = await account("south", parentId);
   const staleAccount = await account("stale");
-  const expired = (await control("POST", `/_emulator/accounts/${staleAccount.id}/keys`, { expires_at: new Date(Date.now() - 86_400_000).toISOString() })) as { api_key: string };
+  const expired = (await control("POST", `/accounts/${staleAccount.id}/keys`, { expires_at: new Date(Date.now() - 86_400_000).toISOString() })) as { api_key: string };
   const stale = { ...staleAccount, apiKey: expired.api_key };
-  const requests = async (since = 0) => ((await control("GET", `/_emulator/requests?since=${since}`)) as LoggedRequest[]);
+  const requests = (since = 0) => logged(`?since=${since}`);
   return {
     url: emulator.url,
     parent,

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll } from "vitest";
 import { startEmulator, type RunningEmulator } from "pulumi-audience/emulator";
-import { emulatorControl } from "./emulator-control.ts";
+import { emulatorUnderTest } from "./emulator-control.ts";
 
 export const CHAOS_PROGRAM = join(import.meta.dirname, "fixtures", "chaos");
 const FAMILIES = ["cohorts", "outcomes", "persona_sets", "scopes", "connections", "targets", "webhook_endpoints"];
@@ -67,5 +67,5 @@ export function chaosWorld(prefix: string) {
     if (!emulator) throw new Error("the emulator is not started yet");
     return emulator;
   };
-  return { emulator: running, work, ...emulatorControl(running) };
+  return { emulator: running, work, ...emulatorUnderTest(running) };
 }

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { startEmulator, type RunningEmulator } from "pulumi-audience/emulator";
+import { emulatorControl, startEmulator, type RunningEmulator } from "pulumi-audience/emulator";
 import type { Operation, RunResult } from "../../provider/engine/index.ts";
 import { runProgram } from "../../provider/cli/program.ts";
 import { createRenderer, resultJson } from "../../provider/cli/render.ts";
@@ -44,12 +44,7 @@ afterAll(async () => {
   rmSync(work, { recursive: true, force: true });
 });
 
-const control = async (method: string, path: string, body?: unknown) => {
-  const response = await fetch(`${emulator.url}/_emulator${path}`, {
-    method, ...(body === undefined ? {} : { headers: { "content-type": "application/json" }, body: JSON.stringify(body) }),
-  });
-  return response.status === 204 ? undefined : response.json();
-};
+const { control } = emulatorControl(() => emulator.url);
 
 async function run(operation: Operation): Promise<RunResult> {
   const sink = new Writable({ write(chunk, _encoding, done) { printed += String(chunk); done(); } });

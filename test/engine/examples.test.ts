@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "pulumi-audience/emulator";
 import type { Operation, RunResult } from "../../provider/engine/index.ts";
 import { runProgram } from "../../provider/cli/program.ts";
-import { emulatorControl, pathOf } from "./emulator-control.ts";
+import { emulatorUnderTest, pathOf } from "./emulator-control.ts";
 import { programDir } from "./installed.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
@@ -50,13 +50,8 @@ interface Account {
 }
 
 async function freshAccounts(scenario: Scenario): Promise<Account> {
-  const post = (path: string, body: unknown) => fetch(`${emulator.url}/_emulator${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
-  const create = async (name: string) => {
-    const res = await post("/accounts", { name, forecasts: true });
-    expect(res.status).toBe(201);
-    // forecasts: true seeds the "Forecasted spend" forecast adaptive-discounting looks up
-    return ((await res.json()) as { api_key: string }).api_key;
-  };
+  // forecasts: true seeds the "Forecasted spend" forecast adaptive-discounting looks up
+  const create = async (name: string) => (await emulatorUnderTest(() => emulator).createAccount({ name, forecasts: true })).api_key;
   const apiKey = await create(`examples-${Date.now()}`);
   const named: Record<string, { apiKey: string; baseUrl: string }> = {};
   for (const name of scenario.accounts ?? []) named[name] = { apiKey: await create(name), baseUrl: `${emulator.url}/v1` };
@@ -64,7 +59,7 @@ async function freshAccounts(scenario: Scenario): Promise<Account> {
   return { apiKey, env: { AUDIENCE_BASE_URL: `${emulator.url}/v1`, AUDIENCE_API_KEY: apiKey }, secrets };
 }
 
-const { takeRequests: requests } = emulatorControl(() => emulator);
+const { takeRequests: requests } = emulatorUnderTest(() => emulator);
 
 describe.each(examples)("examples/%s through the local engine", { timeout: 180_000 }, (example) => {
   const scenario = SCENARIOS[example];

@@ -2,7 +2,7 @@
 // answers for the same resource (so the state an up records is the same), and a build that fails keeps its resource
 // as the host reports it. Other dynamic resources still go to the host.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startEmulator, type RunningEmulator } from "pulumi-audience/emulator";
+import { emulatorControl, startEmulator, type RunningEmulator } from "pulumi-audience/emulator";
 import { inProcessProvider, servedInProcess } from "../../provider/cli/extension.ts";
 import { DynamicProviders, InProcessProvider } from "../../provider/engine/in-process-provider.ts";
 import { DynamicProviderHost, ResourceInitFailedError } from "../../provider/engine/provider-host.ts";
@@ -89,10 +89,10 @@ describe("this package's resources in the engine's process", { timeout: 60_000 }
     const failing = own.create(SCOPE_URN, scope).catch((e: unknown) => e);
     const advance = async () => {
       for (let i = 0; i < 100; i++) {
-        const { pending } = (await (await fetch(`${emulator.url}/_emulator/builds`)).json()) as { pending: { id: string; resource_type: string }[] };
+        const { pending } = (await emulatorControl(emulator.url).control("GET", "/builds")) as { pending: { id: string; resource_type: string }[] };
         const build = pending.find((b) => b.resource_type === "scopes");
         if (build) {
-          await fetch(`${emulator.url}/_emulator/builds/advance`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ id: build.id, to: "error", error: "cohort has no members" }) });
+          await emulatorControl(emulator.url).control("POST", "/builds/advance", { id: build.id, to: "error", error: "cohort has no members" });
           return;
         }
         await new Promise((r) => setTimeout(r, 50));

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "pulumi-audience/emulator";
-import { emulatorControl } from "./emulator-control.ts";
+import { emulatorUnderTest } from "./emulator-control.ts";
 import { runProgram } from "../../provider/cli/program.ts";
 import { BUILT_AUDIENCE, userEnv } from "../cli/helpers.ts";
 import { programDir } from "./installed.ts";
@@ -31,7 +31,7 @@ afterAll(async () => {
   rmSync(work, { recursive: true, force: true });
 });
 
-const { control, creates, landed } = emulatorControl(() => emulator);
+const { control, creates, landed } = emulatorUnderTest(() => emulator);
 
 
 /** The program's resources the account holds: the names (or urls) that say which they are. */

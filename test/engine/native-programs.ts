@@ -5,7 +5,7 @@
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect } from "vitest";
-import { startEmulator, type EmulatorOptions, type RunningEmulator } from "pulumi-audience/emulator";
+import { emulatorControl, startEmulator, type EmulatorOptions, type RunningEmulator } from "pulumi-audience/emulator";
 import { runProgram as runEngine, type Operation, type RunOptions, type RunResult } from "../../provider/engine/index.ts";
 import { audienceExtension } from "../../provider/cli/extension.ts";
 import { runProgram } from "../../provider/cli/program.ts";
@@ -67,26 +67,16 @@ export function nativePrograms(options: EmulatorOptions = { port: 0 }): NativePr
     if (faithfulMode()) return runProgram(options);
     return runEngine({ ...options, faithful: false, extension: { ...audienceExtension({ faithful: false }), pluginLaunch: () => servedPlugin() } });
   };
-  const control = async (method: string, path: string, body?: unknown): Promise<unknown> => {
-    const response = await fetch(`${running().url}/_emulator${path}`, {
-      method, ...(body === undefined ? {} : { headers: { "content-type": "application/json" }, body: JSON.stringify(body) }),
-    });
-    expect(response.status).toBeLessThan(300);
-    return response.status === 204 ? undefined : response.json();
-  };
+  const plane = emulatorControl(() => running().url);
   return {
     get emulator() {
       return running();
     },
     async account(name) {
-      const { id, api_key } = (await control("POST", "/accounts", { name, forecasts: true })) as { id: string; api_key: string };
+      const { id, api_key } = await plane.createAccount({ name, forecasts: true });
       return { id, apiKey: api_key };
     },
-    async requests() {
-      const list = (await control("GET", "/requests")) as { method: string; path: string }[];
-      await control("DELETE", "/requests");
-      return list;
-    },
+    requests: () => plane.takeRequests(),
     async list<T>(apiKey: string, path: string) {
       const res = await fetch(`${running().url}/v1/${path}`, { headers: { authorization: `Bearer ${apiKey}` } });
       expect(res.status).toBe(200);
@@ -113,7 +103,7 @@ export function nativePrograms(options: EmulatorOptions = { port: 0 }): NativePr
         return result;
       };
     },
-    control,
+    control: plane.control,
   };
 }
 

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { startEmulator, type RunningEmulator } from "pulumi-audience/emulator";
+import { emulatorControl, startEmulator, type RunningEmulator } from "pulumi-audience/emulator";
 import { limiter } from "../../provider/engine/deployment.ts";
 import { defaultParallel, type Operation } from "../../provider/engine/index.ts";
 import { runProgram } from "../../provider/cli/program.ts";
@@ -22,13 +22,11 @@ afterAll(async () => {
   rmSync(stateDir, { recursive: true, force: true });
 });
 
-const control = (method: string, path: string, body?: unknown) => fetch(`${emulator.url}/_emulator${path}`, {
-  method, ...(body === undefined ? {} : { headers: { "content-type": "application/json" }, body: JSON.stringify(body) }),
-});
+const { control, requests } = emulatorControl(() => emulator.url);
 
 /** The most requests of this method the service was handling at one moment, from the request log. */
 async function mostAtOnce(method: string): Promise<number> {
-  const log = (await (await control("GET", `/requests?method=${method}`)).json()) as { at: string; duration_ms: number }[];
+  const log = await requests(`?method=${method}`);
   const edges = log.flatMap((r) => {
     const end = Date.parse(r.at);
     return [{ t: end - r.duration_ms, d: 1 }, { t: end, d: -1 }];

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startEmulator, type RunningEmulator } from "pulumi-audience/emulator";
+import { emulatorControl, startEmulator, type RunningEmulator } from "pulumi-audience/emulator";
 import { audience } from "../cli/helpers.ts";
 import { PASSPHRASE, REVIEW_FIXTURE } from "./review-program.ts";
 
@@ -54,17 +54,15 @@ describe("preview checks the provider's config as the deploy would", { timeout: 
   });
 
   it("passes when the check's answer is lost to a reset connection once: the check is asked again", async () => {
-    await fetch(`${emulator.url}/_emulator/faults`, {
-      method: "PUT", headers: { "content-type": "application/json" },
-      body: JSON.stringify({ rules: [{ method: "GET", path: "/accounts/current", reset: "after", count: 1 }] }),
-    });
+    const plane = emulatorControl(emulator.url);
+    await plane.setFaults([{ method: "GET", path: "/accounts/current", reset: "after", count: 1 }]);
     try {
       const passed = await preview({ AUDIENCE_API_KEY: emulator.apiKey, AUDIENCE_BASE_URL: `${emulator.url}/v1` });
       expect(passed.code, passed.stdout + passed.stderr).toBe(0);
-      const log = (await (await fetch(`${emulator.url}/_emulator/requests`)).json()) as { path: string; reset: string | null }[];
+      const log = await plane.requests();
       expect(log.filter((r) => r.path.endsWith("/accounts/current") && r.reset === "after")).toHaveLength(1);
     } finally {
-      await fetch(`${emulator.url}/_emulator/faults`, { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify({ rules: [] }) });
+      await plane.setFaults([]);
     }
   });
 });

@@ -12,7 +12,7 @@ import { startEmulator, type RunningEmulator } from "pulumi-audience/emulator";
 import type { Operation, RunResult } from "../../provider/engine/index.ts";
 import { runProgram } from "../../provider/cli/program.ts";
 import { createRenderer } from "../../provider/cli/render.ts";
-import { emulatorControl } from "./emulator-control.ts";
+import { emulatorUnderTest } from "./emulator-control.ts";
 import { driftReport } from "../../provider/cli/drift/index.ts";
 import { generateProgram } from "../../provider/cli/generate.ts";
 import { readSettings } from "../../provider/runtime/lifecycle/settings.ts";
@@ -28,8 +28,7 @@ afterAll(() => emulator.close());
 
 /** A fresh account of the emulator, its key, and a state directory of its own. */
 async function freshStack() {
-  const res = await fetch(`${emulator.url}/_emulator/accounts`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ name: `review-${Date.now()}` }) });
-  const apiKey = ((await res.json()) as { api_key: string }).api_key;
+  const apiKey = (await emulatorUnderTest(() => emulator).createAccount({ name: `review-${Date.now()}` })).api_key;
   const stateDir = mkdtempSync(join(tmpdir(), "review-"));
   const env = { AUDIENCE_API_KEY: apiKey, AUDIENCE_BASE_URL: `${emulator.url}/v1` };
   /** Runs the operation, printing as `audience run` prints (off a terminal); answers the result and the text. */
@@ -124,7 +123,7 @@ describe("a replace", { timeout: 180_000 }, () => {
 });
 
 const md5 = (text: string) => createHash("md5").update(text).digest("hex");
-const { takeRequests } = emulatorControl(() => emulator);
+const { takeRequests } = emulatorUnderTest(() => emulator);
 
 /** A stack whose program uploads `people.csv` (`id,name\n1,Ann\n` at first), after its first up. */
 async function uploadedStack() {

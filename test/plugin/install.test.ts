@@ -16,6 +16,7 @@ import { createInterface } from "node:readline";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { buildOutputs, packPlugin, type Packed } from "../../scripts/plugin-pack.ts";
+import { faults, LOST_ANSWER } from "./lost-answer.ts";
 import { startEmulator, type RunningEmulator } from "pulumi-audience/emulator";
 import { startFakeEngine, type FakeEngine } from "./fake-engine.ts";
 import { REPO_ROOT, urnOf } from "./harness.ts";
@@ -189,10 +190,7 @@ describe("the installed plugin started as Pulumi's Node.js runtime starts it, wi
         expect(await client.version()).toBe(VERSION);
         expect(await client.schema()).toMatchObject({ name: "audience", version: VERSION, pluginDownloadURL: SERVER });
         await client.configure({ "audience:config:apiKey": emulator.apiKey, "audience:config:baseUrl": `${emulator.url}/v1` });
-        await fetch(`${emulator.url}/_emulator/faults`, {
-          method: "PUT", headers: { "content-type": "application/json" },
-          body: JSON.stringify({ rules: [{ method: "POST", path: "/cohorts", reset: "after", count: 1 }] }),
-        });
+        await faults(emulator.url, [LOST_ANSWER]);
         const urn = urnOf("audience:index:Cohort", "installed");
         await client.create(urn, { name: "From the installed plugin", streamName: "transactions", minCount: 100 });
         const warning = await engine.next((m) => m.message.includes(`Cohort "From the installed plugin": the create's answer was lost`));

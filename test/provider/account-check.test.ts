@@ -5,14 +5,14 @@ import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "pulumi-audience/emulator";
 import { hostedLifecycle } from "../../provider/runtime/lifecycle/hosted.ts";
 import { providerModule } from "../../provider/runtime/resources/shim.ts";
-import { emulatorControl } from "../engine/emulator-control.ts";
+import { emulatorUnderTest } from "../engine/emulator-control.ts";
 
 let emulator: RunningEmulator;
 beforeAll(async () => {
   emulator = await startEmulator({ port: 0 });
 });
 afterAll(async () => emulator?.close());
-const { control } = emulatorControl(() => emulator);
+const { control } = emulatorUnderTest(() => emulator);
 beforeEach(() => control("DELETE", "/faults"));
 
 const faults = (rule: Record<string, unknown>) => control("PUT", "/faults", { rules: [rule] });

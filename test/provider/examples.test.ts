@@ -58,11 +58,10 @@ const named = (resources: Registered[], name: string) => {
 };
 
 beforeAll(async () => {
-  const { startEmulator } = await import("pulumi-audience/emulator");
+  const { emulatorControl, startEmulator } = await import("pulumi-audience/emulator");
   emulator = await startEmulator({ port: 0 });
   for (const brand of ["north", "south"]) {
-    const made = await fetch(`${emulator.url}/_emulator/accounts`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ name: brand }) });
-    const { api_key: apiKey } = (await made.json()) as { api_key: string };
+    const { api_key: apiKey } = await emulatorControl(emulator.url).createAccount({ name: brand });
     accounts[brand] = { apiKey, leads: await idNamed("/cohorts", "Leads", apiKey) };
   }
 });

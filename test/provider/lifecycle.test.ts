@@ -2,6 +2,7 @@
 // check paths and unknowns, replacements, builds awaited or failed (kept in state), adoption, archive, accounts.
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { emulatorControl } from "pulumi-audience/emulator";
 import { HostError, startWorld, type Props, type World } from "./harness.ts";
 
 const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
@@ -14,8 +15,7 @@ beforeAll(async () => {
   world = await startWorld({
     builds: { scopes: "manual" },
     async config({ url, proxyUrl }) {
-      const made = await fetch(`${url}/_emulator/accounts`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ name: "Second brand" }) });
-      const account = (await made.json()) as { id: string; api_key: string };
+      const account = await emulatorControl(url).createAccount({ name: "Second brand" });
       second = { id: account.id, apiKey: account.api_key };
       return { "audience:accounts": JSON.stringify({ second: { apiKey: account.api_key, baseUrl: proxyUrl } }) };
     },

@@ -3,7 +3,7 @@
 // Pulumi host, which configures one provider per shim text, configures the one installed provider with the same
 // settings again without dropping its clients or its account checks.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startEmulator, type RunningEmulator } from "pulumi-audience/emulator";
+import { emulatorControl, startEmulator, type RunningEmulator } from "pulumi-audience/emulator";
 import { hostedLifecycle } from "../../provider/runtime/lifecycle/hosted.ts";
 import type { Settings } from "../../provider/runtime/lifecycle/settings.ts";
 import { registrations } from "../../provider/runtime/generated/registrations.ts";
@@ -40,7 +40,7 @@ describe("the hosted lifecycle", { timeout: 30_000 }, () => {
   afterAll(async () => emulator?.close());
 
   const settings = (): Settings => ({ default: { apiKey: emulator.apiKey, baseUrl: `${emulator.url}/v1` }, accounts: {} });
-  const keyChecks = async () => ((await (await fetch(`${emulator.url}/_emulator/requests?path=/accounts/current`)).json()) as unknown[]).length;
+  const keyChecks = async () => (await emulatorControl(emulator.url).requests("?path=/accounts/current")).length;
 
   it("takes the family from the shim, records it as `__kind`, and makes the resource", async () => {
     const { lifecycle } = hostedLifecycle({ settings: settings(), checkAccounts: false });

@@ -6,7 +6,7 @@
 // CHAOS_FACES (default dynamic,native) and CHAOS_GROUPS (default 10: 200 resources).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "pulumi-audience/emulator";
-import { emulatorControl } from "../engine/emulator-control.ts";
+import { emulatorUnderTest } from "../engine/emulator-control.ts";
 import { agreement, liveChaos } from "../engine/chaos-world.ts";
 import { chaosStack, recorded, type Face } from "./chaos-stacks.ts";
 import { pulumiCli, skipReason, type PulumiStack, type Run } from "./cli.ts";
@@ -25,7 +25,7 @@ beforeAll(async () => {
   emulator = await startEmulator({ builds: { default: "immediate" }, world: { size: 2000 } });
 });
 afterAll(() => emulator?.close());
-const { control } = emulatorControl(() => emulator);
+const { control } = emulatorUnderTest(() => emulator);
 
 /** The first error lines of a failed run, for the figures: what made it fail. */
 function failure(run: Run): string {

@@ -2,7 +2,7 @@
 // received.
 import { afterAll, beforeAll, expect } from "vitest";
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from "pulumi-audience/emulator";
-import { emulatorControl } from "../engine/emulator-control.ts";
+import { emulatorUnderTest } from "../engine/emulator-control.ts";
 
 /** The hosted-CSV target the other-language tests make outside Pulumi and then `pulumi import`. */
 export const legacyTarget = (scopeId: string) => ({ name: "Legacy CSV", scope_id: scopeId, representation: { mode: "identified" }, options: { type: "hosted_csv" } });
@@ -20,15 +20,13 @@ export function emulatedService(options: EmulatorOptions = { port: 0 }) {
     if (!emulator) throw new Error("the emulator is not started yet");
     return emulator;
   };
-  const { takeRequests } = emulatorControl(running);
+  const { takeRequests, createAccount } = emulatorUnderTest(running);
   return {
     /** The service's base URL, as AUDIENCE_BASE_URL takes it. */
     baseUrl: () => `${running().url}/v1`,
     /** A new account; its API key. */
     async createAccount(name: string): Promise<string> {
-      const res = await fetch(`${running().url}/_emulator/accounts`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ name, forecasts: true }) });
-      expect(res.status).toBe(201);
-      return ((await res.json()) as { api_key: string }).api_key;
+      return (await createAccount({ name, forecasts: true })).api_key;
     },
     /** A GET of the service as the account of `apiKey`. */
     get: (apiKey: string, path: string) => fetch(`${running().url}/v1/${path}`, { headers: { authorization: `Bearer ${apiKey}` } }),

@@ -7,7 +7,7 @@ import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "pulumi-audience/emulator";
-import { emulatorControl, pathOf } from "../engine/emulator-control.ts";
+import { emulatorUnderTest, pathOf } from "../engine/emulator-control.ts";
 import { filesHolding, pulumiCli, pulumiStack, skipReason, type PulumiStack } from "./cli.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
@@ -42,12 +42,11 @@ beforeAll(async () => {
   emulator = await startEmulator();
 });
 afterAll(() => emulator?.close());
-const { takeRequests } = emulatorControl(() => emulator);
+const control = emulatorUnderTest(() => emulator);
+const { takeRequests } = control;
 
 async function createAccount(name: string): Promise<string> {
-  const res = await fetch(`${emulator.url}/_emulator/accounts`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ name, forecasts: true }) });
-  expect(res.status).toBe(201);
-  return ((await res.json()) as { api_key: string }).api_key;
+  return (await control.createAccount({ name, forecasts: true })).api_key;
 }
 
 describe.each(examples)(`examples/%s through pulumi${skipReason()}`, { timeout: 300_000 }, (example) => {

@@ -3,7 +3,7 @@
 // build that can now pass does, and the plan after that is empty.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "pulumi-audience/emulator";
-import { emulatorControl } from "../engine/emulator-control.ts";
+import { emulatorUnderTest } from "../engine/emulator-control.ts";
 import { programFolder, pulumiCli, pulumiStack, skipReason, type PulumiStack } from "./cli.ts";
 import { writes } from "./emulated.ts";
 
@@ -20,7 +20,7 @@ beforeAll(async () => {
   emulator = await startEmulator({ port: 0, builds: { cohorts: "manual" } });
 });
 afterAll(() => emulator?.close());
-const { control, takeRequests } = emulatorControl(() => emulator);
+const { control, takeRequests } = emulatorUnderTest(() => emulator);
 
 describe(`the plan after a failed build, through pulumi${skipReason()}`, { timeout: 300_000 }, () => {
   let stack: PulumiStack;

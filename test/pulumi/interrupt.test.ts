@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "pulumi-audience/emulator";
-import { emulatorControl } from "../engine/emulator-control.ts";
+import { emulatorUnderTest } from "../engine/emulator-control.ts";
 import { childrenOf, gone } from "../engine/processes.ts";
 import { liveChaos } from "../engine/chaos-world.ts";
 import { chaosStack, recorded, resolvePending } from "./chaos-stacks.ts";
@@ -34,7 +34,7 @@ beforeAll(async () => {
   emulator = await startEmulator({ builds: { default: "immediate" }, world: { size: 2000 } });
 });
 afterAll(() => emulator?.close());
-const { control, creates, landed } = emulatorControl(() => emulator);
+const { control, creates, landed } = emulatorUnderTest(() => emulator);
 
 /** Starts `pulumi up` in a group of its own; answers its pid and its end. */
 function startUp(stack: PulumiStack): { pid: Promise<number>; ended: Promise<Run> } {

@@ -5,7 +5,7 @@
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "pulumi-audience/emulator";
-import { emulatorControl } from "../engine/emulator-control.ts";
+import { emulatorUnderTest } from "../engine/emulator-control.ts";
 import { pulumiCli, pulumiStack, skipReason, type PulumiStack } from "./cli.ts";
 
 const PROGRAM = join(import.meta.dirname, "fixtures", "notices");
@@ -26,7 +26,7 @@ async function api(apiKey: string, method: string, path: string, body?: unknown)
   return (await response.json()) as Record<string, unknown>;
 }
 
-const { control } = emulatorControl(() => emulator);
+const { control, createAccount } = emulatorUnderTest(() => emulator);
 const count = (text: string, needle: string) => text.split(needle).length - 1;
 /** The closing Diagnostics section of a run's output. */
 const diagnostics = (output: string) => output.slice(output.indexOf("\nDiagnostics:"), output.indexOf("\nResources:"));
@@ -37,9 +37,7 @@ describe.each([{ preload: false }, { preload: true }])(`pulumi up's output, prel
 
   beforeAll(async () => {
     if (!pulumiCli().dir) return;
-    const { api_key: apiKey } = (await (await fetch(`${emulator.url}/_emulator/accounts`, {
-      method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ name: `notices-${preload}`, forecasts: true }),
-    })).json()) as { api_key: string };
+    const { api_key: apiKey } = await createAccount({ name: `notices-${preload}`, forecasts: true });
     adoptId = String((await api(apiKey, "POST", "/cohorts", { name: "Made by hand", stream_name: "transactions", min_count: 2 })).id);
     stack = await pulumiStack({
       program: PROGRAM, stack: preload ? "preloaded" : "plain",

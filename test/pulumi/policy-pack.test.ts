@@ -7,7 +7,7 @@ import { delimiter, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "pulumi-audience/emulator";
 import { writePolicyLauncher } from "../../scripts/policy-launcher.ts";
-import { emulatorControl } from "../engine/emulator-control.ts";
+import { emulatorUnderTest } from "../engine/emulator-control.ts";
 import { pulumiCli, pulumiStack, skipReason, type PulumiStack, type Run } from "./cli.ts";
 import { pythonVirtualenv } from "./python.ts";
 
@@ -52,11 +52,10 @@ beforeAll(async () => {
   emulator = await startEmulator();
 });
 afterAll(() => emulator?.close());
-const { takeRequests } = emulatorControl(() => emulator);
+const { takeRequests, createAccount } = emulatorUnderTest(() => emulator);
 
 async function stackOf(program: string, config: object): Promise<{ stack: PulumiStack; flags: string[] }> {
-  const made = await fetch(`${emulator.url}/_emulator/accounts`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ name: `policy ${program}` }) });
-  const { api_key: apiKey } = (await made.json()) as { api_key: string };
+  const { api_key: apiKey } = await createAccount({ name: `policy ${program}` });
   const stack = await pulumiStack({ program: join(PROGRAMS, program), env: { AUDIENCE_BASE_URL: `${emulator.url}/v1` } });
   await stack.config({ "audience:apiKey": apiKey }, true);
   const configFile = join(stack.dir, "policy-config.json");

@@ -7,6 +7,7 @@ import { appendFileSync, readFileSync } from "node:fs";
 import { delimiter, dirname, join } from "node:path";
 import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
+import { emulatorControl } from "pulumi-audience/emulator";
 import { pulumiCli, pulumiStack, skipReason, type PulumiStack, type RunOptions, stackFilesHolding } from "./cli.ts";
 import { emulatedService, legacyTarget } from "./emulated.ts";
 import { pythonVirtualenv } from "./python.ts";
@@ -137,9 +138,7 @@ describe(`every condition operator set from Python (test/pulumi/fixtures/python-
 
   it("a date condition, an attribute condition and a target filter read back from the service as written", async () => {
     // An account with an identity graph, which attribute filters of targets need.
-    const account = await fetch(`${new URL(service.baseUrl()).origin}/_emulator/accounts`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ name: "python-members" }) });
-    expect(account.status).toBe(201);
-    const { id, api_key: apiKey } = (await account.json()) as { id: string; api_key: string };
+    const { id, api_key: apiKey } = await emulatorControl(new URL(service.baseUrl()).origin).createAccount({ name: "python-members" });
     const graph = await fetch(`${service.baseUrl()}/accounts/${id}`, { method: "PATCH", headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/merge-patch+json" }, body: JSON.stringify({ identity_graph: "2026-01" }) });
     expect(graph.status).toBe(200);
 
