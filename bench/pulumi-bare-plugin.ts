@@ -5,40 +5,13 @@
 // `pulumi-resource-audience` from PATH: it prints its port, then serves until it is stopped.
 //   node bench/pulumi-bare-plugin.ts [--reads] [engine address]   with AUDIENCE_BASE_URL and AUDIENCE_API_KEY set
 import { isDeepStrictEqual } from "node:util";
-import type { sendUnaryData, ServerUnaryCall } from "@grpc/grpc-js";
-import { Pool } from "undici";
 import { VERSION } from "../provider/plugin/manifest.ts";
-import { emptyProto, grpc, pluginProto, providerProto, providerRpc, structProto } from "../provider/protocol/proto.ts";
-
-type Doc = Record<string, unknown>;
-type Struct = InstanceType<typeof structProto.Struct>;
+import { emptyProto, pluginProto, providerProto } from "../provider/protocol/proto.ts";
+import { call, plain, servePlugin, struct, unary } from "./bare-plugin-parts.ts";
 
 const reads = process.argv.includes("--reads");
-const base = new URL(process.env["AUDIENCE_BASE_URL"]!);
-const pool = new Pool(base.origin);
-const headers = { authorization: `Bearer ${process.env["AUDIENCE_API_KEY"]}`, "content-type": "application/json" };
 
-/** The answer's document; undefined when a GET finds nothing. */
-async function call(method: "GET" | "POST" | "DELETE", path: string, body?: Doc): Promise<Doc | undefined> {
-  const res = await pool.request({ method, path: `${base.pathname}${path}`, headers, body: body === undefined ? null : JSON.stringify(body) });
-  const text = await res.body.text();
-  if (method === "GET" && res.statusCode === 404) return undefined;
-  if (res.statusCode >= 300) throw new Error(`${method} ${path}: ${res.statusCode} ${text}`);
-  return text ? (JSON.parse(text) as Doc) : {};
-}
-
-const struct = (doc: Doc) => structProto.Struct.fromJavaScript(doc as Parameters<typeof structProto.Struct.fromJavaScript>[0]);
-const plain = (s: Struct | undefined): Doc => s?.toJavaScript() ?? {};
-
-/** A gRPC handler from an async function of the request. */
-function unary<Req, Res>(answer: (request: Req) => Promise<Res>) {
-  return (rpc: ServerUnaryCall<Req, Res>, done: sendUnaryData<Res>) => {
-    answer(rpc.request).then((res) => done(null, res), (error: Error) => done({ code: grpc.status.UNKNOWN, details: error.message }));
-  };
-}
-
-const server = new grpc.Server();
-server.addService(providerRpc.ResourceProviderService, {
+servePlugin({
   getPluginInfo: unary(async () => new pluginProto.PluginInfo().setVersion(VERSION)),
   configure: unary(async () => new providerProto.ConfigureResponse().setAcceptsecrets(true).setAcceptresources(true)),
   check: unary(async (req: InstanceType<typeof providerProto.CheckRequest>) => new providerProto.CheckResponse().setInputs(req.getNews())),
@@ -65,8 +38,4 @@ server.addService(providerRpc.ResourceProviderService, {
     await call("DELETE", `/cohorts/${req.getId()}`);
     return new emptyProto.Empty();
   }),
-});
-server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (error, port) => {
-  if (error) throw error;
-  console.log(port);
 });
