@@ -7,8 +7,9 @@
 // and against a bare dynamic provider (bench/programs.ts) in the same Pulumi dynamic-provider host, whose own cost
 // against the native face shows that host's floor. The bare plugin answers Read from what it is given; the bare
 // face's stack is refreshed a second time by the same plugin making the one GET per Read a refresh exists for, the
-// refresh's floor; that refresh and the native face's are made once more with NETWORK_LATENCY_MS added to every GET,
-// as a remote service has (a change can win on loopback and lose there).
+// refresh's floor, also reported against the bare plugin's own refresh (what the GET costs a plugin doing nothing
+// else); that refresh and the native face's are made once more with NETWORK_LATENCY_MS added to every GET, as a
+// remote service has (a change can win on loopback and lose there).
 // Programs are installed from `npm pack` as a user installs the package; the CLI is `npm run pulumi:install`'s.
 import { execFileSync, spawn } from "node:child_process";
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
@@ -245,6 +246,15 @@ export const pulumiCliBench: Bench = {
             baselineWhat: "the bench's bare plugin, one GET per Read", unit: "ms", note: load,
           }, 1.2));
         }
+      }
+      // What that GET costs a plugin doing nothing else: no plugin that reads can come closer to the bare plugin.
+      for (const [key, unit] of [["ms", "wall"], ["cpuMs", "CPU"]] as const) {
+        const value = reading(key, false);
+        const baseline = of("bare", "refresh", key);
+        rows.push({
+          what: `pulumi refresh ${count} (${unit})`, measured: "the bench's bare plugin making one GET per Read", value, baseline,
+          baselineWhat: BASELINES.bare, unit: "ms", note: load, ratio: value / baseline, goal: "report",
+        });
       }
       return rows;
     } finally {
