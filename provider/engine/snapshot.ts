@@ -5,7 +5,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { readFile, stat } from "node:fs/promises";
 import { hostname } from "node:os";
-import { isDeepStrictEqual } from "node:util";
+import { jsonEqual } from "pulumi-audience/sdk/contract";
 import type { z } from "zod";
 import { writeAtomically } from "./atomic-files.ts";
 import { backupPath, restoreAdvice } from "./backups.ts";
@@ -248,8 +248,8 @@ export class Snapshot {
     const key = keyOf(resource);
     const previous = this.#resources.get(key);
     this.#resources.set(key, resource);
-    // A step that changed nothing (a no-op up) writes nothing.
-    if (!previous || !isDeepStrictEqual(previous, resource)) record.put = resource;
+    // A step that changed nothing the file would hold (a no-op up) writes nothing, as the executor decides it.
+    if (!previous || !jsonEqual(previous, resource)) record.put = resource;
     return this.#append(record);
   }
 

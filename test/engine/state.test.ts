@@ -106,6 +106,18 @@ describe("the journal of changes", () => {
     }
   });
 
+  it("a resource put again as the file would hold it, a member left undefined, writes nothing", async () => {
+    rmSync(file, { force: true });
+    rmSync(journalFile(), { force: true });
+    const state = await Snapshot.load(file, PASSPHRASE, salt);
+    await state.upsert(resource("one"));
+    const before = readFileSync(journalFile(), "utf8");
+    await state.upsert({ ...resource("one"), protect: undefined });
+    expect(readFileSync(journalFile(), "utf8")).toBe(before);
+    await state.upsert({ ...resource("one"), protect: true });
+    expect(readFileSync(journalFile(), "utf8")).not.toBe(before);
+  });
+
   it("what a step writes does not grow with the stack, and the state file is written only when compacting", async () => {
     rmSync(file, { force: true });
     rmSync(journalFile(), { force: true });
