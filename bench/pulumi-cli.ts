@@ -170,9 +170,10 @@ async function faceRuns(setup: Setup, face: Face, count: number, round: number):
         return run;
       };
       if (face === "bare") readingRefresh = await readingRefreshRun();
-      await emulatorControl(emulator.ready.url).setFaults([{ method: "GET", path: "/**", latency_ms: NETWORK_LATENCY_MS }]);
+      const plane = emulatorControl(emulator.ready.url);
+      await plane.setFaults([{ method: "GET", path: "/**", latency_ms: NETWORK_LATENCY_MS }]);
       latencyRefresh = await readingRefreshRun();
-      await emulatorControl(emulator.ready.url).setFaults([]);
+      await plane.setFaults([]);
     }
     const destroy = await pulumi(["destroy", "--yes", "--skip-preview"]);
     expect("destroy", await methods(emulator.ready), "DELETE", count);
