@@ -47,7 +47,6 @@ describe("what a state's resource keeps", () => {
     const [leads] = (await loadState(file, undefined)).resources;
     expect(leads!.recorded).toEqual({ deletionMode: "archive" });
     expect(await leads!.outputs()).toEqual(outputs);
-    expect(leads!.key).toBe("cohorts\0id-leads");
   });
 });
 

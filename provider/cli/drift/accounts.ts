@@ -10,7 +10,7 @@ import { credentialsFor, readSettings, type Credentials, type Settings } from "p
 import { isObject } from "pulumi-audience/sdk/contract";
 import { PassphraseCrypter } from "../../engine/secrets.ts";
 import { settingsOf } from "../../plugin/config.ts";
-import { InputError, type LoadedState, type StateResource } from "./states.ts";
+import { InputError, type LoadedState, type ProviderConfig, type StateResource } from "./states.ts";
 
 /** The name reports give the account a resource without an `account` input lives in. */
 export const DEFAULT_ACCOUNT = "default";
@@ -102,34 +102,37 @@ function identity(credentials: Credentials): string {
   return createHash("sha256").update(credentials.baseUrl).update("\0").update(credentials.apiKey).digest("hex");
 }
 
-/**
- * Where a resource's account is found: its state, the native provider that manages it (whose recorded config
- * holds the credentials, as the plugin takes them), and its account's name.
- */
-export function accountKey(resource: Pick<StateResource, "file" | "account" | "provider">): string {
-  return `${resource.file}\0${resource.provider?.ref ?? ""}\0${resource.account ?? DEFAULT_ACCOUNT}`;
+/** The accounts of one state's resources: each distinct one, and the one of each resource. */
+export interface StateAccounts {
+  targets: Set<AccountTarget>;
+  targetOf(resource: StateResource): AccountTarget;
 }
 
 /**
  * The accounts of the states' resources, one state at a time (so that an account is read while the next states are
- * parsed): `add` answers the state's accounts keyed by `accountKey`; accounts reached with the same key and URL,
- * in this state or an earlier one, are one target.
+ * parsed). A resource's account is found by the native provider that manages it (whose recorded config holds the
+ * credentials, as the plugin takes them; the state's config for a dynamic one) and its account's name; accounts
+ * reached with the same key and URL, in this state or an earlier one, are one target.
  */
-export function accountResolver(file: AccountsFile | undefined, passphrase: string | undefined, env: NodeJS.ProcessEnv = process.env): { add(state: LoadedState): Promise<Map<string, AccountTarget>> } {
+export function accountResolver(file: AccountsFile | undefined, passphrase: string | undefined, env: NodeJS.ProcessEnv = process.env): { add(state: LoadedState): Promise<StateAccounts> } {
   const byIdentity = new Map<string, AccountTarget>();
   return {
     async add(state) {
-      const targets = new Map<string, AccountTarget>();
-      if (state.resources.length === 0) return targets;
+      // By provider, then account name: a state's resources share a few of each, and looking them up builds no key.
+      const byProvider = new Map<ProviderConfig | undefined, Map<string, AccountTarget>>();
+      const targets = new Set<AccountTarget>();
+      const targetOf = (resource: StateResource) => byProvider.get(resource.provider)!.get(resource.account ?? DEFAULT_ACCOUNT)!;
+      if (state.resources.length === 0) return { targets, targetOf };
       const dynamic = state.resources.some((r) => r.provider === undefined);
       const config = dynamic ? await stackConfig(state, passphrase) : {};
       const named = { ...structuredAccounts(config["audience:accounts"]), ...accountsConfig(file ?? {}, env) };
       const stackSettings = readSettings((key) => (key === "audience:accounts" ? named : config[key]), env);
       for (const resource of state.resources) {
-        const key = accountKey(resource);
-        if (targets.has(key)) continue;
-        const name = resource.account ?? DEFAULT_ACCOUNT;
         const { provider } = resource;
+        const name = resource.account ?? DEFAULT_ACCOUNT;
+        let ofProvider = byProvider.get(provider);
+        if (!ofProvider) byProvider.set(provider, (ofProvider = new Map()));
+        if (ofProvider.has(name)) continue;
         // A native resource's provider records its configuration; `--accounts` still names accounts' keys.
         const settings = provider ? withAccounts(settingsOf(provider.config, env), accountsConfig(file ?? {}, env)) : stackSettings;
         let target: AccountTarget;
@@ -146,9 +149,10 @@ export function accountResolver(file: AccountsFile | undefined, passphrase: stri
           const baseUrl = settings.accounts[name]?.baseUrl ?? (name === DEFAULT_ACCOUNT ? settings.default.baseUrl : undefined) ?? "";
           target = { name, baseUrl, problem };
         }
-        targets.set(key, target);
+        ofProvider.set(name, target);
+        targets.add(target);
       }
-      return targets;
+      return { targets, targetOf };
     },
   };
 }

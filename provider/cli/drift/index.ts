@@ -4,7 +4,7 @@ import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { Option, type Command } from "commander";
-import { accountKey, accountResolver, inShard, readAccountsFile, type AccountsFile, type AccountTarget } from "./accounts.ts";
+import { accountResolver, inShard, readAccountsFile, type AccountsFile, type AccountTarget } from "./accounts.ts";
 import { FORMATS, render, type Format } from "./format.ts";
 import { IgnoreRules } from "./ignore.ts";
 import { DEFAULT_FAIL_ON, exitCode, FAILURES, makeReport, mergeReports, type AccountReport, type Failure, type Report } from "./report.ts";
@@ -46,7 +46,7 @@ export async function driftReport(options: DriftOptions): Promise<Report> {
   const resolver = accountResolver(options.accounts, passphrase, env);
   const accountsAtOnce = limiter(options.concurrency ?? DEFAULT_CONCURRENCY);
   const timeout = options.timeoutMs ? { timeoutMs: options.timeoutMs } : {};
-  const targets = new Map<string, AccountTarget>();
+  const targetOfState = new Map<string, (resource: StateResource) => AccountTarget>();
   const scans = new Map<AccountTarget, Promise<AccountReport | undefined>>();
   let failed = false;
   let settle!: (ready: { work: Map<AccountTarget, AccountWork>; rules: IgnoreRules } | undefined) => void;
@@ -62,8 +62,9 @@ export async function driftReport(options: DriftOptions): Promise<Report> {
     for (const file of files) {
       const state = await loadState(file, passphrase);
       states.push(state);
-      for (const [key, target] of await resolver.add(state)) {
-        targets.set(key, target);
+      const { targets, targetOf } = await resolver.add(state);
+      targetOfState.set(file, targetOf);
+      for (const target of targets) {
         if (scans.has(target) || (options.shard && !inShard(target, ...options.shard))) continue;
         scans.set(target, scan(target));
       }
@@ -71,7 +72,7 @@ export async function driftReport(options: DriftOptions): Promise<Report> {
     let rules = new IgnoreRules();
     const ignoreFiles = options.ignore !== undefined ? [options.ignore] : [...new Set(files.map((f) => join(dirname(f), IGNORE_FILE)))].filter((f) => existsSync(f));
     for (const file of ignoreFiles) rules = rules.concat(await IgnoreRules.read(file));
-    const targetOf = (r: StateResource): AccountTarget => targets.get(accountKey(r))!;
+    const targetOf = (r: StateResource): AccountTarget => targetOfState.get(r.file)!(r);
     settle({ work: new Map(accountWork(states.flatMap((s) => s.resources), targetOf).map((w) => [w.target, w])), rules });
   } catch (error) {
     failed = true;

@@ -227,10 +227,15 @@ function readOnlyService(client: AudienceClient, docs: Map<string, Props>): Serv
   };
 }
 
+/** The changes of every resource that has none: a fleet's reports are mostly in sync, each kept until printed. */
+const NO_CHANGES: Change[] = Object.freeze([]) as unknown as Change[];
+
 /** A resource's report: its names, then what was found (in this order, as the JSON report shows them). */
-function reported(resource: StateResource, status: Status, changes: Change[] = [], reason?: string): ResourceReport {
+function reported(resource: StateResource, status: Status, changes: Change[] = NO_CHANGES, reason?: string): ResourceReport {
   const { urn, type, name, id, declaredAt } = resource;
-  return { urn, type, name, id, ...(declaredAt ? { source: declaredAt } : {}), status, changes, ...(reason !== undefined ? { reason } : {}) };
+  const report: ResourceReport = declaredAt ? { urn, type, name, id, source: declaredAt, status, changes } : { urn, type, name, id, status, changes };
+  if (reason !== undefined) report.reason = reason;
+  return report;
 }
 
 /** Whether the listed document reads back as the state records the resource: one walk, no provider's read. */
@@ -317,8 +322,8 @@ export async function scanAccount(work: AccountWork, options: ScanOptions, start
     const self = await reads.self;
     /** Listed documents the provider's read is looking at, by `resourceKey`. */
     const docs = new Map<string, Props>();
-    /** Managed resources some list answered. */
-    const answered = new Set<StateResource>();
+    /** Managed resources of each collection no list answered. */
+    const unanswered = new Map<string, StateResource[]>();
     const archived = new Map<string, string>();
     const unmanaged: ResourceReport[] = [];
     const byFamily = new Map<string, StateResource[]>();
@@ -348,14 +353,15 @@ export async function scanAccount(work: AccountWork, options: ScanOptions, start
      * provider's read, which finds the document in `docs` meanwhile. */
     const check = (resource: StateResource, live: Props | undefined): Promise<void> | undefined => {
       if (reports.has(resource) || options.rules.ignoresResource(resource.type, [resource.name, resource.id])) return undefined;
-      const archivedAt = live === undefined ? archived.get(resource.key) : undefined;
+      const archivedAt = live === undefined ? archived.get(resourceKey(resource.collection, resource.id)) : undefined;
       const inSync = archivedAt === undefined ? inSyncAsListed(resource, live) : undefined;
       if (inSync) return void reports.set(resource, inSync);
-      if (live !== undefined) docs.set(resource.key, live);
+      const key = resourceKey(resource.collection, resource.id);
+      if (live !== undefined) docs.set(key, live);
       return compareOne(resource, live, archivedAt, lifecycle.read, options.rules).then(
         (report) => void reports.set(resource, report),
         (error: unknown) => void reports.set(resource, reported(resource, "unknown", [], `not compared: ${(error as Error).message}`)),
-      ).finally(() => docs.delete(resource.key));
+      ).finally(() => docs.delete(key));
     };
     // Each document is fetched once: a family a program may own is listed whole (its managed documents and what
     // nobody manages come from that one list); any other family by `?ids=` batches. Each list's resources are
@@ -374,11 +380,6 @@ export async function scanAccount(work: AccountWork, options: ScanOptions, start
         if (byId.has(resource.id)) twins.push(resource);
         else byId.set(resource.id, resource);
       }
-      /** A promise only when the provider reads: most are decided at once, and then the loop does not await. */
-      const compareTo = (resource: StateResource, live: Props) => {
-        answered.add(resource);
-        return check(resource, live);
-      };
       const twinDocs = new Map<string, Props>();
       for (const doc of listedDocs) {
         const id = String(doc.id);
@@ -387,15 +388,20 @@ export async function scanAccount(work: AccountWork, options: ScanOptions, start
           if (adoptable) noteUnmanaged(providerFamily, doc, id);
           continue;
         }
+        byId.delete(id); // answered: what stays in byId is what the list did not answer
         if (twins.length > 0) twinDocs.set(id, doc);
-        const comparing = compareTo(resource, doc);
+        // A promise only when the provider reads: most are decided at once, and then the loop does not await.
+        const comparing = check(resource, doc);
         if (comparing) await comparing;
       }
+      const absent = [...byId.values()];
       for (const twin of twins) {
         const live = twinDocs.get(twin.id);
-        const comparing = live === undefined ? undefined : compareTo(twin, live);
+        if (live === undefined) absent.push(twin);
+        const comparing = live === undefined ? undefined : check(twin, live);
         if (comparing) await comparing;
       }
+      if (absent.length > 0) unanswered.set(collection, [...(unanswered.get(collection) ?? []), ...absent]);
     };
     for (const collection of families) {
       const resources = listed(collection);
@@ -412,7 +418,8 @@ export async function scanAccount(work: AccountWork, options: ScanOptions, start
     }
     await Promise.all(compared);
     const archivedReads = families.flatMap((collection) => {
-      const absent = listed(collection).filter((r) => !answered.has(r)).map((r) => r.id);
+      const missing = new Set(unanswered.get(collection));
+      const absent = missing.size > 0 ? listed(collection).filter((r) => missing.has(r)).map((r) => r.id) : []; // in the states' order
       return absent.length > 0 && providerFamilies[collection]!.family.archivable ? [{ collection, absent }] : [];
     });
     await Promise.all(archivedReads.map(({ collection, absent }) => lists(async () => {

@@ -36,11 +36,9 @@ export interface StateResource {
    * the whole outputs are read again from the file by `outputs()`, for the few resources the provider reads. */
   recorded: Props;
   /** The recorded outputs whole, read again from the state file. */
-  outputs(): Promise<Props>;
+  outputs(this: StateResource): Promise<Props>;
   /** Names of what the service made for it (a dataset's streams), by collection. */
   made: ReadonlyMap<string, ReadonlySet<string>>;
-  /** Its key in the scan (`resourceKey`). */
-  key: string;
   /** Members whose value the state holds encrypted and could not be opened, with why. */
   sealed: { path: string; reason: string }[];
   /** Paths of values the state keeps secret (shown as `[secret]`). */
@@ -139,12 +137,18 @@ function joinPath(prefix: string, key: string | number): string {
   return typeof key === "number" ? `${prefix}[${key}]` : prefix === "" ? key : `${prefix}.${key}`;
 }
 
+/** Where `reveal` notes what it found; none when the caller keeps only the values. */
+interface Found {
+  secretPaths: string[];
+  sealed: { path: string; reason: string }[];
+}
+
 /**
  * Reveals a state's values: secrets become their plaintext (their paths noted), unopenable ones are noted and
  * left out. `ownWrapping` names top-level members that hold a credential inside, which states written by earlier
  * versions wrapped whole: the contract's secret paths mark what is secret within them.
  */
-function reveal(value: unknown, path: string, found: { secretPaths: string[]; sealed: { path: string; reason: string }[] }, opener: Opener, ownWrapping: readonly string[]): unknown {
+function reveal(value: unknown, path: string, found: Found | undefined, opener: Opener, ownWrapping: readonly string[]): unknown {
   if (Array.isArray(value)) {
     if (!value.some((v) => typeof v === "object" && v !== null)) return value; // nothing inside can be secret
     const revealed = value.map((v, i) => reveal(v, joinPath(path, i), found, opener, ownWrapping));
@@ -157,10 +161,10 @@ function reveal(value: unknown, path: string, found: { secretPaths: string[]; se
     else if (typeof value.plaintext === "string") inner = JSON.parse(value.plaintext);
     else if (typeof value.ciphertext === "string") inner = opener.open(value.ciphertext);
     if (inner === undefined) {
-      found.sealed.push({ path, reason: opener.problem ?? "held encrypted" });
+      found?.sealed.push({ path, reason: opener.problem ?? "held encrypted" });
       return undefined;
     }
-    if (!(ownWrapping.includes(path) && isObject(inner))) found.secretPaths.push(path);
+    if (found && !(ownWrapping.includes(path) && isObject(inner))) found.secretPaths.push(path);
     return reveal(inner, path, found, opener, ownWrapping);
   }
   // Copied only where something inside was revealed: most values hold no secret.
@@ -197,11 +201,17 @@ function programDirOf(file: string): string {
   }
 }
 
+/** Shared by every resource that keeps nothing of a kind: a state holds tens of thousands of resources, and
+ * each empty member kept apart would be one more object for the collector to move. */
+const NONE: Props = Object.freeze({});
+const NO_PATHS: string[] = Object.freeze([]) as unknown as string[];
+const NO_SEALED: StateResource["sealed"] = Object.freeze([]) as unknown as StateResource["sealed"];
+
 /** The outputs a resource keeps beside its inputs: those `readsBack` reads. */
 function kept(providerFamily: ProviderFamily, outputs: Props): Props {
-  const picked: Props = {};
-  for (const key of readBackOutputKeys(providerFamily)) if (outputs[key] !== undefined) picked[key] = outputs[key];
-  return picked;
+  let picked: Props | undefined;
+  for (const key of readBackOutputKeys(providerFamily)) if (outputs[key] !== undefined) (picked ??= {})[key] = outputs[key];
+  return picked ?? NONE;
 }
 
 /** A state file parsed and checked, with what opens its secrets. */
@@ -296,35 +306,39 @@ export async function loadState(file: string, passphrase: string | undefined): P
   const programDir = programDirOf(file);
   const stack = deployment.resources[0]?.urn.split("::")[0]?.slice("urn:pulumi:".length) ?? basename(file, ".json");
   let reread: Promise<Map<string, Props>> | undefined;
-  const outputsOf = async (urn: string): Promise<Props> => {
+  // One function for every resource of the state, which it calls as its own method.
+  async function recordedOutputs(this: StateResource): Promise<Props> {
     // Read once per file, and only when a resource of it needs the provider's read.
     reread ??= readDocument(file, passphrase).then(({ deployment: again, open: opened }) => {
       const all = new Map<string, Props>();
       for (const raw of again.resources as Props[]) {
         const entry = entryOf(raw);
-        if (entry) all.set(String(raw.urn), entry.outputs(reveal(raw.outputs ?? {}, "", { secretPaths: [], sealed: [] }, opened, secretHolders(entry.providerFamily)) as Props));
+        if (entry) all.set(String(raw.urn), entry.outputs(reveal(raw.outputs ?? {}, "", undefined, opened, secretHolders(entry.providerFamily)) as Props));
       }
       return all;
     });
-    return (await reread).get(urn) ?? {};
-  };
+    return (await reread).get(this.urn) ?? {};
+  }
   const providers = providerConfigs(deployment.resources as Props[], open);
   const resources: StateResource[] = [];
+  // What reveal finds in a resource's inputs, handed to the resource when anything was found.
+  let found: Found = { secretPaths: [], sealed: [] };
   for (const raw of deployment.resources as Props[]) {
     const entry = entryOf(raw);
     if (!entry) continue;
     const { providerFamily } = entry;
     const urn = String(raw.urn);
-    const found = { secretPaths: [] as string[], sealed: [] as { path: string; reason: string }[] };
     const holders = secretHolders(providerFamily);
     // Named by its shim alone (what a `.get()` records), it is compared as its family all the same.
     const inputs = entry.inputs(reveal(raw.inputs ?? {}, "", found, open, holders) as Props);
     const outputs = isObject(raw.outputs) ? raw.outputs : {};
-    const made = providerFamily.derives ? derivedNames([{ providerFamily, outputs: entry.outputs(reveal(outputs, "", { secretPaths: [], sealed: [] }, open, holders) as Props) }]) : NOTHING_MADE;
+    const made = providerFamily.derives ? derivedNames([{ providerFamily, outputs: entry.outputs(reveal(outputs, "", undefined, open, holders) as Props) }]) : NOTHING_MADE;
     const provider = typeof raw.provider === "string" ? providers.get(raw.provider) : undefined;
     const position = declaredAt(raw.sourcePosition, programDir);
     const id = raw.id as string;
-    resources.push({
+    const { sealed, secretPaths } = found;
+    if (sealed.length > 0 || secretPaths.length > 0) found = { secretPaths: [], sealed: [] };
+    const resource: StateResource = {
       file,
       urn,
       type: providerFamily.family.className,
@@ -333,17 +347,17 @@ export async function loadState(file: string, passphrase: string | undefined): P
       id,
       account: typeof inputs.account === "string" ? inputs.account : undefined,
       inputs,
-      recorded: reveal(kept(providerFamily, outputs), "", { secretPaths: [], sealed: [] }, open, holders) as Props,
-      outputs: () => outputsOf(urn),
+      recorded: reveal(kept(providerFamily, outputs), "", undefined, open, holders) as Props,
+      outputs: recordedOutputs,
       made,
-      key: resourceKey(providerFamily.family.collection, id),
-      sealed: found.sealed,
-      secretPaths: found.secretPaths,
-      ignoreChanges: Array.isArray(raw.ignoreChanges) ? raw.ignoreChanges.filter((p): p is string => typeof p === "string") : [],
-      ...(position ? { declaredAt: position } : {}),
+      sealed: sealed.length > 0 ? sealed : NO_SEALED,
+      secretPaths: secretPaths.length > 0 ? secretPaths : NO_PATHS,
+      ignoreChanges: Array.isArray(raw.ignoreChanges) ? raw.ignoreChanges.filter((p): p is string => typeof p === "string") : NO_PATHS,
       external: raw.external === true,
-      ...(provider ? { provider } : {}),
-    });
+    };
+    if (position) resource.declaredAt = position;
+    if (provider) resource.provider = provider;
+    resources.push(resource);
   }
   return { file, stack, programDir, resources };
 }
