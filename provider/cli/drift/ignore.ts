@@ -16,6 +16,8 @@ function pattern(glob: string): RegExp {
   return new RegExp(`^${body}$`);
 }
 
+const wholeResource = (rule: Rule) => rule.path === undefined;
+
 export class IgnoreRules {
   readonly #rules: Rule[];
 
@@ -54,7 +56,7 @@ export class IgnoreRules {
 
   /** Whether the whole resource is ignored (any status). */
   ignoresResource(type: string, names: string[]): boolean {
-    return this.#decide(type, names, (rule) => rule.path === undefined);
+    return this.#rules.length > 0 && this.#decide(type, names, wholeResource);
   }
 
   /** Whether a changed member (`options.host`) is ignored: a rule on it, on a member enclosing it, or on the resource. */

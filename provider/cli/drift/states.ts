@@ -167,9 +167,10 @@ function reveal(value: unknown, path: string, found: Found | undefined, opener: 
     if (found && !(ownWrapping.includes(path) && isObject(inner))) found.secretPaths.push(path);
     return reveal(inner, path, found, opener, ownWrapping);
   }
-  // Copied only where something inside was revealed: most values hold no secret.
+  // Copied only where something inside was revealed: most values hold no secret. (`for in` lists no array of keys:
+  // a state's parsed values have only their own members.)
   let copy: Record<string, unknown> | undefined;
-  for (const k of Object.keys(value)) {
+  for (const k in value) {
     const v = value[k];
     if (typeof v !== "object" || v === null) continue;
     const revealed = reveal(v, joinPath(path, k), found, opener, ownWrapping);
@@ -258,6 +259,19 @@ interface Entry {
 
 const unchanged = (values: Props): Props => values;
 
+/** How a dynamic resource of the family is read (one per family). */
+const dynamicEntry = perFamily((providerFamily): Entry => ({ providerFamily, inputs: withFamily, outputs: unchanged }));
+
+/** How a native resource of the family is read (one per family). */
+const nativeEntry = perFamily((providerFamily): Entry => {
+  const { create, response, collection } = providerFamily.family;
+  return {
+    providerFamily,
+    inputs: (values) => ({ ...programNamed(create, values as PropertyMap), [KIND_KEY]: collection }),
+    outputs: (values) => ({ ...programNamed(response, values as PropertyMap), [KIND_KEY]: collection }),
+  };
+});
+
 /** The entry's reading, when it is a resource of this provider and the scan compares it. */
 function entryOf(raw: Props): Entry | undefined {
   if (typeof raw.id !== "string" || raw.id === "" || raw.delete === true) return undefined;
@@ -265,16 +279,10 @@ function entryOf(raw: Props): Entry | undefined {
   if (type.startsWith(DYNAMIC_TYPE_PREFIX)) {
     const collection = isObject(raw.inputs) ? familyNamed(raw.inputs) : undefined;
     const providerFamily = collection !== undefined ? providerFamilies[collection] : undefined; // undefined: not a family of this provider (or a damaged entry)
-    return providerFamily && { providerFamily, inputs: withFamily, outputs: unchanged };
+    return providerFamily && dynamicEntry(providerFamily);
   }
   const providerFamily = nativeFamily(type);
-  if (!providerFamily) return undefined;
-  const { create, response, collection } = providerFamily.family;
-  return {
-    providerFamily,
-    inputs: (values) => ({ ...programNamed(create, values as PropertyMap), [KIND_KEY]: collection }),
-    outputs: (values) => ({ ...programNamed(response, values as PropertyMap), [KIND_KEY]: collection }),
-  };
+  return providerFamily && nativeEntry(providerFamily);
 }
 
 /** What a resource of a family that derives nothing made: one shared empty map. */
@@ -336,6 +344,7 @@ export async function loadState(file: string, passphrase: string | undefined): P
     const provider = typeof raw.provider === "string" ? providers.get(raw.provider) : undefined;
     const position = declaredAt(raw.sourcePosition, programDir);
     const id = raw.id as string;
+    const recorded = kept(providerFamily, outputs);
     const { sealed, secretPaths } = found;
     if (sealed.length > 0 || secretPaths.length > 0) found = { secretPaths: [], sealed: [] };
     const resource: StateResource = {
@@ -347,7 +356,7 @@ export async function loadState(file: string, passphrase: string | undefined): P
       id,
       account: typeof inputs.account === "string" ? inputs.account : undefined,
       inputs,
-      recorded: reveal(kept(providerFamily, outputs), "", undefined, open, holders) as Props,
+      recorded: recorded === NONE ? NONE : (reveal(recorded, "", undefined, open, holders) as Props),
       outputs: recordedOutputs,
       made,
       sealed: sealed.length > 0 ? sealed : NO_SEALED,

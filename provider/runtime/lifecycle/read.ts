@@ -71,6 +71,10 @@ export function readInputs(props: Props, response: Props): Props {
 export const readBackOutputKeys: (providerFamily: ProviderFamily) => readonly string[] =
   perFamily((providerFamily) => [...CONTROL_KEYS, ...providerFamily.extraInputs, CREDENTIAL_SOURCES_KEY]);
 
+/** The inputs no service document holds: markers, controls and the family's extra inputs (one set per family). */
+const notReadBack: (providerFamily: ProviderFamily) => ReadonlySet<string> =
+  perFamily((providerFamily) => new Set([...MARKERS, ...CONTROLS, ...providerFamily.extraInputs]));
+
 /**
  * True when `read` over recorded `outputs` and `inputs` would give back exactly `inputs` from `response`, decided
  * by one walk of the response instead of its normalization (see `readsAsDeclared`). False means only "read to know".
@@ -82,10 +86,11 @@ export function readsBack(outputs: Props, inputs: Props, response: Props): boole
   if (providerFamily.digest) return false; // the digest is the service's to tell
   if (archivedAt(response) !== undefined) return false; // read records it among the inputs
   const members: Props = {};
-  for (const key of Object.keys(inputs)) {
+  const notRead = notReadBack(providerFamily);
+  for (const key in inputs) {
     const value = inputs[key];
     if (value === undefined || key === CREATE_STARTED_KEY) return false; // read leaves it out
-    if (!MARKERS.includes(key) && !CONTROLS.has(key) && !providerFamily.extraInputs.includes(key)) members[key] = value;
+    if (!notRead.has(key)) members[key] = value;
   }
   // Controls and extras come back from the recorded values, the inputs' first: one only the outputs hold differs.
   for (const key of readBackOutputKeys(providerFamily)) if (!(key in inputs) && outputs[key] !== undefined) return false;
