@@ -31,7 +31,7 @@ const [accountCount = 10, perAccount = 5000] = process.argv.slice(2).filter((a) 
 /** Resource reads in flight per account for the baseline, as many as `audience run` has without `--parallel`. */
 const BASELINE_PARALLEL = defaultParallel();
 /** Whole scans (and floors) per round, alternated; the medians are compared. */
-const DRIFT_RUNS = 3;
+const DRIFT_RUNS = 5;
 
 /** The mix of one account: half cohorts, a quarter each connections (with a password) and webhook endpoints. */
 function declared(i: number): { collection: string; props: Props } {
@@ -184,7 +184,7 @@ try {
       [network, `the wire floor reading and parsing the ${stateFiles.length} states too (whole process, median of ${DRIFT_RUNS})`, size, requests.length, perHundred(requests.length), Math.round(stateFloorMs), (stateFloorMs / scanMs).toFixed(2), cpuMs(stateFloors)],
       [network, `one provider read per resource (${BASELINE_PARALLEL} at once per account, in the bench's process)`, size, reads.count, perHundred(reads.count), Math.round(readsMs), (readsMs / scanMs).toFixed(1), Math.round((user + system) / 1000)],
     );
-    notes.push(`${network}: scan ${(scanMs / floorMs).toFixed(2)}x the wire floor (goal <= 2x), ${(scanMs / stateFloorMs).toFixed(2)}x the floor with the states, ${(readsMs / scanMs).toFixed(1)}x faster than one read per resource; scan runs ${scans.map((s) => Math.round(s.ms)).join(", ")} ms, floor runs ${floors.map((f) => Math.round(f.ms)).join(", ")} ms, with the states ${stateFloors.map((f) => Math.round(f.ms)).join(", ")} ms; scan peak RSS ${scans.map((s) => s.peakMb).join(", ")} MB, floor's ${floors.map((f) => f.peakMb).join(", ")} MB, with the states ${stateFloors.map((f) => f.peakMb).join(", ")} MB`);
+    notes.push(`${network}: scan ${(scanMs / stateFloorMs).toFixed(2)}x the floor with the states (goal <= 2x) and ${(median(scans.map((r) => r.cpuMs)) / median(stateFloors.map((r) => r.cpuMs))).toFixed(2)}x its CPU (goal <= 2x), ${(scanMs / floorMs).toFixed(2)}x the wire floor alone, ${(readsMs / scanMs).toFixed(1)}x faster than one read per resource; scan runs ${scans.map((s) => Math.round(s.ms)).join(", ")} ms, floor runs ${floors.map((f) => Math.round(f.ms)).join(", ")} ms, with the states ${stateFloors.map((f) => Math.round(f.ms)).join(", ")} ms; scan peak RSS ${scans.map((s) => s.peakMb).join(", ")} MB, floor's ${floors.map((f) => f.peakMb).join(", ")} MB, with the states ${stateFloors.map((f) => f.peakMb).join(", ")} MB`);
     const cpuOf = (runs: { cpuMs: number; serviceMs: number | undefined }[]) => `${median(runs.map((r) => r.cpuMs))} ms${child ? ` (the service's meanwhile: ${median(runs.map((r) => r.serviceMs!))} ms)` : ""}`;
     notes.push(`${network}: CPU (user + system, median) of the scan's process ${cpuOf(scans)}, of the floor's ${cpuOf(floors)}, with the states ${cpuOf(stateFloors)}`);
     notes.push(`${network}: the reads took ${Math.round(readsMs)} ms: latency alone bounds them at ${latencyBoundMs} ms; their CPU ${Math.round((user + system) / 1000)} ms, the service's ${serviceMs}`);
