@@ -139,7 +139,7 @@ try {
     // One scan first: its requests are the floor's plan, and the count every later scan must repeat.
     await scan();
     const logged = await plane.requests(`?since=${last}`);
-    const requests = logged.filter((r) => r.account_id !== null && !r.path.startsWith("/_emulator"));
+    const requests = logged.filter((r) => r.account_id !== null);
     const plan = [...keyOfAccount].map(([id, apiKey]) => ({
       baseUrl: `${emulator.url}/v1`, apiKey, paths: requests.filter((r) => r.account_id === id).map((r) => `${r.path}${r.query ? `?${r.query}` : ""}`),
     }));

@@ -138,7 +138,7 @@ function engineRuns(dir: string, count: number, stateDir: string, { refresh = fa
       return r;
     };
     const plane = emulatorControl(emulator.url);
-    const requests = async () => (await plane.requests()).filter((r) => !r.path.startsWith("/_emulator")).length;
+    const requests = async () => (await plane.requests()).length;
     const up = await run("up");
     const before = await requests();
     const noop = await run("up");

@@ -113,10 +113,9 @@ export function timed(command: string, args: string[], cwd: string, env: NodeJS.
   });
 }
 
-/** The emulator's requests other than its own control calls, as `METHOD`s, since the last call (the log emptied). */
+/** The emulator's service requests, as `METHOD`s, since the last call (the log emptied). */
 export async function methods(emulator: EmulatorReady): Promise<string[]> {
-  const list = await emulatorControl(emulator.url).takeRequests();
-  return list.filter((r) => !r.path.startsWith("/_emulator")).map((r) => r.method);
+  return (await emulatorControl(emulator.url).takeRequests()).map((r) => r.method);
 }
 
 interface Setup {

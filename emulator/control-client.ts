@@ -9,7 +9,7 @@ export type FaultRuleInput = z.input<typeof faultRule>;
 export interface EmulatorControl {
   /** A control call (`path` under /_emulator): its JSON answer, undefined for 204. */
   control(method: string, path: string, body?: unknown): Promise<unknown>;
-  /** The logged requests, service and control alike, as `query` selects them (`?method=POST&since=12`). */
+  /** The service requests logged (the control plane's are not), as `query` selects them (`?method=POST&since=12`). */
   requests(query?: string): Promise<LoggedRequest[]>;
   /** The requests logged since the last take, the log emptied. */
   takeRequests(): Promise<LoggedRequest[]>;

@@ -10,8 +10,7 @@ let northKey: string;
 
 beforeAll(async () => {
   world = await startWorld();
-  const made = await world.api.control<{ api_key: string }>("POST", "/accounts", { name: "north" });
-  northKey = made.body.api_key;
+  northKey = (await world.control.createAccount({ name: "north" })).api_key;
   north = await Plugin.start();
   await north.configureArgs({ apiKey: secret(northKey), baseUrl: `${world.emulator.url}/v1` });
 }, 60_000);

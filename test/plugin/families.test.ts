@@ -123,8 +123,7 @@ describe("a resource whose awaited build failed", () => {
     expect(diff).toMatchObject({ changes: "some", replaces: [], diffs: ["build"], detailed: { build: "UPDATE" } });
     const updated = await plugin.update(type, created.id, failed, checked);
     expect(updated.status).toBe("ready");
-    expect((await world.api.get<{ method: string; path: string }[]>("/_emulator/requests?method=POST")).body.map((r) => r.path))
-      .toContain(`/cohorts/${created.id}/force_update`);
+    expect((await world.control.requests("?method=POST")).map((r) => r.path)).toContain(`/cohorts/${created.id}/force_update`);
     expect((await plugin.diff(type, created.id, updated, checked)).changes).toBe("none");
   });
 });

@@ -9,7 +9,7 @@ import { servePlugin } from "../../provider/plugin/server.ts";
 import { ResourceInitFailedError } from "../../provider/engine/provider-host.ts";
 import type { WriteOptions } from "../../provider/engine/resource-calls.ts";
 import { SECRET_SIG, SIG_KEY, type PropertyMap } from "../../provider/protocol/values.ts";
-import { startEmulator, type EmulatorOptions } from "pulumi-audience/emulator";
+import { emulatorControl, startEmulator, type EmulatorControl, type EmulatorOptions } from "pulumi-audience/emulator";
 import { client, type Client } from "../emulator/helpers.ts";
 
 export const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -170,8 +170,10 @@ export class Plugin {
 
 export interface World {
   emulator: { url: string; apiKey: string };
-  /** Direct calls to the emulator, to set up and inspect. */
+  /** Direct calls to the emulator's service, to set up and inspect. */
   api: Client;
+  /** The emulator's control plane: faults, builds, the request log. */
+  control: EmulatorControl;
   /** A plugin configured with the emulator's default account. */
   plugin: Plugin;
   close(): Promise<void>;
@@ -184,6 +186,7 @@ export async function startWorld(builds?: EmulatorOptions["builds"], engineAddre
   return {
     emulator,
     api: client(emulator.url, emulator.apiKey),
+    control: emulatorControl(emulator.url),
     plugin,
     async close() {
       await plugin.close();

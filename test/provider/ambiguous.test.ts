@@ -2,6 +2,7 @@
 // itself, in the lifecycle the hosts wire: it looks for what it made before sending the create again, and
 // never sends it again when that look fails.
 import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
+import type { FaultRuleInput } from "pulumi-audience/emulator";
 import { passTime } from "../clock.ts";
 import { HostError, startWorld, type World } from "./harness.ts";
 
@@ -12,13 +13,13 @@ beforeAll(async () => {
 });
 afterAll(async () => world?.close());
 beforeEach(async () => {
-  await world.api("DELETE", "/_emulator/faults");
+  await world.control.setFaults([]);
 });
 
 const cohortBody = (name: string, minCount = 100) => ({ name, stream_name: "transactions", min_count: minCount });
 const cohort = (name: string) => world.inputs("cohorts", { name, streamName: "transactions", minCount: 100 });
 const named = async (name: string) => ((await world.api("GET", "/cohorts")) as { id: string; name: string }[]).filter((c) => c.name === name);
-const faults = (...rules: Record<string, unknown>[]) => world.api("PUT", "/_emulator/faults", { rules });
+const faults = (...rules: FaultRuleInput[]) => world.control.setFaults(rules);
 const posts = (name: string) => world.proxy.requests.filter((r) => r.method === "POST" && r.path === "/cohorts" && (r.body as { name?: string })?.name === name).length;
 
 it("a create whose connection was reset after the service made it records the one it made, and says so", async () => {
@@ -89,6 +90,6 @@ it("a create whose look fails too is not sent again: its outcome stays unknown, 
   expect(error).toBeInstanceOf(HostError);
   expect((error as Error).message).toMatch(/outcome unknown: Cohort "Look failed": the create's answer was lost \(POST \/cohorts: connection failed.*\) and the look for what it made failed too \(GET \/cohorts: 500/);
   expect(posts("Look failed")).toBe(1);
-  await world.api("DELETE", "/_emulator/faults");
+  await world.control.setFaults([]);
   expect(await named("Look failed")).toHaveLength(1);
 });

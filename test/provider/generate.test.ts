@@ -4,7 +4,6 @@ import { execFile } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { emulatorControl } from "pulumi-audience/emulator";
 import { generateProgram } from "../../provider/cli/generate.ts";
 import { readSettings } from "../../provider/runtime/lifecycle/settings.ts";
 import { REPO_ROOT, startWorld, type World } from "./harness.ts";
@@ -26,7 +25,7 @@ beforeAll(async () => {
   // A sub-account of the key's account, and an uploaded file: neither is adopted unless asked (uploads only).
   const current = (await world.api("GET", "/accounts/current")) as { id: string };
   ids.own = current.id;
-  ids.sub = (await emulatorControl(world.emulator.url).createAccount({ name: "Sub brand", parent_id: current.id })).id;
+  ids.sub = (await world.control.createAccount({ name: "Sub brand", parent_id: current.id })).id;
   const upload = await fetch(`${world.emulator.url}/uploads/crm/people.csv`, { method: "POST", headers: { authorization: `Bearer ${world.emulator.apiKey}`, "content-type": "text/csv" }, body: "id,name\n1,Ann\n" });
   if (!upload.ok) throw new Error(`upload: ${upload.status}`);
   dir = await mkdtemp(join(REPO_ROOT, "test/provider/.generated-"));

@@ -6,6 +6,7 @@ import { execFile } from "node:child_process";
 import { createServer, request as httpRequest, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
+import type { EmulatorControl } from "pulumi-audience/emulator";
 import { inProcessProvider } from "../../provider/cli/extension.ts";
 import type { InProcessProvider } from "../../provider/engine/in-process-provider.ts";
 import { DynamicProviderHost, ResourceInitFailedError } from "../../provider/engine/provider-host.ts";
@@ -194,8 +195,10 @@ export interface World {
   serviceCalls(since?: number): Promise<{ seq: number; method: string; path: string }[]>;
   /** The last sequence number of the emulator's request log. */
   mark(): Promise<number>;
-  /** A direct call to the emulator (setting up data, inspecting state). */
+  /** A direct call to the emulator's service (setting up data, inspecting state). */
   api(method: string, path: string, body?: unknown): Promise<unknown>;
+  /** The emulator's control plane: faults, builds, the request log. */
+  control: EmulatorControl;
   close(): Promise<void>;
 }
 
@@ -207,7 +210,7 @@ export async function startWorld(options: {
   /** More stack config, computed once the emulator runs (e.g. `audience:accounts` of accounts made on it). */
   config?: (emulator: { url: string; proxyUrl: string }) => Promise<Props>;
 } = {}): Promise<World> {
-  const { startEmulator } = await import("pulumi-audience/emulator");
+  const { emulatorControl, startEmulator } = await import("pulumi-audience/emulator");
   const emulator = await startEmulator({ port: 0, ...(options.builds ? { builds: options.builds } : {}) });
   const proxy = await startRecordingProxy(emulator.url);
   const host = options.host === "process" ? await startProviderHost() : startInProcessHost();
@@ -223,9 +226,8 @@ export async function startWorld(options: {
     if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`);
     return text ? JSON.parse(text) : undefined;
   };
-  const serviceCalls = async (since = 0) =>
-    ((await api("GET", `/_emulator/requests?since=${since}`)) as { seq: number; method: string; path: string }[])
-      .filter((r) => !r.path.startsWith("/_emulator"));
+  const control = emulatorControl(emulator.url);
+  const serviceCalls = (since = 0) => control.requests(`?since=${since}`);
   return {
     emulator,
     proxy,
@@ -234,10 +236,10 @@ export async function startWorld(options: {
     inputs: (collection, props) => ({ ...props, __provider: providerModule(collection) }),
     serviceCalls,
     async mark() {
-      const all = (await api("GET", "/_emulator/requests")) as { seq: number }[];
-      return all.at(-1)?.seq ?? 0;
+      return (await control.requests()).at(-1)?.seq ?? 0;
     },
     api,
+    control,
     async close() {
       await host.close();
       await proxy.close();

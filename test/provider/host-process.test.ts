@@ -15,7 +15,7 @@ beforeAll(async () => {
 });
 afterAll(async () => world?.close());
 beforeEach(async () => {
-  await world.api("DELETE", "/_emulator/faults");
+  await world.control.setFaults([]);
 });
 
 const cohort = (name: string, minCount = 100) => world.inputs("cohorts", { name, streamName: "transactions", minCount });
@@ -53,7 +53,7 @@ it("carries a resource kept with init errors across the wire: its id, outputs an
 });
 
 it("prints a warning as a `warning: ` line of its output when it reaches no engine", async () => {
-  await world.api("PUT", "/_emulator/faults", { rules: [{ method: "POST", path: "/cohorts", reset: "after", count: 1 }] });
+  await world.control.setFaults([{ method: "POST", path: "/cohorts", reset: "after", count: 1 }]);
   const made = await world.host.create(cohort("Reset after create"));
   expect(world.host.logs()).toContain(`warning: Cohort "Reset after create": the create's answer was lost`);
   expect(world.host.logs()).toContain(`${made.id}, made by it, is recorded as the created resource`);
