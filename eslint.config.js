@@ -31,6 +31,9 @@ const ENGINE_BELOW_CLI = ["the engine imports the protocol kit and the sdk, neve
 // What a package adds (its markers, adoption, families, tokens, its lifecycle) reaches the engine through the extension
 // the CLI hands it (provider/engine/extension.ts).
 const ENGINE_GENERIC = [GENERIC_ENGINE, segment(["runtime", "plugin", "native"]), "^pulumi-audience(/(provider|native))?$"];
+// The contract's index builds every family's schemas on load: a run that starts its program first must not pay it.
+const ENGINE_NO_CONTRACT_INDEX = ["the engine imports the contract's module that holds what it needs (jsonEqual: sdk/contract/merge-patch.ts), never an index that builds every family's schemas before the program starts",
+  "^pulumi-audience/sdk(/contract)?$", "(^|/)sdk(/contract)?/index\\.ts$"];
 /** What the engine's provider rooms share (the extension, the hosts): below them all, so no cycle runs through it. */
 const ENGINE_GROUND_FILES = ["provider/engine/resource-calls.ts", "provider/engine/plugin-launch.ts"];
 const ENGINE_GROUND = ["the engine's ground floor (resource-calls.ts, plugin-launch.ts) is what its extension and provider hosts share: it imports nothing of the engine", "^\\./"];
@@ -72,11 +75,11 @@ export default tseslint.config(
   },
   {
     files: ["provider/engine/**"],
-    rules: restrict(ENGINE_BELOW_CLI, ENGINE_GENERIC),
+    rules: restrict(ENGINE_BELOW_CLI, ENGINE_GENERIC, ENGINE_NO_CONTRACT_INDEX),
   },
   {
     files: ENGINE_GROUND_FILES,
-    rules: restrict(ENGINE_BELOW_CLI, ENGINE_GENERIC, ENGINE_GROUND),
+    rules: restrict(ENGINE_BELOW_CLI, ENGINE_GENERIC, ENGINE_NO_CONTRACT_INDEX, ENGINE_GROUND),
   },
   {
     files: ["provider/plugin/**"],

@@ -5,7 +5,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { readFile, stat } from "node:fs/promises";
 import { hostname } from "node:os";
-import { jsonEqual } from "pulumi-audience/sdk/contract";
+import { jsonEqual } from "../../sdk/contract/merge-patch.ts";
 import type { z } from "zod";
 import { writeAtomically } from "./atomic-files.ts";
 import { backupPath, restoreAdvice } from "./backups.ts";

@@ -1,7 +1,7 @@
 // Carries out planned steps: changes the service through the provider and records each finished step in the
 // stack's snapshot at once. Calls that change the service are noted as pending (a create's note on disk before the
 // call), so a run that dies midway leaves word of what may exist untracked.
-import { jsonEqual } from "pulumi-audience/sdk/contract";
+import { jsonEqual } from "../../sdk/contract/merge-patch.ts";
 import type { EngineExtension } from "./extension.ts";
 import { nothingMade, outcomeUnknown, ResourceInitFailedError, type ProviderHost } from "./provider-host.ts";
 import { isDefaultProvider, isProviderType } from "./providers.ts";
