@@ -23,7 +23,7 @@ export interface ResourceReport {
   name: string;
   id: string;
   status: Status;
-  changes: Change[];
+  changes: readonly Change[];
   reason?: string;
   /** `file:line` of the program line declaring it, when the state records it. */
   source?: { file: string; line: number; column: number };

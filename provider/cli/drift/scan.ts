@@ -228,10 +228,10 @@ function readOnlyService(client: AudienceClient, docs: Map<string, Props>): Serv
 }
 
 /** The changes of every resource that has none: a fleet's reports are mostly in sync, each kept until printed. */
-const NO_CHANGES: Change[] = Object.freeze([]) as unknown as Change[];
+const NO_CHANGES: readonly Change[] = Object.freeze([]);
 
 /** A resource's report: its names, then what was found (in this order, as the JSON report shows them). */
-function reported(resource: StateResource, status: Status, changes: Change[] = NO_CHANGES, reason?: string): ResourceReport {
+function reported(resource: StateResource, status: Status, changes: readonly Change[] = NO_CHANGES, reason?: string): ResourceReport {
   const { urn, type, name, id, declaredAt } = resource;
   const report: ResourceReport = declaredAt ? { urn, type, name, id, source: declaredAt, status, changes } : { urn, type, name, id, status, changes };
   if (reason !== undefined) report.reason = reason;
@@ -322,8 +322,8 @@ export async function scanAccount(work: AccountWork, options: ScanOptions, start
     const self = await reads.self;
     /** Listed documents the provider's read is looking at, by `resourceKey`. */
     const docs = new Map<string, Props>();
-    /** Managed resources of each collection no list answered. */
-    const unanswered = new Map<string, StateResource[]>();
+    /** Managed resources no list answered. */
+    const unanswered = new Set<StateResource>();
     const archived = new Map<string, string>();
     const unmanaged: ResourceReport[] = [];
     const byFamily = new Map<string, StateResource[]>();
@@ -394,14 +394,13 @@ export async function scanAccount(work: AccountWork, options: ScanOptions, start
         const comparing = check(resource, doc);
         if (comparing) await comparing;
       }
-      const absent = [...byId.values()];
+      for (const resource of byId.values()) unanswered.add(resource);
       for (const twin of twins) {
         const live = twinDocs.get(twin.id);
-        if (live === undefined) absent.push(twin);
+        if (live === undefined) unanswered.add(twin);
         const comparing = live === undefined ? undefined : check(twin, live);
         if (comparing) await comparing;
       }
-      if (absent.length > 0) unanswered.set(collection, [...(unanswered.get(collection) ?? []), ...absent]);
     };
     for (const collection of families) {
       const resources = listed(collection);
@@ -418,8 +417,7 @@ export async function scanAccount(work: AccountWork, options: ScanOptions, start
     }
     await Promise.all(compared);
     const archivedReads = families.flatMap((collection) => {
-      const missing = new Set(unanswered.get(collection));
-      const absent = missing.size > 0 ? listed(collection).filter((r) => missing.has(r)).map((r) => r.id) : []; // in the states' order
+      const absent = unanswered.size > 0 ? listed(collection).filter((r) => unanswered.has(r)).map((r) => r.id) : []; // in the states' order
       return absent.length > 0 && providerFamilies[collection]!.family.archivable ? [{ collection, absent }] : [];
     });
     await Promise.all(archivedReads.map(({ collection, absent }) => lists(async () => {

@@ -40,10 +40,10 @@ export interface StateResource {
   /** Names of what the service made for it (a dataset's streams), by collection. */
   made: ReadonlyMap<string, ReadonlySet<string>>;
   /** Members whose value the state holds encrypted and could not be opened, with why. */
-  sealed: { path: string; reason: string }[];
+  sealed: readonly { path: string; reason: string }[];
   /** Paths of values the state keeps secret (shown as `[secret]`). */
-  secretPaths: string[];
-  ignoreChanges: string[];
+  secretPaths: readonly string[];
+  ignoreChanges: readonly string[];
   /** `file:line:column` of the declaration, when the state records it. */
   declaredAt?: { file: string; line: number; column: number };
   /** Read with `.get()`: the program does not manage it. */
@@ -205,8 +205,8 @@ function programDirOf(file: string): string {
 /** Shared by every resource that keeps nothing of a kind: a state holds tens of thousands of resources, and
  * each empty member kept apart would be one more object for the collector to move. */
 const NONE: Props = Object.freeze({});
-const NO_PATHS: string[] = Object.freeze([]) as unknown as string[];
-const NO_SEALED: StateResource["sealed"] = Object.freeze([]) as unknown as StateResource["sealed"];
+const NO_PATHS: readonly string[] = Object.freeze([]);
+const NO_SEALED: StateResource["sealed"] = Object.freeze([]);
 
 /** The outputs a resource keeps beside its inputs: those `readsBack` reads. */
 function kept(providerFamily: ProviderFamily, outputs: Props): Props {
