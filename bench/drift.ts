@@ -1,8 +1,10 @@
 // `audience drift` over a fleet, run as users run it (`bin/audience.js drift`, a whole process), against the
 // baselines of the same run: one provider read per resource (what `refresh` does), the wire's floor (the same lists
-// downloaded and parsed with undici in a process of their own, bench/drift-floor.ts), and that floor reading and
-// parsing the states too (what any scan of them must do). The emulator runs in its own process, as the service runs
-// apart from the machine that checks it (`--in-process` runs it in this process):
+// downloaded and parsed with undici in a process of their own, bench/drift-floor.ts), that floor reading and
+// parsing the states too (what any scan of them must do), and the least scan that reports each resource (the same
+// process keeping the states, comparing each listed document by plain deep equality, printing the report). The
+// emulator runs in its own process, as the service runs apart from the machine that checks it (`--in-process` runs
+// it in this process):
 //   node --conditions=source bench/drift.ts [--in-process] [accounts] [resources per account]   (default 10 x 5000)
 // Prints a table: requests and time of each path (the scan and the floors: median of a few whole runs, alternated),
 // on loopback and with a network's latency added, the scan's peak RSS, and the budget of requests.
@@ -56,11 +58,12 @@ const run = (command: string, args: string[]) => new Promise<{ stdout: string; s
 });
 try {
   const settings: Settings = { default: {}, accounts: {} };
-  const keyOfAccount = new Map<string, string>();
+  /** Account id -> its name and key. */
+  const keyOfAccount = new Map<string, { account: string; apiKey: string }>();
   for (let a = 1; a <= accountCount; a++) {
     const made = await plane.createAccount({ name: `brand-${a}`, quotas: { cohorts: perAccount, connections: perAccount, webhook_endpoints: perAccount } });
     settings.accounts[`brand-${a}`] = { apiKey: made.api_key, baseUrl: emulator.url };
-    keyOfAccount.set(made.id, made.api_key);
+    keyOfAccount.set(made.id, { account: `brand-${a}`, apiKey: made.api_key });
   }
   const names = Object.keys(settings.accounts);
 
@@ -130,6 +133,14 @@ try {
   /** The scan's own floor: the same, and the states read and parsed meanwhile, as any scan of them must. */
   const stateFiles = names.map((account) => join(dir, "stacks", `${account}.json`));
   const floorWithStates = (planFile: string) => timed([floorScript, planFile, ...stateFiles]);
+  /** The least scan that reports each resource: that floor keeping the states, comparing each listed document by
+   * plain deep equality and printing the report; it must find every resource in sync, as the scan does. */
+  const minimalScan = async (planFile: string) => {
+    const { stdout, ...measured } = await timed([floorScript, planFile, "--report", ...stateFiles]);
+    const { summary } = JSON.parse(stdout) as { summary: { in_sync: number } };
+    if (summary.in_sync !== total) throw new Error(`the least scan found ${summary.in_sync} of ${total} in sync`);
+    return measured;
+  };
 
   const table = new Table({ style: { head: [], border: [] }, head: ["network", "path", "accounts x resources", "requests", "requests / 100 resources", "ms", "x the scan's time", "CPU ms"] });
   const notes: string[] = [];
@@ -140,8 +151,8 @@ try {
     await scan();
     const logged = await plane.requests(`?since=${last}`);
     const requests = logged.filter((r) => r.account_id !== null);
-    const plan = [...keyOfAccount].map(([id, apiKey]) => ({
-      baseUrl: `${emulator.url}/v1`, apiKey, paths: requests.filter((r) => r.account_id === id).map((r) => `${r.path}${r.query ? `?${r.query}` : ""}`),
+    const plan = [...keyOfAccount].map(([id, { account, apiKey }]) => ({
+      account, baseUrl: `${emulator.url}/v1`, apiKey, paths: requests.filter((r) => r.account_id === id).map((r) => `${r.path}${r.query ? `?${r.query}` : ""}`),
     }));
     const planFile = join(dir, `plan-${latencyMs}.json`);
     await writeFile(planFile, JSON.stringify(plan));
@@ -150,14 +161,17 @@ try {
     const scans: Awaited<ReturnType<typeof scan>>[] = [];
     const floors: Awaited<ReturnType<typeof floor>>[] = [];
     const stateFloors: Awaited<ReturnType<typeof floor>>[] = [];
+    const minimalScans: Awaited<ReturnType<typeof minimalScan>>[] = [];
     for (let i = 0; i < DRIFT_RUNS; i++) {
       scans.push(await scan());
       floors.push(await floor(planFile));
       stateFloors.push(await floorWithStates(planFile));
+      minimalScans.push(await minimalScan(planFile));
     }
     const scanMs = median(scans.map((s) => s.ms));
     const floorMs = median(floors.map((f) => f.ms));
     const stateFloorMs = median(stateFloors.map((f) => f.ms));
+    const minimalMs = median(minimalScans.map((f) => f.ms));
     // The baseline of one read per resource: the provider's read of each, 8 at once per account, accounts in parallel.
     ({ last } = await served(last));
     const t = performance.now();
@@ -182,11 +196,13 @@ try {
       [network, `audience drift --concurrency ${accountCount} (bin/audience.js, whole process, median of ${DRIFT_RUNS})`, size, requests.length, perHundred(requests.length), Math.round(scanMs), "1.0", cpuMs(scans)],
       [network, `wire floor: the same ${requests.length} lists with undici, parsed (whole process, median of ${DRIFT_RUNS})`, size, requests.length, perHundred(requests.length), Math.round(floorMs), (floorMs / scanMs).toFixed(2), cpuMs(floors)],
       [network, `the wire floor reading and parsing the ${stateFiles.length} states too (whole process, median of ${DRIFT_RUNS})`, size, requests.length, perHundred(requests.length), Math.round(stateFloorMs), (stateFloorMs / scanMs).toFixed(2), cpuMs(stateFloors)],
+      [network, `the least scan: that floor keeping the states, comparing each listed document by plain deep equality, printing the report (whole process, median of ${DRIFT_RUNS})`, size, requests.length, perHundred(requests.length), Math.round(minimalMs), (minimalMs / scanMs).toFixed(2), cpuMs(minimalScans)],
       [network, `one provider read per resource (${BASELINE_PARALLEL} at once per account, in the bench's process)`, size, reads.count, perHundred(reads.count), Math.round(readsMs), (readsMs / scanMs).toFixed(1), Math.round((user + system) / 1000)],
     );
     notes.push(`${network}: scan ${(scanMs / stateFloorMs).toFixed(2)}x the floor with the states (goal <= 2x) and ${(median(scans.map((r) => r.cpuMs)) / median(stateFloors.map((r) => r.cpuMs))).toFixed(2)}x its CPU (goal <= 2x), ${(scanMs / floorMs).toFixed(2)}x the wire floor alone, ${(readsMs / scanMs).toFixed(1)}x faster than one read per resource; scan runs ${scans.map((s) => Math.round(s.ms)).join(", ")} ms, floor runs ${floors.map((f) => Math.round(f.ms)).join(", ")} ms, with the states ${stateFloors.map((f) => Math.round(f.ms)).join(", ")} ms; scan peak RSS ${scans.map((s) => s.peakMb).join(", ")} MB, floor's ${floors.map((f) => f.peakMb).join(", ")} MB, with the states ${stateFloors.map((f) => f.peakMb).join(", ")} MB`);
     const cpuOf = (runs: { cpuMs: number; serviceMs: number | undefined }[]) => `${median(runs.map((r) => r.cpuMs))} ms${child ? ` (the service's meanwhile: ${median(runs.map((r) => r.serviceMs!))} ms)` : ""}`;
-    notes.push(`${network}: CPU (user + system, median) of the scan's process ${cpuOf(scans)}, of the floor's ${cpuOf(floors)}, with the states ${cpuOf(stateFloors)}`);
+    notes.push(`${network}: CPU (user + system, median) of the scan's process ${cpuOf(scans)}, of the floor's ${cpuOf(floors)}, with the states ${cpuOf(stateFloors)}, of the least scan reporting each resource ${cpuOf(minimalScans)}`);
+    notes.push(`${network}: the least scan reporting each resource is ${(minimalMs / stateFloorMs).toFixed(2)}x the floor with the states in time and ${(cpuMs(minimalScans) / cpuMs(stateFloors)).toFixed(2)}x in CPU; the scan is ${(scanMs / minimalMs).toFixed(2)}x and ${(cpuMs(scans) / cpuMs(minimalScans)).toFixed(2)}x the least scan (runs ${minimalScans.map((m) => Math.round(m.ms)).join(", ")} ms, peak RSS ${minimalScans.map((m) => m.peakMb).join(", ")} MB)`);
     notes.push(`${network}: the reads took ${Math.round(readsMs)} ms: latency alone bounds them at ${latencyBoundMs} ms; their CPU ${Math.round((user + system) / 1000)} ms, the service's ${serviceMs}`);
   }
   const families = new Set(stacks.flat().map((r) => r.collection));
