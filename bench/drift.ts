@@ -135,7 +135,7 @@ try {
   const floorWithStates = (planFile: string) => timed([floorScript, planFile, ...stateFiles]);
   /** The least scan that reports each resource: that floor keeping the states, comparing each listed document by
    * plain deep equality and printing the report; it must find every resource in sync, as the scan does. */
-  const minimalScan = async (planFile: string) => {
+  const leastScan = async (planFile: string) => {
     const { stdout, ...measured } = await timed([floorScript, planFile, "--report", ...stateFiles]);
     const { summary } = JSON.parse(stdout) as { summary: { in_sync: number } };
     if (summary.in_sync !== total) throw new Error(`the least scan found ${summary.in_sync} of ${total} in sync`);
@@ -161,17 +161,17 @@ try {
     const scans: Awaited<ReturnType<typeof scan>>[] = [];
     const floors: Awaited<ReturnType<typeof floor>>[] = [];
     const stateFloors: Awaited<ReturnType<typeof floor>>[] = [];
-    const minimalScans: Awaited<ReturnType<typeof minimalScan>>[] = [];
+    const leastScans: Awaited<ReturnType<typeof leastScan>>[] = [];
     for (let i = 0; i < DRIFT_RUNS; i++) {
       scans.push(await scan());
       floors.push(await floor(planFile));
       stateFloors.push(await floorWithStates(planFile));
-      minimalScans.push(await minimalScan(planFile));
+      leastScans.push(await leastScan(planFile));
     }
     const scanMs = median(scans.map((s) => s.ms));
     const floorMs = median(floors.map((f) => f.ms));
     const stateFloorMs = median(stateFloors.map((f) => f.ms));
-    const minimalMs = median(minimalScans.map((f) => f.ms));
+    const leastMs = median(leastScans.map((f) => f.ms));
     // The baseline of one read per resource: the provider's read of each, 8 at once per account, accounts in parallel.
     ({ last } = await served(last));
     const t = performance.now();
@@ -196,13 +196,13 @@ try {
       [network, `audience drift --concurrency ${accountCount} (bin/audience.js, whole process, median of ${DRIFT_RUNS})`, size, requests.length, perHundred(requests.length), Math.round(scanMs), "1.0", cpuMs(scans)],
       [network, `wire floor: the same ${requests.length} lists with undici, parsed (whole process, median of ${DRIFT_RUNS})`, size, requests.length, perHundred(requests.length), Math.round(floorMs), (floorMs / scanMs).toFixed(2), cpuMs(floors)],
       [network, `the wire floor reading and parsing the ${stateFiles.length} states too (whole process, median of ${DRIFT_RUNS})`, size, requests.length, perHundred(requests.length), Math.round(stateFloorMs), (stateFloorMs / scanMs).toFixed(2), cpuMs(stateFloors)],
-      [network, `the least scan: that floor keeping the states, comparing each listed document by plain deep equality, printing the report (whole process, median of ${DRIFT_RUNS})`, size, requests.length, perHundred(requests.length), Math.round(minimalMs), (minimalMs / scanMs).toFixed(2), cpuMs(minimalScans)],
+      [network, `the least scan: that floor keeping the states, comparing each listed document by plain deep equality, printing the report (whole process, median of ${DRIFT_RUNS})`, size, requests.length, perHundred(requests.length), Math.round(leastMs), (leastMs / scanMs).toFixed(2), cpuMs(leastScans)],
       [network, `one provider read per resource (${BASELINE_PARALLEL} at once per account, in the bench's process)`, size, reads.count, perHundred(reads.count), Math.round(readsMs), (readsMs / scanMs).toFixed(1), Math.round((user + system) / 1000)],
     );
     notes.push(`${network}: scan ${(scanMs / stateFloorMs).toFixed(2)}x the floor with the states (goal <= 2x) and ${(median(scans.map((r) => r.cpuMs)) / median(stateFloors.map((r) => r.cpuMs))).toFixed(2)}x its CPU (goal <= 2x), ${(scanMs / floorMs).toFixed(2)}x the wire floor alone, ${(readsMs / scanMs).toFixed(1)}x faster than one read per resource; scan runs ${scans.map((s) => Math.round(s.ms)).join(", ")} ms, floor runs ${floors.map((f) => Math.round(f.ms)).join(", ")} ms, with the states ${stateFloors.map((f) => Math.round(f.ms)).join(", ")} ms; scan peak RSS ${scans.map((s) => s.peakMb).join(", ")} MB, floor's ${floors.map((f) => f.peakMb).join(", ")} MB, with the states ${stateFloors.map((f) => f.peakMb).join(", ")} MB`);
     const cpuOf = (runs: { cpuMs: number; serviceMs: number | undefined }[]) => `${median(runs.map((r) => r.cpuMs))} ms${child ? ` (the service's meanwhile: ${median(runs.map((r) => r.serviceMs!))} ms)` : ""}`;
-    notes.push(`${network}: CPU (user + system, median) of the scan's process ${cpuOf(scans)}, of the floor's ${cpuOf(floors)}, with the states ${cpuOf(stateFloors)}, of the least scan reporting each resource ${cpuOf(minimalScans)}`);
-    notes.push(`${network}: the least scan reporting each resource is ${(minimalMs / stateFloorMs).toFixed(2)}x the floor with the states in time and ${(cpuMs(minimalScans) / cpuMs(stateFloors)).toFixed(2)}x in CPU; the scan is ${(scanMs / minimalMs).toFixed(2)}x and ${(cpuMs(scans) / cpuMs(minimalScans)).toFixed(2)}x the least scan (runs ${minimalScans.map((m) => Math.round(m.ms)).join(", ")} ms, peak RSS ${minimalScans.map((m) => m.peakMb).join(", ")} MB)`);
+    notes.push(`${network}: CPU (user + system, median) of the scan's process ${cpuOf(scans)}, of the floor's ${cpuOf(floors)}, with the states ${cpuOf(stateFloors)}, of the least scan reporting each resource ${cpuOf(leastScans)}`);
+    notes.push(`${network}: the least scan reporting each resource is ${(leastMs / stateFloorMs).toFixed(2)}x the floor with the states in time and ${(cpuMs(leastScans) / cpuMs(stateFloors)).toFixed(2)}x in CPU; the scan is ${(scanMs / leastMs).toFixed(2)}x and ${(cpuMs(scans) / cpuMs(leastScans)).toFixed(2)}x the least scan (runs ${leastScans.map((m) => Math.round(m.ms)).join(", ")} ms, peak RSS ${leastScans.map((m) => m.peakMb).join(", ")} MB)`);
     notes.push(`${network}: the reads took ${Math.round(readsMs)} ms: latency alone bounds them at ${latencyBoundMs} ms; their CPU ${Math.round((user + system) / 1000)} ms, the service's ${serviceMs}`);
   }
   const families = new Set(stacks.flat().map((r) => r.collection));

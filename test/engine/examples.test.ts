@@ -49,17 +49,17 @@ interface Account {
   secrets: Record<string, string>;
 }
 
+const { createAccount, takeRequests: requests } = emulatorUnderTest(() => emulator);
+
 async function freshAccounts(scenario: Scenario): Promise<Account> {
   // forecasts: true seeds the "Forecasted spend" forecast adaptive-discounting looks up
-  const create = async (name: string) => (await emulatorUnderTest(() => emulator).createAccount({ name, forecasts: true })).api_key;
+  const create = async (name: string) => (await createAccount({ name, forecasts: true })).api_key;
   const apiKey = await create(`examples-${Date.now()}`);
   const named: Record<string, { apiKey: string; baseUrl: string }> = {};
   for (const name of scenario.accounts ?? []) named[name] = { apiKey: await create(name), baseUrl: `${emulator.url}/v1` };
   const secrets = { ...scenario.secrets, ...(scenario.accounts ? { "audience:accounts": JSON.stringify(named) } : {}) };
   return { apiKey, env: { AUDIENCE_BASE_URL: `${emulator.url}/v1`, AUDIENCE_API_KEY: apiKey }, secrets };
 }
-
-const { takeRequests: requests } = emulatorUnderTest(() => emulator);
 
 describe.each(examples)("examples/%s through the local engine", { timeout: 180_000 }, (example) => {
   const scenario = SCENARIOS[example];

@@ -26,9 +26,11 @@ beforeAll(async () => {
 });
 afterAll(() => emulator.close());
 
+const { createAccount, takeRequests } = emulatorUnderTest(() => emulator);
+
 /** A fresh account of the emulator, its key, and a state directory of its own. */
 async function freshStack() {
-  const apiKey = (await emulatorUnderTest(() => emulator).createAccount({ name: `review-${Date.now()}` })).api_key;
+  const apiKey = (await createAccount({ name: `review-${Date.now()}` })).api_key;
   const stateDir = mkdtempSync(join(tmpdir(), "review-"));
   const env = { AUDIENCE_API_KEY: apiKey, AUDIENCE_BASE_URL: `${emulator.url}/v1` };
   /** Runs the operation, printing as `audience run` prints (off a terminal); answers the result and the text. */
@@ -123,7 +125,6 @@ describe("a replace", { timeout: 180_000 }, () => {
 });
 
 const md5 = (text: string) => createHash("md5").update(text).digest("hex");
-const { takeRequests } = emulatorUnderTest(() => emulator);
 
 /** A stack whose program uploads `people.csv` (`id,name\n1,Ann\n` at first), after its first up. */
 async function uploadedStack() {

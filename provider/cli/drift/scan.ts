@@ -247,8 +247,8 @@ function readsBackAsListed(resource: StateResource, live: Props | undefined): li
  * In sync, when the listed document reads back as the state records it and nothing else is to report (the
  * common case): decided at once, without the provider's read. Undefined means "compare".
  */
-function inSyncAsListed(resource: StateResource, live: Props | undefined): ResourceReport | undefined {
-  if (live?.status === "error") return undefined;
+function inSyncAsListed(resource: StateResource, live: Props): ResourceReport | undefined {
+  if (live.status === "error") return undefined;
   try {
     if (!readsBackAsListed(resource, live)) return undefined;
   } catch {
@@ -353,10 +353,11 @@ export async function scanAccount(work: AccountWork, options: ScanOptions, start
      * provider's read, which finds the document in `docs` meanwhile. */
     const check = (resource: StateResource, live: Props | undefined): Promise<void> | undefined => {
       if (reports.has(resource) || options.rules.ignoresResource(resource.type, [resource.name, resource.id])) return undefined;
-      const archivedAt = live === undefined ? archived.get(resourceKey(resource.collection, resource.id)) : undefined;
-      const inSync = archivedAt === undefined ? inSyncAsListed(resource, live) : undefined;
+      // Decided from its listed document in the common case, before any scan key is built.
+      const inSync = live !== undefined ? inSyncAsListed(resource, live) : undefined;
       if (inSync) return void reports.set(resource, inSync);
       const key = resourceKey(resource.collection, resource.id);
+      const archivedAt = live === undefined ? archived.get(key) : undefined;
       if (live !== undefined) docs.set(key, live);
       return compareOne(resource, live, archivedAt, lifecycle.read, options.rules).then(
         (report) => void reports.set(resource, report),
