@@ -19,21 +19,22 @@ describe("ignore rules", () => {
   const rules = IgnoreRules.parse("# accepted\nScope:*:reportUrl\nTarget:csv:options.*\n!Target:csv:options.type\nCohort:Sandbox*\n", ".audience-drift-ignore");
 
   it("match members by class, name or id and path, enclosing members included", () => {
-    expect(rules.ignoresMember("Scope", ["pipeline", "s1"], "reportUrl")).toBe(true);
-    expect(rules.ignoresMember("Scope", ["pipeline", "s1"], "name")).toBe(false);
-    expect(rules.ignoresMember("Target", ["csv", "t1"], "options.host")).toBe(true);
-    expect(rules.ignoresMember("Target", ["csv", "t1"], "options.headers.accept")).toBe(true);
-    expect(rules.ignoresMember("Target", ["other", "t2"], "options.host")).toBe(false);
+    expect(rules.ignoresMember("Scope", "pipeline", "s1", "reportUrl")).toBe(true);
+    expect(rules.ignoresMember("Scope", "pipeline", "s1", "name")).toBe(false);
+    expect(rules.ignoresMember("Target", "csv", "t1", "options.host")).toBe(true);
+    expect(rules.ignoresMember("Target", "csv", "t1", "options.headers.accept")).toBe(true);
+    expect(rules.ignoresMember("Target", "other", "t2", "options.host")).toBe(false);
   });
 
   it("take a match back with !, the last matching line deciding", () => {
-    expect(rules.ignoresMember("Target", ["csv", "t1"], "options.type")).toBe(false);
-    expect(IgnoreRules.parse("!Target:csv:options.type\nTarget:csv:options.*\n", "f").ignoresMember("Target", ["csv"], "options.type")).toBe(true);
+    expect(rules.ignoresMember("Target", "csv", "t1", "options.type")).toBe(false);
+    expect(IgnoreRules.parse("!Target:csv:options.type\nTarget:csv:options.*\n", "f").ignoresMember("Target", "csv", "t1", "options.type")).toBe(true);
   });
 
   it("ignore whole resources with two parts", () => {
-    expect(rules.ignoresResource("Cohort", ["Sandbox scratch", "c2"])).toBe(true);
-    expect(rules.ignoresResource("Scope", ["pipeline", "s1"])).toBe(false);
+    expect(rules.ignoresResource("Cohort", "Sandbox scratch", "c2")).toBe(true);
+    expect(rules.ignoresResource("Scope", "pipeline", "s1")).toBe(false);
+    expect(IgnoreRules.parse("Scope:s1\n", "f").ignoresResource("Scope", "pipeline", "s1")).toBe(true); // by its id
   });
 
   it("refuse a malformed line, naming the file and line", () => {

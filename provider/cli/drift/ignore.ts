@@ -55,21 +55,23 @@ export class IgnoreRules {
   }
 
   /** Whether the whole resource is ignored (any status). */
-  ignoresResource(type: string, names: string[]): boolean {
-    return this.#rules.length > 0 && this.#decide(type, names, wholeResource);
+  ignoresResource(type: string, name: string, id: string): boolean {
+    return this.#rules.length > 0 && this.#decide(type, name, id, wholeResource);
   }
 
   /** Whether a changed member (`options.host`) is ignored: a rule on it, on a member enclosing it, or on the resource. */
-  ignoresMember(type: string, names: string[], path: string): boolean {
+  ignoresMember(type: string, name: string, id: string, path: string): boolean {
+    if (this.#rules.length === 0) return false;
     const enclosing = [path];
     for (let cut = path.search(/[.[][^.[]*$/); cut > 0; cut = enclosing[0]!.search(/[.[][^.[]*$/)) enclosing.unshift(path.slice(0, cut));
-    return this.#decide(type, names, (rule) => rule.path === undefined || enclosing.some((p) => rule.path!.test(p)));
+    return this.#decide(type, name, id, (rule) => rule.path === undefined || enclosing.some((p) => rule.path!.test(p)));
   }
 
-  #decide(type: string, names: string[], applies: (rule: Rule) => boolean): boolean {
+  /** A rule names the resource by its name or its id. */
+  #decide(type: string, name: string, id: string, applies: (rule: Rule) => boolean): boolean {
     let ignored = false;
     for (const rule of this.#rules) {
-      if (rule.type.test(type) && names.some((n) => rule.resource.test(n)) && applies(rule)) ignored = !rule.negate;
+      if (rule.type.test(type) && (rule.resource.test(name) || rule.resource.test(id)) && applies(rule)) ignored = !rule.negate;
     }
     return ignored;
   }

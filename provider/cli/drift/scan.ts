@@ -267,8 +267,7 @@ async function compareOne(resource: StateResource, live: Props | undefined, arch
   if (live === undefined && listedByIds(providerFamily)) {
     return reported(resource, "missing", [], "deleted outside the program (or not visible to this key)");
   }
-  const names = [resource.name, resource.id];
-  const ignored = (path: string) => resource.ignoreChanges.some((p) => within(path, p.replace(/\["([^"]+)"\]/g, ".$1"))) || rules.ignoresMember(resource.type, names, path);
+  const ignored = (path: string) => resource.ignoreChanges.some((p) => within(path, p.replace(/\["([^"]+)"\]/g, ".$1"))) || rules.ignoresMember(resource.type, resource.name, resource.id, path);
   let actual: Props = {};
   let expected = resource.inputs;
   let changed: string[] = [];
@@ -339,7 +338,7 @@ export async function scanAccount(work: AccountWork, options: ScanOptions, start
       const name = typeof doc.name === "string" ? doc.name : id;
       // The service's own resources, what it made for managed ones, and the key's own account belong to no program.
       if (doc.managed === true || id === self || work.made.get(providerFamily.family.collection)?.has(name) || work.known().has(id)) return;
-      if (options.rules.ignoresResource(providerFamily.family.className, [name, id])) return;
+      if (options.rules.ignoresResource(providerFamily.family.className, name, id)) return;
       unmanaged.push({ type: providerFamily.family.className, name, id, status: "unmanaged", changes: [], reason: "made outside any given program" });
     };
     const lifecycle = createLifecycle({
@@ -352,7 +351,7 @@ export async function scanAccount(work: AccountWork, options: ScanOptions, start
     /** Makes the resource's report from its listed document (`live`, if any); a promise only when it needs the
      * provider's read, which finds the document in `docs` meanwhile. */
     const check = (resource: StateResource, live: Props | undefined): Promise<void> | undefined => {
-      if (reports.has(resource) || options.rules.ignoresResource(resource.type, [resource.name, resource.id])) return undefined;
+      if (reports.has(resource) || options.rules.ignoresResource(resource.type, resource.name, resource.id)) return undefined;
       // Decided from its listed document in the common case, before any scan key is built.
       const inSync = live !== undefined ? inSyncAsListed(resource, live) : undefined;
       if (inSync) return void reports.set(resource, inSync);
