@@ -9,7 +9,8 @@ import { startEmulator } from "pulumi-audience/emulator";
 import type { Operation } from "../engine/index.ts";
 import { runProgram } from "./program.ts";
 import { pulumiOnPath, runWithPulumiCli } from "../engine/pulumi-cli.ts";
-import { createRenderer, wantsColor } from "./render.ts";
+import { createRenderer } from "./render.ts";
+import { wantsColor } from "./terminal.ts";
 
 const EXAMPLE = "adaptive-discounting";
 

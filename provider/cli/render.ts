@@ -6,6 +6,7 @@ import { SECRET_TEXT, shownValue, type LeafChange } from "../engine/changes.ts";
 import type { DiagnosticEvent, EngineEvent, RunResult, StepEvent, StepOp } from "../engine/index.ts";
 import { STACK_TYPE, urnName, urnType } from "../engine/urn.ts";
 import type { Value } from "../protocol/values.ts";
+import { wantsColor } from "./terminal.ts";
 
 /** How a step reads: its operation, or `forget` for a delete that leaves the resource in the service. */
 type Shown = StepOp | "forget";
@@ -24,11 +25,6 @@ const SHORT = 60;
 function displayType(type: string): string {
   const m = /^pulumi-nodejs:dynamic\/(.+)$/.exec(type);
   return m ? m[1]! : type;
-}
-
-/** Escape codes only on a terminal, and not when NO_COLOR is set (https://no-color.org). */
-export function wantsColor(tty: boolean, env: NodeJS.ProcessEnv = process.env): boolean {
-  return tty && !env["NO_COLOR"];
 }
 
 export interface RendererOptions {

@@ -1,11 +1,14 @@
 // What a scan costs: per account, each document fetched once (one plain list per family a program may own, which
 // also answers its managed documents), never one request per resource; and every resource untouched since it was
 // made is in sync.
+import { execFile } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { driftReport, type Report } from "../../provider/cli/drift/index.ts";
+import type { DriftProgress } from "../../provider/cli/drift/progress.ts";
+import { BUILT_AUDIENCE, userEnv } from "../cli/helpers.ts";
 import { exportStack, startFleet, type Fleet, type LoggedRequest } from "./fleet.ts";
 
 let fleet: Fleet;
@@ -55,12 +58,18 @@ it("reports an unreachable account as its error while the others complete", { ti
   const first = document.deployment.resources.find((r) => r.type === "pulumi-nodejs:dynamic/audience:Cohort")!;
   const elsewhere = { ...first, urn: `${String(first.urn)}-elsewhere`, inputs: { ...(first.inputs as object), account: "gone" } };
   await writeFile(join(dir, "elsewhere.json"), JSON.stringify({ version: 3, deployment: { resources: [elsewhere] } }));
+  const told: DriftProgress[] = [];
   const both = await driftReport({
     states: [join(dir, "*.json")],
     accounts: { north: { baseUrl: fleet.url, apiKey: fleet.north.apiKey }, gone: { baseUrl: "http://127.0.0.1:9", apiKey: "aud_unreachable" } },
     env: {},
     timeoutMs: 2000,
+    onProgress: (progress) => told.push(progress),
   });
+  // Told at the start, then as each state is read and each account compared, the unreachable one included.
+  expect(told[0]).toEqual({ states: 2, statesRead: 0, accounts: 0, accountsCompared: 0 });
+  expect(told.at(-1)).toEqual({ states: 2, statesRead: 2, accounts: 2, accountsCompared: 2 });
+  expect(told.map((p) => p.statesRead + p.accountsCompared)).toEqual([0, 1, 2, 3, 4]);
   expect(both.accounts.map((a) => [a.account, a.error === undefined ? "read" : "not read"])).toEqual([["gone", "not read"], ["north", "read"]]);
   expect(both.accounts[0]!.error).toMatch(/GET \/accounts\/current: .*127\.0\.0\.1:9/);
   expect(both.accounts[0]!.error).not.toContain("aud_unreachable");
@@ -112,5 +121,28 @@ it("reports a resource two states manage in each, and a document among them that
   } finally {
     await fleet.api(fleet.north, "DELETE", `/cohorts/${made.id}`);
     await rm(loose);
+  }
+});
+
+it("shows its progress on a terminal's stderr while the report goes to a file, and none with NO_COLOR", { timeout: 60_000 }, async () => {
+  const accounts = join(dir, "accounts.json");
+  await writeFile(accounts, JSON.stringify({ north: { baseUrl: fleet.url, apiKeyEnv: "NORTH_KEY" } }));
+  /** What a terminal shows of `audience drift` run on it (util-linux `script` gives it one), stdout to a file. */
+  const onTerminal = (env: NodeJS.ProcessEnv) => new Promise<string>((resolve, reject) => {
+    const command = `${process.execPath} ${BUILT_AUDIENCE} drift --state ${join(dir, "many.json")} --accounts ${accounts} --json --fail-on error > ${join(dir, "report.json")}`;
+    execFile("script", ["-qfec", command, "/dev/null"], { env: userEnv({ NORTH_KEY: fleet.north.apiKey, TERM: "xterm", ...env }) }, (error, stdout) => (error ? reject(error) : resolve(stdout)));
+  });
+  // Each list waits: the scan takes long enough for its line to show.
+  await fleet.control("PUT", "/faults", { rules: [{ path: "/**", latency_ms: 700 }] });
+  try {
+    const shown = await onTerminal({});
+    expect(shown.startsWith("\raudience drift: accounts compared: 0 of 1 (0s)\x1b[K")).toBe(true); // drawn before the account's lists came
+    expect(shown.endsWith("\r\x1b[K")).toBe(true); // cleared before the report
+    const written = JSON.parse(await readFile(join(dir, "report.json"), "utf8")) as Report;
+    expect(written.accounts.map((a) => [a.account, a.resources.length])).toEqual([["north", 252]]);
+    expect(await onTerminal({ NO_COLOR: "1" })).toBe("");
+  } finally {
+    await fleet.control("PUT", "/faults", { rules: [] });
+    await rm(accounts);
   }
 });

@@ -1,7 +1,6 @@
 // The parts of `audience drift` a user configures or reads without a service: ignore rules, colour, report
 // merging and exit codes.
 import { describe, expect, it } from "vitest";
-import { useColor } from "../../provider/cli/drift/index.ts";
 import { formatText } from "../../provider/cli/drift/format.ts";
 import { IgnoreRules } from "../../provider/cli/drift/ignore.ts";
 import { exitCode, makeReport, mergeReports, type AccountReport } from "../../provider/cli/drift/report.ts";
@@ -43,13 +42,6 @@ describe("ignore rules", () => {
 });
 
 describe("colour", () => {
-  it("is used on a terminal only, never with NO_COLOR", () => {
-    expect(useColor({}, true)).toBe(true);
-    expect(useColor({ NO_COLOR: "1" }, true)).toBe(false);
-    expect(useColor({}, false)).toBe(false);
-    expect(useColor({ TERM: "dumb" }, true)).toBe(false);
-  });
-
   it("paints the text report only when asked", () => {
     const report = makeReport([north]);
     expect(formatText(report, true)).toContain("\u001b[33m");

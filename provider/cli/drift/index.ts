@@ -7,9 +7,11 @@ import { Option, type Command } from "commander";
 import { accountResolver, inShard, readAccountsFile, type AccountsFile, type AccountTarget } from "./accounts.ts";
 import { FORMATS, render, type Format } from "./format.ts";
 import { IgnoreRules } from "./ignore.ts";
+import { progressLine, type DriftProgress } from "./progress.ts";
 import { DEFAULT_FAIL_ON, exitCode, FAILURES, makeReport, mergeReports, type AccountReport, type Failure, type Report } from "./report.ts";
 import { accountWork, limiter, pool, scanAccount, startReads, type AccountWork } from "./scan.ts";
 import { expandStates, InputError, loadState, type LoadedState, type StateResource } from "./states.ts";
+import { wantsColor } from "../terminal.ts";
 
 export { InputError } from "./states.ts";
 export type { Report } from "./report.ts";
@@ -33,6 +35,8 @@ export interface DriftOptions {
   passphrase?: string;
   timeoutMs?: number;
   env?: NodeJS.ProcessEnv;
+  /** Told each time a state is read or an account compared. */
+  onProgress?: (progress: DriftProgress) => void;
 }
 
 /** The drift report of the given states' accounts. Bad input throws `InputError`; unreadable accounts are reported. */
@@ -58,16 +62,26 @@ export async function driftReport(options: DriftOptions): Promise<Report> {
     return scanAccount(all.work.get(target)!, { rules: all.rules, ...timeout }, reads);
   });
   const states: LoadedState[] = [];
+  const progress: DriftProgress = { states: files.length, statesRead: 0, accounts: 0, accountsCompared: 0 };
+  const told = () => options.onProgress?.({ ...progress });
+  const compared = (scanned: Promise<AccountReport | undefined>) => scanned.finally(() => {
+    progress.accountsCompared++;
+    told();
+  });
+  told();
   try {
     for (const file of files) {
       const state = await loadState(file, passphrase);
       states.push(state);
+      progress.statesRead++;
       const { targets, targetOf } = await resolver.add(state);
       targetOfState.set(file, targetOf);
       for (const target of targets) {
         if (scans.has(target) || (options.shard && !inShard(target, ...options.shard))) continue;
-        scans.set(target, scan(target));
+        scans.set(target, compared(scan(target)));
+        progress.accounts++;
       }
+      told();
     }
     let rules = new IgnoreRules();
     const ignoreFiles = options.ignore !== undefined ? [options.ignore] : [...new Set(files.map((f) => join(dirname(f), IGNORE_FILE)))].filter((f) => existsSync(f));
@@ -104,13 +118,8 @@ function positive(flag: string, text: string): number {
   return n;
 }
 
-/** Colour only for a person at a terminal who did not ask for none (https://no-color.org). */
-export function useColor(env: NodeJS.ProcessEnv, tty: boolean): boolean {
-  return tty && (env.NO_COLOR === undefined || env.NO_COLOR === "") && env.TERM !== "dumb";
-}
-
 function output(report: Report, format: Format): void {
-  const color = useColor(process.env, Boolean(process.stdout.isTTY));
+  const color = wantsColor(Boolean(process.stdout.isTTY));
   process.stdout.write(render(report, format, { color, workspace: process.env.GITHUB_WORKSPACE ?? process.cwd() }));
 }
 
@@ -143,6 +152,8 @@ export function register(program: Command): void {
     .option("--timeout <seconds>", "time one request may take")
     .addHelpText("after", "\nExit status: 0 nothing to report, 2 something matched --fail-on, 1 bad input.\nSecrets and secure config open with PULUMI_CONFIG_PASSPHRASE; API keys never appear in the report.")
     .action(async (positional: string[], flags: Flags) => {
+      // The report goes to stdout; the progress to stderr, so that it shows while the report goes to a file.
+      const progress = progressLine(process.stderr, wantsColor(Boolean(process.stderr.isTTY)));
       try {
         const failOn = parseFailOn(flags.failOn ?? DEFAULT_FAIL_ON.join(","));
         const report = await driftReport({
@@ -152,7 +163,8 @@ export function register(program: Command): void {
           ...(flags.shard !== undefined ? { shard: parseShard(flags.shard) } : {}),
           ...(flags.ignore !== undefined ? { ignore: flags.ignore } : {}),
           ...(flags.timeout !== undefined ? { timeoutMs: positive("--timeout", flags.timeout) * 1000 } : {}),
-        });
+          onProgress: progress.show,
+        }).finally(progress.clear);
         output(report, flags.json ? "json" : flags.format);
         process.exitCode = exitCode(report, failOn);
       } catch (error) {
