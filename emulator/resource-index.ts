@@ -3,6 +3,7 @@
 // who owns it, the builds under way, and the JSON text of each document answered. Requests read through them instead
 // of scanning and copying every resource; the documents they hold are the store's own, so callers copy only what they
 // answer.
+import { id as uuid } from "pulumi-audience/sdk/contract";
 import type { StoredResource } from "./model.ts";
 
 /** The ids a resource names through its reference members: plain references, or those marking it as part of another. */
@@ -22,22 +23,48 @@ function removeFrom(index: Map<string, Set<string>>, id: string, key: string): v
   if (keys?.size === 0) index.delete(id);
 }
 
-/** What most resources name: kept once rather than as two empty arrays per resource. */
-const NO_REFS: Readonly<{ named: readonly string[]; owners: readonly string[] }> = Object.freeze({ named: Object.freeze([]), owners: Object.freeze([]) });
+type Refs = Readonly<{ named: readonly string[]; owners: readonly string[] }>;
+
+/** The contract's id pattern, which every id a list names must match. */
+const ID_PATTERN = uuid.def.pattern!;
+
+/**
+ * What a list by ids asks of a resource besides its id. Many resources have the same, so each entry points to one
+ * kept for all of them.
+ */
+interface Traits {
+  collection: string;
+  accountId: string;
+  archived: boolean;
+  /** Whether the id matches the contract's id pattern, so a list naming it need not test it again. */
+  idMatchesPattern: boolean;
+}
 
 /** What the index keeps of one stored resource. */
 interface Entry {
   resource: StoredResource;
+  /**
+   * Kept beside the resource so a list by ids reads the entry alone: its ids are scattered over the whole store, and
+   * the resource and its document would be two more reads from afar for each.
+   */
+  traits: Readonly<Traits>;
   /** Its place in the creation order, to sort a few found otherwise (e.g. by id) as a listing would. */
   at: number;
-  /** The ids it names, as last indexed. */
-  refs: Readonly<{ named: readonly string[]; owners: readonly string[] }>;
   /**
    * The document's JSON text, made the first time it is asked for. A stored document never changes in place (a save
    * stores a new one, which gets a new entry), so the text stays true while the entry lives: about the text's length
    * per document answered (about 0.5 KB a cohort).
    */
   text: string | undefined;
+}
+
+/** Which resources a list answers: those of one collection, archived or not, of the account or shared with it. */
+export interface ListFilter {
+  collection: string;
+  accountId: string;
+  archived: boolean;
+  /** Whether the account may read a resource of another account. */
+  sharedWith(resource: StoredResource): boolean;
 }
 
 export class ResourceIndex {
@@ -51,7 +78,11 @@ export class ResourceIndex {
   /** id -> store keys of the resources naming it (named) or being part of it (owned). */
   readonly #namedBy = new Map<string, Set<string>>();
   readonly #ownedBy = new Map<string, Set<string>>();
+  /** store key -> the ids the resource names, as last indexed; only for those naming any (most name none). */
+  readonly #refs = new Map<string, Refs>();
   readonly #building = new Set<string>();
+  /** Each different Traits of the entries, once: a few per account and collection. */
+  readonly #traits = new Map<string, Readonly<Traits>>();
 
   constructor(references: References) {
     this.#references = references;
@@ -68,26 +99,37 @@ export class ResourceIndex {
     if (!members) this.#collections.set(r.collection, (members = new Map()));
     // A replaced resource keeps its entry's place (setting a key already present does not move it).
     const refs = this.#references(r);
-    const entry: Entry = { resource: r, at: members.get(key)?.at ?? this.#next++, refs: refs.named.length + refs.owners.length === 0 ? NO_REFS : refs, text: undefined };
+    const id = String(r.doc.id);
+    const entry: Entry = { resource: r, traits: this.#traitsOf(r, id), at: members.get(key)?.at ?? this.#next++, text: undefined };
     members.set(key, entry);
-    this.#byId.set(String(r.doc.id), entry);
+    this.#byId.set(id, entry);
     if (r.doc.managed !== true) this.#counts.set(countKey(r.account_id, r.collection), (this.#counts.get(countKey(r.account_id, r.collection)) ?? 0) + 1);
-    for (const id of entry.refs.named) addTo(this.#namedBy, id, key);
-    for (const id of entry.refs.owners) addTo(this.#ownedBy, id, key);
+    if (refs.named.length + refs.owners.length > 0) this.#refs.set(key, refs);
+    for (const id of refs.named) addTo(this.#namedBy, id, key);
+    for (const id of refs.owners) addTo(this.#ownedBy, id, key);
     if (r.build) this.#building.add(key);
+  }
+
+  #traitsOf(r: StoredResource, id: string): Readonly<Traits> {
+    const traits: Traits = { collection: r.collection, accountId: r.account_id, archived: r.doc.archived_at != null, idMatchesPattern: ID_PATTERN.test(id) };
+    const key = JSON.stringify([traits.collection, traits.accountId, traits.archived, traits.idMatchesPattern]);
+    let kept = this.#traits.get(key);
+    if (!kept) this.#traits.set(key, (kept = traits));
+    return kept;
   }
 
   /** Undoes what `#add` did for the previous value; a replaced resource keeps its entry, and so its place. */
   #forget(key: string, r: StoredResource, replaced: boolean): void {
     const members = this.#collections.get(r.collection);
-    const entry = members?.get(key);
+    const refs = this.#refs.get(key);
+    this.#refs.delete(key);
     if (!replaced) {
       members?.delete(key);
       this.#byId.delete(String(r.doc.id));
     }
     if (r.doc.managed !== true) this.#counts.set(countKey(r.account_id, r.collection), (this.#counts.get(countKey(r.account_id, r.collection)) ?? 1) - 1);
-    for (const id of entry?.refs.named ?? []) removeFrom(this.#namedBy, id, key);
-    for (const id of entry?.refs.owners ?? []) removeFrom(this.#ownedBy, id, key);
+    for (const id of refs?.named ?? []) removeFrom(this.#namedBy, id, key);
+    for (const id of refs?.owners ?? []) removeFrom(this.#ownedBy, id, key);
     this.#building.delete(key);
   }
 
@@ -135,14 +177,33 @@ export class ResourceIndex {
     return this.#resolve(this.#building);
   }
 
-  /** The resources among `ids` (each id once) that exist, oldest first. */
-  byIds(ids: Iterable<string>): StoredResource[] {
+  /**
+   * The resources among `ids` (each id once) that `filter` keeps, oldest first. Each id not known to match the id
+   * pattern (that of no resource, or of one whose id does not) is added to `untested`, for the caller to test.
+   */
+  byIds(ids: Iterable<string>, filter: ListFilter, untested: string[]): StoredResource[] {
+    return this.#listed(ids, filter, untested).map((e) => e.resource);
+  }
+
+  /** Like byIds(), but the JSON text of each document, as textOf() makes and keeps it. */
+  textsByIds(ids: Iterable<string>, filter: ListFilter, untested: string[]): string[] {
+    return this.#listed(ids, filter, untested).map((e) => (e.text ??= JSON.stringify(e.resource.doc)));
+  }
+
+  #listed(ids: Iterable<string>, { collection, accountId, archived, sharedWith }: ListFilter, untested: string[]): Entry[] {
     const found: Entry[] = [];
     for (const id of ids instanceof Set ? ids : new Set(ids)) {
       const entry = this.#byId.get(id);
-      if (entry) found.push(entry);
+      if (!entry) {
+        untested.push(id);
+        continue;
+      }
+      const { traits } = entry;
+      if (!traits.idMatchesPattern) untested.push(id);
+      if (traits.collection !== collection || traits.archived !== archived) continue;
+      if (traits.accountId === accountId || sharedWith(entry.resource)) found.push(entry);
     }
-    return inCreationOrder(found);
+    return found.sort((a, b) => a.at - b.at);
   }
 
   /** Sorts resources found otherwise into creation order. */

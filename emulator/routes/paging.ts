@@ -14,6 +14,14 @@ const ID_PATTERN = uuid.def.pattern!;
 
 /** `?ids=a&ids=b` or `?ids=a,b` (empty entries skipped): one to 100 uuids. */
 export function idsFilter(query: unknown): Set<string> | undefined {
+  const ids = namedIds(query);
+  if (ids === undefined) return undefined;
+  assertIds(ids, ids);
+  return new Set(ids);
+}
+
+/** The ids `?ids=` names, in order, from one to 100 of them; not yet tested against the id pattern. */
+function namedIds(query: unknown): string[] | undefined {
   const raw = (query as { ids?: string | string[] } | undefined)?.ids;
   if (raw === undefined) return undefined;
   const ids: string[] = [];
@@ -25,16 +33,24 @@ export function idsFilter(query: unknown): Set<string> | undefined {
   if (ids.length > MAX_IDS) {
     throw queryInvalid([fieldError("ids", `names ${ids.length} ids; at most ${MAX_IDS} are allowed per request`, "too_big")]);
   }
-  const bad = ids.findIndex((s) => !ID_PATTERN.test(s));
-  if (bad >= 0) throw queryInvalid([fieldError(`ids[${bad}]`, "must be a uuid", "invalid_format")]);
-  return new Set(ids);
+  return ids;
+}
+
+/** Refuses the ids named (`named`) when one of `untested` among them is not a uuid, naming the first that is not. */
+export function assertIds(named: readonly string[], untested: readonly string[]): void {
+  if (untested.every((s) => ID_PATTERN.test(s))) return;
+  const bad = named.findIndex((s) => !ID_PATTERN.test(s));
+  throw queryInvalid([fieldError(`ids[${bad}]`, "must be a uuid", "invalid_format")]);
 }
 
 /** What a list takes in its query: `ids`, `archived`, and `limit` / `offset` where it pages (refusePaging). */
 const LIST_PARAMS: ReadonlySet<string> = new Set(["ids", "archived", "limit", "offset"]);
 
-/** A list's filters; a parameter it does not take, or an `archived` other than true or false, is refused. */
-export function listFilters(query: unknown): { ids: Set<string> | undefined; archived: boolean } {
+/**
+ * A list's filters; a parameter it does not take, or an `archived` other than true or false, is refused. The ids
+ * are not yet tested against the id pattern: the list tests those its lookup cannot vouch for (assertIds).
+ */
+export function listFilters(query: unknown): { ids: string[] | undefined; archived: boolean } {
   const given = (query ?? {}) as Record<string, unknown>;
   const unknown = Object.keys(given).filter((name) => !LIST_PARAMS.has(name));
   if (unknown.length > 0) {
@@ -43,7 +59,7 @@ export function listFilters(query: unknown): { ids: Set<string> | undefined; arc
   if (given.archived !== undefined && given.archived !== "true" && given.archived !== "false") {
     throw queryInvalid([fieldError("archived", "must be true or false", "invalid_type")]);
   }
-  return { ids: idsFilter(given), archived: given.archived === "true" };
+  return { ids: namedIds(given), archived: given.archived === "true" };
 }
 
 /** The resources the request's `ids` filter keeps (all of them without one), as answered to the request. */

@@ -12,7 +12,7 @@ import {
   accountFeatures, assertQuota, assertValid, assertWritable, clientMembers, createOnlyErrors, referenceErrors, runContextRules, serviceMembers,
 } from "../rules.ts";
 import type { EmulatorContext, RouteModule } from "../context.ts";
-import { listFilters, sendList, streamed } from "./paging.ts";
+import { assertIds, listFilters, sendList, streamed } from "./paging.ts";
 
 const archiveBody = archiveRequest.optional();
 
@@ -44,6 +44,9 @@ function registerFamily(server: FastifyInstance, ctx: EmulatorContext, families:
     const doc = ctx.present(request, resource);
     return keep ? ctx.json(doc) : JSON.stringify(doc);
   };
+
+  /** Whether ctx.present answers this family's stored documents as they are (no presentation of its own, no secrets). */
+  const answeredAsStored = family.emulator.present === undefined && family.secrets.length === 0;
 
   const lookup = (request: FastifyRequest<{ Params: Params }>): StoredResource => {
     const key = request.params.id;
@@ -164,8 +167,22 @@ function registerFamily(server: FastifyInstance, ctx: EmulatorContext, families:
   app.get(base, (request, reply) => {
     const { ids, archived } = listFilters(request.query);
     const accountId = ctx.account(request).id;
-    // Ids are looked up directly, a whole list is streamed.
-    const listed = ids ? state.resourcesById(accountId, collection, ids, { archived }) : [...state.eachResource(accountId, collection, { archived })];
+    let listed: readonly Readonly<StoredResource>[];
+    if (ids) {
+      // Ids are looked up directly; only those the lookup cannot vouch for are tested against the id pattern, before
+      // anything is answered. A family that answers its stored documents as they are has their kept texts answered.
+      const untested: string[] = [];
+      if (answeredAsStored) {
+        const texts = state.textsById(accountId, collection, ids, { archived }, untested);
+        assertIds(ids, untested);
+        return sendList(reply, texts, (text) => text);
+      }
+      listed = state.resourcesById(accountId, collection, ids, { archived }, untested);
+      assertIds(ids, untested);
+    } else {
+      listed = [...state.eachResource(accountId, collection, { archived })];
+    }
+    // A long list (a whole listing) is streamed.
     const keep = !streamed(listed.length);
     return sendList(reply, listed, (r) => listedJson(request, r, keep));
   });

@@ -6,7 +6,7 @@ import { newId } from "../ids.ts";
 import { copyJson } from "../json.ts";
 import { maskSecrets } from "../masking.ts";
 import type { Doc, KeptFamilies, StoredResource } from "../model.ts";
-import { ResourceIndex } from "../resource-index.ts";
+import { ResourceIndex, type ListFilter } from "../resource-index.ts";
 import type { RecordStore } from "../store.ts";
 
 const resourceKey = (collection: string, id: string) => `${collection}/${id}`;
@@ -76,10 +76,21 @@ export class Resources {
     }
   }
 
-  /** The account's resources of a collection among `ids`, oldest first (the stored ones: copy what is kept or changed). */
-  resourcesById(accountId: string, collection: string, ids: Iterable<string>, options: { archived?: boolean } = {}): Readonly<StoredResource>[] {
-    return this.#index.byIds(ids)
-      .filter((r) => r.collection === collection && this.canAccess(r, accountId) && (options.archived ?? false) === (r.doc.archived_at != null));
+  /**
+   * The account's resources of a collection among `ids`, oldest first (the stored ones: copy what is kept or changed).
+   * The ids not known to match the id pattern are added to `untested` (ResourceIndex.byIds).
+   */
+  resourcesById(accountId: string, collection: string, ids: Iterable<string>, options: { archived?: boolean }, untested: string[]): Readonly<StoredResource>[] {
+    return this.#index.byIds(ids, this.#listFilter(accountId, collection, options), untested);
+  }
+
+  /** Like resourcesById(), but the JSON text of each stored document, kept as textOf() keeps it. */
+  textsById(accountId: string, collection: string, ids: Iterable<string>, options: { archived?: boolean }, untested: string[]): string[] {
+    return this.#index.textsByIds(ids, this.#listFilter(accountId, collection, options), untested);
+  }
+
+  #listFilter(accountId: string, collection: string, options: { archived?: boolean }): ListFilter {
+    return { collection, accountId, archived: options.archived ?? false, sharedWith: (r) => this.canAccess(r, accountId) };
   }
 
   /** Every resource of an account, archived or not. */
