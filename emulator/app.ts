@@ -13,7 +13,7 @@ import type { Account } from "./model.ts";
 import { ServiceState } from "./state.ts";
 import type { EmulatorFamily } from "./family.ts";
 import { singular } from "./nouns.ts";
-import { FamilyRegistry } from "./registry.ts";
+import { answersAsStored, FamilyRegistry } from "./registry.ts";
 import { verifySignedUrl } from "./signing.ts";
 import { worldsOf } from "./outputs/worlds.ts";
 import { Webhooks } from "./webhooks.ts";
@@ -181,7 +181,8 @@ export function createApp(options: AppOptions): App {
       // A stored document is never changed in place (a save stores a new one) and has its credentials masked, so
       // it is answered as it is unless its family adds to it; one with credentials is masked again all the same,
       // on a copy of what leads to them. A family's own presentation may change what it is given: a whole copy.
-      if (!family?.emulator.present) return family?.secrets.length ? maskedCopy(family, resource.doc) : resource.doc;
+      if (!family || answersAsStored(family)) return resource.doc;
+      if (!family.emulator.present) return maskedCopy(family, resource.doc);
       const doc = maskSecrets(family, copyJson(resource.doc));
       return family.emulator.present(ctx, request, doc) ?? doc;
     },

@@ -7,6 +7,11 @@ import type { EmulatorFamily } from "./family.ts";
 /** A family of the contract with its emulator module. */
 export type RegisteredFamily = FamilyDef & { emulator: EmulatorFamily };
 
+/** Whether the family answers its stored documents as they are: no presentation of its own, no credentials to mask. */
+export function answersAsStored(family: RegisteredFamily): boolean {
+  return family.emulator.present === undefined && family.secrets.length === 0;
+}
+
 /** Every family of the contract, in its order, each with the module handed in for it (or an empty one). */
 export class FamilyRegistry {
   readonly #all = new Map<string, RegisteredFamily>();

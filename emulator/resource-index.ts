@@ -3,7 +3,7 @@
 // who owns it, the builds under way, and the JSON text of each document answered. Requests read through them instead
 // of scanning and copying every resource; the documents they hold are the store's own, so callers copy only what they
 // answer.
-import { id as uuid } from "pulumi-audience/sdk/contract";
+import { ID_PATTERN } from "./ids.ts";
 import type { StoredResource } from "./model.ts";
 
 /** The ids a resource names through its reference members: plain references, or those marking it as part of another. */
@@ -24,9 +24,6 @@ function removeFrom(index: Map<string, Set<string>>, id: string, key: string): v
 }
 
 type Refs = Readonly<{ named: readonly string[]; owners: readonly string[] }>;
-
-/** The contract's id pattern, which every id a list names must match. */
-const ID_PATTERN = uuid.def.pattern!;
 
 /**
  * What a list by ids asks of a resource besides its id. Many resources have the same, so each entry points to one
@@ -203,7 +200,7 @@ export class ResourceIndex {
       if (traits.collection !== collection || traits.archived !== archived) continue;
       if (traits.accountId === accountId || sharedWith(entry.resource)) found.push(entry);
     }
-    return found.sort((a, b) => a.at - b.at);
+    return found.sort(byCreation);
   }
 
   /** Sorts resources found otherwise into creation order. */
@@ -221,6 +218,8 @@ export class ResourceIndex {
   }
 }
 
+const byCreation = (a: { at: number }, b: { at: number }) => a.at - b.at;
+
 function inCreationOrder(found: { resource: StoredResource; at: number }[]): StoredResource[] {
-  return found.sort((a, b) => a.at - b.at).map((e) => e.resource);
+  return found.sort(byCreation).map((e) => e.resource);
 }

@@ -2,15 +2,12 @@
 // X-Total-Count and an RFC 8288 Link header for the few listings that page, and long lists streamed.
 import { Readable } from "node:stream";
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { id as uuid } from "pulumi-audience/sdk/contract";
 import type { EmulatorContext } from "../context.ts";
 import { fieldError, queryInvalid } from "../errors.ts";
+import { ID_PATTERN } from "../ids.ts";
 import type { Doc, StoredResource } from "../state.ts";
 
 export const MAX_IDS = 100;
-
-/** The contract's id pattern, tested directly: a list names up to 100 ids, and a parse of each costs more than it. */
-const ID_PATTERN = uuid.def.pattern!;
 
 /** `?ids=a&ids=b` or `?ids=a,b` (empty entries skipped): one to 100 uuids. */
 export function idsFilter(query: unknown): Set<string> | undefined {

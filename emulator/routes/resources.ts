@@ -7,7 +7,7 @@ import { ApiError, conflict, fieldError, notFound, validationFailed } from "../e
 import { now } from "../clock.ts";
 import type { Doc, StoredResource } from "../model.ts";
 import { singular } from "../nouns.ts";
-import type { FamilyRegistry, RegisteredFamily } from "../registry.ts";
+import { answersAsStored, type FamilyRegistry, type RegisteredFamily } from "../registry.ts";
 import {
   accountFeatures, assertQuota, assertValid, assertWritable, clientMembers, createOnlyErrors, referenceErrors, runContextRules, serviceMembers,
 } from "../rules.ts";
@@ -45,8 +45,8 @@ function registerFamily(server: FastifyInstance, ctx: EmulatorContext, families:
     return keep ? ctx.json(doc) : JSON.stringify(doc);
   };
 
-  /** Whether ctx.present answers this family's stored documents as they are (no presentation of its own, no secrets). */
-  const answeredAsStored = family.emulator.present === undefined && family.secrets.length === 0;
+  /** Whether ctx.present answers this family's stored documents as they are. */
+  const answeredAsStored = answersAsStored(family);
 
   const lookup = (request: FastifyRequest<{ Params: Params }>): StoredResource => {
     const key = request.params.id;
