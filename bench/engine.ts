@@ -20,14 +20,14 @@ import { emulatorControl } from "pulumi-audience/emulator";
 import { Snapshot } from "../provider/engine/snapshot.ts";
 import { urnName } from "../provider/engine/urn.ts";
 import type { EngineMemory } from "./engine-memory.ts";
-import { atMost, ensureBuilt, median, ROOT, startChild, type Bench, type Row } from "./measure.ts";
+import { atMost, ensureBuilt, median, pairedAtMost, ROOT, startChild, type Bench, type Row } from "./measure.ts";
 import { PROGRAM, writeProgram } from "./programs.ts";
 import type { EmulatorReady } from "./service.ts";
 
 /** The engine's number of operations in flight without `--parallel`, which the baselines' requests match. */
 const PARALLEL = defaultParallel();
 /** Rounds of the engine's runs and their baselines at each size (one in --quick). */
-const ROUNDS = 3;
+const ROUNDS = 5;
 const PASSPHRASE = "bench passphrase";
 const FLOOR = "the cohorts program alone, its monitor answering at once with the engine's outputs";
 const BARE = "a bare program registering as many resources, its monitor answering at once";
@@ -242,10 +242,9 @@ async function fixedCost(cohorts: string, bare: string, stateDir: string, rounds
   for (let i = 0; i < rounds; i++) pairs.push({ bare: await programFloor(bare, 0), up: (await engineRuns(cohorts, 0, stateDir)).up });
   const what = "engine's fixed cost, a program declaring nothing (bin/audience.js, whole process)";
   const baselineWhat = `the bare program declaring nothing, its monitor answering at once (bench/program-floor.ts, whole process; median of ${rounds})`;
-  const of = (pick: (p: (typeof pairs)[number]) => number) => median(pairs.map(pick));
   return [
-    atMost({ what, measured: "up of 0 resources (wall time)", unit: "ms", value: of((p) => p.up.ms), baseline: of((p) => p.bare.ms), baselineWhat }, 1.3),
-    atMost({ what, measured: "up of 0 resources (CPU)", unit: "ms", value: of((p) => p.up.cpuMs), baseline: of((p) => p.bare.cpuMs), baselineWhat }, 1.3),
+    pairedAtMost({ what, measured: "up of 0 resources (wall time)", unit: "ms", baselineWhat }, pairs.map((p) => ({ value: p.up.ms, baseline: p.bare.ms })), 1.3),
+    pairedAtMost({ what, measured: "up of 0 resources (CPU)", unit: "ms", baselineWhat }, pairs.map((p) => ({ value: p.up.cpuMs, baseline: p.bare.cpuMs })), 1.3),
   ];
 }
 
@@ -264,7 +263,8 @@ export const engine: Bench = {
       rows.push(...(await fixedCost(cohorts, bare, stateDir, quick ? 1 : FIXED_ROUNDS)));
       for (const count of quick ? [200] : [500, 2000]) {
         // Each figure is the median of ROUNDS, the engine's runs and their baselines taken in turn within a round,
-        // so that a change in the machine's load falls on both sides (one run each moved by a quarter between runs).
+        // so that a change in the machine's load falls on both sides (one run each moved by a quarter between runs);
+        // a goal's ratio is the median of the rounds' own.
         const rounds: { direct: Awaited<ReturnType<typeof directRuns>>; bare: number; bareWhole: number; bareCpu: number; creating: number; runs: EngineRun; program: number }[] = [];
         for (let round = 0; round < (quick ? 1 : ROUNDS); round++) {
           const direct = await directRuns(count, stateDir);
@@ -276,19 +276,20 @@ export const engine: Bench = {
         const of = (pick: (r: (typeof rounds)[number]) => number) => median(rounds.map(pick));
         const floor = of((r) => r.bare);
         const program = of((r) => r.program);
-        const [up, noop, destroy] = [of((r) => r.runs.up.ms), of((r) => r.runs.noop.ms), of((r) => r.runs.destroy.ms)];
-        const [create, remove] = [of((r) => r.direct.create), of((r) => r.direct.remove)];
+        const [up, noop] = [of((r) => r.runs.up.ms), of((r) => r.runs.noop.ms)];
+        const create = of((r) => r.direct.create);
         const what = `engine, ${count.toLocaleString("en-US")} independent cohorts (bin/audience.js, whole process, ${rounds.length === 1 ? "one run" : `median of ${rounds.length}`})`;
         const requests = `with undici, ${PARALLEL} at a time, in a process of their own (bench/requests.ts)`;
         const noopRequests = Math.max(...rounds.map((r) => r.runs.noopRequests));
-        rows.push(atMost({ what, measured: "up (wall time)", unit: "ms", value: up, baseline: program, baselineWhat: FLOOR }, 1.15));
+        const pairs = (value: (r: (typeof rounds)[number]) => number, baseline: (r: (typeof rounds)[number]) => number) => rounds.map((r) => ({ value: value(r), baseline: baseline(r) }));
+        rows.push(pairedAtMost({ what, measured: "up (wall time)", unit: "ms", baselineWhat: FLOOR }, pairs((r) => r.runs.up.ms, (r) => r.program), 1.15));
         // Both whole processes, as the fixed cost's rows and the CPU beside it: the bare program's monitor starts too.
-        rows.push(atMost({ what, measured: "no-op up (wall time)", unit: "ms", value: noop, baseline: of((r) => r.bareWhole), baselineWhat: `${BARE} (its whole process)`, note: `${noopRequests} service requests` }, 1.3));
+        rows.push(pairedAtMost({ what, measured: "no-op up (wall time)", unit: "ms", baselineWhat: `${BARE} (its whole process)`, note: `${noopRequests} service requests` }, pairs((r) => r.runs.noop.ms, (r) => r.bareWhole), 1.3));
         rows.push({ what, measured: "no-op up (wall time)", unit: "ms", value: noop, baseline: floor, baselineWhat: `${BARE} (the program's time alone, from its start to its exit)`, ratio: noop / floor, goal: "report" });
         // CPU beside wall time: the whole processes' (the engine's with everything it starts; the baseline's with its monitor).
-        rows.push(atMost({ what, measured: "no-op up (CPU)", unit: "ms", value: of((r) => r.runs.noop.cpuMs), baseline: of((r) => r.bareCpu), baselineWhat: `${BARE} (its process and the program's)` }, 1.3));
-        rows.push(atMost({ what, measured: "destroy (wall time)", unit: "ms", value: destroy, baseline: remove, baselineWhat: `the same DELETEs ${requests}` }, 1.5));
-        rows.push(atMost({ what, measured: "destroy (CPU)", unit: "ms", value: of((r) => r.runs.destroy.cpuMs), baseline: of((r) => r.direct.removeCpu), baselineWhat: `the same DELETEs ${requests}` }, 1.5));
+        rows.push(pairedAtMost({ what, measured: "no-op up (CPU)", unit: "ms", baselineWhat: `${BARE} (its process and the program's)` }, pairs((r) => r.runs.noop.cpuMs, (r) => r.bareCpu), 1.3));
+        rows.push(pairedAtMost({ what, measured: "destroy (wall time)", unit: "ms", baselineWhat: `the same DELETEs ${requests}` }, pairs((r) => r.runs.destroy.ms, (r) => r.direct.remove), 1.5));
+        rows.push(pairedAtMost({ what, measured: "destroy (CPU)", unit: "ms", baselineWhat: `the same DELETEs ${requests}` }, pairs((r) => r.runs.destroy.cpuMs, (r) => r.direct.removeCpu), 1.5));
         rows.push({ what, measured: "up (wall time)", unit: "ms", value: up, baseline: create, baselineWhat: `the same POSTs ${requests}`, ratio: up / create, goal: "report" });
         const creating = of((r) => r.creating);
         rows.push({ what, measured: "up (wall time)", unit: "ms", value: up, baseline: creating, baselineWhat: CREATING, ratio: up / creating, goal: "report" });

@@ -93,6 +93,26 @@ export function atMost(row: Omit<Row, "ratio" | "goal" | "met">, max: number, go
   return { ...row, ratio, goal, met: ratio <= max };
 }
 
+/** A figure and its baseline measured in the same round, one run of each in turn. */
+export interface Pair {
+  value: number;
+  baseline: number;
+}
+
+/**
+ * A row of rounds whose goal is "value / baseline at most `max`": value and baseline are each side's median, the ratio
+ * the median of the rounds' own ratios, so that load which moves between rounds falls on both sides of each.
+ */
+export function pairedAtMost(row: Omit<Row, "value" | "baseline" | "ratio" | "goal" | "met">, pairs: readonly Pair[], max: number): Row {
+  const ratios = pairs.map((p) => p.value / p.baseline);
+  const ratio = median(ratios);
+  const paired = `x: median of the rounds' own ratios (${ratios.map((r) => r.toFixed(2)).join(", ")})`;
+  return {
+    ...row, value: median(pairs.map((p) => p.value)), baseline: median(pairs.map((p) => p.baseline)), ratio, goal: `<= ${max}x`, met: ratio <= max,
+    note: row.note ? `${row.note}; ${paired}` : paired,
+  };
+}
+
 /** A row whose goal is "value / baseline at least `min`" (throughput: higher is better). */
 export function atLeast(row: Omit<Row, "ratio" | "goal" | "met">, min: number, goal = `>= ${min}x`): Row {
   const ratio = row.value / row.baseline;

@@ -1,0 +1,26 @@
+// The bench's statistics: a goal row of rounds judged by the rounds' own ratios.
+import { describe, expect, it } from "vitest";
+import { pairedAtMost } from "../../bench/measure.ts";
+
+describe("paired rounds", () => {
+  const row = { what: "engine", measured: "no-op up (CPU)", unit: "ms", baselineWhat: "bare program" };
+
+  it("judge the goal by the median of each round's own ratio, not by the ratio of the medians", () => {
+    // The medians come from different rounds (1,300 from the third, 1,000 from the second): 1.3x between them, while
+    // the rounds' own ratios are 1.11x, 1.40x and 1.18x.
+    const paired = pairedAtMost(row, [{ value: 1000, baseline: 900 }, { value: 1400, baseline: 1000 }, { value: 1300, baseline: 1100 }], 1.2);
+    expect(paired.value).toBe(1300);
+    expect(paired.baseline).toBe(1000);
+    expect(paired.ratio).toBeCloseTo(1300 / 1100);
+    expect(paired.met).toBe(true);
+    expect(paired.goal).toBe("<= 1.2x");
+    expect(paired.note).toBe("x: median of the rounds' own ratios (1.11, 1.40, 1.18)");
+    expect(pairedAtMost(row, [{ value: 1000, baseline: 900 }, { value: 1400, baseline: 1000 }, { value: 1300, baseline: 1000 }], 1.2).met).toBe(false);
+  });
+
+  it("keep the row's own note first", () => {
+    const paired = pairedAtMost({ ...row, note: "0 service requests" }, [{ value: 3, baseline: 2 }], 2);
+    expect(paired.note).toBe("0 service requests; x: median of the rounds' own ratios (1.50)");
+    expect(paired.met).toBe(true);
+  });
+});
