@@ -7,7 +7,7 @@ import { FAMILIES } from "./families/index.ts";
 export type { BuildMode, BuildSettings, ReadyListener } from "./builds.ts";
 export type { EmulatorContext, RouteModule, ResourceReader, UsageCounter } from "./context.ts";
 export { ApiError } from "./errors.ts";
-export { emulatorControl, type EmulatorControl, type FaultRuleInput } from "./control-client.ts";
+export { emulatorControl, type BuildReport, type BuildsToAdvance, type EmulatorControl, type FaultRuleInput } from "./control-client.ts";
 export type { LoggedRequest } from "./request-log.ts";
 export { signUrl, verifySignedUrl } from "./signing.ts";
 export { webhookSignature, SIGNATURE_HEADER, TIMESTAMP_HEADER } from "./webhooks.ts";

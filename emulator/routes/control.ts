@@ -23,7 +23,7 @@ const accountBody = z.strictObject({
   owner_email: z.email().optional(),
 });
 const keyBody = z.strictObject({ expires_at: z.iso.datetime({ offset: true }).optional() }).optional();
-const advanceBody = z.strictObject({
+export const advanceBody = z.strictObject({
   id: z.guid().optional(),
   collection: z.string().optional(),
   to: z.enum(["starting", "running", "ready", "error"]).optional(),

@@ -87,13 +87,13 @@ describe("this package's resources in the engine's process", { timeout: 60_000 }
       __provider: providerModule("scopes"),
     })).inputs;
     const failing = own.create(SCOPE_URN, scope).catch((e: unknown) => e);
-    const { control } = emulatorControl(emulator.url);
+    const plane = emulatorControl(emulator.url);
     const advance = async () => {
       for (let i = 0; i < 100; i++) {
-        const { pending } = (await control("GET", "/builds")) as { pending: { id: string; resource_type: string }[] };
+        const pending = await plane.pendingBuilds();
         const build = pending.find((b) => b.resource_type === "scopes");
         if (build) {
-          await control("POST", "/builds/advance", { id: build.id, to: "error", error: "cohort has no members" });
+          await plane.advanceBuilds({ id: build.id, to: "error", error: "cohort has no members" });
           return;
         }
         await new Promise((r) => setTimeout(r, 50));

@@ -75,7 +75,7 @@ describe("an up interrupted while the provider waits for a build", { timeout: 18
     const kept = recorded(stopped, "slow");
     expect(kept?.initErrors?.[0]).toContain("cancelled");
 
-    await world.control("POST", "/builds/advance", { collection: "cohorts", to: "ready" });
+    await world.advanceBuilds({ collection: "cohorts", to: "ready" });
     const again = await world.run(dir, apiKey, "up");
     expect(again.ok, again.error).toBe(true);
     expect(again.changes).toEqual({ update: 1, same: 1 });
@@ -118,7 +118,7 @@ describe("a failure keeps its kind from the provider to the run's result", { tim
     const builtDir = world.program(`codes-build-${mode}`, { index: slowCohort(module, "{}") });
     const running = world.run(builtDir, apiKey, "up");
     while (!(await world.list<{ name: string }>(apiKey, "cohorts")).some((c) => c.name === "Slow cohort")) await new Promise((resolve) => setTimeout(resolve, 100));
-    await world.control("POST", "/builds/advance", { collection: "cohorts", to: "error", error: "the stream is empty" });
+    await world.advanceBuilds({ collection: "cohorts", to: "error", error: "the stream is empty" });
     const failed = await running;
     expect(failed.ok).toBe(false);
     expect(failed.error).toContain("failed to build: the stream is empty");

@@ -5,7 +5,7 @@
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect } from "vitest";
-import { emulatorControl, startEmulator, type EmulatorOptions, type RunningEmulator } from "pulumi-audience/emulator";
+import { emulatorControl, startEmulator, type EmulatorControl, type EmulatorOptions, type RunningEmulator } from "pulumi-audience/emulator";
 import { runProgram as runEngine, type Operation, type RunOptions, type RunResult } from "../../provider/engine/index.ts";
 import { audienceExtension } from "../../provider/cli/extension.ts";
 import { runProgram } from "../../provider/cli/program.ts";
@@ -41,6 +41,8 @@ export interface NativePrograms {
   runner(dir: string, apiKey: string): (operation: Operation, extra?: RunExtra) => Promise<RunResult>;
   /** PUTs or POSTs to the emulator's control plane. */
   control(method: string, path: string, body?: unknown): Promise<unknown>;
+  /** Moves the emulator's builds on (its control plane's `advanceBuilds`). */
+  advanceBuilds: EmulatorControl["advanceBuilds"];
 }
 
 /** Starts an emulator for the file's tests and removes their program folders after. */
@@ -104,6 +106,7 @@ export function nativePrograms(options: EmulatorOptions = { port: 0 }): NativePr
       };
     },
     control: plane.control,
+    advanceBuilds: plane.advanceBuilds,
   };
 }
 

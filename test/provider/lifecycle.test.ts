@@ -29,12 +29,11 @@ const scope = (extra: Props = {}) =>
   world.inputs("scopes", { name: "Discounting", population: { cohortIds: [leads] }, payload: { cohortIds: [leads] }, preview: true, ...extra });
 
 async function advance(id: string, to: "ready" | "error", error?: string) {
-  await world.control.control("POST", "/builds/advance", { id, to, ...(error ? { error } : {}) });
+  await world.control.advanceBuilds({ id, to, ...(error ? { error } : {}) });
 }
 
 async function pendingScopes(): Promise<string[]> {
-  const { pending } = (await world.control.control("GET", "/builds")) as { pending: { id: string; resource_type: string }[] };
-  return pending.filter((p) => p.resource_type === "scopes").map((p) => p.id);
+  return (await world.control.pendingBuilds()).filter((p) => p.resource_type === "scopes").map((p) => p.id);
 }
 
 /** Runs `step` and advances the scope build it starts as soon as the emulator has it pending. */

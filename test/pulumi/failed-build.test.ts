@@ -20,7 +20,7 @@ beforeAll(async () => {
   emulator = await startEmulator({ port: 0, builds: { cohorts: "manual" } });
 });
 afterAll(() => emulator?.close());
-const { control, takeRequests } = emulatorUnderTest(() => emulator);
+const { advanceBuilds, createAccount, takeRequests } = emulatorUnderTest(() => emulator);
 
 describe(`the plan after a failed build, through pulumi${skipReason()}`, { timeout: 300_000 }, () => {
   let stack: PulumiStack;
@@ -31,7 +31,7 @@ describe(`the plan after a failed build, through pulumi${skipReason()}`, { timeo
   async function upWhileBuilding(to: "ready" | "error") {
     const running = stack.pulumi(["up", "--yes", "--skip-preview"]);
     for (;;) {
-      const { advanced } = (await control("POST", "/builds/advance", { collection: "cohorts", to, ...(to === "error" ? { error: "the stream is empty" } : {}) })) as { advanced: { id: string }[] };
+      const advanced = await advanceBuilds({ collection: "cohorts", to, ...(to === "error" ? { error: "the stream is empty" } : {}) });
       if (advanced.length > 0) {
         cohortId = advanced[0]!.id;
         break;
@@ -43,7 +43,7 @@ describe(`the plan after a failed build, through pulumi${skipReason()}`, { timeo
 
   beforeAll(async () => {
     if (!pulumiCli().dir) return;
-    apiKey = ((await control("POST", "/accounts", { name: "failed-build" })) as { api_key: string }).api_key;
+    apiKey = (await createAccount({ name: "failed-build" })).api_key;
     stack = await pulumiStack({ program: PROGRAM, env: { AUDIENCE_BASE_URL: `${emulator.url}/v1` } });
     await stack.config({ "audience:apiKey": apiKey }, true);
     const failed = await upWhileBuilding("error");
