@@ -1,5 +1,6 @@
-// How the CLI reports what it was given wrong: one line, exit status 2, as commander's own usage errors are made to.
-import { CommanderError } from "commander";
+// How the CLI reports what it was given wrong: one line, exit status 2 (a command's own where 2 means something
+// else), as commander's own usage errors are made to.
+import { CommanderError, type Command } from "commander";
 
 /** A usage error from an argument parser that must not echo the argument (a secret), or from an action. */
 export class UsageError extends CommanderError {
@@ -8,15 +9,34 @@ export class UsageError extends CommanderError {
   }
 }
 
+/** Commander's usage error, printed already, under the exit status its command gives what it was given wrong. */
+class CommandUsageError extends CommanderError {
+  constructor(status: number, error: CommanderError) {
+    super(status, error.code, error.message);
+  }
+}
+
+/**
+ * For a command whose exit status 2 means something else (`audience drift`: something matched --fail-on): what it
+ * was given wrong exits `status` instead, still in one line. Subcommands made after this inherit it.
+ */
+export function usageExitStatus(command: Command, status: number): Command {
+  return command.exitOverride((error) => {
+    throw error.exitCode === 0 ? error : new CommandUsageError(status, error);
+  });
+}
+
 /** Commander's message as one line; the full usage stays behind --help. */
 export function oneLine(message: string): string {
   return `${message.trim().replace(/\s*\n\s*/g, " ")} (see --help)\n`;
 }
 
-/** Exit status and text for whatever a command threw: usage errors exit 2, failures 1, help and --version 0. */
+/** Exit status and text for whatever a command threw: usage errors exit 2 (or their command's own status), failures
+ * 1, help and --version 0. */
 export function failure(error: unknown): { exitCode: number; text: string } {
   if (error instanceof UsageError) return { exitCode: 2, text: oneLine(`error: ${error.message}`) };
   // Commander has printed its own message already.
+  if (error instanceof CommandUsageError) return { exitCode: error.exitCode, text: "" };
   if (error instanceof CommanderError) return { exitCode: error.exitCode === 0 ? 0 : 2, text: "" };
   return { exitCode: 1, text: `error: ${error instanceof Error ? error.message : String(error)}\n` };
 }

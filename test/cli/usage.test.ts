@@ -15,6 +15,14 @@ it("--version prints the package's version", async () => {
   expect(r).toEqual({ code: 0, stdout: `${manifest.version}\n`, stderr: "" });
 });
 
+/** Runs the command line, which must stop with `code`, `message` on stderr and nothing on stdout. */
+async function refused(args: string[], message: RegExp, code: number): Promise<void> {
+  const r = await audience(args);
+  expect(r.stderr).toMatch(message);
+  expect(r.code).toBe(code);
+  expect(r.stdout).toBe("");
+}
+
 describe("usage errors are one line and exit status 2", () => {
   const cases: [string, string[], RegExp][] = [
     ["-c without =", ["run", "preview", "-c", "novalue"], /^error: --config "novalue": expected key=value \(see --help\)\n$/],
@@ -25,17 +33,27 @@ describe("usage errors are one line and exit status 2", () => {
     ["a missing argument", ["config", "set"], /^error: missing required argument 'key' \(see --help\)\n$/],
     ["an operation run does not know", ["run", "apply"], /^error: command-argument value 'apply' is invalid for argument 'operation'\. Allowed choices are preview, up, refresh, destroy\. \(see --help\)\n$/],
   ];
-  it.each(cases)("%s", async (_what, args, message) => {
-    const r = await audience(args);
-    expect(r.stderr).toMatch(message);
-    expect(r.code).toBe(2);
-    expect(r.stdout).toBe("");
-  });
+  it.each(cases)("%s", (_what, args, message) => refused(args, message, 2));
 
   it("a failure that is not a usage error exits 1, also in one line", async () => {
     const r = await audience(["stack", "output", "--cwd", tmpdir()]);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^error: no Pulumi\.yaml in .*\n$/);
+  });
+});
+
+describe("audience drift, where exit status 2 means something matched --fail-on", () => {
+  const cases: [string, string[], RegExp][] = [
+    ["a format it does not know", ["drift", "--state", "x.json", "--format", "xml"], /^error: option '--format <format>' argument 'xml' is invalid\. Allowed choices are text, json, markdown, github\. \(see --help\)\n$/],
+    ["an unknown option", ["drift", "--sate", "x.json"], /^error: unknown option '--sate' \(Did you mean --state\?\) \(see --help\)\n$/],
+    ["merge without reports", ["drift", "merge"], /^error: missing required argument 'reports' \(see --help\)\n$/],
+  ];
+  it.each(cases)("exits 1 for %s, as for any other bad input, in one line", (_what, args, message) => refused(args, message, 1));
+
+  it("still exits 0 for --help", async () => {
+    const r = await audience(["drift", "merge", "--help"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("Usage: audience drift merge");
   });
 });
 

@@ -12,6 +12,7 @@ import { DEFAULT_FAIL_ON, exitCode, FAILURES, makeReport, mergeReports, type Acc
 import { accountWork, limiter, pool, scanAccount, startReads, type AccountWork } from "./scan.ts";
 import { expandStates, InputError, loadState, type LoadedState, type StateResource } from "./states.ts";
 import { wantsColor } from "../terminal.ts";
+import { usageExitStatus } from "../usage.ts";
 
 export { InputError } from "./states.ts";
 export type { Report } from "./report.ts";
@@ -138,8 +139,8 @@ interface Flags {
 }
 
 export function register(program: Command): void {
-  const drift = program
-    .command("drift")
+  // 2 says "found something" here: a command line given wrong exits 1, as any other bad input.
+  const drift = usageExitStatus(program.command("drift"), 1)
     .argument("[states...]", "state files (same as --state)")
     .option("--state <file>", "a state of `audience run` (.audience/state/<stack>.json) or a `pulumi stack export` document; repeatable, globs allowed", collect)
     .option("--accounts <file>", 'JSON map of account name -> {"baseUrl", "apiKeyEnv" (or "apiKey")}')
