@@ -11,7 +11,7 @@ function port(value: string): number {
 export function define(program: Command): void {
   program
     .command("emulator")
-    .description("Run the emulated audience prediction service (prints its URL and the default account's API key)")
+    .description("run the emulated audience prediction service (prints its URL and the default account's API key)")
     .option("--port <port>", "port to listen on (0 picks a free one)", port, 8080)
     .option("--host <host>", "address to listen on", "127.0.0.1")
     .option("--data-dir <dir>", "keep state in this directory (in memory without it)")

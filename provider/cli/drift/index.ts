@@ -176,7 +176,7 @@ export function register(program: Command): void {
 
   drift
     .command("merge")
-    .description("Merge the JSON reports of several shards into one report")
+    .description("merge the JSON reports of several shards into one report")
     .argument("<reports...>", "JSON reports of `audience drift --json --shard I/N`")
     .addOption(new Option("--format <format>", "report format").choices(FORMATS).default("json"))
     .option("--fail-on <statuses>", `exit 2 when any of these is found (${FAILURES.join(",")})`, DEFAULT_FAIL_ON.join(","))
