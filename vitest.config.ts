@@ -22,6 +22,7 @@ const IN_PROCESS_ENGINE = [
   "test/engine/providers.test.ts",
   "test/engine/progress.test.ts",
   "test/engine/review.test.ts",
+  "test/engine/stack-commands.test.ts",
 ];
 
 /**

@@ -5,7 +5,7 @@ import { text } from "node:stream/consumers";
 import type { Command } from "commander";
 import { isMap, parseDocument, type Document } from "yaml";
 import { PassphraseCrypter } from "../engine/secrets.ts";
-import { resolvePassphrase } from "../engine/stack-files.ts";
+import { resolvePassphrase, stackCommand } from "../engine/stack-files.ts";
 import { loadStackConfig, ProjectError, qualify, stackConfigPath, type ConfigValue } from "../engine/project.ts";
 import { parsePath, SECRET_MASK } from "../protocol/values.ts";
 import { columns } from "./columns.ts";
@@ -97,11 +97,11 @@ export function register(program: Command): void {
     .argument("<key>", "key, e.g. audience:baseUrl (without a namespace: the project's)")
     .option("--path", "the key is a property path into a structured value, e.g. audience:accounts.north.apiKey")
     .action(async (key: string, flags: KeyFlags) => {
-      const { project, stack } = selectStack(flags);
+      const { project, stack, place } = selectStack(flags);
       const [top, ...members] = keyPath(key, project.name, flags.path);
       const { config: values } = await loadStackConfig(project, stack, passphraseIfSet());
       const value = member(values.get(top as string)?.value, members);
-      if (value === undefined) throw new Error(`config "${key}" is not set for stack ${stack} (see \`audience config --stack ${stack}\`)`);
+      if (value === undefined) throw new Error(`config "${key}" is not set for stack ${stack} (see \`${stackCommand("config", place)}\`)`);
       process.stdout.write(`${show(value, true)}\n`);
     });
 

@@ -91,7 +91,7 @@ export function register(program: Command): void {
       if (flags.apply && flags.file) throw new UsageError("--apply changes this engine's state; for a `pulumi stack export` document run the `pulumi stack import` it prints");
       const passphrase = optionalPassphrase();
       const since = flags.since === undefined ? undefined : parseSince(flags.since);
-      const { statePath } = flags.file ? { statePath: "" } : selectStack(flags);
+      const { statePath, place } = flags.file ? { statePath: "", place: undefined } : selectStack(flags);
       if (!flags.file && !existsSync(statePath)) throw new StateError(`no state at ${statePath}`);
       const unlock = flags.apply ? await lockStack(statePath) : async () => undefined;
       // An export is resolved in a copy of its own, never beside it.
@@ -99,7 +99,7 @@ export function register(program: Command): void {
       try {
         const state = flags.file
           ? await Snapshot.parse(flags.file === "-" ? await text(process.stdin) : await readFile(flags.file, "utf8"), { path: join(scratch!, "exported.json"), passphrase: passphrase ?? "", source: flags.file })
-          : await Snapshot.load(statePath, passphrase ?? "");
+          : await Snapshot.load(statePath, passphrase ?? "", undefined, { place });
         const ops = state.pendingById().filter(([, op]) => op.type === "creating");
         const now = Date.now();
         const creates: PendingCreate[] = ops.map(([, op]) => {

@@ -4,7 +4,7 @@ import { createInterface } from "node:readline/promises";
 import type { Operation, RunOptions } from "../engine/index.ts";
 import { runProgram } from "./program.ts";
 import { createRenderer, resultJson } from "./render.ts";
-import { DEFAULT_STACK } from "../engine/stack-files.ts";
+import { stackCommand } from "../engine/stack-files.ts";
 
 async function confirm(question: string): Promise<boolean> {
   const rl = createInterface({ input: process.stdin, output: process.stdout });
@@ -33,7 +33,7 @@ export interface RunFlags {
 export async function runCommand(operation: Operation, flags: RunFlags): Promise<void> {
   const tty = Boolean(process.stdout.isTTY) && !flags.json;
   // The program's config hints name this CLI's command, for the stack this run uses.
-  const configCommand = `audience config set${flags.stack === DEFAULT_STACK ? "" : ` --stack ${flags.stack}`}`;
+  const configCommand = stackCommand("config set", { cwd: flags.cwd, stack: flags.stack });
   const renderer = createRenderer({ out: process.stdout, err: process.stderr, tty, configCommand, ...(flags.diff ? { diff: true } : {}), ...(flags.debug ? { debug: true } : {}) });
   const { parallel } = flags;
   // SIGINT or SIGTERM stops the run cleanly (steps in flight finish, state written, lock released); a second
@@ -61,7 +61,7 @@ export async function runCommand(operation: Operation, flags: RunFlags): Promise
   };
   try {
     if (operation !== "preview" && !flags.yes) {
-      if (!process.stdin.isTTY || flags.json) throw new Error(`--yes is required to ${operation} when not on a terminal (see the plan with \`audience run preview\`)`);
+      if (!process.stdin.isTTY || flags.json) throw new Error(`--yes is required to ${operation} when not on a terminal (see the plan with \`${stackCommand("run preview", flags)}\`)`);
       if (operation === "up") {
         const plan = await runProgram({ ...base, operation: "preview" });
         renderer.summary(plan);

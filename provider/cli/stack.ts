@@ -5,7 +5,7 @@ import { readFile, rm, writeFile } from "node:fs/promises";
 import { text } from "node:stream/consumers";
 import type { Command } from "commander";
 import { Snapshot } from "../engine/snapshot.ts";
-import { resolvePassphrase } from "../engine/stack-files.ts";
+import { resolvePassphrase, stackCommand } from "../engine/stack-files.ts";
 import { loadStackConfig, stackConfigPath } from "../engine/project.ts";
 import { markInterrupted, readBackup, restoreBackup, setAside } from "../engine/backups.ts";
 import { journalPath } from "../engine/journal.ts";
@@ -18,9 +18,9 @@ import { selectStack } from "./select-stack.ts";
 import { stackOptions, type StackFlags } from "./stack-options.ts";
 
 async function loadState(flags: StackFlags): Promise<{ state: Snapshot; stack: string }> {
-  const { stack, statePath } = selectStack(flags);
-  if (!existsSync(statePath)) throw new StateError(`stack ${stack} has no state at ${statePath}: run \`audience run up\` first`);
-  return { state: await Snapshot.load(statePath, resolvePassphrase()), stack };
+  const { stack, statePath, place } = selectStack(flags);
+  if (!existsSync(statePath)) throw new StateError(`stack ${stack} has no state at ${statePath}: run \`${stackCommand("run up", place)}\` first`);
+  return { state: await Snapshot.load(statePath, resolvePassphrase(), undefined, { place }), stack };
 }
 
 export function register(program: Command): void {
@@ -69,7 +69,7 @@ export function register(program: Command): void {
   stackOptions(stack.command("restore"), { state: true })
     .description("rebuild a damaged state from its last good copy (<stack>.json.bak) and its journal; the files it replaces are set aside, not deleted")
     .action(async (flags: StackFlags) => {
-      const { stack: stackName, statePath } = selectStack(flags);
+      const { stack: stackName, statePath, place } = selectStack(flags);
       const passphrase = resolvePassphrase();
       const unlock = await lockStack(statePath);
       try {
@@ -89,7 +89,7 @@ export function register(program: Command): void {
           asides.push(await setAside(journalPath(statePath)));
           await markInterrupted(statePath, backup.journal, backup.written ? Date.parse(backup.written) : Date.now());
           process.stderr.write(`the journal cannot be applied over it (${rebuilt.message.split("; ")[0]}): what the stack recorded after ${backup.written ?? "the copy was written"} is not in the restored state. `
-            + "The next `audience run up` looks in the account for each resource it creates before creating it, so nothing made since is made twice\n");
+            + `The next \`${stackCommand("run up", place)}\` looks in the account for each resource it creates before creating it, so nothing made since is made twice\n`);
         } else {
           const held = rebuilt.resources.filter((r) => r.type !== STACK_TYPE && !r.type.startsWith("pulumi:providers:")).length;
           await rebuilt.compact();
@@ -97,7 +97,7 @@ export function register(program: Command): void {
           process.stderr.write(`the state now holds ${held} resource${held === 1 ? "" : "s"}\n`);
         }
         for (const file of asides) if (file) process.stderr.write(`set aside ${file}\n`);
-        process.stderr.write(`restored stack ${stackName}; run \`audience run refresh --stack ${stackName}\` to read changes made outside the stack\n`);
+        process.stderr.write(`restored stack ${stackName}; run \`${stackCommand("run refresh", place)}\` to read changes made outside the stack\n`);
       } finally {
         await unlock();
       }
@@ -131,18 +131,18 @@ export function register(program: Command): void {
     .option("--force", "remove it even though it still holds resources (they stay in the account, no longer managed)")
     .option("--preserve-config", "keep Pulumi.<stack>.yaml")
     .action(async (flags: StackFlags & { force?: boolean; preserveConfig?: boolean }) => {
-      const { project, stack: stackName, statePath } = selectStack(flags);
+      const { project, stack: stackName, statePath, place } = selectStack(flags);
       const unlock = await lockStack(statePath);
       try {
         if (existsSync(statePath)) {
-          const state = await Snapshot.load(statePath, resolvePassphrase());
+          const state = await Snapshot.load(statePath, resolvePassphrase(), undefined, { place });
           const held = state.resources.filter((r) => r.type !== STACK_TYPE && !r.type.startsWith("pulumi:providers:"));
           if (held.length > 0 && !flags.force) {
             throw new StateError([
               `stack ${stackName} still holds ${held.length} resource${held.length === 1 ? "" : "s"}:`,
               ...held.slice(0, 10).map((r) => `  ${r.urn}`),
               ...(held.length > 10 ? [`  ... and ${held.length - 10} more`] : []),
-              "Destroy them first (`audience run destroy`), or remove the stack anyway with --force (they stay in the account).",
+              `Destroy them first (\`${stackCommand("run destroy", place)}\`), or remove the stack anyway with --force (they stay in the account).`,
             ].join("\n"));
           }
         }

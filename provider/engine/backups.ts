@@ -5,21 +5,22 @@ import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { readFile, rename } from "node:fs/promises";
 import { hostname } from "node:os";
-import { basename } from "node:path";
 import { copyAtomically, writeAtomically } from "./atomic-files.ts";
 import { journalPath, numbered, type RunClaim } from "./journal.ts";
+import { stackCommandFor, type StackPlace } from "./stack-files.ts";
 import { checkIntegrity, parseStateFile, StateError } from "./state-file.ts";
 import { STACK_TYPE } from "./urn.ts";
 
 /** Where the last good copy of the state file is kept (as Pulumi keeps `<stack>.json.bak`). */
 export const backupPath = (statePath: string) => `${statePath}.bak`;
 
-/** What a message about a damaged state tells the user to do: restore the copy, if there is one. */
-export function restoreAdvice(statePath: string): string {
-  const stack = basename(statePath, ".json");
+/** What a message about a damaged state tells the user to do: restore the copy, if there is one. `place` names the
+ * stack as the command line that found it did, where known. */
+export function restoreAdvice(statePath: string, place?: StackPlace): string {
+  const command = (words: string) => stackCommandFor(statePath, words, place);
   const backup = backupPath(statePath);
-  if (existsSync(backup)) return `\`audience stack restore --stack ${stack}\` rebuilds it from its last good copy (${backup}) and its journal, and says what it cannot bring back`;
-  return `no copy of it was kept (${backup}): import a \`pulumi stack export\` of the stack with \`audience stack import --stack ${stack}\`, or remove it to start over (the next up then creates every resource again; those already in the account stay there, unmanaged)`;
+  if (existsSync(backup)) return `\`${command("stack restore")}\` rebuilds it from its last good copy (${backup}) and its journal, and says what it cannot bring back`;
+  return `no copy of it was kept (${backup}): import a \`pulumi stack export\` of the stack with \`${command("stack import")} --file <export>\`, or remove it to start over (the next up then creates every resource again; those already in the account stay there, unmanaged)`;
 }
 
 /** What a backup holds, as a user is told before it is restored. */

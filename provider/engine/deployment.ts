@@ -272,7 +272,7 @@ export class Deployment implements MonitorHandler {
         + "in case its journal lost records of what it made, each resource this run creates is first looked for in the account", "");
     }
     if (this.#o.asCli) {
-      if (this.#snapshot.pending.length > 0 && !this.#o.dryRun) this.log("warning", cliPendingWarning(this.#snapshot.pending), "");
+      if (this.#snapshot.pending.length > 0 && !this.#o.dryRun) this.log("warning", cliPendingWarning(this.#snapshot.pending, this.#snapshot.command("pending")), "");
       if (!this.#o.dryRun) await this.#executor.forgetInterrupted();
       return;
     }
@@ -289,7 +289,7 @@ export class Deployment implements MonitorHandler {
   /** Warns of creates whose outcome is still unknown after this run: the next up looks for them again. */
   reportUnresolved(): void {
     for (const op of this.#executor.carriedCreates()) {
-      this.log("warning", `the interrupted create of ${op.resource.urn} is still pending: resolve it with \`audience pending\``, op.resource.urn);
+      this.log("warning", `the interrupted create of ${op.resource.urn} is still pending: resolve it with \`${this.#snapshot.command("pending")}\``, op.resource.urn);
     }
     for (const op of this.#executor.unresolved()) {
       this.log("warning", `the create of ${op.resource.urn} has an unknown outcome; the next up looks for what it made before creating it`, op.resource.urn);
@@ -345,12 +345,13 @@ export class Deployment implements MonitorHandler {
   }
 }
 
-/** The Pulumi CLI's warning at the start of an update that finds pending operations (deployment_executor.go). */
-function cliPendingWarning(pending: PendingOperation[]): string {
+/** The Pulumi CLI's warning at the start of an update that finds pending operations (deployment_executor.go), which
+ * names `resolve`, the command that resolves them. */
+function cliPendingWarning(pending: PendingOperation[], resolve: string): string {
   return `Attempting to deploy or update resources with ${pending.length} pending operations from previous deployment.\n`
     + pending.map((op) => `  * ${op.resource.urn}, interrupted while ${op.type}\n`).join("")
     + "These resources are in an unknown state because the run was interrupted while waiting for changes to these resources to complete. "
-    + "Pending creates stay in the state until resolved: `audience pending` finds what each made and prints (or, with --apply, makes) the resolution.";
+    + `Pending creates stay in the state until resolved: \`${resolve}\` finds what each made and prints (or, with --apply, makes) the resolution.`;
 }
 
 /** The answer for a resource that failed or was skipped: every output unknown, as for a create still to come. */

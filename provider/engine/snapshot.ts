@@ -13,6 +13,7 @@ import { intact, Journal, journalPath, journalRecord, numbered, type JournalCont
 import { isAlive, StackBusyError } from "./lock.ts";
 import { dependencyOrder } from "./ordering.ts";
 import { PassphraseCrypter } from "./secrets.ts";
+import { stackCommandFor, type StackPlace } from "./stack-files.ts";
 import { checkIntegrity, EMPTY_STATE, parseStateFile, stateFileText, StateError, where, type PendingOperation, type ResourceState, type StateFile, type StoredResource, type storedOperation } from "./state-file.ts";
 import { annotateSecrets, markSecret, plaintextSecrets, SECRET_SIG, SIG_KEY, type PropertyMap, type Value } from "../protocol/values.ts";
 
@@ -54,6 +55,14 @@ export class Snapshot {
    */
   interruptedSince: number | undefined;
 
+  /** The stack as the command line that loaded it named it, where known: the commands messages print name it so. */
+  place: StackPlace | undefined;
+
+  /** `audience <words>` for this stack, as a message tells the user to run it. */
+  command(words: string): string {
+    return stackCommandFor(this.path, words, this.place);
+  }
+
   /** What loading found that the user should know: a journal record a crash cut short. */
   readonly warnings: string[] = [];
 
@@ -70,19 +79,22 @@ export class Snapshot {
    * Reads the state file and replays its journal, or starts an empty stack whose secrets use the given salt (or a new
    * one). `claim`: this run is about to change the stack: it records its claim first, and is refused if another run is
    * changing it (a lock file can be removed, the journal says who writes it). `interruptedSince`: the lock was taken
-   * from a run that died then (see StackLock).
+   * from a run that died then (see StackLock). `place`: the stack as the command line names it, for the commands
+   * messages print.
    */
-  static async load(path: string, passphrase: string, saltForNewStack?: string, { claim = false, interruptedSince }: { claim?: boolean; interruptedSince?: number | undefined } = {}): Promise<Snapshot> {
-    const { text, journal, identity } = await readConsistently(path);
+  static async load(path: string, passphrase: string, saltForNewStack?: string, { claim = false, interruptedSince, place }: { claim?: boolean; interruptedSince?: number | undefined; place?: StackPlace } = {}): Promise<Snapshot> {
+    const advice = restoreAdvice(path, place);
+    const { text, journal, identity } = await readConsistently(path, advice);
     if (text === undefined && (journal.records.length > 0 || journal.torn !== undefined)) {
-      throw new StateError(`${path} is missing, but its journal ${journalPath(path)} is there: the journal only holds what changed since the state file was written, so it cannot stand alone. Put the state file back; ${restoreAdvice(path)}`);
+      throw new StateError(`${path} is missing, but its journal ${journalPath(path)} is there: the journal only holds what changed since the state file was written, so it cannot stand alone. Put the state file back; ${advice}`);
     }
     let state: Snapshot;
     if (text === undefined) {
       state = new Snapshot(path, PassphraseCrypter.lazy(passphrase, saltForNewStack), [], new Map(), false, journal);
     } else {
-      state = await Snapshot.#open(text, journal, { path, passphrase, saltForNewStack, source: path, advice: restoreAdvice(path), integrity: true });
+      state = await Snapshot.#open(text, journal, { path, passphrase, saltForNewStack, source: path, advice, integrity: true });
     }
+    state.place = place;
     if (journal.torn !== undefined) state.#warnTorn(journal.torn);
     if (claim) {
       await state.#claimStack(journal, identity);
@@ -197,20 +209,20 @@ export class Snapshot {
     state.#folded = state.#seq = checked?.journal ?? 0;
     const at = (i: number) => `${journalPath(path)}, record ${i + 1}`;
     for (const [i, record] of journal.records.entries()) {
-      if (!intact(record)) throw new StateError(`${at(i)}: its checksum does not match what it holds: the journal was damaged; ${restoreAdvice(path)}`);
+      if (!intact(record)) throw new StateError(`${at(i)}: its checksum does not match what it holds: the journal was damaged; ${advice ?? restoreAdvice(path)}`);
       const parsedRecord = journalRecord.safeParse(record);
-      if (!parsedRecord.success) throw new StateError(`${at(i)}: ${parsedRecord.error.issues[0]?.message}; ${restoreAdvice(path)}`);
+      if (!parsedRecord.success) throw new StateError(`${at(i)}: ${parsedRecord.error.issues[0]?.message}; ${advice ?? restoreAdvice(path)}`);
       const r = parsedRecord.data;
       if (r.seq === undefined) {
-        if (checked) throw new StateError(`${at(i)}: it has no sequence number, though the state file keeps count: the journal was damaged or replaced; ${restoreAdvice(path)}`);
+        if (checked) throw new StateError(`${at(i)}: it has no sequence number, though the state file keeps count: the journal was damaged or replaced; ${advice ?? restoreAdvice(path)}`);
       } else if (r.seq <= state.#seq) {
         // Already in the state file (a run that stopped between writing it and removing the journal), or the claim
         // of a run that lost the race to claim the stack: nothing to apply.
-        if (r.seq > state.#folded && r.run === undefined) throw new StateError(`${at(i)}: number ${r.seq} comes twice: the journal was damaged; ${restoreAdvice(path)}`);
+        if (r.seq > state.#folded && r.run === undefined) throw new StateError(`${at(i)}: number ${r.seq} comes twice: the journal was damaged; ${advice ?? restoreAdvice(path)}`);
         continue;
       } else if (r.seq !== state.#seq + 1) {
         const missing = r.seq - state.#seq - 1;
-        throw new StateError(`${at(i)}: number ${r.seq} follows ${state.#seq}: ${missing} record${missing === 1 ? " is" : "s are"} missing, so the state cannot say what the stack holds; ${restoreAdvice(path)}`);
+        throw new StateError(`${at(i)}: number ${r.seq} follows ${state.#seq}: ${missing} record${missing === 1 ? " is" : "s are"} missing, so the state cannot say what the stack holds; ${advice ?? restoreAdvice(path)}`);
       } else {
         state.#seq = r.seq;
       }
@@ -441,7 +453,7 @@ const recordMark = (r: unknown) => `${String((r as { seq?: unknown }).seq)}:${St
  * The state file's text and its journal as one read: the file is looked at before and after the journal is read, and
  * read again if another process replaced it meanwhile (a run folding its journal into it).
  */
-async function readConsistently(path: string): Promise<{ text: string | undefined; journal: JournalContents; identity: string }> {
+async function readConsistently(path: string, advice: string): Promise<{ text: string | undefined; journal: JournalContents; identity: string }> {
   for (let attempt = 0; attempt < 20; attempt++) {
     const before = await fileIdentity(path).catch(() => "unknown");
     let text: string | undefined;
@@ -454,7 +466,7 @@ async function readConsistently(path: string): Promise<{ text: string | undefine
     }
     const journal = await Journal.read(journalPath(path)).catch((e: Error) => {
       const isDir = (e as NodeJS.ErrnoException).code === "EISDIR";
-      throw new StateError(isDir ? `${journalPath(path)} is a directory: the stack's journal is kept in a file of that name; move the directory away` : `${e.message}; ${restoreAdvice(path)}`);
+      throw new StateError(isDir ? `${journalPath(path)} is a directory: the stack's journal is kept in a file of that name; move the directory away` : `${e.message}; ${advice}`);
     });
     if ((await fileIdentity(path).catch(() => "unknown")) === before) return { text, journal, identity: before };
   }

@@ -1,6 +1,6 @@
 // Where a stack's files are and how its secrets open: cheap to import, for commands that only read or write them.
 import { closeSync, openSync, readFileSync, readSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
 
 /** A program's project or stack files are missing or wrong. */
 export class ProjectError extends Error {
@@ -10,9 +10,51 @@ export class ProjectError extends Error {
 /** The stack a command works on when none is named. */
 export const DEFAULT_STACK = "dev";
 
+/** The state's directory under a program's, where `--state-dir` does not move it. */
+const defaultStateDir = (projectDir: string) => join(projectDir, ".audience", "state");
+
 /** Where a stack's state file lives: `<stateDir>/<stack>.json`, by default under `<program>/.audience/state`. */
 export function stackStatePath(projectDir: string, stack: string, stateDir?: string): string {
-  return join(resolve(stateDir ?? join(projectDir, ".audience", "state")), `${stack}.json`);
+  return join(resolve(stateDir ?? defaultStateDir(projectDir)), `${stack}.json`);
+}
+
+/** A stack as a command line names it: the program's directory, the stack, and the state's directory if moved. */
+export interface StackPlace {
+  cwd: string;
+  stack: string;
+  stateDir?: string;
+}
+
+/** A path as the command line takes it from the current directory: relative below it, else absolute; quoted for a
+ * shell where it needs to be. */
+function pathWord(path: string): string {
+  const rel = relative(process.cwd(), resolve(path));
+  const word = rel === "" ? "." : rel.startsWith("..") || isAbsolute(rel) ? resolve(path) : rel;
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
+}
+
+/**
+ * `audience <words>` for the stack at `place`, as it runs from the current directory: --cwd where the program is
+ * elsewhere, --stack and --state-dir where they are not the defaults. Every command a message tells a user to run
+ * names the stack this way, so that it runs as printed.
+ */
+export function stackCommand(words: string, place: StackPlace): string {
+  const args = [`audience ${words}`];
+  if (resolve(place.cwd) !== process.cwd()) args.push(`--cwd ${pathWord(place.cwd)}`);
+  if (place.stack !== DEFAULT_STACK) args.push(`--stack ${place.stack}`);
+  if (place.stateDir !== undefined && resolve(place.stateDir) !== resolve(defaultStateDir(place.cwd))) args.push(`--state-dir ${pathWord(place.stateDir)}`);
+  return args.join(" ");
+}
+
+/** `stackCommand` for the stack of a state file: at `place` where the command line named it, else where its path
+ * says: under the program whose directory the default layout puts it in, else the current one. */
+export function stackCommandFor(statePath: string, words: string, place?: StackPlace): string {
+  if (place) return stackCommand(words, place);
+  const stateDir = dirname(resolve(statePath));
+  const stack = basename(statePath, ".json");
+  const programDir = dirname(dirname(stateDir));
+  if (stateDir === resolve(defaultStateDir(programDir))) return stackCommand(words, { cwd: programDir, stack });
+  return stackCommand(words, { cwd: process.cwd(), stack, stateDir });
 }
 
 /** The passphrase of the stack's secrets: given, else PULUMI_CONFIG_PASSPHRASE, else PULUMI_CONFIG_PASSPHRASE_FILE. */

@@ -2,7 +2,7 @@
 // the provider's config checked as the deploy would, and a program that fails printing no plan.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { emulatorControl, startEmulator, type RunningEmulator } from "pulumi-audience/emulator";
 import { audience } from "../cli/helpers.ts";
@@ -74,7 +74,9 @@ describe("a preview whose program fails", { timeout: 120_000 }, () => {
       // The connection's password is required config the run does not give: the program fails after registering.
       const env = { PULUMI_CONFIG_PASSPHRASE: PASSPHRASE, AUDIENCE_API_KEY: emulator.apiKey, AUDIENCE_BASE_URL: `${emulator.url}/v1` };
       const args = ["run", "preview", "--cwd", REVIEW_FIXTURE, "--state-dir", stateDir, "-c", "parts=pipeline,connection"];
-      for (const [stack, command] of [["dev", "audience config set"], ["prod", "audience config set --stack prod"]] as const) {
+      // Run from where the user is: the program's directory is named, as --cwd named it.
+      const cwd = relative(process.cwd(), REVIEW_FIXTURE);
+      for (const [stack, command] of [["dev", `audience config set --cwd ${cwd}`], ["prod", `audience config set --cwd ${cwd} --stack prod`]] as const) {
         const r = await audience([...args, "--stack", stack], { env, timeoutMs: 90_000 });
         expect(r.code, r.stdout + r.stderr).toBe(1);
         expect(r.stdout).toBe(`\nNo plan: the program failed (review/${stack}).\n`);

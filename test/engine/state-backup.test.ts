@@ -3,7 +3,7 @@
 // themselves run the notes program in process.
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { dirname, join, relative } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { StateError } from "../../provider/engine/index.ts";
 import { backupPath } from "../../provider/engine/backups.ts";
@@ -36,9 +36,11 @@ describe("the last good copy of the state", () => {
     writeFileSync(statePath, good.slice(0, good.length / 2));
     const damaged = await up({ extra: "1" }).catch((e: unknown) => e);
     expect(damaged).toBeInstanceOf(StateError);
-    expect((damaged as Error).message).toContain(`\`audience stack restore --stack dev\` rebuilds it from its last good copy (${backupPath(statePath)}) and its journal`);
-
-    const restored = await restore();
+    // The command it names runs as printed, from where the user is: it names the program and the state's directory.
+    const advice = /`(audience stack restore [^`]*)` rebuilds it from its last good copy \(([^)]*)\) and its journal/.exec((damaged as Error).message);
+    expect(advice?.[2]).toBe(backupPath(statePath));
+    expect(advice?.[1]).toBe(`audience stack restore --cwd ${relative(process.cwd(), NOTES_PROJECT)} --state-dir ${stateDir}`);
+    const restored = await audience(advice![1]!.split(" ").slice(1), { env: { PULUMI_CONFIG_PASSPHRASE: PASSPHRASE } });
     expect(restored.code, restored.stderr).toBe(0);
     // It says what it restores before it does.
     expect(restored.stderr).toMatch(new RegExp(`restoring stack dev from ${backupPath(statePath).replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: the state written at \\d{4}-\\d\\d-\\d\\dT[^,]+, holding \\d+ resources`));
