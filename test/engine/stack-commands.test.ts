@@ -19,19 +19,19 @@ describe("a command for a stack", () => {
   });
 
   it("names another stack and a moved state, and quotes a path a shell would split", () => {
-    expect(stackCommand("run refresh", { cwd: here, stack: "prod", stateDir: "/var/states" })).toBe("audience run refresh --stack prod --state-dir /var/states");
+    expect(stackCommand("run refresh", { cwd: here, stack: "prod", stateDir: "/elsewhere/states" })).toBe("audience run refresh --stack prod --state-dir /elsewhere/states");
     expect(stackCommand("pending", { cwd: "/my programs/it's", stack: "dev" })).toBe("audience pending --cwd '/my programs/it'\\''s'");
   });
 });
 
 describe("a command for the stack of a state file", () => {
   it("finds the program above the default layout", () => {
-    expect(stackCommandFor(resolve("/work/shop/.audience/state/prod.json"), "stack restore")).toBe("audience stack restore --cwd /work/shop --stack prod");
+    expect(stackCommandFor(resolve("/elsewhere/shop/.audience/state/prod.json"), "stack restore")).toBe("audience stack restore --cwd /elsewhere/shop --stack prod");
     expect(stackCommandFor(join(here, ".audience", "state", "dev.json"), "stack restore")).toBe("audience stack restore");
   });
 
   it("names a moved state's directory, and the command line's own place when it is known", () => {
-    expect(stackCommandFor("/var/states/dev.json", "pending")).toBe("audience pending --state-dir /var/states");
-    expect(stackCommandFor("/var/states/dev.json", "pending", { cwd: "/work/shop", stack: "dev", stateDir: "/var/states" })).toBe("audience pending --cwd /work/shop --state-dir /var/states");
+    expect(stackCommandFor("/elsewhere/states/dev.json", "pending")).toBe("audience pending --state-dir /elsewhere/states");
+    expect(stackCommandFor("/elsewhere/states/dev.json", "pending", { cwd: "/elsewhere/shop", stack: "dev", stateDir: "/elsewhere/states" })).toBe("audience pending --cwd /elsewhere/shop --state-dir /elsewhere/states");
   });
 });
