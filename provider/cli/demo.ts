@@ -88,7 +88,7 @@ export async function runDemo(): Promise<boolean> {
   const cliCopy = pulumi && !modules ? join(root, ".audience", `demo-${process.pid}`) : undefined;
   if (cliCopy) cpSync(join(root, "examples", EXAMPLE), cliCopy, { recursive: true });
   const cwd = modules ? copiedFromInstall(root, modules, join(scratch, "program")) : cliCopy ?? join(root, "examples", EXAMPLE);
-  const how = pulumi ? `pulumi (${pulumi})` : "audience run (the local engine; no Pulumi CLI on this machine)";
+  const how = pulumi ? `pulumi (${pulumi})` : "audience run (the local engine; no `pulumi` on PATH)";
 
   const run = async (operation: Operation, config: Record<string, string> = {}): Promise<Outcome> => {
     if (pulumi) {
