@@ -56,11 +56,11 @@ export class Snapshot {
   interruptedSince: number | undefined;
 
   /** The stack as the command line that loaded it named it, where known: the commands messages print name it so. */
-  place: StackPlace | undefined;
+  #place: StackPlace | undefined;
 
   /** `audience <words>` for this stack, as a message tells the user to run it. */
   command(words: string): string {
-    return stackCommandFor(this.path, words, this.place);
+    return stackCommandFor(this.path, words, this.#place);
   }
 
   /** What loading found that the user should know: a journal record a crash cut short. */
@@ -94,7 +94,7 @@ export class Snapshot {
     } else {
       state = await Snapshot.#open(text, journal, { path, passphrase, saltForNewStack, source: path, advice, integrity: true });
     }
-    state.place = place;
+    state.#place = place;
     if (journal.torn !== undefined) state.#warnTorn(journal.torn);
     if (claim) {
       await state.#claimStack(journal, identity);
