@@ -281,6 +281,7 @@ async function deploy(options: RunOptions, { project, stack, parallel, passphras
         signal: stopProgram.signal,
         asCli: faithful,
       });
+      program.catch(() => undefined); // awaited below, where a program that could not start is the run's error
       // The program is starting: this package's provider loads meanwhile, ready for the first resource it declares.
       if (inProcess) ownProvider(inProcess);
     }

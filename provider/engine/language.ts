@@ -70,6 +70,23 @@ const quietDebugArgs = (runEntry: string) => runtimePatch(runEntry, "../../log/i
   "};",
 ]);
 
+/** The first module the project's nodeargs preload (`--require X`, `-r X`) that does not resolve from the program's
+ * directory: its dependencies are not installed there. */
+function unresolvedPreload(project: Pick<Project, "dir" | "nodeArgs">): string | undefined {
+  const fromProgram = createRequire(join(project.dir, "package.json"));
+  const { nodeArgs } = project;
+  for (const [i, arg] of nodeArgs.entries()) {
+    const module = arg.startsWith("--require=") ? arg.slice("--require=".length) : arg === "--require" || arg === "-r" ? nodeArgs[i + 1] : undefined;
+    if (module === undefined) continue;
+    try {
+      fromProgram.resolve(module);
+    } catch {
+      return module;
+    }
+  }
+  return undefined;
+}
+
 export interface ProgramRun {
   project: Project;
   stack: string;
@@ -113,6 +130,11 @@ export async function runLanguageRuntime(run: ProgramRun): Promise<number> {
         `${join(project.dir, "Pulumi.yaml")}: set "main" (e.g. main: index.ts): the program has no package.json of its own, so the Node runtime would run the entry point of ${pkg ? join(pkg, "package.json") : "no package"} instead`,
       );
     }
+  }
+  // Node would stop at the preload with its own stack trace, before the program could say anything.
+  const missing = unresolvedPreload(project);
+  if (missing !== undefined) {
+    throw new ProjectError(`${join(project.dir, "Pulumi.yaml")}: nodeargs preload ${missing}, which is not installed for the program: run \`npm install\` in ${project.dir}`);
   }
   const entry = resolvePulumiModule(project.dir, "cmd/run/index.js");
   const env: NodeJS.ProcessEnv = { ...run.env, NODE_OPTIONS: run.asCli ? (run.env["NODE_OPTIONS"] ?? "") : childNodeOptions(run.env) };

@@ -1,7 +1,7 @@
 // A failing run as a CI log shows it (NO_COLOR, not a TTY): the failure once under its resource, what depended on
 // it skipped, in text and --json; a program that throws gives its error without a stack trace and no plan; exit 1.
 // A command line that cannot be understood is one line and exit 2.
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, expect, it } from "vitest";
@@ -67,6 +67,20 @@ it("a preview whose program throws prints the program's error, no stack trace an
   expect(r.stdout).not.toMatch(/Plan \(/);
   expect(r.stdout).toContain("No plan: the program failed (chain/dev).");
   expect(r.stderr).toMatch(/^\nDiagnostics:\n {2}pulumi:pulumi:Stack \(chain-dev\):\n {4}error: Running program '.*index\.ts' failed with an unhandled exception:\n {4}Error: the program broke before declaring anything\n$/);
+});
+
+it("a program whose dependencies are not installed says so once, with what to run, not Node's stack", { timeout: 60_000 }, async () => {
+  // Its Pulumi.yaml preloads this package, as a scaffold's does; outside this checkout nothing installs it.
+  const program = mkdtempSync(join(tmpdir(), "engine-not-installed-"));
+  try {
+    cpSync(FIXTURE, program, { recursive: true });
+    writeFileSync(join(program, "Pulumi.yaml"), "name: chain\nruntime:\n  name: nodejs\n  options:\n    typescript: false\n    nodeargs: --require=pulumi-audience/require-node\nmain: index.ts\n");
+    const r = await audience("run", "preview", "--cwd", program, "--state-dir", dir);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(`\nDiagnostics:\n  pulumi:pulumi:Stack (chain-dev):\n    error: ${join(program, "Pulumi.yaml")}: nodeargs preload pulumi-audience/require-node, which is not installed for the program: run \`npm install\` in ${program}\n`);
+  } finally {
+    rmSync(program, { recursive: true, force: true });
+  }
 });
 
 it("a command line that cannot be understood is one line and exit status 2", { timeout: 60_000 }, async () => {
