@@ -89,6 +89,7 @@ export function register(program: Command): void {
     .option("--json", "print the resolutions as JSON")
     .action(async (flags: PendingFlags) => {
       if (flags.apply && flags.file) throw new UsageError("--apply changes this engine's state; for a `pulumi stack export` document run the `pulumi stack import` it prints");
+      if (flags.file === "-" && process.stdin.isTTY) throw new UsageError("pending --file -: pipe a `pulumi stack export` document on stdin, or give its path");
       const passphrase = optionalPassphrase();
       const since = flags.since === undefined ? undefined : parseSince(flags.since);
       const { statePath, place } = flags.file ? { statePath: "", place: undefined } : selectStack(flags);

@@ -16,6 +16,7 @@ import { masked, revealed, type Value } from "../protocol/values.ts";
 import { columns } from "./columns.ts";
 import { selectStack } from "./select-stack.ts";
 import { stackOptions, type StackFlags } from "./stack-options.ts";
+import { UsageError } from "./usage.ts";
 
 async function loadState(flags: StackFlags): Promise<{ state: Snapshot; stack: string }> {
   const { stack, statePath, place } = selectStack(flags);
@@ -108,6 +109,8 @@ export function register(program: Command): void {
     .option("--file <path>", "read the document from this file instead of stdin")
     .action(async (flags: StackFlags & { file?: string }) => {
       const { project, stack: stackName, statePath } = selectStack(flags);
+      // A terminal would wait for a document no one is typing.
+      if (!flags.file && process.stdin.isTTY) throw new UsageError("stack import: give --file <path>, or pipe a `pulumi stack export` document on stdin");
       const source = flags.file ?? "stdin";
       const document = flags.file ? await readFile(flags.file, "utf8") : await text(process.stdin);
       const passphrase = resolvePassphrase();

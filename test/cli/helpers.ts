@@ -1,5 +1,5 @@
 // The `audience` command as a user meets it: a child process of bin/audience.js, its output and exit status.
-import { spawn } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { cpSync, mkdtempSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -44,6 +44,20 @@ export function audience(args: string[], { env = {}, input, cwd, timeoutMs = 60_
   return new Promise((resolve, reject) => {
     child.once("error", reject);
     child.once("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
+/**
+ * Runs `audience ...args` on a terminal, as a person types it (util-linux `script` gives it one, stdin included): what
+ * the terminal shows, and the exit status. Bounded as `audience` is.
+ */
+export function onTerminal(args: string[], { env = {}, timeoutMs = 60_000 }: { env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): Promise<{ code: number; shown: string }> {
+  const command = [process.execPath, BUILT_AUDIENCE, ...args].map((a) => `'${a.replaceAll("'", `'\\''`)}'`).join(" ");
+  return new Promise((resolve, reject) => {
+    execFile("script", ["-qfec", command, "/dev/null"], { env: userEnv({ TERM: "xterm", ...env }), timeout: timeoutMs }, (error, shown) => {
+      if (error && typeof error.code !== "number") reject(error);
+      else resolve({ code: typeof error?.code === "number" ? error.code : 0, shown });
+    });
   });
 }
 

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { nodeProblem, requiredNode } from "pulumi-audience/node-version";
-import { audience, ROOT } from "./helpers.ts";
+import { audience, onTerminal, ROOT } from "./helpers.ts";
 
 const manifest = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string; engines: { node: string } };
 
@@ -39,6 +39,18 @@ describe("usage errors are one line and exit status 2", () => {
     const r = await audience(["stack", "output", "--cwd", tmpdir()]);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^error: no Pulumi\.yaml in .*\n$/);
+  });
+});
+
+describe("a command that reads a document from stdin, run on a terminal", () => {
+  // Nothing is piped: it would wait for a document no one types. It says how to give one instead.
+  it.each([
+    ["stack import", ["stack", "import", "--cwd", join(ROOT, "examples", "adaptive-discounting")], "error: stack import: give --file <path>, or pipe a `pulumi stack export` document on stdin (see --help)"],
+    ["pending --file -", ["pending", "--file", "-"], "error: pending --file -: pipe a `pulumi stack export` document on stdin, or give its path (see --help)"],
+  ])("%s refuses at once, exit status 2", async (_what, args, message) => {
+    const r = await onTerminal(args, { timeoutMs: 30_000 });
+    expect(r.shown.trim()).toBe(message);
+    expect(r.code).toBe(2);
   });
 });
 
