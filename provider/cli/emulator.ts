@@ -20,7 +20,10 @@ export async function runEmulatorCommand(options: EmulatorFlags): Promise<void> 
   } catch (error) {
     const e = error as NodeJS.ErrnoException;
     const reason = e.code === "EADDRINUSE" ? `port ${options.port} on ${options.host} is already in use (--port 0 picks a free one)`
-      : e.code === "EACCES" ? `permission denied (${e.message})` : e.message;
+      : e.code === "EACCES" ? `permission denied (${e.message})`
+      : e.code === "EEXIST" && options.dataDir !== undefined ? `--data-dir ${options.dataDir} is a file: give a directory (new, or one an emulator kept its data in)`
+      : e.code === "ENOTDIR" && options.dataDir !== undefined ? `--data-dir ${options.dataDir}: a folder on its path is a file`
+      : e.message;
     process.stderr.write(`audience emulator: cannot start: ${reason}\n`);
     process.exitCode = 1;
     return;

@@ -1,6 +1,6 @@
 // With --data-dir every acknowledged write survives a restart and a kill -9; the CLI runs as a user runs it.
-import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -64,6 +64,16 @@ describe("audience emulator", () => {
       }
       child.kill(signal);
       expect(await exited(child)).toBe(0);
+    }
+  });
+
+  it("refuses a --data-dir that is a file, or under one, in one line naming it", { timeout: 30_000 }, () => {
+    const file = join(dataDir(), "notes.txt");
+    writeFileSync(file, "not a directory\n");
+    for (const [given, said] of [[file, " is a file: give a directory (new, or one an emulator kept its data in)"], [join(file, "data"), ": a folder on its path is a file"]] as const) {
+      const run = spawnSync(NODE, [CLI, "emulator", "--port", "0", "--data-dir", given], { env: { ...process.env, NODE_OPTIONS: "--conditions=source" }, encoding: "utf8" });
+      expect(run.status).toBe(1);
+      expect(run.stderr).toBe(`audience emulator: cannot start: --data-dir ${given}${said}\n`);
     }
   });
 
