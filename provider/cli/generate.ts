@@ -209,9 +209,14 @@ export function register(program: Command): void {
     .option("--account <name>", "entry of audience:accounts (from --accounts) to read instead of the default account")
     .option("--accounts <file>", 'JSON map of account name -> {"baseUrl", "apiKeyEnv" (or "apiKey")}')
     .option("--uploads", "also adopt uploaded files, saved under <out>/uploads (applying sends each file again)")
-    .action(async (options: { out?: string; name: string; only?: string; account?: string; accounts?: string; uploads?: boolean }) => {
+    .option("--force", "with --out: replace an index.ts already there")
+    .action(async (options: { out?: string; name: string; only?: string; account?: string; accounts?: string; uploads?: boolean; force?: boolean }) => {
       try {
         if (options.uploads && options.out === undefined) throw new Error("--uploads needs --out: the files are saved beside the program");
+        // A program already there is the user's: nothing is read from the account before it is known to be kept.
+        if (options.out !== undefined && !options.force && existsSync(join(options.out, "index.ts"))) {
+          throw new Error(`${join(options.out, "index.ts")} is already there: give another --out, or --force to replace it`);
+        }
         const accounts = options.accounts !== undefined ? await readAccountsFile(options.accounts) : {};
         const named = accountsConfig(accounts, process.env);
         const settings = readSettings((key) => (key === "audience:accounts" ? named : undefined));

@@ -1,7 +1,7 @@
 // `audience generate`: a program adopting an account's resources, which the local engine then applies as a no-op,
 // `audience drift` then finds in sync, and `destroy` cannot delete (every adopted resource is protected).
 import { execFile } from "node:child_process";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateProgram } from "../../provider/cli/generate.ts";
@@ -108,6 +108,20 @@ describe("audience generate", () => {
     expect(manifest.type).toBe("module");
     expect(Object.keys(manifest.dependencies).sort()).toEqual(["@pulumi/pulumi", "pulumi-audience"]);
     expect(await readFile(join(out, "Pulumi.yaml"), "utf8")).toMatch(/typescript: false/);
+    expect(await readFile(join(out, "index.ts"), "utf8")).toContain("new audience.Cohort(");
+  });
+
+  it("--out keeps a program already there, unless --force", { timeout: 60_000 }, async () => {
+    const out = join(dir, "theirs");
+    await mkdir(out, { recursive: true });
+    await writeFile(join(out, "index.ts"), "// the user's own program\n");
+    const env = { AUDIENCE_API_KEY: world.emulator.apiKey, AUDIENCE_BASE_URL: world.emulator.url };
+    const refused = await audience(["generate", "--out", out, "--only", "cohorts"], env);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toBe(`audience generate: ${join(out, "index.ts")} is already there: give another --out, or --force to replace it\n`);
+    expect(await readFile(join(out, "index.ts"), "utf8")).toBe("// the user's own program\n");
+    const forced = await audience(["generate", "--out", out, "--only", "cohorts", "--force"], env);
+    expect(forced.code, forced.stderr).toBe(0);
     expect(await readFile(join(out, "index.ts"), "utf8")).toContain("new audience.Cohort(");
   });
 
