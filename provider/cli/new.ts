@@ -1,7 +1,7 @@
 // `audience new [DIR]`: a program that runs at once, through `audience run` and under the Pulumi CLI, as `pulumi new`
 // makes one: Pulumi.yaml, package.json, tsconfig.json and the README's first pipeline as index.ts.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import type { Command } from "commander";
 import { dependencyFor, thisPackage, type Manifest } from "./dependency.ts";
@@ -114,6 +114,7 @@ export function register(program: Command): void {
       const target = resolve(dir);
       const name = flags.name ?? basename(target);
       if (!PROJECT_NAME.test(name)) throw new UsageError(`project name "${name}": allowed are letters, digits, "-", "_" and ".", 1 to 100 characters (--name)`);
+      if (existsSync(target) && !statSync(target).isDirectory()) throw new UsageError(`${target} is a file: name a new or empty directory`);
       if (existsSync(target) && readdirSync(target).length > 0) throw new UsageError(`${target} is not empty: name a new or empty directory`);
       const { manifest, root, fromCheckout } = thisPackage();
       mkdirSync(target, { recursive: true });

@@ -62,10 +62,14 @@ describe("audience new", () => {
     expect(tsconfig.compilerOptions["customConditions"]).toBeUndefined();
   });
 
-  it("refuses a directory that is not empty, and a name Pulumi would not take", async () => {
+  it("refuses a directory that is not empty, a file, and a name Pulumi would not take", async () => {
     const r = await audience(["new", dir, "--generate-only"]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^error: .*shop is not empty: name a new or empty directory \(see --help\)\n$/);
+    const file = join(dir, "package.json");
+    const onFile = await audience(["new", file, "--generate-only"]);
+    expect(onFile.code).toBe(2);
+    expect(onFile.stderr).toBe(`error: ${file} is a file: name a new or empty directory (see --help)\n`);
     const bad = await audience(["new", join(parent, "x"), "--name", "my shop", "--generate-only"]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/^error: project name "my shop": allowed are letters/);
