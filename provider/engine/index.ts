@@ -16,7 +16,7 @@ import type { ResourceCalls } from "./resource-calls.ts";
 import { providerPackage, providerTypeOf, ProviderHosts } from "./providers.ts";
 import { lockStack, type StackLock } from "./lock.ts";
 import { Snapshot } from "./snapshot.ts";
-import { DEFAULT_STACK, resolvePassphrase, stackStatePath } from "./stack-files.ts";
+import { DEFAULT_STACK, resolvePassphrase, stackPlace, stackStatePath } from "./stack-files.ts";
 import type { StepOp } from "./steps.ts";
 import { PROVIDER_TYPE as DYNAMIC_PROVIDER_TYPE, STACK_TYPE, urnType } from "./urn.ts";
 import { isSecret, revealed, type PropertyMap, type Value } from "../protocol/values.ts";
@@ -145,7 +145,7 @@ async function deploy(options: RunOptions, { project, stack, parallel, passphras
   // The state is read, its key derived if it holds a secret (PBKDF2 of a million rounds) and the deployment made
   // while the program boots, which takes longer: the monitor holds the program's first calls until then.
   // A run that changes the stack claims it in its journal before anything is sent.
-  const loading = locking.then(({ interruptedSince }) => Snapshot.load(statePath, passphrase, encryptionSalt, { claim: !dryRun, interruptedSince, place: { cwd: options.cwd, stack, ...(options.stateDir !== undefined ? { stateDir: options.stateDir } : {}) } }));
+  const loading = locking.then(({ interruptedSince }) => Snapshot.load(statePath, passphrase, encryptionSalt, { claim: !dryRun, interruptedSince, place: stackPlace(options.cwd, stack, options.stateDir) }));
   loading.catch(() => undefined); // awaited below, before anything is reported
   // After a failed step the program gets a moment to report and exit; then it is stopped, as Pulumi cancels it.
   const stopProgram = new AbortController();

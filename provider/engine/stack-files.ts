@@ -25,6 +25,11 @@ export interface StackPlace {
   stateDir?: string;
 }
 
+/** The place of a stack as `--cwd`, `--stack` and `--state-dir` (if given) name it. */
+export function stackPlace(cwd: string, stack: string, stateDir: string | undefined): StackPlace {
+  return stateDir === undefined ? { cwd, stack } : { cwd, stack, stateDir };
+}
+
 /** A path as the command line takes it from the current directory: relative below it, else absolute; quoted for a
  * shell where it needs to be. */
 function pathWord(path: string): string {
