@@ -1,7 +1,6 @@
 // `audience config [get|set|rm]`: the stack's config in Pulumi.<stack>.yaml beside the program, kept as
 // `pulumi config` keeps it (secure values encrypted with PULUMI_CONFIG_PASSPHRASE), and read by `audience run`.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { text } from "node:stream/consumers";
 import type { Command } from "commander";
 import { isMap, parseDocument, type Document } from "yaml";
 import { PassphraseCrypter } from "../engine/secrets.ts";
@@ -11,6 +10,7 @@ import { parsePath, SECRET_MASK } from "../protocol/values.ts";
 import { columns } from "./columns.ts";
 import { selectStack } from "./select-stack.ts";
 import { stackOptions, type StackFlags } from "./stack-options.ts";
+import { pipedInput } from "./terminal.ts";
 import { UsageError } from "./usage.ts";
 
 interface KeyFlags extends StackFlags {
@@ -116,8 +116,7 @@ export function register(program: Command): void {
       const path = keyPath(key, project.name, flags.path);
       let value = given;
       if (value === undefined) {
-        if (process.stdin.isTTY) throw new UsageError("config set: give the value as an argument, or on stdin");
-        value = (await text(process.stdin)).replace(/\r?\n$/, "");
+        value = (await pipedInput("config set: give the value as an argument, or on stdin")).replace(/\r?\n$/, "");
         // An empty stdin is a pipe that failed (an unset variable, a missing file), not a value to keep.
         if (value === "" && flags.secret) throw new UsageError(`config set --secret ${key}: stdin was empty; give the secret on stdin (or as an argument)`);
       }

@@ -6,7 +6,6 @@ import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { text } from "node:stream/consumers";
 import type { Command } from "commander";
 import { loadProject, loadStackConfig, providerConfig, type StackConfig } from "../engine/project.ts";
 import { isDefaultProvider, providerTypeOf } from "../engine/providers.ts";
@@ -22,6 +21,7 @@ import { KIND_KEY, PROVIDER_KEY } from "../runtime/lifecycle/controls.ts";
 import { annotateSecrets, revealedMap, type PropertyMap } from "../protocol/values.ts";
 import { selectStack } from "./select-stack.ts";
 import { stackOptions, type StackFlags } from "./stack-options.ts";
+import { pipedInput } from "./terminal.ts";
 import { UsageError } from "./usage.ts";
 import { inProcessProvider } from "./extension.ts";
 import { PACKAGE } from "../runtime/markers.ts";
@@ -89,7 +89,6 @@ export function register(program: Command): void {
     .option("--json", "print the resolutions as JSON")
     .action(async (flags: PendingFlags) => {
       if (flags.apply && flags.file) throw new UsageError("--apply changes this engine's state; for a `pulumi stack export` document run the `pulumi stack import` it prints");
-      if (flags.file === "-" && process.stdin.isTTY) throw new UsageError("pending --file -: pipe a `pulumi stack export` document on stdin, or give its path");
       const passphrase = optionalPassphrase();
       const since = flags.since === undefined ? undefined : parseSince(flags.since);
       const { statePath, place } = flags.file ? { statePath: "", place: undefined } : selectStack(flags);
@@ -99,7 +98,7 @@ export function register(program: Command): void {
       const scratch = flags.file ? await mkdtemp(join(tmpdir(), "audience-pending-")) : undefined;
       try {
         const state = flags.file
-          ? await Snapshot.parse(flags.file === "-" ? await text(process.stdin) : await readFile(flags.file, "utf8"), { path: join(scratch!, "exported.json"), passphrase: passphrase ?? "", source: flags.file })
+          ? await Snapshot.parse(flags.file === "-" ? await pipedInput("pending --file -: pipe a `pulumi stack export` document on stdin, or give its path") : await readFile(flags.file, "utf8"), { path: join(scratch!, "exported.json"), passphrase: passphrase ?? "", source: flags.file })
           : await Snapshot.load(statePath, passphrase ?? "", undefined, { place });
         const ops = state.pendingById().filter(([, op]) => op.type === "creating");
         const now = Date.now();

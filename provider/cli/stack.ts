@@ -2,7 +2,6 @@
 // restores and removes it, in the `pulumi stack export` layout both read and write.
 import { existsSync } from "node:fs";
 import { readFile, rm, writeFile } from "node:fs/promises";
-import { text } from "node:stream/consumers";
 import type { Command } from "commander";
 import { Snapshot } from "../engine/snapshot.ts";
 import { resolvePassphrase, stackCommand } from "../engine/stack-files.ts";
@@ -16,7 +15,7 @@ import { masked, revealed, type Value } from "../protocol/values.ts";
 import { columns } from "./columns.ts";
 import { selectStack } from "./select-stack.ts";
 import { stackOptions, type StackFlags } from "./stack-options.ts";
-import { UsageError } from "./usage.ts";
+import { pipedInput } from "./terminal.ts";
 
 async function loadState(flags: StackFlags): Promise<{ state: Snapshot; stack: string }> {
   const { stack, statePath, place } = selectStack(flags);
@@ -109,10 +108,8 @@ export function register(program: Command): void {
     .option("--file <path>", "read the document from this file instead of stdin")
     .action(async (flags: StackFlags & { file?: string }) => {
       const { project, stack: stackName, statePath } = selectStack(flags);
-      // A terminal would wait for a document no one is typing.
-      if (!flags.file && process.stdin.isTTY) throw new UsageError("stack import: give --file <path>, or pipe a `pulumi stack export` document on stdin");
       const source = flags.file ?? "stdin";
-      const document = flags.file ? await readFile(flags.file, "utf8") : await text(process.stdin);
+      const document = flags.file ? await readFile(flags.file, "utf8") : await pipedInput("stack import: give --file <path>, or pipe a `pulumi stack export` document on stdin");
       const passphrase = resolvePassphrase();
       // A stack without state takes its config file's salt, as `audience run` would.
       const { encryptionSalt } = await loadStackConfig(project, stackName, passphrase);
