@@ -7,7 +7,8 @@ import { Deployment, type Operation } from "./deployment.ts";
 import type { EngineEvent, StepEvent } from "./events.ts";
 import { childNodeOptions, nodeRuntime, type LanguageRuntime } from "./language.ts";
 import { startMonitor, whenReady, type MonitorServer } from "./monitor.ts";
-import { checkStackName, loadProject, loadStackConfig, packageConfig, ProjectError, programConfigEnv, providerConfig, setConfigArg, type Project, type StackConfig } from "./project.ts";
+import { journalPath } from "./journal.ts";
+import { checkStackName, configuredStacks, loadProject, loadStackConfig, packageConfig, ProjectError, programConfigEnv, providerConfig, setConfigArg, type Project, type StackConfig } from "./project.ts";
 import { PluginHost } from "./plugin-host.ts";
 import type { EngineExtension, InProcessDynamic } from "./extension.ts";
 import { DynamicProviders } from "./in-process-provider.ts";
@@ -16,7 +17,7 @@ import type { ResourceCalls } from "./resource-calls.ts";
 import { providerPackage, providerTypeOf, ProviderHosts } from "./providers.ts";
 import { lockStack, type StackLock } from "./lock.ts";
 import { Snapshot } from "./snapshot.ts";
-import { DEFAULT_STACK, resolvePassphrase, stackPlace, stackStatePath } from "./stack-files.ts";
+import { DEFAULT_STACK, resolvePassphrase, stackPlace, stacksWithState, stackStatePath } from "./stack-files.ts";
 import type { StepOp } from "./steps.ts";
 import { PROVIDER_TYPE as DYNAMIC_PROVIDER_TYPE, STACK_TYPE, urnType } from "./urn.ts";
 import { isSecret, revealed, type PropertyMap, type Value } from "../protocol/values.ts";
@@ -115,6 +116,7 @@ export async function runProgram(options: RunOptions): Promise<RunResult> {
   for (const [k, v] of Object.entries(options.config ?? {})) setConfigArg(config, project.name, `${k}=${v}`, false);
   for (const [k, v] of Object.entries(options.secrets ?? {})) setConfigArg(config, project.name, `${k}=${v}`, true);
   const statePath = stackStatePath(project.dir, stack, options.stateDir);
+  if (options.operation === "refresh" || options.operation === "destroy") refuseUnknownStack(project, stack, statePath, options.operation);
   const dryRun = options.operation === "preview";
   // The lock is taken while the program starts (the program does not touch the state): the state is read once it is.
   const locking: Promise<StackLock> = dryRun ? Promise.resolve(async () => undefined) : lockStack(statePath);
@@ -125,6 +127,17 @@ export async function runProgram(options: RunOptions): Promise<RunResult> {
     const unlock = await locking.catch(() => undefined);
     await unlock?.();
   }
+}
+
+/**
+ * A stack is made by its first `up`: one with no state, no journal and no config file is a mistyped name, which a
+ * refresh or destroy would leave behind as an empty stack.
+ */
+function refuseUnknownStack(project: Project, stack: string, statePath: string, operation: Operation): void {
+  if (existsSync(statePath) || existsSync(journalPath(statePath)) || configuredStacks(project).includes(stack)) return;
+  const known = [...new Set([...stacksWithState(dirname(statePath)), ...configuredStacks(project)])].sort();
+  const here = known.length > 0 ? `the stacks here: ${known.join(", ")}` : "no stack here has been deployed yet";
+  throw new ProjectError(`no stack "${stack}" to ${operation}: it has no state in ${dirname(statePath)} and no Pulumi.${stack}.yaml (${here})`);
 }
 
 interface Prepared {

@@ -1,5 +1,5 @@
 // A Pulumi project on disk: Pulumi.yaml (name, runtime options, main) and the stack's Pulumi.<stack>.yaml config.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parse } from "yaml";
 import { PassphraseCrypter, PassphraseError } from "./secrets.ts";
@@ -89,6 +89,11 @@ export function qualify(key: string, project: string): string {
 /** The stack's config file, beside Pulumi.yaml. */
 export function stackConfigPath(project: Project, stack: string): string {
   return join(project.dir, `Pulumi.${stack}.yaml`);
+}
+
+/** The stacks a `Pulumi.<stack>.yaml` beside Pulumi.yaml configures. */
+export function configuredStacks(project: Project): string[] {
+  return readdirSync(project.dir).flatMap((file) => /^Pulumi\.(.+)\.ya?ml$/.exec(file)?.[1] ?? []);
 }
 
 /** The ciphertext of a `{secure: "v1:..."}` config value, as `pulumi config set --secret` writes it; else undefined. */

@@ -1,5 +1,5 @@
 // Where a stack's files are and how its secrets open: cheap to import, for commands that only read or write them.
-import { closeSync, openSync, readFileSync, readSync } from "node:fs";
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
 
 /** A program's project or stack files are missing or wrong. */
@@ -16,6 +16,11 @@ const defaultStateDir = (projectDir: string) => join(projectDir, ".audience", "s
 /** Where a stack's state file lives: `<stateDir>/<stack>.json`, by default under `<program>/.audience/state`. */
 export function stackStatePath(projectDir: string, stack: string, stateDir?: string): string {
   return join(resolve(stateDir ?? defaultStateDir(projectDir)), `${stack}.json`);
+}
+
+/** The stacks whose state is kept in `stateDir` (none when it does not exist yet). */
+export function stacksWithState(stateDir: string): string[] {
+  return existsSync(stateDir) ? readdirSync(stateDir).flatMap((file) => /^(.+)\.json$/.exec(file)?.[1] ?? []) : [];
 }
 
 /** A stack as a command line names it: the program's directory, the stack, and the state's directory if moved. */

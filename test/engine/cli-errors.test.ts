@@ -1,7 +1,8 @@
 // A failing run as a CI log shows it (NO_COLOR, not a TTY): the failure once under its resource, what depended on
 // it skipped, in text and --json; a program that throws gives its error without a stack trace and no plan; exit 1.
-// A command line that cannot be understood is one line and exit 2.
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+// A command line that cannot be understood is one line and exit 2. A refresh or destroy of a stack that was never
+// made refuses, and makes none.
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, expect, it } from "vitest";
@@ -95,4 +96,19 @@ it("a malformed --secret is a usage error that does not repeat the value", { tim
   expect(r.code).toBe(2);
   expect(r.stderr).toBe("error: --secret: expected key=value (see --help)\n");
   expect(r.stderr).not.toContain("hunter2");
+});
+
+it("refresh and destroy of a stack that was never made refuse, naming the stacks there, and make none", { timeout: 60_000 }, async () => {
+  const stateDir = mkdtempSync(join(tmpdir(), "engine-no-stack-"));
+  try {
+    writeFileSync(join(stateDir, "prod.json"), "{}"); // only its name is read
+    for (const operation of ["refresh", "destroy"]) {
+      const r = await audience("run", operation, "--yes", "--stack", "prdo", "--cwd", FIXTURE, "--state-dir", stateDir);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toBe(`error: no stack "prdo" to ${operation}: it has no state in ${stateDir} and no Pulumi.prdo.yaml (the stacks here: prod)\n`);
+    }
+    expect(readdirSync(stateDir)).toEqual(["prod.json"]);
+  } finally {
+    rmSync(stateDir, { recursive: true, force: true });
+  }
 });

@@ -13,6 +13,8 @@ const STUBS = /[\\/](@grpc[\\/]grpc-js|@pulumi[\\/]pulumi|google-protobuf)[\\/]/
 const dir = mkdtempSync(join(tmpdir(), "engine-start-up-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 writeFileSync(join(dir, "Pulumi.yaml"), "name: start-up\nruntime: nodejs\nmain: index.ts\n");
+// The stacks refreshed and destroyed exist: their config files say so.
+for (const stack of ["destroy", "refresh"]) writeFileSync(join(dir, `Pulumi.${stack}.yaml`), "config: {}\n");
 
 /** Runs `script` (ESM, `engine` bound to the engine's module) in a fresh process; answers the gRPC stubs it loaded. */
 function stubsLoadedBy(script: string): string[] {
