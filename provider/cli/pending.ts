@@ -22,7 +22,7 @@ import { annotateSecrets, revealedMap, type PropertyMap } from "../protocol/valu
 import { selectStack } from "./select-stack.ts";
 import { stackOptions, type StackFlags } from "./stack-options.ts";
 import { pipedInput } from "./terminal.ts";
-import { UsageError } from "./usage.ts";
+import { usageExitStatus, UsageError } from "./usage.ts";
 import { inProcessProvider } from "./extension.ts";
 import { PACKAGE } from "../runtime/markers.ts";
 
@@ -80,7 +80,7 @@ function optionalPassphrase(): string | undefined {
 }
 
 export function register(program: Command): void {
-  stackOptions(program.command("pending"), { state: true })
+  stackOptions(usageExitStatus(program.command("pending"), 1), { state: true })
     .description("resolve the creates an interrupted up left pending: find what each made in the account and print (or, for this engine's state, --apply) the resolution")
     .option("--file <path>", "a `pulumi stack export` document (`-` for stdin) instead of this engine's state")
     .option("--out <path>", "with --file: where to write the resolved document for `pulumi stack import`", "pending-resolved.json")

@@ -1,5 +1,6 @@
 // What the command says when it cannot start or was called wrongly: --version, usage errors as one line with exit
-// status 2 (a secret never echoed), and a Node too old named in one line with the way to get a newer one.
+// status 2 (1 for the commands whose 2 says something else; a secret never echoed), and a Node too old named in one
+// line with the way to get a newer one.
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -45,12 +46,12 @@ describe("usage errors are one line and exit status 2", () => {
 describe("a command that reads a document from stdin, run on a terminal", () => {
   // Nothing is piped: it would wait for a document no one types. It says how to give one instead.
   it.each([
-    ["stack import", ["stack", "import", "--cwd", join(ROOT, "examples", "adaptive-discounting")], "error: stack import: give --file <path>, or pipe a `pulumi stack export` document on stdin (see --help)"],
-    ["pending --file -", ["pending", "--file", "-"], "error: pending --file -: pipe a `pulumi stack export` document on stdin, or give its path (see --help)"],
-  ])("%s refuses at once, exit status 2", async (_what, args, message) => {
+    ["stack import", ["stack", "import", "--cwd", join(ROOT, "examples", "adaptive-discounting")], "error: stack import: give --file <path>, or pipe a `pulumi stack export` document on stdin (see --help)", 2],
+    ["pending --file -", ["pending", "--file", "-"], "error: pending --file -: pipe a `pulumi stack export` document on stdin, or give its path (see --help)", 1],
+  ])("%s refuses at once, with its usage status", async (_what, args, message, code) => {
     const r = await onTerminal(args, { timeoutMs: 30_000 });
     expect(r.shown.trim()).toBe(message);
-    expect(r.code).toBe(2);
+    expect(r.code).toBe(code);
   });
 });
 
@@ -67,6 +68,15 @@ describe("audience drift, where exit status 2 means something matched --fail-on"
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("Usage: audience drift merge");
   });
+});
+
+describe("audience pending, where exit status 2 means a create is left for the user to decide", () => {
+  const cases: [string, string[], RegExp][] = [
+    ["an unknown option", ["pending", "--bogus"], /^error: unknown option '--bogus' \(see --help\)\n$/],
+    ["a --since that is no time", ["pending", "--since", "never"], /^error: --since: expected a time \(ISO 8601, .*\), got "never" \(see --help\)\n$/],
+    ["--apply with --file", ["pending", "--apply", "--file", "x.json"], /^error: --apply changes this engine's state; .* \(see --help\)\n$/],
+  ];
+  it.each(cases)("exits 1 for %s, whether commander or the command finds it", (_what, args, message) => refused(args, message, 1));
 });
 
 describe("an older Node", () => {
