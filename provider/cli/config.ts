@@ -2,9 +2,9 @@
 // `pulumi config` keeps it (secure values encrypted with PULUMI_CONFIG_PASSPHRASE), and read by `audience run`.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import type { Command } from "commander";
-import { isMap, parseDocument, type Document } from "yaml";
+import { isCollection, isMap, parseDocument, type Document } from "yaml";
 import { PassphraseCrypter } from "../engine/secrets.ts";
-import { resolvePassphrase, stackCommand } from "../engine/stack-files.ts";
+import { resolvePassphrase, shellWord, stackCommand, type StackPlace } from "../engine/stack-files.ts";
 import { loadStackConfig, ProjectError, qualify, stackConfigPath, type ConfigValue } from "../engine/project.ts";
 import { parsePath, SECRET_MASK } from "../protocol/values.ts";
 import { columns } from "./columns.ts";
@@ -29,6 +29,19 @@ function keyPath(key: string, project: string, path: boolean | undefined): (stri
   const [top, ...members] = parts;
   if (typeof top !== "string") throw new UsageError(`config key "${key}": a property path starts with a key name`);
   return [qualify(top, project), ...members];
+}
+
+/** A key's path as `--path` takes it: `audience:accounts.north`, `tags[0]`. */
+function pathText([top, ...members]: (string | number)[]): string {
+  return members.reduce<string>((text, m) => (typeof m === "number" ? `${text}[${m}]` : /^[\w-]+$/.test(m) ? `${text}.${m}` : `${text}[${JSON.stringify(m)}]`), String(top));
+}
+
+/** The command that removes the value on `path` that is neither a map nor a list, which a value below it cannot be set in. */
+function removeCommand(doc: Document, path: (string | number)[], place: StackPlace): string {
+  let depth = 1;
+  while (depth < path.length && isCollection(doc.getIn(["config", ...path.slice(0, depth)]))) depth++;
+  const key = path.slice(0, depth);
+  return stackCommand(`config rm ${key.length > 1 ? "--path " : ""}${shellWord(pathText(key))}`, place);
 }
 
 /** The passphrase when one is set: only secure values need it. */
@@ -112,7 +125,7 @@ export function register(program: Command): void {
     .option("--secret", "encrypt the value with PULUMI_CONFIG_PASSPHRASE")
     .option("--path", "the key is a property path into a structured value, e.g. audience:accounts.north.apiKey")
     .action(async (key: string, given: string | undefined, flags: KeyFlags & { secret?: boolean }) => {
-      const { project, stack } = selectStack(flags);
+      const { project, stack, place } = selectStack(flags);
       const path = keyPath(key, project.name, flags.path);
       let value = given;
       if (value === undefined) {
@@ -127,7 +140,7 @@ export function register(program: Command): void {
       try {
         doc.setIn(["config", ...path], doc.createNode(node));
       } catch {
-        throw new ProjectError(`${file}: cannot set "${key}": a value on its path is not a map or list (remove it first with \`audience config rm\`)`);
+        throw new ProjectError(`${file}: cannot set "${key}": a value on its path is not a map or list (remove it first with \`${removeCommand(doc, path, place)}\`)`);
       }
       writeFileSync(file, doc.toString());
     });

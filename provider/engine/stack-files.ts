@@ -35,12 +35,15 @@ export function stackPlace(cwd: string, stack: string, stateDir: string | undefi
   return stateDir === undefined ? { cwd, stack } : { cwd, stack, stateDir };
 }
 
-/** A path as the command line takes it from the current directory: relative below it, else absolute; quoted for a
- * shell where it needs to be. */
+/** A word as a shell takes it: as it is when it can be, else quoted. */
+export function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
+}
+
+/** A path as the command line takes it from the current directory: relative below it, else absolute. */
 function pathWord(path: string): string {
   const rel = relative(process.cwd(), resolve(path));
-  const word = rel === "" ? "." : rel.startsWith("..") || isAbsolute(rel) ? resolve(path) : rel;
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
+  return shellWord(rel === "" ? "." : rel.startsWith("..") || isAbsolute(rel) ? resolve(path) : rel);
 }
 
 /**

@@ -102,6 +102,18 @@ describe("audience config", () => {
     expect((await inProgram("config", "get", "greeting")).code).toBe(1);
     expect((await inProgram("config", "get", "token")).stdout).toBe(`${SECRET}\n`);
   });
+
+  it("a value below one that is neither a map nor a list is refused with the command that removes that one, which runs as printed", { timeout: 120_000 }, async () => {
+    const inOther = (...args: string[]) => inProgram(...args, "--stack", "other");
+    expect((await inOther("config", "set", "--path", "audience:accounts.north", "plain")).code).toBe(0);
+    const refused = await inOther("config", "set", "--path", "audience:accounts.north.apiKey", "key");
+    expect(refused.code).toBe(1);
+    const remove = `audience config rm --path audience:accounts.north --cwd ${dir} --stack other`;
+    expect(refused.stderr).toBe(`error: ${join(dir, "Pulumi.other.yaml")}: cannot set "audience:accounts.north.apiKey": a value on its path is not a map or list (remove it first with \`${remove}\`)\n`);
+    expect((await audience(remove.split(" ").slice(1), { env })).code).toBe(0);
+    expect((await inOther("config", "set", "--path", "audience:accounts.north.apiKey", "key")).code).toBe(0);
+    expect(parse(readFileSync(join(dir, "Pulumi.other.yaml"), "utf8"))).toEqual({ config: { "audience:accounts": { north: { apiKey: "key" } } } });
+  });
 });
 
 describe("audience stack", () => {
