@@ -24,6 +24,8 @@ export const OPERATORS = Object.keys(operatorShape);
 export const NUMERIC_OPERATORS = ["_gt", "_gte", "_lt", "_lte"] as const;
 
 function requireOperator(ctx: { value: Record<string, unknown>; issues: z.core.$ZodRawIssue[] }, allowed: readonly string[]) {
+  // A stray operator is named already, with the ones allowed: one mistake, one message.
+  if (ctx.issues.some((i) => i.code === "unrecognized_keys")) return;
   if (!allowed.some((op) => ctx.value[op] !== undefined)) {
     issue(ctx, [], `must give an operator: one of ${allowed.join(", ")}`);
   }

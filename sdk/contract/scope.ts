@@ -35,7 +35,8 @@ const population = z.strictObject({
   exclusion_address_level_cohort_ids: ids.optional(),
   exclusion_cohort_ids: ids.optional(),
 }).check((ctx) => {
-  if (!ctx.value.cohort_ids?.length && !ctx.value.include?.length) {
+  // An empty cohort_ids is refused as such already.
+  if (ctx.value.cohort_ids === undefined && !ctx.value.include?.length) {
     ctx.issues.push({ code: "custom", input: ctx.value, path: ["cohort_ids"], message: "is required: name one or more cohorts" });
   }
 });
@@ -65,7 +66,7 @@ const shape = {
   population,
   payload,
   /** A preview scope delivers a limited number of rows and is not billed. */
-  preview: z.boolean({ error: "is required (true or false)" }),
+  preview: z.boolean({ error: (issue) => (issue.input === undefined ? "is required (true or false)" : "must be true or false") }),
 };
 
 const scopeAnswers = {

@@ -72,6 +72,30 @@ describe("check", () => {
     ]);
   });
 
+  it("names nested members a rule's message mentions as the program writes them too", async () => {
+    const { failures } = await world.host.check({}, world.inputs("cohorts", { name: "Recent", streamName: "transactions", recency: { occurrence: "last", minDays: 10, maxDays: 2 } }));
+    expect(failures).toEqual([{ property: "recency.minDays", reason: "must not exceed maxDays" }]);
+  });
+
+  it("a member a nested object does not take: the nearest it takes, else every one it takes", async () => {
+    const target = (representation: Props) => world.inputs("targets", { name: "T", scopeId: leads, representation, options: { type: "hosted_csv" } });
+    expect((await world.host.check({}, target({ mode: "identified", bogus: 1 }))).failures).toEqual([
+      { property: "representation.bogus", reason: "is not a recognized field; it takes aggregate, imputePayload, includeGeometry, mode, outputMultipleIdentities, reference, referenceDatasetId, transformPreset" },
+    ]);
+    expect((await world.host.check({}, target({ mode: "identified", outputMultipleIdentity: true }))).failures).toEqual([
+      { property: "representation.outputMultipleIdentity", reason: "is not a recognized field; did you mean `outputMultipleIdentities`?" },
+    ]);
+  });
+
+  it("one mistake, one message: a stray operator, an empty list of cohorts, a preview that is no boolean", async () => {
+    const cohort = await world.host.check({}, world.inputs("cohorts", { name: "Stray", streamName: "transactions", streamConditions: [{ property: "amount", _greater: 1 }] }));
+    expect(cohort.failures.map((f) => [f.property, f.reason.split(";")[0]])).toEqual([["streamConditions[0]._greater", "is not allowed on a stream condition"]]);
+    const empty = await world.host.check({}, scope({ population: { cohortIds: [] } }));
+    expect(empty.failures).toEqual([{ property: "population.cohortIds", reason: "must name at least one cohort" }]);
+    const preview = await world.host.check({}, scope({ preview: "yes" }));
+    expect(preview.failures).toEqual([{ property: "preview", reason: "must be true or false" }]);
+  });
+
   it("accepts values unknown during preview, and still checks the rest", async () => {
     const preview = await world.host.check({}, world.inputs("targets", { name: "Hosted", scopeId: UNKNOWN, representation: { mode: "identified" }, options: { type: "hosted_csv" } }));
     expect(preview.failures).toEqual([]);

@@ -9,7 +9,7 @@ import { controlsSchema, CONTROL_KEYS, KIND_KEY } from "./controls.ts";
 import type { Environment } from "./environment.ts";
 import { featureFailures } from "./features.ts";
 import { split, type Parts } from "./parts.ts";
-import { camelPath, memberNames, pathsOverlap, unknownPaths, UNKNOWN, wireOf, withoutNulls, type Props } from "./shape.ts";
+import { allMemberNames, camelPath, membersAt, pathsOverlap, unknownPaths, UNKNOWN, wireOf, wireSegments, withoutNulls, type Props } from "./shape.ts";
 import { unknownAccount } from "./settings.ts";
 
 /** A check's failure; `code` says what kind (failure.ts) when it is not the inputs' own. */
@@ -31,8 +31,21 @@ async function declaredDigest(providerFamily: ProviderFamily, extras: Props): Pr
  * them (`locationConditions`), as its property path already is.
  */
 function inProgramWords(schema: FamilyDef["create"], message: string): string {
-  const members = memberNames(schema);
-  return message.replace(/\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b/g, (word) => (members.includes(word) ? camelKey(word) : word));
+  const members = allMemberNames(schema);
+  return message.replace(/\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b/g, (word) => (members.has(word) ? camelKey(word) : word));
+}
+
+/**
+ * What a member the object at its path does not take may be instead: the member nearest what was written, else the
+ * members the object takes, in the program's names.
+ */
+function allowedInstead(providerFamily: ProviderFamily, wirePath: string): string {
+  const segments = wireSegments(wirePath);
+  const written = camelKey(String(segments.at(-1)));
+  const within = membersAt(providerFamily.family.create, segments.slice(0, -1)).map(camelKey);
+  const allowed = segments.length === 1 ? [...within, ...providerFamily.extraInputs, ...CONTROL_KEYS] : within;
+  const near = closestMember(written, allowed);
+  return near ? `did you mean \`${near}\`?` : `it takes ${[...allowed].sort().join(", ")}`;
 }
 
 export async function check(env: Environment, olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult & { failures: CheckFailure[] }> {
@@ -80,9 +93,8 @@ export async function check(env: Environment, olds: Props, news: Props): Promise
     for (const error of result.errors) {
       if (unknowns.some((u) => pathsOverlap(u, error.path))) continue; // decided once the value is known
       const property = camelPath(providerFamily.family.create, error.path);
-      const near = error.context.errorType === "unrecognized_key" ? closestMember(property, [...memberNames(providerFamily.family.create).map(camelKey), ...providerFamily.extraInputs, ...CONTROL_KEYS]) : undefined;
       const message = inProgramWords(providerFamily.family.create, error.message);
-      failures.push({ property, reason: near ? `${message}; did you mean \`${near}\`?` : message });
+      failures.push({ property, reason: error.context.errorType === "unrecognized_key" ? `${message}; ${allowedInstead(providerFamily, error.path)}` : message });
     }
   }
   // A member's need of an account feature is known once the member is, whatever else is still unknown.

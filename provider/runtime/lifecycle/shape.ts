@@ -27,7 +27,8 @@ export function pathsOverlap(a: string, b: string): boolean {
   return within(a, b) || within(b, a);
 }
 
-function parsePath(path: string): (string | number)[] {
+/** A wire path's members and indices: `a.b[0]` -> `["a", "b", 0]`. */
+export function wireSegments(path: string): (string | number)[] {
   const out: (string | number)[] = [];
   for (const match of path.matchAll(/([^.[\]]+)|\[(\d+)\]/g)) {
     if (match[2] !== undefined) out.push(Number(match[2]));
@@ -38,7 +39,7 @@ function parsePath(path: string): (string | number)[] {
 
 /** The camelCase path a program author wrote for a wire path, e.g. `population.cohort_ids[0]` -> `population.cohortIds[0]`. */
 export function camelPath(schema: z.ZodType, wirePath: string): string {
-  const segments = parsePath(wirePath);
+  const segments = wireSegments(wirePath);
   if (segments.length === 0) return wirePath;
   const marker = Symbol("here");
   let value: unknown = marker;
@@ -178,6 +179,48 @@ export function memberNames(schema: z.ZodType): string[] {
   if (s instanceof z.ZodUnion) return [...new Set((s.def.options as z.ZodType[]).flatMap(memberNames))];
   if (s instanceof z.ZodIntersection) return [...memberNames(s.def.left as z.ZodType), ...memberNames(s.def.right as z.ZodType)];
   return [];
+}
+
+/** The member names of the object at `wirePath` in the schema (of every option where it may be one of several). */
+export function membersAt(schema: z.ZodType, wirePath: readonly (string | number)[]): string[] {
+  const [segment, ...rest] = wirePath;
+  const s = unwrap(schema);
+  if (segment === undefined) return memberNames(s);
+  if (s instanceof z.ZodUnion) return [...new Set((s.def.options as z.ZodType[]).flatMap((option) => membersAt(option, wirePath)))];
+  if (s instanceof z.ZodIntersection) return [...new Set([...membersAt(s.def.left as z.ZodType, wirePath), ...membersAt(s.def.right as z.ZodType, wirePath)])];
+  if (typeof segment === "number") return s instanceof z.ZodArray ? membersAt(s.def.element as z.ZodType, rest) : [];
+  if (s instanceof z.ZodRecord) return membersAt(s.def.valueType as z.ZodType, rest);
+  const member = s instanceof z.ZodObject ? (s.shape as Record<string, z.ZodType>)[segment] : undefined;
+  return member ? membersAt(member, rest) : [];
+}
+
+/** Every member name of the schema at any depth: in objects within lists, maps, unions and intersections. */
+const namesWithin = new WeakMap<z.ZodType, ReadonlySet<string>>();
+export function allMemberNames(schema: z.ZodType): ReadonlySet<string> {
+  let names = namesWithin.get(schema);
+  if (names) return names;
+  const found = new Set<string>();
+  const seen = new Set<z.ZodType>(); // shapes that hold themselves (conditions within conditions)
+  const walk = (within: z.ZodType) => {
+    const s = unwrap(within);
+    if (seen.has(s)) return;
+    seen.add(s);
+    if (s instanceof z.ZodObject) {
+      for (const [key, member] of Object.entries(s.shape as Record<string, z.ZodType>)) {
+        found.add(key);
+        walk(member);
+      }
+    } else if (s instanceof z.ZodArray) walk(s.def.element as z.ZodType);
+    else if (s instanceof z.ZodRecord) walk(s.def.valueType as z.ZodType);
+    else if (s instanceof z.ZodUnion) for (const option of s.def.options as z.ZodType[]) walk(option);
+    else if (s instanceof z.ZodIntersection) {
+      walk(s.def.left as z.ZodType);
+      walk(s.def.right as z.ZodType);
+    }
+  };
+  walk(schema);
+  namesWithin.set(schema, (names = found));
+  return names;
 }
 
 /** A URL signed for a time (`expires`, `signature`): re-signed copies of it name the same file. */
