@@ -11,7 +11,7 @@ const shape = {
   name: z.string().min(1, { error: "must be a non-empty string" }).optional(),
   // A URL parser drops line breaks and tabs silently; one sent with them is refused instead (a header smuggled in).
   url: z.string({ error: expected("an http(s) URL") })
-    .refine((url) => !/[\s\p{Cc}]/u.test(url), { error: "must be an http(s) URL without spaces, line breaks or other control characters" })
+    .refine((url) => !/[\s\p{Cc}]/u.test(url), { error: "must be an http(s) URL without spaces, line breaks or other control characters", abort: true })
     .url({ protocol: /^https?$/, error: expected("an http(s) URL") }),
   enabled_events: z.array(oneOf(WEBHOOK_EVENTS)).min(1, { error: `must name at least one event: ${WEBHOOK_EVENTS.join(", ")}` }),
   status: oneOf(["enabled", "disabled"]).default("enabled"),

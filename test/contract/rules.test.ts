@@ -181,6 +181,11 @@ describe("rules of one body", () => {
   });
 });
 
+it("a webhook url with a space is one mistake, said once", () => {
+  const errors = errorsOf("webhook_endpoints", { url: "not a url", enabled_events: ["resource.errored"] }).filter((e) => e.path === "url");
+  expect(errors.map((e) => e.message)).toEqual(["must be an http(s) URL without spaces, line breaks or other control characters"]);
+});
+
 describe("bodies the rules allow", () => {
   const allowed: [string, Collection, unknown][] = [
     ["same day range", "cohorts", cohort({ stream_name: "orders", stream_conditions: [{ property: "date", _on_or_after: "2024-03-01", _on_or_before: "2024-03-01" }] })],

@@ -163,6 +163,8 @@ describe("lookups", () => {
     expect(await audience.getCohort({ id: leads.id })).toMatchObject({ name: "Leads" });
     expect(await value(audience.getForecastOutput({ name: pulumi.output("Forecasted spend") }))).toMatchObject({ name: "Forecasted spend" });
     await expect(audience.getCohort({ name: "Churned" })).rejects.toThrow(/no cohorts with name "Churned"; names seen: .*"Leads".*"Customers"|no cohorts with name "Churned"; names seen: .*"Customers".*"Leads"/);
+    // By id, only that id is listed: no names to offer.
+    await expect(audience.getCohort({ id: "00000000-0000-4000-8000-000000000000" })).rejects.toThrow(/^getCohort: no cohorts with id 00000000-0000-4000-8000-000000000000$/);
     await expect(audience.getCohort({ name: "Leads", account: "west" })).rejects.toThrow(/west.*audience:accounts/);
     await expect(audience.getCohort({})).rejects.toThrow(/exactly one of name or id/);
   });

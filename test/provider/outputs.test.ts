@@ -46,6 +46,13 @@ describe.each(["dynamic", "native"] as const)("the %s face's outputs", (face) =>
     expect(cohort.populationCount).toBe(cohort.populationCount);
   });
 
+  it("a resource made without arguments registers, for check to name what is required", async () => {
+    const audience = (await underMocks(false, { status: "ready" }))[face];
+    const Cohort = audience.Cohort as unknown as new (name: string) => InstanceType<typeof audience.Cohort>;
+    const cohort = new Cohort("bare");
+    expect(await value(cohort.status)).toBe("ready");
+  });
+
   it("stay secret where the answer holds a credential", async () => {
     const audience = (await underMocks(false, { apiKey: pulumi.secret("key-123") }))[face];
     const account = new audience.Account("brand", { name: "Brand" });

@@ -15,6 +15,14 @@ export interface LookupArgs {
   account?: string;
 }
 
+/** The names a failed look-up by name saw: the first few, and how many more (an account may hold thousands). */
+const NAMES_SHOWN = 10;
+function namesSeen(listed: Record<string, unknown>[]): string {
+  if (listed.length === 0) return "none";
+  const shown = listed.slice(0, NAMES_SHOWN).map((r) => JSON.stringify(r.name)).join(", ");
+  return listed.length > NAMES_SHOWN ? `${shown} and ${listed.length - NAMES_SHOWN} more` : shown;
+}
+
 /** The one resource of `collection` named (or with the id) given, in the account `credentials` names. */
 export async function lookupIn<C extends Collection>(credentials: () => Credentials, collection: C, args: LookupArgs, maxRetries = DEFAULT_MAX_RETRIES): Promise<Result<C>> {
   const what = families[collection].className;
@@ -33,8 +41,9 @@ export async function lookupIn<C extends Collection>(credentials: () => Credenti
     const found = listed.filter((r) => (args.id !== undefined ? r.id === args.id : r.name === args.name));
     if (found.length !== 1) {
       const wanted = args.id !== undefined ? `id ${args.id}` : `name ${JSON.stringify(args.name)}`;
-      const seen = listed.map((r) => JSON.stringify(r.name)).join(", ") || "none";
-      throw new Error(`get${what}: ${found.length === 0 ? "no" : found.length} ${collection} with ${wanted}${args.account ? ` in account ${args.account}` : ""}; names seen: ${seen}`);
+      // A look-up by id lists only that id: the account's names are not known, so none are offered.
+      const seen = args.id !== undefined ? "" : `; names seen: ${namesSeen(listed)}`;
+      throw new Error(`get${what}: ${found.length === 0 ? "no" : found.length} ${collection} with ${wanted}${args.account ? ` in account ${args.account}` : ""}${seen}`);
     }
     return fromWire(families[collection].response, found[0]) as Result<C>;
   } catch (error) {

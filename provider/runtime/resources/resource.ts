@@ -82,7 +82,9 @@ export function registration<C extends Collection>(collection: C) {
     outputNames: outputs,
     secretOutputs,
     renamedOutputs,
-    props(args: Args<C>): Record<string, unknown> {
+    props(declared: Args<C> | undefined): Record<string, unknown> {
+      // A JavaScript program may leave the arguments out: check then names what is required.
+      const args = (declared ?? {}) as Args<C>;
       const props: Record<string, unknown> = {};
       for (const [key, value] of Object.entries(args as Record<string, unknown>)) {
         // Credentials stay secret in state even when the program passed them in plain text.
