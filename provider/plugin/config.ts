@@ -3,7 +3,7 @@
 // as `audience:config:<key>` variables (objects JSON-encoded) and, in newer engines, as `args`.
 import { validate } from "pulumi-audience/sdk/contract";
 import { z } from "zod";
-import { accountChecks } from "../runtime/lifecycle/config-check.ts";
+import { accountChecks, stackConfigNames, type CredentialNames } from "../runtime/lifecycle/config-check.ts";
 import { DEFAULT_MAX_RETRIES, MOST_RETRIES, readSettings, retriesGiven, type Settings } from "../runtime/lifecycle/settings.ts";
 import { isObject, pathsOverlap, unknownPaths, type Props } from "../runtime/lifecycle/shape.ts";
 import { PACKAGE } from "./tokens.ts";
@@ -43,11 +43,43 @@ function decoded(config: Props): Props {
   return out;
 }
 
-/** What is wrong with a provider's configuration, each failure naming its config key (`audience:baseUrl`). */
-export function configFailures(config: Props): { property: string; reason: string }[] {
+/**
+ * How a provider's messages name its settings: the default provider's as the stack config that sets them
+ * (`audience:baseUrl`), an explicit provider's as the arguments the program gave it (`baseUrl of provider "north"`).
+ */
+export interface ProviderNaming {
+  key(path: string): string;
+  credentials: CredentialNames;
+  /** How to give a missing credential of the default account. */
+  give: { apiKey: string; baseUrl: string };
+}
+
+/** The naming of the provider at `urn` (Pulumi names default providers `default` or `default_<version>`). */
+export function providerNaming(urn: string | undefined): ProviderNaming {
+  const name = urn?.split("::").at(-1) ?? "";
+  if (name === "" || /^default(_|$)/.test(name)) {
+    return {
+      key: (path) => `${PACKAGE}:${path}`,
+      credentials: stackConfigNames,
+      give: {
+        apiKey: `set it with \`pulumi config set --secret ${PACKAGE}:apiKey <KEY>\` or set AUDIENCE_API_KEY`,
+        baseUrl: `set it with \`pulumi config set ${PACKAGE}:baseUrl https://<service>/v1\` or set AUDIENCE_BASE_URL`,
+      },
+    };
+  }
+  const key = (path: string) => `${path} of provider ${JSON.stringify(name)}`;
+  return {
+    key,
+    credentials: (account) => (account === undefined ? { apiKey: key("apiKey"), baseUrl: key("baseUrl") } : { apiKey: key(`accounts.${account}.apiKey`), baseUrl: key(`accounts.${account}.baseUrl`) }),
+    give: { apiKey: "give the provider an apiKey (a secret) or set AUDIENCE_API_KEY where it runs", baseUrl: "give the provider a baseUrl or set AUDIENCE_BASE_URL where it runs" },
+  };
+}
+
+/** What is wrong with a provider's configuration, each failure naming its setting as `naming` does. */
+export function configFailures(config: Props, naming: ProviderNaming): { property: string; reason: string }[] {
   const result = validate(configSchema, decoded(config));
   if (result.ok) return [];
-  return result.errors.map((e) => ({ property: e.path, reason: `${PACKAGE}:${e.path} ${e.message}` }));
+  return result.errors.map((e) => ({ property: e.path, reason: `${naming.key(e.path)} ${e.message}` }));
 }
 
 /**
@@ -55,22 +87,22 @@ export function configFailures(config: Props): { property: string; reason: strin
  * are decided later), each named account's missing credentials, and the default account's when neither they nor
  * the environment give them (a provider of named accounts only needs none).
  */
-export function checkedConfig(config: Props, env: NodeJS.ProcessEnv): { property: string; reason: string }[] {
+export function checkedConfig(config: Props, env: NodeJS.ProcessEnv, naming: ProviderNaming): { property: string; reason: string }[] {
   const unknown = unknownPaths(config);
-  const failures = configFailures(config).filter((f) => !unknown.some((u) => pathsOverlap(u, f.property)));
+  const failures = configFailures(config, naming).filter((f) => !unknown.some((u) => pathsOverlap(u, f.property)));
   if (failures.length > 0 || unknown.length > 0) return failures;
   const settings = settingsOf(config, env);
   // A named account has no fallback in the environment: each needs both members.
   if (config.accounts !== undefined) {
     return Object.entries(settings.accounts).flatMap(([name, entry]) => [
-      ...(entry.apiKey === undefined ? [{ property: `accounts.${name}.apiKey`, reason: `${PACKAGE}:accounts.${name}.apiKey is missing: give the account an apiKey (a secret)` }] : []),
-      ...(entry.baseUrl === undefined ? [{ property: `accounts.${name}.baseUrl`, reason: `${PACKAGE}:accounts.${name}.baseUrl is missing: give the account the service's URL` }] : []),
+      ...(entry.apiKey === undefined ? [{ property: `accounts.${name}.apiKey`, reason: `${naming.key(`accounts.${name}.apiKey`)} is missing: give the account an apiKey (a secret)` }] : []),
+      ...(entry.baseUrl === undefined ? [{ property: `accounts.${name}.baseUrl`, reason: `${naming.key(`accounts.${name}.baseUrl`)} is missing: give the account the service's URL` }] : []),
     ]);
   }
   const { apiKey, baseUrl } = settings.default;
   return [
-    ...(apiKey === undefined ? [{ property: "apiKey", reason: `${PACKAGE}:apiKey is missing: give the provider an apiKey (a secret) or set AUDIENCE_API_KEY` }] : []),
-    ...(baseUrl === undefined ? [{ property: "baseUrl", reason: `${PACKAGE}:baseUrl is missing: give the provider a baseUrl or set AUDIENCE_BASE_URL` }] : []),
+    ...(apiKey === undefined ? [{ property: "apiKey", reason: `${naming.key("apiKey")} is missing: ${naming.give.apiKey}` }] : []),
+    ...(baseUrl === undefined ? [{ property: "baseUrl", reason: `${naming.key("baseUrl")} is missing: ${naming.give.baseUrl}` }] : []),
   ];
 }
 
@@ -79,10 +111,10 @@ export function checkedConfig(config: Props, env: NodeJS.ProcessEnv): { property
  * credentials, each named one) asked once with its key, so that a preview fails where the deploy would (a URL that
  * is not the service, a key it refuses), naming the member to fix. Asked only once the configuration is known.
  */
-export async function serviceFailures(config: Props, env: NodeJS.ProcessEnv): Promise<{ property: string; reason: string }[]> {
+export async function serviceFailures(config: Props, env: NodeJS.ProcessEnv, naming: ProviderNaming): Promise<{ property: string; reason: string }[]> {
   if (unknownPaths(config).length > 0) return [];
   const settings = settingsOf(config, env);
-  const checks = accountChecks(() => settings);
+  const checks = accountChecks(() => settings, naming.credentials);
   const accounts: (string | undefined)[] = [
     ...(settings.default.apiKey !== undefined || settings.default.baseUrl !== undefined || config.accounts === undefined ? [undefined] : []),
     ...Object.keys(settings.accounts),

@@ -16,7 +16,7 @@ import { compare, type PathChange } from "../runtime/lifecycle/diff.ts";
 import { credentialsFor } from "../runtime/lifecycle/settings.ts";
 import type { Props } from "../runtime/lifecycle/shape.ts";
 import { lookupIn } from "../runtime/lifecycle/lookup.ts";
-import { checkedConfig, configFailures, configOf, serviceFailures, settingsOf } from "./config.ts";
+import { checkedConfig, configFailures, configOf, providerNaming, serviceFailures, settingsOf } from "./config.ts";
 import { VERSION } from "./manifest.ts";
 import { packageSchema } from "./schema.ts";
 import { familyOfFunction, familyOfResource, typeOfUrn } from "./tokens.ts";
@@ -174,9 +174,10 @@ export function createPluginServer(options: PluginOptions = {}): IResourceProvid
     checkConfig: unary<provider.CheckRequest, provider.CheckResponse>(async (req) => {
       const news = received(req.getNews());
       const inputs = plain(news);
-      const failures = checkedConfig(inputs, env);
+      const naming = providerNaming(req.getUrn());
+      const failures = checkedConfig(inputs, env, naming);
       // Only a configuration with nothing wrong in it is tried against the service.
-      if (failures.length === 0) failures.push(...await serviceFailures(inputs, env));
+      if (failures.length === 0) failures.push(...await serviceFailures(inputs, env, naming));
       return checkResponse(inputs, failures, [news], ["apiKey", "accounts"]);
     }),
     diffConfig: unary<provider.DiffRequest, provider.DiffResponse>((req) => {
@@ -193,7 +194,7 @@ export function createPluginServer(options: PluginOptions = {}): IResourceProvid
     configure: unary<provider.ConfigureRequest, provider.ConfigureResponse>((req) => {
       const args = req.hasArgs() ? plain(received(req.getArgs())) : undefined;
       const config = configOf(Object.fromEntries(req.getVariablesMap().toObject()), args);
-      const problems = configFailures(config);
+      const problems = configFailures(config, providerNaming(req.getUrn()));
       if (problems.length > 0) throw Object.assign(new Error(problems.map((p) => p.reason).join("; ")), { code: grpc.status.INVALID_ARGUMENT });
       hosted.configure(settingsOf(config, env));
       const res = new providerProto.ConfigureResponse();

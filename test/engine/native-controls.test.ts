@@ -177,10 +177,12 @@ describe("a provider's config, checked at plan time", { timeout: 180_000 }, () =
     ["a named account with an empty apiKey", northAccount, accounts({ apiKey: "", baseUrl: "http://127.0.0.1:9/v1" }), {}, "default_0_1_0", "audience:accounts.north.apiKey must not be empty"],
     ["a named account without baseUrl", northAccount, accounts({ apiKey: "k" }), {}, "default_0_1_0", "audience:accounts.north.baseUrl is missing"],
     ["a named account whose baseUrl is no URL", northAccount, accounts({ apiKey: "k", baseUrl: "north.example" }), {}, "default_0_1_0", "audience:accounts.north.baseUrl must be an http(s) URL"],
-    ["an explicit provider with a bad baseUrl", explicitProvider(`{ apiKey: config.requireSecret("northKey"), baseUrl: "ftp://north.example" }`), {}, {}, "north", "audience:baseUrl must be an http(s) URL"],
-    ["an explicit provider without apiKey", explicitProvider(`{ baseUrl: config.require("baseUrl") }`), {}, { AUDIENCE_API_KEY: "" }, "north", "audience:apiKey is missing"],
+    // An explicit provider's settings are its arguments, named as the program gave them.
+    ["an explicit provider with a bad baseUrl", explicitProvider(`{ apiKey: config.requireSecret("northKey"), baseUrl: "ftp://north.example" }`), {}, {}, "north", 'baseUrl of provider "north" must be an http(s) URL'],
+    ["an explicit provider without apiKey", explicitProvider(`{ baseUrl: config.require("baseUrl") }`), {}, { AUDIENCE_API_KEY: "" }, "north", 'apiKey of provider "north" is missing: give the provider an apiKey (a secret)'],
+    ["an explicit provider whose key is refused", explicitProvider(`{ apiKey: pulumi.secret("refused-key"), baseUrl: config.require("baseUrl") }`), {}, {}, "north", 'apiKey of provider "north": the service at'],
     ["the default provider with a bad audience:baseUrl", defaultProvider, { "audience:baseUrl": "ftp://default.example" }, {}, "default_0_1_0", "audience:baseUrl must be an http(s) URL"],
-    ["the default provider without apiKey", defaultProvider, {}, { AUDIENCE_API_KEY: "" }, "default_0_1_0", "audience:apiKey is missing"],
+    ["the default provider without apiKey", defaultProvider, {}, { AUDIENCE_API_KEY: "" }, "default_0_1_0", "audience:apiKey is missing: set it with `pulumi config set --secret audience:apiKey <KEY>` or set AUDIENCE_API_KEY"],
   ])("fails the preview for %s, naming the key, before any resource step", async (_case, index, config, env, provider, message) => {
     const { apiKey } = await world.account("config-check");
     const dir = world.program("config-check", { index });

@@ -34,12 +34,14 @@ function reachedService(error: unknown): boolean {
 /** What a user writes as the service's URL. */
 const URL_HINT = "give the service's URL, such as https://<service>/v1";
 
-/** The config keys of an account's credentials, as a user sets them. */
-function keysOf(account: string | undefined): { apiKey: string; baseUrl: string } {
-  return account === undefined
+/** How messages name an account's credentials: where the user set them. */
+export type CredentialNames = (account: string | undefined) => { apiKey: string; baseUrl: string };
+
+/** As stack config (or the environment) sets them: every dynamic resource's, and the default provider's. */
+export const stackConfigNames: CredentialNames = (account) =>
+  account === undefined
     ? { apiKey: "audience:apiKey (or AUDIENCE_API_KEY)", baseUrl: "audience:baseUrl (or AUDIENCE_BASE_URL)" }
     : { apiKey: `audience:accounts.${account}.apiKey`, baseUrl: `audience:accounts.${account}.baseUrl` };
-}
 
 /** Why the URL cannot address the service, or undefined when it can. */
 function badUrl(value: string): string | undefined {
@@ -55,8 +57,8 @@ function badUrl(value: string): string | undefined {
 }
 
 /** What is wrong with the account's credentials without asking the service, or undefined. */
-function credentialProblem(settings: Settings, account: string | undefined): AccountProblem | undefined {
-  const keys = keysOf(account);
+function credentialProblem(settings: Settings, account: string | undefined, names: CredentialNames): AccountProblem | undefined {
+  const keys = names(account);
   const entry = account === undefined ? settings.default : settings.accounts[account];
   if (entry === undefined) return undefined; // an unknown account name is the resource's own failure
   const config = (member: AccountProblem["member"], reason: string): AccountProblem => ({ reason, code: FAILURE_CODES.config, member });
@@ -72,8 +74,8 @@ function credentialProblem(settings: Settings, account: string | undefined): Acc
  * own account), else why not. Any other answer (no such route, not an account, an error) means the URL does not
  * reach the service, or the service cannot serve the deploy now: a preview that passed would promise an up that fails.
  */
-async function serviceProblem(settings: Settings, account: string | undefined): Promise<AccountProblem | undefined> {
-  const keys = keysOf(account);
+async function serviceProblem(settings: Settings, account: string | undefined, names: CredentialNames): Promise<AccountProblem | undefined> {
+  const keys = names(account);
   const { apiKey, baseUrl } = (account === undefined ? settings.default : settings.accounts[account]) as { apiKey: string; baseUrl: string };
   const client = new AudienceClient({ apiKey, baseUrl, timeoutMs: CHECK_TIMEOUT_MS });
   const patient = new AudienceClient({ apiKey, baseUrl, timeoutMs: CHECK_TIMEOUT_MS, retry: { maxRetries: settings.maxRetries ?? DEFAULT_MAX_RETRIES } });
@@ -103,9 +105,9 @@ async function serviceProblem(settings: Settings, account: string | undefined): 
 
 /**
  * Checks of each account's credentials, each made once and remembered until `clear` (new settings). Answers why
- * the account cannot be used, or undefined.
+ * the account cannot be used, or undefined, naming the credentials as `names` does.
  */
-export function accountChecks(settings: () => Settings): { problem(account: string | undefined): Promise<AccountProblem | undefined>; clear(): void } {
+export function accountChecks(settings: () => Settings, names: CredentialNames = stackConfigNames): { problem(account: string | undefined): Promise<AccountProblem | undefined>; clear(): void } {
   const answers = new Map<string, Promise<AccountProblem | undefined>>();
   return {
     problem(account) {
@@ -113,8 +115,8 @@ export function accountChecks(settings: () => Settings): { problem(account: stri
       let answer = answers.get(key);
       if (!answer) {
         const current = settings();
-        const local = credentialProblem(current, account);
-        answer = local !== undefined || (account !== undefined && !(account in current.accounts)) ? Promise.resolve(local) : serviceProblem(current, account);
+        const local = credentialProblem(current, account, names);
+        answer = local !== undefined || (account !== undefined && !(account in current.accounts)) ? Promise.resolve(local) : serviceProblem(current, account, names);
         answers.set(key, answer);
       }
       return answer;
