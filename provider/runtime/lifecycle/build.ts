@@ -49,11 +49,13 @@ async function waitForBuild(env: Environment, parts: Parts, service: Service, id
       const why = typeof current.status_error === "string" ? current.status_error : "no reason given";
       throw new KeptResourceError(id, keep(), `${providerFamily.family.className} ${id} failed to build: ${why}`, FAILURE_CODES.buildFailed);
     }
-    if (Date.now() + delay > deadline) {
+    // The last look is at the deadline itself: a build done within the time given is not failed for the backoff.
+    const remaining = deadline - Date.now();
+    if (remaining <= 0) {
       throw new KeptResourceError(id, keep(), `${providerFamily.family.className} ${id} is still ${String(current.status)} after ${seconds}s (${engine !== undefined ? "customTimeouts" : "waitTimeoutSeconds"})`, FAILURE_CODES.buildTimeout);
     }
     try {
-      await env.sleep(delay, limits.signal);
+      await env.sleep(Math.min(delay, remaining), limits.signal);
     } catch {
       throw new KeptResourceError(id, keep(), `${providerFamily.family.className} ${id}: the wait for its build was cancelled while ${String(current.status)}`, FAILURE_CODES.cancelled);
     }
