@@ -151,7 +151,7 @@ export function createPluginServer(options: PluginOptions = {}): IResourceProvid
     const res = new providerProto.CheckResponse();
     res.setInputs(sent(inputs, sources, secret, names?.values));
     res.setFailuresList(failures.map((f) => {
-      const shown = shownFailure({ property: names ? names.path(f.property) : f.property, reason: f.reason });
+      const shown = shownFailure({ property: names ? names.path(f.property) : f.property, reason: f.reason }, sources[0]);
       return new providerProto.CheckFailure().setProperty(shown.property).setReason(shown.reason);
     }));
     return res;

@@ -54,6 +54,12 @@ describe("check", () => {
     expect(failures).toEqual([{ property: "", reason: expect.stringMatching(/^population\.cohortIds\[0\]: .*uuid/) }]);
     expect((await plugin.check(SCOPE, {}, { ...scopeInputs(), name: "" })).failures).toEqual([{ property: "name", reason: expect.any(String) }]);
   });
+
+  // For a list or an object the CLI would print Go's dump of it: `value {map[cohortIds:{[]}]}`.
+  it("hands a failure of a whole list or object over as the resource's too", async () => {
+    const { failures } = await plugin.check(SCOPE, {}, { ...scopeInputs(), payload: {} });
+    expect(failures).toEqual([{ property: "", reason: "payload: must name at least one payload element" }]);
+  });
 });
 
 describe("detailed diff", () => {

@@ -40,7 +40,7 @@ export const provider: pulumi.dynamic.ResourceProvider & { configure(req: pulumi
   ...lifecycle,
   check: toldOnce(async (olds, news) => {
     const result = await lifecycle.check(olds, news);
-    return { ...result, failures: result.failures.map(shownFailure) };
+    return { ...result, failures: result.failures.map((failure) => shownFailure(failure, news)) };
   }),
   diff: toldOnce(lifecycle.diff),
   read: toldOnce(lifecycle.read),
