@@ -1,6 +1,7 @@
 // How a program's mistakes read through the real CLI (test/pulumi/fixtures/program-errors, JavaScript): a lookup
-// that cannot run (no API key) stops the program with its own message once, in plain and `--json` output, without
-// Pulumi's serializer's prefixes, a stack or a promise; a misspelled literal is refused naming every allowed value.
+// that cannot run (no API key) or finds nothing stops the program with its own message once, in plain and `--json`
+// output, without Pulumi's serializer's prefixes, a stack or a promise; a misspelled literal is refused naming every
+// allowed value.
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { programFolder, pulumiCli, pulumiStack, skipReason, type PulumiStack } from "./cli.ts";
@@ -52,6 +53,17 @@ describe(`a program's mistakes, through pulumi${skipReason()}`, { timeout: 300_0
       expect(run.code, run.output).toBe(1);
       expect(jsonErrors(run.stdout), run.output).toEqual([`${NO_KEY}\n`]);
     }
+  });
+
+  it.skipIf(!pulumiCli().dir)("a lookup that finds nothing, asked of the service, is one error in its own words", async () => {
+    await stack.config({ "audience:apiKey": await service.createAccount("program-errors-lookup") }, true);
+    await stack.config({ cohort: "Nobody" });
+    const preview = await stack.pulumi(["preview"]);
+    expect(preview.code, preview.output).toBe(1);
+    expectNoNoise(preview.output);
+    const diagnostics = preview.output.slice(preview.output.indexOf("\nDiagnostics:"), preview.output.indexOf("\nResources:"));
+    expect(diagnostics.split('getCohort: no cohorts with name "Nobody"; names seen: ').length - 1, preview.output).toBe(1);
+    await stack.config({ cohort: "Leads" });
   });
 
   // In JavaScript nothing stops it before the provider's check (TypeScript's message: program-types.test.ts).

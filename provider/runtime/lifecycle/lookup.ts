@@ -41,8 +41,9 @@ export async function lookupIn<C extends Collection>(credentials: () => Credenti
     const found = listed.filter((r) => (args.id !== undefined ? r.id === args.id : r.name === args.name));
     if (found.length !== 1) {
       const wanted = args.id !== undefined ? `id ${args.id}` : `name ${JSON.stringify(args.name)}`;
-      // A look-up by id lists only that id: the account's names are not known, so none are offered.
-      const seen = args.id !== undefined ? "" : `; names seen: ${namesSeen(listed)}`;
+      // A look-up by id lists only that id: the account's names are not known, so none are offered. Several of one
+      // name are told apart by their ids.
+      const seen = args.id !== undefined ? "" : found.length > 1 ? ` (ids ${found.map((r) => String(r.id)).join(", ")}): look it up by id instead` : `; names seen: ${namesSeen(listed)}`;
       throw new Error(`get${what}: ${found.length === 0 ? "no" : found.length} ${collection} with ${wanted}${args.account ? ` in account ${args.account}` : ""}${seen}`);
     }
     return fromWire(families[collection].response, found[0]) as Result<C>;

@@ -5,12 +5,15 @@ import * as pulumi from "@pulumi/pulumi";
 /**
  * A RunError whose message stays as written. Pulumi's serializer prefixes `error serializing property "…": ` to the
  * error of each input it passes through (the same object, mutated once per resource on the way), which names the
- * serializer's path rather than what failed; the message already names that.
+ * serializer's path rather than what failed; the message already names that. Its stack is the message too: a
+ * rejection the runtime meets once the program's code has run (a lookup feeding resources that answers late) is
+ * printed by its stack, where the package's frames say nothing a user acts on (the cause keeps them).
  */
 export class ProgramError extends pulumi.RunError {
   constructor(message: string, options?: ErrorOptions) {
     super(message, options);
     Object.defineProperty(this, "message", { get: () => message, set: () => {}, enumerable: false, configurable: true });
+    Object.defineProperty(this, "stack", { value: message, writable: true, enumerable: false, configurable: true });
   }
 }
 
