@@ -32,6 +32,15 @@ describe("compare", () => {
     expect(await changes(imported, CONNECTION_INPUTS)).toMatchObject({ changed: ["options"], paths: ["options.password"] });
   });
 
+  it("fills the defaults of the known members while another is unknown (a preview): only that one changes", async () => {
+    const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+    const target = { account: "north", __kind: "targets", name: "CSV", scopeId: "7e0c2f8e-5d1a-4f3e-9a7b-2c6d8e0f1a2b", representation: { mode: "identified" }, options: { type: "hosted_csv" } };
+    const recorded = { ...target, representation: { mode: "identified", imputePayload: [], outputMultipleIdentities: false }, status: "ready" };
+    expect(await changes(recorded, { ...target, scopeId: UNKNOWN })).toMatchObject({ changed: ["scopeId"], paths: ["scopeId"] });
+    // Unknown where the contract wants no string: the whole body cannot parse, each other member still does.
+    expect(await changes(recorded, { ...target, options: { type: "hosted_csv", gzip: UNKNOWN } })).toMatchObject({ changed: ["options"] });
+  });
+
   it("fills defaults on both sides: a default recorded or declared alone is no change", async () => {
     const { explore: _recorded, ...withoutExplore } = COHORT_OUTPUTS;
     expect(await changes(withoutExplore, COHORT_INPUTS)).toEqual({ changed: [], replaces: [], paths: [] });

@@ -99,6 +99,8 @@ describe("check", () => {
   it("accepts values unknown during preview, and still checks the rest", async () => {
     const preview = await world.host.check({}, world.inputs("targets", { name: "Hosted", scopeId: UNKNOWN, representation: { mode: "identified" }, options: { type: "hosted_csv" } }));
     expect(preview.failures).toEqual([]);
+    // The known members as they will be recorded, defaults filled: a plan compares them with the recorded ones.
+    expect(preview.inputs).toMatchObject({ scopeId: UNKNOWN, representation: { mode: "identified", imputePayload: [], outputMultipleIdentities: false } });
     const wholeList = await world.host.check({}, scope({ population: { cohortIds: UNKNOWN } }));
     expect(wholeList.failures).toEqual([]);
     const partly = await world.host.check({}, scope({ population: { cohortIds: [UNKNOWN] }, preview: "yes" }));

@@ -9,7 +9,7 @@ import { controlsSchema, CONTROL_KEYS, KIND_KEY } from "./controls.ts";
 import type { Environment } from "./environment.ts";
 import { featureFailures } from "./features.ts";
 import { split, type Parts } from "./parts.ts";
-import { allMemberNames, camelPath, membersAt, pathsOverlap, unknownPaths, UNKNOWN, wireOf, wireSegments, withoutNulls, type Props } from "./shape.ts";
+import { allMemberNames, camelPath, canonical, membersAt, pathsOverlap, unknownPaths, UNKNOWN, wireOf, wireSegments, withoutNulls, type Props } from "./shape.ts";
 import { unknownAccount } from "./settings.ts";
 
 /** A check's failure; `code` says what kind (failure.ts) when it is not the inputs' own. */
@@ -100,7 +100,12 @@ export async function check(env: Environment, olds: Props, news: Props): Promise
   // A member's need of an account feature is known once the member is, whatever else is still unknown.
   const needs = await featureFailures(env, providerFamily.family, controls.account, wire, olds, unknowns);
   failures.push(...needs);
-  if (!result.ok || unknowns.length > 0 || needs.length > 0) return { inputs: news, failures };
+  if (!result.ok || unknowns.length > 0 || needs.length > 0) {
+    // Members unknown until an earlier step runs (a preview): the known ones are recorded with the defaults they
+    // will have, so that the plan shows only what changes.
+    const known = failures.length === 0 && needs.length === 0 ? (fromWire(providerFamily.family.create, canonical(providerFamily.family.create, wire)) as Props) : {};
+    return { inputs: { ...news, ...known }, failures };
+  }
   // A resource not yet in the state that adopts one the account no longer has: the plan says what the up does.
   const adopting = typeof adoptId === "string" && adoptId !== UNKNOWN && controls.account !== UNKNOWN;
   if (failures.length === 0 && adopting && olds[KIND_KEY] === undefined && !providerFamily.family.singleton && !providerFamily.create) {

@@ -153,7 +153,17 @@ function size(value: unknown): number {
 export function canonical(create: z.ZodType, wire: unknown): unknown {
   const projected = withoutNulls(project(create, withoutNulls(wire)));
   const parsed = create.safeParse(projected);
-  return parsed.success ? withoutNulls(parsed.data) : projected;
+  if (parsed.success) return withoutNulls(parsed.data);
+  // A member that cannot parse yet (unknown in a preview) leaves the others to parse, each filling its defaults, so
+  // that they compare as the recorded ones do.
+  const shape = unwrap(create);
+  if (!(shape instanceof z.ZodObject) || !isObject(projected)) return projected;
+  const members: Props = { ...projected };
+  for (const [key, member] of Object.entries(shape.shape as Record<string, z.ZodType>)) {
+    const one = member.safeParse(projected[key]);
+    if (one.success && one.data !== undefined) members[key] = one.data;
+  }
+  return withoutNulls(members);
 }
 
 /** Camel program inputs -> wire body. */
