@@ -32,6 +32,11 @@ export function spelled(schema: z.ZodType, values: PropertyMap, spelling: Spelli
 
 /** The spelling of the first of `inputs` that names a member whose two names differ; the schema's when none does. */
 export function spellingOf(schema: z.ZodType, ...inputs: PropertyMap[]): Spelling {
+  return spellingSeen(schema, ...inputs) ?? "schema";
+}
+
+/** The spelling of the first of `inputs` that names a member whose two names differ, if one does. */
+export function spellingSeen(schema: z.ZodType, ...inputs: PropertyMap[]): Spelling | undefined {
   for (const values of inputs) {
     const seen = new Set<Naming>();
     renameFields(schema, values, { ...TO_PROGRAM, found: (field, naming) => {
@@ -40,7 +45,7 @@ export function spellingOf(schema: z.ZodType, ...inputs: PropertyMap[]): Spellin
     if (seen.has(schemaName)) return "schema";
     if (seen.size > 0) return "program";
   }
-  return "schema";
+  return undefined;
 }
 
 /** A member's path in the TypeScript names (`streamConditions[0]._gte`), in `spelling`. */
@@ -71,4 +76,12 @@ export function pathSpelled(schema: z.ZodType, path: string, spelling: Spelling)
   if (names.every((name, i) => name === parts[i])) return path;
   return names.map((name, i) => typeof name === "number" ? `[${name}]`
     : /^[A-Za-z_$][\w$]*$/.test(name) ? `${i === 0 ? "" : "."}${name}` : `[${JSON.stringify(name)}]`).join("");
+}
+
+/**
+ * A message's operator members (`one of _eq, _gte`) in the schema's names (`$eq`, `$gte`) when the program wrote
+ * those; as written when it wrote the TypeScript names, or none (TypeScript and Python programs write `_gte`).
+ */
+export function textSpelled(text: string, spelling: Spelling | undefined): string {
+  return spelling !== "schema" ? text : text.replace(/(?<![\w$])_[a-z][a-z0-9]*(?:_[a-z0-9]+)*\b/g, (word) => schemaName(word));
 }

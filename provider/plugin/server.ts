@@ -23,7 +23,7 @@ import { familyOfFunction, familyOfResource, typeOfUrn } from "./tokens.ts";
 import { plain, received, sent } from "./wire.ts";
 import { heldStructService } from "../protocol/held-struct.ts";
 import { shownFailure } from "../protocol/check-failure.ts";
-import { pathSpelled, programNamed, spelled, spellingOf, type Spelling } from "./names.ts";
+import { pathSpelled, programNamed, spelled, spellingOf, spellingSeen, textSpelled, type Spelling } from "./names.ts";
 import { anyProto, emptyProto, pluginProto } from "../protocol/proto.ts";
 import { engineLog, type EngineLog } from "./engine-log.ts";
 import type { PluginAttach } from "@pulumi/pulumi/proto/plugin_pb.js";
@@ -147,11 +147,11 @@ export function createPluginServer(options: PluginOptions = {}): IResourceProvid
     }
   };
 
-  function checkResponse(inputs: Props, failures: { property: string; reason: string }[], sources: PropertyMap[], secret: readonly string[], names?: { values(v: PropertyMap): PropertyMap; path(p: string): string }) {
+  function checkResponse(inputs: Props, failures: { property: string; reason: string }[], sources: PropertyMap[], secret: readonly string[], names?: { values(v: PropertyMap): PropertyMap; path(p: string): string; text(t: string): string }) {
     const res = new providerProto.CheckResponse();
     res.setInputs(sent(inputs, sources, secret, names?.values));
     res.setFailuresList(failures.map((f) => {
-      const shown = shownFailure({ property: names ? names.path(f.property) : f.property, reason: f.reason }, sources[0]);
+      const shown = shownFailure({ property: names ? names.path(f.property) : f.property, reason: names ? names.text(f.reason) : f.reason }, sources[0]);
       return new providerProto.CheckFailure().setProperty(shown.property).setReason(shown.reason);
     }));
     return res;
@@ -210,7 +210,7 @@ export function createPluginServer(options: PluginOptions = {}): IResourceProvid
       const spelling = spellingOf(providerFamily.family.create, given);
       const news = inputsOf(providerFamily, given);
       const result = await lifecycle.check(withCollection(providerFamily, plain(inputsOf(providerFamily, received(req.getOlds())))), withCollection(providerFamily, plain(news)));
-      const names = { values: inputNames(providerFamily, spelling), path: (path: string) => pathSpelled(providerFamily.family.create, path, spelling) };
+      const names = { values: inputNames(providerFamily, spelling), path: (path: string) => pathSpelled(providerFamily.family.create, path, spelling), text: (text: string) => textSpelled(text, spellingSeen(providerFamily.family.create, given)) };
       return checkResponse(withoutMarkers(result.inputs ?? {}), result.failures ?? [], [news], providerFamily.secretOutputs, names);
     }),
     diff: about<provider.DiffRequest, provider.DiffResponse>(async (req) => {

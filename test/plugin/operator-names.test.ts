@@ -1,6 +1,7 @@
 // Operator members through the plugin, driven as the engine drives it: a program generated from the schema (Go,
 // Python, .NET) names them `$gte`, `$onOrAfter`; a TypeScript program `_gte`, `_on_or_after`; the service gets
-// `_gte` either way. Inputs come back in the program's names, outputs in the schema's (a read: as recorded).
+// `_gte` either way. Inputs come back in the program's names, outputs in the schema's (a read: as recorded), a check's
+// messages in the program's.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Json } from "../emulator/helpers.ts";
 import { isSecret, secret, startWorld, type Props, type World } from "./harness.ts";
@@ -98,5 +99,16 @@ describe("operator members named as TypeScript programs name them (_gte)", () =>
 
     const news = await checked(inputs, { ...inputs, streamConditions: [{ ...legacy[0], _gte: 120 }, legacy[1]] });
     expect((await world.plugin.diff(COHORT, made.id, made.properties, news)).detailed).toEqual({ "streamConditions[0]._gte": "UPDATE" });
+  });
+});
+
+describe("a check's messages name operators as the program does", () => {
+  it("in the schema's names where the program wrote those, as written where it wrote TypeScript's or none", async () => {
+    const reasons = async (streamConditions: Props[]) => (await world.plugin.check(COHORT, {}, { name: "Typo", streamName: "transactions", streamConditions })).failures.map((f) => f.reason);
+    const schemaNamed = await reasons([{ property: "amount", $gte: 1 }, { property: "amount" }]);
+    expect(schemaNamed).toEqual([expect.stringMatching(/^streamConditions\[1\]: must give an operator: one of \$eq, \$in, .*, \$onOrBefore, \$onOrAfter$/)]);
+    const typeScriptNamed = await reasons([{ property: "amount", _gte: 1 }, { property: "amount" }]);
+    expect(typeScriptNamed).toEqual([expect.stringMatching(/one of _eq, _in, .*, _on_or_before, _on_or_after$/)]);
+    expect(await reasons([{ property: "amount" }])).toEqual([expect.stringMatching(/one of _eq, _in, .*, _on_or_before, _on_or_after$/)]);
   });
 });
