@@ -7,7 +7,7 @@ import { VERSION } from "../plugin/manifest.ts";
 import type { PropertyMap } from "../protocol/values.ts";
 import { dynamicType, functionToken, resourceToken } from "../runtime/markers.ts";
 import type { LookupInputs } from "../runtime/resources/lookup.ts";
-import { definesOutputs, registration } from "../runtime/resources/resource.ts";
+import { definesOutputs, registration, type Owner } from "../runtime/resources/resource.ts";
 import type { Args, Outputs, ResourceControls, Result } from "../runtime/resources/types.ts";
 
 export type NativeResource<C extends Collection> = pulumi.CustomResource & Outputs<C>;
@@ -51,12 +51,14 @@ export function nativeClass<C extends Collection>(collection: C): NativeResource
 
   class Resource extends pulumi.CustomResource {
     constructor(name: string, args: Args<C>, opts: pulumi.CustomResourceOptions = {}) {
-      super(resourceToken(className), name, props(args), {
+      const owner: Owner = {};
+      super(resourceToken(className), name, props(args, owner), {
         ...opts,
         version: opts.version ?? VERSION,
         aliases: [...(opts.aliases ?? []), dynamicAlias(aliasType, name, opts)],
         additionalSecretOutputs: additionalSecretOutputs(opts),
       });
+      owner.resource = this;
     }
 
     static get(name: string, id: pulumi.Input<string>, state: Pick<ResourceControls, "account"> = {}, opts: pulumi.CustomResourceOptions = {}) {

@@ -53,6 +53,15 @@ describe.each(["dynamic", "native"] as const)("the %s face's outputs", (face) =>
     expect(await value(cohort.status)).toBe("ready");
   });
 
+  it("a credential written in plain text is warned of under its resource", async () => {
+    const audience = (await underMocks(false, {}))[face];
+    const runtime = await import("@pulumi/pulumi");
+    const warn = vi.spyOn(runtime.log, "warn").mockResolvedValue(undefined);
+    const connection = new audience.Connection("plain-pg", { name: "Plain PG", options: { type: "postgres", host: "h", port: 5432, database: "d", schema: "s", user: "u", password: "hunter2" } });
+    await value(connection.urn);
+    await vi.waitFor(() => expect(warn).toHaveBeenCalledWith(expect.stringMatching(/options\.password is written in plain text/), connection));
+  });
+
   it("stay secret where the answer holds a credential", async () => {
     const audience = (await underMocks(false, { apiKey: pulumi.secret("key-123") }))[face];
     const account = new audience.Account("brand", { name: "Brand" });

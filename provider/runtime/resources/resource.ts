@@ -57,11 +57,16 @@ async function credentialSources(args: Record<string, unknown>, paths: readonly 
  * Says, once per resource, which credentials the program wrote in plain text: they are kept secret in state, but
  * they sit in the program's source (or plain config), which is what a reviewer should hear about.
  */
-function warnPlain(className: string, name: unknown, sources: Record<string, CredentialSource>): void {
+function warnPlain(className: string, name: unknown, sources: Record<string, CredentialSource>, resource: pulumi.Resource | undefined): void {
   const plain = Object.entries(sources).filter(([, source]) => source === "plain").map(([path]) => path);
   if (plain.length === 0) return;
   const which = typeof name === "string" ? `${className} "${name}"` : className;
-  pulumi.log.warn(`${which}: ${plain.join(", ")} ${plain.length === 1 ? "is" : "are"} written in plain text in the program (or plain config); it is kept secret in state, but pass a secret instead (config.requireSecret or pulumi.secret) to keep it out of the source`);
+  pulumi.log.warn(`${which}: ${plain.join(", ")} ${plain.length === 1 ? "is" : "are"} written in plain text in the program (or plain config); it is kept secret in state, but pass a secret instead (config.requireSecret or pulumi.secret) to keep it out of the source`, resource);
+}
+
+/** The resource being made, once its constructor has registered it: a warning about its inputs is shown under it. */
+export interface Owner {
+  resource?: pulumi.Resource;
 }
 
 /**
@@ -82,7 +87,7 @@ export function registration<C extends Collection>(collection: C) {
     outputNames: outputs,
     secretOutputs,
     renamedOutputs,
-    props(declared: Args<C> | undefined): Record<string, unknown> {
+    props(declared: Args<C> | undefined, owner: Owner = {}): Record<string, unknown> {
       // A JavaScript program may leave the arguments out: check then names what is required.
       const args = (declared ?? {}) as Args<C>;
       const props: Record<string, unknown> = {};
@@ -94,7 +99,7 @@ export function registration<C extends Collection>(collection: C) {
       if (given.length > 0) {
         const sources = credentialSources(args as Record<string, unknown>, given);
         props[CREDENTIAL_SOURCES_KEY] = sources.then((found) => {
-          warnPlain(className, (args as { name?: unknown }).name, found);
+          warnPlain(className, (args as { name?: unknown }).name, found, owner.resource);
           return found;
         });
       }
@@ -150,7 +155,9 @@ export function resourceClass<C extends Collection>(collection: C): ResourceClas
   const shim = providerModule(collection);
   class Resource extends pulumi.CustomResource {
     constructor(name: string, args: Args<C>, opts: pulumi.CustomResourceOptions = {}) {
-      super(type, name, { ...props(args), [PROVIDER_KEY]: shim }, { ...opts, additionalSecretOutputs: additionalSecretOutputs(opts) });
+      const owner: Owner = {};
+      super(type, name, { ...props(args, owner), [PROVIDER_KEY]: shim }, { ...opts, additionalSecretOutputs: additionalSecretOutputs(opts) });
+      owner.resource = this;
     }
 
     static get(name: string, id: pulumi.Input<string>, state: Pick<ResourceControls, "account"> = {}, opts: pulumi.CustomResourceOptions = {}) {
