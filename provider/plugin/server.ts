@@ -189,6 +189,12 @@ export function createPluginServer(options: PluginOptions = {}): IResourceProvid
       const res = new providerProto.DiffResponse();
       res.setChanges(changed.length > 0 ? providerProto.DiffResponse.DiffChanges.DIFF_SOME : providerProto.DiffResponse.DiffChanges.DIFF_NONE);
       res.setDiffsList(changed);
+      // Detailed, so that a plan names what changed (`~ apiKey`), secret as it is.
+      res.setHasdetaileddiff(true);
+      for (const key of changed) {
+        const change = olds[key] === undefined ? "add" : news[key] === undefined ? "delete" : "update";
+        res.getDetaileddiffMap().set(key, new providerProto.PropertyDiff().setKind(DIFF_KIND[change].plain as provider.PropertyDiff.Kind).setInputdiff(true));
+      }
       return res;
     }),
     configure: unary<provider.ConfigureRequest, provider.ConfigureResponse>((req) => {

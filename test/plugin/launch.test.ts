@@ -91,6 +91,16 @@ describe("Attach (PULUMI_DEBUG_PROVIDERS=audience:<port>)", { timeout: 60_000 },
     }
   });
 
+  it("names what changed in a provider's configuration, for the plan to show (`~ apiKey`)", async () => {
+    const plugin = rawPlugin(started.port);
+    try {
+      const diff = await plugin.diffConfig(urnOf("pulumi:providers:audience", "north"), { apiKey: "old-key", baseUrl: "https://a.example/v1" }, { apiKey: "new-key", baseUrl: "https://a.example/v1", maxRetries: 3 });
+      expect(diff).toEqual({ diffs: ["apiKey", "maxRetries"], detailed: { apiKey: "UPDATE", maxRetries: "ADD" } });
+    } finally {
+      plugin.close();
+    }
+  });
+
   it("takes the engine's address from Handshake, as the CLI sends it when it attaches", async () => {
     const second = await startFakeEngine();
     const plugin = rawPlugin(started.port);

@@ -13,6 +13,8 @@ export interface RawPlugin {
   schema(): Promise<Record<string, unknown>>;
   configure(variables: Record<string, string>): Promise<void>;
   create(urn: string, properties: Record<string, unknown>): Promise<{ id: string; properties: Record<string, unknown> }>;
+  /** A provider's DiffConfig: the changed keys and the detailed diff's kind of each (`UPDATE`). */
+  diffConfig(urn: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<{ diffs: string[]; detailed: Record<string, string> }>;
   close(): void;
 }
 
@@ -47,6 +49,14 @@ export function rawPlugin(port: string | number): RawPlugin {
       const req = new providerProto.CreateRequest().setUrn(urn).setProperties(structProto.Struct.fromJavaScript(properties as JsStruct));
       const res = await call<InstanceType<typeof providerProto.CreateResponse>>((cb) => client.create(req, cb));
       return { id: res.getId(), properties: res.getProperties()?.toJavaScript() ?? {} };
+    },
+    async diffConfig(urn, olds, news) {
+      const req = new providerProto.DiffRequest().setUrn(urn).setOlds(structProto.Struct.fromJavaScript(olds as JsStruct)).setNews(structProto.Struct.fromJavaScript(news as JsStruct));
+      const res = await call<InstanceType<typeof providerProto.DiffResponse>>((cb) => client.diffConfig(req, cb));
+      const kinds = Object.fromEntries(Object.entries(providerProto.PropertyDiff.Kind).map(([name, kind]) => [kind, name]));
+      const detailed: Record<string, string> = {};
+      res.getDetaileddiffMap().forEach((diff, key) => (detailed[key] = kinds[diff.getKind()]!));
+      return { diffs: res.getDiffsList(), detailed };
     },
     close() {
       client.close();
