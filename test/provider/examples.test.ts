@@ -167,6 +167,7 @@ describe("lookups", () => {
     const twin = () => fetch(`${emulator.url}/cohorts`, { method: "POST", headers: { authorization: `Bearer ${emulator.apiKey}`, "content-type": "application/json" }, body: JSON.stringify({ name: "Twin", stream_name: "transactions" }) }).then(async (r) => ((await r.json()) as { id: string }).id);
     const ids = [await twin(), await twin()];
     await expect(audience.getCohort({ name: "Twin" })).rejects.toThrow(`getCohort: 2 cohorts with name "Twin" (ids ${ids.join(", ")}): look it up by id instead`);
+    await expect(audience.getCohort({ id: "leads" })).rejects.toThrow(/^getCohort: id "leads" is not an id of the service \(a uuid\); to find a resource by its name, give name$/);
     // By id, only that id is listed: no names to offer.
     await expect(audience.getCohort({ id: "00000000-0000-4000-8000-000000000000" })).rejects.toThrow(/^getCohort: no cohorts with id 00000000-0000-4000-8000-000000000000$/);
     await expect(audience.getCohort({ name: "Leads", account: "west" })).rejects.toThrow(/west.*audience:accounts/);

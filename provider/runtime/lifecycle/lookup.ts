@@ -1,7 +1,7 @@
 // A family's lookup against the service: one existing resource by name or id. No @pulumi/pulumi here: the plugin
 // serves lookups too, and loading the Pulumi runtime's index would cost its every start half a second.
 import { AudienceApiError, AudienceClient } from "pulumi-audience/sdk/client";
-import { fromWire, families, type Collection } from "pulumi-audience/sdk/contract";
+import { fromWire, families, id, type Collection } from "pulumi-audience/sdk/contract";
 import type { Result } from "../resources/types.ts";
 import { explained } from "./service-client.ts";
 import { DEFAULT_MAX_RETRIES, type Credentials } from "./settings.ts";
@@ -29,6 +29,8 @@ export async function lookupIn<C extends Collection>(credentials: () => Credenti
   if ((args.name === undefined) === (args.id === undefined)) {
     throw new Error(`get${what}: give exactly one of name or id`);
   }
+  // Said before any request, in the lookup's words, rather than as the list's query parameter the service refuses.
+  if (args.id !== undefined && !families[collection].singleton && !id.safeParse(args.id).success) throw new Error(`get${what}: id ${JSON.stringify(args.id)} is not an id of the service (a uuid); to find a resource by its name, give name`);
   let client: AudienceClient;
   try {
     client = new AudienceClient({ ...credentials(), retry: { maxRetries } });
