@@ -41,6 +41,14 @@ describe("compare", () => {
     expect(await changes(recorded, { ...target, options: { type: "hosted_csv", gzip: UNKNOWN } })).toMatchObject({ changed: ["options"] });
   });
 
+  it("a build the program waits for, recorded unfinished (its wait ran out), is awaited by an update, which says why", async () => {
+    const waiting = { ...COHORT_INPUTS, waitFor: "ready" };
+    const recorded = { ...COHORT_OUTPUTS, waitFor: "ready", status: "new" };
+    expect(await compare(recorded, waiting)).toMatchObject({ changed: ["build"], replaces: [], unfinishedBuild: "new" });
+    expect(await changes({ ...recorded, status: "ready" }, waiting)).toEqual({ changed: [], replaces: [], paths: [] });
+    expect(await changes({ ...COHORT_OUTPUTS, status: "new" }, COHORT_INPUTS)).toEqual({ changed: [], replaces: [], paths: [] });
+  });
+
   it("fills defaults on both sides: a default recorded or declared alone is no change", async () => {
     const { explore: _recorded, ...withoutExplore } = COHORT_OUTPUTS;
     expect(await changes(withoutExplore, COHORT_INPUTS)).toEqual({ changed: [], replaces: [], paths: [] });

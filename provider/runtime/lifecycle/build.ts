@@ -64,7 +64,7 @@ async function waitForBuild(env: Environment, parts: Parts, service: Service, id
   }
 }
 
-/** The path a plan names when an update re-runs a failed build (not a member: the reason for the update). */
+/** The path a plan names when an update re-runs or awaits a build (not a member: the reason for the update). */
 export const BUILD_PATH = "build";
 
 /**
@@ -76,6 +76,22 @@ export function failedBuild(parts: Parts, recorded: Props): string | undefined {
   const { providerFamily, controls } = parts;
   if (controls.waitFor !== "ready" || !providerFamily.family.builds || !providerFamily.family.forceUpdatable || recorded.status !== "error") return undefined;
   return typeof recorded.statusError === "string" ? recorded.statusError : "no reason given";
+}
+
+/**
+ * The recorded status of a build the program waits for that was not done when recorded (a wait that ran out of
+ * time), or undefined: the update waits for it, as the create would have.
+ */
+export function unfinishedBuild(parts: Parts, recorded: Props): string | undefined {
+  const { providerFamily, controls } = parts;
+  if (controls.waitFor !== "ready" || !providerFamily.family.builds || typeof recorded.status !== "string") return undefined;
+  return recorded.status === "ready" || recorded.status === "error" ? undefined : recorded.status;
+}
+
+/** What a plan says of an update that waits for an unfinished build. */
+export function awaitNote(parts: Parts, id: string, status: string): string {
+  const name = typeof parts.members.name === "string" ? ` "${parts.members.name}"` : "";
+  return `${parts.providerFamily.family.className}${name} (${id}): its build is recorded as ${status}, not ready; this update waits for it (${BUILD_PATH})`;
 }
 
 /** What a plan says of an update that re-runs a failed build. */

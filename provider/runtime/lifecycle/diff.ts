@@ -1,7 +1,7 @@
 // Diff: what differs between recorded outputs and declared inputs, and what of it forces a replacement.
 import type * as pulumi from "@pulumi/pulumi";
 import { jsonEqual, toWire } from "pulumi-audience/sdk/contract";
-import { BUILD_PATH, failedBuild, rerunNote } from "./build.ts";
+import { awaitNote, BUILD_PATH, failedBuild, rerunNote, unfinishedBuild } from "./build.ts";
 import { CONTROL_KEYS, KIND_KEY, type Controls } from "./controls.ts";
 import type { Environment } from "./environment.ts";
 import { ARCHIVED_KEY, archivedAt } from "./outputs.ts";
@@ -20,8 +20,9 @@ export interface PathChange {
  * A dynamic provider's answer names no path: a re-run build is said in a warning, which a plan shows.
  */
 export async function diff(env: Pick<Environment, "report">, id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult & { forcing?: string[] }> {
-  const { changed, replaces, details, failedBuild: why } = await compare(olds, news);
+  const { changed, replaces, details, failedBuild: why, unfinishedBuild: status } = await compare(olds, news);
   if (why !== undefined && replaces.length === 0) env.report?.(rerunNote(split(news), id, why));
+  if (status !== undefined && replaces.length === 0) env.report?.(awaitNote(split(news), id, status));
   const forcing = details.filter((d) => d.replace).map((d) => d.path);
   return { changes: changed.length > 0 || replaces.length > 0, replaces, deleteBeforeReplace: false, ...(replaces.length > 0 ? { forcing } : {}) };
 }
@@ -31,7 +32,7 @@ export async function diff(env: Pick<Environment, "report">, id: string, olds: P
  * and the same per property path (`options.delimiter`) for hosts that show a detailed diff; and why the last build
  * failed, when the update re-runs it (`build` among the changes).
  */
-export async function compare(olds: Props, news: Props): Promise<{ changed: string[]; replaces: string[]; details: PathChange[]; failedBuild?: string }> {
+export async function compare(olds: Props, news: Props): Promise<{ changed: string[]; replaces: string[]; details: PathChange[]; failedBuild?: string; unfinishedBuild?: string }> {
   const before = split(olds);
   const after = split(news);
   if (before.providerFamily !== after.providerFamily) return { changed: [KIND_KEY], replaces: [KIND_KEY], details: [{ path: KIND_KEY, change: "update", replace: true }] };
@@ -76,12 +77,16 @@ export async function compare(olds: Props, news: Props): Promise<{ changed: stri
   }
   if (before.controls.adoptId !== after.controls.adoptId && after.controls.adoptId !== undefined) replaces.push("adoptId");
   const rebuild = failedBuild(after, olds);
-  if (rebuild !== undefined) {
+  const unfinished = rebuild === undefined ? unfinishedBuild(after, olds) : undefined;
+  if (rebuild !== undefined || unfinished !== undefined) {
     changed.add(BUILD_PATH);
     details.push({ path: BUILD_PATH, change: "update", replace: false });
   }
   for (const detail of details) if (replaces.includes(detail.path)) detail.replace = true;
-  return { changed: [...changed], replaces: [...new Set(replaces)], details: uniqueByPath(details), ...(rebuild === undefined ? {} : { failedBuild: rebuild }) };
+  return {
+    changed: [...changed], replaces: [...new Set(replaces)], details: uniqueByPath(details),
+    ...(rebuild === undefined ? {} : { failedBuild: rebuild }), ...(unfinished === undefined ? {} : { unfinishedBuild: unfinished }),
+  };
 }
 
 function changeOf(old: unknown, now: unknown): PathChange["change"] {
