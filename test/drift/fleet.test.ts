@@ -216,6 +216,11 @@ describe("audience drift over a fleet", () => {
     const merged = await audience(["drift", "merge", ...files]);
     expect(merged.code).toBe(2);
     expect(JSON.parse(merged.stdout)).toEqual(report);
+    // Its own --format and --fail-on, not the scan's, as a CI job's report step gives them.
+    const markdown = await audience(["drift", "merge", ...files, "--format", "markdown", "--fail-on", "unmanaged"]);
+    expect(markdown.stdout).toMatch(/^## /);
+    expect(markdown.code).toBe(report.accounts.some((a) => a.resources.some((r) => r.status === "unmanaged")) ? 2 : 0);
+    expect((await audience(["drift", "merge", ...files, "--fail-on", "sideways"])).code).toBe(1);
   });
 
   it("refuses a file that is no state, and names it", { timeout: 60_000 }, async () => {

@@ -140,7 +140,11 @@ interface Flags {
 
 export function register(program: Command): void {
   // 2 says "found something" here: a command line given wrong exits 1, as any other bad input.
+  // `merge` has a --format and --fail-on of its own: after it, they are its, not the scan's. Commander keeps an
+  // option to the command it follows only where the commands above do so too.
+  program.enablePositionalOptions();
   const drift = usageExitStatus(program.command("drift"), 1)
+    .enablePositionalOptions()
     .argument("[states...]", "state files (same as --state)")
     .option("--state <file>", "a state of `audience run` (.audience/state/<stack>.json) or a `pulumi stack export` document; repeatable, globs allowed", collect)
     .option("--accounts <file>", 'JSON map of account name -> {"baseUrl", "apiKeyEnv" (or "apiKey")}')
