@@ -1,11 +1,11 @@
 // The states `audience drift` compares with the service, resources of both faces (dynamic and native): the local
 // engine's state files and `pulumi stack export` documents (same layout), their secrets opened with the passphrase
 // or revealed by `--show-secrets`.
-import { existsSync } from "node:fs";
 import { glob, readFile } from "node:fs/promises";
-import { basename, dirname, join, resolve } from "node:path";
+import { basename, dirname, resolve } from "node:path";
 import { z } from "zod";
 import { readBackOutputKeys } from "pulumi-audience/provider";
+import { programDirOf } from "./program-dir.ts";
 import { isObject } from "pulumi-audience/sdk/contract";
 import { PassphraseCrypter } from "../../engine/secrets.ts";
 import { derivedNames, perFamily, providerFamilies, type ProviderFamily } from "../../runtime/families/index.ts";
@@ -67,7 +67,7 @@ export const resourceKey = (collection: string, id: string): string => `${collec
 export interface LoadedState {
   file: string;
   stack: string;
-  /** Where the program (and its `Pulumi.<stack>.yaml`) is looked for. */
+  /** Where the program's `Pulumi.<stack>.yaml` is looked for: the program's directory, else the state's. */
   programDir: string;
   resources: StateResource[];
 }
@@ -183,23 +183,12 @@ function reveal(value: unknown, path: string, found: Found | undefined, opener: 
 }
 
 /** `project:///index.ts#12,5` (Pulumi's form) or `file:///...#12,5`, resolved against the program's directory. */
-function declaredAt(position: unknown, programDir: string): StateResource["declaredAt"] {
+function declaredAt(position: unknown, programDir: string | undefined): StateResource["declaredAt"] {
   if (typeof position !== "string") return undefined;
   const m = /^(project|file):\/\/(.*)#(\d+)(?:,(\d+))?$/.exec(position);
-  if (!m) return undefined;
-  const file = m[1] === "project" ? resolve(programDir, m[2]!.replace(/^\/+/, "")) : decodeURIComponent(m[2]!);
+  if (!m || (m[1] === "project" && programDir === undefined)) return undefined;
+  const file = m[1] === "project" ? resolve(programDir!, m[2]!.replace(/^\/+/, "")) : decodeURIComponent(m[2]!);
   return { file, line: Number(m[3]), column: Number(m[4] ?? 1) };
-}
-
-/**
- * The program's directory: the nearest folder at or above the state's that holds a `Pulumi.yaml` (the engine keeps
- * its state in `<program>/.audience/state/<stack>.json`, a `--state-dir` may be anywhere inside), else the state's.
- */
-function programDirOf(file: string): string {
-  for (let dir = dirname(file); ; dir = dirname(dir)) {
-    if (existsSync(join(dir, "Pulumi.yaml")) || existsSync(join(dir, "Pulumi.yml"))) return dir;
-    if (dirname(dir) === dir) return dirname(file);
-  }
 }
 
 /** Shared by every resource that keeps nothing of a kind: a state holds tens of thousands of resources, and
@@ -311,8 +300,11 @@ function providerConfigs(resources: Props[], open: Opener): Map<string, Provider
  */
 export async function loadState(file: string, passphrase: string | undefined): Promise<LoadedState> {
   const { deployment, open } = await readDocument(file, passphrase);
-  const programDir = programDirOf(file);
-  const stack = deployment.resources[0]?.urn.split("::")[0]?.slice("urn:pulumi:".length) ?? basename(file, ".json");
+  const [stackPart, project] = deployment.resources[0]?.urn.split("::") ?? [];
+  const programDir = programDirOf(file, project);
+  // The stack's config is looked for beside the state when no program is found.
+  const configDir = programDir ?? dirname(file);
+  const stack = stackPart?.slice("urn:pulumi:".length) ?? basename(file, ".json");
   let reread: Promise<Map<string, Props>> | undefined;
   // One function for every resource of the state, which it calls as its own method.
   async function recordedOutputs(this: StateResource): Promise<Props> {
@@ -368,5 +360,5 @@ export async function loadState(file: string, passphrase: string | undefined): P
     if (provider) resource.provider = provider;
     resources.push(resource);
   }
-  return { file, stack, programDir, resources };
+  return { file, stack, programDir: configDir, resources };
 }
