@@ -37,6 +37,7 @@ const E2E = [
   "test/cli/demo.test.ts",
   "test/cli/new.test.ts",
   "test/cli/pending.test.ts",
+  "test/cli/pending-export.test.ts",
   "test/cli/stack.test.ts",
   "test/cli/usage.test.ts",
   ...readdirSync(new URL("./test/engine", import.meta.url)).filter((f) => f.endsWith(".test.ts")).map((f) => `test/engine/${f}`).filter((f) => !IN_PROCESS_ENGINE.includes(f)),

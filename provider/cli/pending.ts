@@ -1,7 +1,7 @@
 // `audience pending`: the step Pulumi leaves to the user after an interrupted `up`. Each create the state holds as
 // pending is looked for in the account by what it declared; the answer is the exact resolution: for a `pulumi stack
-// export` document, the `pulumi refresh` command that records what was made and drops what was not; for this
-// engine's own state, the same change, made with --apply.
+// export` document, the `pulumi stack import` of a resolved copy that records what was made and drops what was not;
+// for this engine's own state, the same change, made with --apply.
 import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -12,7 +12,7 @@ import { isDefaultProvider, providerTypeOf } from "../engine/providers.ts";
 import { lockStack } from "../engine/lock.ts";
 import { Snapshot } from "../engine/snapshot.ts";
 import { StateError, type PendingOperation, type ResourceState } from "../engine/state-file.ts";
-import { resolvePassphrase } from "../engine/stack-files.ts";
+import { resolvePassphrase, shellWord } from "../engine/stack-files.ts";
 import { STACK_TYPE } from "../engine/urn.ts";
 import { accountServices } from "../runtime/lifecycle/service-client.ts";
 import { readSettings } from "../runtime/lifecycle/settings.ts";
@@ -34,16 +34,13 @@ interface PendingFlags extends StackFlags {
   json?: boolean;
 }
 
-/** A value the shell passes through as it is. */
-const quoted = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
-
 /**
  * The command that makes the resolutions in a Pulumi stack: the resolved export, imported. (`pulumi refresh
  * --import-pending-creates` of Pulumi 3.274 ends the pending creates without recording the resources it is given.)
  */
 export function importCommand(resolutions: Resolution[], out: string, stack?: string): string | undefined {
   if (!resolutions.some((r) => r.action === "import" || r.action === "clear")) return undefined;
-  return ["pulumi stack import", ...(stack ? [`--stack ${quoted(stack)}`] : []), `--file ${quoted(out)}`].join(" ");
+  return ["pulumi stack import", ...(stack ? [`--stack ${shellWord(stack)}`] : []), `--file ${shellWord(out)}`].join(" ");
 }
 
 function describe(r: Resolution): string {
@@ -71,6 +68,16 @@ async function stackConfig(flags: PendingFlags, passphrase: string | undefined):
   return (await loadStackConfig(loadProject(flags.cwd), flags.stack, passphrase)).config;
 }
 
+/** An export's text, or why it cannot be read, naming the file. */
+async function exportText(file: string): Promise<string> {
+  try {
+    return await readFile(file, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new StateError(`--file ${file}: ${code === "ENOENT" ? "no such file" : code === "EISDIR" ? "a directory, not a `pulumi stack export` document" : (error as Error).message}`);
+  }
+}
+
 function optionalPassphrase(): string | undefined {
   try {
     return resolvePassphrase();
@@ -87,7 +94,7 @@ export function register(program: Command): void {
     .option("--since <time>", "when the interrupted run began (ISO 8601); required for creates whose record has no start time (Pulumi's)")
     .option("--apply", "record what was made and drop what was not, in this engine's state")
     .option("--json", "print the resolutions as JSON")
-    .action(async (flags: PendingFlags) => {
+    .action(async (flags: PendingFlags, command: Command) => {
       if (flags.apply && flags.file) throw new UsageError("--apply changes this engine's state; for a `pulumi stack export` document run the `pulumi stack import` it prints");
       const passphrase = optionalPassphrase();
       const since = flags.since === undefined ? undefined : parseSince(flags.since);
@@ -98,8 +105,12 @@ export function register(program: Command): void {
       const scratch = flags.file ? await mkdtemp(join(tmpdir(), "audience-pending-")) : undefined;
       try {
         const state = flags.file
-          ? await Snapshot.parse(flags.file === "-" ? await pipedInput("pending --file -: pipe a `pulumi stack export` document on stdin, or give its path") : await readFile(flags.file, "utf8"), { path: join(scratch!, "exported.json"), passphrase: passphrase ?? "", source: flags.file })
+          ? await Snapshot.parse(flags.file === "-" ? await pipedInput("pending --file -: pipe a `pulumi stack export` document on stdin, or give its path") : await exportText(flags.file), { path: join(scratch!, "exported.json"), passphrase: passphrase ?? "", source: flags.file })
           : await Snapshot.load(statePath, passphrase ?? "", undefined, { place });
+        // An export's stack is the one its resources name, unless --stack says otherwise: its config names the
+        // accounts its creates were sent to.
+        const exported = state.resources[0]?.urn.split("::")[0]?.slice("urn:pulumi:".length);
+        const stack = flags.file && command.getOptionValueSource("stack") === "default" && exported ? exported : flags.stack;
         const ops = state.pendingById().filter(([, op]) => op.type === "creating");
         const now = Date.now();
         const creates: PendingCreate[] = ops.map(([, op]) => {
@@ -107,21 +118,21 @@ export function register(program: Command): void {
           if (began === undefined) throw new UsageError(`${op.resource.urn}: its pending create records no start time (as Pulumi's do): give --since, the time the interrupted run began`);
           return { urn: op.resource.urn, type: op.resource.type, inputs: revealedMap(op.resource.inputs), since: Math.max(began, since ?? 0), until: now };
         });
-        const config = await stackConfig(flags, passphrase);
+        const config = await stackConfig({ ...flags, stack }, passphrase);
         const settings = readSettings((key) => (config ? providerConfig(config)[key] : undefined), process.env);
         const services = accountServices(() => settings);
         const recorded = new Set(state.resources.flatMap((r) => (r.id ? [r.id] : [])));
         const resolutions = await resolvePendingCreates(creates, services.service, recorded);
         const out = resolve(flags.out);
-        const command = flags.file ? importCommand(resolutions, out) : undefined;
-        if (flags.apply || command) await apply(state, ops, resolutions, config).finally(() => state.close());
-        if (command) await writeFile(out, state.export({ showSecrets: false }), { mode: 0o600 });
+        const resolveWith = flags.file ? importCommand(resolutions, out, stack) : undefined;
+        if (flags.apply || resolveWith) await apply(state, ops, resolutions, config).finally(() => state.close());
+        if (resolveWith) await writeFile(out, state.export({ showSecrets: false }), { mode: 0o600 });
         if (flags.json) {
-          process.stdout.write(`${JSON.stringify({ pending: resolutions, ...(command ? { command } : {}), applied: flags.apply === true }, null, 2)}\n`);
+          process.stdout.write(`${JSON.stringify({ pending: resolutions, ...(resolveWith ? { command: resolveWith } : {}), applied: flags.apply === true }, null, 2)}\n`);
         } else {
           if (resolutions.length === 0) process.stdout.write("No pending creates in this state\n");
           for (const r of resolutions) process.stdout.write(`pending create ${r.urn}: ${describe(r)}\n`);
-          if (command) process.stdout.write(`\nResolve them with:\n  ${command}\n`);
+          if (resolveWith) process.stdout.write(`\nResolve them with:\n  ${resolveWith}\n`);
           else if (!flags.file && !flags.apply && resolutions.some((r) => r.action === "import" || r.action === "clear")) process.stdout.write("\nRun again with --apply to make these changes to the state\n");
           else if (flags.apply) process.stdout.write(`\nApplied to ${statePath}\n`);
         }

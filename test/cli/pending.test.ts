@@ -156,7 +156,7 @@ async function killedThenResolved({ after, faithful }: Moment, program: string, 
     const answer = JSON.parse(printed.stdout) as { pending: { urn: string; action: string; id?: string }[]; command?: string };
     resolutions = answer.pending;
     if (resolutions.some((r) => r.action === "import" || r.action === "clear")) {
-      expect(answer.command).toBe(`pulumi stack import --file '${resolvedFile}'`);
+      expect(answer.command).toBe(`pulumi stack import --stack dev --file ${resolvedFile}`);
       // The document it imports records what each pending create made, and holds no pending create resolved.
       const resolved = JSON.parse(readFileSync(resolvedFile, "utf8")) as {
         deployment: { manifest: { magic: string; version: string }; resources: { urn: string; id?: string }[]; pending_operations?: { resource: { urn: string } }[] };

@@ -24,7 +24,7 @@ const WORK = join(ROOT, ".audience", "native-tests");
 export const GIVES_UP_SOON = { AUDIENCE_MAX_RETRIES: "3" } as const;
 
 /** `runtime`: the program as a function in process (in-process-runtime.ts) instead of the folder's index.ts. */
-export type RunExtra = Pick<RunOptions, "config" | "secrets" | "env" | "signal" | "runtime">;
+export type RunExtra = Pick<RunOptions, "config" | "secrets" | "env" | "signal" | "runtime" | "stack">;
 
 export interface NativePrograms {
   readonly emulator: RunningEmulator;
