@@ -1,6 +1,6 @@
-// Reading a state whose resources name their family by a word every plain object knows (`constructor`,
-// `toString`): such a resource is no family of this provider, so drift leaves it out and the lifecycle refuses it,
-// instead of crashing on what a prototype holds.
+// Reading a state: where each resource is declared, in each form Pulumi records; a resource whose family is named by
+// a word every plain object knows (`constructor`, `toString`) is no family of this provider, so drift leaves it out
+// and the lifecycle refuses it, instead of crashing on what a prototype holds.
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -57,5 +57,29 @@ describe("a resource whose inputs name its family by their shim alone", () => {
     await writeFile(file, JSON.stringify({ version: 3, deployment: { resources: [read] } }));
     const [seen] = (await loadState(file, undefined)).resources;
     expect([seen?.collection, seen?.external]).toEqual(["cohorts", true]);
+  });
+});
+
+describe("where a resource is declared", () => {
+  it("reads each form of source position Pulumi records, and names no file where the program is not found", async () => {
+    const file = join(dir, "positions.json");
+    // A project no program in this checkout has.
+    const at = (name: string, sourcePosition: string) => ({ ...resource("cohorts", name), urn: `urn:pulumi:dev::positioned::pulumi-nodejs:dynamic/audience:Cohort::${name}`, sourcePosition });
+    await writeFile(file, JSON.stringify({ version: 3, deployment: { resources: [
+      at("relative", "project:///index.ts#4,7"),
+      // What the Pulumi CLI records for a program run as an ES module.
+      at("module", "project:///file:/work/shop/index.ts#6,15"),
+      at("absolute", "file:///work/shop/main.ts#9"),
+    ] } }));
+    const byName = Object.fromEntries((await loadState(file, undefined)).resources.map((r) => [r.name, r.declaredAt]));
+    // No program of the project above the state or below this directory: a relative position names no file.
+    expect(byName).toEqual({
+      relative: undefined,
+      module: { file: "/work/shop/index.ts", line: 6, column: 15 },
+      absolute: { file: "/work/shop/main.ts", line: 9, column: 1 },
+    });
+    await writeFile(join(dir, "Pulumi.yaml"), "name: positioned\nruntime: nodejs\n");
+    const [relative] = (await loadState(file, undefined)).resources;
+    expect(relative?.declaredAt).toEqual({ file: join(dir, "index.ts"), line: 4, column: 7 });
   });
 });

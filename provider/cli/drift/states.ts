@@ -182,12 +182,18 @@ function reveal(value: unknown, path: string, found: Found | undefined, opener: 
   return copy ?? value;
 }
 
-/** `project:///index.ts#12,5` (Pulumi's form) or `file:///...#12,5`, resolved against the program's directory. */
+/**
+ * `project:///index.ts#12,5` (Pulumi's form, resolved against the program's directory), `file:///...#12,5`, or
+ * `project:///file:/abs/index.ts#12,5` (what the Pulumi CLI records for a program run as an ES module).
+ */
 function declaredAt(position: unknown, programDir: string | undefined): StateResource["declaredAt"] {
   if (typeof position !== "string") return undefined;
   const m = /^(project|file):\/\/(.*)#(\d+)(?:,(\d+))?$/.exec(position);
-  if (!m || (m[1] === "project" && programDir === undefined)) return undefined;
-  const file = m[1] === "project" ? resolve(programDir!, m[2]!.replace(/^\/+/, "")) : decodeURIComponent(m[2]!);
+  if (!m) return undefined;
+  const inProject = m[1] === "project" ? m[2]!.replace(/^\/+/, "") : undefined;
+  const absolute = inProject === undefined ? m[2]! : inProject.startsWith("file:") ? inProject.slice("file:".length).replace(/^\/*/, "/") : undefined;
+  if (absolute === undefined && programDir === undefined) return undefined;
+  const file = absolute !== undefined ? decodeURIComponent(absolute) : resolve(programDir!, inProject!);
   return { file, line: Number(m[3]), column: Number(m[4] ?? 1) };
 }
 
