@@ -9,7 +9,7 @@ import { emulatedService } from "./emulated.ts";
 
 const PROGRAM = join(import.meta.dirname, "fixtures", "program-errors");
 const service = emulatedService();
-const NO_KEY = "getCohort: no API key: set audience:apiKey (as a secret) or AUDIENCE_API_KEY";
+const NO_KEY = "audience:apiKey (or AUDIENCE_API_KEY) is not set or is empty: set it as a secret";
 
 /** The error diagnostics of `pulumi up --json` (one event a line) or `pulumi preview --json` (one document). */
 function jsonErrors(stdout: string): string[] {
@@ -53,6 +53,16 @@ describe(`a program's mistakes, through pulumi${skipReason()}`, { timeout: 300_0
       expect(run.code, run.output).toBe(1);
       expect(jsonErrors(run.stdout), run.output).toEqual([`${NO_KEY}\n`]);
     }
+  });
+
+  it.skipIf(!pulumiCli().dir)("lookups of a service where nothing listens fail with one error naming the key", async () => {
+    const nowhere = await stack.pulumi(["preview"], { env: { AUDIENCE_BASE_URL: "http://127.0.0.1:9/v1", AUDIENCE_API_KEY: "some-key" } });
+    expect(nowhere.code, nowhere.output).toBe(1);
+    expectNoNoise(nowhere.output);
+    const diagnostics = nowhere.output.slice(nowhere.output.indexOf("\nDiagnostics:"), nowhere.output.indexOf("\nResources:"));
+    // The account's check (a few retries of a refused connection), not each lookup's request and its whole budget.
+    expect(diagnostics.split("audience:baseUrl (or AUDIENCE_BASE_URL): the service at http://127.0.0.1:9/v1 cannot be reached").length - 1, nowhere.output).toBe(1);
+    expect(nowhere.output).not.toMatch(/GET \/(cohorts|forecasts)/);
   });
 
   it.skipIf(!pulumiCli().dir)("a lookup that finds nothing, asked of the service, is one error in its own words", async () => {
