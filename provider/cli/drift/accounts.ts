@@ -61,10 +61,23 @@ function openSecure(value: unknown, crypter: PassphraseCrypter | undefined): unk
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, openSecure(v, crypter)]));
 }
 
-/** The `audience:` config of a state's stack, or nothing when its program's config file is not beside it. */
-async function stackConfig(state: LoadedState, passphrase: string | undefined): Promise<Record<string, unknown>> {
+/** Whether a config value holds a `{secure: ...}` value anywhere. */
+function holdsSecure(value: unknown): boolean {
+  if (Array.isArray(value)) return value.some(holdsSecure);
+  if (!isObject(value)) return false;
+  return (Object.keys(value).length === 1 && typeof value.secure === "string") || Object.values(value).some(holdsSecure);
+}
+
+/** A stack's `audience:` config, and what of it stays sealed (secure values without a passphrase): `why` says so. */
+interface StackConfig {
+  config: Record<string, unknown>;
+  why?: string;
+}
+
+/** The `audience:` config of a state's stack, or nothing when its program's config file is not found. */
+async function stackConfig(state: LoadedState, passphrase: string | undefined): Promise<StackConfig> {
   const file = join(state.programDir, `Pulumi.${state.stack}.yaml`);
-  if (!existsSync(file)) return {};
+  if (!existsSync(file)) return { config: {} };
   let doc: unknown;
   try {
     // Loaded only for a stack that keeps its config beside the state: most fleets pass --accounts.
@@ -73,7 +86,7 @@ async function stackConfig(state: LoadedState, passphrase: string | undefined): 
   } catch (error) {
     throw new InputError(`${file}: not valid YAML (${(error as Error).message})`);
   }
-  if (!isObject(doc) || !isObject(doc.config)) return {};
+  if (!isObject(doc) || !isObject(doc.config)) return { config: {} };
   let crypter: PassphraseCrypter | undefined;
   if (typeof doc.encryptionsalt === "string" && passphrase !== undefined) {
     try {
@@ -83,8 +96,14 @@ async function stackConfig(state: LoadedState, passphrase: string | undefined): 
     }
   }
   const config: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(doc.config)) if (key.startsWith("audience:")) config[key] = openSecure(value, crypter);
-  return config;
+  const sealed: string[] = [];
+  for (const [key, value] of Object.entries(doc.config)) {
+    if (!key.startsWith("audience:")) continue;
+    config[key] = openSecure(value, crypter);
+    if (!crypter && holdsSecure(value)) sealed.push(key);
+  }
+  if (sealed.length === 0) return { config };
+  return { config, why: `${sealed.join(", ")} in ${file} ${sealed.length === 1 ? "is" : "are"} encrypted and no passphrase opens ${sealed.length === 1 ? "it" : "them"}: set PULUMI_CONFIG_PASSPHRASE (or PULUMI_CONFIG_PASSPHRASE_FILE)` };
 }
 
 /** `audience:accounts` as config holds it: a map, or its JSON text (a secure value is one string). */
@@ -124,7 +143,7 @@ export function accountResolver(file: AccountsFile | undefined, passphrase: stri
       const targetOf = (resource: StateResource) => byProvider.get(resource.provider)!.get(resource.account ?? DEFAULT_ACCOUNT)!;
       if (state.resources.length === 0) return { targets, targetOf };
       const dynamic = state.resources.some((r) => r.provider === undefined);
-      const config = dynamic ? await stackConfig(state, passphrase) : {};
+      const { config, why: sealedConfig } = dynamic ? await stackConfig(state, passphrase) : { config: {}, why: undefined };
       const named = { ...structuredAccounts(config["audience:accounts"]), ...accountsConfig(file ?? {}, env) };
       const stackSettings = readSettings((key) => (key === "audience:accounts" ? named : config[key]), env);
       for (const resource of state.resources) {
@@ -145,7 +164,7 @@ export function accountResolver(file: AccountsFile | undefined, passphrase: stri
           const variable = file?.[name]?.apiKeyEnv;
           const sealed = provider?.sealed.map((s) => `${s.path} of ${provider.ref.split("::")[3] ?? "its provider"} (${s.reason})`).join("; ");
           const problem = variable !== undefined && !env[variable] ? `${variable} is not set (apiKeyEnv of account ${name} in --accounts)`
-            : sealed ? `the provider's configuration cannot be read: ${sealed}` : (error as Error).message;
+            : sealed ? `the provider's configuration cannot be read: ${sealed}` : !provider && sealedConfig ? sealedConfig : (error as Error).message;
           const baseUrl = settings.accounts[name]?.baseUrl ?? (name === DEFAULT_ACCOUNT ? settings.default.baseUrl : undefined) ?? "";
           target = { name, baseUrl, problem };
         }

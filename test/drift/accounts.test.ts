@@ -1,0 +1,28 @@
+// The account of a state's resources, from the stack's config beside its program: an encrypted key that no
+// passphrase opens is said to be encrypted (and how to open it), not missing.
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { accountResolver } from "../../provider/cli/drift/accounts.ts";
+import { loadState } from "../../provider/cli/drift/states.ts";
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "audience-drift-accounts-"));
+  await writeFile(join(dir, "Pulumi.yaml"), "name: sealed-config\nruntime: nodejs\n");
+  await writeFile(join(dir, "Pulumi.dev.yaml"), "encryptionsalt: v1:c2FsdA==:v1:AAAAAAAAAAAAAAAA:AAAA\nconfig:\n  audience:apiKey:\n    secure: v1:AAAAAAAAAAAAAAAA:AAAAAAAA\n  audience:baseUrl: https://service.example/v1\n");
+  const cohort = { urn: "urn:pulumi:dev::sealed-config::pulumi-nodejs:dynamic/audience:Cohort::leads", custom: true, type: "pulumi-nodejs:dynamic/audience:Cohort", id: "c-1", inputs: { __kind: "cohorts", name: "Leads" }, outputs: { __kind: "cohorts", name: "Leads" } };
+  await writeFile(join(dir, "dev.json"), JSON.stringify({ version: 3, deployment: { resources: [cohort] } }));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+it("an encrypted key without a passphrase is named encrypted, with what opens it", async () => {
+  const state = await loadState(join(dir, "dev.json"), undefined);
+  const { targets } = await accountResolver(undefined, undefined, {}).add(state);
+  expect([...targets].map((t) => t.problem)).toEqual([
+    `audience:apiKey in ${join(dir, "Pulumi.dev.yaml")} is encrypted and no passphrase opens it: set PULUMI_CONFIG_PASSPHRASE (or PULUMI_CONFIG_PASSPHRASE_FILE)`,
+  ]);
+});
