@@ -95,7 +95,7 @@ export function formatMarkdown(report: Report): string {
       const details = [...r.changes.map((c) => `\`${cell(change(c))}\``), ...(r.reason ? [cell(r.reason)] : [])].join("<br>");
       lines.push(`| ${TITLE[r.status]} | ${cell(`${r.type} ${r.name}`)} | \`${r.id}\` | ${details} |`);
     }
-    lines.push("", `${inSync} more in sync.`, "");
+    lines.push("", ...(inSync > 0 ? [`${inSync} more in sync.`, ""] : []));
   }
   lines.push(`_${summaryLine(report)}_`);
   return `${lines.join("\n")}\n`;
