@@ -248,6 +248,13 @@ describe("delete", () => {
     expect((await world.host.read(made.id, made.properties)).id).toBe("");
   });
 
+  it("an update of a resource deleted outside the program says so, and what to run", async () => {
+    const cohort = await world.host.create(world.inputs("cohorts", { name: "Deleted by hand" }));
+    await world.api("DELETE", `/cohorts/${cohort.id}`);
+    const error = await world.host.update(cohort.id, cohort.properties, world.inputs("cohorts", { name: "Deleted by hand", minCount: 4 })).catch((e: unknown) => e);
+    expect((error as Error).message).toContain(`Cohort ${cohort.id} is gone from the account (deleted outside the program): refresh the stack (\`pulumi refresh\`, or \`audience run refresh\`) to record that, and the next up creates it again`);
+  });
+
   it("treats a resource already gone as deleted", async () => {
     const cohort = await world.host.create(world.inputs("cohorts", { name: "Short-lived" }));
     await world.api("DELETE", `/cohorts/${cohort.id}`);

@@ -58,7 +58,13 @@ export function clientService(credentials: Credentials, account?: string, maxRet
         throw error;
       }
     },
-    update: async (family, id, patch) => resource(await client.update(family, id, patch).catch(explain(family)), `PATCH /${family.path}/${id}`),
+    update: async (family, id, patch) => resource(await client.update(family, id, patch).catch((error: unknown) => {
+      // Deleted outside the program since the stack last read it: what to run, not only the service's 404.
+      if (error instanceof NotFoundError) {
+        throw new Error(`${error.method} ${error.path}: ${error.status} ${error.code ?? "error"}: ${family.className} ${id} is gone from the account (deleted outside the program): refresh the stack (\`pulumi refresh\`, or \`audience run refresh\`) to record that, and the next up creates it again`, { cause: error });
+      }
+      throw explained(error, family, account);
+    }), `PATCH /${family.path}/${id}`),
     delete: (family, id) => ignoringGone(client.delete(family, id)).catch(explain(family)),
     archive: (family, id, body) => ignoringGone(client.archive(family, id, body)).catch(explain(family)),
     unarchive: (family, id) => client.unarchive(family, id).catch(explain(family)),
