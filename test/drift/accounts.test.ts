@@ -1,5 +1,5 @@
 // The account of a state's resources, from the stack's config beside its program: an encrypted key that no
-// passphrase opens is said to be encrypted (and how to open it), not missing.
+// passphrase opens is said to be encrypted (and how to open it), not missing; `--accounts` may name the default one.
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -25,4 +25,10 @@ it("an encrypted key without a passphrase is named encrypted, with what opens it
   expect([...targets].map((t) => t.problem)).toEqual([
     `audience:apiKey in ${join(dir, "Pulumi.dev.yaml")} is encrypted and no passphrase opens it: set PULUMI_CONFIG_PASSPHRASE (or PULUMI_CONFIG_PASSPHRASE_FILE)`,
   ]);
+});
+
+it("an --accounts entry named default gives the default account's key and URL", async () => {
+  const state = await loadState(join(dir, "dev.json"), undefined);
+  const { targets } = await accountResolver({ default: { baseUrl: "https://other.example/v1", apiKey: "given-key" } }, undefined, {}).add(state);
+  expect([...targets].map((t) => [t.name, t.baseUrl, t.credentials?.apiKey, t.problem])).toEqual([["default", "https://other.example/v1", "given-key", undefined]]);
 });

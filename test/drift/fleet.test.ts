@@ -175,7 +175,7 @@ describe("audience drift over a fleet", () => {
     const run = await drift([]);
     expect(run.code).toBe(2);
     expect(run.stdout).toContain('name: "Renamed" -> "Renamed by hand"');
-    expect(run.stdout).toMatch(/account stale \(.*\)\n {2}not read: .*expired/i);
+    expect(run.stdout).toMatch(/account stale of fleet\/\S+ \(.*\)\n {2}not read: .*expired/i);
     expect(run.stdout).toMatch(/4 in sync, 5 drifted, 1 missing, 1 error, 1 unknown, 2 unmanaged; coverage 85\.7% \(12 managed of 14\); 1 account not read/);
     expect(run.stdout).not.toContain("\u001b[");
   });
@@ -190,7 +190,7 @@ describe("audience drift over a fleet", () => {
     const file = `${program.slice(REPO_ROOT.length)}/index.ts`;
     expect(github.stdout).toContain(`::warning file=${file},line=${line},col=`);
     expect(github.stdout).toMatch(/::error file=[^\n]*title=drift%3A Cohort doomed missing/);
-    expect(github.stdout).toMatch(/::error title=drift%3A account stale not read::/);
+    expect(github.stdout).toMatch(/::error title=drift%3A account stale of fleet\/\S+ not read::/);
   });
 
   it("exits 0 when nothing matches --fail-on, 2 when something does", { timeout: 120_000 }, async () => {

@@ -1,7 +1,7 @@
-// The Markdown report as a job summary shows it: the notable resources of each account, then how many more are in
-// sync, said only when there are some.
+// The reports as a terminal and a job summary show them: each account named with its stacks; the notable resources
+// of each, then how many more are in sync, said only when there are some.
 import { expect, it } from "vitest";
-import { formatMarkdown } from "../../provider/cli/drift/format.ts";
+import { formatMarkdown, formatText } from "../../provider/cli/drift/format.ts";
 import { makeReport, type ResourceReport } from "../../provider/cli/drift/report.ts";
 
 const cohort = (name: string, status: ResourceReport["status"]): ResourceReport => ({ type: "Cohort", name, id: `id-${name}`, status, changes: [] });
@@ -11,4 +11,16 @@ it("counts the resources in sync below the notable ones, and says nothing of non
   expect(some).toContain("| missing | Cohort gone | `id-gone` |  |\n\n1 more in sync.\n");
   const none = formatMarkdown(makeReport([{ account: "north", baseUrl: "https://a.example/v1", resources: [cohort("gone", "missing")] }]));
   expect(none).not.toContain("more in sync");
+});
+
+it("names each account with the stacks in it, so that two stacks' default accounts are told apart", () => {
+  const report = makeReport([
+    { account: "default", baseUrl: "https://a.example/v1", stacks: ["shop/prod"], resources: [cohort("b", "in_sync")] },
+    { account: "default", baseUrl: "https://a.example/v1", stacks: ["shop/dev"], resources: [cohort("a", "in_sync")] },
+  ]);
+  expect(formatText(report, false).split("\n").filter((line) => line.startsWith("account"))).toEqual([
+    "account default of shop/dev (https://a.example/v1)",
+    "account default of shop/prod (https://a.example/v1)",
+  ]);
+  expect(formatMarkdown(report)).toContain("### Account `default` of `shop/dev`");
 });

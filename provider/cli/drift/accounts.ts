@@ -19,6 +19,8 @@ export interface AccountTarget {
   /** `default` or the entry of `audience:accounts`. */
   name: string;
   baseUrl: string;
+  /** The stacks whose resources are in it (`project/stack`): what tells one stack's default account from another's. */
+  stacks: Set<string>;
   credentials?: Credentials;
   /** Why the account cannot be read (no key, unset variable). */
   problem?: string;
@@ -145,7 +147,7 @@ export function accountResolver(file: AccountsFile | undefined, passphrase: stri
       const dynamic = state.resources.some((r) => r.provider === undefined);
       const { config, why: sealedConfig } = dynamic ? await stackConfig(state, passphrase) : { config: {}, why: undefined };
       const named = { ...structuredAccounts(config["audience:accounts"]), ...accountsConfig(file ?? {}, env) };
-      const stackSettings = readSettings((key) => (key === "audience:accounts" ? named : config[key]), env);
+      const stackSettings = withAccounts(readSettings((key) => (key === "audience:accounts" ? named : config[key]), env), accountsConfig(file ?? {}, env));
       for (const resource of state.resources) {
         const { provider } = resource;
         const name = resource.account ?? DEFAULT_ACCOUNT;
@@ -158,7 +160,7 @@ export function accountResolver(file: AccountsFile | undefined, passphrase: stri
         try {
           const credentials = credentialsFor(settings, name === DEFAULT_ACCOUNT ? undefined : name);
           const id = identity(credentials);
-          target = byIdentity.get(id) ?? { name, baseUrl: credentials.baseUrl, credentials };
+          target = byIdentity.get(id) ?? { name, baseUrl: credentials.baseUrl, credentials, stacks: new Set() };
           byIdentity.set(id, target);
         } catch (error) {
           const variable = file?.[name]?.apiKeyEnv;
@@ -166,8 +168,9 @@ export function accountResolver(file: AccountsFile | undefined, passphrase: stri
           const problem = variable !== undefined && !env[variable] ? `${variable} is not set (apiKeyEnv of account ${name} in --accounts)`
             : sealed ? `the provider's configuration cannot be read: ${sealed}` : !provider && sealedConfig ? sealedConfig : (error as Error).message;
           const baseUrl = settings.accounts[name]?.baseUrl ?? (name === DEFAULT_ACCOUNT ? settings.default.baseUrl : undefined) ?? "";
-          target = { name, baseUrl, problem };
+          target = { name, baseUrl, problem, stacks: new Set() };
         }
+        target.stacks.add(state.project === undefined ? state.stack : `${state.project}/${state.stack}`);
         ofProvider.set(name, target);
         targets.add(target);
       }
@@ -176,9 +179,10 @@ export function accountResolver(file: AccountsFile | undefined, passphrase: stri
   };
 }
 
-/** Settings whose named accounts `--accounts` gives take them from there. */
+/** Settings whose accounts `--accounts` gives take them from there; its entry `default` is the default account. */
 function withAccounts(settings: Settings, given: Record<string, { baseUrl: string; apiKey: string | undefined }>): Settings {
-  return { ...settings, accounts: { ...settings.accounts, ...given } };
+  const { [DEFAULT_ACCOUNT]: own, ...named } = given;
+  return { ...settings, default: own ?? settings.default, accounts: { ...settings.accounts, ...named } };
 }
 
 /** Whether an account falls in shard `index` (1-based) of `count`: the same on every machine and every day. */

@@ -3,7 +3,7 @@
 import { createRequire } from "node:module";
 import { relative } from "node:path";
 import type Table from "cli-table3";
-import { STATUSES, type Change, type Report, type ResourceReport, type Status } from "./report.ts";
+import { accountLabel, STATUSES, type Change, type Report, type ResourceReport, type Status } from "./report.ts";
 
 export const FORMATS = ["text", "json", "markdown", "github"] as const;
 export type Format = (typeof FORMATS)[number];
@@ -43,7 +43,7 @@ export function formatText(report: Report, color: boolean): string {
   const paint = (code: number, text: string) => (color ? `\x1b[${code}m${text}\x1b[0m` : text);
   const lines: string[] = [];
   for (const account of report.accounts) {
-    lines.push(paint(1, `account ${account.account} (${account.baseUrl})`));
+    lines.push(paint(1, `account ${accountLabel(account)} (${account.baseUrl})`));
     if (account.error !== undefined) {
       lines.push(`  ${paint(31, `not read: ${account.error}`)}`, "");
       continue;
@@ -79,7 +79,7 @@ export function formatMarkdown(report: Report): string {
   table.push([...STATUSES.map((x) => String(s[x])), percent(s.coverage)]);
   const lines = ["## Drift report", "", markdownTable(table.toString()), ""];
   for (const account of report.accounts) {
-    lines.push(`### Account \`${account.account}\``, "");
+    lines.push(`### Account \`${account.account}\`${account.stacks?.length ? ` of ${account.stacks.map((stack) => `\`${stack}\``).join(", ")}` : ""}`, "");
     if (account.error !== undefined) {
       lines.push(`:x: not read: ${cell(account.error)}`, "");
       continue;
@@ -126,14 +126,14 @@ export function formatGithub(report: Report, workspace: string): string {
   };
   for (const account of report.accounts) {
     if (account.error !== undefined) {
-      annotate("error", `drift: account ${account.account} not read`, account.error);
+      annotate("error", `drift: account ${accountLabel(account)} not read`, account.error);
       continue;
     }
     for (const r of account.resources) {
       if (r.status === "in_sync") continue;
       const details = [...r.changes.map(change), ...(r.reason ? [r.reason] : [])].join("\n");
       const level = r.status === "error" || r.status === "missing" ? "error" : r.status === "unmanaged" ? "notice" : "warning";
-      annotate(level, `drift: ${r.type} ${r.name} ${TITLE[r.status]} (account ${account.account})`, details || TITLE[r.status], r.source);
+      annotate(level, `drift: ${r.type} ${r.name} ${TITLE[r.status]} (account ${accountLabel(account)})`, details || TITLE[r.status], r.source);
     }
   }
   lines.push(summaryLine(report));

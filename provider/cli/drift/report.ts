@@ -32,6 +32,8 @@ export interface ResourceReport {
 export interface AccountReport {
   account: string;
   baseUrl: string;
+  /** The stacks whose resources are in it (`project/stack`); absent from reports written before it was kept. */
+  stacks?: string[];
   /** The account could not be read (expired key, unreachable, ...): nothing else is known about it. */
   error?: string;
   resources: ResourceReport[];
@@ -58,8 +60,13 @@ export function summarize(accounts: AccountReport[]): Summary {
 }
 
 /** Accounts in a stable order, so a merge of shards equals the unsharded report. */
+/** How a report names an account: its name, and the stacks in it (the default account of each stack is `default`). */
+export function accountLabel(account: AccountReport): string {
+  return account.stacks?.length ? `${account.account} of ${account.stacks.join(", ")}` : account.account;
+}
+
 export function makeReport(accounts: AccountReport[]): Report {
-  const sorted = [...accounts].sort((a, b) => a.account.localeCompare(b.account) || a.baseUrl.localeCompare(b.baseUrl));
+  const sorted = [...accounts].sort((a, b) => a.account.localeCompare(b.account) || a.baseUrl.localeCompare(b.baseUrl) || String(a.stacks).localeCompare(String(b.stacks)));
   return { accounts: sorted, summary: summarize(sorted) };
 }
 

@@ -313,7 +313,7 @@ async function compareOne(resource: StateResource, live: Props | undefined, arch
 /** Everything one account holds against what the states say, or the account's error. */
 export async function scanAccount(work: AccountWork, options: ScanOptions, started?: AccountReads): Promise<AccountReport> {
   const { target } = work;
-  const report: AccountReport = { account: target.name, baseUrl: target.baseUrl, resources: [] };
+  const report: AccountReport = { account: target.name, baseUrl: target.baseUrl, stacks: [...target.stacks].sort(), resources: [] };
   const reads = started ?? startReads(target, options);
   if (!reads) return { ...report, error: target.problem ?? "no credentials" };
   const { client, lists } = reads;

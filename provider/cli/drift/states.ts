@@ -66,7 +66,9 @@ export const resourceKey = (collection: string, id: string): string => `${collec
 
 export interface LoadedState {
   file: string;
+  /** The stack as its resources name it (`dev`), and its project (undefined for a state with no resource). */
   stack: string;
+  project: string | undefined;
   /** Where the program's `Pulumi.<stack>.yaml` is looked for: the program's directory, else the state's. */
   programDir: string;
   resources: StateResource[];
@@ -366,5 +368,5 @@ export async function loadState(file: string, passphrase: string | undefined): P
     if (provider) resource.provider = provider;
     resources.push(resource);
   }
-  return { file, stack, programDir: configDir, resources };
+  return { file, stack, project, programDir: configDir, resources };
 }
