@@ -59,12 +59,12 @@ export function summarize(accounts: AccountReport[]): Summary {
   return { ...counts, coverage: seen === 0 ? 1 : Math.round((managed / seen) * 10_000) / 10_000, failed_accounts: accounts.filter((a) => a.error !== undefined).length };
 }
 
-/** Accounts in a stable order, so a merge of shards equals the unsharded report. */
 /** How a report names an account: its name, and the stacks in it (the default account of each stack is `default`). */
 export function accountLabel(account: AccountReport): string {
   return account.stacks?.length ? `${account.account} of ${account.stacks.join(", ")}` : account.account;
 }
 
+/** Accounts in a stable order, so a merge of shards equals the unsharded report. */
 export function makeReport(accounts: AccountReport[]): Report {
   const sorted = [...accounts].sort((a, b) => a.account.localeCompare(b.account) || a.baseUrl.localeCompare(b.baseUrl) || String(a.stacks).localeCompare(String(b.stacks)));
   return { accounts: sorted, summary: summarize(sorted) };

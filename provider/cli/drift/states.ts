@@ -5,7 +5,6 @@ import { glob, readFile } from "node:fs/promises";
 import { basename, dirname, resolve } from "node:path";
 import { z } from "zod";
 import { readBackOutputKeys } from "pulumi-audience/provider";
-import { programDirOf } from "./program-dir.ts";
 import { isObject } from "pulumi-audience/sdk/contract";
 import { PassphraseCrypter } from "../../engine/secrets.ts";
 import { derivedNames, perFamily, providerFamilies, type ProviderFamily } from "../../runtime/families/index.ts";
@@ -15,6 +14,7 @@ import { programNamed } from "../../plugin/names.ts";
 import { nativeFamily, PROVIDER_TYPE } from "../../plugin/tokens.ts";
 import { SECRET_SIG, SIG_KEY } from "../../protocol/markers.ts";
 import type { PropertyMap } from "../../protocol/values.ts";
+import { programAbove, programBelowCwd } from "./program-dir.ts";
 
 export type Props = Record<string, unknown>;
 
@@ -188,15 +188,15 @@ function reveal(value: unknown, path: string, found: Found | undefined, opener: 
  * `project:///index.ts#12,5` (Pulumi's form, resolved against the program's directory), `file:///...#12,5`, or
  * `project:///file:/abs/index.ts#12,5` (what the Pulumi CLI records for a program run as an ES module).
  */
-function declaredAt(position: unknown, programDir: string | undefined): StateResource["declaredAt"] {
+function declaredAt(position: unknown, programDir: () => string | undefined): StateResource["declaredAt"] {
   if (typeof position !== "string") return undefined;
   const m = /^(project|file):\/\/(.*)#(\d+)(?:,(\d+))?$/.exec(position);
   if (!m) return undefined;
   const inProject = m[1] === "project" ? m[2]!.replace(/^\/+/, "") : undefined;
   const absolute = inProject === undefined ? m[2]! : inProject.startsWith("file:") ? inProject.slice("file:".length).replace(/^\/*/, "/") : undefined;
-  if (absolute === undefined && programDir === undefined) return undefined;
-  const file = absolute !== undefined ? decodeURIComponent(absolute) : resolve(programDir!, inProject!);
-  return { file, line: Number(m[3]), column: Number(m[4] ?? 1) };
+  if (absolute !== undefined) return { file: decodeURIComponent(absolute), line: Number(m[3]), column: Number(m[4] ?? 1) };
+  const dir = programDir();
+  return dir === undefined ? undefined : { file: resolve(dir, inProject!), line: Number(m[3]), column: Number(m[4] ?? 1) };
 }
 
 /** Shared by every resource that keeps nothing of a kind: a state holds tens of thousands of resources, and
@@ -309,9 +309,11 @@ function providerConfigs(resources: Props[], open: Opener): Map<string, Provider
 export async function loadState(file: string, passphrase: string | undefined): Promise<LoadedState> {
   const { deployment, open } = await readDocument(file, passphrase);
   const [stackPart, project] = deployment.resources[0]?.urn.split("::") ?? [];
-  const programDir = programDirOf(file, project);
-  // The stack's config is looked for beside the state when no program is found.
-  const configDir = programDir ?? dirname(file);
+  // The program: above the state, else (looked for once, only for a position relative to it) below the current
+  // directory; with neither, a position names no file rather than one that is not there. Its config is read from the
+  // program above the state, else from beside the state.
+  const above = programAbove(file, project);
+  const programDir = () => above ?? (project === undefined ? undefined : programBelowCwd(project));
   const stack = stackPart?.slice("urn:pulumi:".length) ?? basename(file, ".json");
   let reread: Promise<Map<string, Props>> | undefined;
   // One function for every resource of the state, which it calls as its own method.
@@ -368,5 +370,5 @@ export async function loadState(file: string, passphrase: string | undefined): P
     if (provider) resource.provider = provider;
     resources.push(resource);
   }
-  return { file, stack, project, programDir: configDir, resources };
+  return { file, stack, project, programDir: above ?? dirname(file), resources };
 }
