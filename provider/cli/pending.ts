@@ -12,7 +12,7 @@ import { isDefaultProvider, providerTypeOf } from "../engine/providers.ts";
 import { lockStack } from "../engine/lock.ts";
 import { Snapshot } from "../engine/snapshot.ts";
 import { StateError, type PendingOperation, type ResourceState } from "../engine/state-file.ts";
-import { resolvePassphrase, shellWord } from "../engine/stack-files.ts";
+import { DEFAULT_STACK, resolvePassphrase, shellWord, stackCommand } from "../engine/stack-files.ts";
 import { STACK_TYPE } from "../engine/urn.ts";
 import { accountServices } from "../runtime/lifecycle/service-client.ts";
 import { readSettings } from "../runtime/lifecycle/settings.ts";
@@ -99,7 +99,10 @@ export function register(program: Command): void {
       const passphrase = optionalPassphrase();
       const since = flags.since === undefined ? undefined : parseSince(flags.since);
       const { statePath, place } = flags.file ? { statePath: "", place: undefined } : selectStack(flags);
-      if (!flags.file && !existsSync(statePath)) throw new StateError(`no state at ${statePath}`);
+      if (!flags.file && !existsSync(statePath)) {
+        const exportCommand = `pulumi stack export${flags.stack === DEFAULT_STACK ? "" : ` --stack ${shellWord(flags.stack)}`}`;
+        throw new StateError(`no state of this engine at ${statePath}; for a stack of the Pulumi CLI, give its export: \`${exportCommand} | ${stackCommand("pending --file - --since <when the run began>", place!)}\``);
+      }
       const unlock = flags.apply ? await lockStack(statePath) : async () => undefined;
       // An export is resolved in a copy of its own, never beside it.
       const scratch = flags.file ? await mkdtemp(join(tmpdir(), "audience-pending-")) : undefined;

@@ -2,7 +2,7 @@
 // that stack's own config names (the export's stack), not in the account of `dev`'s config, and the command it
 // prints imports into that stack.
 import { readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { expect, it } from "vitest";
 import { GIVES_UP_SOON, nativePrograms, PASSPHRASE } from "../engine/native-programs.ts";
 import { audiencePending } from "../engine/pending-step.ts";
@@ -37,6 +37,13 @@ it("looks in the account of the exported stack's config, and names that stack in
   const answer = JSON.parse(pending.stdout) as { pending: { action: string; id?: string }[]; command?: string };
   expect(answer.pending).toEqual([expect.objectContaining({ action: "import", id: made[0]!.id })]);
   expect(answer.command).toBe(`pulumi stack import --stack other --file ${out}`);
+});
+
+it("run where this engine keeps no state, says how to give a Pulumi CLI stack's export", async () => {
+  const dir = world.program("pending-no-state", { index: "export {};\n" });
+  const pending = await audiencePending(["--cwd", dir, "--stack", "prod"], {});
+  expect(pending.code).toBe(1);
+  expect(pending.stderr).toBe(`error: no state of this engine at ${join(dir, ".audience", "state", "prod.json")}; for a stack of the Pulumi CLI, give its export: \`pulumi stack export --stack prod | audience pending --file - --since <when the run began> --cwd ${relative(process.cwd(), dir)} --stack prod\`\n`);
 });
 
 it("names a missing export as such", async () => {
