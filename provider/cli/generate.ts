@@ -14,6 +14,7 @@ import { adoptable, ADOPTABLE } from "./adoptable.ts";
 import { accountsConfig, readAccountsFile } from "./drift/accounts.ts";
 import { dependencyFor, thisPackage } from "./dependency.ts";
 import { scaffoldFiles } from "./new.ts";
+import { shellWord } from "../engine/stack-files.ts";
 
 type Doc = Record<string, unknown>;
 
@@ -200,6 +201,14 @@ export async function generateProgram(settings: Settings, options: GenerateOptio
   return `${[...header, ...blocks, ...footer].join("\n")}\n`;
 }
 
+/** What a generated program needs before its first run: the key and URL of the account it adopts, as config. */
+function accountConfigHint(settings: Settings, account: string | undefined): string {
+  const key = (member: string) => (account === undefined ? `audience:${member}` : `--path audience:accounts.${account}.${member}`);
+  const baseUrl = (account === undefined ? settings.default.baseUrl : settings.accounts[account]?.baseUrl) ?? "https://<service>/v1";
+  const orEnv = account === undefined ? " (or AUDIENCE_BASE_URL and AUDIENCE_API_KEY)" : "";
+  return `and give it the account it adopts${orEnv}: pulumi config set ${key("baseUrl")} ${shellWord(baseUrl)}; pulumi config set --secret ${key("apiKey")} <KEY>`;
+}
+
 export function register(program: Command): void {
   program
     .command("generate")
@@ -247,6 +256,7 @@ export function register(program: Command): void {
           written.push(file);
         }
         console.log(`wrote ${written.map((f) => join(out, f)).join(", ")}; then: cd ${out} && npm install`);
+        console.log(accountConfigHint(settings, options.account));
       } catch (error) {
         console.error(`audience generate: ${(error as Error).message}`);
         process.exitCode = 1;

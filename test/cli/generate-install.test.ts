@@ -64,6 +64,8 @@ describe("generate's next step from an installed package", { timeout: 300_000 },
     const { stdout, dependency, out } = await generate(project);
     expect(dependency).toBe(`file:../${TARBALL}`);
     expect(stdout).toContain(`then: cd ${out} && npm install`);
+    // What the program needs before its first run: the account's URL (as it was read) and key, as config.
+    expect(stdout).toMatch(/\nand give it the account it adopts \(or AUDIENCE_BASE_URL and AUDIENCE_API_KEY\): pulumi config set audience:baseUrl http:\/\/\S+\/v1; pulumi config set --secret audience:apiKey <KEY>\n$/);
     expect(await resolvedByNpm(out, dependency)).toEqual({ name: "pulumi-audience", version });
   });
 
