@@ -24,3 +24,8 @@ it("names each account with the stacks in it, so that two stacks' default accoun
   ]);
   expect(formatMarkdown(report)).toContain("### Account `default` of `shop/dev`");
 });
+
+it("with nothing read, gives no coverage of nothing", () => {
+  const empty = makeReport([{ account: "stale", baseUrl: "https://a.example/v1", error: "the key was refused", resources: [] }]);
+  expect(formatText(empty, false)).toContain("0 in sync, 0 drifted, 0 missing, 0 error, 0 unknown, 0 unmanaged; nothing managed or found; 1 account not read");
+});

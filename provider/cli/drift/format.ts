@@ -31,7 +31,9 @@ function summaryLine(report: Report): string {
   const counts = STATUSES.map((status) => `${s[status]} ${TITLE[status]}`).join(", ");
   const managed = STATUSES.filter((x) => x !== "unmanaged").reduce((n, x) => n + s[x], 0);
   const failed = s.failed_accounts > 0 ? `; ${s.failed_accounts} account${s.failed_accounts === 1 ? "" : "s"} not read` : "";
-  return `${counts}; coverage ${percent(s.coverage)} (${managed} managed of ${managed + s.unmanaged})${failed}`;
+  // With nothing read, a coverage would be a ratio of nothing.
+  const coverage = managed + s.unmanaged === 0 ? "nothing managed or found" : `coverage ${percent(s.coverage)} (${managed} managed of ${managed + s.unmanaged})`;
+  return `${counts}; ${coverage}${failed}`;
 }
 
 function resourceTitle(r: ResourceReport): string {
