@@ -1,5 +1,6 @@
 // A write's finish: the optional wait for the build, then the family's own steps. A failure after the write went
 // through keeps the resource in state (Pulumi records an error carrying `{id, properties, reasons}`).
+import { status as buildStatus } from "pulumi-audience/sdk/contract";
 import { DEFAULT_WAIT_TIMEOUT_SECONDS, PROVIDER_KEY, STEP_TIMEOUT_KEY } from "./controls.ts";
 import type { Environment, StepLimits } from "./environment.ts";
 import { FAILURE_CODES, failureCode } from "./failure.ts";
@@ -78,6 +79,9 @@ export function failedBuild(parts: Parts, recorded: Props): string | undefined {
   return typeof recorded.statusError === "string" ? recorded.statusError : "no reason given";
 }
 
+/** The statuses of a build not done yet: all but its ends. */
+const BUILDING: readonly string[] = buildStatus.options.filter((s) => s !== "ready" && s !== "error");
+
 /**
  * The recorded status of a build the program waits for that was not done when recorded (a wait that ran out of
  * time), or undefined: the update waits for it, as the create would have.
@@ -85,7 +89,7 @@ export function failedBuild(parts: Parts, recorded: Props): string | undefined {
 export function unfinishedBuild(parts: Parts, recorded: Props): string | undefined {
   const { providerFamily, controls } = parts;
   if (controls.waitFor !== "ready" || !providerFamily.family.builds || typeof recorded.status !== "string") return undefined;
-  return recorded.status === "ready" || recorded.status === "error" ? undefined : recorded.status;
+  return BUILDING.includes(recorded.status) ? recorded.status : undefined;
 }
 
 /** What a plan says of an update that waits for an unfinished build. */
