@@ -191,9 +191,14 @@ export class Deployment implements MonitorHandler {
   async invoke(token: string, args: PropertyMap, provider = ""): Promise<PropertyMap> {
     if (token === "pulumi:pulumi:getResource") {
       const urn = String(args["urn"] ?? "");
+      // A resource of this run is read once its step is over.
+      if (this.#registered.has(urn)) await this.#completions.get(urn);
       const found = this.#news.get(urn) ?? this.#snapshot.find(urn);
-      if (!found) throw new Error(`pulumi:pulumi:getResource: no resource ${urn} in this stack`);
-      return { urn, id: found.id ?? "", state: found.outputs };
+      if (found) return { urn, id: found.id ?? "", state: found.outputs };
+      // One that failed or was skipped has no state: what the program reads of it is not known, and reading it is
+      // no second failure (what depends on it is skipped already).
+      if (this.progress.hasFailed(urn)) return { urn, id: "", state: {} };
+      throw new Error(`pulumi:pulumi:getResource: no resource ${urn} in this stack`);
     }
     if (this.#o.call && providerTypeOf(token, this.#pluginPackage)) return this.#o.call(token, args, provider || undefined);
     throw new Error(`function ${token} is not served by the local engine: a dynamic provider has no functions, so lookups run in the program`);
