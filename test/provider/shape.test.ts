@@ -58,8 +58,9 @@ describe("settings", () => {
 
   it("says which config to set", () => {
     expect(() => credentialsFor(readSettings(config({}), {}))).toThrow(/audience:apiKey.*AUDIENCE_API_KEY/);
-    expect(() => credentialsFor(readSettings(config({ "audience:accounts": { north: { apiKey: "n" } } }), {}), "north")).toThrow(/audience:accounts.north lacks baseUrl/);
+    expect(() => credentialsFor(readSettings(config({ "audience:accounts": { north: { apiKey: "n" } } }), {}), "north")).toThrow(/^audience:accounts\.north\.baseUrl is not set$/);
     expect(() => credentialsFor(readSettings(config({ "audience:accounts": { north: {} } }), {}), "south")).toThrow(/south.*defined: north/);
+    expect(() => credentialsFor(readSettings(config({}), {}), "north")).toThrow(/^account: names account "north" but audience:accounts is not set$/);
     expect(() => readSettings(config({ "audience:accounts": "{not json" }), {})).toThrow(/audience:accounts must be a map/);
   });
 

@@ -96,10 +96,10 @@ export function unknownAccount(settings: Settings, account: string): string | un
 export function credentialsFor(settings: Settings, account?: string): Credentials {
   if (account !== undefined) {
     const problem = unknownAccount(settings, account);
-    if (problem) throw new Error(`account ${problem}`);
+    if (problem) throw new Error(`account: ${problem}`);
     const entry = settings.accounts[account] ?? {};
     const missing = (["apiKey", "baseUrl"] as const).filter((k) => entry[k] === undefined);
-    if (missing.length > 0) throw new Error(`audience:accounts.${account} lacks ${missing.join(" and ")}`);
+    if (missing.length > 0) throw new Error(`${missing.map((k) => `audience:accounts.${account}.${k}`).join(" and ")} ${missing.length === 1 ? "is" : "are"} not set`);
     return entry as Credentials;
   }
   const { apiKey, baseUrl } = settings.default;
