@@ -54,6 +54,20 @@ function showValue(v: Value | undefined, whole = false): string {
   return whole || text.length <= SHORT || v === undefined ? text : `${text.slice(0, SHORT - 3).trimEnd()}...`;
 }
 
+/**
+ * A change for people: each side shortened as `showValue` does, but where both are long, around where they first
+ * differ, so that a plan of a long text changed in its middle shows the change.
+ */
+function showChange(old: Value | undefined, now: Value | undefined, whole: boolean): [string, string] {
+  const [a, b] = [shownValue(old), shownValue(now)];
+  if (whole || old === undefined || now === undefined || (a.length <= SHORT && b.length <= SHORT)) return [showValue(old, whole), showValue(now, whole)];
+  let at = 0;
+  while (at < a.length && a[at] === b[at]) at++;
+  const start = Math.max(0, at - 20);
+  const window = (text: string) => `${start > 0 ? "..." : ""}${text.slice(start, start + SHORT - 6)}${start + SHORT - 6 < text.length ? "..." : ""}`;
+  return [window(a), window(b)];
+}
+
 /** A program error as a user acts on it: the runtime's stack and inspection noise only under `--debug`. */
 function withoutStack(message: string): string {
   return message
@@ -104,7 +118,10 @@ export function createRenderer({ out, err, tty, diff = false, debug = false, sta
   };
   const leaves = (e: StepEvent): string => {
     const listed = e.op === "create" || e.op === "adopt" ? (diff ? (e.changes ?? []) : []) : (e.changes ?? []);
-    return listed.map((c: LeafChange) => `    ${c.path}: ${c.old === undefined && (e.op === "create" || e.op === "adopt") ? "" : `${showValue(c.old, diff)} -> `}${showValue(c.new, diff)}${c.replaces ? "  (forces replace)" : ""}\n`).join("");
+    return listed.map((c: LeafChange) => {
+      const [old, now] = showChange(c.old, c.new, diff);
+      return `    ${c.path}: ${c.old === undefined && (e.op === "create" || e.op === "adopt") ? "" : `${old} -> `}${c.old === undefined ? showValue(c.new, diff) : now}${c.replaces ? "  (forces replace)" : ""}\n`;
+    }).join("");
   };
   const doneLine = (e: StepEvent, status?: string) => {
     const time = e.ms !== undefined && !e.planned && !["same", "drift", "gone"].includes(e.op) ? ` ${(e.ms / 1000).toFixed(1)}s` : "";

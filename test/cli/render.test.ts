@@ -37,3 +37,12 @@ it("off a terminal, a step that is running has a line as soon as it starts, and 
   renderer.event({ ...adopt, phase: "done", planned: false, ms: 1200 });
   expect(chunks.join("")).toBe("=  importing  audience:Scope  pipeline (id 4f2a)\n=  imported   audience:Scope  pipeline (id 4f2a) 1.2s\n");
 });
+
+it("a long text changed in its middle is shown around the change, on both sides", () => {
+  const head = "store_id,store_name,lat,lon\ns-001,Main Street,40.7128,-74.0060\n";
+  const update = { kind: "step", op: "update", urn: "urn:pulumi:dev::shop::pulumi-nodejs:dynamic/audience:Upload::stores", type: "pulumi-nodejs:dynamic/audience:Upload", name: "stores", keys: ["content"] } satisfies Partial<StepEvent>;
+  const changes = [{ path: "content", old: `${head}s-002,Harbour Point,40.70,-74.01\n`, new: `${head}s-002,Harbour Pt,40.70,-74.01\n` }];
+  const [, line] = rendered([{ ...update, phase: "done", planned: true, ms: 1, changes }], true).split("\n");
+  expect(line).toContain("Harbour Point");
+  expect(line).toContain("Harbour Pt,");
+});
