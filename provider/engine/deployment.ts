@@ -337,7 +337,8 @@ export class Deployment implements MonitorHandler {
       if (list) list.push(s);
       else byUrn.set(s.urn, [s]);
     }
-    await inDependencyOrder(steps, (s) => s.after.flatMap((urn) => byUrn.get(urn) ?? []), (s) => this.#step(s.urn, async () => s));
+    // A resource whose dependent could not be deleted stays, reported skipped with why, as `up` reports it.
+    await inDependencyOrder(steps, (s) => s.after.flatMap((urn) => byUrn.get(urn) ?? []), (s) => this.#step(s.urn, async () => s), (s, cause) => this.progress.skip("delete", s.urn, cause.urn));
     if (!this.#o.dryRun) await this.#executor.dropUnusedProviders();
   }
 
@@ -400,15 +401,23 @@ export function limiter(limit: number): <T>(fn: (release: () => void) => Promise
   };
 }
 
-/** Runs fn for each item once everything it waits for has succeeded; an item whose prerequisite failed is skipped. */
-async function inDependencyOrder<T>(items: T[], waitFor: (item: T) => T[], fn: (item: T) => Promise<unknown>): Promise<void> {
+/**
+ * Runs fn for each item once everything it waits for has succeeded; an item whose prerequisite failed (or was itself
+ * skipped) is skipped, and `skipped` is told which prerequisite kept it from running.
+ */
+async function inDependencyOrder<T>(items: T[], waitFor: (item: T) => T[], fn: (item: T) => Promise<unknown>, skipped: (item: T, cause: T) => void = () => undefined): Promise<void> {
   const runs = new Map<T, Promise<boolean>>();
   const run = (item: T): Promise<boolean> => {
     let p = runs.get(item);
     if (!p) {
       p = (async () => {
-        const ok = await Promise.all(waitFor(item).map(run));
-        if (!ok.every(Boolean)) return false;
+        const prerequisites = waitFor(item);
+        const ok = await Promise.all(prerequisites.map(run));
+        const failed = ok.indexOf(false);
+        if (failed >= 0) {
+          skipped(item, prerequisites[failed]!);
+          return false;
+        }
         return fn(item).then(() => true, () => false);
       })();
       runs.set(item, p);
