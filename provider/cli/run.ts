@@ -4,7 +4,7 @@ import { createInterface } from "node:readline/promises";
 import type { Operation, RunOptions } from "../engine/index.ts";
 import { runProgram } from "./program.ts";
 import { createRenderer, resultJson } from "./render.ts";
-import { stackCommand } from "../engine/stack-files.ts";
+import { shellWord, stackCommand } from "../engine/stack-files.ts";
 
 async function confirm(question: string): Promise<boolean> {
   const rl = createInterface({ input: process.stdin, output: process.stdout });
@@ -27,6 +27,13 @@ export interface RunFlags {
   diff?: boolean;
   debug?: boolean;
   faithful?: boolean;
+}
+
+/** `run preview` with the config this run was given, so that it plans what the run would do; secrets not written. */
+function previewWords(flags: RunFlags): string {
+  const given = Object.entries(flags.config ?? {}).map(([key, value]) => `-c ${shellWord(`${key}=${value}`)}`);
+  const secret = Object.keys(flags.secret ?? {}).map((key) => `--secret ${shellWord(`${key}=<secret>`)}`);
+  return ["run preview", ...given, ...secret].join(" ");
 }
 
 /** Runs the operation (after showing the plan and asking, unless --yes); exit code 1 when it fails. */
@@ -61,7 +68,7 @@ export async function runCommand(operation: Operation, flags: RunFlags): Promise
   };
   try {
     if (operation !== "preview" && !flags.yes) {
-      if (!process.stdin.isTTY || flags.json) throw new Error(`--yes is required to ${operation} when not on a terminal (see the plan with \`${stackCommand("run preview", flags)}\`)`);
+      if (!process.stdin.isTTY || flags.json) throw new Error(`--yes is required to ${operation} when not on a terminal (see the plan with \`${stackCommand(previewWords(flags), flags)}\`)`);
       if (operation === "up") {
         const plan = await runProgram({ ...base, operation: "preview" });
         renderer.summary(plan);

@@ -18,6 +18,10 @@ it("refuses to change a stack without --yes when not on a terminal", { timeout: 
   const r = await audience("up");
   expect(r.code).toBe(1);
   expect(r.stderr).toMatch(/--yes is required to up when not on a terminal/);
+  // The preview it names plans what this run would: with its config, its secrets named but not written.
+  const given = await audience("up", "-c", "greeting=hi there", "--secret", "token=hunter2-secret");
+  expect(given.stderr).toContain("(see the plan with `audience run preview -c 'greeting=hi there' --secret 'token=<secret>' --cwd ");
+  expect(given.stderr).not.toContain("hunter2");
 });
 
 it("up prints a line per change and a summary; secrets stay hidden", { timeout: 60_000 }, async () => {
