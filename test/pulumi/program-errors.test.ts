@@ -4,7 +4,7 @@
 // allowed value.
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { programFolder, pulumiCli, pulumiStack, skipReason, type PulumiStack } from "./cli.ts";
+import { programFolder, pulumiCli, pulumiStack, skipReason, type PulumiStack, type Run } from "./cli.ts";
 import { emulatedService } from "./emulated.ts";
 
 const PROGRAM = join(import.meta.dirname, "fixtures", "program-errors");
@@ -31,6 +31,15 @@ function expectNoNoise(text: string): void {
   expect(text).not.toContain("unhandled exception");
 }
 
+/** A run that failed with `message` once in its closing Diagnostics (Pulumi also shows it on the stack's status
+ * line), and no noise around it. */
+function expectOneError(run: Run, message: string): void {
+  expect(run.code, run.output).toBe(1);
+  expectNoNoise(run.output);
+  const diagnostics = run.output.slice(run.output.indexOf("\nDiagnostics:"), run.output.indexOf("\nResources:"));
+  expect(diagnostics.split(message).length - 1, run.output).toBe(1);
+}
+
 describe(`a program's mistakes, through pulumi${skipReason()}`, { timeout: 300_000 }, () => {
   let stack: PulumiStack;
   beforeAll(async () => {
@@ -39,12 +48,7 @@ describe(`a program's mistakes, through pulumi${skipReason()}`, { timeout: 300_0
   });
 
   it.skipIf(!pulumiCli().dir)("a lookup without a key is one error in its own words, in plain text", async () => {
-    const preview = await stack.pulumi(["preview"]);
-    expect(preview.code, preview.output).toBe(1);
-    expectNoNoise(preview.output);
-    // Pulumi's display shows a diagnostic on the stack's status line and in the closing Diagnostics: once there.
-    const diagnostics = preview.output.slice(preview.output.indexOf("\nDiagnostics:"), preview.output.indexOf("\nResources:"));
-    expect(diagnostics.split(NO_KEY).length - 1, preview.output).toBe(1);
+    expectOneError(await stack.pulumi(["preview"]), NO_KEY);
   });
 
   it.skipIf(!pulumiCli().dir)("and the same one error under --json, for preview and up", async () => {
@@ -57,22 +61,15 @@ describe(`a program's mistakes, through pulumi${skipReason()}`, { timeout: 300_0
 
   it.skipIf(!pulumiCli().dir)("lookups of a service where nothing listens fail with one error naming the key", async () => {
     const nowhere = await stack.pulumi(["preview"], { env: { AUDIENCE_BASE_URL: "http://127.0.0.1:9/v1", AUDIENCE_API_KEY: "some-key" } });
-    expect(nowhere.code, nowhere.output).toBe(1);
-    expectNoNoise(nowhere.output);
-    const diagnostics = nowhere.output.slice(nowhere.output.indexOf("\nDiagnostics:"), nowhere.output.indexOf("\nResources:"));
     // The account's check (a few retries of a refused connection), not each lookup's request and its whole budget.
-    expect(diagnostics.split("audience:baseUrl (or AUDIENCE_BASE_URL): the service at http://127.0.0.1:9/v1 cannot be reached").length - 1, nowhere.output).toBe(1);
+    expectOneError(nowhere, "audience:baseUrl (or AUDIENCE_BASE_URL): the service at http://127.0.0.1:9/v1 cannot be reached");
     expect(nowhere.output).not.toMatch(/GET \/(cohorts|forecasts)/);
   });
 
   it.skipIf(!pulumiCli().dir)("a lookup that finds nothing, asked of the service, is one error in its own words", async () => {
     await stack.config({ "audience:apiKey": await service.createAccount("program-errors-lookup") }, true);
     await stack.config({ cohort: "Nobody" });
-    const preview = await stack.pulumi(["preview"]);
-    expect(preview.code, preview.output).toBe(1);
-    expectNoNoise(preview.output);
-    const diagnostics = preview.output.slice(preview.output.indexOf("\nDiagnostics:"), preview.output.indexOf("\nResources:"));
-    expect(diagnostics.split('getCohort: no cohorts with name "Nobody"; names seen: ').length - 1, preview.output).toBe(1);
+    expectOneError(await stack.pulumi(["preview"]), 'getCohort: no cohorts with name "Nobody"; names seen: ');
     await stack.config({ cohort: "Leads" });
   });
 
