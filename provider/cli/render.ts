@@ -60,9 +60,10 @@ function showValue(v: Value | undefined, whole = false): string {
  */
 function showChange(old: Value | undefined, now: Value | undefined, whole: boolean): [string, string] {
   const [a, b] = [shownValue(old), shownValue(now)];
-  if (whole || old === undefined || now === undefined || (a.length <= SHORT && b.length <= SHORT)) return [showValue(old, whole), showValue(now, whole)];
   let at = 0;
   while (at < a.length && a[at] === b[at]) at++;
+  // Where the usual cut shows the first difference, it is kept.
+  if (whole || old === undefined || now === undefined || at < SHORT - 6) return [showValue(old, whole), showValue(now, whole)];
   const start = Math.max(0, at - 20);
   const window = (text: string) => `${start > 0 ? "..." : ""}${text.slice(start, start + SHORT - 6)}${start + SHORT - 6 < text.length ? "..." : ""}`;
   return [window(a), window(b)];
