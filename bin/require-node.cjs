@@ -11,6 +11,9 @@
 //   PULUMI_DEBUG_PROMISE_LEAKS asks for them.
 // - The runtime keeps its traces of each resource call to itself instead of sending them to the engine one round trip
 //   at a time (runtime-traces.cjs) unless AUDIENCE_RUNTIME_TRACES asks for them.
+// - A failure the runtime has reported already (a lookup feeding resources) is not followed by Node's
+//   "PromiseRejectionHandledWarning" for each output it reaches, when the runtime handles them late, writing the stack's
+//   outputs.
 "use strict";
 
 require("./node-version.cjs").stopIfTooOld();
@@ -27,6 +30,9 @@ if (sourceMapSupport) {
   sourceMapSupport.install({ overrideRetrieveSourceMap: true, retrieveSourceMap: () => null });
   Error.prepareStackTrace = undefined;
 }
+
+// A listener of its own keeps Node from warning; the rejection was reported when it happened.
+process.on("rejectionHandled", () => undefined);
 
 require("./lazy-closure.cjs");
 // After the deferrals above: they load part of the runtime.

@@ -112,3 +112,11 @@ it("refresh and destroy of a stack that was never made refuse, naming the stacks
     rmSync(stateDir, { recursive: true, force: true });
   }
 });
+
+it("lookups of accounts the config does not name: each error once, and no warning from Node after them", { timeout: 60_000 }, async () => {
+  const program = join(import.meta.dirname, "..", "..", "examples", "two-accounts");
+  const r = await cli(["run", "preview", "--cwd", program, "--state-dir", dir], { env: { PULUMI_CONFIG_PASSPHRASE: "cli passphrase", NO_COLOR: "1", AUDIENCE_API_KEY: "k", AUDIENCE_BASE_URL: "http://127.0.0.1:9/v1" } });
+  expect(r.code).toBe(1);
+  expect(r.stdout + r.stderr).not.toContain("PromiseRejectionHandledWarning");
+  for (const account of ["north", "south"]) expect(r.stderr.split(`getCohort: account: names account "${account}" but audience:accounts is not set`)).toHaveLength(2);
+});
