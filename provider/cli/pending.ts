@@ -13,7 +13,7 @@ import { lockStack } from "../engine/lock.ts";
 import { Snapshot } from "../engine/snapshot.ts";
 import { StateError, type PendingOperation, type ResourceState } from "../engine/state-file.ts";
 import { DEFAULT_STACK, resolvePassphrase, shellWord, stackCommand } from "../engine/stack-files.ts";
-import { STACK_TYPE } from "../engine/urn.ts";
+import { STACK_TYPE, urnStack } from "../engine/urn.ts";
 import { accountServices } from "../runtime/lifecycle/service-client.ts";
 import { readSettings } from "../runtime/lifecycle/settings.ts";
 import { familyOfType, resolvePendingCreates, type PendingCreate, type Resolution } from "../runtime/lifecycle/pending.ts";
@@ -112,7 +112,8 @@ export function register(program: Command): void {
           : await Snapshot.load(statePath, passphrase ?? "", undefined, { place });
         // An export's stack is the one its resources name, unless --stack says otherwise: its config names the
         // accounts its creates were sent to.
-        const exported = state.resources[0]?.urn.split("::")[0]?.slice("urn:pulumi:".length);
+        const first = state.resources[0]?.urn;
+        const exported = first === undefined ? undefined : urnStack(first);
         const stack = flags.file && command.getOptionValueSource("stack") === "default" && exported ? exported : flags.stack;
         const ops = state.pendingById().filter(([, op]) => op.type === "creating");
         const now = Date.now();

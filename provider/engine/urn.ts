@@ -13,10 +13,19 @@ export function makeUrn(stack: string, project: string, type: string, name: stri
   return `urn:pulumi:${stack}::${project}::${qualified}::${name}`;
 }
 
+/** The stack a URN belongs to (`urn:pulumi:<stack>::...`). */
+export function urnStack(urn: string): string {
+  return (urn.split("::")[0] ?? "").slice("urn:pulumi:".length);
+}
+
+/** The project a URN belongs to (`urn:pulumi:<stack>::<project>::...`). */
+export function urnProject(urn: string): string | undefined {
+  return urn.split("::")[1];
+}
+
 /** The `<project>/<stack>` a URN belongs to. */
 export function urnOwner(urn: string): string {
-  const [head = "", project] = urn.split("::");
-  return `${project}/${head.slice("urn:pulumi:".length)}`;
+  return `${urnProject(urn)}/${urnStack(urn)}`;
 }
 
 export function urnName(urn: string): string {

@@ -7,6 +7,7 @@ import { z } from "zod";
 import { readBackOutputKeys } from "pulumi-audience/provider";
 import { isObject } from "pulumi-audience/sdk/contract";
 import { PassphraseCrypter } from "../../engine/secrets.ts";
+import { urnProject, urnStack } from "../../engine/urn.ts";
 import { derivedNames, perFamily, providerFamilies, type ProviderFamily } from "../../runtime/families/index.ts";
 import { DYNAMIC_TYPE_PREFIX, KIND_KEY } from "../../runtime/markers.ts";
 import { familyNamed, withFamily } from "../../runtime/resources/shim.ts";
@@ -308,13 +309,14 @@ function providerConfigs(resources: Props[], open: Opener): Map<string, Provider
  */
 export async function loadState(file: string, passphrase: string | undefined): Promise<LoadedState> {
   const { deployment, open } = await readDocument(file, passphrase);
-  const [stackPart, project] = deployment.resources[0]?.urn.split("::") ?? [];
+  const first = deployment.resources[0]?.urn;
+  const project = first === undefined ? undefined : urnProject(first);
   // The program: above the state, else (looked for once, only for a position relative to it) below the current
   // directory; with neither, a position names no file rather than one that is not there. Its config is read from the
   // program above the state, else from beside the state.
   const above = programAbove(file, project);
   const programDir = () => above ?? (project === undefined ? undefined : programBelowCwd(project));
-  const stack = stackPart?.slice("urn:pulumi:".length) ?? basename(file, ".json");
+  const stack = first === undefined ? basename(file, ".json") : urnStack(first);
   let reread: Promise<Map<string, Props>> | undefined;
   // One function for every resource of the state, which it calls as its own method.
   async function recordedOutputs(this: StateResource): Promise<Props> {
