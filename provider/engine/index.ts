@@ -134,8 +134,10 @@ export async function runProgram(options: RunOptions): Promise<RunResult> {
  * refresh or destroy would leave behind as an empty stack.
  */
 function refuseUnknownStack(project: Project, stack: string, statePath: string, operation: Operation): void {
-  if (existsSync(statePath) || existsSync(journalPath(statePath)) || configuredStacks(project).includes(stack)) return;
-  const known = [...new Set([...stacksWithState(dirname(statePath)), ...configuredStacks(project)])].sort();
+  if (existsSync(statePath) || existsSync(journalPath(statePath))) return;
+  const configured = configuredStacks(project);
+  if (configured.includes(stack)) return;
+  const known = [...new Set([...stacksWithState(dirname(statePath)), ...configured])].sort();
   const here = known.length > 0 ? `the stacks here: ${known.join(", ")}` : "no stack here has been deployed yet";
   throw new ProjectError(`no stack "${stack}" to ${operation}: it has no state in ${dirname(statePath)} and no Pulumi.${stack}.yaml (${here})`);
 }

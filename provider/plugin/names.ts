@@ -30,9 +30,12 @@ export function spelled(schema: z.ZodType, values: PropertyMap, spelling: Spelli
   return spelling === "program" ? values : (renameFields(schema, values, TO_SCHEMA) as PropertyMap);
 }
 
+/** The spelling of inputs that name no member whose two names differ: the schema's. */
+export const UNSEEN_SPELLING: Spelling = "schema";
+
 /** The spelling of the first of `inputs` that names a member whose two names differ; the schema's when none does. */
 export function spellingOf(schema: z.ZodType, ...inputs: PropertyMap[]): Spelling {
-  return spellingSeen(schema, ...inputs) ?? "schema";
+  return spellingSeen(schema, ...inputs) ?? UNSEEN_SPELLING;
 }
 
 /** The spelling of the first of `inputs` that names a member whose two names differ, if one does. */

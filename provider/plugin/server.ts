@@ -23,7 +23,7 @@ import { familyOfFunction, familyOfResource, typeOfUrn } from "./tokens.ts";
 import { plain, received, sent } from "./wire.ts";
 import { heldStructService } from "../protocol/held-struct.ts";
 import { shownFailure } from "../protocol/check-failure.ts";
-import { pathSpelled, programNamed, spelled, spellingOf, spellingSeen, textSpelled, type Spelling } from "./names.ts";
+import { pathSpelled, programNamed, spelled, spellingOf, spellingSeen, textSpelled, UNSEEN_SPELLING, type Spelling } from "./names.ts";
 import { anyProto, emptyProto, pluginProto } from "../protocol/proto.ts";
 import { engineLog, type EngineLog } from "./engine-log.ts";
 import type { PluginAttach } from "@pulumi/pulumi/proto/plugin_pb.js";
@@ -213,10 +213,12 @@ export function createPluginServer(options: PluginOptions = {}): IResourceProvid
     check: about<provider.CheckRequest, provider.CheckResponse>(async (req) => {
       const providerFamily = familyOfRequest(req);
       const given = received(req.getNews());
-      const spelling = spellingOf(providerFamily.family.create, given);
+      // Which names the program wrote, if it wrote a member whose two names differ (messages follow only that).
+      const seen = spellingSeen(providerFamily.family.create, given);
+      const spelling = seen ?? UNSEEN_SPELLING;
       const news = inputsOf(providerFamily, given);
       const result = await lifecycle.check(withCollection(providerFamily, plain(inputsOf(providerFamily, received(req.getOlds())))), withCollection(providerFamily, plain(news)));
-      const names = { values: inputNames(providerFamily, spelling), path: (path: string) => pathSpelled(providerFamily.family.create, path, spelling), text: (text: string) => textSpelled(text, spellingSeen(providerFamily.family.create, given)) };
+      const names = { values: inputNames(providerFamily, spelling), path: (path: string) => pathSpelled(providerFamily.family.create, path, spelling), text: (text: string) => textSpelled(text, seen) };
       return checkResponse(withoutMarkers(result.inputs ?? {}), result.failures ?? [], [news], providerFamily.secretOutputs, names);
     }),
     diff: about<provider.DiffRequest, provider.DiffResponse>(async (req) => {

@@ -137,6 +137,8 @@ export interface StateAccounts {
  */
 export function accountResolver(file: AccountsFile | undefined, passphrase: string | undefined, env: NodeJS.ProcessEnv = process.env): { add(state: LoadedState): Promise<StateAccounts> } {
   const byIdentity = new Map<string, AccountTarget>();
+  // The accounts `--accounts` gives, their keys read from the environment once.
+  const given = accountsConfig(file ?? {}, env);
   return {
     async add(state) {
       // By provider, then account name: a state's resources share a few of each, and looking them up builds no key.
@@ -146,8 +148,8 @@ export function accountResolver(file: AccountsFile | undefined, passphrase: stri
       if (state.resources.length === 0) return { targets, targetOf };
       const dynamic = state.resources.some((r) => r.provider === undefined);
       const { config, why: sealedConfig } = dynamic ? await stackConfig(state, passphrase) : { config: {}, why: undefined };
-      const named = { ...structuredAccounts(config["audience:accounts"]), ...accountsConfig(file ?? {}, env) };
-      const stackSettings = withAccounts(readSettings((key) => (key === "audience:accounts" ? named : config[key]), env), accountsConfig(file ?? {}, env));
+      const named = { ...structuredAccounts(config["audience:accounts"]), ...given };
+      const stackSettings = withAccounts(readSettings((key) => (key === "audience:accounts" ? named : config[key]), env), given);
       for (const resource of state.resources) {
         const { provider } = resource;
         const name = resource.account ?? DEFAULT_ACCOUNT;
@@ -155,7 +157,7 @@ export function accountResolver(file: AccountsFile | undefined, passphrase: stri
         if (!ofProvider) byProvider.set(provider, (ofProvider = new Map()));
         if (ofProvider.has(name)) continue;
         // A native resource's provider records its configuration; `--accounts` still names accounts' keys.
-        const settings = provider ? withAccounts(settingsOf(provider.config, env), accountsConfig(file ?? {}, env)) : stackSettings;
+        const settings = provider ? withAccounts(settingsOf(provider.config, env), given) : stackSettings;
         let target: AccountTarget;
         try {
           const credentials = credentialsFor(settings, name === DEFAULT_ACCOUNT ? undefined : name);
