@@ -13,12 +13,17 @@ export interface NamingConfig {
 const CLASS_NAMES = Object.values(families).map((family) => family.className);
 export const DEFAULT_NAMED_CLASSES: readonly string[] = [families.scopes.className, families.targets.className];
 
-/** The configured pattern, compiled; a pattern that does not compile is the config's error, named as such. */
+/**
+ * The configured pattern, compiled; a pattern that does not compile is the config's error, named as such. The policy
+ * host prints an error by its stack, so this one's stack is its message: the pack's frames tell a team nothing.
+ */
 function patternOf(pattern: string): RegExp {
   try {
     return new RegExp(pattern, "u");
   } catch (error) {
-    throw new Error(`audience-naming: the configured pattern ${JSON.stringify(pattern)} is not a regular expression: ${(error as Error).message}`);
+    const refused = new Error(`audience-naming: the configured pattern ${JSON.stringify(pattern)} is not a JavaScript regular expression (${(error as Error).message}); fix "pattern" in the policy pack's config`);
+    refused.stack = refused.message;
+    throw refused;
   }
 }
 

@@ -122,6 +122,19 @@ describe(`the policy pack through pulumi${skipReason()}`, { timeout: 300_000 }, 
     expect(run.output).not.toContain("placeConditions");
   });
 
+  it.skipIf(!cli.dir)("refuses a naming pattern that is no regular expression in one line naming the setting", async () => {
+    const { stack, flags } = await stackOf("keeping", { ...SETTINGS, "audience-naming": { pattern: "^growth-(" } });
+    await stack.config({ warehousePassword: "kept-in-secret-4c1e" }, true);
+    const run = await stack.pulumi(["preview", ...flags]);
+    expect(run.code, run.output).not.toBe(0);
+    const refusal = 'audience-naming: the configured pattern "^growth-(" is not a JavaScript regular expression (Invalid regular expression: /^growth-(/u: Unterminated group); fix "pattern" in the policy pack\'s config';
+    expect(run.output).toContain(refusal);
+    // Once per resource the rule reads, as the CLI reports a policy's failure, and without the pack's frames.
+    expect(run.output.split(refusal)).toHaveLength(2);
+    expect(run.output).not.toMatch(/^\s+at /m);
+    expect(await writes()).toEqual([]);
+  });
+
   it.skipIf(!cli.dir)("passes a program keeping every rule, preview and up, with no policy message", async () => {
     const { stack, flags } = await stackOf("keeping", SETTINGS);
     await stack.config({ warehousePassword: "kept-in-secret-4c1e" }, true);
