@@ -2,7 +2,7 @@
 // a Diagnostics section holding each failure once under its resource, then a summary (neither lines nor summary
 // for a preview whose program failed: what it would plan is not known). Colour and live lines only on a terminal.
 import type { Writable } from "node:stream";
-import { SECRET_TEXT, shownValue, type LeafChange } from "../engine/changes.ts";
+import { shownValue, type LeafChange } from "../engine/changes.ts";
 import type { DiagnosticEvent, EngineEvent, RunResult, StepEvent, StepOp } from "../engine/index.ts";
 import { STACK_TYPE, urnName, urnType } from "../engine/urn.ts";
 import type { Value } from "../protocol/values.ts";
@@ -252,10 +252,10 @@ export function createRenderer({ out, err, tty, diff = false, debug = false, sta
       if (r.failed) out.write(`    ${paint(31, `x ${r.failed} failed`)}\n`);
       if (r.skipped) out.write(`    ${r.skipped} skipped\n`);
       out.write(`    ${r.changes.same ?? 0} unchanged\n`);
-      const outputs = Object.entries(r.outputs);
+      const outputs = Object.entries(r.shownOutputs);
       if (outputs.length && r.operation !== "destroy" && r.ok) {
         out.write("Outputs:\n");
-        for (const [k, v] of outputs) out.write(`    ${k}: ${r.secretOutputs.includes(k) ? SECRET_TEXT : showValue(v as Value, true)}\n`);
+        for (const [k, v] of outputs) out.write(`    ${k}: ${showValue(v as Value, true)}\n`);
       }
       out.write(`Duration: ${(r.durationMs / 1000).toFixed(1)}s\n`);
     },
@@ -284,8 +284,8 @@ export function createRenderer({ out, err, tty, diff = false, debug = false, sta
   }
 }
 
-/** The result as machines read it: secret outputs masked. */
+/** The result as machines read it: every secret of the outputs masked. */
 export function resultJson(r: RunResult): string {
-  const outputs = Object.fromEntries(Object.entries(r.outputs).map(([k, v]) => [k, r.secretOutputs.includes(k) ? SECRET_TEXT : v]));
-  return `${JSON.stringify({ ...r, outputs }, null, 2)}\n`;
+  const { shownOutputs, ...rest } = r;
+  return `${JSON.stringify({ ...rest, outputs: shownOutputs }, null, 2)}\n`;
 }

@@ -3,6 +3,7 @@ import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { nodeProblem } from "pulumi-audience/node-version";
 import { defaultParallel } from "./parallel.ts";
+import { masked } from "./changes.ts";
 import { Deployment, type Operation } from "./deployment.ts";
 import type { EngineEvent, StepEvent } from "./events.ts";
 import { childNodeOptions, nodeRuntime, type LanguageRuntime } from "./language.ts";
@@ -95,6 +96,8 @@ export interface RunResult {
   /** Stack outputs with secrets revealed; secretOutputs names the secret ones. */
   outputs: Record<string, unknown>;
   secretOutputs: string[];
+  /** Stack outputs as people and `--json` see them: every secret, nested ones too, as `[secret]`. */
+  shownOutputs: Record<string, unknown>;
   diagnostics: { severity: string; message: string; urn?: string }[];
   durationMs: number;
   statePath: string;
@@ -367,6 +370,7 @@ async function deploy(options: RunOptions, { project, stack, parallel, passphras
     steps,
     outputs: revealed(rawOutputs as Value) as Record<string, unknown>,
     secretOutputs: Object.entries(rawOutputs).filter(([, v]) => isSecret(v)).map(([k]) => k),
+    shownOutputs: masked(rawOutputs as Value) as Record<string, unknown>,
     diagnostics,
     durationMs: Date.now() - started,
     statePath,

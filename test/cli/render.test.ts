@@ -13,7 +13,7 @@ function rendered(events: StepEvent[], preview = false): string {
   for (const e of events) renderer.event(e);
   if (preview) {
     expect(chunks).toEqual([]);
-    renderer.summary({ operation: "preview", project: "shop", stack: "dev", ok: true, changes: { adopt: 1 }, failed: 0, skipped: 0, steps: [], outputs: {}, secretOutputs: [], diagnostics: [], durationMs: 5, statePath: "" });
+    renderer.summary({ operation: "preview", project: "shop", stack: "dev", ok: true, changes: { adopt: 1 }, failed: 0, skipped: 0, steps: [], outputs: {}, secretOutputs: [], shownOutputs: {}, diagnostics: [], durationMs: 5, statePath: "" });
     return chunks.join("").split("\n\nPlan (")[0]! + "\n";
   }
   return chunks.join("");

@@ -30,6 +30,7 @@ it("up prints a line per change and a summary; secrets stay hidden", { timeout: 
   expect(r.stdout).toMatch(/^\+ {2}created {4}notes:Note {2}one \d+\.\ds$/m);
   expect(r.stdout).toMatch(/Resources \(notes\/dev, up\):\n {4}\+ 6 created\n {4}0 unchanged/);
   expect(r.stdout).toMatch(/vaultText: \[secret\]/);
+  expect(r.stdout).toContain('vaultHeld: {"slot":"kept","text":"[secret]"}');
   expect(r.stdout + r.stderr).not.toContain("hunter2-secret");
   expect(r.stdout).not.toContain("\u001b[");
 });
@@ -42,5 +43,6 @@ it("--json prints one document: the changes planned, outputs with secrets masked
   expect(doc.changes).toEqual({ update: 2, same: 4 });
   expect(doc.steps.find((s) => s.name === "one" && s.op === "update")?.keys).toEqual(["text"]);
   expect(doc.outputs["vaultText"]).toBe("[secret]");
+  expect(doc.outputs["vaultHeld"]).toEqual({ slot: "kept", text: "[secret]" });
   expect(r.stdout).not.toContain("hunter2-secret");
 });

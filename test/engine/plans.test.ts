@@ -93,6 +93,7 @@ async function plan(options: Partial<RendererOptions> = {}, planned = true) {
     steps: events,
     outputs: {},
     secretOutputs: [],
+    shownOutputs: {},
     diagnostics: [],
     durationMs: 1234,
     statePath: "",
@@ -214,14 +215,14 @@ describe("progress off a terminal", () => {
     const scope = running("create", SCOPE, "s");
     renderer.event({ ...scope, phase: "start" });
     renderer.event({ ...scope, phase: "failed", error: "boom", ms: 5 });
-    renderer.summary({ operation: "up", project: "shop", stack: "dev", ok: false, error: "boom", changes: {}, failed: 1, skipped: 0, steps: [], outputs: {}, secretOutputs: [], diagnostics: [], durationMs: 5, statePath: "" });
+    renderer.summary({ operation: "up", project: "shop", stack: "dev", ok: false, error: "boom", changes: {}, failed: 1, skipped: 0, steps: [], outputs: {}, secretOutputs: [], shownOutputs: {}, diagnostics: [], durationMs: 5, statePath: "" });
     expect(text.out + text.err).not.toContain("\u001b");
   });
 });
 
 describe("failures", () => {
   const failed: StepEvent = { ...running("create", SCOPE, "upstream"), phase: "failed" };
-  const result = (over: Partial<RunResult>): RunResult => ({ operation: "up", project: "shop", stack: "dev", ok: false, changes: { create: 1 }, failed: 1, skipped: 2, steps: [], outputs: { url: "x" }, secretOutputs: [], diagnostics: [], durationMs: 2000, statePath: "", ...over });
+  const result = (over: Partial<RunResult>): RunResult => ({ operation: "up", project: "shop", stack: "dev", ok: false, changes: { create: 1 }, failed: 1, skipped: 2, steps: [], outputs: { url: "x" }, secretOutputs: [], shownOutputs: { url: "x" }, diagnostics: [], durationMs: 2000, statePath: "", ...over });
   const programError = [
     "Running program '/p/index.ts' failed with an unhandled exception:",
     "<ref *1> Error: the program broke",
