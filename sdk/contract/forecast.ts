@@ -18,4 +18,6 @@ export const forecast = defineFamily({
   docs: forecastDocs,
   creatable: false,
   deletable: false,
+  // The service's own (managed, read-only): archiving one is refused, so destroy forgets it.
+  archivable: false,
 });

@@ -303,6 +303,7 @@ describe("families with their own shapes", () => {
     const mark = await world.mark();
     await world.host.delete(created.id, read.properties);
     expect(await world.serviceCalls(mark)).toEqual([]);
+    expect(world.host.warnings()).toContain(`Insights ${created.id} stays in the account: the service neither deletes nor archives it, so it is only removed from the stack`);
   });
 
   it("ConfigurationAudit: accepted (202) for the current account, read back, never deleted by the service", async () => {
@@ -313,6 +314,19 @@ describe("families with their own shapes", () => {
     const mark = await world.mark();
     await world.host.delete(created.id, read.properties);
     expect(await world.serviceCalls(mark)).toEqual([]);
+    expect(world.host.warnings()).toContain(`ConfigurationAudit ${created.id} stays in the account: the service neither deletes nor archives it, so it is only removed from the stack`);
+  });
+
+  it("Forecast: the service's own, adopted, then forgotten on destroy without a request (it cannot be archived)", async () => {
+    const [seeded] = (await world.api("GET", "/forecasts")) as { id: string; name: string; managed?: boolean }[];
+    expect(seeded).toMatchObject({ managed: true });
+    const adopted = await world.host.create(world.inputs("forecasts", { name: seeded!.name, adoptId: seeded!.id }));
+    expect(adopted.id).toBe(seeded!.id);
+    const mark = await world.mark();
+    await world.host.delete(adopted.id, adopted.properties);
+    expect(await world.serviceCalls(mark)).toEqual([]);
+    expect(await world.api("GET", `/forecasts/${seeded!.id}`)).toMatchObject({ id: seeded!.id, archived_at: null });
+    expect(world.host.warnings()).toContain(`Forecast ${seeded!.id} stays in the account: the service neither deletes nor archives it, so it is only removed from the stack`);
   });
 
   it("Migration: replaced when its accounts change", async () => {
