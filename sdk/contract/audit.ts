@@ -10,6 +10,7 @@ const shape = { use_case_ids: ids.optional() };
 const entry = z.record(z.string(), z.unknown());
 export const auditResponse = z.object({
   ...common,
+  use_case_ids: ids.nullish(),
   name: z.string().nullish(),
   changes: z.array(entry).nullish(),
   orphaned_resources: z.array(entry).nullish(),
@@ -42,6 +43,8 @@ export const audit = defineFamily({
   response: auditResponse,
   docs: auditDocs,
   // No references: an audit reads the configuration, it is no part of the dependency graph.
+  // The service takes no PATCH of an audit: other use cases make another audit.
+  createOnly: ["use_case_ids"],
   createdStatus: 202,
   deletable: false,
   archivable: false,

@@ -317,6 +317,17 @@ describe("families with their own shapes", () => {
     expect(world.host.warnings()).toContain(`ConfigurationAudit ${created.id} stays in the account: the service neither deletes nor archives it, so it is only removed from the stack`);
   });
 
+  it("ConfigurationAudit of chosen use cases: read back as declared; other use cases replace it (no PATCH exists)", async () => {
+    const first = (await world.api("POST", "/knowledgebase/use_cases", { name: "Churn prevention", description: "Keep customers" })) as { id: string };
+    const second = (await world.api("POST", "/knowledgebase/use_cases", { name: "Upsell", description: "Grow baskets" })) as { id: string };
+    const inputs = world.inputs("audits", { useCaseIds: [first.id] });
+    const created = await world.host.create(inputs);
+    const read = await world.host.read(created.id, created.properties);
+    expect(read.inputs).toMatchObject({ useCaseIds: [first.id] });
+    expect((await world.host.diff(created.id, read.properties, inputs)).changes).toBe("none");
+    expect(await world.host.diff(created.id, read.properties, world.inputs("audits", { useCaseIds: [second.id] }))).toMatchObject({ changes: "some", replaces: ["useCaseIds"] });
+  });
+
   it("Forecast: the service's own, adopted, then forgotten on destroy without a request (it cannot be archived)", async () => {
     const [seeded] = (await world.api("GET", "/forecasts")) as { id: string; name: string; managed?: boolean }[];
     expect(seeded).toMatchObject({ managed: true });

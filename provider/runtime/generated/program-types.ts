@@ -5579,7 +5579,7 @@ export interface MigrationRecommender {
 
 /** Arguments of `new ConfigurationAudit(name, args)`: the service's members in camelCase and the provider's controls. */
 export interface ConfigurationAuditArgs extends ResourceControls {
-  /** Ids of the use cases audited; all of them when absent. */
+  /** Ids of the use cases audited; all of them when absent. Changing it replaces the resource. */
   useCaseIds?: pulumi.Input<pulumi.Input<string>[]>;
 }
 
@@ -5612,6 +5612,8 @@ export interface ConfigurationAuditResult {
   lastUpdatedConfigAt?: string | null;
   /** When the resource last finished building. */
   lastUpdatedOutputAt?: string | null;
+  /** Ids of the use cases audited; all of them when absent. Changing it replaces the resource. */
+  useCaseIds?: string[] | null;
   /** Changes that would bring the configuration in line with the use cases. */
   changes?: { [key: string]: unknown }[] | null;
   /** Resources no use case accounts for. */
@@ -5651,6 +5653,8 @@ export interface ConfigurationAuditOutputs {
   readonly lastUpdatedConfigAt: pulumi.Output<string | null | undefined>;
   /** When the resource last finished building. */
   readonly lastUpdatedOutputAt: pulumi.Output<string | null | undefined>;
+  /** Ids of the use cases audited; all of them when absent. Changing it replaces the resource. */
+  readonly useCaseIds: pulumi.Output<string[] | null | undefined>;
   /** Changes that would bring the configuration in line with the use cases. */
   readonly changes: pulumi.Output<{ [key: string]: unknown }[] | null | undefined>;
   /** Resources no use case accounts for. */

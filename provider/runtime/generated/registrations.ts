@@ -125,7 +125,7 @@ export const registrations: Record<Collection, FamilyRegistration> = {
   },
   audits: {
     className: "ConfigurationAudit",
-    outputs: ["name", "createdAt", "updatedAt", "resourceType", "status", "statusChangedAt", "statusError", "archivedAt", "lastReadInputAt", "lastUpdatedConfigAt", "lastUpdatedOutputAt", "changes", "orphanedResources", "conflicts", "useCases", "appliedAt"],
+    outputs: ["name", "createdAt", "updatedAt", "resourceType", "status", "statusChangedAt", "statusError", "archivedAt", "lastReadInputAt", "lastUpdatedConfigAt", "lastUpdatedOutputAt", "useCaseIds", "changes", "orphanedResources", "conflicts", "useCases", "appliedAt"],
     secretOutputs: [],
     renamedOutputs: [],
   },
