@@ -63,9 +63,10 @@ describe("generate's next step from an installed package", { timeout: 300_000 },
     const project = await userProject(true);
     const { stdout, dependency, out } = await generate(project);
     expect(dependency).toBe(`file:../${TARBALL}`);
-    expect(stdout).toContain(`then: cd ${out} && npm install`);
-    // What the program needs before its first run: the account's URL (as it was read) and key, as config.
-    expect(stdout).toMatch(/\nand give it the account it adopts \(or AUDIENCE_BASE_URL and AUDIENCE_API_KEY\): pulumi config set audience:baseUrl http:\/\/\S+\/v1; pulumi config set --secret audience:apiKey <KEY>\n$/);
+    // What the program needs before its first run: a stack, the account's URL (as it was read) and key as config,
+    // then each credential it reads from secret config.
+    expect(stdout).toContain(`then, to adopt the account:\n  cd ${out} && npm install\n  pulumi stack init dev\n`);
+    expect(stdout).toMatch(/\n {2}pulumi config set audience:baseUrl http:\/\/\S+\/v1 {3}# or AUDIENCE_BASE_URL\n {2}pulumi config set --secret audience:apiKey '<KEY>' {3}# or AUDIENCE_API_KEY\n( {2}pulumi config set --secret \w+ '<the credential the service holds>'\n)* {2}pulumi preview\n$/);
     expect(await resolvedByNpm(out, dependency)).toEqual({ name: "pulumi-audience", version });
   });
 

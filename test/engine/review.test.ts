@@ -255,7 +255,7 @@ describe("what the service makes for a managed resource belongs to it", { timeou
       const report = await driftReport({ states: [join(stack.stateDir, "dev.json")], env: { ...stack.env, PULUMI_CONFIG_PASSPHRASE: PASSPHRASE } });
       expect(report.accounts.flatMap((a) => a.resources.map((r) => [r.type, r.name, r.status]))).toEqual([["Dataset", "purchases", "in_sync"]]);
 
-      const program = await generateProgram(readSettings(() => undefined, stack.env));
+      const { source: program } = await generateProgram(readSettings(() => undefined, stack.env));
       expect(program).toContain("new audience.Dataset(");
       expect(program).not.toMatch(/new audience\.(Stream|Trait)\(/);
 

@@ -49,7 +49,10 @@ describe("audience generate", () => {
   let source: string;
 
   it("declares each resource adopted by id and protected, references as code, only members that are not defaults", async () => {
-    source = await generateProgram(settings());
+    const program = await generateProgram(settings());
+    source = program.source;
+    // The connection's password, which the service never answers, is read from secret config.
+    expect(program.secretConfig).toEqual(["connection_warehouse_password"]);
     expect(source).toContain(`adoptId: "${ids.scope}"`);
     // A cohort the service made (Leads) is referenced through a lookup by name, never by this account's id.
     expect(source).toContain('const cohort_leads = audience.getCohortOutput({ name: "Leads" });\n');
@@ -69,7 +72,7 @@ describe("audience generate", () => {
     expect(source.match(/^export /gm)).toHaveLength(1);
   });
 
-  it("applies without a change, is in sync for drift, and cannot be destroyed", { timeout: 180_000 }, async () => {
+  it("adopts with one write, the password, then applies without a change, is in sync for drift, and cannot be destroyed", { timeout: 180_000 }, async () => {
     await writeFile(join(dir, "index.ts"), source);
     await writeFile(join(dir, "Pulumi.yaml"), "name: adopted\nruntime:\n  name: nodejs\n  options:\n    typescript: false\n    nodeargs: --conditions=source --require=pulumi-audience/require-node\nmain: index.ts\n");
     const mark = await world.mark();
@@ -82,7 +85,12 @@ describe("audience generate", () => {
     });
     const up = await audience(["run", "up", ...config]);
     expect(up.code, up.stderr + up.stdout).toBe(0);
-    expect((await world.serviceCalls(mark)).filter((c) => c.method !== "GET")).toEqual([]);
+    // One write: the connection's password, which the service answers as <secret>, sent as a create would send it.
+    expect((await world.serviceCalls(mark)).filter((c) => c.method !== "GET").map((c) => `${c.method} ${c.path}`)).toEqual([`PATCH /connections/${ids.connection}`]);
+    const again = await world.mark();
+    const noop = await audience(["run", "up", ...config]);
+    expect(noop.code, noop.stderr + noop.stdout).toBe(0);
+    expect((await world.serviceCalls(again)).filter((c) => c.method !== "GET")).toEqual([]);
 
     const drift = await audience(["drift", "--state", join(dir, ".audience/state/dev.json"), "--json"], { AUDIENCE_API_KEY: world.emulator.apiKey, AUDIENCE_BASE_URL: world.emulator.url });
     expect(drift.code, drift.stderr).toBe(0);
@@ -97,7 +105,7 @@ describe("audience generate", () => {
     // Listed in the state's order, which is the order the adoptions finished in.
     expect(destroy.stderr + destroy.stdout).toMatch(/cannot destroy: 4 protected resources:\n(.*\n)*.*urn:pulumi:dev::adopted::pulumi-nodejs:dynamic\/audience:Cohort::cohort-big-spenders\n/);
     for (const line of (destroy.stderr + destroy.stdout).split("\n")) expect(line.length).toBeLessThan(200);
-    expect((await world.serviceCalls(mark)).filter((c) => c.method !== "GET")).toEqual([]);
+    expect((await world.serviceCalls(again)).filter((c) => c.method !== "GET")).toEqual([]);
   });
 
   it("--out writes a program that runs as written: package.json of an ES module depending on this package", { timeout: 60_000 }, async () => {
@@ -127,7 +135,7 @@ describe("audience generate", () => {
 
   it("adopts uploaded files only when asked, saving their bytes beside the program", async () => {
     const saved: Record<string, string> = {};
-    const withUploads = await generateProgram(settings(), { saveUpload: async (path, bytes) => { saved[path] = Buffer.from(bytes).toString(); } });
+    const { source: withUploads } = await generateProgram(settings(), { saveUpload: async (path, bytes) => { saved[path] = Buffer.from(bytes).toString(); } });
     expect(saved).toEqual({ "uploads/crm/people.csv": "id,name\n1,Ann\n" });
     expect(withUploads).toMatch(/new audience\.Upload\("upload-people-csv", \{\n {2}directory: "crm",\n {2}filename: "people\.csv",\n {2}source: "uploads\/crm\/people\.csv",\n\}, \{ protect: true \}\);/);
     await expect(generateProgram(settings(), { collections: ["accounts"] })).rejects.toThrow(/--only: accounts cannot be adopted by a program/);

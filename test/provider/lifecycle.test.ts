@@ -220,6 +220,15 @@ describe("adopt", () => {
     expect(adopted.properties).toMatchObject({ name: "Lapsed customers", adoptId: existing.id });
   });
 
+  it("sends a declared credential the service answers as <secret>, as a create would", async () => {
+    const options = { type: "postgres", host: "db.example.com", port: 5432, database: "shop", schema: "public", user: "loader" };
+    const existing = (await world.api("POST", "/connections", { name: "Warehouse", options: { ...options, password: "old-pw-1" } })) as { id: string };
+    const before = world.proxy.requests.length;
+    const adopted = await world.host.create(world.inputs("connections", { name: "Warehouse", options: { ...options, password: "rotated-pw-2" }, adoptId: existing.id }));
+    expect(adopted.id).toBe(existing.id);
+    expect(world.proxy.requests.slice(before).map((r) => [r.method, r.body])).toEqual([["GET", undefined], ["PATCH", { options: { password: "rotated-pw-2" } }]]);
+  });
+
   it("changing adoptId replaces", async () => {
     const inputs = world.inputs("cohorts", { name: "A", adoptId: "11111111-1111-4111-8111-111111111111" });
     expect(await world.host.diff("x", inputs, { ...inputs, adoptId: "22222222-2222-4222-8222-222222222222" })).toMatchObject({ replaces: ["adoptId"] });

@@ -11,7 +11,7 @@ import { FAILURE_CODES, withCode } from "./failure.ts";
 import type { Environment, StepLimits } from "./environment.ts";
 import { outputsOf } from "./outputs.ts";
 import { split } from "./parts.ts";
-import { canonical, keepSecrets, wireOf, type Props } from "./shape.ts";
+import { canonical, wireOf, type Props } from "./shape.ts";
 
 export async function create(env: Environment, inputs: Props, limits: StepLimits = {}): Promise<pulumi.dynamic.CreateResult> {
   const parts = split(inputs);
@@ -34,8 +34,8 @@ export async function create(env: Environment, inputs: Props, limits: StepLimits
     ({ id, response } = await providerFamily.create(service, parts.extras));
   } else if (controls.adoptId !== undefined && (existing = await service.find(providerFamily.family, controls.adoptId)) !== undefined) {
     // Declared inputs win: members the program leaves out are cleared, as an update would. A credential the
-    // service answers as `<secret>` cannot be compared: the declared one is taken as the one it holds.
-    const patch = mergePatch(canonical(providerFamily.family.create, keepSecrets(existing, desired)), canonical(providerFamily.family.create, desired));
+    // service answers as `<secret>` cannot be compared: the declared one is sent, as a create would send it.
+    const patch = mergePatch(canonical(providerFamily.family.create, existing), canonical(providerFamily.family.create, desired));
     response = patch === undefined ? existing : await service.update(providerFamily.family, controls.adoptId, patch as Props);
     id = String(response.id);
     const which = typeof members.name === "string" ? `${providerFamily.family.className} "${members.name}"` : providerFamily.family.className;
