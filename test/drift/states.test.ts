@@ -6,6 +6,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadState } from "../../provider/cli/drift/states.ts";
+import { PassphraseCrypter } from "../../provider/engine/secrets.ts";
+import { SECRET_SIG, SIG_KEY } from "../../provider/protocol/markers.ts";
 import { familyOf } from "../../provider/runtime/families/index.ts";
 import { providerModule } from "../../provider/runtime/resources/shim.ts";
 
@@ -81,5 +83,28 @@ describe("where a resource is declared", () => {
     await writeFile(join(dir, "Pulumi.yaml"), "name: positioned\nruntime: nodejs\n");
     const [relative] = (await loadState(file, undefined)).resources;
     expect(relative?.declaredAt).toEqual({ file: join(dir, "index.ts"), line: 4, column: 7 });
+  });
+});
+
+describe("a ciphertext damaged in one resource", () => {
+  it("leaves that member sealed with the reason; the other secrets of the state open", async () => {
+    const crypter = await PassphraseCrypter.open("fleet passphrase");
+    const sealed = (value: unknown) => ({ [SIG_KEY]: SECRET_SIG, ciphertext: crypter.encrypt(JSON.stringify(value)) });
+    const damaged = { ...sealed("kept-pw"), ciphertext: `${sealed("kept-pw").ciphertext.slice(0, -4)}AAAA` };
+    const connection = (name: string, password: unknown) => ({
+      urn: `urn:pulumi:dev::fleet::pulumi-nodejs:dynamic/audience:Connection::${name}`,
+      custom: true,
+      type: "pulumi-nodejs:dynamic/audience:Connection",
+      id: `id-${name}`,
+      inputs: { __kind: "connections", name, options: { type: "postgres", host: "h", port: 5432, database: "d", schema: "s", user: "u", password } },
+      outputs: { __kind: "connections", name },
+    });
+    const file = join(dir, "damaged.json");
+    const secrets = { type: "passphrase", state: { salt: crypter.saltState } };
+    await writeFile(file, JSON.stringify({ version: 3, deployment: { secrets_providers: secrets, resources: [connection("whole", sealed("open-pw")), connection("broken", damaged)] } }));
+    const state = await loadState(file, "fleet passphrase");
+    const byName = Object.fromEntries(state.resources.map((r) => [r.name, r]));
+    expect(byName["whole"]).toMatchObject({ sealed: [], inputs: { options: { password: "open-pw" } } });
+    expect(byName["broken"]!.sealed).toEqual([{ path: "options.password", reason: expect.stringMatching(/cannot decrypt a secret/) }]);
   });
 });

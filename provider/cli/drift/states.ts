@@ -162,7 +162,15 @@ function reveal(value: unknown, path: string, found: Found | undefined, opener: 
     let inner: unknown;
     if ("value" in value) inner = value.value;
     else if (typeof value.plaintext === "string") inner = JSON.parse(value.plaintext);
-    else if (typeof value.ciphertext === "string") inner = opener.open(value.ciphertext);
+    else if (typeof value.ciphertext === "string") {
+      try {
+        inner = opener.open(value.ciphertext);
+      } catch (error) {
+        // A damaged ciphertext is this member's problem: the resource is reported unknown, the rest compared.
+        found?.sealed.push({ path, reason: (error as Error).message });
+        return undefined;
+      }
+    }
     if (inner === undefined) {
       found?.sealed.push({ path, reason: opener.problem ?? "held encrypted" });
       return undefined;
