@@ -4,6 +4,7 @@
 import { randomUUID } from "node:crypto";
 import { isDeepStrictEqual } from "node:util";
 import { Progress, type EngineEvent } from "./events.ts";
+import { KnownSecrets } from "./known-secrets.ts";
 import type { MonitorHandler, ReadRequest, Registered, Registration, Severity } from "./monitor.ts";
 import type { EngineExtension } from "./extension.ts";
 import type { CheckResult, ResourceCalls } from "./resource-calls.ts";
@@ -15,7 +16,7 @@ import { StepExecutor } from "./step-executor.ts";
 import { StepGenerator } from "./step-generator.ts";
 import { failureCode, PlanError, type DeleteStep, type Step } from "./steps.ts";
 import { makeUrn, STACK_TYPE, urnType } from "./urn.ts";
-import { containsUnknown, UNKNOWN, type PropertyMap } from "../protocol/values.ts";
+import { containsUnknown, UNKNOWN, type PropertyMap, type Value } from "../protocol/values.ts";
 
 export type Operation = "preview" | "up" | "refresh" | "destroy";
 
@@ -37,6 +38,8 @@ export interface DeploymentOptions {
   call?: (token: string, args: PropertyMap, ref: string | undefined) => Promise<PropertyMap>;
   /** Outputs of another stack of this project, for StackReference. */
   stackOutputs: (stack: string) => Promise<PropertyMap>;
+  /** The stack config's secret values, masked with the others wherever a failure is shown or recorded. */
+  configSecrets?: readonly Value[];
   /** What the package the engine runs adds: its plugin's package, adoption, what a resumed create tells it. */
   extension?: Pick<EngineExtension, "packageName" | "adoptIdOf" | "decorateCreate">;
   emit: (event: EngineEvent) => void;
@@ -61,6 +64,9 @@ export class Deployment implements MonitorHandler {
   readonly #completions = new Map<string, Promise<void>>();
   /** Resources of this run, as the program declared them (preview keeps them here only). */
   readonly #news = new Map<string, ResourceState>();
+  /** The inputs of each registration of this run, for the secrets they hold (`scrub`). */
+  readonly #declared = new Map<string, PropertyMap>();
+  readonly #secrets = new KnownSecrets();
   /** The default provider of each provider type, as `<urn>::<id>`. */
   readonly #providerRefs = new Map<string, Promise<string>>();
   /** Steps in flight at once: `parallel`, whatever their kind, as `pulumi up --parallel`. */
@@ -69,7 +75,7 @@ export class Deployment implements MonitorHandler {
   constructor(options: DeploymentOptions) {
     this.#o = options;
     this.#inSlot = limiter(options.parallel);
-    this.progress = new Progress(options.emit, options.dryRun);
+    this.progress = new Progress(options.emit, options.dryRun, (text) => this.scrub(text));
     this.#generator = new StepGenerator({
       provider: options.provider,
       defaultProvider: (type, asked) => this.#defaultProvider(type, asked),
@@ -83,7 +89,20 @@ export class Deployment implements MonitorHandler {
       provider: options.provider,
       asCli: options.asCli ?? false,
       ...(options.extension?.decorateCreate ? { decorateCreate: options.extension.decorateCreate } : {}),
+      scrub: (text) => this.scrub(text),
     });
+  }
+
+  /** `text` with every secret the run knows masked: the config's, the state's, and those of this run's resources. */
+  scrub(text: string): string {
+    const values = function* (this: Deployment) {
+      yield this.#o.configSecrets ?? [];
+      for (const r of this.#snapshot.resources) yield* [r.inputs, r.outputs];
+      for (const op of this.#snapshot.pending) yield op.resource.inputs;
+      yield* this.#declared.values();
+      for (const r of this.#news.values()) yield r.outputs;
+    };
+    return this.#secrets.mask(text, values.call(this));
   }
 
   get #snapshot(): Snapshot {
@@ -144,6 +163,7 @@ export class Deployment implements MonitorHandler {
 
   async register(reg: Registration): Promise<Registered> {
     const urn = this.#claim(reg.type, reg.name, reg.parent);
+    this.#declared.set(urn, reg.inputs);
     let finish!: () => void;
     this.#completions.set(urn, new Promise<void>((resolve) => (finish = resolve)));
     try {

@@ -50,13 +50,17 @@ export class Progress {
   readonly #failedUrns = new Set<string>();
   readonly #emit: (event: EngineEvent) => void;
   readonly #planned: boolean;
+  /** A text to be shown, with the secrets the run knows masked. */
+  readonly #scrub: (text: string) => string;
 
-  constructor(emit: (event: EngineEvent) => void, planned: boolean) {
+  constructor(emit: (event: EngineEvent) => void, planned: boolean, scrub: (text: string) => string = (text) => text) {
     this.#emit = emit;
     this.#planned = planned;
+    this.#scrub = scrub;
   }
 
   #report(event: EngineEvent): void {
+    if (event.kind === "step" && event.error !== undefined) event = { ...event, error: this.#scrub(event.error) };
     if (event.kind === "step" && event.phase !== "start") this.steps.push(event);
     if (event.kind === "step" && (event.phase === "failed" || event.phase === "skipped")) this.#failedUrns.add(event.urn);
     if (event.kind === "diagnostic") this.diagnostics.push(event);
@@ -114,7 +118,7 @@ export class Progress {
   log(severity: Severity, message: string, urn: string, ephemeral = false): void {
     // Kept nowhere: the Pulumi runtime sends several for each resource.
     if (severity === "debug" && !ephemeral) return;
-    const event: DiagnosticEvent = { kind: "diagnostic", severity, message: stripVTControlCharacters(message), ...(urn ? { urn } : {}) };
+    const event: DiagnosticEvent = { kind: "diagnostic", severity, message: this.#scrub(stripVTControlCharacters(message)), ...(urn ? { urn } : {}) };
     if (ephemeral && severity !== "error") this.#emit({ ...event, ephemeral: true });
     else {
       if (severity === "error") this.failed = true;

@@ -21,7 +21,7 @@ import { Snapshot } from "./snapshot.ts";
 import { DEFAULT_STACK, resolvePassphrase, stackPlace, stacksWithState, stackStatePath } from "./stack-files.ts";
 import type { StepOp } from "./steps.ts";
 import { PROVIDER_TYPE as DYNAMIC_PROVIDER_TYPE, STACK_TYPE, urnType } from "./urn.ts";
-import { isSecret, revealed, type PropertyMap, type Value } from "../protocol/values.ts";
+import { isSecret, makeSecret, revealed, type PropertyMap, type Value } from "../protocol/values.ts";
 
 export type { Operation } from "./deployment.ts";
 export type { EngineExtension, InProcessContext, InProcessDynamic } from "./extension.ts";
@@ -264,6 +264,7 @@ async function deploy(options: RunOptions, { project, stack, parallel, passphras
   const ready = loading.then(async (snapshot) => {
     deployment = new Deployment({
       project: project.name, stack, snapshot, dryRun, parallel, emit, provider, configChecker, checkDefaultProvider, defaultProviderInputs, call, stackOutputs, extension,
+      configSecrets: [...config.values()].filter((c) => c.secret).map((c) => makeSecret(c.value as Value)),
       asCli: faithful,
       ...(options.signal ? { signal: options.signal } : {}),
     });
@@ -336,7 +337,7 @@ async function deploy(options: RunOptions, { project, stack, parallel, passphras
     }
     if (options.signal?.aborted) throw new Error("the run was stopped (interrupted): steps in flight finished; run it again to finish");
   } catch (e) {
-    error = (e as Error).message;
+    error = deployment.scrub((e as Error).message);
   } finally {
     await release();
     try {

@@ -26,6 +26,8 @@ export interface StepExecutorOptions {
   asCli?: boolean;
   /** How a create that resolves an earlier one tells the provider when that one began. */
   decorateCreate?: EngineExtension["decorateCreate"];
+  /** A failure's text as a pending operation records it: the secrets the run knows masked. */
+  scrub?: (text: string) => string;
 }
 
 export class StepExecutor {
@@ -35,12 +37,14 @@ export class StepExecutor {
   readonly #ownOps = new Set<PendingOperation>();
   readonly #asCli: boolean;
   readonly #decorateCreate: EngineExtension["decorateCreate"];
+  readonly #scrub: (text: string) => string;
 
   constructor(options: StepExecutorOptions) {
     this.#snapshot = options.snapshot;
     this.#provider = options.provider;
     this.#asCli = options.asCli ?? false;
     this.#decorateCreate = options.decorateCreate;
+    this.#scrub = options.scrub ?? ((text) => text);
   }
 
   /**
@@ -115,7 +119,7 @@ export class StepExecutor {
         await this.#snapshot.end(opId);
         return undefined;
       }
-      await this.#snapshot.keepPending(opId, (e as Error).message);
+      await this.#snapshot.keepPending(opId, this.#scrub((e as Error).message));
       throw e;
     }
   }
@@ -177,7 +181,7 @@ export class StepExecutor {
       // (The Pulumi CLI ends a failed create's pending operation whatever the failure.)
       if (outcomeUnknown(e) && !this.#asCli) {
         this.#ownOps.delete(pending);
-        await this.#snapshot.keepPending(op.id, (e as Error).message);
+        await this.#snapshot.keepPending(op.id, this.#scrub((e as Error).message));
       } else if (e instanceof ResourceInitFailedError && e.id) {
         // Created but not initialized: keep it in the state so the next run updates or deletes it.
         await this.#snapshot.upsert({ ...planned, id: e.id, outputs: recordedOutputs(planned, e.outputs), initErrors: e.reasons }, { ends: op.id });
@@ -240,7 +244,7 @@ export class StepExecutor {
 
   /** A failed update or delete: one whose outcome is unknown stays pending with why, for the next run to redo. */
   #failed(id: string, e: unknown): Promise<void> {
-    return outcomeUnknown(e) ? this.#snapshot.keepPending(id, (e as Error).message) : this.#snapshot.end(id);
+    return outcomeUnknown(e) ? this.#snapshot.keepPending(id, this.#scrub((e as Error).message)) : this.#snapshot.end(id);
   }
 }
 
