@@ -26,7 +26,7 @@ export type { BuildEvent };
 
 /** What builds read of a collection's family: whether it builds, whether preview holds it, who is mailed. */
 export interface BuildFamilies {
-  of(collection: string): { builds: boolean; emulator: { previewHoldsBuild?: boolean; mailOnReady?: boolean } } | undefined;
+  of(collection: string): { builds: boolean; previewHoldsBuild: boolean; emulator: { mailOnReady?: boolean } } | undefined;
 }
 export type EventListener = (event: BuildEvent, resource: Readonly<StoredResource>) => void;
 
@@ -112,7 +112,7 @@ export class Builds implements BuildHooks {
     const family = this.families.of(resource.collection);
     const doc = resource.doc;
     this.transition(resource, "new");
-    if (family?.emulator.previewHoldsBuild === true && doc.preview === true) {
+    if (family?.previewHoldsBuild === true && doc.preview === true) {
       delete resource.build;
       this.state.save(resource);
       return resource;

@@ -24,8 +24,6 @@ export interface EmulatorFamily {
   build?(ctx: EmulatorContext, resource: Readonly<StoredResource>): Doc | undefined;
   /** Called after any resource of the account fails its build or finishes a re-run (webhook endpoints deliver it). */
   onBuildEvent?(ctx: EmulatorContext, event: BuildEvent, resource: Readonly<StoredResource>): void;
-  /** The build waits while the resource's `preview` is true: the service trains nothing for a preview. Default: false. */
-  previewHoldsBuild?: boolean;
   /** The account owner is mailed when a build finishes. Default: false. */
   mailOnReady?: boolean;
   /** Who besides the owning account may read and change a resource. Default: nobody. */

@@ -5,6 +5,5 @@ import { analysisEndpoint } from "../outputs/http.ts";
 
 export const outcome: EmulatorFamily = {
   collection: "outcomes",
-  previewHoldsBuild: true,
   ...analysisEndpoint("outcomes", "analysis", outcomeAnalysis, "An outcome's model performance, feature importance, bias and strategies"),
 };

@@ -12,7 +12,6 @@ import { personaAssignment } from "../world/scores.ts";
 
 export const personaSet: EmulatorFamily = {
   collection: "persona_sets",
-  previewHoldsBuild: true,
   onCreate: () => ({ personas: [], active: false }),
   build(ctx, resource) {
     const assignment = personaAssignment(ctx.worldOf(resource.account_id), resource.doc, resourcesOf(ctx.resources, resource.account_id));

@@ -5,6 +5,5 @@ import { analysisEndpoint } from "../outputs/http.ts";
 
 export const recommender: EmulatorFamily = {
   collection: "recommenders",
-  previewHoldsBuild: true,
   ...analysisEndpoint("recommenders", "analysis", recommenderAnalysis, "People and mean uncalibrated probability per rank"),
 };

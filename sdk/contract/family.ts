@@ -70,6 +70,8 @@ export interface FamilyDef<
   secrets: readonly string[];
   /** Whether the resource builds in the background (status new -> ready). */
   builds: boolean;
+  /** The build waits while the resource's `preview` is true: the service trains nothing for a preview. */
+  previewHoldsBuild: boolean;
   /** Members that cannot change after create: a change means a new resource. */
   createOnly: readonly string[];
   /** Members naming other resources, e.g. `{ path: "population.cohort_ids[]", collection: "cohorts" }`. */
@@ -100,8 +102,8 @@ export interface Reference {
   owned?: boolean;
 }
 
-type FamilyDefaults = "readOnly" | "secrets" | "createOnly" | "builds" | "path" | "references" | "creatable" | "deletable"
-  | "archivable" | "forceUpdatable" | "singleton" | "createdStatus" | "deletion" | "accountFeatures";
+type FamilyDefaults = "readOnly" | "secrets" | "createOnly" | "builds" | "previewHoldsBuild" | "path" | "references" | "creatable"
+  | "deletable" | "archivable" | "forceUpdatable" | "singleton" | "createdStatus" | "deletion" | "accountFeatures";
 
 /** A family as its module writes it: the create members, and what the bodies are derived from. */
 export type FamilySpec<S extends z.core.$ZodLooseShape, A extends z.core.$ZodLooseShape, R extends z.ZodType> =
@@ -125,7 +127,7 @@ export function defineFamily<
   const { shape, rules, answers, response: ownResponse, ...def } = spec;
   const create = rules === undefined ? body(shape) : body(shape).check(rules);
   const family = {
-    secrets: [], createOnly: [], references: [], builds: true, path: def.collection,
+    secrets: [], createOnly: [], references: [], builds: true, previewHoldsBuild: false, path: def.collection,
     creatable: true, deletable: true, archivable: true, singleton: false, createdStatus: 201, deletion: "immediate", accountFeatures: [],
     ...def, create,
     forceUpdatable: def.forceUpdatable ?? def.archivable ?? true,

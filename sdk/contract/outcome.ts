@@ -54,6 +54,7 @@ export const outcome = defineFamily({
   className: "Outcome",
   summary: "A propensity objective: who will attain the attainment cohort.",
   collection: "outcomes",
+  previewHoldsBuild: true,
   shape,
   answers: outcomeAnswers,
   docs: outcomeDocs,

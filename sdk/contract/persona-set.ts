@@ -81,6 +81,7 @@ export const personaSet = defineFamily({
   className: "PersonaSet",
   summary: "A persona objective: clusters a cohort into personas. Name personas with `personaNames` (persona id -> name) once it has built.",
   collection: "persona_sets",
+  previewHoldsBuild: true,
   shape,
   answers: personaSetAnswers,
   docs: personaSetDocs,

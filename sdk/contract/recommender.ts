@@ -33,6 +33,7 @@ export const recommender = defineFamily({
   className: "Recommender",
   summary: "A recommendation model over a stream property.",
   collection: "recommenders",
+  previewHoldsBuild: true,
   shape,
   answers: recommenderAnswers,
   docs: recommenderDocs,

@@ -229,6 +229,18 @@ describe("adopt", () => {
     expect(world.proxy.requests.slice(before).map((r) => [r.method, r.body])).toEqual([["GET", undefined], ["PATCH", { options: { password: "rotated-pw-2" } }]]);
   });
 
+  it("refuses in check an adoptId the service says is another account's, as the create would", async () => {
+    const other = await world.control.createAccount({ name: "Another team" });
+    const response = await fetch(`${world.emulator.url}/cohorts`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${other.api_key}`, "content-type": "application/json" },
+      body: JSON.stringify({ name: "Theirs", stream_name: "transactions" }),
+    });
+    const theirs = (await response.json()) as { id: string };
+    const checked = await world.host.check({}, world.inputs("cohorts", { name: "Theirs", streamName: "transactions", adoptId: theirs.id }));
+    expect(checked.failures).toEqual([{ property: "adoptId", reason: expect.stringMatching(/^GET \/cohorts\/[0-9a-f-]+: 403 FORBIDDEN: .*another account/) }]);
+  });
+
   it("changing adoptId replaces", async () => {
     const inputs = world.inputs("cohorts", { name: "A", adoptId: "11111111-1111-4111-8111-111111111111" });
     expect(await world.host.diff("x", inputs, { ...inputs, adoptId: "22222222-2222-4222-8222-222222222222" })).toMatchObject({ replaces: ["adoptId"] });
@@ -335,6 +347,15 @@ describe("families with their own shapes", () => {
     expect(read.inputs).toMatchObject({ useCaseIds: [first.id] });
     expect((await world.host.diff(created.id, read.properties, inputs)).changes).toBe("none");
     expect(await world.host.diff(created.id, read.properties, world.inputs("audits", { useCaseIds: [second.id] }))).toMatchObject({ changes: "some", replaces: ["useCaseIds"] });
+  });
+
+  it("Outcome in preview: waitFor ready refused in check, since a preview outcome never builds", async () => {
+    const cohort = (await world.api("POST", "/cohorts", { name: "Eligible", stream_name: "transactions" })) as { id: string };
+    const outcome = (extra: Props) => world.inputs("outcomes", { name: "Preview outcome", attainmentCohortId: cohort.id, waitFor: "ready", ...extra });
+    expect((await world.host.check({}, outcome({ preview: true }))).failures).toEqual([
+      { property: "waitFor", reason: 'waitFor: "ready" waits for a build, and in preview this Outcome builds nothing until preview is false: set preview: false, or leave waitFor out while it is a preview' },
+    ]);
+    expect((await world.host.check({}, outcome({ preview: false }))).failures).toEqual([]);
   });
 
   it("Forecast: the service's own, adopted, then forgotten on destroy without a request (it cannot be archived)", async () => {

@@ -2,6 +2,7 @@
 // named in the program's words; what passes is recorded with the service's defaults applied.
 import type * as pulumi from "@pulumi/pulumi";
 import { camelKey, fromWire, id as serviceId, validate, type FamilyDef } from "pulumi-audience/sdk/contract";
+import { ForbiddenError } from "pulumi-audience/sdk/client";
 import type { ProviderFamily } from "../families/index.ts";
 import { adoptionGone } from "./adoption.ts";
 import { closestMember } from "./closest.ts";
@@ -65,6 +66,11 @@ export async function check(env: Environment, olds: Props, news: Props): Promise
       if (!controlUnknowns.some((u) => pathsOverlap(u, error.path))) failures.push({ property: error.path, reason: error.message });
     }
   }
+  // A preview that holds the build (an outcome's) never reaches "ready": the wait could only run out.
+  if (providerFamily.family.previewHoldsBuild && controls.waitFor === "ready" && members.preview === true) {
+    const className = providerFamily.family.className;
+    failures.push({ property: "waitFor", reason: `waitFor: "ready" waits for a build, and in preview this ${className} builds nothing until preview is false: set preview: false, or leave waitFor out while it is a preview` });
+  }
   if (typeof controls.account === "string" && controls.account !== UNKNOWN) {
     const problem = unknownAccount(env.settings(), controls.account);
     if (problem) failures.push({ property: "account", reason: problem });
@@ -109,8 +115,12 @@ export async function check(env: Environment, olds: Props, news: Props): Promise
   // A resource not yet in the state that adopts one the account no longer has: the plan says what the up does.
   const adopting = typeof adoptId === "string" && adoptId !== UNKNOWN && controls.account !== UNKNOWN;
   if (failures.length === 0 && adopting && olds[KIND_KEY] === undefined && !providerFamily.family.singleton && !providerFamily.create) {
-    // A look-up that fails decides nothing here: the create reports it.
-    const gone = await env.service(controls.account).find(providerFamily.family, adoptId).then((found) => found === undefined, () => false);
+    // A look-up that fails decides nothing here (the create reports it), but for a refusal, which the create would
+    // meet as well: the resource is another account's.
+    const gone = await env.service(controls.account).find(providerFamily.family, adoptId).then((found) => found === undefined, (error: unknown) => {
+      if (error instanceof ForbiddenError) failures.push({ property: "adoptId", reason: error.message });
+      return false;
+    });
     if (gone && !providerFamily.family.creatable) failures.push({ property: "adoptId", reason: adoptionGone(providerFamily.family, adoptId) });
     else if (gone) env.report?.(adoptionGone(providerFamily.family, adoptId));
   }
