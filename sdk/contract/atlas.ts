@@ -1,6 +1,6 @@
 // Atlas: a collection of geographic locations imported from a connection; Location: one of them (read-only).
 import { z } from "zod";
-import { defineFamily } from "./family.ts";
+import { common, defineFamily } from "./family.ts";
 import { expected, column, crossRule, id, issue, name, nameText } from "./fields.ts";
 import { sourceOptionsDocs } from "./dataset.ts";
 import { docsUnder, type MemberDocs } from "./docs.ts";
@@ -79,7 +79,7 @@ const atlasRules = crossRule<z.output<z.ZodObject<typeof shape>>>(["options", "c
 const atlasAnswers = {
   /** Source rows, rows that produced a location, rows that placed none. */
   counts: z.record(z.string(), z.number()).nullish(),
-  detected_columns: z.array(z.object({ name: z.string() }).loose()).nullish(),
+  detected_columns: z.array(z.object({ name: z.string(), type: z.string().nullish() }).loose()).nullish(),
 };
 
 export type OutputToLocations = z.input<typeof outputToLocations>;
@@ -107,6 +107,7 @@ export const atlasDocs = {
   counts: "Source rows, rows that produced a location, and rows that placed none (geometry unreadable, encloses nowhere, or outline too large).",
   detected_columns: "Columns found in the source.",
   "detected_columns[].name": "The column's name.",
+  "detected_columns[].type": "The type detected for the column.",
 } as const satisfies MemberDocs;
 
 export const atlas = defineFamily({
@@ -124,7 +125,7 @@ export const atlas = defineFamily({
 
 /** A location of an atlas, as listed by GET /locations and /atlases/{id}/locations. */
 export const locationResponse = z.object({
-  id,
+  ...common,
   atlas_id: id,
   name: z.string().nullish(),
   reference_key: z.string().nullish(),

@@ -134,7 +134,7 @@ const datasetAnswers = {
   /** Deprecated: use enrichment. */
   match_count: z.number().int().nullish(),
   enrichment: z.unknown().optional(),
-  detected_columns: z.array(z.object({ name: z.string() }).loose()).nullish(),
+  detected_columns: z.array(z.object({ name: z.string(), type: z.string().nullish(), identifier_recommendation: z.string().nullish() }).loose()).nullish(),
   sample_data: z.unknown().optional(),
   managed: z.boolean().nullish(),
 };
@@ -208,6 +208,8 @@ export const datasetDocs = {
   managed: "Whether the service manages this resource; managed resources are read-only.",
   detected_columns: "Columns found in the source.",
   "detected_columns[].name": "The column's name.",
+  "detected_columns[].type": "The type detected for the column (`unknown` and `uuid` among them).",
+  "detected_columns[].identifier_recommendation": "The identifier the column seems to hold, to map in `identitySets`.",
 } as const satisfies MemberDocs;
 
 export const dataset = defineFamily({

@@ -2826,6 +2826,8 @@ export interface AtlasOutputToLocationsProperty {
 export interface AtlasDetectedColumn {
   /** The column's name. */
   name: string;
+  /** The type detected for the column. */
+  type?: string | null;
 }
 
 /** Arguments of `new Location(name, args)`: the service's members in camelCase and the provider's controls. */
@@ -2835,10 +2837,33 @@ export type LocationArgs = ResourceControls;
 export interface LocationResult {
   /** The resource's id (uuid), assigned by the service. */
   id: string;
-  /** Id of the atlas the location belongs to. */
-  atlasId: string;
   /** The resource's name: a non-empty string. */
   name?: string | null;
+  /** When the resource was created (ISO 8601). */
+  createdAt: string;
+  /** When the resource was last changed (ISO 8601). */
+  updatedAt: string;
+  /** The family's collection name, e.g. `scopes`. */
+  resourceType: string;
+  /**
+   * Build status: `ready` once built, `error` when the last build failed. One of `new`, `starting`,
+   * `running`, `ready`, `error`.
+   */
+  status: "new" | "starting" | "running" | "ready" | "error";
+  /** When `status` last changed. */
+  statusChangedAt?: string | null;
+  /** Why the last build failed, when `status` is `error`. */
+  statusError?: string | null;
+  /** When the resource was archived; absent while active. */
+  archivedAt?: string | null;
+  /** When the resource last read its inputs. */
+  lastReadInputAt?: string | null;
+  /** When the resource's configuration last changed. */
+  lastUpdatedConfigAt?: string | null;
+  /** When the resource last finished building. */
+  lastUpdatedOutputAt?: string | null;
+  /** Id of the atlas the location belongs to. */
+  atlasId: string;
   /** The location's reference key. */
   referenceKey?: string | null;
   /** The location's geometry (GeoJSON). */
@@ -2853,10 +2878,33 @@ export interface LocationResult {
 
 /** Outputs of a `Location` resource: every member the service answers (its id is the resource's own `id`). */
 export interface LocationOutputs {
-  /** Id of the atlas the location belongs to. */
-  readonly atlasId: pulumi.Output<string>;
   /** The resource's name: a non-empty string. */
   readonly name: pulumi.Output<string | null | undefined>;
+  /** When the resource was created (ISO 8601). */
+  readonly createdAt: pulumi.Output<string>;
+  /** When the resource was last changed (ISO 8601). */
+  readonly updatedAt: pulumi.Output<string>;
+  /** The family's collection name, e.g. `scopes`. */
+  readonly resourceType: pulumi.Output<string>;
+  /**
+   * Build status: `ready` once built, `error` when the last build failed. One of `new`, `starting`,
+   * `running`, `ready`, `error`.
+   */
+  readonly status: pulumi.Output<"new" | "starting" | "running" | "ready" | "error">;
+  /** When `status` last changed. */
+  readonly statusChangedAt: pulumi.Output<string | null | undefined>;
+  /** Why the last build failed, when `status` is `error`. */
+  readonly statusError: pulumi.Output<string | null | undefined>;
+  /** When the resource was archived; absent while active. */
+  readonly archivedAt: pulumi.Output<string | null | undefined>;
+  /** When the resource last read its inputs. */
+  readonly lastReadInputAt: pulumi.Output<string | null | undefined>;
+  /** When the resource's configuration last changed. */
+  readonly lastUpdatedConfigAt: pulumi.Output<string | null | undefined>;
+  /** When the resource last finished building. */
+  readonly lastUpdatedOutputAt: pulumi.Output<string | null | undefined>;
+  /** Id of the atlas the location belongs to. */
+  readonly atlasId: pulumi.Output<string>;
   /** The location's reference key. */
   readonly referenceKey: pulumi.Output<string | null | undefined>;
   /** The location's geometry (GeoJSON). */
@@ -4685,6 +4733,10 @@ export interface DatasetPrivacy {
 export interface DatasetDetectedColumn {
   /** The column's name. */
   name: string;
+  /** The type detected for the column (`unknown` and `uuid` among them). */
+  type?: string | null;
+  /** The identifier the column seems to hold, to map in `identitySets`. */
+  identifierRecommendation?: string | null;
 }
 
 /** Arguments of `new Connection(name, args)`: the service's members in camelCase and the provider's controls. */

@@ -47,7 +47,7 @@ export const registrations: Record<Collection, FamilyRegistration> = {
   },
   locations: {
     className: "Location",
-    outputs: ["atlasId", "name", "referenceKey", "geometry", "properties", "latitude", "longitude"],
+    outputs: ["name", "createdAt", "updatedAt", "resourceType", "status", "statusChangedAt", "statusError", "archivedAt", "lastReadInputAt", "lastUpdatedConfigAt", "lastUpdatedOutputAt", "atlasId", "referenceKey", "geometry", "properties", "latitude", "longitude"],
     secretOutputs: [],
     renamedOutputs: [],
   },
