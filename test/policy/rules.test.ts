@@ -119,7 +119,7 @@ describe.each([["dynamic", dynamicType], ["native", nativeType]] as const)("the 
       const cohort = { type: type("Cohort"), name: "c", props: { name: "Buyers" } };
       expect(await runResourcePolicy(naming, cohort, { pattern: "^growth-" })).toEqual([]);
       expect(await runResourcePolicy(naming, cohort, { pattern: "^growth-", classes: ["Cohort"] })).toHaveLength(1);
-      await expect(runResourcePolicy(naming, cohort, { pattern: "(", classes: ["Cohort"] })).rejects.toThrow(/audience-naming: the configured pattern "\(" is not a regular expression/);
+      await expect(runResourcePolicy(naming, cohort, { pattern: "(", classes: ["Cohort"] })).rejects.toThrow(`audience-naming: the configured pattern "(" is not a JavaScript regular expression (Invalid regular expression: /(/u: Unterminated group); fix "pattern" in the policy pack's config`);
     });
   });
 
