@@ -46,8 +46,13 @@ async function whenNothingDependsOn(env: Environment, remove: () => Promise<void
     try {
       return await remove();
     } catch (error) {
-      // The service's message names what depends on the resource: after the wait it is the step's error.
-      if (!(error instanceof ConflictError) || Date.now() + delay > deadline) throw error;
+      // The service's message names what depends on the resource: after the wait it is the step's error, with
+      // what holds on past any run (an archived resource keeps its references).
+      if (!(error instanceof ConflictError)) throw error;
+      if (Date.now() + delay > deadline) {
+        error.message += ` (waited ${DEPENDENTS_WAIT_MS / 1000}s for them to go; an archived one stays until it is deleted in the service, or archive this resource instead: deletionMode "archive")`;
+        throw error;
+      }
       await env.sleep(delay);
     }
   }
