@@ -87,6 +87,19 @@ describe("check", () => {
     ]);
   });
 
+  it("a member of another kind of options: what the kind written takes, never the name written", async () => {
+    const target = (options: Props) => world.inputs("targets", { name: "T", scopeId: leads, representation: { mode: "identified" }, options });
+    const postgres = { type: "postgres", tableName: "audience" };
+    const [dayPartitioned] = (await world.host.check({}, target({ ...postgres, dayPartitioned: true }))).failures;
+    expect(dayPartitioned?.property).toBe("options.dayPartitioned");
+    expect(dayPartitioned?.reason).toMatch(/^is not a recognized field; it takes [a-zA-Z, ]+$/);
+    expect(dayPartitioned?.reason).toContain("tableName");
+    expect(dayPartitioned?.reason).not.toMatch(/dayPartitioned|objectKey|gzip/);
+    expect((await world.host.check({}, target({ ...postgres, tabelName: "x" }))).failures).toEqual([
+      { property: "options.tabelName", reason: "is not a recognized field; did you mean `tableName`?" },
+    ]);
+  });
+
   it("one mistake, one message: a stray operator, an empty list of cohorts, a preview that is no boolean", async () => {
     const cohort = await world.host.check({}, world.inputs("cohorts", { name: "Stray", streamName: "transactions", streamConditions: [{ property: "amount", _greater: 1 }] }));
     expect(cohort.failures.map((f) => [f.property, f.reason.split(";")[0]])).toEqual([["streamConditions[0]._greater", "is not allowed on a stream condition"]]);

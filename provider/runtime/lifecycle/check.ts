@@ -40,10 +40,10 @@ function inProgramWords(schema: FamilyDef["create"], message: string): string {
  * What a member the object at its path does not take may be instead: the member nearest what was written, else the
  * members the object takes, in the program's names.
  */
-function allowedInstead(providerFamily: ProviderFamily, wirePath: string): string {
+function allowedInstead(providerFamily: ProviderFamily, wirePath: string, wire: Props): string {
   const segments = wireSegments(wirePath);
   const written = camelKey(String(segments.at(-1)));
-  const within = membersAt(providerFamily.family.create, segments.slice(0, -1)).map(camelKey);
+  const within = membersAt(providerFamily.family.create, segments.slice(0, -1), wire).map(camelKey);
   const allowed = segments.length === 1 ? [...within, ...providerFamily.extraInputs, ...CONTROL_KEYS] : within;
   const near = closestMember(written, allowed);
   return near ? `did you mean \`${near}\`?` : `it takes ${[...allowed].sort().join(", ")}`;
@@ -100,7 +100,7 @@ export async function check(env: Environment, olds: Props, news: Props): Promise
       if (unknowns.some((u) => pathsOverlap(u, error.path))) continue; // decided once the value is known
       const property = camelPath(providerFamily.family.create, error.path);
       const message = inProgramWords(providerFamily.family.create, error.message);
-      failures.push({ property, reason: error.context.errorType === "unrecognized_key" ? `${message}; ${allowedInstead(providerFamily, error.path)}` : message });
+      failures.push({ property, reason: error.context.errorType === "unrecognized_key" ? `${message}; ${allowedInstead(providerFamily, error.path, wire)}` : message });
     }
   }
   // A member's need of an account feature is known once the member is, whatever else is still unknown.

@@ -191,17 +191,25 @@ export function memberNames(schema: z.ZodType): string[] {
   return [];
 }
 
-/** The member names of the object at `wirePath` in the schema (of every option where it may be one of several). */
-export function membersAt(schema: z.ZodType, wirePath: readonly (string | number)[]): string[] {
+/**
+ * The member names of the object at `wirePath` in the schema (of every option where it may be one of several, but
+ * the option `value`, the wire document, names by its discriminator).
+ */
+export function membersAt(schema: z.ZodType, wirePath: readonly (string | number)[], value?: unknown): string[] {
   const [segment, ...rest] = wirePath;
   const s = unwrap(schema);
+  if (s instanceof z.ZodUnion) {
+    const chosen = isObject(value) ? chosenOption(s, value) : undefined;
+    if (chosen) return membersAt(chosen, wirePath, value);
+    return [...new Set((s.def.options as z.ZodType[]).flatMap((option) => membersAt(option, wirePath, value)))];
+  }
   if (segment === undefined) return memberNames(s);
-  if (s instanceof z.ZodUnion) return [...new Set((s.def.options as z.ZodType[]).flatMap((option) => membersAt(option, wirePath)))];
-  if (s instanceof z.ZodIntersection) return [...new Set([...membersAt(s.def.left as z.ZodType, wirePath), ...membersAt(s.def.right as z.ZodType, wirePath)])];
-  if (typeof segment === "number") return s instanceof z.ZodArray ? membersAt(s.def.element as z.ZodType, rest) : [];
-  if (s instanceof z.ZodRecord) return membersAt(s.def.valueType as z.ZodType, rest);
+  if (s instanceof z.ZodIntersection) return [...new Set([...membersAt(s.def.left as z.ZodType, wirePath, value), ...membersAt(s.def.right as z.ZodType, wirePath, value)])];
+  const below = Array.isArray(value) || isObject(value) ? (value as Record<string | number, unknown>)[segment] : undefined;
+  if (typeof segment === "number") return s instanceof z.ZodArray ? membersAt(s.def.element as z.ZodType, rest, below) : [];
+  if (s instanceof z.ZodRecord) return membersAt(s.def.valueType as z.ZodType, rest, below);
   const member = s instanceof z.ZodObject ? (s.shape as Record<string, z.ZodType>)[segment] : undefined;
-  return member ? membersAt(member, rest) : [];
+  return member ? membersAt(member, rest, below) : [];
 }
 
 /** Every member name of the schema at any depth: in objects within lists, maps, unions and intersections. */
