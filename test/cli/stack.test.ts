@@ -120,9 +120,10 @@ describe("audience stack", () => {
   it("output lists the outputs with secrets masked, one output alone, or all as JSON", { timeout: 120_000 }, async () => {
     const all = await inProgram("stack", "output");
     expect(all.code, all.stderr).toBe(0);
-    expect(all.stdout).toMatch(/^Current stack outputs \(9\):\n {4}OUTPUT +VALUE\n/);
+    expect(all.stdout).toMatch(/^Current stack outputs \(10\):\n {4}OUTPUT +VALUE\n/);
     expect(all.stdout).toMatch(/^ {4}twoText +after salut$/m);
     expect(all.stdout).toMatch(/^ {4}vaultText +\[secret\]$/m);
+    expect(all.stdout).toMatch(/^ {4}vaultHeld +\{"slot":"kept","text":"\[secret\]"\}$/m);
     expect(all.stdout).not.toContain(SECRET);
     expect((await inProgram("stack", "output", "vaultText")).stdout).toBe("[secret]\n");
     expect((await inProgram("stack", "output", "vaultText", "--show-secrets")).stdout).toBe(`${SECRET}\n`);
@@ -131,7 +132,7 @@ describe("audience stack", () => {
     expect(json).toMatchObject({ twoText: "after salut", vaultText: "[secret]", stackName: "dev" });
     const unknown = await inProgram("stack", "output", "nope");
     expect(unknown.code).toBe(1);
-    expect(unknown.stderr).toMatch(/^error: stack dev has no output "nope" \(its outputs: copyText, .*vaultText\)\n$/);
+    expect(unknown.stderr).toMatch(/^error: stack dev has no output "nope" \(its outputs: copyText, .*vaultHeld, vaultPath, vaultText\)\n$/);
   });
 
   it("export prints the state as `pulumi stack export` does: secrets encrypted, or in plaintext with --show-secrets", { timeout: 120_000 }, async () => {
