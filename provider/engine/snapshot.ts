@@ -14,7 +14,7 @@ import { isAlive, StackBusyError } from "./lock.ts";
 import { dependencyOrder } from "./ordering.ts";
 import { PassphraseCrypter } from "./secrets.ts";
 import { stackCommandFor, type StackPlace } from "./stack-files.ts";
-import { checkIntegrity, EMPTY_STATE, parseStateFile, stateFileText, StateError, where, type PendingOperation, type ResourceState, type StateFile, type StoredResource, type storedOperation } from "./state-file.ts";
+import { checkIntegrity, EDIT_ADVICE, EMPTY_STATE, parseStateFile, stateFileText, StateError, where, type PendingOperation, type ResourceState, type StateFile, type StoredResource, type storedOperation } from "./state-file.ts";
 import { annotateSecrets, markSecret, plaintextSecrets, SECRET_SIG, SIG_KEY, type PropertyMap, type Value } from "../protocol/values.ts";
 
 /** Live resources by URN; copies waiting for deletion by URN and id, as several may wait at once. */
@@ -180,6 +180,10 @@ export class Snapshot {
     // A state file of this engine's own without its checksum: the member was removed by hand.
     if (integrity && checked === undefined && journal.records.some((r) => (r as { seq?: unknown }).seq !== undefined)) {
       throw new StateError(`${source}: the state has no checksum, though its journal was written by a run that keeps one: it was edited or replaced by hand${advice ? `; ${advice}` : ""}`);
+    }
+    const manifest = parsed.data.deployment["manifest"];
+    if (integrity && checked === undefined && typeof manifest === "object" && manifest !== null && (manifest as { version?: unknown }).version === MANIFEST_VERSION) {
+      throw new StateError(`${source}: the state has no checksum, though this engine wrote it with one: it was edited or replaced by hand. ${EDIT_ADVICE}${advice ? `; or ${advice}` : ""}`);
     }
     const { deployment } = parsed.data;
     const salt = deployment.secrets_providers?.state?.salt;
@@ -473,7 +477,8 @@ async function readConsistently(path: string, advice: string): Promise<{ text: s
   throw new StackBusyError(`${path} kept changing while it was read: another run is changing the stack; wait for it to finish`);
 }
 
-const MANIFEST_VERSION = "pulumi-audience local engine";
+/** What the manifest names since states carry a checksum: one that names it and has none was edited by hand. */
+const MANIFEST_VERSION = "pulumi-audience local engine, checksummed";
 // As Pulumi's Manifest.NewMagic: the SHA-256 of the version. `pulumi stack import` refuses a state whose magic does
 // not match its version ("magic cookie mismatch; possible tampering/corruption detected").
 const MANIFEST_MAGIC = createHash("sha256").update(MANIFEST_VERSION).digest("hex");

@@ -171,6 +171,9 @@ export function stateFileText(deployment: StateFile["deployment"], folded: numbe
   return `{"version":3,"integrity":${JSON.stringify(integrity)},${DEPLOYMENT_KEY}${text}}\n`;
 }
 
+/** How a state is changed by hand without damaging it. */
+export const EDIT_ADVICE = "To change a state, export it (`audience stack export`), edit the export and import it (`audience stack import`)";
+
 /**
  * The file's integrity member, checked against the deployment's text: undefined for a file without one (written by
  * another tool, or before the engine kept one); a StateError naming what is wrong when it does not match.
@@ -183,8 +186,7 @@ export function checkIntegrity(text: string, doc: unknown, source: string): Inte
   const end = text.lastIndexOf("}");
   const actual = found.success && start >= 0 && end > start ? digest(found.data.journal, text.slice(start + DEPLOYMENT_KEY.length, end)) : undefined;
   if (!found.success || actual !== found.data.sha256) {
-    throw new StateError(`${source}: the state does not match the checksum written with it: it was edited or damaged since. `
-      + "To change a state, export it (`audience stack export`), edit the export and import it (`audience stack import`)");
+    throw new StateError(`${source}: the state does not match the checksum written with it: it was edited or damaged since. ${EDIT_ADVICE}`);
   }
   return found.data;
 }

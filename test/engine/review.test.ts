@@ -182,9 +182,10 @@ describe("an upload recorded before md5Hash was an input", { timeout: 180_000 },
       const upload = saved.deployment.resources.find((r) => r.urn.endsWith("::people"))!;
       expect(upload.inputs!.md5Hash).toBe(md5("id,name\n1,Ann\n"));
       delete upload.inputs!.md5Hash;
-      // Without the checksum the engine keeps now, as it wrote states then.
+      // Without the checksum the engine keeps now, as it wrote states then, its manifest naming the engine as then.
       const { integrity: _checksum, ...older } = saved as typeof saved & { integrity?: unknown };
-      writeFileSync(file, JSON.stringify(older));
+      const manifest = { ...(older.deployment as { manifest?: object }).manifest, version: "pulumi-audience local engine" };
+      writeFileSync(file, JSON.stringify({ ...older, deployment: { ...older.deployment, manifest } }));
       await takeRequests();
 
       const preview = await stack.run("preview", parts);

@@ -69,6 +69,15 @@ describe("a state file edited or damaged", () => {
     expect(await verdict()).toContain("does not match the checksum");
   });
 
+  it("with one entry removed and the checksum with it is refused: this engine wrote it, and always writes one", async () => {
+    const doc = JSON.parse(readFileSync(file, "utf8")) as { deployment: { resources: unknown[] } };
+    doc.deployment.resources.splice(5, 1);
+    writeFileSync(file, `${JSON.stringify({ version: 3, deployment: doc.deployment })}\n`);
+    const message = await verdict();
+    expect(message).toContain("the state has no checksum, though this engine wrote it with one: it was edited or replaced by hand");
+    expect(message).toContain("audience stack import");
+  });
+
   it("at 20 random places is refused each time, never accepted, never taken for a wrong passphrase", async () => {
     const text = readFileSync(file, "utf8");
     const next = random(20261128);
