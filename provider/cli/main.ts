@@ -32,6 +32,10 @@ const program = new Command("audience")
 const commands: ((program: Command) => void)[] = [newProgram, emulator, run, config, stack, pending, demo, drift, generate, schema];
 for (const define of commands) define(program);
 
+// `audience help <command>` is `audience <command> --help`: most commands declare their options with their code,
+// loaded only when they run, so commander's own help would show a stand-in without them.
+if (process.argv[2] === "help" && process.argv[3] !== undefined && !process.argv[3].startsWith("-")) process.argv.splice(2, 2, process.argv[3], "--help");
+
 try {
   await program.parseAsync(process.argv);
 } catch (error) {

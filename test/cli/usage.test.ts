@@ -16,6 +16,15 @@ it("--version prints the package's version", async () => {
   expect(r).toEqual({ code: 0, stdout: `${manifest.version}\n`, stderr: "" });
 });
 
+it("help <command> prints what <command> --help prints, for every command", async () => {
+  for (const command of ["new", "emulator", "run", "config", "stack", "pending", "demo", "drift", "generate", "schema"]) {
+    const [viaHelp, viaFlag] = await Promise.all([audience(["help", command]), audience([command, "--help"])]);
+    expect(viaHelp, command).toEqual(viaFlag);
+    expect(viaHelp.code).toBe(0);
+    expect(viaHelp.stdout, command).toMatch(new RegExp(`^Usage: audience ${command} `));
+  }
+});
+
 /** Runs the command line, which must stop with `code`, `message` on stderr and nothing on stdout. */
 async function refused(args: string[], message: RegExp, code: number): Promise<void> {
   const r = await audience(args);
