@@ -34,7 +34,8 @@ for (const define of commands) define(program);
 
 // `audience help <command>` is `audience <command> --help`: most commands declare their options with their code,
 // loaded only when they run, so commander's own help would show a stand-in without them.
-if (process.argv[2] === "help" && process.argv[3] !== undefined && !process.argv[3].startsWith("-")) process.argv.splice(2, 2, process.argv[3], "--help");
+const asked = process.argv[2] === "help" ? process.argv[3] : undefined;
+if (asked !== undefined && program.commands.some((c) => c.name() === asked)) process.argv.splice(2, 2, asked, "--help");
 
 try {
   await program.parseAsync(process.argv);
