@@ -23,7 +23,7 @@ const accountAnswers = {
 export const accountDocs = {
   identity_graph: "Identity graph version the account matches people with.",
   branding: "Branding of reports and the app (shape not published).",
-  api_key: "The account's API key (secret).",
+  api_key: "The account's API key. The service never answers the key itself: this output is always the placeholder `<secret>` (kept secret); the key is given out by the service, not through its API.",
   contract_started_at: "When the account's contract started.",
   parent_account_id: "Id of the parent account.",
 } as const satisfies MemberDocs;
@@ -31,7 +31,7 @@ export const accountDocs = {
 export const account = defineFamily({
   name: "account",
   className: "Account",
-  summary: "A sub-account. Its `apiKey` output is secret. Destroy requests deletion, which the service carries out after its waiting period.",
+  summary: "A sub-account (its `apiKey` output is only the placeholder `<secret>`: the service never answers the key). Destroy requests deletion, which the service carries out after its waiting period.",
   collection: "accounts",
   shape,
   answers: accountAnswers,

@@ -31,13 +31,13 @@ export const webhookEndpointDocs = {
   enabled_events: "The events delivered; at least one.",
   status: "`disabled` pauses deliveries.",
   description: "What the endpoint is for.",
-  secret: "Signing key (`whsec_...`) of the deliveries' SHA-256 signatures (secret).",
+  secret: "Signing key (`whsec_...`) of the deliveries' SHA-256 signatures. The service never answers the key itself: this output is always the placeholder `<secret>` (kept secret); take the key from the service's console.",
 } as const satisfies MemberDocs;
 
 export const webhookEndpoint = defineFamily({
   name: "webhook_endpoint",
   className: "WebhookEndpoint",
-  summary: "A URL that receives signed event deliveries; `secret` (the signing key) is a secret output.",
+  summary: "A URL that receives signed event deliveries, signed with a key the service keeps (its `secret` output is only the placeholder `<secret>`).",
   collection: "webhook_endpoints",
   shape,
   answers: webhookEndpointAnswers,

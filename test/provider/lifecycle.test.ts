@@ -309,6 +309,13 @@ describe("accounts", () => {
     expect(await world.serviceCalls(mark)).toEqual([]);
     expect(moved.properties.account).toBeUndefined();
   });
+
+  it("a sub-account's destroy requests its deletion, and says the service removes it later", async () => {
+    const created = await world.host.create(world.inputs("accounts", { name: "Seasonal brand" }));
+    await world.host.delete(created.id, created.properties);
+    expect(await world.api("GET", `/accounts/${created.id}`)).toMatchObject({ deletion_requested_at: expect.any(String) });
+    expect(world.host.warnings()).toContain(`Account ${created.id} is scheduled for deletion: the service removes it after its waiting period`);
+  });
 });
 
 describe("drift", () => {

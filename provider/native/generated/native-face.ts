@@ -154,7 +154,7 @@ export const getConnection: (args: LookupInputs, opts?: pulumi.InvokeOptions) =>
 /** `getConnection` taking inputs and answering an `Output`. */
 export const getConnectionOutput: (args: LookupInputs, opts?: pulumi.InvokeOutputOptions) => pulumi.Output<ConnectionResult> = connectionLookups.getOutput;
 
-/** A sub-account. Its `apiKey` output is secret. Destroy requests deletion, which the service carries out after its waiting period. */
+/** A sub-account (its `apiKey` output is only the placeholder `<secret>`: the service never answers the key). Destroy requests deletion, which the service carries out after its waiting period. */
 export const Account = nativeClass("accounts");
 export type Account = NativeResource<"accounts">;
 const accountLookups = nativeLookups("accounts");
@@ -163,7 +163,7 @@ export const getAccount: (args: LookupInputs, opts?: pulumi.InvokeOptions) => Pr
 /** `getAccount` taking inputs and answering an `Output`. */
 export const getAccountOutput: (args: LookupInputs, opts?: pulumi.InvokeOutputOptions) => pulumi.Output<AccountResult> = accountLookups.getOutput;
 
-/** A URL that receives signed event deliveries; `secret` (the signing key) is a secret output. */
+/** A URL that receives signed event deliveries, signed with a key the service keeps (its `secret` output is only the placeholder `<secret>`). */
 export const WebhookEndpoint = nativeClass("webhook_endpoints");
 export type WebhookEndpoint = NativeResource<"webhook_endpoints">;
 const webhookEndpointLookups = nativeLookups("webhook_endpoints");

@@ -152,7 +152,7 @@ export const getConnection: (args: LookupArgs) => Promise<ConnectionResult> = co
 /** `getConnection` taking inputs and answering an `Output`. */
 export const getConnectionOutput: (args: LookupInputs) => pulumi.Output<ConnectionResult> = connectionLookups.getOutput;
 
-/** A sub-account. Its `apiKey` output is secret. Destroy requests deletion, which the service carries out after its waiting period. */
+/** A sub-account (its `apiKey` output is only the placeholder `<secret>`: the service never answers the key). Destroy requests deletion, which the service carries out after its waiting period. */
 export const Account = resourceClass("accounts");
 export type Account = AudienceResource<"accounts">;
 const accountLookups = lookups("accounts");
@@ -161,7 +161,7 @@ export const getAccount: (args: LookupArgs) => Promise<AccountResult> = accountL
 /** `getAccount` taking inputs and answering an `Output`. */
 export const getAccountOutput: (args: LookupInputs) => pulumi.Output<AccountResult> = accountLookups.getOutput;
 
-/** A URL that receives signed event deliveries; `secret` (the signing key) is a secret output. */
+/** A URL that receives signed event deliveries, signed with a key the service keeps (its `secret` output is only the placeholder `<secret>`). */
 export const WebhookEndpoint = resourceClass("webhook_endpoints");
 export type WebhookEndpoint = AudienceResource<"webhook_endpoints">;
 const webhookEndpointLookups = lookups("webhook_endpoints");

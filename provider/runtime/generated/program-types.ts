@@ -5224,7 +5224,10 @@ export interface AccountResult {
   identityGraph?: string | null;
   /** Branding of reports and the app (shape not published). */
   branding?: { [key: string]: unknown } | null;
-  /** The account's API key (secret). */
+  /**
+   * The account's API key. The service never answers the key itself: this output is always the
+   * placeholder `<secret>` (kept secret); the key is given out by the service, not through its API.
+   */
   apiKey?: string | null;
   /** When the account's contract started. */
   contractStartedAt?: string | null;
@@ -5263,7 +5266,10 @@ export interface AccountOutputs {
   readonly identityGraph: pulumi.Output<string | null | undefined>;
   /** Branding of reports and the app (shape not published). */
   readonly branding: pulumi.Output<{ [key: string]: unknown } | null | undefined>;
-  /** The account's API key (secret). */
+  /**
+   * The account's API key. The service never answers the key itself: this output is always the
+   * placeholder `<secret>` (kept secret); the key is given out by the service, not through its API.
+   */
   readonly apiKey: pulumi.Output<string | null | undefined>;
   /** When the account's contract started. */
   readonly contractStartedAt: pulumi.Output<string | null | undefined>;
@@ -5317,7 +5323,11 @@ export interface WebhookEndpointResult {
   enabledEvents: ("resource.errored" | "resource.ready_with_update")[];
   /** What the endpoint is for. */
   description?: string | null;
-  /** Signing key (`whsec_...`) of the deliveries' SHA-256 signatures (secret). */
+  /**
+   * Signing key (`whsec_...`) of the deliveries' SHA-256 signatures. The service never answers the key
+   * itself: this output is always the placeholder `<secret>` (kept secret); take the key from the
+   * service's console.
+   */
   secret?: string | null;
 }
 
@@ -5351,7 +5361,11 @@ export interface WebhookEndpointOutputs {
   readonly enabledEvents: pulumi.Output<("resource.errored" | "resource.ready_with_update")[]>;
   /** What the endpoint is for. */
   readonly description: pulumi.Output<string | null | undefined>;
-  /** Signing key (`whsec_...`) of the deliveries' SHA-256 signatures (secret). */
+  /**
+   * Signing key (`whsec_...`) of the deliveries' SHA-256 signatures. The service never answers the key
+   * itself: this output is always the placeholder `<secret>` (kept secret); take the key from the
+   * service's console.
+   */
   readonly secret: pulumi.Output<string | null | undefined>;
 }
 

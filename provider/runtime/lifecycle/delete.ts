@@ -31,6 +31,7 @@ export async function remove(env: Environment, id: string, props: Props): Promis
     }
   });
   if (!providerFamily.delete && !archive) await removeDerived(env, service, providerFamily, id, props);
+  if (family.deletion === "scheduled" && !archive) env.report?.(`${family.className} ${id} is scheduled for deletion: the service removes it after its waiting period`);
 }
 
 /**
