@@ -13,11 +13,16 @@ const placeAddress = z.strictObject({
   postcode: z.string().optional(),
 });
 
+/** The geometry types of GeoJSON (RFC 7946). */
+const GEOMETRY_TYPES = ["Point", "MultiPoint", "LineString", "MultiLineString", "Polygon", "MultiPolygon", "GeometryCollection"];
+
 /** As the live service takes a place: a GeoJSON geometry, addresses, or both. */
 const shape = {
   name,
   /** A GeoJSON geometry (`{type: "Point", coordinates: [lon, lat]}`, polygons, ...). */
-  geojson: z.record(z.string(), z.unknown()).optional(),
+  geojson: z.record(z.string(), z.unknown())
+    .refine((g) => typeof g.type === "string" && GEOMETRY_TYPES.includes(g.type), { message: `must be a GeoJSON geometry: its type one of ${GEOMETRY_TYPES.join(", ")}`, abort: true })
+    .optional(),
   addresses: z.array(placeAddress).optional(),
   description: z.string().optional(),
 };

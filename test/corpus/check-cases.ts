@@ -44,6 +44,7 @@ function familyRows(c: Collection): CheckCase[] {
 const specRows: CheckCase[] = [
   { name: "blank cohort name", collection: "cohorts", inputs: (s) => ({ ...s, name: "  " }), property: "name" },
   { name: "empty scope name", collection: "scopes", inputs: (s) => ({ ...s, name: "" }), property: "name" },
+  { name: "a place's geojson that is no GeoJSON geometry", collection: "places", inputs: (s) => ({ ...s, geojson: { type: "Circle", radius: 3 } }), property: "geojson" },
   {
     name: "stream condition: unreadable operator", collection: "cohorts",
     inputs: (s) => ({ ...s, streamConditions: [{ property: "amount", _between: [1, 2] }] }), property: "streamConditions[0]._between",
