@@ -12,7 +12,7 @@ import { KIND_KEY, PROVIDER_KEY } from "../runtime/lifecycle/controls.ts";
 import { failureCode } from "../runtime/lifecycle/failure.ts";
 import { hostedLifecycle } from "../runtime/lifecycle/hosted.ts";
 import { FAILURE_CODE_KEY } from "../protocol/markers.ts";
-import { compare, type PathChange } from "../runtime/lifecycle/diff.ts";
+import { buildNote, compare, type PathChange } from "../runtime/lifecycle/diff.ts";
 import { credentialsFor } from "../runtime/lifecycle/settings.ts";
 import type { Props } from "../runtime/lifecycle/shape.ts";
 import { lookupIn } from "../runtime/lifecycle/lookup.ts";
@@ -227,7 +227,12 @@ export function createPluginServer(options: PluginOptions = {}): IResourceProvid
       const news = received(req.getNews());
       // Paths name members as the inputs do, so that the engine finds them there.
       const spelling = spellingOf(providerFamily.family.create, news, received(req.getOldInputs()));
-      const { changed, replaces, details } = await compare(withCollection(providerFamily, plain(programNamed(providerFamily.family.response, olds))), withCollection(providerFamily, plain(inputsOf(providerFamily, news))));
+      const declared = withCollection(providerFamily, plain(inputsOf(providerFamily, news)));
+      const compared = await compare(withCollection(providerFamily, plain(programNamed(providerFamily.family.response, olds))), declared);
+      const { changed, replaces, details } = compared;
+      // A build re-run or waited for is no property: the plan says it in a warning, as the dynamic face's does.
+      const note = buildNote(declared, req.getId(), compared);
+      if (note !== undefined) void engine.log("warning", note, req.getUrn());
       const res = new providerProto.DiffResponse();
       res.setChanges(changed.length > 0 || replaces.length > 0 ? providerProto.DiffResponse.DiffChanges.DIFF_SOME : providerProto.DiffResponse.DiffChanges.DIFF_NONE);
       res.setReplacesList(replaces);

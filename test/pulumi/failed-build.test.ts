@@ -7,9 +7,14 @@ import { emulatorUnderTest } from "../engine/emulator-control.ts";
 import { programFolder, pulumiCli, pulumiStack, skipReason, type PulumiStack } from "./cli.ts";
 import { writes } from "./emulated.ts";
 
-const PROGRAM = programFolder({
-  "Pulumi.yaml": "name: failed-build\nruntime:\n  name: nodejs\n  options:\n    typescript: false\nmain: index.js\n",
-  "index.js": `import * as audience from "pulumi-audience";
+/** The program in each face: the dynamic one, and the native one with its plugin found where it is installed. */
+const FACES = [
+  { face: "dynamic", module: "pulumi-audience", type: "pulumi-nodejs:dynamic/audience:Cohort", plugins: "" },
+  { face: "native", module: "pulumi-audience/native", type: "audience:index:Cohort", plugins: "plugins:\n  providers:\n    - name: audience\n      path: ./node_modules/pulumi-audience\n" },
+] as const;
+const program = (module: string, plugins: string) => programFolder({
+  "Pulumi.yaml": `name: failed-build\nruntime:\n  name: nodejs\n  options:\n    typescript: false\nmain: index.js\n${plugins}`,
+  "index.js": `import * as audience from "${module}";
 new audience.Cohort("slow", { name: "Slow", streamName: "transactions", minCount: 2, waitFor: "ready" });
 `,
 });
@@ -22,7 +27,7 @@ beforeAll(async () => {
 afterAll(() => emulator?.close());
 const { advanceBuilds, createAccount, takeRequests } = emulatorUnderTest(() => emulator);
 
-describe(`the plan after a failed build, through pulumi${skipReason()}`, { timeout: 300_000 }, () => {
+describe.each(FACES)(`the plan after a failed build, $face face, through pulumi${skipReason()}`, { timeout: 300_000 }, ({ module, type, plugins }) => {
   let stack: PulumiStack;
   let apiKey: string;
   let cohortId: string;
@@ -44,7 +49,7 @@ describe(`the plan after a failed build, through pulumi${skipReason()}`, { timeo
   beforeAll(async () => {
     if (!pulumiCli().dir) return;
     apiKey = (await createAccount({ name: "failed-build" })).api_key;
-    stack = await pulumiStack({ program: PROGRAM, env: { AUDIENCE_BASE_URL: `${emulator.url}/v1` } });
+    stack = await pulumiStack({ program: program(module, plugins), env: { AUDIENCE_BASE_URL: `${emulator.url}/v1` } });
     await stack.config({ "audience:apiKey": apiKey }, true);
     const failed = await upWhileBuilding("error");
     expect(failed.code, failed.output).toBe(1);
@@ -55,7 +60,7 @@ describe(`the plan after a failed build, through pulumi${skipReason()}`, { timeo
     await takeRequests();
     const preview = await stack.pulumi(["preview"]);
     expect(preview.code, preview.output).toBe(0);
-    expect(preview.output).toMatch(/~ +pulumi-nodejs:dynamic\/audience:Cohort slow update/);
+    expect(preview.output).toMatch(new RegExp(`~ +${type} slow update`));
     expect(preview.output).toContain(`Cohort "Slow" (${cohortId}): its last build failed (the stream is empty); this update runs it again (build)`);
     expect(writes(await takeRequests())).toEqual([]);
 
@@ -63,7 +68,7 @@ describe(`the plan after a failed build, through pulumi${skipReason()}`, { timeo
     expect(up.code, up.output).toBe(0);
     expect(writes(await takeRequests())).toEqual([`POST /cohorts/${cohortId}/force_update`]);
     const after = await stack.must(["preview"]);
-    expect(after.output).not.toMatch(/~ +pulumi-nodejs/);
+    expect(after.output).not.toMatch(new RegExp(`~ +${type}`));
     expect(after.output).not.toContain("its last build failed");
   });
 });

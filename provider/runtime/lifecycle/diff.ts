@@ -20,9 +20,10 @@ export interface PathChange {
  * A dynamic provider's answer names no path: a re-run build is said in a warning, which a plan shows.
  */
 export async function diff(env: Pick<Environment, "report">, id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult & { forcing?: string[] }> {
-  const { changed, replaces, details, failedBuild: why, unfinishedBuild: status } = await compare(olds, news);
-  if (why !== undefined && replaces.length === 0) env.report?.(rerunNote(split(news), id, why));
-  if (status !== undefined && replaces.length === 0) env.report?.(awaitNote(split(news), id, status));
+  const compared = await compare(olds, news);
+  const { changed, replaces, details } = compared;
+  const note = buildNote(news, id, compared);
+  if (note !== undefined) env.report?.(note);
   const forcing = details.filter((d) => d.replace).map((d) => d.path);
   return { changes: changed.length > 0 || replaces.length > 0, replaces, deleteBeforeReplace: false, ...(replaces.length > 0 ? { forcing } : {}) };
 }
@@ -32,6 +33,13 @@ export async function diff(env: Pick<Environment, "report">, id: string, olds: P
  * and the same per property path (`options.delimiter`) for hosts that show a detailed diff; and why the last build
  * failed, when the update re-runs it (`build` among the changes).
  */
+/** What a plan says of an update that re-runs or waits for a build, which no property of the diff names. */
+export function buildNote(news: Props, id: string, { replaces, failedBuild, unfinishedBuild }: Awaited<ReturnType<typeof compare>>): string | undefined {
+  if (replaces.length > 0) return undefined;
+  if (failedBuild !== undefined) return rerunNote(split(news), id, failedBuild);
+  return unfinishedBuild === undefined ? undefined : awaitNote(split(news), id, unfinishedBuild);
+}
+
 export async function compare(olds: Props, news: Props): Promise<{ changed: string[]; replaces: string[]; details: PathChange[]; failedBuild?: string; unfinishedBuild?: string }> {
   const before = split(olds);
   const after = split(news);
