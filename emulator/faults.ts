@@ -9,7 +9,7 @@ export const faultRule = z.strictObject({
   /** HTTP method to match; any when omitted. */
   method: z.string().optional(),
   /** Path pattern without `/v1`: `*` matches within one segment, `**` across segments. */
-  path: z.string().min(1).max(1000),
+  path: z.string().min(1).max(1000).regex(/^[/*]/, { error: "must start with / (as /cohorts), or with a wildcard: a request's path does" }),
   status: z.number().int().min(400).max(599).optional(),
   /** The error code of the body; the usual one for the status when omitted. */
   error: z.enum(ERROR_CODES).optional(),
@@ -19,7 +19,7 @@ export const faultRule = z.strictObject({
   probability: z.number().min(0).max(1).default(1),
   /** How many matching requests the fault applies to; unlimited when omitted. */
   count: z.number().int().positive().optional(),
-});
+}).refine((rule) => rule.retry_after === undefined || rule.status !== undefined, { error: "retry_after is sent with an error status: give status too (429 or 503, say)", path: ["retry_after"] });
 export const faultRules = z.strictObject({
   rules: z.array(faultRule),
   /** Seeds the draws of `probability`, so a run under random faults can be repeated; unseeded when omitted. */

@@ -2,7 +2,7 @@
 // webhook deliveries, the outbox and the request log. It needs no API key; a family's own control routes (seeded
 // forecasts, webhook secrets) are in its module (emulator/families).
 import type { FastifyInstance } from "fastify";
-import { validate } from "pulumi-audience/sdk/contract";
+import { families, validate } from "pulumi-audience/sdk/contract";
 import { z } from "zod";
 import { notFound, validationFailed } from "../errors.ts";
 import { faultRules } from "../faults.ts";
@@ -22,10 +22,16 @@ const accountBody = z.strictObject({
   forecasts: z.boolean().default(false),
   owner_email: z.email().optional(),
 });
+/** The collections whose resources build: what `/builds` may set and `/builds/advance` may name. */
+const BUILDING = Object.values(families).filter((f) => f.builds).map((f) => f.collection).sort();
+const building = z.string().refine((c) => BUILDING.includes(c), { error: `must be a collection that builds: ${BUILDING.join(", ")}` });
+const buildSettings = z.record(z.string().refine((k) => k === "default" || BUILDING.includes(k), { error: `must be default or a collection that builds: ${BUILDING.join(", ")}` }), buildMode);
+/** A position in the request log: its `seq` numbers. */
+const since = z.coerce.number({ error: "must be a whole number: a `seq` of the log" }).int({ error: "must be a whole number: a `seq` of the log" }).nonnegative();
 const keyBody = z.strictObject({ expires_at: z.iso.datetime({ offset: true }).optional() }).optional();
 export const advanceBody = z.strictObject({
   id: z.guid().optional(),
-  collection: z.string().optional(),
+  collection: building.optional(),
   to: z.enum(["starting", "running", "ready", "error"]).optional(),
   error: z.string().optional(),
 }).optional();
@@ -75,7 +81,7 @@ export function register(app: FastifyInstance, ctx: EmulatorContext): void {
   }));
 
   app.put("/_emulator/builds", open, (request, reply) => {
-    const settings = parse(z.record(z.string(), buildMode), request.body);
+    const settings = parse(buildSettings, request.body);
     state.store.transaction(() => builds.configure(settings));
     return reply.send({ settings: builds.settings() });
   });
@@ -130,7 +136,7 @@ export function register(app: FastifyInstance, ctx: EmulatorContext): void {
     const q = request.query as { method?: string; path?: string; since?: string };
     return reply.send(requests.list({
       ...(q.method ? { method: q.method } : {}), ...(q.path ? { path: q.path } : {}),
-      ...(q.since ? { since: Number(q.since) } : {}),
+      ...(q.since ? { since: parse(z.strictObject({ since }), { since: q.since }).since } : {}),
     }));
   });
   app.delete("/_emulator/requests", open, (_request, reply) => {

@@ -109,6 +109,17 @@ describe("faults", () => {
     expect(reply.status).toBe(400);
     expect(reply.body.validationErrors).toEqual([expect.objectContaining({ path: "rules[0].path" })]);
   });
+
+  it("refuse a rule that could never apply: a path no request has, a Retry-After without a status", async () => {
+    const noSlash = await api.control<Json>("PUT", "/faults", { rules: [{ path: "cohorts", status: 500 }] });
+    expect(noSlash.status).toBe(400);
+    expect(noSlash.body.validationErrors).toEqual([expect.objectContaining({ path: "rules[0].path", message: "must start with / (as /cohorts), or with a wildcard: a request's path does" })]);
+    const bare = await api.control<Json>("PUT", "/faults", { rules: [{ path: "/cohorts", retry_after: 5 }] });
+    expect(bare.status).toBe(400);
+    expect(bare.body.validationErrors).toEqual([expect.objectContaining({ path: "rules[0].retry_after", message: "retry_after is sent with an error status: give status too (429 or 503, say)" })]);
+    expect((await api.control<Json>("PUT", "/faults", { rules: [{ path: "**/archive", status: 503, retry_after: 1 }] })).status).toBe(200);
+    await api.control("DELETE", "/faults");
+  });
 });
 
 describe("build progression", () => {
@@ -119,9 +130,26 @@ describe("build progression", () => {
       expect.objectContaining({ path: "scopes", message: "must be immediate, manual, or a duration in ms from 0 to 3600000" }),
     ]);
   });
+
+  it("refuses a family that does not build, or is no family: a typo would leave builds as they were", async () => {
+    for (const [body, path] of [[{ cohort: "manual" }, "cohort"], [{ uploads: "manual" }, "uploads"]] as const) {
+      const reply = await api.control<Json>("PUT", "/builds", body);
+      expect(reply.status).toBe(400);
+      expect(reply.body.validationErrors).toEqual([expect.objectContaining({ path, message: expect.stringMatching(/^is not an allowed key: must be default or a collection that builds: .*cohorts/) })]);
+    }
+    const advance = await api.control<Json>("POST", "/builds/advance", { collection: "cohort" });
+    expect(advance.status).toBe(400);
+    expect(advance.body.validationErrors).toEqual([expect.objectContaining({ path: "collection", message: expect.stringMatching(/^must be a collection that builds: /) })]);
+  });
 });
 
 describe("the request log", () => {
+  it("refuses a since that is no seq of the log", async () => {
+    const reply = await api.control<Json>("GET", "/requests?since=garbage");
+    expect(reply.status).toBe(400);
+    expect(reply.body.validationErrors).toEqual([expect.objectContaining({ path: "since", message: "must be a whole number: a `seq` of the log" })]);
+  });
+
   it("records the API requests served, not the control plane's", async () => {
     await api.get("/v1/cohorts");
     await api.post("/v1/cohorts", { name: "" });
