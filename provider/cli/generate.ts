@@ -32,11 +32,20 @@ function dependencyOrder(collections: string[]): string[] {
 }
 
 function identifier(text: string, taken: Set<string>): string {
-  const base = text.toLowerCase().replace(/[^a-z0-9]+/g, "_").replace(/^_+|_+$/g, "").replace(/^(\d)/, "_$1") || "resource";
+  // Letters with accents keep their letter ("Élite" is elite), as far as Unicode decomposes them.
+  const plain = text.normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase();
+  const base = plain.replace(/[^a-z0-9]+/g, "_").replace(/^_+|_+$/g, "").replace(/^(\d)/, "_$1") || "resource";
   let name = base;
   for (let i = 2; taken.has(name); i++) name = `${base}_${i}`;
   taken.add(name);
   return name;
+}
+
+/** What names a resource that has no name but a URL (a webhook endpoint): its host and path. */
+function urlWords(url: unknown): string | undefined {
+  if (typeof url !== "string" || !URL.canParse(url)) return undefined;
+  const { host, pathname } = new URL(url);
+  return `${host}${pathname}`;
 }
 
 /** Prints a value as a TypeScript expression; strings naming generated resources become `<variable>.id`. */
@@ -167,7 +176,7 @@ export async function generateProgram(settings: Settings, options: GenerateOptio
           continue;
         }
         const id = String(doc.id);
-        const variable = identifier(`${providerFamily.family.className}_${String(doc.name ?? id)}`, taken);
+        const variable = identifier(`${providerFamily.family.className}_${String(doc.name ?? urlWords(doc.url) ?? id)}`, taken);
         const members = fromWire(providerFamily.family.create, essential(providerFamily.family.create, canonical(providerFamily.family.create, doc) as Doc)) as Doc;
         const refer = (s: string) => {
           if (s === SECRET_PLACEHOLDER) return undefined;

@@ -140,4 +140,12 @@ describe("audience generate", () => {
     expect(withUploads).toMatch(/new audience\.Upload\("upload-people-csv", \{\n {2}directory: "crm",\n {2}filename: "people\.csv",\n {2}source: "uploads\/crm\/people\.csv",\n\}, \{ protect: true \}\);/);
     await expect(generateProgram(settings(), { collections: ["accounts"] })).rejects.toThrow(/--only: accounts cannot be adopted by a program/);
   });
+
+  it("names a resource by its name with its accents' letters kept, or, with no name, by its URL", async () => {
+    await world.api("POST", "/cohorts", { name: "2024 Q1 — Élite \"VIP\"", stream_name: "transactions" });
+    await world.api("POST", "/webhook_endpoints", { url: "https://hooks.example.com/audience/events", enabled_events: ["resource.errored"] });
+    const { source: named } = await generateProgram(settings(), { collections: ["cohorts", "webhook_endpoints"] });
+    expect(named).toContain('const cohort_2024_q1_elite_vip = new audience.Cohort("cohort-2024-q1-elite-vip", {');
+    expect(named).toContain('const webhookendpoint_hooks_example_com_audience_events = new audience.WebhookEndpoint("webhookendpoint-hooks-example-com-audience-events", {');
+  });
 });
