@@ -28,7 +28,7 @@ function routes(app: FastifyInstance, ctx: EmulatorContext): void {
   const { state } = ctx;
 
   const view = (a: Account) => ({
-    id: a.id, name: a.name, resource_type: "accounts", parent_id: a.parent_id, parent_account_id: a.parent_id,
+    id: a.id, name: a.name, resource_type: "accounts", parent_account_id: a.parent_id,
     api_key: SECRET_PLACEHOLDER, identity_graph: a.identity_graph, contract_started_at: a.contract_started_at,
     branding: a.branding ?? null, created_at: a.created_at, updated_at: a.updated_at ?? a.created_at, status: "ready",
     ...(a.deletion_requested_at ? { deletion_requested_at: a.deletion_requested_at } : {}),

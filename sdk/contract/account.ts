@@ -17,6 +17,8 @@ const accountAnswers = {
   api_key: z.string().nullish(),
   contract_started_at: z.string().nullish(),
   parent_account_id: z.string().nullish(),
+  /** Set once a delete was asked: the service removes the account after its waiting period. */
+  deletion_requested_at: z.string().nullish(),
 };
 
 /** Field docs of accounts, by member path (see docs.ts). */
@@ -26,6 +28,7 @@ export const accountDocs = {
   api_key: "The account's API key. The service never answers the key itself: this output is always the placeholder `<secret>` (kept secret); the key is given out by the service, not through its API.",
   contract_started_at: "When the account's contract started.",
   parent_account_id: "Id of the parent account.",
+  deletion_requested_at: "When its deletion was asked (by a destroy); the service removes the account after its waiting period.",
 } as const satisfies MemberDocs;
 
 export const account = defineFamily({

@@ -1,6 +1,7 @@
 // Every member the service answers is one the contract's response declares: a member passing through a loose object
 // unknown reaches programs untyped, undocumented and in the service's snake_case. Checked on the answers of the
-// families whose documents the service fills in itself (a dataset's and an atlas's detected columns, a location).
+// families whose documents the service fills in itself: an account, a dataset and an atlas with their detected
+// columns, a location.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { families, unwrap } from "pulumi-audience/sdk/contract";
@@ -31,6 +32,17 @@ async function upload(directory: string, csv: string): Promise<void> {
 }
 
 describe("what the service fills in is declared by the contract", () => {
+  it("a sub-account's answer, before and after its deletion is asked", async () => {
+    const created = await api.post<Json>("/v1/accounts", { name: "Seasonal brand" });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const id = String(created.body.id);
+    expect(undeclared(families.accounts.response, (await api.get<Json>(`/v1/accounts/${id}`)).body)).toEqual([]);
+    expect((await api.del(`/v1/accounts/${id}`)).status).toBe(202);
+    const scheduled = (await api.get<Json>(`/v1/accounts/${id}`)).body;
+    expect(scheduled.deletion_requested_at).toEqual(expect.any(String));
+    expect(undeclared(families.accounts.response, scheduled)).toEqual([]);
+  });
+
   it("a dataset's answer, its detected columns included", async () => {
     await upload("people", "email,plan,joined\na@example.com,gold,2024-01-02\n");
     const created = await api.post<Json>("/v1/datasets", { name: "People", identity_sets: { customer: { email: "email" } }, options: { type: "hosted_csv", upload_directory: "people" } });

@@ -49,7 +49,7 @@ describe("accounts", () => {
   it("let a parent read its sub-accounts and their usage, but not the other way round", async () => {
     const parent = (await api.get<Json>("/v1/accounts/current")).body.id as string;
     const child = (await api.control<{ id: string; api_key: string }>("POST", "/accounts", { name: "Child", parent_id: parent })).body;
-    expect((await api.get<Json>(`/v1/accounts/${child.id}`)).body).toMatchObject({ id: child.id, parent_id: parent });
+    expect((await api.get<Json>(`/v1/accounts/${child.id}`)).body).toMatchObject({ id: child.id, parent_account_id: parent });
     expect((await api.get<Json>(`/v1/accounts/${child.id}/usage`)).status).toBe(200);
     expect((await api.get<Json[]>("/v1/accounts")).body.map((a) => a.id)).toEqual(expect.arrayContaining([parent, child.id]));
     const up = await api.get<Json>(`/v1/accounts/${parent}`, child.api_key);
@@ -112,7 +112,7 @@ describe("the account API", () => {
     const created = await api.post<Json>("/v1/accounts", { name: "Region east" });
     expect(created.status).toBe(201);
     const me = (await api.get<Json>("/v1/accounts/current")).body.id;
-    expect(created.body).toMatchObject({ name: "Region east", parent_id: me, api_key: "<secret>" });
+    expect(created.body).toMatchObject({ name: "Region east", parent_account_id: me, api_key: "<secret>" });
     const id = String(created.body.id);
     expect((await api.patch<Json>(`/v1/accounts/${id}`, { name: "Region East" })).body.name).toBe("Region East");
     expect((await api.patch<Json>(`/v1/accounts/${id}`, { name: "" })).status).toBe(400);

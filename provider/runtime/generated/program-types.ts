@@ -5233,6 +5233,11 @@ export interface AccountResult {
   contractStartedAt?: string | null;
   /** Id of the parent account. */
   parentAccountId?: string | null;
+  /**
+   * When its deletion was asked (by a destroy); the service removes the account after its waiting
+   * period.
+   */
+  deletionRequestedAt?: string | null;
 }
 
 /** Outputs of an `Account` resource: every member the service answers (its id is the resource's own `id`). */
@@ -5275,6 +5280,11 @@ export interface AccountOutputs {
   readonly contractStartedAt: pulumi.Output<string | null | undefined>;
   /** Id of the parent account. */
   readonly parentAccountId: pulumi.Output<string | null | undefined>;
+  /**
+   * When its deletion was asked (by a destroy); the service removes the account after its waiting
+   * period.
+   */
+  readonly deletionRequestedAt: pulumi.Output<string | null | undefined>;
 }
 
 /** Arguments of `new WebhookEndpoint(name, args)`: the service's members in camelCase and the provider's controls. */

@@ -107,7 +107,7 @@ export const registrations: Record<Collection, FamilyRegistration> = {
   },
   accounts: {
     className: "Account",
-    outputs: ["name", "createdAt", "updatedAt", "resourceType", "status", "statusChangedAt", "statusError", "archivedAt", "lastReadInputAt", "lastUpdatedConfigAt", "lastUpdatedOutputAt", "identityGraph", "branding", "apiKey", "contractStartedAt", "parentAccountId"],
+    outputs: ["name", "createdAt", "updatedAt", "resourceType", "status", "statusChangedAt", "statusError", "archivedAt", "lastReadInputAt", "lastUpdatedConfigAt", "lastUpdatedOutputAt", "identityGraph", "branding", "apiKey", "contractStartedAt", "parentAccountId", "deletionRequestedAt"],
     secretOutputs: ["apiKey"],
     renamedOutputs: [],
   },
