@@ -1,6 +1,6 @@
 // The secret values a run knows, kept out of what it prints and records: a service's error may quote the request it
 // refused (a 422's note, a proxy's 5xx page), and Pulumi's engine masks the values it knows to be secret the same way.
-// Looked for only when a text is to be shown, so a run that fails nothing walks no value for them.
+// Looked for only when a text is to be shown (a failure, a diagnostic), each value walked once.
 import { isSecret } from "../protocol/values.ts";
 import { SECRET_TEXT } from "./changes.ts";
 
