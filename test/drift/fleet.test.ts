@@ -80,6 +80,8 @@ beforeAll(async () => {
   await fleet.api(parent, "PATCH", `/scopes/${ids.pipeline}`, { population: { cohort_ids: [ids.kept, ids.shared] } });
   await fleet.api(parent, "PATCH", `/connections/${ids.warehouse}`, { options: { host: "db2" } });
   await fleet.api(parent, "DELETE", `/cohorts/${ids.doomed}`);
+  // Changed, then archived: both are reported, as refresh records both.
+  await fleet.api(parent, "PATCH", `/cohorts/${ids.shelved}`, { min_count: 9 });
   await fleet.api(parent, "POST", `/cohorts/${ids.shelved}/archive`, {});
   await fleet.api(parent, "PATCH", `/cohorts/${ids.exported}`, { name: "Exported, renamed in the console" });
   ids.handmade = await post(parent, "/cohorts", { name: "Handmade" });
@@ -147,7 +149,11 @@ describe("audience drift over a fleet", () => {
     const own = byName(report, "default");
     expect(own.doomed).toMatchObject({ status: "missing", reason: expect.stringMatching(/deleted/) });
     // Archived by hand is drift of archivedAt, as refresh records it and `up` undoes it.
-    expect(own.shelved).toMatchObject({ status: "drifted", changes: [{ path: "archivedAt", expected: null, actual: expect.any(String) as string }], reason: expect.stringMatching(/archived outside the program/) });
+    expect(own.shelved).toMatchObject({
+      status: "drifted",
+      changes: [{ path: "archivedAt", expected: null, actual: expect.any(String) as string }, { path: "minCount", expected: null, actual: 9 }],
+      reason: expect.stringMatching(/archived outside the program/),
+    });
     expect(byName(report, "south")["south-cohort"]).toMatchObject({ status: "error", reason: expect.stringMatching(/the stream holds no events/) });
   });
 
@@ -199,6 +205,15 @@ describe("audience drift over a fleet", () => {
     expect((await drift(["--fail-on", "missing", "--ignore", noMissing])).code).toBe(0);
     expect((await drift(["--fail-on", "missing"])).code).toBe(2);
     expect((await drift(["--fail-on", "sideways"])).code).toBe(1);
+  });
+
+  it("honours a rule on archivedAt: the archive accepted, the archived resource's other changes still reported", { timeout: 120_000 }, async () => {
+    const archiveAccepted = join(program, "archive-accepted.ignore");
+    await writeFile(archiveAccepted, "Cohort:shelved:archivedAt\n");
+    const run = await drift(["--json", "--ignore", archiveAccepted]);
+    const shelved = (JSON.parse(run.stdout) as Report).accounts.flatMap((a) => a.resources).find((r) => r.name === "shelved");
+    expect(shelved).toMatchObject({ status: "drifted", changes: [{ path: "minCount", expected: null, actual: 9 }] });
+    expect(shelved?.reason).toBeUndefined();
   });
 
   it("splits the accounts over shards that merge back into the unsharded report", { timeout: 120_000 }, async () => {

@@ -227,6 +227,9 @@ function readOnlyService(client: AudienceClient, docs: Map<string, Props>): Serv
   };
 }
 
+/** The member an archive outside the program sets. */
+const ARCHIVED_AT = "archivedAt";
+
 /** The changes of every resource that has none: a fleet's reports are mostly in sync, each kept until printed. */
 const NO_CHANGES: readonly Change[] = Object.freeze([]);
 
@@ -260,10 +263,6 @@ function inSyncAsListed(resource: StateResource, live: Props): ResourceReport | 
 /** One managed resource against its live form. */
 async function compareOne(resource: StateResource, live: Props | undefined, archivedAt: string | undefined, read: ReturnType<typeof createLifecycle>["read"], rules: IgnoreRules): Promise<ResourceReport> {
   const providerFamily = providerFamilies[resource.collection]!;
-  // As refresh records it: drift of `archivedAt`, which the next `up` undoes by unarchiving.
-  if (archivedAt !== undefined) {
-    return reported(resource, "drifted", [{ path: "archivedAt", expected: null, actual: archivedAt }], "archived outside the program: `refresh` then `up` unarchives it");
-  }
   if (live === undefined && listedByIds(providerFamily)) {
     return reported(resource, "missing", [], "deleted outside the program (or not visible to this key)");
   }
@@ -294,10 +293,12 @@ async function compareOne(resource: StateResource, live: Props | undefined, arch
     }
   }
   const secret = secretTest(resource);
-  const changes = changed.flatMap((key) => {
+  // As refresh records it: drift of `archivedAt` (which the next `up` undoes by unarchiving) first, then the rest.
+  const archiving = archivedAt === undefined ? [] : [{ path: ARCHIVED_AT, expected: null, actual: archivedAt }];
+  const changes = [...archiving, ...changed.filter((key) => key !== ARCHIVED_AT).flatMap((key) => {
     const deep = differences(expected[key], actual[key], key);
     return deep.length > 0 ? deep : [{ path: key, expected: expected[key] ?? null, actual: actual[key] ?? null }];
-  }).filter((c) => !ignored(c.path)).map((c) => ({ path: c.path, expected: redact(c.expected, c.path, secret), actual: redact(c.actual, c.path, secret) }));
+  })].filter((c) => !ignored(c.path)).map((c) => ({ path: c.path, expected: redact(c.expected, c.path, secret), actual: redact(c.actual, c.path, secret) }));
   const sealed = resource.sealed.filter((s) => s.path !== "" && !ignored(s.path));
   const notCompared = sealed.length > 0 ? `not compared: ${sealed.map((s) => `${s.path} (${s.reason})`).join("; ")}` : undefined;
   const state = live ?? recorded ?? {};
@@ -305,7 +306,10 @@ async function compareOne(resource: StateResource, live: Props | undefined, arch
     const why = typeof state.status_error === "string" ? state.status_error : typeof state.statusError === "string" ? state.statusError : "no reason given";
     return reported(resource, "error", changes, `build failed: ${why}`);
   }
-  if (changes.length > 0) return reported(resource, "drifted", changes, notCompared);
+  if (changes.length > 0) {
+    const archivedAway = changes[0]?.path === ARCHIVED_AT ? "archived outside the program: `refresh` then `up` unarchives it" : undefined;
+    return reported(resource, "drifted", changes, [archivedAway, notCompared].filter((r) => r !== undefined).join("; ") || undefined);
+  }
   if (notCompared) return reported(resource, "unknown", [], notCompared);
   return reported(resource, "in_sync");
 }
@@ -323,7 +327,8 @@ export async function scanAccount(work: AccountWork, options: ScanOptions, start
     const docs = new Map<string, Props>();
     /** Managed resources no list answered. */
     const unanswered = new Set<StateResource>();
-    const archived = new Map<string, string>();
+    /** Archived documents of managed resources no list answered, by `resourceKey`. */
+    const archived = new Map<string, Props>();
     const unmanaged: ResourceReport[] = [];
     const byFamily = new Map<string, StateResource[]>();
     for (const r of work.managed) {
@@ -356,9 +361,11 @@ export async function scanAccount(work: AccountWork, options: ScanOptions, start
       const inSync = live !== undefined ? inSyncAsListed(resource, live) : undefined;
       if (inSync) return void reports.set(resource, inSync);
       const key = resourceKey(resource.collection, resource.id);
-      const archivedAt = live === undefined ? archived.get(key) : undefined;
-      if (live !== undefined) docs.set(key, live);
-      return compareOne(resource, live, archivedAt, lifecycle.read, options.rules).then(
+      // One no list answered may be archived: its archived document is compared as a listed one would be.
+      const archivedDoc = live === undefined ? archived.get(key) : undefined;
+      const doc = live ?? archivedDoc;
+      if (doc !== undefined) docs.set(key, doc);
+      return compareOne(resource, doc, archivedDoc === undefined ? undefined : String(archivedDoc.archived_at), lifecycle.read, options.rules).then(
         (report) => void reports.set(resource, report),
         (error: unknown) => void reports.set(resource, reported(resource, "unknown", [], `not compared: ${(error as Error).message}`)),
       ).finally(() => docs.delete(key));
@@ -421,7 +428,7 @@ export async function scanAccount(work: AccountWork, options: ScanOptions, start
       return absent.length > 0 && providerFamilies[collection]!.family.archivable ? [{ collection, absent }] : [];
     });
     await Promise.all(archivedReads.map(({ collection, absent }) => lists(async () => {
-      for (const doc of await listIds(collection, absent, { archived: true })) archived.set(resourceKey(collection, String(doc.id)), String(doc.archived_at));
+      for (const doc of await listIds(collection, absent, { archived: true })) archived.set(resourceKey(collection, String(doc.id)), doc);
     })));
     for (const resource of work.managed) {
       const comparing = check(resource, undefined);
