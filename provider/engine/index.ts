@@ -215,8 +215,15 @@ async function deploy(options: RunOptions, { project, stack, parallel, passphras
       return h;
     }));
   const stackOutputs = async (name: string): Promise<PropertyMap> => {
-    // "org/project/stack" or "stack": stacks of this project live next to this one.
-    const other = checkStackName(name.split("/").pop() ?? name);
+    // "stack", "project/stack" or "organization/project/stack": the stacks of this project live next to this one;
+    // another project's are not here, and must not be taken for this project's stack of the same name.
+    const parts = name.split("/");
+    if (parts.length > 3 || parts.some((part) => part === "")) throw new Error(`StackReference ${name}: expected stack, project/stack or organization/project/stack`);
+    const otherProject = parts.length > 1 ? parts.at(-2)! : project.name;
+    if (otherProject !== project.name) {
+      throw new Error(`StackReference ${name}: audience run keeps the stacks of this project (${project.name}) only, in ${dirname(statePath)}; a stack of project ${otherProject} is not there. Run both programs with pulumi and one backend to read it`);
+    }
+    const other = checkStackName(parts.at(-1)!);
     const path = join(dirname(statePath), `${other}.json`);
     if (!existsSync(path)) throw new Error(`StackReference ${name}: no stack "${other}" in ${dirname(statePath)}`);
     const loaded = await Snapshot.load(path, passphrase);

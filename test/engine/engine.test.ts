@@ -129,6 +129,13 @@ describe("local engine, one stack through its life", { timeout: 120_000 }, () =>
     journal();
   });
 
+  it("a StackReference to another project's stack is refused, never read from this project's stack of that name", async () => {
+    const r = await runNotes({ operation: "preview", stack: "reader", passphrase: PASSPHRASE, stateDir: dir, env: { NOTES_DIR: dir }, config: { readStack: "organization/other/dev" } });
+    expect(r.ok).toBe(false);
+    expect(r.error).toContain(`StackReference organization/other/dev: audience run keeps the stacks of this project (notes) only, in ${dir}; a stack of project other is not there. Run both programs with pulumi and one backend to read it`);
+    journal();
+  });
+
   it("a second up with nothing changed calls no create, update or delete", async () => {
     const r = await run("up", {}, { token: "s3cr3t-token" });
     expect(r.ok, r.error).toBe(true);
