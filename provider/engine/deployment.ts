@@ -64,6 +64,8 @@ export class Deployment implements MonitorHandler {
   readonly #completions = new Map<string, Promise<void>>();
   /** Resources of this run, as the program declared them (preview keeps them here only). */
   readonly #news = new Map<string, ResourceState>();
+  /** The stack's record and its outputs before the program registered any. */
+  #stackOutputsBefore: { record: ResourceState; outputs: PropertyMap } | undefined;
   /** The inputs of each registration of this run, for the secrets they hold (`scrub`). */
   readonly #declared = new Map<string, PropertyMap>();
   readonly #secrets = new KnownSecrets();
@@ -202,10 +204,23 @@ export class Deployment implements MonitorHandler {
   async registerOutputs(urn: string, outputs: PropertyMap): Promise<void> {
     const record = this.#news.get(urn);
     if (!record) throw new Error(`outputs for ${urn}, which this program did not register`);
+    if (urnType(urn) === STACK_TYPE) this.#stackOutputsBefore ??= { record, outputs: record.outputs };
     // After a failure an output may derive from a resource that did not run: it is not known, so not recorded.
     record.outputs = this.#o.dryRun ? outputs : Object.fromEntries(Object.entries(outputs).filter(([, v]) => !containsUnknown(v)));
     if (urnType(urn) === STACK_TYPE) this.stackOutputs = record.outputs;
     if (!this.#o.dryRun) await this.#executor.record(record);
+  }
+
+  /**
+   * Puts back the stack's outputs as they were before the run: the runtime registers none for a program that threw
+   * (it still registers the stack's), and Pulumi keeps the outputs of the last program that finished.
+   */
+  async keepStackOutputs(): Promise<void> {
+    const before = this.#stackOutputsBefore;
+    if (before === undefined) return;
+    before.record.outputs = before.outputs;
+    this.stackOutputs = before.outputs;
+    if (!this.#o.dryRun) await this.#executor.record(before.record);
   }
 
   async invoke(token: string, args: PropertyMap, provider = ""): Promise<PropertyMap> {

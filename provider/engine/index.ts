@@ -333,6 +333,7 @@ async function deploy(options: RunOptions, { project, stack, parallel, passphras
       await deployment.settled();
       if (options.signal?.aborted) throw new Error("the run was stopped (interrupted): steps in flight finished; run up again to finish");
       if (code !== 0 && !deployment.progress.failed) deployment.log("error", `the program exited with code ${code}`, "");
+      if (code !== 0) await deployment.keepStackOutputs();
       if (code === 0 && !deployment.progress.failed) await deployment.deleteUndeclared();
       if (!dryRun) deployment.reportUnresolved();
     } else if (options.operation === "refresh") {

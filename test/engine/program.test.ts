@@ -23,6 +23,23 @@ it("a program that throws fails the run with its message and the place it threw"
   expect(report).toMatch(/at .*fixtures\/notes\/index\.ts:\d+:\d+/);
 });
 
+it("an up whose program throws keeps the stack's outputs, as Pulumi keeps them", { timeout: 120_000 }, async () => {
+  const stateDir = join(dir, "kept-outputs");
+  const run = (config: Record<string, string>) => runProgram({ cwd: FIXTURE, operation: "up", stack: "kept", passphrase: "p", stateDir, env: { NOTES_DIR: dir }, config });
+  const first = await run({});
+  expect(first.ok, first.error).toBe(true);
+  // The stack's outputs as recorded, each secret's ciphertext (sealed anew by each write) left out.
+  const outputs = () => {
+    const state = JSON.parse(readFileSync(join(stateDir, "kept.json"), "utf8"), (key: string, value: unknown) => (key === "ciphertext" ? "sealed" : value)) as { deployment: { resources: { type: string; outputs: Record<string, unknown> }[] } };
+    return state.deployment.resources.find((res) => res.type === "pulumi:pulumi:Stack")!.outputs;
+  };
+  const before = outputs();
+  expect(before).toMatchObject({ twoText: "after hi", stackName: "kept" });
+  const failed = await run({ throw: "true" });
+  expect(failed.ok).toBe(false);
+  expect(outputs()).toEqual(before);
+});
+
 it("each resource records where the program declared it, as Pulumi records it", { timeout: 120_000 }, async () => {
   const stateDir = join(dir, "positions");
   const r = await runProgram({ cwd: FIXTURE, operation: "up", stack: "positions", passphrase: "p", stateDir, env: { NOTES_DIR: dir } });
