@@ -64,6 +64,8 @@ export class Deployment implements MonitorHandler {
   readonly #completions = new Map<string, Promise<void>>();
   /** Resources of this run, as the program declared them (preview keeps them here only). */
   readonly #news = new Map<string, ResourceState>();
+  /** URNs of the state that resources of this run took over through an alias (a preview keeps them in the state). */
+  readonly #renamedFrom = new Set<string>();
   /** The stack's record and its outputs before the program registered any. */
   #stackOutputsBefore: { record: ResourceState; outputs: PropertyMap } | undefined;
   /** The inputs of each registration of this run, for the secrets they hold (`scrub`). */
@@ -175,6 +177,8 @@ export class Deployment implements MonitorHandler {
       // Looked up once its default provider is in place, which may have moved the resource's reference to it.
       let old = this.#snapshot.find(urn);
       for (const alias of reg.aliasUrns) old ??= this.#snapshot.find(alias);
+      // Found under an alias: the resource of that URN is this one, renamed, not one the program left out.
+      if (old && old.urn !== urn) this.#renamedFrom.add(old.urn);
       const deps = [...reg.dependencies, ...Object.values(reg.propertyDependencies).flat(), ...(provider ? [providerUrn(provider)] : [])];
       await Promise.all(deps.map((d) => this.#completions.get(d)));
       const failedDep = deps.find((d) => this.progress.hasFailed(d));
@@ -338,7 +342,7 @@ export class Deployment implements MonitorHandler {
 
   /** After the program: resources it no longer declares go, dependents before what they depend on. */
   async deleteUndeclared(): Promise<void> {
-    await this.#deleteAll(this.#generator.undeclared(this.#snapshot.resources, this.#registered));
+    await this.#deleteAll(this.#generator.undeclared(this.#snapshot.resources, new Set([...this.#registered, ...this.#renamedFrom])));
   }
 
   /**

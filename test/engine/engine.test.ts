@@ -235,6 +235,27 @@ describe("local engine, one stack through its life", { timeout: 120_000 }, () =>
     expect(names(up, "create")).toEqual(["vault"]);
   });
 
+  it("a resource renamed with an alias is the same resource: its preview plans no delete, its up makes no call", async () => {
+    const base = await run("up", {}, { token: "s3cr3t-token" });
+    expect(base.ok, base.error).toBe(true);
+    journal();
+    const count = base.steps.filter((s) => s.phase === "done").length;
+    for (const operation of ["preview", "up"] as const) {
+      const r = await run(operation, { renameVault: "true" }, { token: "s3cr3t-token" });
+      expect(r.ok, r.error).toBe(true);
+      expect(r.changes, operation).toEqual({ same: count });
+      expect(journal()).toEqual([]);
+    }
+    expect(state().deployment.resources.map((r) => r.urn.split("::").at(-1))).toContain("strongbox");
+    expect(state().deployment.resources.map((r) => r.urn.split("::").at(-1))).not.toContain("vault");
+    // Back to its first name, the alias gone: a create and a delete, as Pulumi plans them.
+    const back = await run("up", {}, { token: "s3cr3t-token" });
+    expect(back.ok, back.error).toBe(true);
+    expect(names(back, "create")).toEqual(["vault"]);
+    expect(names(back, "delete")).toEqual(["strongbox"]);
+    journal();
+  });
+
   it("destroy deletes everything, dependents first", async () => {
     await run("up", { greeting: "bonjour", slot: "c" }, { token: "s3cr3t-token" });
     journal();

@@ -39,7 +39,11 @@ export async function notesProgram(ctx: ProgramContext): Promise<Record<string, 
     await monitor.registerResourceOutputs(s.urn, { innerPath: inner.outputs["path"] });
     return inner;
   });
-  const vault = note(ctx, "vault", { text: config.getSecret("token") ?? makeSecret("not-set") }, { additionalSecretOutputs: ["path"] });
+  const renamed = config.flag("renameVault");
+  const vault = note(ctx, renamed ? "strongbox" : "vault", { text: config.getSecret("token") ?? makeSecret("not-set") }, {
+    additionalSecretOutputs: ["path"],
+    aliases: renamed ? [`urn:pulumi:${ctx.stack}::notes::${NOTE_TYPE}::vault`] : [],
+  });
   const broken = config.flag("broken") ? note(ctx, "broken", { text: 42 }) : undefined;
   if (config.flag("throw")) throw new Error("the notes program failed on purpose");
   const extras = Array.from({ length: Number(config.get("extra") ?? "0") }, (_, i) => note(ctx, `extra-${i}`, { text: `extra ${i}` }));
@@ -62,6 +66,7 @@ export async function notesProgram(ctx: ProgramContext): Promise<Record<string, 
     innerPath: inner.outputs["path"],
     vaultText: v.outputs["text"],
     vaultPath: v.outputs["path"],
+    vaultHeld: { text: v.outputs["text"] ?? null, slot: "kept" },
     stackName: ctx.stack,
     referencedOnePath: refs ? outputsOf(refs[0], "onePath") : "no reference",
     referencedVault: refs ? outputsOf(refs[1], "vaultText") : "no reference",
