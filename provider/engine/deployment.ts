@@ -14,7 +14,7 @@ import type { Snapshot } from "./snapshot.ts";
 import type { PendingOperation, ResourceState } from "./state-file.ts";
 import { StepExecutor } from "./step-executor.ts";
 import { StepGenerator } from "./step-generator.ts";
-import { failureCode, PlanError, type DeleteStep, type Step } from "./steps.ts";
+import { failureCode, PlanError, protectedDelete, type DeleteStep, type Step } from "./steps.ts";
 import { makeUrn, STACK_TYPE, urnType } from "./urn.ts";
 import { containsUnknown, UNKNOWN, type PropertyMap, type Value } from "../protocol/values.ts";
 
@@ -377,7 +377,12 @@ export class Deployment implements MonitorHandler {
       else byUrn.set(s.urn, [s]);
     }
     // A resource whose dependent could not be deleted stays, reported skipped with why, as `up` reports it.
-    await inDependencyOrder(steps, (s) => s.after.flatMap((urn) => byUrn.get(urn) ?? []), (s) => this.#step(s.urn, async () => s), (s, cause) => this.progress.skip("delete", s.urn, cause.urn));
+    // A protected one is refused when planned, so a preview says what the up would meet.
+    const planned = async (s: DeleteStep) => {
+      if (s.old.protect) throw new PlanError(protectedDelete(s.urn), "delete");
+      return s;
+    };
+    await inDependencyOrder(steps, (s) => s.after.flatMap((urn) => byUrn.get(urn) ?? []), (s) => this.#step(s.urn, () => planned(s)), (s, cause) => this.progress.skip("delete", s.urn, cause.urn));
     if (!this.#o.dryRun) await this.#executor.dropUnusedProviders();
   }
 

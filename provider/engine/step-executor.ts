@@ -7,7 +7,7 @@ import { nothingMade, outcomeUnknown, ResourceInitFailedError, type ProviderHost
 import { isDefaultProvider, isProviderType } from "./providers.ts";
 import { recordedOutputs, type Snapshot } from "./snapshot.ts";
 import type { PendingOperation, ResourceState } from "./state-file.ts";
-import type { ReplaceStep, Step, UpdateStep } from "./steps.ts";
+import { protectedDelete, type ReplaceStep, type Step, type UpdateStep } from "./steps.ts";
 import type { TimedOperation } from "./timeouts.ts";
 
 /** The provider calls that change the service. */
@@ -219,7 +219,7 @@ export class StepExecutor {
 
   /** Deletes one resource for real (or only forgets it, when retained or read), then drops it from the state. */
   async #delete(r: ResourceState, acted?: () => void): Promise<void> {
-    if (r.protect) throw new Error(`${r.urn} is protected: set protect: false and run up before deleting it`);
+    if (r.protect) throw new Error(protectedDelete(r.urn));
     if (r.custom && r.id && !r.retainOnDelete && !r.external && !isProviderType(r.type)) {
       const host = await this.#provider(r.type, r.provider);
       // Not awaited: until the delete is recorded, the state still holds the resource and the next run deletes it.

@@ -120,6 +120,11 @@ export function stepDetail(step: Step): string | undefined {
  * A step that could not be planned: the operation it would have been, the properties at fault, and what kind of
  * failure it was when the provider says (ProviderError.code).
  */
+/** Why a protected resource is not deleted, and what to do. */
+export function protectedDelete(urn: string): string {
+  return `${urn} is protected: set protect: false and run up before deleting it`;
+}
+
 export class PlanError extends Error {
   override name = "PlanError";
   readonly op: StepOp;

@@ -187,6 +187,10 @@ describe("local engine, one stack through its life", { timeout: 120_000 }, () =>
     const base = { greeting: "bonjour", slot: "c" };
     await run("up", { ...base, protectTwo: "true" }, { token: "s3cr3t-token" });
     journal();
+    // The preview says it as the up meets it, as Pulumi's preview does.
+    const planned = await run("preview", { ...base, dropTwo: "true" }, { token: "s3cr3t-token" });
+    expect(planned.ok).toBe(false);
+    expect(planned.error).toMatch(/::two is protected: set protect: false and run up before deleting it$/);
     const refused = await run("up", { ...base, dropTwo: "true" }, { token: "s3cr3t-token" });
     expect(refused.ok).toBe(false);
     expect(refused.error).toMatch(/protected/);
