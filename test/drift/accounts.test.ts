@@ -4,7 +4,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { accountResolver } from "../../provider/cli/drift/accounts.ts";
+import { accountResolver, inShard } from "../../provider/cli/drift/accounts.ts";
 import { loadState } from "../../provider/cli/drift/states.ts";
 
 let dir: string;
@@ -31,4 +31,11 @@ it("an --accounts entry named default gives the default account's key and URL", 
   const state = await loadState(join(dir, "dev.json"), undefined);
   const { targets } = await accountResolver({ default: { baseUrl: "https://other.example/v1", apiKey: "given-key" } }, undefined, {}).add(state);
   expect([...targets].map((t) => [t.name, t.baseUrl, t.credentials?.apiKey, t.problem])).toEqual([["default", "https://other.example/v1", "given-key", undefined]]);
+});
+
+it("spreads accounts of one name and URL over shards by their keys: every stack's default account is `default`", () => {
+  const target = (apiKey: string) => ({ name: "default", baseUrl: "https://service.example/v1", credentials: { baseUrl: "https://service.example/v1", apiKey } });
+  const shards = Array.from({ length: 16 }, (_, i) => [1, 2, 3, 4].find((index) => inShard(target(`aud_key_${i}`), index, 4)));
+  expect(shards.every((shard) => shard !== undefined)).toBe(true);
+  expect(new Set(shards).size).toBeGreaterThan(1);
 });

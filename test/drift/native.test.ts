@@ -58,6 +58,8 @@ export const away = new audience.Scope("away", ${SCOPE("Away").replaceAll("leads
       expect(drift.code).toBe(2);
       const report = JSON.parse(drift.stdout) as Report;
       expect(report.accounts.map((a) => a.error)).toEqual([undefined, undefined]);
+      // The explicit provider's account is named as the provider, not as the stack's default account.
+      expect(report.accounts.map((a) => a.account).sort()).toEqual(["default", "provider north"]);
       const managed = report.accounts.flatMap((a) => a.resources.filter((r) => r.status !== "unmanaged").map((r) => [a.baseUrl, r.type, r.name, r.status, r.changes]));
       expect(managed.sort()).toEqual([
         [baseUrl, "Scope", "away", "drifted", [{ path: "name", expected: "Away", actual: "Away by hand" }]],

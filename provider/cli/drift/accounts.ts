@@ -16,7 +16,7 @@ import { InputError, type LoadedState, type ProviderConfig, type StateResource }
 export const DEFAULT_ACCOUNT = "default";
 
 export interface AccountTarget {
-  /** `default` or the entry of `audience:accounts`. */
+  /** `default`, the entry of `audience:accounts`, or `provider <name>` for an explicit provider's own account. */
   name: string;
   baseUrl: string;
   /** The stacks whose resources are in it (`project/stack`): what tells one stack's default account from another's. */
@@ -153,6 +153,9 @@ export function accountResolver(file: AccountsFile | undefined, passphrase: stri
       for (const resource of state.resources) {
         const { provider } = resource;
         const name = resource.account ?? DEFAULT_ACCOUNT;
+        // An explicit provider's own account is named as the provider, not as the stack's default account.
+        const providerName = provider?.ref.split("::")[3];
+        const label = name === DEFAULT_ACCOUNT && providerName !== undefined && !providerName.startsWith("default") ? `provider ${providerName}` : name;
         let ofProvider = byProvider.get(provider);
         if (!ofProvider) byProvider.set(provider, (ofProvider = new Map()));
         if (ofProvider.has(name)) continue;
@@ -162,7 +165,7 @@ export function accountResolver(file: AccountsFile | undefined, passphrase: stri
         try {
           const credentials = credentialsFor(settings, name === DEFAULT_ACCOUNT ? undefined : name);
           const id = identity(credentials);
-          target = byIdentity.get(id) ?? { name, baseUrl: credentials.baseUrl, credentials, stacks: new Set() };
+          target = byIdentity.get(id) ?? { name: label, baseUrl: credentials.baseUrl, credentials, stacks: new Set() };
           byIdentity.set(id, target);
         } catch (error) {
           const variable = file?.[name]?.apiKeyEnv;
@@ -170,7 +173,7 @@ export function accountResolver(file: AccountsFile | undefined, passphrase: stri
           const problem = variable !== undefined && !env[variable] ? `${variable} is not set (apiKeyEnv of account ${name} in --accounts)`
             : sealed ? `the provider's configuration cannot be read: ${sealed}` : !provider && sealedConfig ? sealedConfig : (error as Error).message;
           const baseUrl = settings.accounts[name]?.baseUrl ?? (name === DEFAULT_ACCOUNT ? settings.default.baseUrl : undefined) ?? "";
-          target = { name, baseUrl, problem, stacks: new Set() };
+          target = { name: label, baseUrl, problem, stacks: new Set() };
         }
         target.stacks.add(state.project === undefined ? state.stack : `${state.project}/${state.stack}`);
         ofProvider.set(name, target);
@@ -188,7 +191,8 @@ function withAccounts(settings: Settings, given: Record<string, { baseUrl: strin
 }
 
 /** Whether an account falls in shard `index` (1-based) of `count`: the same on every machine and every day. */
-export function inShard(target: Pick<AccountTarget, "name" | "baseUrl">, index: number, count: number): boolean {
-  const digest = createHash("sha256").update(`${target.name}\0${target.baseUrl}`).digest();
+export function inShard(target: Pick<AccountTarget, "name" | "baseUrl" | "credentials">, index: number, count: number): boolean {
+  // By its credentials where it has them: every stack's default account is named `default`, often at one URL.
+  const digest = createHash("sha256").update(target.credentials ? identity(target.credentials) : `${target.name}\0${target.baseUrl}`).digest();
   return digest.readUInt32BE(0) % count === index - 1;
 }
