@@ -32,6 +32,8 @@ describe("ignore rules", () => {
 
   it("ignore whole resources with two parts", () => {
     expect(rules.ignoresResource("Cohort", "Sandbox scratch", "c2")).toBe(true);
+    // A name has no segments: `*` matches its dots too.
+    expect(rules.ignoresResource("Cohort", "Sandbox v1.2", "c3")).toBe(true);
     expect(rules.ignoresResource("Scope", "pipeline", "s1")).toBe(false);
     expect(IgnoreRules.parse("Scope:s1\n", "f").ignoresResource("Scope", "pipeline", "s1")).toBe(true); // by its id
   });

@@ -1,5 +1,6 @@
 // Members a team accepts changing by hand: `.audience-drift-ignore` lines `Type:name-or-id[:path]`, `*` matching
-// within one segment, `**` across segments, `!` taking a match back; the last line that matches decides.
+// any text in a type or name and within one segment of a path, `**` across segments, `!` taking a match back; the
+// last line that matches decides.
 import { readFile } from "node:fs/promises";
 import { InputError } from "./states.ts";
 
@@ -11,8 +12,10 @@ interface Rule {
   path?: RegExp;
 }
 
-function pattern(glob: string): RegExp {
-  const body = glob.split(/(\*\*|\*)/).map((part) => (part === "**" ? ".*" : part === "*" ? "[^.]*" : part.replace(/[.+?^${}()|[\]\\]/g, "\\$&"))).join("");
+/** A member path's glob: `*` within one segment. A type's or a name's (`Sandbox v1.2`) has no segments: `*` is any text. */
+function pattern(glob: string, segments = true): RegExp {
+  const star = segments ? "[^.]*" : ".*";
+  const body = glob.split(/(\*\*|\*)/).map((part) => (part === "**" ? ".*" : part === "*" ? star : part.replace(/[.+?^${}()|[\]\\]/g, "\\$&"))).join("");
   return new RegExp(`^${body}$`);
 }
 
@@ -36,7 +39,7 @@ export class IgnoreRules {
         throw new InputError(`${source}:${index + 1}: "${line}" should be Type:name-or-id or Type:name-or-id:member.path (e.g. Scope:*:reportUrl)`);
       }
       const [type, resource, path] = parts as [string, string, string | undefined];
-      rules.push({ negate, type: pattern(type), resource: pattern(resource), ...(path !== undefined ? { path: pattern(path) } : {}) });
+      rules.push({ negate, type: pattern(type, false), resource: pattern(resource, false), ...(path !== undefined ? { path: pattern(path) } : {}) });
     });
     return new IgnoreRules(rules);
   }
