@@ -236,6 +236,11 @@ describe("audience drift over a fleet", () => {
     expect(markdown.stdout).toMatch(/^## /);
     expect(markdown.code).toBe(report.accounts.some((a) => a.resources.some((r) => r.status === "unmanaged")) ? 2 : 0);
     expect((await audience(["drift", "merge", ...files, "--fail-on", "sideways"])).code).toBe(1);
+    // A shard given twice would count its accounts twice: refused, naming the account and both files.
+    const withShard = runs.findIndex((run) => (JSON.parse(run.stdout) as Report).accounts.length > 0);
+    const twice = await audience(["drift", "merge", ...files, files[withShard]!]);
+    expect(twice.code).toBe(1);
+    expect(twice.stderr).toMatch(new RegExp(`^audience drift merge: account .* is in both ${files[withShard]!} and ${files[withShard]!}: give each shard's report once\n$`));
   });
 
   it("refuses a file that is no state, and names it", { timeout: 60_000 }, async () => {

@@ -8,7 +8,7 @@ import { accountResolver, inShard, readAccountsFile, type AccountsFile, type Acc
 import { FORMATS, render, type Format } from "./format.ts";
 import { IgnoreRules } from "./ignore.ts";
 import { progressLine, type DriftProgress } from "./progress.ts";
-import { DEFAULT_FAIL_ON, exitCode, FAILURES, makeReport, mergeReports, type AccountReport, type Failure, type Report } from "./report.ts";
+import { accountLabel, DEFAULT_FAIL_ON, exitCode, FAILURES, makeReport, mergeReports, type AccountReport, type Failure, type Report } from "./report.ts";
 import { accountWork, limiter, pool, scanAccount, startReads, type AccountWork } from "./scan.ts";
 import { expandStates, InputError, loadState, type LoadedState, type StateResource } from "./states.ts";
 import { wantsColor } from "../terminal.ts";
@@ -196,6 +196,16 @@ export function register(program: Command): void {
           }
           if (typeof doc !== "object" || doc === null || !Array.isArray((doc as Report).accounts)) throw new InputError(`${file}: not a JSON report of \`audience drift --json\``);
           return doc as Report;
+        });
+        // Each account is in one shard: one in two reports was given twice (a shard named twice), and would count twice.
+        const seenIn = new Map<string, string>();
+        reports.forEach((report, i) => {
+          for (const account of report.accounts) {
+            const key = JSON.stringify([account.account, account.baseUrl, account.stacks ?? []]);
+            const earlier = seenIn.get(key);
+            if (earlier !== undefined) throw new InputError(`account ${accountLabel(account)} is in both ${earlier} and ${files[i]}: give each shard's report once`);
+            seenIn.set(key, files[i]!);
+          }
         });
         const merged = mergeReports(reports);
         output(merged, flags.format);
