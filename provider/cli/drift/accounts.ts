@@ -153,12 +153,12 @@ export function accountResolver(file: AccountsFile | undefined, passphrase: stri
       for (const resource of state.resources) {
         const { provider } = resource;
         const name = resource.account ?? DEFAULT_ACCOUNT;
-        // An explicit provider's own account is named as the provider, not as the stack's default account.
-        const providerName = provider?.ref.split("::")[3];
-        const label = name === DEFAULT_ACCOUNT && providerName !== undefined && !providerName.startsWith("default") ? `provider ${providerName}` : name;
         let ofProvider = byProvider.get(provider);
         if (!ofProvider) byProvider.set(provider, (ofProvider = new Map()));
         if (ofProvider.has(name)) continue;
+        // An explicit provider's own account is named as the provider, not as the stack's default account.
+        const providerName = provider?.ref.split("::")[3];
+        const label = name === DEFAULT_ACCOUNT && providerName !== undefined && !providerName.startsWith("default") ? `provider ${providerName}` : name;
         // A native resource's provider records its configuration; `--accounts` still names accounts' keys.
         const settings = provider ? withAccounts(settingsOf(provider.config, env), given) : stackSettings;
         let target: AccountTarget;
