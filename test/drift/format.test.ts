@@ -29,3 +29,9 @@ it("with nothing read, gives no coverage of nothing", () => {
   const empty = makeReport([{ account: "stale", baseUrl: "https://a.example/v1", error: "the key was refused", resources: [] }]);
   expect(formatText(empty, false)).toContain("0 in sync, 0 drifted, 0 missing, 0 error, 0 unknown, 0 unmanaged; nothing managed or found; 1 account not read");
 });
+
+it("keeps a changed value holding backticks, pipes and backslashes inside its markdown code span", () => {
+  const renamed: ResourceReport = { ...cohort("buyers", "drifted"), changes: [{ path: "name", expected: "Buyers", actual: "North `buyers` | *x* \\d" }] };
+  const markdown = formatMarkdown(makeReport([{ account: "north", baseUrl: "https://a.example/v1", resources: [renamed] }]));
+  expect(markdown).toContain('| drifted | Cohort buyers | `id-buyers` | `` name: "Buyers" -> "North `buyers` \\| *x* \\\\d" `` |');
+});

@@ -71,6 +71,18 @@ function cell(text: string): string {
   return text.replace(/\\/g, "\\\\").replace(/\|/g, "\\|").replace(/\r?\n/g, " ");
 }
 
+/**
+ * A table cell's code span: fenced by more backticks than the text holds (with a space inside the fence, which
+ * CommonMark strips, where the text has any), its pipes escaped as GFM tables need even in code; a backslash in code
+ * is a backslash.
+ */
+function codeCell(text: string): string {
+  const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((run) => run[0].length));
+  const fence = "`".repeat(longest + 1);
+  const pad = longest > 0 ? " " : "";
+  return `${fence}${pad}${text.replace(/\|/g, "\\|").replace(/\r?\n/g, " ")}${pad}${fence}`;
+}
+
 /** cli-table3, loaded by the one format that draws a table: a scan's start-up spends nothing on it. */
 const markdownTableClass = () => createRequire(import.meta.url)("cli-table3") as typeof Table;
 
@@ -94,7 +106,7 @@ export function formatMarkdown(report: Report): string {
     }
     lines.push("| status | resource | id | changes |", "|---|---|---|---|");
     for (const r of notable) {
-      const details = [...r.changes.map((c) => `\`${cell(change(c))}\``), ...(r.reason ? [cell(r.reason)] : [])].join("<br>");
+      const details = [...r.changes.map((c) => codeCell(change(c))), ...(r.reason ? [cell(r.reason)] : [])].join("<br>");
       lines.push(`| ${TITLE[r.status]} | ${cell(`${r.type} ${r.name}`)} | \`${r.id}\` | ${details} |`);
     }
     lines.push("", ...(inSync > 0 ? [`${inSync} more in sync.`, ""] : []));
