@@ -8,7 +8,9 @@ import { join } from "node:path";
 import { z } from "zod";
 import { credentialsFor, readSettings, type Credentials, type Settings } from "pulumi-audience/provider";
 import { isObject } from "pulumi-audience/sdk/contract";
+import { isDefaultProvider, providerUrn } from "../../engine/providers.ts";
 import { PassphraseCrypter } from "../../engine/secrets.ts";
+import { urnName, urnType } from "../../engine/urn.ts";
 import { settingsOf } from "../../plugin/config.ts";
 import { InputError, type LoadedState, type ProviderConfig, type StateResource } from "./states.ts";
 
@@ -157,8 +159,9 @@ export function accountResolver(file: AccountsFile | undefined, passphrase: stri
         if (!ofProvider) byProvider.set(provider, (ofProvider = new Map()));
         if (ofProvider.has(name)) continue;
         // An explicit provider's own account is named as the provider, not as the stack's default account.
-        const providerName = provider?.ref.split("::")[3];
-        const label = name === DEFAULT_ACCOUNT && providerName !== undefined && !providerName.startsWith("default") ? `provider ${providerName}` : name;
+        const providerAt = provider && providerUrn(provider.ref);
+        const explicit = providerAt !== undefined && !isDefaultProvider({ urn: providerAt, type: urnType(providerAt) });
+        const label = name === DEFAULT_ACCOUNT && explicit ? `provider ${urnName(providerAt)}` : name;
         // A native resource's provider records its configuration; `--accounts` still names accounts' keys.
         const settings = provider ? withAccounts(settingsOf(provider.config, env), given) : stackSettings;
         let target: AccountTarget;
