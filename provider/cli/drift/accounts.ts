@@ -172,7 +172,7 @@ export function accountResolver(file: AccountsFile | undefined, passphrase: stri
           byIdentity.set(id, target);
         } catch (error) {
           const variable = file?.[name]?.apiKeyEnv;
-          const sealed = provider?.sealed.map((s) => `${s.path} of ${provider.ref.split("::")[3] ?? "its provider"} (${s.reason})`).join("; ");
+          const sealed = provider?.sealed.map((s) => `${s.path} of ${urnName(providerUrn(provider.ref))} (${s.reason})`).join("; ");
           const problem = variable !== undefined && !env[variable] ? `${variable} is not set (apiKeyEnv of account ${name} in --accounts)`
             : sealed ? `the provider's configuration cannot be read: ${sealed}` : !provider && sealedConfig ? sealedConfig : (error as Error).message;
           const baseUrl = settings.accounts[name]?.baseUrl ?? (name === DEFAULT_ACCOUNT ? settings.default.baseUrl : undefined) ?? "";
