@@ -204,10 +204,13 @@ function patchMember(field: z.ZodType): z.ZodType {
       const field = o.shape[discriminator] as z.ZodType | undefined;
       return [...((field?._zod as { values?: Set<string> } | undefined)?.values ?? [])];
     });
+    // Moving to another variant clears the members of the one left (RFC 7396: null removes a member), so each
+    // variant's patch takes null for its siblings' members.
+    const cleared = Object.fromEntries(variants.flatMap((o) => Object.keys(o.shape)).map((key) => [key, z.null().optional()]));
     const options = variants.map((o) => {
       const shape = discriminator !== undefined && values.length > 0
         ? { ...o.shape, [discriminator]: oneOf(values as [string, ...string[]]) } : o.shape;
-      return patchOf(shape as z.core.$ZodLooseShape);
+      return patchOf({ ...cleared, ...shape } as z.core.$ZodLooseShape);
     });
     return z.union(options as unknown as [z.ZodType, z.ZodType, ...z.ZodType[]]);
   }

@@ -51,6 +51,17 @@ describe("merge-patch bodies", () => {
     expect(patchErrors("targets", { representation: { transform_preset: "default" }, options: { gzip: true } })).toEqual([]);
   });
 
+  it("moves a union to another variant, clearing the members of the one it leaves", () => {
+    const stored = { name: "t", scope_id: A, representation: { mode: "identified" }, options: { type: "hosted_csv" }, limit: { method: "row_count", threshold: 10 } };
+    const patch = { limit: { method: "percentile", outcome_id: A, percentile_min: 0, percentile_max: 50, threshold: null } };
+    expect(patchErrors("targets", patch)).toEqual([]);
+    const merged = applyMergePatch(stored, patch) as { limit: unknown };
+    expect(merged.limit).toEqual({ method: "percentile", outcome_id: A, percentile_min: 0, percentile_max: 50 });
+    expect(validate(families.targets.create, merged).ok).toBe(true);
+    // Only the union's own members may be cleared.
+    expect(patchErrors("targets", { limit: { colour: null } }).map((e) => e.path)).toEqual(["limit.colour"]);
+  });
+
   it("names the member of a patched union that no variant takes", () => {
     expect(patchErrors("targets", { representation: { transform_preset: "p", colour: "blue" } }))
       .toEqual([expect.objectContaining({ path: "representation.colour", message: "is not a recognized field" })]);

@@ -153,6 +153,24 @@ describe("diff", () => {
   });
 });
 
+describe("an update moving a union to another variant", () => {
+  it("switches a target's limit method in one PATCH, clearing the members of the method left", async () => {
+    const outcome = ((await world.api("POST", "/outcomes", { name: "Ranks rows", attainment_cohort_id: leads })) as { id: string }).id;
+    const pipeline = (await world.host.create((await world.host.check({}, scope({ name: "To limit" }))).inputs)).id;
+    const target = (limit: Props) => world.inputs("targets", { name: "Limited", scopeId: pipeline, representation: { mode: "identified" }, options: { type: "hosted_csv" }, limit });
+    const byCount = target({ method: "row_count", threshold: 10 });
+    const created = await world.host.create((await world.host.check({}, byCount)).inputs);
+    const byPercentile = (await world.host.check(byCount, target({ method: "percentile", outcomeId: outcome, percentileMin: 0, percentileMax: 50 }))).inputs;
+    const mark = await world.mark();
+    const updated = await world.host.update(created.id, created.properties, byPercentile);
+    expect(await world.serviceCalls(mark)).toEqual([expect.objectContaining({ method: "PATCH" })]);
+    expect(updated.properties["limit"]).toEqual({ method: "percentile", outcomeId: outcome, percentileMin: 0, percentileMax: 50 });
+    const stored = (await world.api("GET", `/targets/${created.id}`)) as { limit: Props };
+    expect(stored.limit).not.toHaveProperty("threshold");
+    expect(await world.host.diff(created.id, updated.properties, byPercentile)).toMatchObject({ changes: "none" });
+  });
+});
+
 describe("the record of where credentials came from", () => {
   it("is kept by check, recorded by create and given back by read, never sent, and never a change", async () => {
     const sources = { "options.password": "plain" };
