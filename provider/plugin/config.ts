@@ -3,6 +3,7 @@
 // as `audience:config:<key>` variables (objects JSON-encoded) and, in newer engines, as `args`.
 import { validate } from "pulumi-audience/sdk/contract";
 import { z } from "zod";
+import { differentAccounts } from "../runtime/lifecycle/account-move.ts";
 import { accountChecks, stackConfigNames, type CredentialNames } from "../runtime/lifecycle/config-check.ts";
 import { DEFAULT_MAX_RETRIES, MOST_RETRIES, readSettings, retriesGiven, type Settings } from "../runtime/lifecycle/settings.ts";
 import { isObject, pathsOverlap, unknownPaths, type Props } from "../runtime/lifecycle/shape.ts";
@@ -121,6 +122,24 @@ export async function serviceFailures(config: Props, env: NodeJS.ProcessEnv, nam
   ];
   const answers = await Promise.all(accounts.map(async (account) => ({ account, problem: await checks.problem(account) })));
   return answers.flatMap(({ account, problem }) => problem ? [{ property: account === undefined ? problem.member : `accounts.${account}.${problem.member}`, reason: problem.reason }] : []);
+}
+
+/**
+ * The config members whose change moves the provider's resources to another account, each then replaced: its key
+ * or URL (or an entry of `accounts`) reaching a different account than before, not the same one reached anew.
+ */
+export async function movedAccounts(olds: Props, news: Props, env: NodeJS.ProcessEnv): Promise<string[]> {
+  if (unknownPaths(news).length > 0) return [];
+  const [before, after] = [settingsOf(olds, env), settingsOf(news, env)];
+  const moved: string[] = [];
+  if (await differentAccounts(before.default, after.default)) {
+    const given = (["apiKey", "baseUrl"] as const).filter((key) => JSON.stringify(olds[key]) !== JSON.stringify(news[key]));
+    moved.push(...(given.length > 0 ? given : ["apiKey"]));
+  }
+  const named = Object.keys(after.accounts).filter((name) => name in before.accounts);
+  const movedNamed = await Promise.all(named.map((name) => differentAccounts(before.accounts[name], after.accounts[name])));
+  if (movedNamed.some(Boolean)) moved.push("accounts");
+  return moved;
 }
 
 /** The configuration of a Configure call: its `args` when the engine sends them, else its variables. */

@@ -12,11 +12,12 @@ import { KIND_KEY, PROVIDER_KEY } from "../runtime/lifecycle/controls.ts";
 import { failureCode } from "../runtime/lifecycle/failure.ts";
 import { hostedLifecycle } from "../runtime/lifecycle/hosted.ts";
 import { FAILURE_CODE_KEY } from "../protocol/markers.ts";
+import { withAccountMove } from "../runtime/lifecycle/account-move.ts";
 import { buildNote, compare, type PathChange } from "../runtime/lifecycle/diff.ts";
 import { credentialsFor } from "../runtime/lifecycle/settings.ts";
 import type { Props } from "../runtime/lifecycle/shape.ts";
 import { lookupIn } from "../runtime/lifecycle/lookup.ts";
-import { checkedConfig, configFailures, configOf, providerNaming, serviceFailures, settingsOf } from "./config.ts";
+import { checkedConfig, configFailures, configOf, movedAccounts, providerNaming, serviceFailures, settingsOf } from "./config.ts";
 import { VERSION } from "./manifest.ts";
 import { packageSchema } from "./schema.ts";
 import { familyOfFunction, familyOfResource, typeOfUrn } from "./tokens.ts";
@@ -180,20 +181,22 @@ export function createPluginServer(options: PluginOptions = {}): IResourceProvid
       if (failures.length === 0) failures.push(...await serviceFailures(inputs, env, naming));
       return checkResponse(inputs, failures, [news], ["apiKey", "accounts"]);
     }),
-    diffConfig: unary<provider.DiffRequest, provider.DiffResponse>((req) => {
+    diffConfig: unary<provider.DiffRequest, provider.DiffResponse>(async (req) => {
       const olds = plain(received(req.getOldInputs() ?? req.getOlds()));
       const news = plain(received(req.getNews()));
       const changed = [...new Set([...Object.keys(olds), ...Object.keys(news)])]
         .filter((key) => JSON.stringify(olds[key]) !== JSON.stringify(news[key]));
-      // A new key or URL never replaces resources: it is the same account reached another way.
+      // A new key or URL of the same account changes nothing managed; one of another account replaces what it holds.
+      const moved = changed.length > 0 ? await movedAccounts(olds, news, env) : [];
       const res = new providerProto.DiffResponse();
       res.setChanges(changed.length > 0 ? providerProto.DiffResponse.DiffChanges.DIFF_SOME : providerProto.DiffResponse.DiffChanges.DIFF_NONE);
       res.setDiffsList(changed);
+      res.setReplacesList(moved);
       // Detailed, so that a plan names what changed (`~ apiKey`), secret as it is.
       res.setHasdetaileddiff(true);
       for (const key of changed) {
         const change = olds[key] === undefined ? "add" : news[key] === undefined ? "delete" : "update";
-        res.getDetaileddiffMap().set(key, new providerProto.PropertyDiff().setKind(DIFF_KIND[change].plain as provider.PropertyDiff.Kind).setInputdiff(true));
+        res.getDetaileddiffMap().set(key, new providerProto.PropertyDiff().setKind(DIFF_KIND[change][moved.includes(key) ? "replace" : "plain"] as provider.PropertyDiff.Kind).setInputdiff(true));
       }
       return res;
     }),
@@ -228,7 +231,8 @@ export function createPluginServer(options: PluginOptions = {}): IResourceProvid
       // Paths name members as the inputs do, so that the engine finds them there.
       const spelling = spellingOf(providerFamily.family.create, news, received(req.getOldInputs()));
       const declared = withCollection(providerFamily, plain(inputsOf(providerFamily, news)));
-      const compared = await compare(withCollection(providerFamily, plain(programNamed(providerFamily.family.response, olds))), declared);
+      const recorded = withCollection(providerFamily, plain(programNamed(providerFamily.family.response, olds)));
+      const compared = await withAccountMove(hosted.settings(), recorded, declared, await compare(recorded, declared));
       const { changed, replaces, details } = compared;
       // A build re-run or waited for is no property: the plan says it in a warning, as the dynamic face's does.
       const note = buildNote(declared, req.getId(), compared);

@@ -37,4 +37,15 @@ describe("an explicit provider per account", () => {
     const defaultLeads = await world.plugin.invoke("audience:index:getCohort", { name: "Leads" });
     expect(northLeads.id).not.toBe(defaultLeads.id);
   });
+
+  it("replaces what a provider holds when its key reaches another account, not when it reaches the same one anew", async () => {
+    const baseUrl = `${world.emulator.url}/v1`;
+    const home = { apiKey: world.emulator.apiKey, baseUrl };
+    // A resource moved from the default provider to north's (or the key changed to north's): created there, deleted here.
+    expect(await north.diffConfig(home, { apiKey: northKey, baseUrl })).toMatchObject({ changes: "some", replaces: ["apiKey"] });
+    expect(await north.diffConfig({ accounts: { a: home } }, { accounts: { a: { apiKey: northKey, baseUrl } } })).toMatchObject({ replaces: ["accounts"] });
+    // The same account at another URL, or under a key the service no longer answers (rotated): nothing moves.
+    expect(await north.diffConfig(home, { ...home, baseUrl: `${world.emulator.url}/v1/` })).toMatchObject({ changes: "some", replaces: [] });
+    expect(await north.diffConfig({ apiKey: "aud_revoked", baseUrl }, { apiKey: northKey, baseUrl })).toMatchObject({ changes: "some", replaces: [] });
+  });
 });

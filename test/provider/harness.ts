@@ -208,13 +208,13 @@ export async function startWorld(options: {
   host?: "in-process" | "process";
   builds?: Record<string, "immediate" | "manual" | number>;
   /** More stack config, computed once the emulator runs (e.g. `audience:accounts` of accounts made on it). */
-  config?: (emulator: { url: string; proxyUrl: string }) => Promise<Props>;
+  config?: (emulator: { url: string; proxyUrl: string; apiKey: string }) => Promise<Props>;
 } = {}): Promise<World> {
   const { emulatorControl, startEmulator } = await import("pulumi-audience/emulator");
   const emulator = await startEmulator({ port: 0, ...(options.builds ? { builds: options.builds } : {}) });
   const proxy = await startRecordingProxy(emulator.url);
   const host = options.host === "process" ? await startProviderHost() : startInProcessHost();
-  const extra = options.config ? await options.config({ url: emulator.url, proxyUrl: proxy.url }) : {};
+  const extra = options.config ? await options.config({ url: emulator.url, proxyUrl: proxy.url, apiKey: emulator.apiKey }) : {};
   await host.configure({ "audience:apiKey": emulator.apiKey, "audience:baseUrl": proxy.url, ...extra });
   const api = async (method: string, path: string, body?: unknown) => {
     const response = await fetch(`${emulator.url}${path}`, {

@@ -14,10 +14,12 @@ let second: { id: string; apiKey: string };
 beforeAll(async () => {
   world = await startWorld({
     builds: { scopes: "manual" },
-    async config({ url, proxyUrl }) {
+    async config({ url, proxyUrl, apiKey }) {
       const account = await emulatorControl(url).createAccount({ name: "Second brand" });
       second = { id: account.id, apiKey: account.api_key };
-      return { "audience:accounts": JSON.stringify({ second: { apiKey: account.api_key, baseUrl: proxyUrl } }) };
+      // `again` and `home` are the second and the default account under other names, at the emulator's own URL.
+      const accounts = { second: { apiKey: account.api_key, baseUrl: proxyUrl }, again: { apiKey: account.api_key, baseUrl: url }, home: { apiKey, baseUrl: url } };
+      return { "audience:accounts": JSON.stringify(accounts) };
     },
   });
   const cohorts = (await world.api("GET", "/cohorts")) as { id: string; name: string }[];
@@ -139,17 +141,19 @@ describe("check", () => {
 });
 
 describe("diff", () => {
-  it("replaces on a create-only member, updates in place otherwise; the account name never replaces", async () => {
+  it("replaces on a create-only member, updates in place otherwise; another name for the same account never replaces", async () => {
     const target = (options: Props, extra: Props = {}) =>
       world.inputs("targets", { name: "Hosted", scopeId: leads, representation: { mode: "identified" }, options, ...extra });
     const recorded = { ...target({ type: "hosted_csv" }), representation: { mode: "identified", imputePayload: [], outputMultipleIdentities: false }, status: "ready" };
     const mark = await world.mark();
     expect(await world.host.diff("t", recorded, target({ type: "lookup_api" }))).toMatchObject({ changes: "some", replaces: ["options"] });
     expect(await world.host.diff("t", recorded, target({ type: "hosted_csv", gzip: true }))).toMatchObject({ changes: "some", replaces: [] });
-    expect(await world.host.diff("t", recorded, target({ type: "hosted_csv" }, { account: "second" }))).toMatchObject({ changes: "some", replaces: [] });
+    expect(await world.host.diff("t", recorded, target({ type: "hosted_csv" }, { account: "home" }))).toMatchObject({ changes: "some", replaces: [] });
+    expect(await world.host.diff("t", recorded, target({ type: "hosted_csv" }, { account: "second" }))).toMatchObject({ changes: "some", replaces: ["account"] });
     // Key order and defaults the service fills in make no difference.
     expect(await world.host.diff("t", recorded, { ...target({ type: "hosted_csv" }), representation: { outputMultipleIdentities: false, mode: "identified" } })).toMatchObject({ changes: "none" });
-    expect(await world.serviceCalls(mark)).toEqual([]);
+    // Only which account each key reaches is asked, once per key.
+    expect((await world.serviceCalls(mark)).map((c) => `${c.method} ${c.path}`).filter((c) => c !== "GET /accounts/current")).toEqual([]);
   });
 });
 
@@ -321,11 +325,15 @@ describe("accounts", () => {
     const inSecond = await fetch(`${world.emulator.url}/cohorts/${created.id}`, { headers: { authorization: `Bearer ${second.apiKey}` } });
     expect(inSecond.status).toBe(200);
     await expect(world.api("GET", `/cohorts/${created.id}`)).rejects.toThrow(/403 .*another account/);
-    // Renaming the account entry is recorded without a request.
+    // Another name for the same account is recorded without a request to the resource.
     const mark = await world.mark();
-    const moved = await world.host.update(created.id, created.properties, world.inputs("cohorts", { name: "Second brand leads" }));
-    expect(await world.serviceCalls(mark)).toEqual([]);
-    expect(moved.properties.account).toBeUndefined();
+    const renamed = world.inputs("cohorts", { name: "Second brand leads", account: "again" });
+    expect(await world.host.diff(created.id, created.properties, renamed)).toMatchObject({ changes: "some", replaces: [] });
+    const moved = await world.host.update(created.id, created.properties, renamed);
+    expect((await world.serviceCalls(mark)).filter((c) => c.path.startsWith("/cohorts"))).toEqual([]);
+    expect(moved.properties.account).toBe("again");
+    // Another account replaces it: the service cannot move a resource.
+    expect(await world.host.diff(created.id, moved.properties, world.inputs("cohorts", { name: "Second brand leads" }))).toMatchObject({ changes: "some", replaces: ["account"] });
   });
 
   it("a sub-account's destroy requests its deletion, and says the service removes it later", async () => {

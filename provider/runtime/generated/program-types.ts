@@ -59,8 +59,8 @@ export interface FamilyTypes {
 export interface ResourceControls {
   /**
    * Name of an entry of the `audience:accounts` stack config map (`{apiKey, baseUrl}`) to manage this
-   * resource in; the default account (`audience:apiKey` / `audience:baseUrl`) when absent. Changing it
-   * never replaces.
+   * resource in; the default account (`audience:apiKey` / `audience:baseUrl`) when absent. Naming
+   * another account replaces the resource: created there, then deleted from the first.
    */
   account?: ControlArgs["account"];
   /**

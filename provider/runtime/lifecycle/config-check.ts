@@ -2,10 +2,11 @@
 // a preview then fails where the deploy would, naming the config key to fix (`audience:apiKey`,
 // `audience:baseUrl`, `audience:accounts.<name>.apiKey`). Pulumi's dynamic-provider host answers CheckConfig as
 // unimplemented, so this runs in the provider's own check, which every host calls at preview.
+import { createHash } from "node:crypto";
 import { AudienceApiError, AudienceClient, AudienceError, AuthenticationError, ConnectionError, RateLimitedError, ServerError, TimeoutError } from "pulumi-audience/sdk/client";
 import { families } from "pulumi-audience/sdk/contract";
 import { FAILURE_CODES } from "./failure.ts";
-import { DEFAULT_MAX_RETRIES, type Settings } from "./settings.ts";
+import { DEFAULT_MAX_RETRIES, type Credentials, type Settings } from "./settings.ts";
 
 /** Why an account's credentials cannot be used, naming the config key, and the failure's code (failure.ts). */
 export interface AccountProblem {
@@ -101,6 +102,26 @@ async function serviceProblem(settings: Settings, account: string | undefined, n
   } finally {
     await Promise.all([client.close(), patient.close()]);
   }
+}
+
+/** The account each key reaches at each URL, asked once per process (keyed by a digest, not the key). */
+const accountIds = new Map<string, Promise<string | undefined>>();
+
+/**
+ * The id of the account a key reaches at a URL, or undefined when the service does not say (a key it refuses, as a
+ * rotated one is; a URL that does not answer).
+ */
+export function accountIdOf({ apiKey, baseUrl }: Credentials): Promise<string | undefined> {
+  const key = createHash("sha256").update(`${baseUrl}\n${apiKey}`).digest("hex");
+  let found = accountIds.get(key);
+  if (!found) {
+    const client = new AudienceClient({ apiKey, baseUrl, timeoutMs: CHECK_TIMEOUT_MS });
+    found = client.request({ method: "GET", path: "/accounts/current" })
+      .then((answer) => { const parsed = families.accounts.response.safeParse(answer); return parsed.success ? parsed.data.id : undefined; }, () => undefined)
+      .finally(() => client.close());
+    accountIds.set(key, found);
+  }
+  return found;
 }
 
 /**

@@ -28,7 +28,7 @@ export const DEFAULT_WAIT_TIMEOUT_SECONDS = 1800;
 // Each control is documented by its description, which the program types and the package schema read.
 export const controlsSchema = z.strictObject({
   account: z.string().min(1, { error: "must name an entry of audience:accounts" }).optional()
-    .describe("Name of an entry of the `audience:accounts` stack config map (`{apiKey, baseUrl}`) to manage this resource in; the default account (`audience:apiKey` / `audience:baseUrl`) when absent. Changing it never replaces."),
+    .describe("Name of an entry of the `audience:accounts` stack config map (`{apiKey, baseUrl}`) to manage this resource in; the default account (`audience:apiKey` / `audience:baseUrl`) when absent. Naming another account replaces the resource: created there, then deleted from the first."),
   adoptId: z.string().min(1, { error: "must be the id of an existing resource" }).optional()
     .describe("Id of an existing resource to take over instead of creating one: it is read, merge-patched to these inputs and managed from then on. (Dynamic resources cannot take Pulumi's `import` option; native ones can.)"),
   waitFor: z.enum(["ready", "none"], { error: 'must be "ready" or "none"' }).optional()

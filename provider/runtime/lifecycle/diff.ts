@@ -1,6 +1,7 @@
 // Diff: what differs between recorded outputs and declared inputs, and what of it forces a replacement.
 import type * as pulumi from "@pulumi/pulumi";
 import { jsonEqual, toWire } from "pulumi-audience/sdk/contract";
+import { withAccountMove } from "./account-move.ts";
 import { awaitNote, BUILD_PATH, failedBuild, rerunNote, unfinishedBuild } from "./build.ts";
 import { CONTROL_KEYS, KIND_KEY, type Controls } from "./controls.ts";
 import type { Environment } from "./environment.ts";
@@ -19,8 +20,8 @@ export interface PathChange {
  * Pulumi's dynamic answer; besides, for a replace, the paths that force it (the engine's in-process host shows them).
  * A dynamic provider's answer names no path: a re-run build is said in a warning, which a plan shows.
  */
-export async function diff(env: Pick<Environment, "report">, id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult & { forcing?: string[] }> {
-  const compared = await compare(olds, news);
+export async function diff(env: Pick<Environment, "report" | "settings">, id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult & { forcing?: string[] }> {
+  const compared = await withAccountMove(env.settings(), olds, news, await compare(olds, news));
   const { changed, replaces, details } = compared;
   const note = buildNote(news, id, compared);
   if (note !== undefined) env.report?.(note);
