@@ -276,6 +276,17 @@ describe("adopt", () => {
     expect(checked.failures).toEqual([{ property: "adoptId", reason: expect.stringMatching(/^GET \/cohorts\/[0-9a-f-]+: 403 FORBIDDEN: .*another account/) }]);
   });
 
+  it("refuses in check to adopt what the service manages, which refuses every change and delete; forgets one adopted before", async () => {
+    const classic = ((await world.api("GET", "/cohorts")) as { id: string; name: string; managed?: boolean }[]).find((c) => c.managed === true)!;
+    const checked = await world.host.check({}, world.inputs("cohorts", { name: classic.name, adoptId: classic.id }));
+    expect(checked.failures).toEqual([{ property: "adoptId", reason: `Cohort ${classic.id} is managed by the service and read-only: it refuses every change and delete, so a program cannot adopt it; to use it, look it up instead: getCohortOutput({ id: "${classic.id}" })` }]);
+    // A stack that adopted it before: destroy forgets it instead of failing on the service's 403.
+    const mark = await world.mark();
+    await world.host.delete(classic.id, { ...world.inputs("cohorts", { name: classic.name }), managed: true });
+    expect(await world.serviceCalls(mark)).toEqual([]);
+    expect(world.host.warnings()).toContain(`Cohort ${classic.id} stays in the account: the service manages it (read-only), so it is only removed from the stack`);
+  });
+
   it("changing adoptId replaces", async () => {
     const inputs = world.inputs("cohorts", { name: "A", adoptId: "11111111-1111-4111-8111-111111111111" });
     expect(await world.host.diff("x", inputs, { ...inputs, adoptId: "22222222-2222-4222-8222-222222222222" })).toMatchObject({ replaces: ["adoptId"] });

@@ -4,7 +4,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { camelKey, fromWire, id as serviceId, validate, type FamilyDef } from "pulumi-audience/sdk/contract";
 import { ForbiddenError } from "pulumi-audience/sdk/client";
 import type { ProviderFamily } from "../families/index.ts";
-import { adoptionGone } from "./adoption.ts";
+import { adoptionGone, managedAdoption } from "./adoption.ts";
 import { closestMember } from "./closest.ts";
 import { controlsSchema, CONTROL_KEYS, KIND_KEY } from "./controls.ts";
 import type { Environment } from "./environment.ts";
@@ -117,7 +117,11 @@ export async function check(env: Environment, olds: Props, news: Props): Promise
   if (failures.length === 0 && adopting && olds[KIND_KEY] === undefined && !providerFamily.family.singleton && !providerFamily.create) {
     // A look-up that fails decides nothing here (the create reports it), but for a refusal, which the create would
     // meet as well: the resource is another account's.
-    const gone = await env.service(controls.account).find(providerFamily.family, adoptId).then((found) => found === undefined, (error: unknown) => {
+    const gone = await env.service(controls.account).find(providerFamily.family, adoptId).then((found) => {
+      // The service's own (a classic cohort): it refuses every change and delete, so only a lookup can use it.
+      if (found?.managed === true && providerFamily.family.creatable) failures.push({ property: "adoptId", reason: managedAdoption(providerFamily.family, adoptId) });
+      return found === undefined;
+    }, (error: unknown) => {
       if (error instanceof ForbiddenError) failures.push({ property: "adoptId", reason: error.message });
       return false;
     });

@@ -12,6 +12,11 @@ export async function remove(env: Environment, id: string, props: Props): Promis
   const { providerFamily, controls } = split(props);
   const family = providerFamily.family;
   const archive = controls.deletionMode === "archive" || (!family.deletable && family.archivable);
+  if (props.managed === true) {
+    // Adopted before adoption refused it: the service refuses its delete and archive alike.
+    env.report?.(`${family.className} ${id} stays in the account: the service manages it (read-only), so it is only removed from the stack`);
+    return;
+  }
   if (family.singleton || (!family.deletable && !family.archivable)) {
     // Nothing the service takes: the stack forgets it, and says so (the CLI itself reports it deleted).
     env.report?.(`${family.className} ${id} stays in the account: the service neither deletes nor archives it, so it is only removed from the stack`);
