@@ -72,7 +72,16 @@ export const streamCondition = z.strictObject({
   if (after !== undefined && before !== undefined && after > before) {
     issue(ctx, ["_on_or_after"], `must not be later than _on_or_before (${before})`);
   }
+  // Every stream's `datetime` is a date: known without asking the service for the stream's other properties.
+  if (ctx.value.property === "datetime") {
+    for (const op of NUMERIC_OPERATORS) if (ctx.value[op] !== undefined) issue(ctx, [op], numericOnDate("datetime", "date"));
+  }
 });
+
+/** Why a numeric operator is refused on a date property. */
+function numericOnDate(property: string, type: string): string {
+  return `is not allowed on ${type} property ${property}; use _on_or_before / _on_or_after (YYYY-MM-DD)`;
+}
 export type StreamCondition = z.input<typeof streamCondition>;
 
 /** Types of stream properties; a stream's `datetime` property has type date. */
@@ -108,7 +117,7 @@ export function checkStreamConditions(
       if (condition[op] !== undefined && isDate) {
         errors.push({
           path: `${path}[${i}].${op}`,
-          message: `is not allowed on ${type} property ${condition.property}; use _on_or_before / _on_or_after (YYYY-MM-DD)`,
+          message: numericOnDate(condition.property, type),
           context: { errorType: "invalid_operator" },
         });
       }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkStreamConditions, type StreamCondition, type StreamPropertyType } from "pulumi-audience/sdk/contract";
+import { checkStreamConditions, families, validate, type StreamCondition, type StreamPropertyType } from "pulumi-audience/sdk/contract";
 
 const types: Record<string, StreamPropertyType> = {
   datetime: "datetime", signup_date: "date", amount: "double", count: "long", channel: "string", gift: "boolean",
@@ -42,5 +42,15 @@ describe("checkStreamConditions (rules that need the stream's property types)", 
 
   it("accepts no conditions", () => {
     expect(checkStreamConditions(undefined, types)).toEqual([]);
+  });
+});
+
+describe("the stream's datetime property, a date in every stream", () => {
+  it("refuses a numeric operator on it in the create body itself, without the stream's property types", () => {
+    const result = validate(families.cohorts.create, { name: "c", stream_name: "orders", stream_conditions: [{ property: "datetime", _gt: 5 }] });
+    expect(result.ok ? [] : result.errors.map((e) => `${e.path}: ${e.message}`)).toEqual([
+      "stream_conditions[0]._gt: is not allowed on date property datetime; use _on_or_before / _on_or_after (YYYY-MM-DD)",
+    ]);
+    expect(validate(families.cohorts.create, { name: "c", stream_name: "orders", stream_conditions: [{ property: "datetime", _on_or_after: "2024-01-01" }] }).ok).toBe(true);
   });
 });

@@ -111,6 +111,13 @@ describe("check", () => {
     expect(preview.failures).toEqual([{ property: "preview", reason: "must be true or false" }]);
   });
 
+  it("refuses a numeric comparison of a stream's datetime, a date in every stream, before any request", async () => {
+    const mark = await world.mark();
+    const { failures } = await world.host.check({}, world.inputs("cohorts", { name: "Recent", streamName: "transactions", streamConditions: [{ property: "datetime", _gt: 5 }] }));
+    expect(failures).toEqual([{ property: "streamConditions[0]._gt", reason: "is not allowed on date property datetime; use _on_or_before / _on_or_after (YYYY-MM-DD)" }]);
+    expect((await world.serviceCalls(mark)).filter((c) => c.path !== "/accounts/current")).toEqual([]);
+  });
+
   it("accepts values unknown during preview, and still checks the rest", async () => {
     const preview = await world.host.check({}, world.inputs("targets", { name: "Hosted", scopeId: UNKNOWN, representation: { mode: "identified" }, options: { type: "hosted_csv" } }));
     expect(preview.failures).toEqual([]);
