@@ -86,6 +86,7 @@ export const migration = defineFamily({
   answers: migrationAnswers,
   docs: migrationDocs,
   createOnly: ["type", "v1_account_id", "v2_account_id"],
+  setOnce: ["approved_at"],
   // No references: the pairs name resources of two different accounts, and a migration is never a dependency
   // (it must stay out of the dependency graph the references build).
   builds: false,

@@ -434,6 +434,21 @@ describe("families with their own shapes", () => {
     expect(world.host.warnings()).toContain(`Forecast ${seeded!.id} stays in the account: the service neither deletes nor archives it, so it is only removed from the stack`);
   });
 
+  it("Migration: its approval time is set once, as the service keeps the first; another is refused in check", async () => {
+    const v1 = (await world.api("POST", "/accounts", { name: "Approved v1" })) as { id: string };
+    const v2 = (await world.api("POST", "/accounts", { name: "Approved v2" })) as { id: string };
+    const migration = (extra: Props = {}) => world.inputs("migrations", { type: "identity_graph_v1_to_v2", v1AccountId: v1.id, v2AccountId: v2.id, ...extra });
+    const unapproved = (await world.host.check({}, migration())).inputs;
+    const approving = await world.host.check(unapproved, migration({ approvedAt: "2026-01-01T00:00:00Z" }));
+    expect(approving.failures).toEqual([]);
+    expect((await world.host.check(approving.inputs, migration({ approvedAt: "2026-01-01T00:00:00Z" }))).failures).toEqual([]);
+    expect((await world.host.check(approving.inputs, migration({ approvedAt: "2026-02-01T00:00:00Z" }))).failures).toEqual([{
+      property: "approvedAt",
+      reason: `is set once: the service keeps the first approvedAt ("2026-01-01T00:00:00Z") and ignores any other; declare approvedAt: "2026-01-01T00:00:00Z"`,
+    }]);
+    expect((await world.host.check(approving.inputs, migration())).failures.map((f) => f.property)).toEqual(["approvedAt"]);
+  });
+
   it("Migration: replaced when its accounts change", async () => {
     const v1 = (await world.api("POST", "/accounts", { name: "Brand v1" })) as { id: string };
     const v2 = (await world.api("POST", "/accounts", { name: "Brand v2" })) as { id: string };

@@ -1,7 +1,7 @@
 // Check: the declared inputs validated against the family's contract, the controls and the account, every failure
 // named in the program's words; what passes is recorded with the service's defaults applied.
 import type * as pulumi from "@pulumi/pulumi";
-import { camelKey, fromWire, id as serviceId, validate, type FamilyDef } from "pulumi-audience/sdk/contract";
+import { camelKey, fromWire, id as serviceId, jsonEqual, validate, type FamilyDef } from "pulumi-audience/sdk/contract";
 import { ForbiddenError } from "pulumi-audience/sdk/client";
 import type { ProviderFamily } from "../families/index.ts";
 import { adoptionGone, managedAdoption } from "./adoption.ts";
@@ -83,6 +83,13 @@ export async function check(env: Environment, olds: Props, news: Props): Promise
   if (controls.account !== UNKNOWN) {
     const problem = await env.accountProblem?.(controls.account);
     if (problem) failures.push({ property: "", reason: problem.reason, code: problem.code });
+  }
+  for (const member of providerFamily.family.setOnce) {
+    // A plan of another value would promise a change the service never makes, at every up.
+    const [key, was, now] = [camelKey(member), olds[camelKey(member)], news[camelKey(member)]];
+    if (was !== undefined && was !== null && was !== UNKNOWN && now !== UNKNOWN && !jsonEqual(was, now)) {
+      failures.push({ property: key, reason: `is set once: the service keeps the first ${key} (${JSON.stringify(was)}) and ignores any other; declare ${key}: ${JSON.stringify(was)}` });
+    }
   }
   if (!providerFamily.family.creatable && !providerFamily.create && controls.adoptId === undefined) {
     failures.push({ property: "adoptId", reason: `${providerFamily.family.className} cannot be created through the API: give adoptId to manage an existing one` });
