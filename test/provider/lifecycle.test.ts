@@ -552,4 +552,11 @@ describe("uploads", () => {
     expect(download.status).toBe(404);
     expect(await world.host.read(created.id, created.properties)).toMatchObject({ id: "" });
   });
+
+  it("a delete of a file already gone (deleted by hand) succeeds, as for every other family", async () => {
+    const created = await world.host.create(upload({ filename: "by-hand-gone.csv" }));
+    await world.api("DELETE", "/v1/uploads/stores/by-hand-gone.csv");
+    await expect(world.host.delete(created.id, created.properties)).resolves.toBeUndefined();
+    expect(world.proxy.requests.at(-1)).toMatchObject({ method: "DELETE", path: "/uploads/stores/by-hand-gone.csv" });
+  });
 });

@@ -3,6 +3,7 @@
 // client's upload calls. What the service lists (`md5_hash`) is what a change is measured against.
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
+import { NotFoundError } from "pulumi-audience/sdk/client";
 import { checkUpload, jsonEqual, splitUploadSubpath, uploadSubpath } from "pulumi-audience/sdk/contract";
 import { z } from "zod";
 import { UNKNOWN } from "../../protocol/markers.ts";
@@ -95,6 +96,9 @@ export const uploads: FamilyExtras = {
 
   async delete({ client }, id) {
     const { directory, filename } = splitUploadSubpath(id);
-    await client.deleteUpload(directory, filename);
+    // A file already gone (deleted by hand) counts as deleted, as every family's resource does.
+    await client.deleteUpload(directory, filename).catch((error: unknown) => {
+      if (!(error instanceof NotFoundError)) throw error;
+    });
   },
 };
