@@ -240,6 +240,7 @@ export function createPluginServer(options: PluginOptions = {}): IResourceProvid
       const res = new providerProto.DiffResponse();
       res.setChanges(changed.length > 0 || replaces.length > 0 ? providerProto.DiffResponse.DiffChanges.DIFF_SOME : providerProto.DiffResponse.DiffChanges.DIFF_NONE);
       res.setReplacesList(replaces);
+      res.setDeletebeforereplace(compared.deleteBeforeReplace);
       res.setDiffsList([...new Set(details.map((d) => d.path.split(/[.[]/)[0] ?? d.path))]);
       res.setHasdetaileddiff(true);
       for (const detail of details) {

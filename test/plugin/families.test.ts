@@ -112,6 +112,19 @@ describe("an Upload recorded before md5Hash was an input", () => {
   });
 });
 
+describe("an Upload replaced at its own path", () => {
+  it("answers delete-before-replace, which Pulumi keeps when replaceOnChanges forces the replace", async () => {
+    const type = "audience:index:Upload";
+    const checked = await plugin.check(type, {}, { directory: "dbr", filename: "kept.csv", content: "id\n1\n" });
+    const made = await plugin.create(type, checked.inputs);
+    const newBytes = await plugin.check(type, checked.inputs, { directory: "dbr", filename: "kept.csv", content: "id\n2\n" });
+    expect(await plugin.diff(type, made.id, made.properties, newBytes.inputs)).toMatchObject({ changes: "some", replaces: [], deleteBeforeReplace: true });
+    const moved = await plugin.check(type, checked.inputs, { directory: "dbr", filename: "moved.csv", content: "id\n1\n" });
+    expect(await plugin.diff(type, made.id, made.properties, moved.inputs)).toMatchObject({ replaces: ["filename"], deleteBeforeReplace: false });
+    await plugin.delete(type, made.id, made.properties);
+  });
+});
+
 describe("a resource whose awaited build failed", () => {
   it("diffs as an update naming `build`, which runs the build again", async () => {
     const type = typeOf("cohorts");

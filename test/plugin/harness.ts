@@ -41,6 +41,7 @@ export class PluginError extends Error {
 export interface DetailedDiff {
   changes: "none" | "some" | "unknown";
   replaces: string[];
+  deleteBeforeReplace: boolean;
   diffs: string[];
   /** Property path -> ADD, UPDATE, DELETE, ADD_REPLACE, ... */
   detailed: Record<string, string>;
@@ -133,7 +134,7 @@ export class Plugin {
 
   async diff(type: string, id: string, olds: Props, news: Props): Promise<DetailedDiff> {
     const diff = await this.#call((h) => h.diff(id, urnOf(type), plain(olds), plain(news), undefined, []));
-    return { changes: diff.changes, replaces: diff.replaces, diffs: diff.diffs ?? [], detailed: diff.detailed ?? {}, hasDetailedDiff: diff.detailed !== undefined };
+    return { changes: diff.changes, replaces: diff.replaces, deleteBeforeReplace: diff.deleteBeforeReplace, diffs: diff.diffs ?? [], detailed: diff.detailed ?? {}, hasDetailedDiff: diff.detailed !== undefined };
   }
 
   async create(type: string, properties: Props, options: WriteOptions = {}): Promise<{ id: string; properties: Props }> {

@@ -528,6 +528,15 @@ describe("uploads", () => {
     expect(await world.host.diff(created.id, updated.properties, upload({ filename: "shops.csv" }))).toMatchObject({ replaces: ["filename"] });
   });
 
+  it("asks to delete before a replacement that writes the same path, so the old file's delete cannot remove the new one", async () => {
+    const created = await world.host.create(upload({ filename: "kept.csv" }));
+    // New bytes are an update, which `replaceOnChanges: ["content"]` turns into a replace: the answer holds for it.
+    const newBytes = upload({ filename: "kept.csv", content: "store_id\n2\n" });
+    expect(await world.host.diff(created.id, created.properties, newBytes)).toMatchObject({ changes: "some", replaces: [], deleteBeforeReplace: true });
+    expect(await world.host.diff(created.id, created.properties, upload({ filename: "moved.csv" }))).toMatchObject({ replaces: ["filename"], deleteBeforeReplace: false });
+    expect(await world.host.diff(created.id, created.properties, upload({ filename: UNKNOWN }))).toMatchObject({ replaces: ["filename"], deleteBeforeReplace: true });
+  });
+
   it("sees a file replaced by hand through the md5 the service lists, and re-uploads the declared bytes", async () => {
     const inputs = upload({ filename: "hand.csv" });
     const created = await world.host.create(inputs);

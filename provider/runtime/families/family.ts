@@ -40,8 +40,12 @@ export interface Capabilities {
   find?(calls: Calls, id: string, recorded: Props): Promise<Props | undefined>;
   /** Applies changed inputs: the service's new answer, or undefined when nothing needs sending. Replaces PATCH. */
   update?(calls: Calls, id: string, inputs: ExtraInputs): Promise<Props | undefined>;
-  /** Changes and replacements the generic comparison cannot see; added to it. */
-  diff?(inputs: ExtraInputs): Promise<{ changed: string[]; replaces: string[] }>;
+  /**
+   * Changes and replacements the generic comparison cannot see; added to it. `deleteBeforeReplace`: a replacement,
+   * whatever forces it (`replaceOnChanges` too), must delete the old resource first, as when the new one would take
+   * the old one's unique name.
+   */
+  diff?(inputs: ExtraInputs): Promise<{ changed: string[]; replaces: string[]; deleteBeforeReplace?: boolean }>;
   /**
    * Runs after a create, adopt or update with the declared extra inputs and the service's answer; returns the
    * answer to record (e.g. re-read after naming personas).

@@ -85,7 +85,10 @@ export const uploads: FamilyExtras = {
     // Bytes that are not what the service holds: a local source edited in place, or a file replaced by hand.
     const known = !Object.values(extras).includes(UNKNOWN);
     const changed = known && recorded.md5Hash !== await declaredDigest(extras).catch(() => undefined);
-    return { changed: changed ? ["md5Hash"] : [], replaces };
+    // The path is the file's one name: a replacement that may write it again (`replaceOnChanges`, a forced
+    // replace, a part still unknown) deletes the old file first, else the old resource's delete removes the new one.
+    const samePath = replaces.every((key) => extras[key] === UNKNOWN);
+    return { changed: changed ? ["md5Hash"] : [], replaces, deleteBeforeReplace: samePath };
   },
 
   digest: {

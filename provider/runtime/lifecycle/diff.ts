@@ -26,7 +26,7 @@ export async function diff(env: Pick<Environment, "report" | "settings">, id: st
   const note = buildNote(news, id, compared);
   if (note !== undefined) env.report?.(note);
   const forcing = details.filter((d) => d.replace).map((d) => d.path);
-  return { changes: changed.length > 0 || replaces.length > 0, replaces, deleteBeforeReplace: false, ...(replaces.length > 0 ? { forcing } : {}) };
+  return { changes: changed.length > 0 || replaces.length > 0, replaces, deleteBeforeReplace: compared.deleteBeforeReplace, ...(replaces.length > 0 ? { forcing } : {}) };
 }
 
 /**
@@ -41,10 +41,10 @@ export function buildNote(news: Props, id: string, { replaces, failedBuild, unfi
   return unfinishedBuild === undefined ? undefined : awaitNote(split(news), id, unfinishedBuild);
 }
 
-export async function compare(olds: Props, news: Props): Promise<{ changed: string[]; replaces: string[]; details: PathChange[]; failedBuild?: string; unfinishedBuild?: string }> {
+export async function compare(olds: Props, news: Props): Promise<{ changed: string[]; replaces: string[]; details: PathChange[]; deleteBeforeReplace: boolean; failedBuild?: string; unfinishedBuild?: string }> {
   const before = split(olds);
   const after = split(news);
-  if (before.providerFamily !== after.providerFamily) return { changed: [KIND_KEY], replaces: [KIND_KEY], details: [{ path: KIND_KEY, change: "update", replace: true }] };
+  if (before.providerFamily !== after.providerFamily) return { changed: [KIND_KEY], replaces: [KIND_KEY], details: [{ path: KIND_KEY, change: "update", replace: true }], deleteBeforeReplace: false };
   const family = after.providerFamily.family;
   // Most diffs find outputs that read back as the inputs (one walk); only the others normalize both bodies.
   const same = readsAsDeclared(family.create, toWire(family.response, before.members) as Props, after.members, "literal");
@@ -72,10 +72,12 @@ export async function compare(olds: Props, news: Props): Promise<{ changed: stri
   for (const key of new Set([...Object.keys(before.extras), ...Object.keys(after.extras)])) {
     if (!jsonEqual(before.extras[key], after.extras[key])) top(key);
   }
+  let deleteBeforeReplace = false;
   if (after.providerFamily.diff) {
     const own = await after.providerFamily.diff({ extras: after.extras, recordedExtras: before.extras, recorded: olds });
     for (const key of own.changed) if (!changed.has(key)) top(key);
     replaces.push(...own.replaces);
+    deleteBeforeReplace = own.deleteBeforeReplace === true;
   }
   for (const key of CONTROL_KEYS) {
     if (!jsonEqual(before.controls[key], after.controls[key])) top(key);
@@ -93,7 +95,7 @@ export async function compare(olds: Props, news: Props): Promise<{ changed: stri
   }
   for (const detail of details) if (replaces.includes(detail.path)) detail.replace = true;
   return {
-    changed: [...changed], replaces: [...new Set(replaces)], details: uniqueByPath(details),
+    changed: [...changed], replaces: [...new Set(replaces)], details: uniqueByPath(details), deleteBeforeReplace,
     ...(rebuild === undefined ? {} : { failedBuild: rebuild }), ...(unfinished === undefined ? {} : { unfinishedBuild: unfinished }),
   };
 }
