@@ -112,6 +112,24 @@ describe("an Upload recorded before md5Hash was an input", () => {
   });
 });
 
+describe("an imported Upload", () => {
+  it("records directory and filename from its id: its inputs check, and the program declaring its bytes replaces nothing", async () => {
+    const type = "audience:index:Upload";
+    const byHand = await world.api.call("POST", "/v1/uploads/impdir/imp.csv", undefined, { contentType: "text/csv", raw: "email\nimp@example.com\n" });
+    expect(byHand.status).toBe(201);
+    const imported = await plugin.read(type, "impdir/imp.csv", {}, {});
+    expect(imported.inputs).toMatchObject({ directory: "impdir", filename: "imp.csv" });
+    // What pulumi import checks: only the bytes, which no read can tell, are left to the program.
+    expect((await plugin.check(type, imported.inputs, imported.inputs)).failures.map((f) => f.property)).toEqual(["content"]);
+    const declared = await plugin.check(type, imported.inputs, { directory: "impdir", filename: "imp.csv", content: "email\nimp@example.com\n" });
+    const diff = await plugin.diff(type, imported.id, imported.properties, declared.inputs);
+    expect(diff.replaces).toEqual([]);
+    expect(diff.diffs).not.toContain("directory");
+    expect(diff.diffs).not.toContain("filename");
+    await plugin.delete(type, imported.id, imported.properties);
+  });
+});
+
 describe("an Upload replaced at its own path", () => {
   it("answers delete-before-replace, which Pulumi keeps when replaceOnChanges forces the replace", async () => {
     const type = "audience:index:Upload";

@@ -537,6 +537,21 @@ describe("uploads", () => {
     expect(await world.host.diff(created.id, created.properties, upload({ filename: UNKNOWN }))).toMatchObject({ replaces: ["filename"], deleteBeforeReplace: true });
   });
 
+  it("reads an imported file's directory and filename from its id, so the program written for it replaces nothing", async () => {
+    const content = "store_id\n7\n";
+    const byHand = await fetch(`${world.emulator.url}/v1/uploads/imported/stores.csv`, {
+      method: "POST", headers: { authorization: `Bearer ${world.emulator.apiKey}`, "content-type": "text/csv" }, body: content,
+    });
+    expect(byHand.status).toBe(201);
+    // An import gives the id alone.
+    const imported = await world.host.read("imported/stores.csv", world.inputs("uploads", {}));
+    const md5Hash = createHash("md5").update(content).digest("hex");
+    expect(imported.inputs).toMatchObject({ directory: "imported", filename: "stores.csv", md5Hash });
+    expect(imported.properties).toMatchObject({ directory: "imported", filename: "stores.csv", md5Hash });
+    const declared = (await world.host.check(imported.inputs, upload({ directory: "imported", content }))).inputs;
+    expect(await world.host.diff(imported.id, imported.properties, declared)).toMatchObject({ replaces: [] });
+  });
+
   it("sees a file replaced by hand through the md5 the service lists, and re-uploads the declared bytes", async () => {
     const inputs = upload({ filename: "hand.csv" });
     const created = await world.host.create(inputs);

@@ -38,6 +38,11 @@ export interface Capabilities {
   create?(calls: Calls, extras: Props): Promise<{ id: string; response: Props }>;
   /** The service's answer for the resource, or undefined when it is gone. Replaces GET by id. */
   find?(calls: Calls, id: string, recorded: Props): Promise<Props | undefined>;
+  /**
+   * The extra inputs the resource's id and the service's answer tell (an upload's directory and filename), for a
+   * read with none recorded: an import then records what a create would have. Recorded ones win.
+   */
+  readExtras?(id: string, response: Props): Props;
   /** Applies changed inputs: the service's new answer, or undefined when nothing needs sending. Replaces PATCH. */
   update?(calls: Calls, id: string, inputs: ExtraInputs): Promise<Props | undefined>;
   /**

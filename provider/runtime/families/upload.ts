@@ -76,6 +76,8 @@ export const uploads: FamilyExtras = {
 
   find: (calls, id) => listed(calls, id),
 
+  readExtras: (id) => splitUploadSubpath(id),
+
   async update(calls, _id, inputs) {
     return (await unchanged(inputs)) ? undefined : send(calls, inputs.extras);
   },

@@ -13,11 +13,13 @@ import { canonical, keepSecrets, keepSignedUrls, readsAsDeclared, type Props } f
  * the host gives them (the engine's own hosts do; Pulumi's dynamic-provider host does not).
  */
 export async function read(env: Environment, id: string, props: Props, recordedInputs?: Props): Promise<pulumi.dynamic.ReadResult> {
-  const parts = split(props);
-  const { providerFamily } = parts;
-  const service = env.service(parts.controls.account);
+  const recorded = split(props);
+  const { providerFamily } = recorded;
+  const service = env.service(recorded.controls.account);
   const response = providerFamily.find ? await providerFamily.find(service, id, props) : await service.find(providerFamily.family, id);
   if (response === undefined) return {};
+  // An import records no extra inputs: those the id and the answer tell are read as well.
+  const parts = providerFamily.readExtras ? { ...recorded, extras: { ...providerFamily.readExtras(id, response), ...recorded.extras } } : recorded;
   const outs = keepSignedUrls(outputsOf(parts, response, parts.members), props) as Props;
   const inputs = recordedInputs !== undefined && readsBackOver(props, recordedInputs, response)
     ? recordedInputs
