@@ -496,6 +496,13 @@ describe("persona names", () => {
 describe("uploads", () => {
   const stores = "store_id,store_name,lat,lon\n1,Main St,40.7,-74.0\n";
   const upload = (extra: Props) => world.inputs("uploads", { directory: "stores", filename: "stores.csv", content: stores, ...extra });
+  const uploadByHand = async (subpath: string, body: string) => {
+    const response = await fetch(`${world.emulator.url}/v1/uploads/${subpath}`, {
+      method: "POST", headers: { authorization: `Bearer ${world.emulator.apiKey}`, "content-type": "text/csv" }, body,
+    });
+    expect(response.status).toBe(201);
+  };
+  const md5Listed = async (subpath: string) => (await world.api("GET", "/v1/uploads") as { subpath: string; md5_hash: string }[]).find((u) => u.subpath === subpath)?.md5_hash;
 
   it("checks names and content before any request", async () => {
     const mark = await world.mark();
@@ -550,6 +557,36 @@ describe("uploads", () => {
     expect(imported.properties).toMatchObject({ directory: "imported", filename: "stores.csv", md5Hash });
     const declared = (await world.host.check(imported.inputs, upload({ directory: "imported", content }))).inputs;
     expect(await world.host.diff(imported.id, imported.properties, declared)).toMatchObject({ replaces: [] });
+  });
+
+  it("refuses a create at a path that already holds a file (by hand, or another resource's), naming it, uploading nothing", async () => {
+    const theirs = "store_id\n8\n";
+    await uploadByHand("stores/claimed.csv", theirs);
+    const mark = await world.mark();
+    const error = (await world.host.create(upload({ filename: "claimed.csv" })).catch((e: unknown) => e)) as HostError;
+    expect(error.message).toMatch(/^Upload stores\/claimed\.csv: the account already holds a file at this path/);
+    expect(error.message).toMatch(/`aliases`.*pulumi import audience:index:Upload <name> stores\/claimed\.csv/);
+    expect((await world.serviceCalls(mark)).map((c) => c.method)).toEqual(["GET"]);
+    expect(await md5Listed("stores/claimed.csv")).toBe(createHash("md5").update(theirs).digest("hex"));
+
+    // A resource renamed without an alias: the new one's create is refused, so the old one's delete removes only its own.
+    const first = await world.host.create(upload({ filename: "renamed.csv" }));
+    await expect(world.host.create(upload({ filename: "renamed.csv" }))).rejects.toThrow(/already holds a file/);
+    expect(await md5Listed(first.id)).toBe(first.properties.md5Hash);
+  });
+
+  it("a create retried after an interrupted attempt takes the file that attempt uploaded, and no older one", async () => {
+    const startedAt = Date.now();
+    await uploadByHand("stores/interrupted.csv", stores); // what the interrupted attempt sent
+    const mark = await world.mark();
+    const retried = await world.host.create({ ...upload({ filename: "interrupted.csv" }), __createStartedAt: startedAt });
+    expect(retried).toMatchObject({ id: "stores/interrupted.csv", properties: { md5Hash: createHash("md5").update(stores).digest("hex") } });
+    expect((await world.serviceCalls(mark)).map((c) => c.method)).toEqual(["GET"]);
+    // A file there before the attempt began, or other bytes, is not what it made.
+    await uploadByHand("stores/older.csv", stores);
+    await expect(world.host.create({ ...upload({ filename: "older.csv" }), __createStartedAt: Date.now() + 60_000 })).rejects.toThrow(/already holds a file/);
+    await uploadByHand("stores/other-bytes.csv", "store_id\n5\n");
+    await expect(world.host.create({ ...upload({ filename: "other-bytes.csv" }), __createStartedAt: startedAt })).rejects.toThrow(/already holds a file/);
   });
 
   it("sees a file replaced by hand through the md5 the service lists, and re-uploads the declared bytes", async () => {

@@ -34,8 +34,12 @@ export interface ExtraInputs {
 export interface Capabilities {
   /** Failures of the declared extra inputs, by member; added to the generic checks. */
   check?(extras: Props): Failure[];
-  /** Creates the resource from its extra inputs: its id and the service's answer. Replaces POST of the body. */
-  create?(calls: Calls, extras: Props): Promise<{ id: string; response: Props }>;
+  /**
+   * Creates the resource from its extra inputs: its id and the service's answer. Replaces POST of the body.
+   * `startedAt`: when an earlier attempt of this create began (ms since the epoch), in a run interrupted before its
+   * answer; what that attempt made is this resource.
+   */
+  create?(calls: Calls, extras: Props, attempt: { startedAt?: number }): Promise<{ id: string; response: Props }>;
   /** The service's answer for the resource, or undefined when it is gone. Replaces GET by id. */
   find?(calls: Calls, id: string, recorded: Props): Promise<Props | undefined>;
   /**

@@ -51,6 +51,28 @@ async function send(calls: Calls, extras: Props): Promise<Props> {
   return answer;
 }
 
+/** How far behind ours the service's clock may run when it stamps `created_at`. */
+const CLOCK_SLACK_MS = 5_000;
+
+/**
+ * Whether the file at the path is what an interrupted attempt of this create uploaded: the declared bytes, stamped
+ * since that attempt began.
+ */
+async function madeByAttempt(file: Props, extras: Props, startedAt: number | undefined): Promise<boolean> {
+  if (startedAt === undefined || file.md5_hash !== await declaredDigest(extras)) return false;
+  return Date.parse(String(file.created_at ?? "")) >= startedAt - CLOCK_SLACK_MS;
+}
+
+/** Why a create refuses a path that already holds a file, and the ways on. */
+function pathTaken(subpath: string, file: Props): string {
+  const held = [typeof file.file_size === "number" ? `${file.file_size} bytes` : undefined, typeof file.md5_hash === "string" ? `md5 ${file.md5_hash}` : undefined,
+    typeof file.created_at === "string" ? `uploaded ${file.created_at}` : undefined].filter((part) => part !== undefined).join(", ");
+  return `Upload ${subpath}: the account already holds a file at this path (${held}), uploaded by hand or managed by another resource; `
+    + "uploading would overwrite it, and the other resource's delete would then remove this one's file. "
+    + "A resource renamed in the program: give it `aliases` with its old name instead. "
+    + `To take the file over: \`pulumi import audience:index:Upload <name> ${subpath}\` (pulumi-audience/native), or delete it from the account and run again`;
+}
+
 /** Whether the declared file is the one the service holds: same inputs and bytes with the listed MD5. */
 async function unchanged({ extras, recordedExtras, recorded }: ExtraInputs): Promise<boolean> {
   return jsonEqual(recordedExtras, extras) && recorded.md5Hash === await declaredDigest(extras);
@@ -69,9 +91,15 @@ export const uploads: FamilyExtras = {
     return failures;
   },
 
-  async create(calls, extras) {
+  async create(calls, extras, { startedAt }) {
     const inputs = uploadInputs.parse(extras);
-    return { id: uploadSubpath(inputs.directory, inputs.filename), response: await send(calls, extras) };
+    const subpath = uploadSubpath(inputs.directory, inputs.filename);
+    // The path is the file's one name: a file already there is someone else's, unless an interrupted attempt of
+    // this very create put it there.
+    const there = await listed(calls, subpath);
+    if (there === undefined) return { id: subpath, response: await send(calls, extras) };
+    if (!await madeByAttempt(there, extras, startedAt)) throw new Error(pathTaken(subpath, there));
+    return { id: subpath, response: there };
   },
 
   find: (calls, id) => listed(calls, id),

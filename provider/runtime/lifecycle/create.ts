@@ -31,7 +31,7 @@ export async function create(env: Environment, inputs: Props, limits: StepLimits
   }
   let existing: Props | undefined;
   if (providerFamily.create) {
-    ({ id, response } = await providerFamily.create(service, parts.extras));
+    ({ id, response } = await providerFamily.create(service, parts.extras, { startedAt }));
   } else if (controls.adoptId !== undefined && (existing = await service.find(providerFamily.family, controls.adoptId)) !== undefined) {
     // Declared inputs win: members the program leaves out are cleared, as an update would. A credential the
     // service answers as `<secret>` cannot be compared: the declared one is sent, as a create would send it.
