@@ -76,6 +76,8 @@ export interface FamilyDef<
   createOnly: readonly string[];
   /** Top-level members the service sets once and then keeps: a later value, or a null, leaves the first. */
   setOnce: readonly string[];
+  /** A replacement conflicts with the resource it replaces (one per pair of accounts): the old one goes first. */
+  replaceDeletesFirst: boolean;
   /** Members naming other resources, e.g. `{ path: "population.cohort_ids[]", collection: "cohorts" }`. */
   references: readonly Reference[];
   /** False for families the API only reads (forecasts: seeded by the service). */
@@ -104,7 +106,7 @@ export interface Reference {
   owned?: boolean;
 }
 
-type FamilyDefaults = "readOnly" | "secrets" | "createOnly" | "setOnce" | "builds" | "previewHoldsBuild" | "path" | "references" | "creatable"
+type FamilyDefaults = "readOnly" | "secrets" | "createOnly" | "setOnce" | "replaceDeletesFirst" | "builds" | "previewHoldsBuild" | "path" | "references" | "creatable"
   | "deletable" | "archivable" | "forceUpdatable" | "singleton" | "createdStatus" | "deletion" | "accountFeatures";
 
 /** A family as its module writes it: the create members, and what the bodies are derived from. */
@@ -129,7 +131,7 @@ export function defineFamily<
   const { shape, rules, answers, response: ownResponse, ...def } = spec;
   const create = rules === undefined ? body(shape) : body(shape).check(rules);
   const family = {
-    secrets: [], createOnly: [], setOnce: [], references: [], builds: true, previewHoldsBuild: false, path: def.collection,
+    secrets: [], createOnly: [], setOnce: [], replaceDeletesFirst: false, references: [], builds: true, previewHoldsBuild: false, path: def.collection,
     creatable: true, deletable: true, archivable: true, singleton: false, createdStatus: 201, deletion: "immediate", accountFeatures: [],
     ...def, create,
     forceUpdatable: def.forceUpdatable ?? def.archivable ?? true,

@@ -87,6 +87,8 @@ export const migration = defineFamily({
   docs: migrationDocs,
   createOnly: ["type", "v1_account_id", "v2_account_id"],
   setOnce: ["approved_at"],
+  // The service refuses a second migration of the same two accounts while the first stands.
+  replaceDeletesFirst: true,
   // No references: the pairs name resources of two different accounts, and a migration is never a dependency
   // (it must stay out of the dependency graph the references build).
   builds: false,

@@ -449,7 +449,7 @@ describe("families with their own shapes", () => {
     expect((await world.host.check(approving.inputs, migration())).failures.map((f) => f.property)).toEqual(["approvedAt"]);
   });
 
-  it("Migration: replaced when its accounts change", async () => {
+  it("Migration: replaced when its accounts change, the old one deleted first (the service takes one per pair)", async () => {
     const v1 = (await world.api("POST", "/accounts", { name: "Brand v1" })) as { id: string };
     const v2 = (await world.api("POST", "/accounts", { name: "Brand v2" })) as { id: string };
     const inputs = world.inputs("migrations", { type: "identity_graph_v1_to_v2", v1AccountId: v1.id, v2AccountId: v2.id });
@@ -457,7 +457,7 @@ describe("families with their own shapes", () => {
     const created = await world.host.create(inputs);
     expect(created.properties).toMatchObject({ v1AccountId: v1.id, v2AccountId: v2.id });
     const swapped = { ...inputs, v1AccountId: v2.id, v2AccountId: v1.id };
-    expect(await world.host.diff(created.id, created.properties, swapped)).toMatchObject({ changes: "some", replaces: ["v1AccountId", "v2AccountId"] });
+    expect(await world.host.diff(created.id, created.properties, swapped)).toMatchObject({ changes: "some", replaces: ["v1AccountId", "v2AccountId"], deleteBeforeReplace: true });
   });
 });
 

@@ -72,12 +72,12 @@ export async function compare(olds: Props, news: Props): Promise<{ changed: stri
   for (const key of new Set([...Object.keys(before.extras), ...Object.keys(after.extras)])) {
     if (!jsonEqual(before.extras[key], after.extras[key])) top(key);
   }
-  let deleteBeforeReplace = false;
+  let deleteBeforeReplace = family.replaceDeletesFirst;
   if (after.providerFamily.diff) {
     const own = await after.providerFamily.diff({ extras: after.extras, recordedExtras: before.extras, recorded: olds });
     for (const key of own.changed) if (!changed.has(key)) top(key);
     replaces.push(...own.replaces);
-    deleteBeforeReplace = own.deleteBeforeReplace === true;
+    deleteBeforeReplace ||= own.deleteBeforeReplace === true;
   }
   for (const key of CONTROL_KEYS) {
     if (!jsonEqual(before.controls[key], after.controls[key])) top(key);
