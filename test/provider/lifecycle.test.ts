@@ -389,6 +389,10 @@ describe("families with their own shapes", () => {
     await world.host.delete(created.id, read.properties);
     expect(await world.serviceCalls(mark)).toEqual([]);
     expect(world.host.warnings()).toContain(`Insights ${created.id} stays in the account: the service neither deletes nor archives it, so it is only removed from the stack`);
+    // Declared again (an up after that destroy, another stack): the account's own is taken over, not created twice.
+    const again = await world.host.create(world.inputs("insights", { plan: "basic" }));
+    expect(again.id).toBe(created.id);
+    expect(await world.api("GET", "/insights")).toMatchObject({ plan: "basic" });
   });
 
   it("ConfigurationAudit: accepted (202) for the current account, read back, never deleted by the service", async () => {

@@ -30,16 +30,19 @@ export async function create(env: Environment, inputs: Props, limits: StepLimits
     return { id: String(found.id), outs: outputsOf(parts, found, members) };
   }
   let existing: Props | undefined;
+  // One per account (insights): the account's own is taken over as adoptId would take it, since a destroy leaves it.
+  const adopting = controls.adoptId ?? (providerFamily.family.singleton ? "" : undefined);
   if (providerFamily.create) {
     ({ id, response } = await providerFamily.create(service, parts.extras, { startedAt }));
-  } else if (controls.adoptId !== undefined && (existing = await service.find(providerFamily.family, controls.adoptId)) !== undefined) {
+  } else if (adopting !== undefined && (existing = await service.find(providerFamily.family, adopting)) !== undefined) {
     // Declared inputs win: members the program leaves out are cleared, as an update would. A credential the
     // service answers as `<secret>` cannot be compared: the declared one is sent, as a create would send it.
     const patch = mergePatch(canonical(providerFamily.family.create, existing), canonical(providerFamily.family.create, desired));
-    response = patch === undefined ? existing : await service.update(providerFamily.family, controls.adoptId, patch as Props);
+    response = patch === undefined ? existing : await service.update(providerFamily.family, adopting, patch as Props);
     id = String(response.id);
     const which = typeof members.name === "string" ? `${providerFamily.family.className} "${members.name}"` : providerFamily.family.className;
-    await env.progress?.(`${which}: adopted ${id} (adoptId) instead of creating it${patch === undefined ? ", already as declared" : ", brought to the declared inputs"}`);
+    const how = controls.adoptId === undefined ? "took over the account's own (one per account)" : `adopted ${id} (adoptId)`;
+    await env.progress?.(`${which}: ${how} instead of creating it${patch === undefined ? ", already as declared" : ", brought to the declared inputs"}`);
   } else {
     if (controls.adoptId !== undefined) {
       const gone = adoptionGone(providerFamily.family, controls.adoptId);
