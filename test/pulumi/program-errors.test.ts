@@ -1,7 +1,7 @@
 // How a program's mistakes read through the real CLI (test/pulumi/fixtures/program-errors, JavaScript): a lookup
 // that cannot run (no API key) or finds nothing stops the program with its own message once, in plain and `--json`
 // output, without Pulumi's serializer's prefixes, a stack or a promise; a misspelled literal is refused naming every
-// allowed value.
+// allowed value; the import option on a dynamic resource is refused naming `adoptId`.
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { programFolder, pulumiCli, pulumiStack, skipReason, type PulumiStack, type Run } from "./cli.ts";
@@ -85,6 +85,15 @@ describe(`a program's mistakes, through pulumi${skipReason()}`, { timeout: 300_0
     // Pulumi prints a failure's property with the input of that name, which a nested path is not.
     expect(preview.output).not.toContain("<nil>");
     for (const mode of ["identified", "hashed", "referenced", "aggregated"]) expect(refusal).toContain(mode);
+  });
+
+  it.skipIf(!pulumiCli().dir)("the import option on a dynamic resource is one error naming adoptId, not the host's stack", async () => {
+    await stack.config({ mode: "identified", importId: "0680ae96-3c1f-4a52-9d0b-6f1f1d8e2a10" });
+    const preview = await stack.pulumi(["preview"]);
+    expectOneError(preview, 'Cohort "dimp": the import option does not work on pulumi-audience\'s dynamic resources');
+    expect(preview.output).toContain('adoptId: "0680ae96-3c1f-4a52-9d0b-6f1f1d8e2a10"');
+    expect(preview.output).not.toContain("code must be a string");
+    await stack.config({ importId: "" });
   });
 });
 

@@ -5,6 +5,7 @@ import type { Collection } from "pulumi-audience/sdk/contract";
 import { PROVIDER_KEY } from "../../protocol/markers.ts";
 import { CREDENTIAL_SOURCES_KEY, dynamicType, type CredentialSource } from "../markers.ts";
 import { registrations } from "../generated/registrations.ts";
+import { ProgramError } from "./program-error.ts";
 import { providerModule } from "./shim.ts";
 import { readTopLevelFrames } from "./source-position.ts";
 import type { Args, Outputs, ResourceControls } from "./types.ts";
@@ -146,6 +147,18 @@ export function definesOutputs(prototype: object, names: readonly string[], read
   }
 }
 
+/**
+ * Why a dynamic resource refuses Pulumi's `import` option, and what to write instead. Pulumi reads an imported
+ * resource with its id alone, so the dynamic-provider host has no `__provider` to run and fails with its own stack
+ * trace; said before registering, once, in the program's words.
+ */
+function cannotImport(className: string, name: string, id: pulumi.Input<string>): ProgramError {
+  const given = typeof id === "string" ? id : "<the id>";
+  return new ProgramError(`${className} "${name}": the import option does not work on pulumi-audience's dynamic resources; `
+    + `write adoptId: ${JSON.stringify(given)} among its arguments instead (it takes over the existing resource on the next up), `
+    + "or use the native face (pulumi-audience/native), whose resources take the import option and pulumi import");
+}
+
 export function resourceClass<C extends Collection>(collection: C): ResourceClass<C> {
   const { className, outputNames, props, additionalSecretOutputs } = registration(collection);
 
@@ -155,6 +168,7 @@ export function resourceClass<C extends Collection>(collection: C): ResourceClas
   const shim = providerModule(collection);
   class Resource extends pulumi.CustomResource {
     constructor(name: string, args: Args<C>, opts: pulumi.CustomResourceOptions = {}) {
+      if (opts.import !== undefined) throw cannotImport(className, name, opts.import);
       const owner: Owner = {};
       super(type, name, { ...props(args, owner), [PROVIDER_KEY]: shim }, { ...opts, additionalSecretOutputs: additionalSecretOutputs(opts) });
       owner.resource = this;
