@@ -232,7 +232,7 @@ export function createPluginServer(options: PluginOptions = {}): IResourceProvid
       const spelling = spellingOf(providerFamily.family.create, news, received(req.getOldInputs()));
       const declared = withCollection(providerFamily, plain(inputsOf(providerFamily, news)));
       const recorded = withCollection(providerFamily, plain(programNamed(providerFamily.family.response, olds)));
-      const compared = await withAccountMove(hosted.settings(), recorded, declared, await compare(recorded, declared));
+      const compared = await withAccountMove(hosted.settings(), recorded, declared, await compare(recorded, declared, req.getId()));
       const { changed, replaces, details } = compared;
       // A build re-run or waited for is no property: the plan says it in a warning, as the dynamic face's does.
       const note = buildNote(declared, req.getId(), compared);

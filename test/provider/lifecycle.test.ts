@@ -438,6 +438,26 @@ describe("families with their own shapes", () => {
     expect(world.host.warnings()).toContain(`Forecast ${seeded!.id} stays in the account: the service neither deletes nor archives it, so it is only removed from the stack`);
   });
 
+  it("Forecast imported: the code its inputs describe keeps it, and so does an adoptId naming it; another adoptId replaces", async () => {
+    const [seeded] = (await world.api("GET", "/forecasts")) as { id: string; name: string }[];
+    // What `pulumi import` records: the resource read by its id alone.
+    const imported = await world.host.read(seeded!.id, world.inputs("forecasts", {}));
+    const declared = world.inputs("forecasts", { name: seeded!.name });
+    const checked = await world.host.check(imported.inputs, declared);
+    expect(checked.failures).toEqual([]);
+    // Not yet in the state, it still cannot be created.
+    expect((await world.host.check({}, declared)).failures).toEqual([{ property: "adoptId", reason: expect.stringMatching(/cannot be created through the API/) }]);
+    const mark = await world.mark();
+    expect(await world.host.diff(seeded!.id, imported.properties, checked.inputs)).toMatchObject({ changes: "none" });
+    const naming = (await world.host.check(imported.inputs, { ...declared, adoptId: seeded!.id })).inputs;
+    expect(await world.host.diff(seeded!.id, imported.properties, naming)).toMatchObject({ replaces: [] });
+    const updated = await world.host.update(seeded!.id, imported.properties, naming);
+    expect(updated.properties).toMatchObject({ name: seeded!.name, adoptId: seeded!.id });
+    expect(await world.serviceCalls(mark)).toEqual([]);
+    const other = { ...naming, adoptId: "22222222-2222-4222-8222-222222222222" };
+    expect(await world.host.diff(seeded!.id, updated.properties, other)).toMatchObject({ replaces: ["adoptId"] });
+  });
+
   it("Migration: its approval time is set once, as the service keeps the first; another is refused in check", async () => {
     const v1 = (await world.api("POST", "/accounts", { name: "Approved v1" })) as { id: string };
     const v2 = (await world.api("POST", "/accounts", { name: "Approved v2" })) as { id: string };

@@ -1,6 +1,7 @@
 // Pulumi's resource options and state commands on this package's resources, through the real `pulumi` CLI, one
 // stack for the file: `pulumi import` of a native resource (one, and several with `--file`) records what a create
-// would; the dynamic face's `adoptId`; `pulumi stack export`/`import`; `--target`; `--replace` with and without
+// would, and one the service does not let you create (a Forecast) is kept by its code; the dynamic face's `adoptId`;
+// `pulumi stack export`/`import`; `--target`; `--replace` with and without
 // `deleteBeforeReplace`; `ignoreChanges`; `protect`; `retainOnDelete`; `customTimeouts` (native face). The program
 // declares what its stack config lists, so each step is a config change.
 import { writeFileSync } from "node:fs";
@@ -17,7 +18,8 @@ const { baseUrl, createAccount, get, takeWrites } = emulatedService({ port: 0, b
  * Config `scopes` maps a resource name to its options (JSON: protect, retainOnDelete, ignoreChanges,
  * deleteBeforeReplace, customTimeouts) and optionally `title`, the service name (default `Scope <name>`);
  * `dynamicScopes` maps a dynamic scope's resource name to the id it takes over (null: none, it is created);
- * `slowCohort` declares a cohort whose create waits for its build, with those options.
+ * `slowCohort` declares a cohort whose create waits for its build, with those options; `forecasts` maps a native
+ * forecast's resource name to its arguments.
  */
 const PROGRAM = `import * as pulumi from "@pulumi/pulumi";
 import * as audience from "pulumi-audience/native";
@@ -33,6 +35,9 @@ for (const [name, { title, ...opts }] of Object.entries(config.getObject<Record<
 }
 for (const [name, adoptId] of Object.entries(config.getObject<Record<string, string | null>>("dynamicScopes") ?? {})) {
   new dynamic.Scope(name, { ...args(\`Scope \${name}\`), ...(adoptId ? { adoptId } : {}) });
+}
+for (const [name, args] of Object.entries(config.getObject<Record<string, { name: string; adoptId?: string }>>("forecasts") ?? {})) {
+  new audience.Forecast(name, args);
 }
 const slow = config.getObject<pulumi.CustomResourceOptions>("slowCohort");
 if (slow) new audience.Cohort("slow", { name: "Slow cohort", streamName: "transactions", minCount: 2, waitFor: "ready" }, slow);
@@ -116,6 +121,20 @@ describe(`resource options and state commands through pulumi${skipReason()}`, { 
     await declare();
     const preview = await stack.pulumi(["preview", "--expect-no-changes", "--diff"]);
     expect(preview.code, preview.output).toBe(0);
+  });
+
+  it("pulumi import of a Forecast (not creatable): its code previews no change, nor does an adoptId naming it", async () => {
+    const forecast = ((await (await get(apiKey, "forecasts")).json()) as { id: string; name: string }[])[0]!;
+    await stack.must(["import", "audience:index:Forecast", "spend", forecast.id, "--yes", "--protect=false", ...NO_CODE]);
+    await stack.config({ forecasts: JSON.stringify({ spend: { name: forecast.name } }) });
+    await stack.must(["preview", "--expect-no-changes", "--diff"]);
+    await stack.config({ forecasts: JSON.stringify({ spend: { name: forecast.name, adoptId: forecast.id } }) });
+    const preview = await stack.must(["preview", "--diff"]);
+    expect(preview.output).not.toContain("(replace)");
+    await takeWrites();
+    await stack.must(["up", "--yes"]);
+    expect(await takeWrites()).toEqual([]);
+    expect((await resource("spend")).id).toBe(forecast.id);
   });
 
   it("a dynamic scope with adoptId takes over an existing one without a create, recording what a create would", async () => {

@@ -9,7 +9,7 @@ import { closestMember } from "./closest.ts";
 import { controlsSchema, CONTROL_KEYS, KIND_KEY } from "./controls.ts";
 import type { Environment } from "./environment.ts";
 import { featureFailures } from "./features.ts";
-import { split, type Parts } from "./parts.ts";
+import { MARKERS, split, type Parts } from "./parts.ts";
 import { allMemberNames, camelPath, canonical, membersAt, pathsOverlap, unknownPaths, UNKNOWN, wireOf, wireSegments, withoutNulls, type Props } from "./shape.ts";
 import { unknownAccount } from "./settings.ts";
 
@@ -47,6 +47,11 @@ function allowedInstead(providerFamily: ProviderFamily, wirePath: string, wire: 
   const allowed = segments.length === 1 ? [...within, ...providerFamily.extraInputs, ...CONTROL_KEYS] : within;
   const near = closestMember(written, allowed);
   return near ? `did you mean \`${near}\`?` : `it takes ${[...allowed].sort().join(", ")}`;
+}
+
+/** Whether `olds` are a resource's recorded inputs rather than the nothing a create is checked against. */
+function recorded(olds: Props): boolean {
+  return Object.keys(olds).some((key) => !MARKERS.includes(key));
 }
 
 export async function check(env: Environment, olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult & { failures: CheckFailure[] }> {
@@ -91,7 +96,8 @@ export async function check(env: Environment, olds: Props, news: Props): Promise
       failures.push({ property: key, reason: `is set once: the service keeps the first ${key} (${JSON.stringify(was)}) and ignores any other; declare ${key}: ${JSON.stringify(was)}` });
     }
   }
-  if (!providerFamily.family.creatable && !providerFamily.create && controls.adoptId === undefined) {
+  // One already in the state (imported, or adopted before) is managed as it is: nothing is created.
+  if (!providerFamily.family.creatable && !providerFamily.create && controls.adoptId === undefined && !recorded(olds)) {
     failures.push({ property: "adoptId", reason: `${providerFamily.family.className} cannot be created through the API: give adoptId to manage an existing one` });
   }
 

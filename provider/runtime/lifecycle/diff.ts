@@ -21,7 +21,7 @@ export interface PathChange {
  * A dynamic provider's answer names no path: a re-run build is said in a warning, which a plan shows.
  */
 export async function diff(env: Pick<Environment, "report" | "settings">, id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult & { forcing?: string[] }> {
-  const compared = await withAccountMove(env.settings(), olds, news, await compare(olds, news));
+  const compared = await withAccountMove(env.settings(), olds, news, await compare(olds, news, id));
   const { changed, replaces, details } = compared;
   const note = buildNote(news, id, compared);
   if (note !== undefined) env.report?.(note);
@@ -41,7 +41,7 @@ export function buildNote(news: Props, id: string, { replaces, failedBuild, unfi
   return unfinishedBuild === undefined ? undefined : awaitNote(split(news), id, unfinishedBuild);
 }
 
-export async function compare(olds: Props, news: Props): Promise<{ changed: string[]; replaces: string[]; details: PathChange[]; deleteBeforeReplace: boolean; failedBuild?: string; unfinishedBuild?: string }> {
+export async function compare(olds: Props, news: Props, id?: string): Promise<{ changed: string[]; replaces: string[]; details: PathChange[]; deleteBeforeReplace: boolean; failedBuild?: string; unfinishedBuild?: string }> {
   const before = split(olds);
   const after = split(news);
   if (before.providerFamily !== after.providerFamily) return { changed: [KIND_KEY], replaces: [KIND_KEY], details: [{ path: KIND_KEY, change: "update", replace: true }], deleteBeforeReplace: false };
@@ -86,7 +86,9 @@ export async function compare(olds: Props, news: Props): Promise<{ changed: stri
     changed.add(ARCHIVED_KEY);
     details.push({ path: ARCHIVED_KEY, change: "delete", replace: false });
   }
-  if (before.controls.adoptId !== after.controls.adoptId && after.controls.adoptId !== undefined) replaces.push("adoptId");
+  // A new adoptId takes over another resource; one naming this very resource (imported, then written) keeps it.
+  const adopted = after.controls.adoptId;
+  if (adopted !== undefined && adopted !== before.controls.adoptId && adopted !== id) replaces.push("adoptId");
   const rebuild = failedBuild(after, olds);
   const unfinished = rebuild === undefined ? unfinishedBuild(after, olds) : undefined;
   if (rebuild !== undefined || unfinished !== undefined) {
