@@ -34,3 +34,11 @@ export const CREDENTIAL_SOURCES_KEY = "credentialSources";
 
 /** How a credential reached the class: see CREDENTIAL_SOURCES_KEY. */
 export type CredentialSource = "secret" | "plain";
+
+/**
+ * The dynamic face's `replaceOnChanges` option, as the class records it (Pulumi property paths). Pulumi's
+ * dynamic-provider host answers Diff without the changed paths, so the engine has nothing to match the option
+ * against: the lifecycle's diff applies it instead. `__`-named: bookkeeping no plan, analyzer or drift report shows;
+ * never sent, never recorded among the outputs.
+ */
+export const REPLACE_ON_CHANGES_KEY = "__replaceOnChanges";

@@ -164,6 +164,35 @@ describe("diff", () => {
   });
 });
 
+describe("replaceOnChanges on the dynamic face", () => {
+  it("replaces on a change under the paths the class recorded, updates otherwise; kept by check, never sent or recorded", async () => {
+    const cohort = (extra: Props, replaceOnChanges?: string[]) => world.inputs("cohorts", {
+      name: "Replaced on change", streamName: "transactions", streamConditions: [{ property: "amount", _gte: 5 }], minCount: 1, ...extra,
+      ...(replaceOnChanges ? { __replaceOnChanges: replaceOnChanges } : {}),
+    });
+    const checked = await world.host.check({}, cohort({}, ["minCount", "streamConditions[*]._gte"]));
+    expect(checked.failures).toEqual([]);
+    expect(checked.inputs["__replaceOnChanges"]).toEqual(["minCount", "streamConditions[*]._gte"]);
+    // The emulator refuses a body with a member it does not know: the create going through shows it was not sent.
+    const created = await world.host.create(checked.inputs);
+    expect(created.properties).not.toHaveProperty("__replaceOnChanges");
+    const read = await world.host.read(created.id, created.properties);
+    expect(read.inputs).not.toHaveProperty("__replaceOnChanges");
+    const paths = ["minCount", "streamConditions[*]._gte"];
+    const mark = await world.mark();
+    expect(await world.host.diff(created.id, created.properties, cohort({}, paths))).toMatchObject({ changes: "none" });
+    expect(await world.host.diff(created.id, created.properties, cohort({ minCount: 2 }, paths))).toMatchObject({ changes: "some", replaces: ["minCount"] });
+    expect(await world.host.diff(created.id, created.properties, cohort({ streamConditions: [{ property: "amount", _gte: 6 }] }, paths)))
+      .toMatchObject({ changes: "some", replaces: ["streamConditions"] });
+    expect(await world.host.diff(created.id, created.properties, cohort({ streamConditions: [{ property: "total", _gte: 5 }] }, paths))).toMatchObject({ changes: "some", replaces: [] });
+    expect(await world.host.diff(created.id, created.properties, cohort({ name: "Renamed" }, paths))).toMatchObject({ changes: "some", replaces: [] });
+    expect(await world.host.diff(created.id, created.properties, cohort({ name: "Renamed" }, ["*"]))).toMatchObject({ changes: "some", replaces: ["name"] });
+    expect(await world.host.diff(created.id, created.properties, cohort({ minCount: 2 }))).toMatchObject({ changes: "some", replaces: [] });
+    expect(await world.serviceCalls(mark)).toEqual([]);
+    await world.host.delete(created.id, created.properties);
+  });
+});
+
 describe("an update moving a union to another variant", () => {
   it("switches a target's limit method in one PATCH, clearing the members of the method left", async () => {
     const outcome = ((await world.api("POST", "/outcomes", { name: "Ranks rows", attainment_cohort_id: leads })) as { id: string }).id;

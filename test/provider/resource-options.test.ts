@@ -1,5 +1,6 @@
 // Pulumi's resource options the dynamic face's classes see before the dynamic-provider host could: an option the
-// host cannot serve is refused at once in the program's words; one it cannot apply is handed to the provider.
+// host cannot serve (import) is refused at once in the program's words; one the engine cannot apply through the
+// host (replaceOnChanges) is handed to the provider.
 import * as pulumi from "@pulumi/pulumi";
 import { afterEach, describe, expect, it, vi } from "vitest";
 
@@ -50,5 +51,22 @@ describe("the import option", () => {
     const { native, registered } = await underMocks();
     await settled(new native.Cohort("nimp", { name: "Hand made" }, { import: ID }));
     expect(registered.map((r) => r.name)).toEqual(["nimp"]);
+  });
+});
+
+describe("the replaceOnChanges option", () => {
+  it("is recorded by a dynamic resource for the provider's diff, whose host names no path for Pulumi to match", async () => {
+    const { dynamic, registered } = await underMocks();
+    await settled(new dynamic.Cohort("roc", { name: "Replaced" }, { replaceOnChanges: ["minCount"] }));
+    await settled(new dynamic.Cohort("plain", { name: "Updated" }));
+    const inputs = Object.fromEntries(registered.map((r) => [r.name, r.inputs as Record<string, unknown>]));
+    expect(inputs["roc"]?.["__replaceOnChanges"]).toEqual(["minCount"]);
+    expect(inputs["plain"]).not.toHaveProperty("__replaceOnChanges");
+  });
+
+  it("is left to Pulumi by a native resource, whose diff names its paths", async () => {
+    const { native, registered } = await underMocks();
+    await settled(new native.Cohort("roc", { name: "Replaced" }, { replaceOnChanges: ["minCount"] }));
+    expect(registered[0]?.inputs).not.toHaveProperty("__replaceOnChanges");
   });
 });

@@ -1,7 +1,7 @@
 // Pulumi's resource options and state commands on this package's resources, through the real `pulumi` CLI, one
 // stack for the file: `pulumi import` of a native resource (one, and several with `--file`) records what a create
-// would, and one the service does not let you create (a Forecast) is kept by its code; the dynamic face's `adoptId`;
-// `pulumi stack export`/`import`; `--target`; `--replace` with and without
+// would, and one the service does not let you create (a Forecast) is kept by its code; the dynamic face's `adoptId`
+// and `replaceOnChanges`; `pulumi stack export`/`import`; `--target`; `--replace` with and without
 // `deleteBeforeReplace`; `ignoreChanges`; `protect`; `retainOnDelete`; `customTimeouts` (native face). The program
 // declares what its stack config lists, so each step is a config change.
 import { writeFileSync } from "node:fs";
@@ -18,8 +18,9 @@ const { baseUrl, createAccount, get, takeWrites } = emulatedService({ port: 0, b
  * Config `scopes` maps a resource name to its options (JSON: protect, retainOnDelete, ignoreChanges,
  * deleteBeforeReplace, customTimeouts) and optionally `title`, the service name (default `Scope <name>`);
  * `dynamicScopes` maps a dynamic scope's resource name to the id it takes over (null: none, it is created);
- * `slowCohort` declares a cohort whose create waits for its build, with those options; `forecasts` maps a native
- * forecast's resource name to its arguments.
+ * `slowCohort` declares a cohort whose create waits for its build, with those options; `dynamicCohort` a dynamic
+ * cohort with `replaceOnChanges: ["minCount"]` and that `minCount`; `forecasts` maps a native forecast's resource name
+ * to its arguments.
  */
 const PROGRAM = `import * as pulumi from "@pulumi/pulumi";
 import * as audience from "pulumi-audience/native";
@@ -39,6 +40,8 @@ for (const [name, adoptId] of Object.entries(config.getObject<Record<string, str
 for (const [name, args] of Object.entries(config.getObject<Record<string, { name: string; adoptId?: string }>>("forecasts") ?? {})) {
   new audience.Forecast(name, args);
 }
+const roc = config.getObject<{ minCount: number }>("dynamicCohort");
+if (roc) new dynamic.Cohort("roc", { name: "Replaced on change", streamName: "transactions", minCount: roc.minCount }, { replaceOnChanges: ["minCount"] });
 const slow = config.getObject<pulumi.CustomResourceOptions>("slowCohort");
 if (slow) new audience.Cohort("slow", { name: "Slow cohort", streamName: "transactions", minCount: 2, waitFor: "ready" }, slow);
 `;
@@ -152,6 +155,27 @@ describe(`resource options and state commands through pulumi${skipReason()}`, { 
     expect([adoptId, adoptedId]).toEqual([id, id]);
     expect({ inputs, outputs }).toEqual(recorded(await resource("created")));
     await stack.must(["preview", "--expect-no-changes"]);
+  });
+
+  it("replaceOnChanges replaces a dynamic resource; the state records the option among its inputs only", async () => {
+    await stack.config({ dynamicCohort: JSON.stringify({ minCount: 1 }) });
+    await stack.must(["up", "--yes"]);
+    const before = await resource("roc");
+    expect(before.inputs?.["__replaceOnChanges"]).toEqual(["minCount"]);
+    expect(before.outputs).not.toHaveProperty("__replaceOnChanges");
+    await stack.must(["preview", "--expect-no-changes"]);
+    await stack.config({ dynamicCohort: JSON.stringify({ minCount: 2 }) });
+    const preview = await stack.must(["preview", "--diff"]);
+    expect(preview.output).toMatch(/\+-\s*pulumi-nodejs:dynamic\/audience:Cohort: \(replace\)/);
+    expect(preview.output).not.toContain("__replaceOnChanges");
+    await takeWrites();
+    await stack.must(["up", "--yes"]);
+    const after = await resource("roc");
+    expect(after.id).not.toBe(before.id);
+    expect(await takeWrites()).toEqual(["POST /cohorts", `DELETE /cohorts/${before.id}`]);
+    await stack.must(["preview", "--expect-no-changes"]);
+    await stack.config({ dynamicCohort: "null" });
+    await stack.must(["up", "--yes"]);
   });
 
   it("pulumi stack export then import changes nothing", async () => {

@@ -4,6 +4,7 @@ import { jsonEqual, toWire } from "pulumi-audience/sdk/contract";
 import { withAccountMove } from "./account-move.ts";
 import { awaitNote, BUILD_PATH, failedBuild, rerunNote, unfinishedBuild } from "./build.ts";
 import { CONTROL_KEYS, KIND_KEY, type Controls } from "./controls.ts";
+import { REPLACE_ON_CHANGES_KEY } from "../markers.ts";
 import type { Environment } from "./environment.ts";
 import { ARCHIVED_KEY, archivedAt } from "./outputs.ts";
 import { declaredBody, recordedBody, split } from "./parts.ts";
@@ -95,11 +96,36 @@ export async function compare(olds: Props, news: Props, id?: string): Promise<{ 
     changed.add(BUILD_PATH);
     details.push({ path: BUILD_PATH, change: "update", replace: false });
   }
+  // The dynamic face's replaceOnChanges, which Pulumi cannot match against a dynamic provider's diff.
+  for (const detail of details) {
+    if (!replacedOnChange(news[REPLACE_ON_CHANGES_KEY], detail.path)) continue;
+    detail.replace = true;
+    replaces.push(optionSegments(detail.path)[0] ?? detail.path);
+  }
   for (const detail of details) if (replaces.includes(detail.path)) detail.replace = true;
   return {
     changed: [...changed], replaces: [...new Set(replaces)], details: uniqueByPath(details), deleteBeforeReplace,
     ...(rebuild === undefined ? {} : { failedBuild: rebuild }), ...(unfinished === undefined ? {} : { unfinishedBuild: unfinished }),
   };
+}
+
+/**
+ * Whether the dynamic face's replaceOnChanges paths (REPLACE_ON_CHANGES_KEY) take in a change at `path`, as Pulumi
+ * matches the option against a native diff: the option's path is the change's or encloses it, `*` any member.
+ */
+function replacedOnChange(paths: unknown, path: string): boolean {
+  if (!Array.isArray(paths)) return false;
+  const changed = optionSegments(path);
+  return paths.some((option) => {
+    if (typeof option !== "string") return false;
+    const segments = optionSegments(option);
+    return segments.length <= changed.length && segments.every((segment, i) => segment === "*" || segment === changed[i]);
+  });
+}
+
+/** A property path's members and indices as text: `a["b/c"][0].d` -> `a`, `b/c`, `0`, `d`. */
+function optionSegments(path: string): string[] {
+  return [...path.matchAll(/\["((?:[^"\\]|\\.)*)"\]|\[([^\]]*)\]|([^.[\]]+)/g)].map((m) => m[1] ?? m[2] ?? m[3] ?? "");
 }
 
 function changeOf(old: unknown, now: unknown): PathChange["change"] {

@@ -3,6 +3,7 @@
 import { toWire, type FamilyDef } from "pulumi-audience/sdk/contract";
 import { familyOf, type ProviderFamily } from "../families/index.ts";
 import { CONTROL_KEYS, CREATE_LOOK_ONLY_KEY, CREATE_STARTED_KEY, CREDENTIAL_SOURCES_KEY, KIND_KEY, PROVIDER_KEY, STEP_TIMEOUT_KEY, type Controls } from "./controls.ts";
+import { REPLACE_ON_CHANGES_KEY } from "../markers.ts";
 import { canonical, wireOf, type Props } from "./shape.ts";
 
 export interface Parts {
@@ -17,7 +18,7 @@ export interface Parts {
 }
 
 /** Inputs that tell the lifecycle something rather than describe the resource. */
-export const MARKERS: readonly string[] = [KIND_KEY, PROVIDER_KEY, CREATE_STARTED_KEY, CREATE_LOOK_ONLY_KEY, STEP_TIMEOUT_KEY, CREDENTIAL_SOURCES_KEY];
+export const MARKERS: readonly string[] = [KIND_KEY, PROVIDER_KEY, CREATE_STARTED_KEY, CREATE_LOOK_ONLY_KEY, STEP_TIMEOUT_KEY, CREDENTIAL_SOURCES_KEY, REPLACE_ON_CHANGES_KEY];
 
 export const CONTROLS: ReadonlySet<string> = new Set<string>(CONTROL_KEYS);
 

@@ -3,7 +3,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { Collection } from "pulumi-audience/sdk/contract";
 import { PROVIDER_KEY } from "../../protocol/markers.ts";
-import { CREDENTIAL_SOURCES_KEY, dynamicType, type CredentialSource } from "../markers.ts";
+import { CREDENTIAL_SOURCES_KEY, dynamicType, REPLACE_ON_CHANGES_KEY, type CredentialSource } from "../markers.ts";
 import { registrations } from "../generated/registrations.ts";
 import { ProgramError } from "./program-error.ts";
 import { providerModule } from "./shim.ts";
@@ -170,7 +170,9 @@ export function resourceClass<C extends Collection>(collection: C): ResourceClas
     constructor(name: string, args: Args<C>, opts: pulumi.CustomResourceOptions = {}) {
       if (opts.import !== undefined) throw cannotImport(className, name, opts.import);
       const owner: Owner = {};
-      super(type, name, { ...props(args, owner), [PROVIDER_KEY]: shim }, { ...opts, additionalSecretOutputs: additionalSecretOutputs(opts) });
+      // The host's diff names no path for the engine to match replaceOnChanges against: the lifecycle's diff does.
+      const replacing = opts.replaceOnChanges?.length ? { [REPLACE_ON_CHANGES_KEY]: opts.replaceOnChanges } : {};
+      super(type, name, { ...props(args, owner), ...replacing, [PROVIDER_KEY]: shim }, { ...opts, additionalSecretOutputs: additionalSecretOutputs(opts) });
       owner.resource = this;
     }
 
