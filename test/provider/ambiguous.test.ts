@@ -89,7 +89,18 @@ it("a create whose look fails too is not sent again: its outcome stays unknown, 
   const error = await world.host.create(cohort("Look failed")).then(() => undefined, (e: unknown) => e);
   expect(error).toBeInstanceOf(HostError);
   expect((error as Error).message).toMatch(/outcome unknown: Cohort "Look failed": the create's answer was lost \(POST \/cohorts: connection failed.*\) and the look for what it made failed too \(GET \/cohorts: 500/);
+  // What is true under both engines, and what a Pulumi user (whose engine drops a failed create) runs to find it.
+  expect((error as Error).message).toContain("so it may have been made. `audience run` keeps the create pending and looks again before creating; "
+    + "`pulumi` records no failed create, so before its next up, run `pulumi stack export --file stack.json && npx audience drift stack.json` in the program's folder");
   expect(posts("Look failed")).toBe(1);
   await world.control.setFaults([]);
   expect(await named("Look failed")).toHaveLength(1);
+});
+
+it("a create refused every time, each look finding nothing made, says one may still land and what to do", async () => {
+  await faults({ method: "POST", path: "/cohorts", status: 500 });
+  const error = await world.host.create(cohort("Never made")).then(() => undefined, (e: unknown) => e);
+  await world.control.setFaults([]);
+  expect((error as Error).message).toMatch(/^outcome unknown: Cohort "Never made": \d+ creates failed \(last: POST \/cohorts: 500 .*\); a look after each found nothing made yet, but one may still land\. `audience run` keeps the create pending/);
+  expect(await named("Never made")).toEqual([]);
 });

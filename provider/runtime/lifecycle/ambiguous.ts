@@ -25,6 +25,14 @@ const CLOCK_SLACK_MS = 5_000;
  */
 export const OUTCOME_UNKNOWN = "outcome unknown:";
 
+/**
+ * What happens to a create whose outcome stays unknown, and what to do: the local engine keeps it pending, Pulumi's
+ * engine forgets a failed create, so a person looks for it (drift lists it as made outside any program).
+ */
+const UNRESOLVED_CREATE = "`audience run` keeps the create pending and looks again before creating; `pulumi` records no failed create, "
+  + "so before its next up, run `pulumi stack export --file stack.json && npx audience drift stack.json` in the program's folder: "
+  + "a resource it lists as unmanaged with this name is the one made; adopt it (adoptId) or delete it";
+
 /** Whether an error says the request may have taken effect (the SDK client's `outcomeUnknown`). */
 export function outcomeUnknown(error: unknown): boolean {
   return error instanceof Error && (error as { outcomeUnknown?: unknown }).outcomeUnknown === true;
@@ -97,7 +105,7 @@ async function findCreated(service: Service, family: FamilyDef, desired: Props, 
     } catch (error) {
       if (look < attemptsOf(service)) continue;
       throw withCode(new Error(`${OUTCOME_UNKNOWN} ${label(family, desired)}: the create's answer was lost (${cause}) and the look for what it made failed too `
-      + `(${(error as Error).message}); it stays pending, and the next run looks again before creating`, { cause: error }), FAILURE_CODES.outcomeUnknown);
+      + `(${(error as Error).message}), so it may have been made. ${UNRESOLVED_CREATE}`, { cause: error }), FAILURE_CODES.outcomeUnknown);
     }
   }
   const matches = listed.filter(madeBy(family, desired, { since }));
@@ -145,7 +153,8 @@ export async function createOnce(service: Service, family: FamilyDef, desired: P
         report(found.diagnostic);
         return found.response;
       }
-      if (attempt >= attemptsOf(service)) throw withCode(new Error(`${OUTCOME_UNKNOWN} ${label(family, desired)}: ${attempt} creates failed (last: ${cause}); a look after each found nothing made`, { cause: error }), FAILURE_CODES.outcomeUnknown);
+      // A request answered 5xx by a gateway may still land after the look: the outcome stays unknown.
+      if (attempt >= attemptsOf(service)) throw withCode(new Error(`${OUTCOME_UNKNOWN} ${label(family, desired)}: ${attempt} creates failed (last: ${cause}); a look after each found nothing made yet, but one may still land. ${UNRESOLVED_CREATE}`, { cause: error }), FAILURE_CODES.outcomeUnknown);
     }
   }
 }
