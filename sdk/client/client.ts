@@ -25,6 +25,17 @@ export interface AudienceClientOptions {
   dispatcher?: Dispatcher;
   /** Keep-alive connections per origin of the client's own pool (default 8). */
   connections?: number;
+  /** Told before each wait to send a failed request again, so that a long wait can be shown. */
+  onRetry?: (notice: RetryNotice) => void;
+}
+
+/** A request about to be sent again: why, after how long, and which retry of how many. */
+export interface RetryNotice {
+  /** The failure, as the error would say it (`POST /cohorts: 503 ...`). */
+  reason: string;
+  waitMs: number;
+  retry: number;
+  maxRetries: number;
 }
 
 /**
@@ -158,6 +169,7 @@ export class AudienceClient {
   readonly #dispatcher: Dispatcher;
   readonly #ownsDispatcher: boolean;
   readonly #userAgent: string;
+  readonly #onRetry: ((notice: RetryNotice) => void) | undefined;
 
   constructor(options: AudienceClientOptions) {
     if (typeof options.apiKey !== "string" || options.apiKey.trim() === "") {
@@ -171,6 +183,7 @@ export class AudienceClient {
     this.timeoutMs = timeoutMs;
     this.retry = retryPolicy(options.retry);
     this.#userAgent = options.userAgent ?? `pulumi-audience (node ${process.version})`;
+    this.#onRetry = options.onRetry;
     this.#ownsDispatcher = options.dispatcher === undefined;
     this.#dispatcher = options.dispatcher ?? new Agent({
       connections: options.connections ?? 8,
@@ -410,7 +423,9 @@ export class AudienceClient {
       }
       if (!retryable || attempt > this.retry.maxRetries) throw failure;
       if (waitMs !== undefined && waitMs > this.retry.maxRetryAfterMs) throw failure;
-      await sleep(waitMs ?? backoffMs(this.retry, attempt));
+      const wait = waitMs ?? backoffMs(this.retry, attempt);
+      this.#onRetry?.({ reason: failure.message, waitMs: wait, retry: attempt, maxRetries: this.retry.maxRetries });
+      await sleep(wait);
     }
   }
 

@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
   AudienceApiError, AudienceClient, BadRequestError, ConflictError, ConnectionError, ExpiredApiKeyError, ForbiddenError,
   InvalidAuthorizationError, MalformedApiKeyError, MissingApiKeyError, NotFoundError, QuotaReachedError, RateLimitedError,
-  ServerError, ValidationFailedError, mergePatch,
+  ServerError, ValidationFailedError, mergePatch, type RetryNotice,
 } from "pulumi-audience/sdk/client";
 import { scope as scopeFamily, useCase } from "pulumi-audience/sdk/contract";
 
@@ -348,6 +348,18 @@ describe("Retry-After", () => {
   it("waits until the HTTP date it is told", async () => {
     // The date has whole seconds: two seconds ahead leaves at least one full second to wait.
     expect(await gapBeforeRetry(new Date(Date.now() + 2000).toUTCString())).toBeGreaterThanOrEqual(990);
+  });
+
+  it("says each wait before it sends again, with the failure and which retry, so that a long wait can be shown", async () => {
+    const notices: RetryNotice[] = [];
+    const told = new AudienceClient({ apiKey: API_KEY, baseUrl: ORIGIN, retry: fast, onRetry: (notice) => notices.push(notice) });
+    service().get("/scopes").reply(503, errorBody("UNAVAILABLE", "busy"), { "retry-after": "1" }).get("/scopes").reply(200, []);
+    try {
+      await told.list("scopes");
+    } finally {
+      await told.close();
+    }
+    expect(notices).toEqual([{ reason: expect.stringMatching(/^GET \/scopes: 503 UNAVAILABLE/), waitMs: 1000, retry: 1, maxRetries: 3 }]);
   });
 
   it("does not wait out a pause longer than maxRetryAfterMs: the error carries it", async () => {

@@ -1,7 +1,8 @@
 // The one wiring of a host's lifecycle: its settings, a client per account, the check of each account's key, and
-// where its warnings and build statuses go. The dynamic entry, the plugin and the engine's in-process host use it.
+// where its warnings, build statuses and retries go. The dynamic entry, the plugin and the engine's in-process host use it.
 import { setTimeout as sleep } from "node:timers/promises";
 import { isDeepStrictEqual } from "node:util";
+import type { RetryNotice } from "pulumi-audience/sdk/client";
 import { withFamily } from "../resources/shim.ts";
 import { accountChecks } from "./config-check.ts";
 import { failureCode } from "./failure.ts";
@@ -61,9 +62,14 @@ function coded<L extends Record<string, (...args: never[]) => Promise<unknown>>>
   return out as L;
 }
 
+/** What a wait to send a request again shows (a Retry-After may hold it a minute). */
+export function retrying({ reason, waitMs, retry, maxRetries }: RetryNotice): string {
+  return `${reason}; sending it again in ${Math.max(1, Math.round(waitMs / 1000))}s (retry ${retry} of ${maxRetries})`;
+}
+
 export function hostedLifecycle(options: HostedOptions): HostedLifecycle {
   let settings = options.settings;
-  const services = accountServices(() => settings);
+  const services = accountServices(() => settings, options.progress && ((notice) => void options.progress?.(retrying(notice))));
   const checks = accountChecks(() => settings);
   const lifecycle = coded(kindFromShim(createLifecycle({
     settings: () => settings,

@@ -1,5 +1,5 @@
 // The lifecycle's calls made with the SDK client, one client per account.
-import { AudienceApiError, AudienceClient, AuthenticationError, NotFoundError } from "pulumi-audience/sdk/client";
+import { AudienceApiError, AudienceClient, AuthenticationError, NotFoundError, type RetryNotice } from "pulumi-audience/sdk/client";
 import type { FamilyDef } from "pulumi-audience/sdk/contract";
 import type { Service } from "./service.ts";
 import { camelPath, isObject, type Props } from "./shape.ts";
@@ -38,8 +38,8 @@ export function explained(error: unknown, family: FamilyDef, account: string | u
   return new Error(`${head}: ${fields.join("; ")}`, { cause: error });
 }
 
-export function clientService(credentials: Credentials, account?: string, maxRetries = DEFAULT_MAX_RETRIES): Service {
-  const client = new AudienceClient({ apiKey: credentials.apiKey, baseUrl: credentials.baseUrl, retry: { maxRetries } });
+export function clientService(credentials: Credentials, account?: string, maxRetries = DEFAULT_MAX_RETRIES, onRetry?: (notice: RetryNotice) => void): Service {
+  const client = new AudienceClient({ apiKey: credentials.apiKey, baseUrl: credentials.baseUrl, retry: { maxRetries }, ...(onRetry ? { onRetry } : {}) });
   const explain = (family: FamilyDef) => (error: unknown) => {
     throw explained(error, family, account);
   };
@@ -72,7 +72,7 @@ export function clientService(credentials: Credentials, account?: string, maxRet
 }
 
 /** One service per account, made on first use from the current settings; `clear` when the settings change. */
-export function accountServices(settings: () => Settings): { service(account: string | undefined): Service; clear(): void } {
+export function accountServices(settings: () => Settings, onRetry?: (notice: RetryNotice) => void): { service(account: string | undefined): Service; clear(): void } {
   const services = new Map<string, Service>();
   return {
     service(account) {
@@ -80,7 +80,7 @@ export function accountServices(settings: () => Settings): { service(account: st
       let service = services.get(key);
       if (!service) {
         const current = settings();
-        service = clientService(credentialsFor(current, account), account, current.maxRetries);
+        service = clientService(credentialsFor(current, account), account, current.maxRetries, onRetry);
         services.set(key, service);
       }
       return service;
