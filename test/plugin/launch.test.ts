@@ -2,6 +2,7 @@
 // and serves, and a plugin started by hand (PULUMI_DEBUG_PROVIDERS=audience:<port>) takes the engine's address from
 // Handshake or Attach. The other plugin tests serve the plugin in their own process (harness.ts).
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -61,6 +62,26 @@ describe("the packaged executable", () => {
     // The control: the hook sees the protocol module the call needed.
     expect(loaded.some((path) => path.endsWith("/proto/provider_grpc_pb.js"))).toBe(true);
     expect(loaded.filter((path) => /@pulumi[\\/]pulumi[\\/]index\.js$/.test(path))).toEqual([]);
+  });
+});
+
+describe("an engine killed outright (SIGKILL), which sends the plugin no signal", { timeout: 60_000 }, () => {
+  it("is noticed by the plugin, which exits instead of lingering", async () => {
+    // Stands in for the engine's address: it answers, then goes away.
+    const engineAt = createServer((socket) => socket.destroy());
+    await new Promise<void>((resolve) => engineAt.listen(0, "127.0.0.1", resolve));
+    const bin = fileURLToPath(new URL("../../bin/pulumi-resource-audience.js", import.meta.url));
+    const { child } = await launchPlugin("packaged plugin", [bin, `127.0.0.1:${(engineAt.address() as AddressInfo).port}`], { cwd: REPO_ROOT, env: process.env });
+    const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 3_000)); // seen once
+      expect(child.exitCode).toBeNull();
+      await new Promise<void>((resolve) => engineAt.close(() => resolve()));
+      const code = await Promise.race([exited, new Promise<"still running">((resolve) => setTimeout(() => resolve("still running"), 15_000))]);
+      expect(code).toBe(0);
+    } finally {
+      if (child.exitCode === null) await stopPlugin(child);
+    }
   });
 });
 

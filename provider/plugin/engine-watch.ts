@@ -1,0 +1,34 @@
+// The engine that started the plugin may be killed outright (SIGKILL: a cancelled CI job), which tells the plugin
+// nothing: its address then refuses connections, and the plugin exits instead of lingering for minutes (Pulumi's
+// own plugins health-check the engine the same way). Only an engine seen once is watched for going away.
+import { connect } from "node:net";
+
+/** How often the engine's address is tried. */
+const EVERY_MS = 2_000;
+
+/** Whether something accepts connections at `host:port` (a refusal says no; anything else is not taken as gone). */
+function answers(address: string): Promise<boolean | undefined> {
+  const at = address.lastIndexOf(":");
+  const [host, port] = [address.slice(0, at).replace(/^\[|\]$/g, ""), Number(address.slice(at + 1))];
+  return new Promise((resolve) => {
+    const socket = connect({ host, port, timeout: EVERY_MS });
+    socket.once("connect", () => { socket.destroy(); resolve(true); });
+    socket.once("timeout", () => { socket.destroy(); resolve(undefined); });
+    socket.once("error", (error: NodeJS.ErrnoException) => resolve(error.code === "ECONNREFUSED" ? false : undefined));
+  });
+}
+
+/** Calls `gone` once when the engine at `address`, having answered, refuses connections; the watch never holds the process open. */
+export function whenEngineGone(address: string, gone: () => void, everyMs = EVERY_MS): void {
+  let seen = false;
+  const timer = setInterval(() => {
+    void answers(address).then((up) => {
+      if (up === true) seen = true;
+      else if (up === false && seen) {
+        clearInterval(timer);
+        gone();
+      }
+    });
+  }, everyMs);
+  timer.unref();
+}
