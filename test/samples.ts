@@ -20,11 +20,12 @@ export interface Sample {
   change(body: Json): Json;
   /** The minimal merge patch a client sends for `change`, where it is not `change` itself. */
   patch?: Json;
-  /** A change of a create-only member, which replaces the resource. */
-  replace?: Json;
+  /** A change of a create-only member, which replaces the resource; creating what it names first. */
+  replace?(ids: SampleIds): Promise<Json>;
 }
 
-const OTHER_CONNECTION = "11111111-1111-4111-8111-111111111111";
+/** Another connection, which a replaced atlas or dataset reads from instead. */
+const otherConnection = (ids: SampleIds) => ids.create("connections", { name: "Bucket", options: { type: "s3_csv", bucket_name: "exports", aws_region: "eu-west-1" } });
 
 const written: Partial<Record<Collection, Sample>> = {
   cohorts: {
@@ -34,7 +35,7 @@ const written: Partial<Record<Collection, Sample>> = {
   connections: {
     body: async () => ({ name: "Warehouse", options: { type: "postgres", host: "db.example.com", port: 5432, database: "d", schema: "s", user: "u", password: "hunter2" } }),
     change: () => ({ name: "Main warehouse" }),
-    replace: { options: { type: "bigquery", project_id: "analytics", dataset_name: "audience" } },
+    replace: async () => ({ options: { type: "bigquery", project_id: "analytics", dataset_name: "audience" } }),
   },
   outcomes: {
     body: async (ids) => ({ name: "Will buy", attainment_cohort_id: await ids.leads() }),
@@ -63,7 +64,7 @@ const written: Partial<Record<Collection, Sample>> = {
     }),
     change: () => ({ options: { type: "hosted_csv", delimiter: ";" } }),
     patch: { options: { delimiter: ";" } },
-    replace: { options: { type: "lookup_api" } },
+    replace: async () => ({ options: { type: "lookup_api" } }),
   },
   streams: {
     body: async () => ({ name: `purchases-${Math.random().toString(36).slice(2, 8)}`, properties: { amount: { type: "double" } } }),
@@ -84,12 +85,12 @@ const written: Partial<Record<Collection, Sample>> = {
   atlases: {
     body: async () => ({ name: "Stores", options: { type: "hosted_csv", upload_directory: "stores" }, output_to_locations: { name: "store_name", latitude: "lat", longitude: "lon" } }),
     change: () => ({ name: "Our stores" }),
-    replace: { connection_id: OTHER_CONNECTION, options: { type: "s3_csv", object_key: "stores.csv" } },
+    replace: async (ids) => ({ connection_id: await otherConnection(ids), options: { type: "s3_csv", object_key: "stores.csv" } }),
   },
   datasets: {
     body: async () => ({ name: "Orders", identity_sets: { main: { email: "email" } }, options: { type: "hosted_csv", upload_directory: "orders" } }),
     change: () => ({ name: "All orders" }),
-    replace: { connection_id: OTHER_CONNECTION, options: { type: "s3_csv", prefix: "orders/" } },
+    replace: async (ids) => ({ connection_id: await otherConnection(ids), options: { type: "s3_csv", prefix: "orders/" } }),
   },
   webhook_endpoints: {
     body: async () => ({ url: "https://hooks.example.com/audience", enabled_events: ["resource.errored"] }),

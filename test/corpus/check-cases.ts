@@ -13,16 +13,16 @@ export interface CheckCase {
   property: string;
 }
 
-/** Ids a sample names: check never reads them, so any uuid stands in. */
+/** Ids a sample names, for bodies no service reads (a check that refuses them asks nothing, so any uuid stands in). */
 export const placeholderIds: SampleIds = {
   leads: async () => "7a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
   create: async () => "2f0c7c8e-1d2b-4c55-9a0e-6f1b2a3c4d5e",
 };
 
-/** Every sampled family's inputs in camelCase. */
-export async function sampleInputs(): Promise<Partial<Record<Collection, Json>>> {
+/** Every sampled family's inputs in camelCase, naming the resources `ids` gives. */
+export async function sampleInputs(ids: SampleIds = placeholderIds): Promise<Partial<Record<Collection, Json>>> {
   const out: Partial<Record<Collection, Json>> = {};
-  for (const c of sampled) out[c] = camel(c, await samples[c]!.body(placeholderIds));
+  for (const c of sampled) out[c] = camel(c, await samples[c]!.body(ids));
   return out;
 }
 

@@ -83,7 +83,7 @@ describe.each(all.filter((c) => samples[c]!.replace))("%s through the plugin", (
     const { inputs } = await programOf(collection);
     const checked = (await plugin.check(type, {}, inputs)).inputs;
     const created = await plugin.create(type, checked);
-    const replaced = await plugin.check(type, checked, { ...checked, ...camel(collection, samples[collection]!.replace as Json) });
+    const replaced = await plugin.check(type, checked, { ...checked, ...camel(collection, await samples[collection]!.replace!(sampleIds(world.api))) });
     expect(replaced.failures).toEqual([]);
     const diff = await plugin.diff(type, created.id, created.properties, replaced.inputs);
     expect(diff.replaces.length).toBeGreaterThan(0);

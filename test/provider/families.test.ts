@@ -3,7 +3,7 @@
 // Program inputs are the shared wire samples (test/samples.ts) in the camelCase a program writes.
 import type { Collection } from "pulumi-audience/sdk/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { camel, samples, type Json, type SampleIds } from "../samples.ts";
+import { camel, samples, type SampleIds } from "../samples.ts";
 import { startWorld, type World } from "./harness.ts";
 
 let world: World;
@@ -100,7 +100,7 @@ describe.each(all.filter((c) => samples[c]!.replace))("%s", (collection) => {
   it("replaces when a create-only member changes, deciding it without a request", async () => {
     const { inputs } = await programOf(collection);
     const recorded = (await world.host.check({}, world.inputs(collection, inputs))).inputs;
-    const replaced = world.inputs(collection, { ...inputs, ...camel(collection, samples[collection]!.replace as Json) });
+    const replaced = world.inputs(collection, { ...inputs, ...camel(collection, await samples[collection]!.replace!(ids)) });
     expect((await world.host.check({}, replaced)).failures).toEqual([]);
     const mark = await world.mark();
     const diff = await world.host.diff("x", recorded, replaced);

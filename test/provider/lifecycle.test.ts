@@ -118,6 +118,26 @@ describe("check", () => {
     expect((await world.serviceCalls(mark)).filter((c) => c.path !== "/accounts/current")).toEqual([]);
   });
 
+  it("refuses ids the account does not hold, asking once per family for the checks of one moment, and never for ids already recorded", async () => {
+    const [forecast] = (await world.api("GET", "/forecasts")) as { id: string }[];
+    const nowhere = "00000000-0000-4000-8000-000000000000";
+    const mark = await world.mark();
+    const [wrongKind, missing, fine] = await Promise.all([
+      world.host.check({}, scope({ population: { cohortIds: [forecast!.id] } })),
+      world.host.check({}, scope({ payload: { cohortIds: [leads, nowhere] } })),
+      world.host.check({}, scope()),
+    ]);
+    const unheld = (id: string) => `names Cohort ${id}, which the account does not have: an id of another kind of resource or of another account, or of one deleted outside the program`;
+    expect(wrongKind.failures).toEqual([{ property: "population.cohortIds[0]", reason: unheld(forecast!.id) }]);
+    expect(missing.failures).toEqual([{ property: "payload.cohortIds[1]", reason: unheld(nowhere) }]);
+    expect(fine.failures).toEqual([]);
+    expect((await world.serviceCalls(mark)).map((c) => `${c.method} ${c.path}`).filter((c) => c !== "GET /accounts/current")).toEqual(["GET /cohorts"]);
+    // Recorded already (a no-op, or a change elsewhere): nothing is asked.
+    const again = await world.mark();
+    expect((await world.host.check(fine.inputs, scope({ name: "Renamed" }))).failures).toEqual([]);
+    expect(await world.serviceCalls(again)).toEqual([]);
+  });
+
   it("accepts values unknown during preview, and still checks the rest", async () => {
     const preview = await world.host.check({}, world.inputs("targets", { name: "Hosted", scopeId: UNKNOWN, representation: { mode: "identified" }, options: { type: "hosted_csv" } }));
     expect(preview.failures).toEqual([]);

@@ -1,7 +1,8 @@
 // How a program's mistakes read through the real CLI (test/pulumi/fixtures/program-errors, JavaScript): a lookup
 // that cannot run (no API key) or finds nothing stops the program with its own message once, in plain and `--json`
 // output, without Pulumi's serializer's prefixes, a stack or a promise; a misspelled literal is refused naming every
-// allowed value; the import option on a dynamic resource is refused naming `adoptId`.
+// allowed value; an id of another kind is refused in preview; the import option on a dynamic resource is refused
+// naming `adoptId`.
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { programFolder, pulumiCli, pulumiStack, skipReason, type PulumiStack, type Run } from "./cli.ts";
@@ -71,6 +72,16 @@ describe(`a program's mistakes, through pulumi${skipReason()}`, { timeout: 300_0
     await stack.config({ cohort: "Nobody" });
     expectOneError(await stack.pulumi(["preview"]), 'getCohort: no cohorts with name "Nobody"; names seen: ');
     await stack.config({ cohort: "Leads" });
+  });
+
+  it.skipIf(!pulumiCli().dir)("an id the account holds under another kind fails the preview, naming the member, not the up", async () => {
+    await stack.config({ "audience:apiKey": await service.createAccount("program-errors-reference") }, true);
+    await stack.config({ forecastAsCohort: "true" });
+    const preview = await stack.pulumi(["preview"]);
+    expect(preview.code, preview.output).toBe(1);
+    expectNoNoise(preview.output);
+    expect(preview.output).toMatch(/population\.cohortIds\[0\][^\n]*names Cohort [0-9a-f-]{36}, which the account does not have/);
+    await stack.config({ forecastAsCohort: "false" });
   });
 
   // In JavaScript nothing stops it before the provider's check (TypeScript's message: program-types.test.ts).

@@ -219,6 +219,7 @@ function readOnlyService(client: AudienceClient, docs: Map<string, Props>): Serv
       return found;
     },
     list: refuse,
+    missing: refuse,
     create: refuse,
     update: refuse,
     delete: refuse,

@@ -9,6 +9,7 @@ import { closestMember } from "./closest.ts";
 import { controlsSchema, CONTROL_KEYS, KIND_KEY } from "./controls.ts";
 import type { Environment } from "./environment.ts";
 import { featureFailures } from "./features.ts";
+import { referenceFailures } from "./references.ts";
 import { MARKERS, split, type Parts } from "./parts.ts";
 import { allMemberNames, camelPath, canonical, membersAt, pathsOverlap, unknownPaths, UNKNOWN, wireOf, wireSegments, withoutNulls, type Props } from "./shape.ts";
 import { unknownAccount } from "./settings.ts";
@@ -47,6 +48,16 @@ function allowedInstead(providerFamily: ProviderFamily, wirePath: string, wire: 
   const allowed = segments.length === 1 ? [...within, ...providerFamily.extraInputs, ...CONTROL_KEYS] : within;
   const near = closestMember(written, allowed);
   return near ? `did you mean \`${near}\`?` : `it takes ${[...allowed].sort().join(", ")}`;
+}
+
+/** The wire body of a resource's recorded inputs, or undefined when there are none (a create). */
+function recordedWire(family: FamilyDef, olds: Props): Props | undefined {
+  if (olds[KIND_KEY] === undefined) return undefined;
+  try {
+    return wireOf(family.create, split(olds).members);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Whether `olds` are a resource's recorded inputs rather than the nothing a create is checked against. */
@@ -119,6 +130,10 @@ export async function check(env: Environment, olds: Props, news: Props): Promise
   // A member's need of an account feature is known once the member is, whatever else is still unknown.
   const needs = await featureFailures(env, providerFamily.family, controls.account, wire, olds, unknowns);
   failures.push(...needs);
+  // So is a reference: the ids the program names that the account does not hold.
+  if (failures.length === 0 && controls.account !== UNKNOWN) {
+    failures.push(...await referenceFailures(() => env.service(controls.account), providerFamily.family, wire, recordedWire(providerFamily.family, olds)));
+  }
   if (!result.ok || unknowns.length > 0 || needs.length > 0) {
     // Members unknown until an earlier step runs (a preview): the known ones are recorded with the defaults they
     // will have, so that the plan shows only what changes.

@@ -45,8 +45,34 @@ export function clientService(credentials: Credentials, account?: string, maxRet
   };
   // The client puts a singleton (insights) at its collection path, without the id.
   const get = async (family: FamilyDef, id: string) => resource(await client.get(family, id).catch(explain(family)), `GET /${family.path}/${id}`);
+  const held = new Map<string, Set<string>>();
+  const waiting = new Map<string, { ids: Set<string>; listed: Promise<Set<string>> }>();
+  /** The ids among those asked in this turn of the event loop that the account holds: one list per family. */
+  const heldAmong = (family: FamilyDef, ids: readonly string[]): Promise<Set<string>> => {
+    let batch = waiting.get(family.collection);
+    if (!batch) {
+      const asked = new Set<string>();
+      const listed = new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
+        waiting.delete(family.collection);
+        return new Set((await client.list(family, { ids: [...asked] }).catch(explain(family))).map((doc) => String((doc as { id?: unknown }).id)));
+      });
+      batch = { ids: asked, listed };
+      waiting.set(family.collection, batch);
+    }
+    for (const id of ids) batch.ids.add(id);
+    return batch.listed;
+  };
   return {
     client,
+    async missing(family, ids) {
+      const known = held.get(family.collection) ?? new Set<string>();
+      held.set(family.collection, known);
+      const ask = ids.filter((id) => !known.has(id));
+      if (ask.length === 0) return [];
+      const found = await heldAmong(family, ask);
+      for (const id of found) known.add(id);
+      return ask.filter((id) => !found.has(id));
+    },
     create: async (family, body) => resource(await client.create(family, body).catch(explain(family)), `POST /${family.path}`),
     get,
     list: async (family) => (await client.list(family)).map((r) => resource(r, `GET /${family.path}`)),

@@ -11,6 +11,8 @@ export interface Service extends Calls {
   list(family: FamilyDef): Promise<Props[]>;
   /** The resource, or undefined when the service no longer has it. */
   find(family: FamilyDef, id: string): Promise<Props | undefined>;
+  /** Which of `ids` the account does not hold; the asks of one moment go out as one list per family. */
+  missing(family: FamilyDef, ids: readonly string[]): Promise<string[]>;
   update(family: FamilyDef, id: string, patch: Props): Promise<Props>;
   /** Deletes; a resource already gone is not an error. */
   delete(family: FamilyDef, id: string): Promise<void>;
