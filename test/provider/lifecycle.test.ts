@@ -259,7 +259,7 @@ describe("builds", () => {
   it("fails the step with the build error while keeping the resource in state", async () => {
     const error = (await withBuild(() => world.host.create(scope({ name: "Broken", waitFor: "ready" })), "error", "cohort has no members").catch((e: unknown) => e)) as HostError;
     expect(error).toBeInstanceOf(HostError);
-    expect(error.message).toMatch(/cohort has no members/);
+    expect(error.message).toMatch(/failed to build: cohort has no members; it stays in the stack, and the next up builds it again/);
     expect(error.initFailed?.id).toMatch(/^[0-9a-f-]{36}$/);
     expect(error.initFailed?.reasons.join()).toMatch(/cohort has no members/);
     // Kept with everything later steps need: the provider shim, the family, the service's answer.
@@ -281,7 +281,7 @@ describe("builds", () => {
 
   it("gives up at the deadline, keeping the resource", async () => {
     const error = (await world.host.create(scope({ name: "Slow", waitFor: "ready", waitTimeoutSeconds: 0.5 })).catch((e: unknown) => e)) as HostError;
-    expect(error.message).toMatch(/still new after 0.5s/);
+    expect(error.message).toMatch(/still new after 0.5s \(waitTimeoutSeconds\); it stays in the stack, and the next up waits for its build again$/);
     expect(error.initFailed?.properties.status).toBe("new");
   });
 

@@ -48,17 +48,17 @@ async function waitForBuild(env: Environment, parts: Parts, service: Service, id
     const keep = () => ({ ...outputsOf(parts, current, inputs), [PROVIDER_KEY]: inputs[PROVIDER_KEY] });
     if (current.status === "error") {
       const why = typeof current.status_error === "string" ? current.status_error : "no reason given";
-      throw new KeptResourceError(id, keep(), `${providerFamily.family.className} ${id} failed to build: ${why}`, FAILURE_CODES.buildFailed);
+      throw new KeptResourceError(id, keep(), `${providerFamily.family.className} ${id} failed to build: ${why}; it stays in the stack, and the next up builds it again (once what the reason names is fixed)`, FAILURE_CODES.buildFailed);
     }
     // The last look is at the deadline itself: a build done within the time given is not failed for the backoff.
     const remaining = deadline - Date.now();
     if (remaining <= 0) {
-      throw new KeptResourceError(id, keep(), `${providerFamily.family.className} ${id} is still ${String(current.status)} after ${seconds}s (${engine !== undefined ? "customTimeouts" : "waitTimeoutSeconds"})`, FAILURE_CODES.buildTimeout);
+      throw new KeptResourceError(id, keep(), `${providerFamily.family.className} ${id} is still ${String(current.status)} after ${seconds}s (${engine !== undefined ? "customTimeouts" : "waitTimeoutSeconds"}); it stays in the stack, and the next up waits for its build again`, FAILURE_CODES.buildTimeout);
     }
     try {
       await env.sleep(Math.min(delay, remaining), limits.signal);
     } catch {
-      throw new KeptResourceError(id, keep(), `${providerFamily.family.className} ${id}: the wait for its build was cancelled while ${String(current.status)}`, FAILURE_CODES.cancelled);
+      throw new KeptResourceError(id, keep(), `${providerFamily.family.className} ${id}: the wait for its build was cancelled while ${String(current.status)}; it stays in the stack, and the next up waits for its build again`, FAILURE_CODES.cancelled);
     }
     delay = Math.min(delay * 2, 10_000);
     current = await service.get(providerFamily.family, id);
