@@ -104,3 +104,13 @@ it("a create refused every time, each look finding nothing made, says one may st
   expect((error as Error).message).toMatch(/^outcome unknown: Cohort "Never made": \d+ creates failed \(last: POST \/cohorts: 500 .*\); a look after each found nothing made yet, but one may still land\. `audience run` keeps the create pending/);
   expect(await named("Never made")).toEqual([]);
 });
+
+it("an update or delete whose outcome is unknown says the next run sends it again, which changes nothing if it took effect", async () => {
+  const made = await world.host.create(cohort("Deleted twice"));
+  await faults({ method: "DELETE", path: "/cohorts/*", status: 500 });
+  const error = await world.host.delete(made.id, made.properties).then(() => undefined, (e: unknown) => e);
+  await world.control.setFaults([]);
+  expect((error as Error).message).toMatch(new RegExp(`^outcome unknown: the delete of Cohort ${made.id}: DELETE /cohorts/${made.id}: 500 .*; the next run sends it again, which changes nothing if it took effect$`));
+  await world.host.delete(made.id, made.properties);
+  expect(await named("Deleted twice")).toEqual([]);
+});

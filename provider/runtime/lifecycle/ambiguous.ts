@@ -52,7 +52,8 @@ export async function unlessUnknown<T>(what: string, write: () => Promise<T>): P
     return await write();
   } catch (error) {
     if (!mayHaveApplied(error)) throw error;
-    throw withCode(new Error(`${OUTCOME_UNKNOWN} ${what}: ${(error as Error).message}`, { cause: error }), FAILURE_CODES.outcomeUnknown);
+    // Sent again, an update or a delete that took effect changes nothing: the next run settles it.
+    throw withCode(new Error(`${OUTCOME_UNKNOWN} ${what}: ${(error as Error).message}; the next run sends it again, which changes nothing if it took effect`, { cause: error }), FAILURE_CODES.outcomeUnknown);
   }
 }
 
