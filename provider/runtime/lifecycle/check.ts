@@ -132,7 +132,7 @@ export async function check(env: Environment, olds: Props, news: Props): Promise
   failures.push(...needs);
   // So is a reference: the ids the program names that the account does not hold.
   if (failures.length === 0 && controls.account !== UNKNOWN) {
-    failures.push(...await referenceFailures(() => env.service(controls.account), providerFamily.family, wire, recordedWire(providerFamily.family, olds)));
+    failures.push(...await referenceFailures(() => env.service(controls.account), providerFamily.family, wire, () => recordedWire(providerFamily.family, olds)));
   }
   if (!result.ok || unknowns.length > 0 || needs.length > 0) {
     // Members unknown until an earlier step runs (a preview): the known ones are recorded with the defaults they

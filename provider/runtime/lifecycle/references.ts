@@ -6,11 +6,13 @@ import type { CheckFailure } from "./check.ts";
 import type { Service } from "./service.ts";
 import { camelPath, UNKNOWN, type Props } from "./shape.ts";
 
-export async function referenceFailures(serviceOf: () => Service, family: FamilyDef, wire: Props, before: Props | undefined): Promise<CheckFailure[]> {
-  const asked = family.references.flatMap((ref) => {
-    const had = new Set(before === undefined ? [] : valuesAt(before, ref.path).map(({ value }) => value));
-    return valuesAt(wire, ref.path).filter(({ value }) => value !== UNKNOWN && !had.has(value)).map((found) => ({ ...found, collection: ref.collection }));
-  });
+export async function referenceFailures(serviceOf: () => Service, family: FamilyDef, wire: Props, recorded: () => Props | undefined): Promise<CheckFailure[]> {
+  const named = family.references.flatMap((ref) => valuesAt(wire, ref.path).filter(({ value }) => value !== UNKNOWN).map((found) => ({ ...found, ref })));
+  if (named.length === 0) return [];
+  // Read only now: most resources name nothing, and a no-op checks every resource.
+  const before = recorded();
+  const asked = named.filter(({ value, ref }) => before === undefined || !valuesAt(before, ref.path).some((had) => had.value === value))
+    .map(({ at, value, ref }) => ({ at, value, collection: ref.collection }));
   if (asked.length === 0) return [];
   const byCollection = new Map<string, typeof asked>();
   for (const ref of asked) byCollection.set(ref.collection, [...(byCollection.get(ref.collection) ?? []), ref]);
