@@ -19,11 +19,11 @@ export async function referenceFailures(serviceOf: () => Service, family: Family
   try {
     const service = serviceOf();
     const missing = await Promise.all([...byCollection].map(async ([collection, refs]) => {
-      const named = families[collection as Collection];
-      const gone = new Set(await service.missing(named, refs.map((ref) => ref.value)));
+      const target = families[collection as Collection];
+      const gone = new Set(await service.missing(target, refs.map((ref) => ref.value)));
       return refs.filter((ref) => gone.has(ref.value)).map((ref) => ({
         property: camelPath(family.create, ref.at),
-        reason: `names ${named.className} ${ref.value}, which the account does not have: an id of another kind of resource or of another account, or of one deleted outside the program`,
+        reason: `names ${target.className} ${ref.value}, which the account does not have: an id of another kind of resource or of another account, or of one deleted outside the program`,
       }));
     }));
     return missing.flat();
