@@ -442,6 +442,7 @@ describe("families with their own shapes", () => {
     const again = await world.host.create(world.inputs("insights", { plan: "basic" }));
     expect(again.id).toBe(created.id);
     expect(await world.api("GET", "/insights")).toMatchObject({ plan: "basic" });
+    expect(world.host.warnings()).toContain("Insights: the account's own (one per account) was there already and is managed here now, brought to the declared inputs; a stack or program that also declares it changes the same one");
   });
 
   it("ConfigurationAudit: accepted (202) for the current account, read back, never deleted by the service", async () => {
