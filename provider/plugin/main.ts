@@ -2,7 +2,7 @@
 // `pulumi-resource-audience`: the engine starts the plugin and reads the port it prints on the first line of stdout.
 // Its argument is the engine's address, where warnings and progress go (its Log service).
 import { engineAddressOf } from "./engine-log.ts";
-import { whenEngineGone } from "./engine-watch.ts";
+import { whenEngineGone } from "../protocol/engine-watch.ts";
 import { servePlugin } from "./server.ts";
 
 const engineAddress = engineAddressOf(process.argv.slice(2));

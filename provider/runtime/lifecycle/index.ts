@@ -1,5 +1,6 @@
 // `pulumi-audience/provider`: the dynamic provider every resource's `__provider` shim loads at call time.
 import type * as pulumi from "@pulumi/pulumi";
+import { whenEngineGone } from "../../protocol/engine-watch.ts";
 import { hostedLifecycle } from "./hosted.ts";
 import { readSettings } from "./settings.ts";
 import { shownFailure } from "../../protocol/check-failure.ts";
@@ -34,6 +35,12 @@ const hosted = hostedLifecycle({
   progress: (message) => import("@pulumi/pulumi").then(({ log }) => log.info(message, undefined, undefined, true)).catch(() => undefined),
 });
 const { lifecycle } = hosted;
+
+// Pulumi's dynamic-provider host serves on for minutes after its engine is killed outright; once the engine that
+// started it (its argument) is gone, what is in flight gets a few seconds and the host ends, as the plugin does.
+if (/[\\/]cmd[\\/]dynamic-provider[\\/]index\.js$/.test(process.argv[1] ?? "") && process.argv[2]) {
+  whenEngineGone(process.argv[2], () => setTimeout(() => process.exit(0), 5_000).unref());
+}
 
 /** The provider the host calls: `configure` receives the whole stack config (secrets already unwrapped). */
 export const provider: pulumi.dynamic.ResourceProvider & { configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> } = {

@@ -1,6 +1,6 @@
-// The engine that started the plugin may be killed outright (SIGKILL: a cancelled CI job), which tells the plugin
-// nothing: its address then refuses connections, and the plugin exits instead of lingering for minutes (Pulumi's
-// own plugins health-check the engine the same way). Only an engine seen once is watched for going away.
+// The engine that started a provider process may be killed outright (SIGKILL: a cancelled CI job), which tells the
+// process nothing: its address then refuses connections, and the process exits instead of lingering for minutes
+// (Pulumi's own plugins health-check the engine the same way). Only an engine seen once is watched for going away.
 import { connect } from "node:net";
 
 /** How often the engine's address is tried. */
