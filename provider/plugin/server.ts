@@ -203,9 +203,11 @@ export function createPluginServer(options: PluginOptions = {}): IResourceProvid
     configure: unary<provider.ConfigureRequest, provider.ConfigureResponse>((req) => {
       const args = req.hasArgs() ? plain(received(req.getArgs())) : undefined;
       const config = configOf(Object.fromEntries(req.getVariablesMap().toObject()), args);
-      const problems = configFailures(config, providerNaming(req.getUrn()));
+      const naming = providerNaming(req.getUrn());
+      const problems = configFailures(config, naming);
       if (problems.length > 0) throw Object.assign(new Error(problems.map((p) => p.reason).join("; ")), { code: grpc.status.INVALID_ARGUMENT });
-      hosted.configure(settingsOf(config, env));
+      // A resource's `account` names an entry of its provider's accounts: an explicit provider's own, not the stack's.
+      hosted.configure({ ...settingsOf(config, env), accountsGiven: naming.key("accounts") });
       const res = new providerProto.ConfigureResponse();
       res.setAcceptsecrets(true);
       res.setAcceptresources(true);

@@ -518,7 +518,7 @@ describe("families with their own shapes", () => {
     expect((await world.host.check(approving.inputs, migration({ approvedAt: "2026-01-01T00:00:00Z" }))).failures).toEqual([]);
     expect((await world.host.check(approving.inputs, migration({ approvedAt: "2026-02-01T00:00:00Z" }))).failures).toEqual([{
       property: "approvedAt",
-      reason: `is set once: the service keeps the first approvedAt ("2026-01-01T00:00:00Z") and ignores any other; declare approvedAt: "2026-01-01T00:00:00Z"`,
+      reason: `is set once: the service keeps the first approvedAt, "2026-01-01T00:00:00Z", and ignores any other; declare that value again`,
     }]);
     expect((await world.host.check(approving.inputs, migration())).failures.map((f) => f.property)).toEqual(["approvedAt"]);
   });

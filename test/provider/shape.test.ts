@@ -61,6 +61,9 @@ describe("settings", () => {
     expect(() => credentialsFor(readSettings(config({ "audience:accounts": { north: { apiKey: "n" } } }), {}), "north")).toThrow(/^audience:accounts\.north\.baseUrl is not set$/);
     expect(() => credentialsFor(readSettings(config({ "audience:accounts": { north: {} } }), {}), "south")).toThrow(/south.*defined: north/);
     expect(() => credentialsFor(readSettings(config({}), {}), "north")).toThrow(/^account: names account "north" but audience:accounts is not set$/);
+    // An explicit provider's resources name entries of its own accounts, which the message names.
+    const explicit = { ...readSettings(config({}), {}), accountsGiven: 'accounts of provider "north-provider"' };
+    expect(() => credentialsFor(explicit, "north")).toThrow(/^account: names account "north" but accounts of provider "north-provider" is not set$/);
     expect(() => readSettings(config({ "audience:accounts": "{not json" }), {})).toThrow(/audience:accounts must be a map/);
   });
 

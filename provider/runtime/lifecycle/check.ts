@@ -104,7 +104,7 @@ export async function check(env: Environment, olds: Props, news: Props): Promise
     // A plan of another value would promise a change the service never makes, at every up.
     const [key, was, now] = [camelKey(member), olds[camelKey(member)], news[camelKey(member)]];
     if (was !== undefined && was !== null && was !== UNKNOWN && now !== UNKNOWN && !jsonEqual(was, now)) {
-      failures.push({ property: key, reason: `is set once: the service keeps the first ${key} (${JSON.stringify(was)}) and ignores any other; declare ${key}: ${JSON.stringify(was)}` });
+      failures.push({ property: key, reason: `is set once: the service keeps the first ${key}, ${JSON.stringify(was)}, and ignores any other; declare that value again` });
     }
   }
   // One already in the state (imported, or adopted before) is managed as it is: nothing is created.

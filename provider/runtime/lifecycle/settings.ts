@@ -15,6 +15,8 @@ export interface Settings {
   accounts: Record<string, Partial<Credentials>>;
   /** Retries of a request that failed in a way that may pass (a 429 or 503, a dropped connection); DEFAULT_MAX_RETRIES when absent. */
   maxRetries?: number;
+  /** Where the named accounts are given, as messages name it: `audience:accounts` unless said (an explicit provider's). */
+  accountsGiven?: string;
 }
 
 /**
@@ -87,9 +89,10 @@ export function readSettings(get: (key: string) => unknown, env: NodeJS.ProcessE
 export function unknownAccount(settings: Settings, account: string): string | undefined {
   if (account in settings.accounts) return undefined;
   const known = Object.keys(settings.accounts);
+  const given = settings.accountsGiven ?? "audience:accounts";
   return known.length === 0
-    ? `names account "${account}" but audience:accounts is not set`
-    : `names account "${account}", which audience:accounts does not define (defined: ${known.join(", ")})`;
+    ? `names account "${account}" but ${given} is not set`
+    : `names account "${account}", which ${given} does not define (defined: ${known.join(", ")})`;
 }
 
 /** The credentials of a named account, or of the default one. Fails naming the config to set. */
