@@ -54,7 +54,7 @@ export const migrationDocs = {
   v1_account_id: "Id of the account moved from identity graph v1. It and the v2 account must be related in the account hierarchy.",
   v2_account_id: "Id of the account on identity graph v2.",
   notes: "Notes on the migration.",
-  approved_at: "Approval time: a non-null time from either linked account approves; the first one is kept.",
+  approved_at: "Approval time: a non-null time from either linked account approves; the first one is kept, so once it is set a program declares that time (another, or none, fails the preview).",
   datasets: "Pairs of datasets: v1 and v2 ids.",
   ...docsUnder("datasets[]", pairDocs),
   targets: "Pairs of targets: v1 and v2 ids, with how the destination maps.",

@@ -5394,7 +5394,10 @@ export interface MigrationArgs extends ResourceControls {
   v2AccountId: pulumi.Input<string>;
   /** Notes on the migration. */
   notes?: pulumi.Input<string>;
-  /** Approval time: a non-null time from either linked account approves; the first one is kept. */
+  /**
+   * Approval time: a non-null time from either linked account approves; the first one is kept, so once
+   * it is set a program declares that time (another, or none, fails the preview).
+   */
   approvedAt?: pulumi.Input<string>;
   /** Pairs of datasets: v1 and v2 ids. */
   datasets?: pulumi.Input<pulumi.Input<MigrationDatasetArgs>[]>;
@@ -5502,7 +5505,10 @@ export interface MigrationResult {
   v2AccountId: string;
   /** Notes on the migration. */
   notes?: string | null;
-  /** Approval time: a non-null time from either linked account approves; the first one is kept. */
+  /**
+   * Approval time: a non-null time from either linked account approves; the first one is kept, so once
+   * it is set a program declares that time (another, or none, fails the preview).
+   */
   approvedAt?: string | null;
   /** Pairs of datasets: v1 and v2 ids. */
   datasets?: MigrationDataset[] | null;
@@ -5567,7 +5573,10 @@ export interface MigrationOutputs {
   readonly v2AccountId: pulumi.Output<string>;
   /** Notes on the migration. */
   readonly notes: pulumi.Output<string | null | undefined>;
-  /** Approval time: a non-null time from either linked account approves; the first one is kept. */
+  /**
+   * Approval time: a non-null time from either linked account approves; the first one is kept, so once
+   * it is set a program declares that time (another, or none, fails the preview).
+   */
   readonly approvedAt: pulumi.Output<string | null | undefined>;
   /** Pairs of datasets: v1 and v2 ids. */
   readonly datasets: pulumi.Output<MigrationDataset[] | null | undefined>;
