@@ -38,6 +38,13 @@ describe("an explicit provider per account", () => {
     expect(northLeads.id).not.toBe(defaultLeads.id);
   });
 
+  it("checks a new resource's adoptId as the dynamic face does: one the service manages is refused in check", async () => {
+    const cohorts = (await world.api.get<Json[]>("/v1/cohorts")).body;
+    const classic = cohorts.find((c) => c.managed === true)!;
+    const checked = await world.plugin.check("audience:index:Cohort", {}, { name: String(classic.name), adoptId: String(classic.id) });
+    expect(checked.failures).toEqual([{ property: "adoptId", reason: expect.stringContaining(`Cohort ${String(classic.id)} is managed by the service and read-only`) }]);
+  });
+
   it("replaces what a provider holds when its key reaches another account, not when it reaches the same one anew", async () => {
     const baseUrl = `${world.emulator.url}/v1`;
     const home = { apiKey: world.emulator.apiKey, baseUrl };

@@ -521,6 +521,9 @@ describe("families with their own shapes", () => {
       reason: `is set once: the service keeps the first approvedAt, "2026-01-01T00:00:00Z", and ignores any other; declare that value again`,
     }]);
     expect((await world.host.check(approving.inputs, migration())).failures.map((f) => f.property)).toEqual(["approvedAt"]);
+    // Its accounts changed, it is replaced by a new migration, which takes its own approval.
+    const swapped = migration({ v1AccountId: v2.id, v2AccountId: v1.id, approvedAt: "2026-03-01T00:00:00Z" });
+    expect((await world.host.check(approving.inputs, swapped)).failures).toEqual([]);
   });
 
   it("Migration: replaced when its accounts change, the old one deleted first (the service takes one per pair)", async () => {
@@ -640,6 +643,8 @@ describe("uploads", () => {
     const error = (await world.host.create(upload({ filename: "claimed.csv" })).catch((e: unknown) => e)) as HostError;
     expect(error.message).toMatch(/^Upload stores\/claimed\.csv: the account already holds a file at this path/);
     expect(error.message).toMatch(/`aliases`.*pulumi import audience:index:Upload <name> stores\/claimed\.csv/);
+    // Deleting the file is advice for a file made outside any program only: for a rename it would lose the file.
+    expect(error.message).toContain("A resource renamed in the program: give it `aliases` with its old name (deleting the file does not help");
     expect((await world.serviceCalls(mark)).map((c) => c.method)).toEqual(["GET"]);
     expect(await md5Listed("stores/claimed.csv")).toBe(createHash("md5").update(theirs).digest("hex"));
 

@@ -10,7 +10,7 @@ import { controlsSchema, CONTROL_KEYS, KIND_KEY } from "./controls.ts";
 import type { Environment } from "./environment.ts";
 import { featureFailures } from "./features.ts";
 import { referenceFailures } from "./references.ts";
-import { MARKERS, split, type Parts } from "./parts.ts";
+import { isRecorded, split, type Parts } from "./parts.ts";
 import { allMemberNames, camelPath, canonical, membersAt, pathsOverlap, unknownPaths, UNKNOWN, wireOf, wireSegments, withoutNulls, type Props } from "./shape.ts";
 import { unknownAccount } from "./settings.ts";
 
@@ -52,17 +52,12 @@ function allowedInstead(providerFamily: ProviderFamily, wirePath: string, wire: 
 
 /** The wire body of a resource's recorded inputs, or undefined when there are none (a create). */
 function recordedWire(family: FamilyDef, olds: Props): Props | undefined {
-  if (olds[KIND_KEY] === undefined) return undefined;
+  if (!isRecorded(olds)) return undefined;
   try {
     return wireOf(family.create, split(olds).members);
   } catch {
     return undefined;
   }
-}
-
-/** Whether `olds` are a resource's recorded inputs rather than the nothing a create is checked against. */
-function recorded(olds: Props): boolean {
-  return Object.keys(olds).some((key) => !MARKERS.includes(key));
 }
 
 export async function check(env: Environment, olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult & { failures: CheckFailure[] }> {
@@ -100,7 +95,12 @@ export async function check(env: Environment, olds: Props, news: Props): Promise
     const problem = await env.accountProblem?.(controls.account);
     if (problem) failures.push({ property: "", reason: problem.reason, code: problem.code });
   }
-  for (const member of providerFamily.family.setOnce) {
+  // A replacement (a create-only member changed) is a new resource, which takes any value.
+  const replacing = providerFamily.family.createOnly.some((path) => {
+    const key = camelKey(path.split(/[.[]/)[0] ?? path);
+    return !jsonEqual(olds[key], news[key]);
+  });
+  for (const member of replacing ? [] : providerFamily.family.setOnce) {
     // A plan of another value would promise a change the service never makes, at every up.
     const [key, was, now] = [camelKey(member), olds[camelKey(member)], news[camelKey(member)]];
     if (was !== undefined && was !== null && was !== UNKNOWN && now !== UNKNOWN && !jsonEqual(was, now)) {
@@ -108,7 +108,7 @@ export async function check(env: Environment, olds: Props, news: Props): Promise
     }
   }
   // One already in the state (imported, or adopted before) is managed as it is: nothing is created.
-  if (!providerFamily.family.creatable && !providerFamily.create && controls.adoptId === undefined && !recorded(olds)) {
+  if (!providerFamily.family.creatable && !providerFamily.create && controls.adoptId === undefined && !isRecorded(olds)) {
     failures.push({ property: "adoptId", reason: `${providerFamily.family.className} cannot be created through the API: give adoptId to manage an existing one` });
   }
 
@@ -142,7 +142,7 @@ export async function check(env: Environment, olds: Props, news: Props): Promise
   }
   // A resource not yet in the state that adopts one the account no longer has: the plan says what the up does.
   const adopting = typeof adoptId === "string" && adoptId !== UNKNOWN && controls.account !== UNKNOWN;
-  if (failures.length === 0 && adopting && olds[KIND_KEY] === undefined && !providerFamily.family.singleton && !providerFamily.create) {
+  if (failures.length === 0 && adopting && !isRecorded(olds) && !providerFamily.family.singleton && !providerFamily.create) {
     // A look-up that fails decides nothing here (the create reports it), but for a refusal, which the create would
     // meet as well: the resource is another account's.
     const gone = await env.service(controls.account).find(providerFamily.family, adoptId).then((found) => {

@@ -1,9 +1,8 @@
 // Members an account cannot take for want of a feature (an identity graph, a feature store), found in preview.
 import type * as pulumi from "@pulumi/pulumi";
 import { accountFeatureErrors, families, type AccountFeature, type FamilyDef } from "pulumi-audience/sdk/contract";
-import { KIND_KEY } from "./controls.ts";
 import type { Environment } from "./environment.ts";
-import { split } from "./parts.ts";
+import { isRecorded, split } from "./parts.ts";
 import type { Service } from "./service.ts";
 import { camelPath, pathsOverlap, UNKNOWN, wireOf, type Props } from "./shape.ts";
 
@@ -33,7 +32,7 @@ export async function featureFailures(env: Environment, family: FamilyDef, accou
   if (!features) return [];
   let before: Props | undefined;
   try {
-    before = olds[KIND_KEY] !== undefined ? wireOf(family.create, split(olds).members) : undefined;
+    before = isRecorded(olds) ? wireOf(family.create, split(olds).members) : undefined;
   } catch {
     before = undefined;
   }

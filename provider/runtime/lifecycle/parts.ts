@@ -22,6 +22,14 @@ export const MARKERS: readonly string[] = [KIND_KEY, PROVIDER_KEY, CREATE_STARTE
 
 export const CONTROLS: ReadonlySet<string> = new Set<string>(CONTROL_KEYS);
 
+/**
+ * Whether a check's `olds` are a resource's recorded inputs rather than the nothing a create is checked against (to
+ * which the plugin still adds the family's marker).
+ */
+export function isRecorded(olds: Props): boolean {
+  return Object.keys(olds).some((key) => !MARKERS.includes(key));
+}
+
 export function split(props: Props): Parts {
   const providerFamily = familyOf(props[KIND_KEY]);
   const controls: Props = {};
