@@ -69,8 +69,8 @@ function pathTaken(subpath: string, file: Props): string {
     typeof file.created_at === "string" ? `uploaded ${file.created_at}` : undefined].filter((part) => part !== undefined).join(", ");
   return `Upload ${subpath}: the account already holds a file at this path (${held}), uploaded by hand or managed by another resource; `
     + "uploading would overwrite it, and the other resource's delete would then remove this one's file. "
-    + "A resource renamed in the program: give it `aliases` with its old name instead. "
-    + `To take the file over: \`pulumi import audience:index:Upload <name> ${subpath}\` (pulumi-audience/native), or delete it from the account and run again`;
+    + "A resource renamed in the program: give it `aliases` with its old name (deleting the file does not help: the old resource's delete would remove the new one). "
+    + `A file uploaded outside any program: take it over with \`pulumi import audience:index:Upload <name> ${subpath}\` (pulumi-audience/native), or delete it from the account and run again`;
 }
 
 /** Whether the declared file is the one the service holds: same inputs and bytes with the listed MD5. */
