@@ -39,3 +39,21 @@ it("spreads accounts of one name and URL over shards by their keys: every stack'
   expect(shards.every((shard) => shard !== undefined)).toBe(true);
   expect(new Set(shards).size).toBeGreaterThan(1);
 });
+
+it("a stack that manages nothing yet still has the account its config names read, for what no stack manages", async () => {
+  // A first up whose only create failed unrecorded: the state holds the stack alone.
+  const empty = await mkdtemp(join(tmpdir(), "audience-drift-empty-"));
+  try {
+    await writeFile(join(empty, "Pulumi.yaml"), "name: first-up\nruntime: nodejs\n");
+    await writeFile(join(empty, "Pulumi.dev.yaml"), "config:\n  audience:apiKey: plain-key\n  audience:baseUrl: https://service.example/v1\n");
+    const stack = { urn: "urn:pulumi:dev::first-up::pulumi:pulumi:Stack::first-up-dev", custom: false, type: "pulumi:pulumi:Stack" };
+    await writeFile(join(empty, "stack.json"), JSON.stringify({ version: 3, deployment: { resources: [stack] } }));
+    const { targets } = await accountResolver(undefined, undefined, {}).add(await loadState(join(empty, "stack.json"), undefined));
+    expect([...targets].map((t) => [t.name, t.baseUrl, t.credentials?.apiKey, [...t.stacks]])).toEqual([["default", "https://service.example/v1", "plain-key", ["first-up/dev"]]]);
+    // Without audience config beside it (another project's state), no account is read.
+    await rm(join(empty, "Pulumi.dev.yaml"));
+    expect((await accountResolver(undefined, undefined, {}).add(await loadState(join(empty, "stack.json"), undefined))).targets.size).toBe(0);
+  } finally {
+    await rm(empty, { recursive: true, force: true });
+  }
+});

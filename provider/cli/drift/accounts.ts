@@ -147,7 +147,22 @@ export function accountResolver(file: AccountsFile | undefined, passphrase: stri
       const byProvider = new Map<ProviderConfig | undefined, Map<string, AccountTarget>>();
       const targets = new Set<AccountTarget>();
       const targetOf = (resource: StateResource) => byProvider.get(resource.provider)!.get(resource.account ?? DEFAULT_ACCOUNT)!;
-      if (state.resources.length === 0) return { targets, targetOf };
+      if (state.resources.length === 0) {
+        // A stack that manages nothing yet (a first up whose create failed unrecorded) or only looks resources up:
+        // the account its config names is still read for what no stack manages.
+        const { config } = await stackConfig(state, passphrase);
+        if (config["audience:apiKey"] === undefined) return { targets, targetOf };
+        try {
+          const credentials = credentialsFor(withAccounts(readSettings((key) => config[key], env), given));
+          const target = byIdentity.get(identity(credentials)) ?? { name: DEFAULT_ACCOUNT, baseUrl: credentials.baseUrl, credentials, stacks: new Set() };
+          byIdentity.set(identity(credentials), target);
+          target.stacks.add(state.project === undefined ? state.stack : `${state.project}/${state.stack}`);
+          targets.add(target);
+        } catch {
+          // Config that names no usable account is no account to read.
+        }
+        return { targets, targetOf };
+      }
       const dynamic = state.resources.some((r) => r.provider === undefined);
       const { config, why: sealedConfig } = dynamic ? await stackConfig(state, passphrase) : { config: {}, why: undefined };
       const named = { ...structuredAccounts(config["audience:accounts"]), ...given };

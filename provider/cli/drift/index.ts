@@ -88,7 +88,7 @@ export async function driftReport(options: DriftOptions): Promise<Report> {
     const ignoreFiles = options.ignore !== undefined ? [options.ignore] : [...new Set(files.map((f) => join(dirname(f), IGNORE_FILE)))].filter((f) => existsSync(f));
     for (const file of ignoreFiles) rules = rules.concat(await IgnoreRules.read(file));
     const targetOf = (r: StateResource): AccountTarget => targetOfState.get(r.file)!(r);
-    settle({ work: new Map(accountWork(states.flatMap((s) => s.resources), targetOf).map((w) => [w.target, w])), rules });
+    settle({ work: new Map(accountWork(states.flatMap((s) => s.resources), targetOf, scans.keys()).map((w) => [w.target, w])), rules });
   } catch (error) {
     failed = true;
     settle(undefined);

@@ -106,8 +106,9 @@ function strings(value: unknown, into: Set<string>): void {
 }
 
 /** Groups the states' resources by the account they live in. */
-export function accountWork(resources: StateResource[], targetOf: (r: StateResource) => AccountTarget): AccountWork[] {
-  const byTarget = new Map<AccountTarget, StateResource[]>();
+export function accountWork(resources: StateResource[], targetOf: (r: StateResource) => AccountTarget, targets: Iterable<AccountTarget> = []): AccountWork[] {
+  // Accounts no given resource is in (a stack that manages nothing yet) are read for what no stack manages.
+  const byTarget = new Map<AccountTarget, StateResource[]>([...targets].map((target) => [target, []]));
   for (const resource of resources) {
     const target = targetOf(resource);
     const all = byTarget.get(target);
