@@ -13,7 +13,7 @@ import { failureCode } from "../runtime/lifecycle/failure.ts";
 import { hostedLifecycle } from "../runtime/lifecycle/hosted.ts";
 import { FAILURE_CODE_KEY } from "../protocol/markers.ts";
 import { withAccountMove } from "../runtime/lifecycle/account-move.ts";
-import { buildNote, compare, type PathChange } from "../runtime/lifecycle/diff.ts";
+import { buildNote, compare, refuseManagedChange, type PathChange } from "../runtime/lifecycle/diff.ts";
 import { credentialsFor } from "../runtime/lifecycle/settings.ts";
 import type { Props } from "../runtime/lifecycle/shape.ts";
 import { lookupIn } from "../runtime/lifecycle/lookup.ts";
@@ -235,6 +235,7 @@ export function createPluginServer(options: PluginOptions = {}): IResourceProvid
       const declared = withCollection(providerFamily, plain(inputsOf(providerFamily, news)));
       const recorded = withCollection(providerFamily, plain(programNamed(providerFamily.family.response, olds)));
       const compared = await withAccountMove(hosted.settings(), recorded, declared, await compare(recorded, declared, req.getId()));
+      refuseManagedChange(recorded, req.getId(), compared);
       const { changed, replaces, details } = compared;
       // A build re-run or waited for is no property: the plan says it in a warning, as the dynamic face's does.
       const note = buildNote(declared, req.getId(), compared);

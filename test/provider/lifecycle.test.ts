@@ -336,7 +336,11 @@ describe("adopt", () => {
     const classic = ((await world.api("GET", "/cohorts")) as { id: string; name: string; managed?: boolean }[]).find((c) => c.managed === true)!;
     const checked = await world.host.check({}, world.inputs("cohorts", { name: classic.name, adoptId: classic.id }));
     expect(checked.failures).toEqual([{ property: "adoptId", reason: `Cohort ${classic.id} is managed by the service and read-only: it refuses every change and delete, so a program cannot adopt it; to use it, look it up instead: getCohortOutput({ id: "${classic.id}" })` }]);
-    // A stack that adopted it before: destroy forgets it instead of failing on the service's 403.
+    // A stack that adopted it before (or imported it): a change fails the plan, as the service would refuse it.
+    const recorded = { ...world.inputs("cohorts", { name: classic.name }), managed: true };
+    await expect(world.host.diff(classic.id, recorded, world.inputs("cohorts", { name: "Renamed" }))).rejects.toThrow(`Cohort ${classic.id} is managed by the service and read-only: it refuses every change (name)`);
+    expect(await world.host.diff(classic.id, recorded, world.inputs("cohorts", { name: classic.name }))).toMatchObject({ changes: "none" });
+    // And destroy forgets it instead of failing on the service's 403.
     const mark = await world.mark();
     await world.host.delete(classic.id, { ...world.inputs("cohorts", { name: classic.name }), managed: true });
     expect(await world.serviceCalls(mark)).toEqual([]);

@@ -23,6 +23,7 @@ export interface PathChange {
  */
 export async function diff(env: Pick<Environment, "report" | "settings">, id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult & { forcing?: string[] }> {
   const compared = await withAccountMove(env.settings(), olds, news, await compare(olds, news, id));
+  refuseManagedChange(olds, id, compared);
   const { changed, replaces, details } = compared;
   const note = buildNote(news, id, compared);
   if (note !== undefined) env.report?.(note);
@@ -31,10 +32,15 @@ export async function diff(env: Pick<Environment, "report" | "settings">, id: st
 }
 
 /**
- * What differs between recorded outputs and declared inputs (camelCase member names), what forces a replacement,
- * and the same per property path (`options.delimiter`) for hosts that show a detailed diff; and why the last build
- * failed, when the update re-runs it (`build` among the changes).
+ * A plan that would change a resource the service manages (adopted or imported before adoption refused it) fails
+ * in the preview: the service refuses every change of it (403), which the up would meet.
  */
+export function refuseManagedChange(olds: Props, id: string, { changed, replaces }: { changed: string[]; replaces: string[] }): void {
+  if (olds.managed !== true || (changed.length === 0 && replaces.length === 0)) return;
+  const family = split(olds).providerFamily.family;
+  throw new Error(`${family.className} ${id} is managed by the service and read-only: it refuses every change (${[...new Set([...changed, ...replaces])].join(", ")}); declare it as it is, or use it through get${family.className}Output instead (removing it from the program only forgets it)`);
+}
+
 /** What a plan says of an update that re-runs or waits for a build, which no property of the diff names. */
 export function buildNote(news: Props, id: string, { replaces, failedBuild, unfinishedBuild }: Awaited<ReturnType<typeof compare>>): string | undefined {
   if (replaces.length > 0) return undefined;
@@ -42,6 +48,11 @@ export function buildNote(news: Props, id: string, { replaces, failedBuild, unfi
   return unfinishedBuild === undefined ? undefined : awaitNote(split(news), id, unfinishedBuild);
 }
 
+/**
+ * What differs between recorded outputs and declared inputs (camelCase member names), what forces a replacement,
+ * and the same per property path (`options.delimiter`) for hosts that show a detailed diff; and why the last build
+ * failed, when the update re-runs it (`build` among the changes).
+ */
 export async function compare(olds: Props, news: Props, id?: string): Promise<{ changed: string[]; replaces: string[]; details: PathChange[]; deleteBeforeReplace: boolean; failedBuild?: string; unfinishedBuild?: string }> {
   const before = split(olds);
   const after = split(news);
