@@ -442,11 +442,14 @@ describe("families with their own shapes", () => {
     await world.host.delete(created.id, read.properties);
     expect(await world.serviceCalls(mark)).toEqual([]);
     expect(world.host.warnings()).toContain(`Insights ${created.id} stays in the account: the service neither deletes nor archives it, so it is only removed from the stack`);
-    // Declared again (an up after that destroy, another stack): the account's own is taken over, not created twice.
-    const again = await world.host.create(world.inputs("insights", { plan: "basic" }));
+    // Declared again (an up after that destroy, another stack): the plan says the account's own is taken over, and
+    // the up does so instead of creating it twice.
+    const checked = await world.host.check({}, world.inputs("insights", { plan: "basic" }));
+    expect(checked.failures).toEqual([]);
+    expect(world.host.warnings()).toContain("Insights: the account has its own already (one per account); this up takes it over and brings it to the declared inputs, and a stack or program that also declares it changes the same one");
+    const again = await world.host.create(checked.inputs);
     expect(again.id).toBe(created.id);
     expect(await world.api("GET", "/insights")).toMatchObject({ plan: "basic" });
-    expect(world.host.warnings()).toContain("Insights: the account's own (one per account) was there already and is managed here now, brought to the declared inputs; a stack or program that also declares it changes the same one");
   });
 
   it("ConfigurationAudit: accepted (202) for the current account, read back, never deleted by the service", async () => {

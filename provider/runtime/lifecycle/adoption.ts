@@ -17,3 +17,8 @@ export function managedAdoption(family: FamilyDef, adoptId: string): string {
   const instead = family.noLookup === undefined ? `; to use it, look it up instead: get${family.className}Output({ id: ${JSON.stringify(adoptId)} })` : "";
   return `${family.className} ${adoptId} is managed by the service and read-only: it refuses every change and delete, so a program cannot adopt it${instead}`;
 }
+
+/** What a plan says of a family the account has one of (insights), already there: the up takes it over. */
+export function singletonTakeover(family: FamilyDef): string {
+  return `${family.className}: the account has its own already (one per account); this up takes it over and brings it to the declared inputs, and a stack or program that also declares it changes the same one`;
+}

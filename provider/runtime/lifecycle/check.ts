@@ -4,7 +4,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { camelKey, fromWire, id as serviceId, jsonEqual, validate, type FamilyDef } from "pulumi-audience/sdk/contract";
 import { ForbiddenError } from "pulumi-audience/sdk/client";
 import type { ProviderFamily } from "../families/index.ts";
-import { adoptionGone, managedAdoption } from "./adoption.ts";
+import { adoptionGone, managedAdoption, singletonTakeover } from "./adoption.ts";
 import { closestMember } from "./closest.ts";
 import { controlsSchema, CONTROL_KEYS, KIND_KEY } from "./controls.ts";
 import type { Environment } from "./environment.ts";
@@ -155,6 +155,11 @@ export async function check(env: Environment, olds: Props, news: Props): Promise
     });
     if (gone && !providerFamily.family.creatable) failures.push({ property: "adoptId", reason: adoptionGone(providerFamily.family, adoptId) });
     else if (gone) env.report?.(adoptionGone(providerFamily.family, adoptId));
+  }
+  // One per account, not yet in the state: the plan says when the up takes over the account's own.
+  if (failures.length === 0 && providerFamily.family.singleton && adoptId === undefined && !isRecorded(olds) && controls.account !== UNKNOWN) {
+    const existing = await env.service(controls.account).find(providerFamily.family, "").catch(() => undefined);
+    if (existing !== undefined) env.report?.(singletonTakeover(providerFamily.family));
   }
   // Record the inputs with the service's defaults applied, the form refresh reads back: no spurious drift.
   const complete = fromWire(providerFamily.family.create, withoutNulls(result.value)) as Props;

@@ -42,12 +42,9 @@ export async function create(env: Environment, inputs: Props, limits: StepLimits
     id = String(response.id);
     const which = typeof members.name === "string" ? `${providerFamily.family.className} "${members.name}"` : providerFamily.family.className;
     const done = patch === undefined ? ", already as declared" : ", brought to the declared inputs";
-    if (controls.adoptId === undefined) {
-      // Said aloud: another stack declaring the account's own would now change it too.
-      env.report?.(`${which}: the account's own (one per account) was there already and is managed here now${done}; a stack or program that also declares it changes the same one`);
-    } else {
-      await env.progress?.(`${which}: adopted ${id} (adoptId) instead of creating it${done}`);
-    }
+    // A singleton's takeover was said aloud by check, in the plan.
+    const how = controls.adoptId === undefined ? "took over the account's own (one per account)" : `adopted ${id} (adoptId)`;
+    await env.progress?.(`${which}: ${how} instead of creating it${done}`);
   } else {
     if (controls.adoptId !== undefined) {
       const gone = adoptionGone(providerFamily.family, controls.adoptId);
