@@ -29,13 +29,17 @@ export interface AudienceClientOptions {
   onRetry?: (notice: RetryNotice) => void;
 }
 
-/** A request about to be sent again: why, after how long, and which retry of how many. */
+/**
+ * A request about to be sent again: why, after how long, and which retry of how many; or, `answered`, one that a
+ * retry got through (`reason` then names the request), so that what was shown of its waits can be replaced.
+ */
 export interface RetryNotice {
   /** The failure, as the error would say it (`POST /cohorts: 503 ...`). */
   reason: string;
   waitMs: number;
   retry: number;
   maxRetries: number;
+  answered?: true;
 }
 
 /**
@@ -404,6 +408,7 @@ export class AudienceClient {
       try {
         const answer = await this.#attempt(method, url, headers, payload, timeoutMs);
         if (answer.status < 400) {
+          if (attempt > 1) this.#onRetry?.({ reason: `${info.method} ${info.path}`, waitMs: 0, retry: attempt - 1, maxRetries: this.retry.maxRetries, answered: true });
           const { bytes, headers: { "content-type": type } } = answer;
           const parse = () => parseBody(bytes.toString("utf8"), type);
           const parsed = options.accept === "bytes" ? new Uint8Array(bytes) : options.accept === "later" ? parse : parse();

@@ -359,7 +359,10 @@ describe("Retry-After", () => {
     } finally {
       await told.close();
     }
-    expect(notices).toEqual([{ reason: expect.stringMatching(/^GET \/scopes: 503 UNAVAILABLE/), waitMs: 1000, retry: 1, maxRetries: 3 }]);
+    expect(notices).toEqual([
+      { reason: expect.stringMatching(/^GET \/scopes: 503 UNAVAILABLE/), waitMs: 1000, retry: 1, maxRetries: 3 },
+      { reason: "GET /scopes", waitMs: 0, retry: 1, maxRetries: 3, answered: true },
+    ]);
   });
 
   it("does not wait out a pause longer than maxRetryAfterMs: the error carries it", async () => {

@@ -1,5 +1,5 @@
 // A request the service asks to be sent again later (503 with Retry-After) shows in the run's progress while it
-// waits, with the failure and which retry it is: a long wait is never silent.
+// waits, with the failure and which retry it is: a long wait is never silent; and then that it got through.
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { emulatorControl, startEmulator, type RunningEmulator } from "pulumi-audience/emulator";
 import { hostedLifecycle, KIND_KEY, readSettings } from "../../provider/runtime/lifecycle/index.ts";
@@ -18,5 +18,9 @@ it("shows each wait before a request is sent again", async () => {
   await emulatorControl(emulator.url).setFaults([{ method: "GET", path: "/cohorts/*", status: 503, retry_after: 1, count: 1 }]);
   const read = await lifecycle.read!(made.id, { ...made.outs, [KIND_KEY]: "cohorts" });
   expect(read.id).toBe(made.id);
-  expect(shown).toEqual([expect.stringMatching(new RegExp(`^GET /cohorts/${made.id}: 503 .*; sending it again in 1s \\(retry 1 of 10\\)$`))]);
+  expect(shown).toEqual([
+    expect.stringMatching(new RegExp(`^GET /cohorts/${made.id}: 503 .*; sending it again in 1s \\(retry 1 of 10\\)$`)),
+    // Then what replaces it on the resource's line: the request got through.
+    `GET /cohorts/${made.id}: answered after 1 retry`,
+  ]);
 });

@@ -62,8 +62,9 @@ function coded<L extends Record<string, (...args: never[]) => Promise<unknown>>>
   return out as L;
 }
 
-/** What a wait to send a request again shows (a Retry-After may hold it a minute). */
-export function retrying({ reason, waitMs, retry, maxRetries }: RetryNotice): string {
+/** What a wait to send a request again shows (a Retry-After may hold it a minute), and then that it got through. */
+export function retrying({ reason, waitMs, retry, maxRetries, answered }: RetryNotice): string {
+  if (answered) return `${reason}: answered after ${retry} ${retry === 1 ? "retry" : "retries"}`;
   return `${reason}; sending it again in ${Math.max(1, Math.round(waitMs / 1000))}s (retry ${retry} of ${maxRetries})`;
 }
 
