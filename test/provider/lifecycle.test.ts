@@ -595,6 +595,10 @@ describe("uploads", () => {
       { property: "content", reason: expect.stringMatching(/exactly one of content or source/) },
       { property: "filename", reason: expect.stringMatching(/no longer supported/) },
     ]));
+    // Its types take adoptId as every class's do; an upload has no adoption, which the create would ignore.
+    expect((await world.host.check({}, upload({ adoptId: "stores/stores.csv" }))).failures).toEqual([
+      { property: "adoptId", reason: "Upload takes no adoptId: it is made its own way, never adopted; take an existing one over with `pulumi import` of the native face (pulumi-audience/native)" },
+    ]);
     expect(await world.serviceCalls(mark)).toEqual([]);
   });
 

@@ -88,7 +88,10 @@ export async function check(env: Environment, olds: Props, news: Props): Promise
   }
   // The service's ids are uuids: any other adoptId would only fail at create time, after the preview passed.
   const { adoptId } = controls;
-  if (typeof adoptId === "string" && adoptId !== "" && !providerFamily.family.singleton && !serviceId.safeParse(adoptId).success) {
+  if (adoptId !== undefined && providerFamily.create) {
+    // A family made its own way (an upload, named by its path) has no adoption step: the create would ignore it.
+    failures.push({ property: "adoptId", reason: `${providerFamily.family.className} takes no adoptId: it is made its own way, never adopted; take an existing one over with \`pulumi import\` of the native face (pulumi-audience/native)` });
+  } else if (typeof adoptId === "string" && adoptId !== "" && !providerFamily.family.singleton && !serviceId.safeParse(adoptId).success) {
     failures.push({ property: "adoptId", reason: `adoptId must be the id (a uuid) of an existing ${providerFamily.family.className}; got ${JSON.stringify(adoptId)}` });
   }
   if (controls.account !== UNKNOWN) {
