@@ -128,12 +128,12 @@ export async function serviceFailures(config: Props, env: NodeJS.ProcessEnv, nam
  * The config members whose change moves the provider's resources to another account, each then replaced: its key
  * or URL (or an entry of `accounts`) reaching a different account than before, not the same one reached anew.
  */
-export async function movedAccounts(olds: Props, news: Props, env: NodeJS.ProcessEnv): Promise<string[]> {
+export async function movedAccounts(olds: Props, news: Props, changed: readonly string[], env: NodeJS.ProcessEnv): Promise<string[]> {
   if (unknownPaths(news).length > 0) return [];
   const [before, after] = [settingsOf(olds, env), settingsOf(news, env)];
   const moved: string[] = [];
   if (await differentAccounts(before.default, after.default)) {
-    const given = (["apiKey", "baseUrl"] as const).filter((key) => JSON.stringify(olds[key]) !== JSON.stringify(news[key]));
+    const given = changed.filter((key) => key === "apiKey" || key === "baseUrl");
     moved.push(...(given.length > 0 ? given : ["apiKey"]));
   }
   const named = Object.keys(after.accounts).filter((name) => name in before.accounts);

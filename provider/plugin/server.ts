@@ -12,8 +12,7 @@ import { KIND_KEY, PROVIDER_KEY } from "../runtime/lifecycle/controls.ts";
 import { failureCode } from "../runtime/lifecycle/failure.ts";
 import { hostedLifecycle } from "../runtime/lifecycle/hosted.ts";
 import { FAILURE_CODE_KEY } from "../protocol/markers.ts";
-import { withAccountMove } from "../runtime/lifecycle/account-move.ts";
-import { buildNote, compare, refuseManagedChange, type PathChange } from "../runtime/lifecycle/diff.ts";
+import { buildNote, planned, type PathChange } from "../runtime/lifecycle/diff.ts";
 import { credentialsFor } from "../runtime/lifecycle/settings.ts";
 import type { Props } from "../runtime/lifecycle/shape.ts";
 import { lookupIn } from "../runtime/lifecycle/lookup.ts";
@@ -187,7 +186,7 @@ export function createPluginServer(options: PluginOptions = {}): IResourceProvid
       const changed = [...new Set([...Object.keys(olds), ...Object.keys(news)])]
         .filter((key) => JSON.stringify(olds[key]) !== JSON.stringify(news[key]));
       // A new key or URL of the same account changes nothing managed; one of another account replaces what it holds.
-      const moved = changed.length > 0 ? await movedAccounts(olds, news, env) : [];
+      const moved = changed.length > 0 ? await movedAccounts(olds, news, changed, env) : [];
       const res = new providerProto.DiffResponse();
       res.setChanges(changed.length > 0 ? providerProto.DiffResponse.DiffChanges.DIFF_SOME : providerProto.DiffResponse.DiffChanges.DIFF_NONE);
       res.setDiffsList(changed);
@@ -234,8 +233,7 @@ export function createPluginServer(options: PluginOptions = {}): IResourceProvid
       const spelling = spellingOf(providerFamily.family.create, news, received(req.getOldInputs()));
       const declared = withCollection(providerFamily, plain(inputsOf(providerFamily, news)));
       const recorded = withCollection(providerFamily, plain(programNamed(providerFamily.family.response, olds)));
-      const compared = await withAccountMove(hosted.settings(), recorded, declared, await compare(recorded, declared, req.getId()));
-      refuseManagedChange(recorded, req.getId(), compared);
+      const compared = await planned(hosted.settings(), req.getId(), recorded, declared);
       const { changed, replaces, details } = compared;
       // A build re-run or waited for is no property: the plan says it in a warning, as the dynamic face's does.
       const note = buildNote(declared, req.getId(), compared);

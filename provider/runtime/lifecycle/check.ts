@@ -10,7 +10,7 @@ import { controlsSchema, CONTROL_KEYS, KIND_KEY } from "./controls.ts";
 import type { Environment } from "./environment.ts";
 import { featureFailures } from "./features.ts";
 import { referenceFailures } from "./references.ts";
-import { isRecorded, split, type Parts } from "./parts.ts";
+import { isRecorded, recordedWire, split, type Parts } from "./parts.ts";
 import { allMemberNames, camelPath, canonical, membersAt, pathsOverlap, unknownPaths, UNKNOWN, wireOf, wireSegments, withoutNulls, type Props } from "./shape.ts";
 import { unknownAccount } from "./settings.ts";
 
@@ -48,16 +48,6 @@ function allowedInstead(providerFamily: ProviderFamily, wirePath: string, wire: 
   const allowed = segments.length === 1 ? [...within, ...providerFamily.extraInputs, ...CONTROL_KEYS] : within;
   const near = closestMember(written, allowed);
   return near ? `did you mean \`${near}\`?` : `it takes ${[...allowed].sort().join(", ")}`;
-}
-
-/** The wire body of a resource's recorded inputs, or undefined when there are none (a create). */
-function recordedWire(family: FamilyDef, olds: Props): Props | undefined {
-  if (!isRecorded(olds)) return undefined;
-  try {
-    return wireOf(family.create, split(olds).members);
-  } catch {
-    return undefined;
-  }
 }
 
 export async function check(env: Environment, olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult & { failures: CheckFailure[] }> {

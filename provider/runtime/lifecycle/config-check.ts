@@ -70,6 +70,10 @@ function credentialProblem(settings: Settings, account: string | undefined, name
   return undefined;
 }
 
+/** The account each key reaches at each URL, asked once per process (keyed by a digest, not the key). */
+const accountIds = new Map<string, Promise<string | undefined>>();
+const accountIdKey = ({ apiKey, baseUrl }: Credentials) => createHash("sha256").update(`${baseUrl}\n${apiKey}`).digest("hex");
+
 /**
  * One request with the account's key: undefined when the service answers as the service answers there (the key's
  * own account), else why not. Any other answer (no such route, not an account, an error) means the URL does not
@@ -85,7 +89,12 @@ async function serviceProblem(settings: Settings, account: string | undefined, n
   const ask = (by: AudienceClient) => by.request({ method: "GET", path: "/accounts/current" });
   try {
     const answer = await ask(client).catch((error: unknown) => (reachedService(error) ? ask(patient) : Promise.reject(error)));
-    if (families.accounts.response.safeParse(answer).success) return undefined;
+    const account = families.accounts.response.safeParse(answer);
+    if (account.success) {
+      // What accountIdOf would ask again when the account a resource names changes.
+      accountIds.set(accountIdKey({ apiKey, baseUrl }), Promise.resolve(account.data.id));
+      return undefined;
+    }
     return problem("baseUrl", `${at} is not the service: GET /accounts/current answered no account; ${URL_HINT}`);
   } catch (error) {
     if (error instanceof AuthenticationError) {
@@ -104,15 +113,12 @@ async function serviceProblem(settings: Settings, account: string | undefined, n
   }
 }
 
-/** The account each key reaches at each URL, asked once per process (keyed by a digest, not the key). */
-const accountIds = new Map<string, Promise<string | undefined>>();
-
 /**
  * The id of the account a key reaches at a URL, or undefined when the service does not say (a key it refuses, as a
  * rotated one is; a URL that does not answer).
  */
 export function accountIdOf({ apiKey, baseUrl }: Credentials): Promise<string | undefined> {
-  const key = createHash("sha256").update(`${baseUrl}\n${apiKey}`).digest("hex");
+  const key = accountIdKey({ apiKey, baseUrl });
   let found = accountIds.get(key);
   if (!found) {
     const client = new AudienceClient({ apiKey, baseUrl, timeoutMs: CHECK_TIMEOUT_MS });

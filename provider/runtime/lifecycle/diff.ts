@@ -8,6 +8,7 @@ import { REPLACE_ON_CHANGES_KEY } from "../markers.ts";
 import type { Environment } from "./environment.ts";
 import { ARCHIVED_KEY, archivedAt } from "./outputs.ts";
 import { declaredBody, recordedBody, split } from "./parts.ts";
+import type { Settings } from "./settings.ts";
 import { camelPath, isObject, pathsOverlap, readsAsDeclared, type Props } from "./shape.ts";
 
 /** One changed property path (camelCase) of a diff; `replace` when the change needs a new resource. */
@@ -22,8 +23,7 @@ export interface PathChange {
  * A dynamic provider's answer names no path: a re-run build is said in a warning, which a plan shows.
  */
 export async function diff(env: Pick<Environment, "report" | "settings">, id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult & { forcing?: string[] }> {
-  const compared = await withAccountMove(env.settings(), olds, news, await compare(olds, news, id));
-  refuseManagedChange(olds, id, compared);
+  const compared = await planned(env.settings(), id, olds, news);
   const { changed, replaces, details } = compared;
   const note = buildNote(news, id, compared);
   if (note !== undefined) env.report?.(note);
@@ -32,10 +32,20 @@ export async function diff(env: Pick<Environment, "report" | "settings">, id: st
 }
 
 /**
+ * What an update plans for a resource, as both faces' diffs answer it: the comparison, with a move to another account
+ * made a replacement, refused for a resource the service manages.
+ */
+export async function planned(settings: Settings, id: string, olds: Props, news: Props): Promise<Awaited<ReturnType<typeof compare>>> {
+  const compared = await withAccountMove(settings, olds, news, await compare(olds, news, id));
+  refuseManagedChange(olds, id, compared);
+  return compared;
+}
+
+/**
  * A plan that would change a resource the service manages (adopted or imported before adoption refused it) fails
  * in the preview: the service refuses every change of it (403), which the up would meet.
  */
-export function refuseManagedChange(olds: Props, id: string, { changed, replaces }: { changed: string[]; replaces: string[] }): void {
+function refuseManagedChange(olds: Props, id: string, { changed, replaces }: { changed: string[]; replaces: string[] }): void {
   if (olds.managed !== true || (changed.length === 0 && replaces.length === 0)) return;
   const family = split(olds).providerFamily.family;
   throw new Error(`${family.className} ${id} is managed by the service and read-only: it refuses every change (${[...new Set([...changed, ...replaces])].join(", ")}); declare it as it is, or use it through get${family.className}Output instead (removing it from the program only forgets it)`);

@@ -2,9 +2,9 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { accountFeatureErrors, families, type AccountFeature, type FamilyDef } from "pulumi-audience/sdk/contract";
 import type { Environment } from "./environment.ts";
-import { isRecorded, split } from "./parts.ts";
+import { recordedWire } from "./parts.ts";
 import type { Service } from "./service.ts";
-import { camelPath, pathsOverlap, UNKNOWN, wireOf, type Props } from "./shape.ts";
+import { camelPath, pathsOverlap, UNKNOWN, type Props } from "./shape.ts";
 
 /**
  * The features set on the account (an identity graph, a feature store), read from the service: reads, so a
@@ -30,13 +30,7 @@ export async function featureFailures(env: Environment, family: FamilyDef, accou
   // Read at each check of such a member (few are): the account may gain the feature between two runs.
   const features = await lookUpAccountFeatures(() => env.service(account));
   if (!features) return [];
-  let before: Props | undefined;
-  try {
-    before = isRecorded(olds) ? wireOf(family.create, split(olds).members) : undefined;
-  } catch {
-    before = undefined;
-  }
-  return accountFeatureErrors(family, wire, features, before).filter(known).map((error) => {
+  return accountFeatureErrors(family, wire, features, recordedWire(family, olds)).filter(known).map((error) => {
     const property = camelPath(family.create, error.path);
     return { property, reason: `${property} ${error.message}` };
   });

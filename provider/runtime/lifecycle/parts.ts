@@ -30,6 +30,16 @@ export function isRecorded(olds: Props): boolean {
   return Object.keys(olds).some((key) => !MARKERS.includes(key));
 }
 
+/** The wire body of a resource's recorded inputs, or undefined when there are none (a create) or they do not split. */
+export function recordedWire(family: FamilyDef, olds: Props): Props | undefined {
+  if (!isRecorded(olds)) return undefined;
+  try {
+    return wireOf(family.create, split(olds).members);
+  } catch {
+    return undefined;
+  }
+}
+
 export function split(props: Props): Parts {
   const providerFamily = familyOf(props[KIND_KEY]);
   const controls: Props = {};
