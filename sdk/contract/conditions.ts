@@ -1,6 +1,7 @@
 // Conditions on event stream properties, traits and attributes: `{property | name, optional?, <operator>: value}`.
 import { z } from "zod";
 import { isoDate, issue, matchPattern, nameText } from "./fields.ts";
+import { isObject, jsonEqual } from "./merge-patch.ts";
 import type { FieldError } from "./validation.ts";
 
 const scalar = z.union([z.string(), z.number(), z.boolean()]);
@@ -124,4 +125,55 @@ export function checkStreamConditions(
     }
   });
   return errors;
+}
+
+const PROPERTY_TYPES = new Set<string>(streamPropertyType.options);
+
+/**
+ * The types of a stream's properties as its account tells them: the stream's own declarations and the data maps of
+ * the datasets that output to it (a column whose format is a date makes a date property); `datetime` is always a
+ * date. `streams` and `datasets` are the account's documents, as listed.
+ */
+export function streamPropertyTypes(streamName: string, streams: readonly unknown[], datasets: readonly unknown[]): Record<string, StreamPropertyType> {
+  const types: Record<string, StreamPropertyType> = { datetime: "date" };
+  const note = (property: string, type: unknown) => {
+    if (typeof type === "string" && PROPERTY_TYPES.has(type)) types[property] = type as StreamPropertyType;
+  };
+  for (const stream of streams) {
+    if (!isObject(stream) || stream.name !== streamName) continue;
+    const properties = stream.properties;
+    if (Array.isArray(properties)) for (const p of properties) if (isObject(p)) note(String(p.name), p.type);
+    if (isObject(properties)) for (const [name, p] of Object.entries(properties)) note(name, isObject(p) ? p.type : p);
+  }
+  for (const dataset of datasets) {
+    const outputs = isObject(dataset) ? dataset.output_to_streams : undefined;
+    const mapping = isObject(outputs) ? outputs[streamName] : undefined;
+    const dataMap = isObject(mapping) ? mapping.data_map : undefined;
+    if (!isObject(dataMap)) continue;
+    for (const [property, column] of Object.entries(dataMap)) {
+      if (!isObject(column)) continue;
+      const format = String(column.format ?? "");
+      note(property, column.type ?? (format.startsWith("date") || /yyyy/.test(format) ? "date" : undefined));
+    }
+  }
+  return types;
+}
+
+/**
+ * The stream conditions of a cohort body the service judges against its stream's property types: those new or
+ * changed since `previous` (all of them on another stream). Their indexes.
+ */
+export function judgedStreamConditions(doc: Record<string, unknown>, previous?: Record<string, unknown>): number[] {
+  if (typeof doc.stream_name !== "string" || !Array.isArray(doc.stream_conditions)) return [];
+  const conditions: unknown[] = doc.stream_conditions;
+  const before = previous?.stream_name === doc.stream_name && Array.isArray(previous.stream_conditions) ? previous.stream_conditions : [];
+  return conditions.flatMap((c, i) => (before.some((p) => jsonEqual(p, c)) ? [] : [i]));
+}
+
+/** The errors of the judged stream conditions of a cohort body (`judgedStreamConditions`) against `propertyTypes`. */
+export function streamConditionErrors(doc: Record<string, unknown>, previous: Record<string, unknown> | undefined, propertyTypes: Readonly<Record<string, StreamPropertyType>>): FieldError[] {
+  const judged = new Set(judgedStreamConditions(doc, previous));
+  if (judged.size === 0) return [];
+  return checkStreamConditions(doc.stream_conditions as StreamCondition[], propertyTypes)
+    .filter((e) => judged.has(Number(/^stream_conditions\[(\d+)\]/.exec(e.path)?.[1])));
 }

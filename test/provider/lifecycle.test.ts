@@ -118,6 +118,25 @@ describe("check", () => {
     expect((await world.serviceCalls(mark)).filter((c) => c.path !== "/accounts/current")).toEqual([]);
   });
 
+  it("refuses an operator its stream's property cannot take, as the account types it, and asks nothing of recorded conditions", async () => {
+    await world.api("POST", "/streams", { name: "orders", properties: { amount: { type: "double" }, placed: { type: "date" } } });
+    const cohort = (streamConditions: Props[]) => world.inputs("cohorts", { name: "Big spenders", streamName: "orders", streamConditions });
+    const wrong = [{ property: "amount", _on_or_after: "2026-01-01" }, { property: "placed", _gte: 3 }, { property: "amount", _gte: 100 }];
+    const { failures } = await world.host.check({}, cohort(wrong));
+    expect(failures).toEqual([
+      { property: "streamConditions[0]._on_or_after", reason: "is only allowed on date properties; amount is of type double (use _eq, _in, _gt, ... instead)" },
+      { property: "streamConditions[1]._gte", reason: "is not allowed on date property placed; use _on_or_before / _on_or_after (YYYY-MM-DD)" },
+    ]);
+    // The service judges only new or changed conditions: a plan that keeps the recorded ones asks nothing.
+    const right = await world.host.check({}, cohort([{ property: "amount", _gte: 100 }]));
+    expect(right.failures).toEqual([]);
+    const mark = await world.mark();
+    expect((await world.host.check(right.inputs, { ...cohort([{ property: "amount", _gte: 100 }]), name: "Renamed" })).failures).toEqual([]);
+    expect(await world.serviceCalls(mark)).toEqual([]);
+    // A property no declaration types (a dataset may create any) is the service's to judge.
+    expect((await world.host.check({}, cohort([{ property: "basket", _on_or_after: "2026-01-01" }]))).failures).toEqual([]);
+  });
+
   it("refuses ids the account does not hold, asking once per family for the checks of one moment, and never for ids already recorded", async () => {
     const [forecast] = (await world.api("GET", "/forecasts")) as { id: string }[];
     const nowhere = "00000000-0000-4000-8000-000000000000";

@@ -1,8 +1,8 @@
 // How a program's mistakes read through the real CLI (test/pulumi/fixtures/program-errors, JavaScript): a lookup
 // that cannot run (no API key) or finds nothing stops the program with its own message once, in plain and `--json`
 // output, without Pulumi's serializer's prefixes, a stack or a promise; a misspelled literal is refused naming every
-// allowed value; an id of another kind is refused in preview; the import option on a dynamic resource is refused
-// naming `adoptId`.
+// allowed value; an id of another kind, or an operator the stream's property cannot take, is refused in preview; the
+// import option on a dynamic resource is refused naming `adoptId`.
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { programFolder, pulumiCli, pulumiStack, skipReason, type PulumiStack, type Run } from "./cli.ts";
@@ -82,6 +82,18 @@ describe(`a program's mistakes, through pulumi${skipReason()}`, { timeout: 300_0
     expectNoNoise(preview.output);
     expect(preview.output).toMatch(/population\.cohortIds\[0\][^\n]*names Cohort [0-9a-f-]{36}, which the account does not have/);
     await stack.config({ forecastAsCohort: "false" });
+  });
+
+  it.skipIf(!pulumiCli().dir)("a date operator on a stream's numeric property fails the preview, naming the member", async () => {
+    const apiKey = await service.createAccount("program-errors-stream");
+    await service.create(apiKey, "streams", { name: "orders", properties: { amount: { type: "double" }, placed: { type: "date" } } });
+    await stack.config({ "audience:apiKey": apiKey }, true);
+    await stack.config({ dateOn: "amount" });
+    expectOneError(await stack.pulumi(["preview"]), "streamConditions[0]._on_or_after: is only allowed on date properties; amount is of type double");
+    await stack.config({ dateOn: "placed" });
+    const fine = await stack.pulumi(["preview"]);
+    expect(fine.code, fine.output).toBe(0);
+    await stack.config({ dateOn: "" });
   });
 
   // In JavaScript nothing stops it before the provider's check (TypeScript's message: program-types.test.ts).

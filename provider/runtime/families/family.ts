@@ -2,7 +2,7 @@
 // handles itself, and the lifecycle steps it does its own way. The generic lifecycle calls these; a family needs
 // nothing from the lifecycle, only what this module defines.
 import type { AudienceClient } from "pulumi-audience/sdk/client";
-import { camelKey, type FamilyDef } from "pulumi-audience/sdk/contract";
+import { camelKey, type FamilyDef, type FieldError } from "pulumi-audience/sdk/contract";
 import type { z } from "zod";
 
 export type Props = Record<string, unknown>;
@@ -34,6 +34,12 @@ export interface ExtraInputs {
 export interface Capabilities {
   /** Failures of the declared extra inputs, by member; added to the generic checks. */
   check?(extras: Props): Failure[];
+  /**
+   * Failures of the body that only the account can tell (a cohort's stream conditions against its stream's
+   * property types), by wire path. `before`: the body as last recorded, for rules the service applies only to what
+   * is new or changed. Reads what it needs with `calls`.
+   */
+  accountCheck?(calls: Calls, wire: Props, before: Props | undefined): Promise<FieldError[]>;
   /**
    * Creates the resource from its extra inputs: its id and the service's answer. Replaces POST of the body.
    * `startedAt`: when an earlier attempt of this create began (ms since the epoch), in a run interrupted before its

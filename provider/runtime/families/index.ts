@@ -1,6 +1,7 @@
 // Every resource family the provider manages, keyed by collection: the contract's family plus the steps a few
 // families do their own way.
 import { families, type Collection, type FamilyDef } from "pulumi-audience/sdk/contract";
+import { cohorts } from "./cohort.ts";
 import { datasets } from "./dataset.ts";
 import { defineProviderFamily, type FamilyExtras, type ProviderFamily } from "./family.ts";
 import { personaSets } from "./persona-set.ts";
@@ -10,6 +11,7 @@ export * from "./family.ts";
 
 /** Families with steps or derived resources of their own; the others are their contract and nothing else. */
 const OWN_STEPS: Partial<Record<Collection, FamilyExtras>> = {
+  cohorts,
   datasets,
   persona_sets: personaSets,
   uploads,

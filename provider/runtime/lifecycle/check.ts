@@ -127,6 +127,13 @@ export async function check(env: Environment, olds: Props, news: Props): Promise
   if (failures.length === 0 && controls.account !== UNKNOWN) {
     failures.push(...await referenceFailures(() => env.service(controls.account), providerFamily.family, wire, () => recordedWire(providerFamily.family, olds)));
   }
+  // And what only the account's other resources tell, once the whole body is known; a read that fails decides nothing.
+  const { accountCheck } = providerFamily;
+  if (failures.length === 0 && unknowns.length === 0 && controls.account !== UNKNOWN && accountCheck) {
+    const errors = await Promise.resolve().then(() => accountCheck(env.service(controls.account), wire, recordedWire(providerFamily.family, olds))).catch(() => []);
+    const { create } = providerFamily.family;
+    failures.push(...errors.map((error) => ({ property: camelPath(create, error.path), reason: inProgramWords(create, error.message) })));
+  }
   if (!result.ok || unknowns.length > 0 || needs.length > 0) {
     // Members unknown until an earlier step runs (a preview): the known ones are recorded with the defaults they
     // will have, so that the plan shows only what changes.
