@@ -1,8 +1,8 @@
 // How a program's mistakes read through the real CLI (test/pulumi/fixtures/program-errors, JavaScript): a lookup
 // that cannot run (no API key) or finds nothing stops the program with its own message once, in plain and `--json`
 // output, without Pulumi's serializer's prefixes, a stack or a promise; a misspelled literal is refused naming every
-// allowed value; an id of another kind, or an operator the stream's property cannot take, is refused in preview; the
-// import option on a dynamic resource is refused naming `adoptId`.
+// allowed value; an id of another kind, an operator the stream's property cannot take, or an upload's path already
+// taken is refused in preview; the import option on a dynamic resource is refused naming `adoptId`.
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { programFolder, pulumiCli, pulumiStack, skipReason, type PulumiStack, type Run } from "./cli.ts";
@@ -94,6 +94,16 @@ describe(`a program's mistakes, through pulumi${skipReason()}`, { timeout: 300_0
     const fine = await stack.pulumi(["preview"]);
     expect(fine.code, fine.output).toBe(0);
     await stack.config({ dateOn: "" });
+  });
+
+  it.skipIf(!pulumiCli().dir)("an upload to a path the account already holds fails the preview, not the up", async () => {
+    const apiKey = await service.createAccount("program-errors-upload");
+    const byHand = await fetch(`${service.baseUrl()}/uploads/stores/claimed.csv`, { method: "POST", headers: { authorization: `Bearer ${apiKey}`, "content-type": "text/csv" }, body: "store_id\n2\n" });
+    expect(byHand.status).toBe(201);
+    await stack.config({ "audience:apiKey": apiKey }, true);
+    await stack.config({ upload: "true" });
+    expectOneError(await stack.pulumi(["preview"]), "Upload stores/claimed.csv: the account already holds a file at this path");
+    await stack.config({ upload: "false" });
   });
 
   // In JavaScript nothing stops it before the provider's check (TypeScript's message: program-types.test.ts).

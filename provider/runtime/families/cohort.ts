@@ -4,7 +4,7 @@ import { judgedStreamConditions, streamConditionErrors, streamPropertyTypes } fr
 import type { FamilyExtras } from "./family.ts";
 
 export const cohorts: FamilyExtras = {
-  async accountCheck(calls, wire, before) {
+  async accountCheck(calls, { wire }, before) {
     // Conditions recorded as they are were judged when they were sent: a plan that keeps them asks nothing.
     if (judgedStreamConditions(wire, before).length === 0) return [];
     const [streams, datasets] = await Promise.all([calls.client.list("streams"), calls.client.list("datasets")]);

@@ -91,6 +91,21 @@ export const uploads: FamilyExtras = {
     return failures;
   },
 
+  async accountCheck(calls, { extras }, before, warn) {
+    // Only a new resource takes its path: a recorded one (renamed with aliases, replaced) holds its own.
+    const parsed = uploadInputs.safeParse(extras);
+    if (before !== undefined || Object.values(extras).includes(UNKNOWN) || !parsed.success) return [];
+    const subpath = uploadSubpath(parsed.data.directory, parsed.data.filename);
+    const there = await listed(calls, subpath);
+    if (there === undefined) return [];
+    // The declared bytes may be what an interrupted attempt of this create uploaded, which only the create can tell.
+    if (there.md5_hash === await declaredDigest(extras).catch(() => undefined)) {
+      warn(`${pathTaken(subpath, there)}. The file holds the declared bytes: the up takes it only if an interrupted run of this very create uploaded it, and refuses it otherwise`);
+      return [];
+    }
+    return [{ path: "filename", message: pathTaken(subpath, there), context: { errorType: "conflict" } }];
+  },
+
   async create(calls, extras, { startedAt }) {
     const inputs = uploadInputs.parse(extras);
     const subpath = uploadSubpath(inputs.directory, inputs.filename);
