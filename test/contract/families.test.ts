@@ -153,7 +153,7 @@ export const gadget = defineFamily({}), other = 1;`;
     expect(families.targets.readOnly).toEqual([...COMMON_READ_ONLY, "output_url", "managed"]);
     expect(families.scopes.readOnly).toEqual(expect.arrayContaining(["status", "population_count", "population_residence_count", "columns", "report_url"]));
     expect(families.scopes.readOnly).not.toContain("name");
-    expect(families.forecasts.readOnly).toEqual(COMMON_READ_ONLY);
+    expect(families.forecasts.readOnly).toEqual([...COMMON_READ_ONLY, "managed"]);
     // Families the API never writes list their own.
     expect(families.locations.readOnly).toContain("name");
   });

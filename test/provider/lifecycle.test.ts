@@ -511,7 +511,7 @@ describe("families with their own shapes", () => {
     await world.host.delete(adopted.id, adopted.properties);
     expect(await world.serviceCalls(mark)).toEqual([]);
     expect(await world.api("GET", `/forecasts/${seeded!.id}`)).toMatchObject({ id: seeded!.id, archived_at: null });
-    expect(world.host.warnings()).toContain(`Forecast ${seeded!.id} stays in the account: the service neither deletes nor archives it, so it is only removed from the stack`);
+    expect(world.host.warnings()).toContain(`Forecast ${seeded!.id} stays in the account: the service manages it (read-only), so it is only removed from the stack`);
   });
 
   it("Forecast imported: the code its inputs describe keeps it, and so does an adoptId naming it; another adoptId replaces", async () => {
@@ -532,6 +532,20 @@ describe("families with their own shapes", () => {
     expect(await world.serviceCalls(mark)).toEqual([]);
     const other = { ...naming, adoptId: "22222222-2222-4222-8222-222222222222" };
     expect(await world.host.diff(seeded!.id, updated.properties, other)).toMatchObject({ replaces: ["adoptId"] });
+  });
+
+  it("a change of a forecast fails the plan: the service refuses it, and makes no new one for a replacement but by adoption", async () => {
+    const [seeded] = (await world.api("GET", "/forecasts")) as { id: string; name: string }[];
+    const imported = await world.host.read(seeded!.id, world.inputs("forecasts", {}));
+    expect(imported.properties).toMatchObject({ managed: true });
+    const renamed = world.inputs("forecasts", { name: "Renamed" });
+    await expect(world.host.diff(seeded!.id, imported.properties, renamed)).rejects.toThrow(`Forecast ${seeded!.id} is managed by the service and read-only: it refuses every change (name)`);
+    // Recorded before forecasts answered `managed`, and replaced on the change (`replaceOnChanges: ["name"]`).
+    const { managed: _managed, ...older } = imported.properties;
+    await expect(world.host.diff(seeded!.id, older, { ...renamed, __replaceOnChanges: ["name"] })).rejects.toThrow(
+      `Forecast ${seeded!.id} cannot be replaced: the service makes no Forecast through the API (one is only adopted), and a change of name needs a new one; declare it as recorded, or adopt another Forecast in a resource of its own (adoptId)`);
+    const adopting = { ...renamed, __replaceOnChanges: ["name"], adoptId: "44444444-4444-4444-8444-444444444444" };
+    expect(await world.host.diff(seeded!.id, imported.properties, adopting)).toMatchObject({ replaces: expect.arrayContaining(["name"]) });
   });
 
   it("Migration: its approval time is set once, as the service keeps the first; another is refused in check", async () => {

@@ -2328,6 +2328,8 @@ export interface ForecastResult {
   lastUpdatedConfigAt?: string | null;
   /** When the resource last finished building. */
   lastUpdatedOutputAt?: string | null;
+  /** Whether the service manages this forecast (every seeded one): managed resources are read-only. */
+  managed?: boolean | null;
 }
 
 /** Outputs of a `Forecast` resource: every member the service answers (its id is the resource's own `id`). */
@@ -2357,6 +2359,8 @@ export interface ForecastOutputs {
   readonly lastUpdatedConfigAt: pulumi.Output<string | null | undefined>;
   /** When the resource last finished building. */
   readonly lastUpdatedOutputAt: pulumi.Output<string | null | undefined>;
+  /** Whether the service manages this forecast (every seeded one): managed resources are read-only. */
+  readonly managed: pulumi.Output<boolean | null | undefined>;
 }
 
 /** Arguments of `new Atlas(name, args)`: the service's members in camelCase and the provider's controls. */

@@ -35,7 +35,7 @@ export const registrations: Record<Collection, FamilyRegistration> = {
   },
   forecasts: {
     className: "Forecast",
-    outputs: ["name", "createdAt", "updatedAt", "resourceType", "status", "statusChangedAt", "statusError", "archivedAt", "lastReadInputAt", "lastUpdatedConfigAt", "lastUpdatedOutputAt"],
+    outputs: ["name", "createdAt", "updatedAt", "resourceType", "status", "statusChangedAt", "statusError", "archivedAt", "lastReadInputAt", "lastUpdatedConfigAt", "lastUpdatedOutputAt", "managed"],
     secretOutputs: [],
     renamedOutputs: [],
   },

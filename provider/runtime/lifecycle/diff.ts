@@ -37,18 +37,37 @@ export async function diff(env: Pick<Environment, "report" | "settings">, id: st
  */
 export async function planned(settings: Settings, id: string, olds: Props, news: Props): Promise<Awaited<ReturnType<typeof compare>>> {
   const compared = await withAccountMove(settings, olds, news, await compare(olds, news, id));
-  refuseManagedChange(olds, id, compared);
+  refuseManagedChange(olds, news, id, compared);
+  refuseUncreatableReplace(olds, news, id, compared);
   return compared;
+}
+
+/** A replacement that adopts another resource (`adoptId`): it neither writes the old one nor makes one. */
+function adoptsInstead(news: Props, replaces: string[]): boolean {
+  return replaces.length > 0 && split(news).controls.adoptId !== undefined;
+}
+
+/**
+ * A plan that would replace a resource the service makes no more of (a forecast, an atlas: only adopted) fails in
+ * the preview: the replacement's create would be refused, after the plan passed.
+ */
+function refuseUncreatableReplace(olds: Props, news: Props, id: string, { replaces }: { replaces: string[] }): void {
+  const { providerFamily } = split(olds);
+  const { family } = providerFamily;
+  if (replaces.length === 0 || family.creatable || providerFamily.create || adoptsInstead(news, replaces)) return;
+  throw new Error(`${family.className} ${id} cannot be replaced: the service makes no ${family.className} through the API (one is only adopted), and a change of ${replaces.join(", ")} needs a new one; declare ${replaces.length === 1 ? "it" : "them"} as recorded, or adopt another ${family.className} in a resource of its own (adoptId)`);
 }
 
 /**
  * A plan that would change a resource the service manages (adopted or imported before adoption refused it) fails
  * in the preview: the service refuses every change of it (403), which the up would meet.
  */
-function refuseManagedChange(olds: Props, id: string, { changed, replaces }: { changed: string[]; replaces: string[] }): void {
-  if (olds.managed !== true || (changed.length === 0 && replaces.length === 0)) return;
+function refuseManagedChange(olds: Props, news: Props, id: string, { changed, replaces }: { changed: string[]; replaces: string[] }): void {
+  // The provider's own controls (adoptId naming it, deletionMode) write nothing.
+  const written = [...new Set([...changed, ...replaces])].filter((key) => !(CONTROL_KEYS as readonly string[]).includes(key));
+  if (olds.managed !== true || written.length === 0 || adoptsInstead(news, replaces)) return;
   const family = split(olds).providerFamily.family;
-  throw new Error(`${family.className} ${id} is managed by the service and read-only: it refuses every change (${[...new Set([...changed, ...replaces])].join(", ")}); declare it as it is, or use it through get${family.className}Output instead (removing it from the program only forgets it)`);
+  throw new Error(`${family.className} ${id} is managed by the service and read-only: it refuses every change (${written.join(", ")}); declare it as it is, or use it through get${family.className}Output instead (removing it from the program only forgets it)`);
 }
 
 /** What a plan says of an update that re-runs or waits for a build, which no property of the diff names. */
