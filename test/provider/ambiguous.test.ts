@@ -60,7 +60,24 @@ it("several matching resources made since the create began fail it, naming each 
   const ids = (await named("Twice made")).map((c) => c.id);
   expect(ids).toHaveLength(3);
   for (const id of ids) expect((error as Error).message).toContain(id);
-  expect((error as Error).message).toMatch(/3 resources match it: .*Set adoptId to the one to manage/);
+  expect((error as Error).message).toMatch(/3 resources made since it began match it: .*Set adoptId to the one this program manages, then run again; the others may be another stack's or program's/);
+});
+
+it("one of its name and configuration made just before the create began (another stack's) is never taken as made by it", async () => {
+  const theirs = (await world.api("POST", "/cohorts", cohortBody("Twin stacks"))) as { id: string };
+  passTime(2_000); // within the slack the service's clock is allowed: made before, by this machine's clock
+  // Lost before the service acted: nothing made, and the other stack's cohort matches.
+  await faults({ method: "POST", path: "/cohorts", reset: "before", count: 1 });
+  const error = await world.host.create(cohort("Twin stacks")).then(() => undefined, (e: unknown) => e);
+  expect((error as Error).message).toContain(`Cohort "Twin stacks": the create's answer was lost (`);
+  expect((error as Error).message).toContain(`; ${theirs.id} matches its name and configuration but was made before it began (by this machine's clock): another stack's or program's, `
+    + "or this create's if the service's clock runs behind. Nothing is recorded: set adoptId to the one that is this create's, or run again to create it if none is");
+  expect(posts("Twin stacks")).toBe(1);
+  // Lost after the service acted: the one made since it began is its own; the other stack's stays theirs.
+  await faults({ method: "POST", path: "/cohorts", reset: "after", count: 1 });
+  const made = await world.host.create(cohort("Twin stacks"));
+  expect(made.id).not.toBe(theirs.id);
+  expect((await named("Twin stacks")).map((c) => c.id).sort()).toEqual([theirs.id, made.id].sort());
 });
 
 it("a look ignores resources of the same name with another configuration or made before the create", async () => {

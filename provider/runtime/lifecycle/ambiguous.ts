@@ -62,13 +62,22 @@ function label(family: FamilyDef, desired: Props): string {
   return typeof desired.name === "string" ? `${family.className} "${desired.name}"` : `${family.className} (no name)`;
 }
 
-/** Several resources could be the one a lost create made: none is taken, the user chooses. */
+/**
+ * No resource is surely the one a lost create made: several were made since it began, or those that match were made
+ * before it began by this machine's clock (another stack's or program's, or this one's if the service's clock runs
+ * behind). None is taken: the user chooses.
+ */
 export class AmbiguousCreateError extends Error {
   override name = "AmbiguousCreateError";
   readonly candidates: string[];
-  constructor(what: string, candidates: string[], cause: string) {
-    super(`${what}: the create's answer was lost (${cause}) and ${candidates.length} resources match it: `
-      + `${candidates.join(", ")}. Set adoptId to the one to manage (and delete the others), then run again`);
+  constructor(what: string, candidates: string[], cause: string, madeBefore: boolean) {
+    super(madeBefore
+      ? `${what}: the create's answer was lost (${cause}); ${candidates.join(", ")} ${candidates.length === 1 ? "matches" : "match"} its name and configuration but `
+        + `${candidates.length === 1 ? "was" : "were"} made before it began (by this machine's clock): another stack's or program's, or this create's if the service's `
+        + "clock runs behind. Nothing is recorded: set adoptId to the one that is this create's, or run again to create it if none is"
+      : `${what}: the create's answer was lost (${cause}) and ${candidates.length} resources made since it began match it: ${candidates.join(", ")}. `
+        + "Set adoptId to the one this program manages, then run again; the others may be another stack's or program's "
+        + "(`audience drift` over the stacks' exports lists those no stack manages): delete only those");
     this.candidates = candidates;
   }
 }
@@ -111,9 +120,16 @@ async function findCreated(service: Service, family: FamilyDef, desired: Props, 
   }
   const matches = listed.filter(madeBy(family, desired, { since }));
   const what = label(family, desired);
-  if (matches.length > 1) throw new AmbiguousCreateError(what, matches.map((m) => String(m.id)), cause);
-  const [match] = matches;
-  if (match === undefined) return undefined;
+  const ids = (found: Props[]) => found.map((m) => String(m.id));
+  // One made since the create began is its own; one made just before (within the clock's slack) is only maybe: it
+  // may be another stack's of the same name and configuration, which taking would share.
+  const madeSince = matches.filter((m) => Date.parse(String(m.created_at)) >= since);
+  if (madeSince.length > 1) throw new AmbiguousCreateError(what, ids(madeSince), cause, false);
+  const [match] = madeSince;
+  if (match === undefined) {
+    if (matches.length > 0) throw new AmbiguousCreateError(what, ids(matches), cause, true);
+    return undefined;
+  }
   return {
     response: match,
     diagnostic: `${what}: the create's answer was lost (${cause}); ${String(match.id)}, made by it, is recorded as the created resource`,
