@@ -1,10 +1,9 @@
 // The values a step changes, leaf by leaf, as a plan shows them: program paths (`population.cohortIds[0]`), secrets
 // masked and values not known until apply marked, so a plan can be reviewed and printed without leaking anything.
 import { isDeepStrictEqual } from "node:util";
+import { SECRET_TEXT } from "../protocol/known-secrets.ts";
 import { isSecret, PROVIDER_KEY, revealed, UNKNOWN, type PropertyMap, type Value } from "../protocol/values.ts";
 
-/** What a masked secret reads as. */
-export const SECRET_TEXT = "[secret]";
 /** What a value the service decides at apply time reads as. */
 const UNKNOWN_TEXT = "(known after apply)";
 

@@ -4,7 +4,7 @@
 import { randomUUID } from "node:crypto";
 import { isDeepStrictEqual } from "node:util";
 import { Progress, type EngineEvent } from "./events.ts";
-import { KnownSecrets } from "./known-secrets.ts";
+import { KnownSecrets } from "../protocol/known-secrets.ts";
 import type { MonitorHandler, ReadRequest, Registered, Registration, Severity } from "./monitor.ts";
 import type { EngineExtension } from "./extension.ts";
 import type { CheckResult, ResourceCalls } from "./resource-calls.ts";

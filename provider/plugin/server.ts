@@ -23,6 +23,7 @@ import { familyOfFunction, familyOfResource, typeOfUrn } from "./tokens.ts";
 import { plain, received, sent } from "./wire.ts";
 import { heldStructService } from "../protocol/held-struct.ts";
 import { shownFailure } from "../protocol/check-failure.ts";
+import { KnownSecrets } from "../protocol/known-secrets.ts";
 import { pathSpelled, programNamed, spelled, spellingOf, spellingSeen, textSpelled, UNSEEN_SPELLING, type Spelling } from "./names.ts";
 import { anyProto, emptyProto, pluginProto } from "../protocol/proto.ts";
 import { engineLog, type EngineLog } from "./engine-log.ts";
@@ -147,11 +148,14 @@ export function createPluginServer(options: PluginOptions = {}): IResourceProvid
     }
   };
 
+  const secrets = new KnownSecrets();
   function checkResponse(inputs: Props, failures: { property: string; reason: string }[], sources: PropertyMap[], secret: readonly string[], names?: { values(v: PropertyMap): PropertyMap; path(p: string): string; text(t: string): string }) {
     const res = new providerProto.CheckResponse();
     res.setInputs(sent(inputs, sources, secret, names?.values));
     res.setFailuresList(failures.map((f) => {
-      const shown = shownFailure({ property: names ? names.path(f.property) : f.property, reason: names ? names.text(f.reason) : f.reason }, sources[0]);
+      // A reason may quote a value the program gave (an id it names): one it marked secret reads `[secret]`.
+      const reason = secrets.mask(names ? names.text(f.reason) : f.reason, sources);
+      const shown = shownFailure({ property: names ? names.path(f.property) : f.property, reason }, sources[0]);
       return new providerProto.CheckFailure().setProperty(shown.property).setReason(shown.reason);
     }));
     return res;

@@ -118,6 +118,13 @@ describe("secrets", () => {
     expect(plugin.output).not.toContain("hunter2");
   });
 
+  it("never quotes a secret the program gave in a check's failure", async () => {
+    const { failures } = await plugin.check(SCOPE, {}, { ...scopeInputs(), adoptId: secret("not-a-uuid-but-secret") });
+    expect(failures.map((f) => f.reason)).toEqual(['adoptId must be the id (a uuid) of an existing Scope; got "[secret]"']);
+    // A plain one is quoted, so that the program's mistake can be found.
+    expect((await plugin.check(SCOPE, {}, { ...scopeInputs(), adoptId: "not-a-uuid" })).failures[0]?.reason).toContain('got "not-a-uuid"');
+  });
+
   it("makes credential members secret even when the program passed them in plain text", async () => {
     const plain = { ...connection(), options: { ...connection().options, password: "hunter2" } };
     const made = await created(CONNECTION, plain);

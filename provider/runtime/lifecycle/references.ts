@@ -23,7 +23,8 @@ export async function referenceFailures(serviceOf: () => Service, family: Family
       const gone = new Set(await service.missing(target, refs.map((ref) => ref.value)));
       return refs.filter((ref) => gone.has(ref.value)).map((ref) => ({
         property: camelPath(family.create, ref.at),
-        reason: `names ${target.className} ${ref.value}, which the account does not have: an id of another kind of resource or of another account, or of one deleted outside the program`,
+        // Not the id itself: a program may pass it as a secret, which a dynamic provider receives as plain text.
+        reason: `names a ${target.className} the account does not have: an id of another kind of resource or of another account, or of one deleted outside the program`,
       }));
     }));
     return missing.flat();

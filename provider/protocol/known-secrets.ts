@@ -1,8 +1,10 @@
 // The secret values a run knows, kept out of what it prints and records: a service's error may quote the request it
 // refused (a 422's note, a proxy's 5xx page), and Pulumi's engine masks the values it knows to be secret the same way.
 // Looked for only when a text is to be shown (a failure, a diagnostic), each value walked once.
-import { isSecret } from "../protocol/values.ts";
-import { SECRET_TEXT } from "./changes.ts";
+import { isSecret } from "./values.ts";
+
+/** How a secret reads wherever it would be shown. */
+export const SECRET_TEXT = "[secret]";
 
 /** Shorter texts are left as they are: masking every "no" or "1" would garble the message around it. */
 const SHORTEST = 4;
