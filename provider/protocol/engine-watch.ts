@@ -21,14 +21,15 @@ function answers(address: string): Promise<boolean | undefined> {
 /** Calls `gone` once when the engine at `address`, having answered, refuses connections; the watch never holds the process open. */
 export function whenEngineGone(address: string, gone: () => void, everyMs = EVERY_MS): void {
   let seen = false;
-  const timer = setInterval(() => {
-    void answers(address).then((up) => {
-      if (up === true) seen = true;
-      else if (up === false && seen) {
-        clearInterval(timer);
-        gone();
-      }
-    });
-  }, everyMs);
+  const probe = () => void answers(address).then((up) => {
+    if (up === true) seen = true;
+    else if (up === false && seen) {
+      clearInterval(timer);
+      gone();
+    }
+  });
+  const timer = setInterval(probe, everyMs);
   timer.unref();
+  // At once too: an engine killed within the first interval would otherwise never have been seen.
+  probe();
 }

@@ -8,7 +8,8 @@ import { providerModule } from "../../provider/runtime/resources/shim.ts";
 import { rawPlugin } from "../plugin/raw-client.ts";
 import { REPO_ROOT } from "./harness.ts";
 
-it("ends a few seconds after the engine that started it is gone", { timeout: 60_000 }, async () => {
+// Gone 3 s after the provider loaded, or within its first probe's interval (a `pulumi up` killed at once).
+it.each([3_000, 300])("ends a few seconds after the engine that started it is gone (%i ms after it loaded)", { timeout: 60_000 }, async (afterMs) => {
   // Stands in for the engine's address: it answers, then goes away.
   const engineAt = createServer((socket) => socket.destroy());
   await new Promise<void>((resolve) => engineAt.listen(0, "127.0.0.1", resolve));
@@ -20,7 +21,7 @@ it("ends a few seconds after the engine that started it is gone", { timeout: 60_
   try {
     // Any call through the shim loads the provider (this one then fails: no account is configured).
     await host.create("urn:pulumi:dev::p::pulumi-nodejs:dynamic/audience:Cohort::c", { __provider: providerModule("cohorts"), name: "Loaded" }).catch(() => undefined);
-    await new Promise((resolve) => setTimeout(resolve, 3_000)); // the engine seen once
+    await new Promise((resolve) => setTimeout(resolve, afterMs));
     expect(child.exitCode).toBeNull();
     await new Promise<void>((resolve) => engineAt.close(() => resolve()));
     const code = await Promise.race([exited, new Promise<"still running">((resolve) => setTimeout(() => resolve("still running"), 20_000))]);
