@@ -5,7 +5,7 @@ import type { Command } from "commander";
 import { isCollection, isMap, parseDocument, type Document } from "yaml";
 import { PassphraseCrypter } from "../engine/secrets.ts";
 import { resolvePassphrase, shellWord, stackCommand, type StackPlace } from "../engine/stack-files.ts";
-import { loadStackConfig, ProjectError, qualify, stackConfigPath, type ConfigValue } from "../engine/project.ts";
+import { configuredStacks, loadStackConfig, ProjectError, qualify, stackConfigPath, type ConfigValue } from "../engine/project.ts";
 import { parsePath, SECRET_MASK } from "../protocol/values.ts";
 import { columns } from "./columns.ts";
 import { selectStack } from "./select-stack.ts";
@@ -94,7 +94,13 @@ export function register(program: Command): void {
     .option("--show-secrets", "print secret values instead of [secret]")
     .option("--json", "print {key: {value, secret}} as JSON")
     .action(async (flags: StackFlags & { showSecrets?: boolean; json?: boolean }) => {
-      const { project, stack } = selectStack(flags);
+      const { project, stack, statePath, place } = selectStack(flags);
+      // A misspelled stack would list nothing, which a script cannot tell from a stack without config.
+      if (!existsSync(stackConfigPath(project, stack)) && !existsSync(statePath)) {
+        const known = configuredStacks(project);
+        throw new Error(`no stack "${stack}" here: ${stackConfigPath(project, stack)} does not exist and the stack has no state`
+          + `${known.length > 0 ? ` (stacks configured here: ${known.join(", ")})` : ""}; \`${stackCommand("config set <key> <value>", place)}\` begins its config`);
+      }
       const { config: values } = await loadStackConfig(project, stack, passphraseIfSet());
       const shown = (c: ConfigValue) => (c.secret && !flags.showSecrets ? SECRET_MASK : c.value);
       const keys = [...values.keys()].sort();

@@ -59,6 +59,11 @@ describe("audience config", () => {
     expect(missing.code).toBe(1);
     // The command it names is the listing above, which runs from where the user is: the program's directory named.
     expect(missing.stderr).toBe(`error: config "nothing" is not set for stack dev (see \`audience config --cwd ${dir}\`)\n`);
+    // A misspelled stack is an error a script sees, not an empty listing.
+    const typo = await inProgram("config", "--stack", "devv", "--json");
+    expect(typo.code).toBe(1);
+    expect(typo.stdout).toBe("");
+    expect(typo.stderr).toBe(`error: no stack "devv" here: ${join(dir, "Pulumi.devv.yaml")} does not exist and the stack has no state (stacks configured here: dev); \`audience config set <key> <value> --cwd ${dir} --stack devv\` begins its config\n`);
   });
 
   it("set reads a value left out of the command line from stdin; a wrong passphrase changes nothing", { timeout: 120_000 }, async () => {
