@@ -576,6 +576,13 @@ describe("families with their own shapes", () => {
     expect(created.properties).toMatchObject({ v1AccountId: v1.id, v2AccountId: v2.id });
     const swapped = { ...inputs, v1AccountId: v2.id, v2AccountId: v1.id };
     expect(await world.host.diff(created.id, created.properties, swapped)).toMatchObject({ changes: "some", replaces: ["v1AccountId", "v2AccountId"], deleteBeforeReplace: true });
+    // Another stack's migration of the same pair, in either order: the preview says which one, as the create would.
+    for (const again of [inputs, swapped]) {
+      expect((await world.host.check({}, again)).failures).toEqual([{
+        property: "v2AccountId",
+        reason: `the accounts ${String(again.v1AccountId)} and ${String(again.v2AccountId)} are already paired by migration ${created.id}, and the service takes one migration per pair until it is rolled back: manage that one with adoptId: "${created.id}", or roll it back first`,
+      }]);
+    }
   });
 });
 

@@ -4,6 +4,7 @@ import { families, type Collection, type FamilyDef } from "pulumi-audience/sdk/c
 import { cohorts } from "./cohort.ts";
 import { datasets } from "./dataset.ts";
 import { defineProviderFamily, type FamilyExtras, type ProviderFamily } from "./family.ts";
+import { migrations } from "./migration.ts";
 import { personaSets } from "./persona-set.ts";
 import { uploads } from "./upload.ts";
 
@@ -13,6 +14,7 @@ export * from "./family.ts";
 const OWN_STEPS: Partial<Record<Collection, FamilyExtras>> = {
   cohorts,
   datasets,
+  migrations,
   persona_sets: personaSets,
   uploads,
 };
