@@ -411,6 +411,19 @@ describe("delete", () => {
 });
 
 describe("accounts", () => {
+  it("says why a recorded resource its key cannot reach is refused, and the ways on (a `pulumi state move` from another account's stack)", async () => {
+    const created = await world.host.create(world.inputs("cohorts", { name: "Moved between stacks", account: "second" }));
+    // As recorded by a stack whose key reaches the default account.
+    const { account: _account, ...moved } = created.properties;
+    const advice = "the key of the default account (audience:apiKey) has no access to this Cohort, which is another account's (made with another key: the stack's key changed since, "
+      + "or `pulumi state move` brought it from a stack of another account); give the stack that account's key, or `pulumi state delete` it here and adopt it (adoptId) in a stack of that account";
+    for (const step of [() => world.host.read(created.id, moved), () => world.host.update(created.id, moved, { ...moved, name: "Renamed" }), () => world.host.delete(created.id, moved)]) {
+      const error = (await step().catch((e: unknown) => e)) as Error;
+      expect(error.message).toMatch(/403 FORBIDDEN: The cohort .* belongs to another account: /);
+      expect(error.message).toContain(advice);
+    }
+  });
+
   it("manages a resource in the account an `account` input names", async () => {
     const created = await world.host.create(world.inputs("cohorts", { name: "Second brand leads", account: "second" }));
     const inSecond = await fetch(`${world.emulator.url}/cohorts/${created.id}`, { headers: { authorization: `Bearer ${second.apiKey}` } });

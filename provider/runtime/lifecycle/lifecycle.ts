@@ -7,6 +7,7 @@ import { create } from "./create.ts";
 import { remove } from "./delete.ts";
 import { diff } from "./diff.ts";
 import type { Environment, StepLimits } from "./environment.ts";
+import { explainingNoAccess } from "./no-access.ts";
 import { read } from "./read.ts";
 import type { Props } from "./shape.ts";
 import { update } from "./update.ts";
@@ -16,8 +17,8 @@ export function createLifecycle(env: Environment) {
     check: (olds: Props, news: Props) => check(env, olds, news),
     diff: (id: string, olds: Props, news: Props) => diff(env, id, olds, news),
     create: (inputs: Props, limits?: StepLimits) => create(env, inputs, limits),
-    read: (id: string, props: Props, recordedInputs?: Props) => read(env, id, props, recordedInputs),
-    update: (id: string, olds: Props, news: Props, limits?: StepLimits) => update(env, id, olds, news, limits),
-    delete: (id: string, props: Props) => remove(env, id, props),
+    read: (id: string, props: Props, recordedInputs?: Props) => explainingNoAccess(props, () => read(env, id, props, recordedInputs)),
+    update: (id: string, olds: Props, news: Props, limits?: StepLimits) => explainingNoAccess(olds, () => update(env, id, olds, news, limits)),
+    delete: (id: string, props: Props) => explainingNoAccess(props, () => remove(env, id, props)),
   };
 }

@@ -19,7 +19,7 @@ async function ignoringGone(call: Promise<void>): Promise<void> {
 }
 
 /** What the account is called in messages: its name under `audience:accounts`, or the default one. */
-function accountLabel(account: string | undefined): string {
+export function accountLabel(account: string | undefined): string {
   return account ? `account "${account}"` : "the default account (audience:apiKey)";
 }
 
