@@ -114,7 +114,7 @@ it("destroy deletes what it can, names what blocks the rest, and takes a resourc
   const failed = r.steps.filter((s) => s.phase === "failed");
   expect(failed.map((s) => s.name)).toEqual(["cohort-0-0"]);
   expect(failed[0]?.error).toContain(`outcome Made by hand (${blocker.id}) depends on it`);
-  expect(failed[0]?.error).toMatch(/\(waited 20s for them to go; an archived one stays until it is deleted in the service, or archive this resource instead: deletionMode "archive"\)$/);
+  expect(failed[0]?.error).toMatch(/\(waited 20s for them to go: nothing in this run deletes them, so another stack or program manages them, or they were made by hand; delete or change them there first. An archived one stays until it is deleted in the service: then archive this resource instead, deletionMode "archive"\)$/);
   expect(r.steps.some((s) => s.name === "hook-0-0" && s.op === "delete" && s.phase === "done")).toBe(true);
   expect(await live()).toEqual(["cohorts:Chaos cohort 0.0"]);
 });

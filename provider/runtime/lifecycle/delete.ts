@@ -30,7 +30,11 @@ export async function remove(env: Environment, id: string, props: Props): Promis
       const body: Props = {};
       if (controls.cascadeTo !== undefined) body.cascade_to = controls.cascadeTo;
       if (controls.cascadeToAll !== undefined) body.cascade_to_all = controls.cascadeToAll;
-      await service.archive(family, id, body);
+      await service.archive(family, id, body).catch((error: unknown) => {
+        // The service names its members; the program writes them as controls of the resource.
+        if (error instanceof ConflictError) error.message = error.message.replace(/\bcascade_to_all\b/g, "cascadeToAll").replace(/\bcascade_to\b/g, "cascadeTo");
+        throw error;
+      });
     } else {
       await whenNothingDependsOn(env, () => service.delete(family, id));
     }
@@ -56,7 +60,9 @@ async function whenNothingDependsOn(env: Environment, remove: () => Promise<void
       // what holds on past any run (an archived resource keeps its references).
       if (!(error instanceof ConflictError)) throw error;
       if (Date.now() + delay > deadline) {
-        error.message += ` (waited ${DEPENDENTS_WAIT_MS / 1000}s for them to go; an archived one stays until it is deleted in the service, or archive this resource instead: deletionMode "archive")`;
+        error.message += ` (waited ${DEPENDENTS_WAIT_MS / 1000}s for them to go: nothing in this run deletes them, so another stack or program manages them, `
+          + "or they were made by hand; delete or change them there first. An archived one stays until it is deleted in the service: "
+          + 'then archive this resource instead, deletionMode "archive")';
         throw error;
       }
       await env.sleep(delay);
