@@ -52,9 +52,10 @@ function adoptsInstead(news: Props, replaces: string[]): boolean {
  * the preview: the replacement's create would be refused, after the plan passed.
  */
 function refuseUncreatableReplace(olds: Props, news: Props, id: string, { replaces }: { replaces: string[] }): void {
+  if (replaces.length === 0) return;
   const { providerFamily } = split(olds);
   const { family } = providerFamily;
-  if (replaces.length === 0 || family.creatable || providerFamily.create || adoptsInstead(news, replaces)) return;
+  if (family.creatable || providerFamily.create || adoptsInstead(news, replaces)) return;
   throw new Error(`${family.className} ${id} cannot be replaced: the service makes no ${family.className} through the API (one is only adopted), and a change of ${replaces.join(", ")} needs a new one; declare ${replaces.length === 1 ? "it" : "them"} as recorded, or adopt another ${family.className} in a resource of its own (adoptId)`);
 }
 
@@ -63,9 +64,10 @@ function refuseUncreatableReplace(olds: Props, news: Props, id: string, { replac
  * in the preview: the service refuses every change of it (403), which the up would meet.
  */
 function refuseManagedChange(olds: Props, news: Props, id: string, { changed, replaces }: { changed: string[]; replaces: string[] }): void {
+  if (olds.managed !== true) return;
   // The provider's own controls (adoptId naming it, deletionMode) write nothing.
   const written = [...new Set([...changed, ...replaces])].filter((key) => !(CONTROL_KEYS as readonly string[]).includes(key));
-  if (olds.managed !== true || written.length === 0 || adoptsInstead(news, replaces)) return;
+  if (written.length === 0 || adoptsInstead(news, replaces)) return;
   const family = split(olds).providerFamily.family;
   throw new Error(`${family.className} ${id} is managed by the service and read-only: it refuses every change (${written.join(", ")}); declare it as it is, or use it through get${family.className}Output instead (removing it from the program only forgets it)`);
 }
