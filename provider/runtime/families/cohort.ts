@@ -4,8 +4,10 @@ import { judgedStreamConditions, streamConditionErrors, streamPropertyTypes } fr
 import type { FamilyExtras } from "./family.ts";
 
 export const cohorts: FamilyExtras = {
-  async accountCheck(calls, { wire }, before) {
+  async accountCheck(calls, { wire }, recorded) {
+    if (!Array.isArray(wire.stream_conditions) || wire.stream_conditions.length === 0) return [];
     // Conditions recorded as they are were judged when they were sent: a plan that keeps them asks nothing.
+    const before = recorded();
     if (judgedStreamConditions(wire, before).length === 0) return [];
     const [streams, datasets] = await Promise.all([calls.client.list("streams"), calls.client.list("datasets")]);
     return streamConditionErrors(wire, before, streamPropertyTypes(String(wire.stream_name), streams, datasets));

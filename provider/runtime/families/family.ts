@@ -37,10 +37,11 @@ export interface Capabilities {
   /**
    * Failures of the declared resource that only the account can tell (a cohort's stream conditions against its
    * stream's property types, an upload's path already taken), by wire path: `wire` is the body, `extras` the extra
-   * inputs. `before`: the body as last recorded, undefined for a resource not yet recorded, for rules that judge only
-   * what is new or changed. Reads what it needs with `calls`; `warn` tells the plan what may fail but cannot be known.
+   * inputs. `before()`: the body as last recorded, undefined for a resource not yet recorded, for rules that judge
+   * only what is new or changed (read on demand: a no-op checks every resource). Reads what it needs with `calls`;
+   * `warn` tells the plan what may fail but cannot be known.
    */
-  accountCheck?(calls: Calls, declared: { wire: Props; extras: Props }, before: Props | undefined, warn: (message: string) => void): Promise<FieldError[]>;
+  accountCheck?(calls: Calls, declared: { wire: Props; extras: Props }, before: () => Props | undefined, warn: (message: string) => void): Promise<FieldError[]>;
   /**
    * Creates the resource from its extra inputs: its id and the service's answer. Replaces POST of the body.
    * `startedAt`: when an earlier attempt of this create began (ms since the epoch), in a run interrupted before its

@@ -3,9 +3,9 @@
 import type { FamilyExtras } from "./family.ts";
 
 export const migrations: FamilyExtras = {
-  async accountCheck(calls, { wire }, before) {
+  async accountCheck(calls, { wire }, recorded) {
     const pair = [wire.v1_account_id, wire.v2_account_id];
-    if (before !== undefined || !pair.every((id) => typeof id === "string")) return [];
+    if (recorded() !== undefined || !pair.every((id) => typeof id === "string")) return [];
     const key = [...pair].sort().join();
     const paired = (await calls.client.list("migrations")).find((m) =>
       m.rolled_back_at == null && [m.v1_account_id, m.v2_account_id].sort().join() === key);

@@ -91,10 +91,10 @@ export const uploads: FamilyExtras = {
     return failures;
   },
 
-  async accountCheck(calls, { extras }, before, warn) {
+  async accountCheck(calls, { extras }, recorded, warn) {
     // Only a new resource takes its path: a recorded one (renamed with aliases, replaced) holds its own.
     const parsed = uploadInputs.safeParse(extras);
-    if (before !== undefined || Object.values(extras).includes(UNKNOWN) || !parsed.success) return [];
+    if (recorded() !== undefined || Object.values(extras).includes(UNKNOWN) || !parsed.success) return [];
     const subpath = uploadSubpath(parsed.data.directory, parsed.data.filename);
     const there = await listed(calls, subpath);
     if (there === undefined) return [];

@@ -130,7 +130,7 @@ export async function check(env: Environment, olds: Props, news: Props): Promise
   // And what only the account's other resources tell, once the whole body is known; a read that fails decides nothing.
   const { accountCheck } = providerFamily;
   if (failures.length === 0 && unknowns.length === 0 && controls.account !== UNKNOWN && accountCheck) {
-    const errors = await Promise.resolve().then(() => accountCheck(env.service(controls.account), { wire, extras: parts.extras }, recordedWire(providerFamily.family, olds), (message) => env.report?.(message))).catch(() => []);
+    const errors = await Promise.resolve().then(() => accountCheck(env.service(controls.account), { wire, extras: parts.extras }, () => recordedWire(providerFamily.family, olds), (message) => env.report?.(message))).catch(() => []);
     const { create } = providerFamily.family;
     failures.push(...errors.map((error) => ({ property: camelPath(create, error.path), reason: inProgramWords(create, error.message) })));
   }
