@@ -1,7 +1,8 @@
 // `audience drift` over a fleet on the emulator: a stack of the local engine (two accounts, config in
 // Pulumi.dev.yaml with secure values) and a `pulumi stack export` (two more accounts, keys from --accounts
 // `apiKeyEnv`), after changes by hand of every kind.
-import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
@@ -249,6 +250,38 @@ describe("audience drift over a fleet", () => {
     const run = await audience(["drift", "--state", file], env);
     expect(run.code).toBe(1);
     expect(run.stderr).toContain(`--state ${file}: neither a state file of \`audience run\` nor a \`pulumi stack export\` document`);
+  });
+});
+
+describe("states exported to a folder, their programs below the current directory", () => {
+  // A CI job's layout: `states/dev.json` beside the checkout's programs; the stack's config is its program's.
+  let work: string;
+  beforeAll(async () => {
+    work = await mkdtemp(join(tmpdir(), "audience-drift-states-"));
+    await mkdir(join(work, "states"));
+    await mkdir(join(work, "programs/fleet"), { recursive: true });
+    await cp(engineState, join(work, "states/dev.json"));
+    for (const file of ["Pulumi.yaml", "Pulumi.dev.yaml"]) await cp(join(program, file), join(work, "programs/fleet", file));
+  });
+  afterAll(async () => {
+    if (work) await rm(work, { recursive: true, force: true });
+  });
+  const fromWork = (cwd: string) => audience(["drift", "--json", join(work, "states/dev.json")], { PULUMI_CONFIG_PASSPHRASE: PASSPHRASE, AUDIENCE_API_KEY: "", AUDIENCE_BASE_URL: "" }, cwd);
+
+  it("reads each account of a dynamic-face stack with its program's Pulumi.<stack>.yaml", { timeout: 60_000 }, async () => {
+    const run = await fromWork(work);
+    const found = JSON.parse(run.stdout) as Report;
+    expect(found.accounts.map((a) => [a.account, a.error])).toEqual([["default", undefined], ["north", undefined]]);
+    expect(byName(found, "default").renamed?.status).toBe("drifted");
+  });
+
+  it("says which file it looked in when the key is not there", { timeout: 60_000 }, async () => {
+    await rm(join(work, "programs/fleet/Pulumi.dev.yaml"));
+    const run = await fromWork(work);
+    expect((JSON.parse(run.stdout) as Report).accounts[0]?.error).toBe(`no API key: set audience:apiKey (as a secret) or AUDIENCE_API_KEY (config looked for in ${join(work, "programs/fleet/Pulumi.dev.yaml")} and ${join(work, "states/Pulumi.dev.yaml")}: neither exists)`);
+    // No program of the project below the current directory: beside the state, and said so.
+    const away = await fromWork(join(work, "states"));
+    expect((JSON.parse(away.stdout) as Report).accounts[0]?.error).toBe(`no API key: set audience:apiKey (as a secret) or AUDIENCE_API_KEY (config looked for in ${join(work, "states/Pulumi.dev.yaml")}: it does not exist; no program of project fleet above the state or below the current directory)`);
   });
 });
 

@@ -72,16 +72,25 @@ function holdsSecure(value: unknown): boolean {
   return (Object.keys(value).length === 1 && typeof value.secure === "string") || Object.values(value).some(holdsSecure);
 }
 
-/** A stack's `audience:` config, and what of it stays sealed (secure values without a passphrase): `why` says so. */
+/**
+ * A stack's `audience:` config, what of it stays sealed (secure values without a passphrase; `why` says so), and
+ * where it was looked for (`lookedIn`, said beside a problem of the account it names).
+ */
 interface StackConfig {
   config: Record<string, unknown>;
   why?: string;
+  lookedIn: string;
 }
 
-/** The `audience:` config of a state's stack, or nothing when its program's config file is not found. */
+/** The `audience:` config of a state's stack (its program's, else the one beside the state), or nothing when neither is found. */
 async function stackConfig(state: LoadedState, passphrase: string | undefined): Promise<StackConfig> {
-  const file = join(state.programDir, `Pulumi.${state.stack}.yaml`);
-  if (!existsSync(file)) return { config: {} };
+  const candidates = state.configDirs.map((dir) => join(dir, `Pulumi.${state.stack}.yaml`));
+  const file = candidates.find((f) => existsSync(f));
+  if (file === undefined) {
+    const program = state.program !== undefined ? "" : `; no program of project ${state.project ?? "(none)"} above the state or below the current directory`;
+    return { config: {}, lookedIn: `config looked for in ${candidates.join(" and ")}: ${candidates.length === 1 ? "it does not exist" : "neither exists"}${program}` };
+  }
+  const lookedIn = `config read from ${file}`;
   let doc: unknown;
   try {
     // Loaded only for a stack that keeps its config beside the state: most fleets pass --accounts.
@@ -90,7 +99,7 @@ async function stackConfig(state: LoadedState, passphrase: string | undefined): 
   } catch (error) {
     throw new InputError(`${file}: not valid YAML (${(error as Error).message})`);
   }
-  if (!isObject(doc) || !isObject(doc.config)) return { config: {} };
+  if (!isObject(doc) || !isObject(doc.config)) return { config: {}, lookedIn };
   let crypter: PassphraseCrypter | undefined;
   if (typeof doc.encryptionsalt === "string" && passphrase !== undefined) {
     try {
@@ -106,8 +115,8 @@ async function stackConfig(state: LoadedState, passphrase: string | undefined): 
     config[key] = openSecure(value, crypter);
     if (!crypter && holdsSecure(value)) sealed.push(key);
   }
-  if (sealed.length === 0) return { config };
-  return { config, why: `${sealed.join(", ")} in ${file} ${sealed.length === 1 ? "is" : "are"} encrypted and no passphrase opens ${sealed.length === 1 ? "it" : "them"}: set PULUMI_CONFIG_PASSPHRASE (or PULUMI_CONFIG_PASSPHRASE_FILE)` };
+  if (sealed.length === 0) return { config, lookedIn };
+  return { config, lookedIn, why: `${sealed.join(", ")} in ${file} ${sealed.length === 1 ? "is" : "are"} encrypted and no passphrase opens ${sealed.length === 1 ? "it" : "them"}: set PULUMI_CONFIG_PASSPHRASE (or PULUMI_CONFIG_PASSPHRASE_FILE)` };
 }
 
 /** `audience:accounts` as config holds it: a map, or its JSON text (a secure value is one string). */
@@ -164,7 +173,7 @@ export function accountResolver(file: AccountsFile | undefined, passphrase: stri
         return { targets, targetOf };
       }
       const dynamic = state.resources.some((r) => r.provider === undefined);
-      const { config, why: sealedConfig } = dynamic ? await stackConfig(state, passphrase) : { config: {}, why: undefined };
+      const { config, why: sealedConfig, lookedIn }: Partial<StackConfig> & Pick<StackConfig, "config"> = dynamic ? await stackConfig(state, passphrase) : { config: {} };
       const named = { ...structuredAccounts(config["audience:accounts"]), ...given };
       const stackSettings = withAccounts(readSettings((key) => (key === "audience:accounts" ? named : config[key]), env), given);
       for (const resource of state.resources) {
@@ -188,8 +197,10 @@ export function accountResolver(file: AccountsFile | undefined, passphrase: stri
         } catch (error) {
           const variable = file?.[name]?.apiKeyEnv;
           const sealed = provider?.sealed.map((s) => `${s.path} of ${urnName(providerUrn(provider.ref))} (${s.reason})`).join("; ");
+          // A dynamic resource's account is named by its stack's config: where that was looked for is said with it.
           const problem = variable !== undefined && !env[variable] ? `${variable} is not set (apiKeyEnv of account ${name} in --accounts)`
-            : sealed ? `the provider's configuration cannot be read: ${sealed}` : !provider && sealedConfig ? sealedConfig : (error as Error).message;
+            : sealed ? `the provider's configuration cannot be read: ${sealed}` : !provider && sealedConfig ? sealedConfig
+            : !provider && lookedIn ? `${(error as Error).message} (${lookedIn})` : (error as Error).message;
           const baseUrl = settings.accounts[name]?.baseUrl ?? (name === DEFAULT_ACCOUNT ? settings.default.baseUrl : undefined) ?? "";
           target = { name: label, baseUrl, problem, stacks: new Set() };
         }

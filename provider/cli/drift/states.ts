@@ -70,8 +70,10 @@ export interface LoadedState {
   /** The stack as its resources name it (`dev`), and its project (undefined for a state with no resource). */
   stack: string;
   project: string | undefined;
-  /** Where the program's `Pulumi.<stack>.yaml` is looked for: the program's directory, else the state's. */
-  programDir: string;
+  /** The program's directory (its project's `Pulumi.yaml`), when found above the state or below the current directory. */
+  program: string | undefined;
+  /** Where the stack's `Pulumi.<stack>.yaml` is looked for, in this order: the program's directory, the state's. */
+  configDirs: readonly string[];
   resources: StateResource[];
 }
 
@@ -319,11 +321,11 @@ export async function loadState(file: string, passphrase: string | undefined): P
   const { deployment, open } = await readDocument(file, passphrase);
   const first = deployment.resources[0]?.urn;
   const project = first === undefined ? undefined : urnProject(first);
-  // The program: above the state, else (looked for once, only for a position relative to it) below the current
-  // directory; with neither, a position names no file rather than one that is not there. Its config is read from the
-  // program above the state, else from beside the state.
-  const above = programAbove(file, project);
-  const programDir = () => above ?? (project === undefined ? undefined : programBelowCwd(project));
+  // The program: above the state, else below the current directory (a job that exports its stacks to `states/`);
+  // with neither, a position names no file rather than one that is not there. The stack's config is the program's,
+  // else the one beside the state.
+  const program = programAbove(file, project) ?? (project === undefined ? undefined : programBelowCwd(project));
+  const programDir = () => program;
   const stack = first === undefined ? basename(file, ".json") : urnStack(first);
   let reread: Promise<Map<string, Props>> | undefined;
   // One function for every resource of the state, which it calls as its own method.
@@ -380,5 +382,5 @@ export async function loadState(file: string, passphrase: string | undefined): P
     if (provider) resource.provider = provider;
     resources.push(resource);
   }
-  return { file, stack, project, programDir: above ?? dirname(file), resources };
+  return { file, stack, project, program, configDirs: [...new Set([program ?? dirname(file), dirname(file)])], resources };
 }
