@@ -105,7 +105,7 @@ it("refuses a bad state read after a good one, its account's reads already begun
   }
 });
 
-it("reports a resource two states manage in each, and a document among them that no state manages once", { timeout: 60_000 }, async () => {
+it("reports a resource two states manage once, contested with each state's finding, and a document among them that no state manages once", { timeout: 60_000 }, async () => {
   const document = JSON.parse(await readFile(join(dir, "many.json"), "utf8")) as { deployment: { resources: Record<string, unknown>[] } };
   const twin = { version: 3, deployment: { resources: document.deployment.resources.map((r) => ({ ...r, urn: String(r.urn).replace("urn:pulumi:many::", "urn:pulumi:twin::") })) } };
   const loose = join(dir, "twin.json");
@@ -114,9 +114,10 @@ it("reports a resource two states manage in each, and a document among them that
   try {
     const both = await driftReport({ states: [join(dir, "many.json"), loose], accounts: { north: { baseUrl: fleet.url, apiKey: fleet.north.apiKey } }, env: {} });
     const resources = both.accounts[0]!.resources;
-    // cohort-7 and hook-2 were changed by hand above: drifted in both stacks.
-    expect(both.summary).toMatchObject({ in_sync: 2 * 250, drifted: 2 * 2, unmanaged: 1 });
-    expect(resources.filter((r) => r.name === "cohort-7").map((r) => [r.urn?.split("::")[0], r.status])).toEqual([["urn:pulumi:many", "drifted"], ["urn:pulumi:twin", "drifted"]]);
+    // Every resource is managed by both stacks; cohort-7 and hook-2 were changed by hand above: drifted in both.
+    expect(both.summary).toMatchObject({ in_sync: 0, drifted: 0, contested: 250 + 2, unmanaged: 1 });
+    const cohort7 = resources.filter((r) => r.name === "cohort-7");
+    expect(cohort7.map((r) => [r.status, r.claims?.map((c) => [c.stack, c.status])])).toEqual([["contested", [["fleet/many", "drifted"], ["fleet/twin", "drifted"]]]]);
     expect(resources.filter((r) => r.status === "unmanaged").map((r) => [r.type, r.id])).toEqual([["Cohort", made.id]]);
   } finally {
     await fleet.api(fleet.north, "DELETE", `/cohorts/${made.id}`);

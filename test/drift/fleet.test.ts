@@ -175,7 +175,7 @@ describe("audience drift over a fleet", () => {
   });
 
   it("sums it up, with coverage managed / (managed + unmanaged)", () => {
-    expect(report.summary).toEqual({ in_sync: 4, drifted: 5, missing: 1, error: 1, unknown: 1, unmanaged: 2, coverage: 0.8571, failed_accounts: 1 });
+    expect(report.summary).toEqual({ in_sync: 4, drifted: 5, missing: 1, error: 1, unknown: 1, contested: 0, unmanaged: 2, coverage: 0.8571, failed_accounts: 1 });
   });
 
   it("prints text grouped by status with `path: expected -> actual`, no colour off a terminal", { timeout: 60_000 }, async () => {
@@ -183,7 +183,7 @@ describe("audience drift over a fleet", () => {
     expect(run.code).toBe(2);
     expect(run.stdout).toContain('name: "Renamed" -> "Renamed by hand"');
     expect(run.stdout).toMatch(/account stale of fleet\/\S+ \(.*\)\n {2}not read: .*expired/i);
-    expect(run.stdout).toMatch(/4 in sync, 5 drifted, 1 missing, 1 error, 1 unknown, 2 unmanaged; coverage 85\.7% \(12 managed of 14\); 1 account not read/);
+    expect(run.stdout).toMatch(/4 in sync, 5 drifted, 1 missing, 1 error, 1 unknown, 0 contested, 2 unmanaged; coverage 85\.7% \(12 managed of 14\); 1 account not read/);
     expect(run.stdout).not.toContain("\u001b[");
   });
 
@@ -225,6 +225,7 @@ describe("audience drift over a fleet", () => {
     const seen: string[] = [];
     for (const [i, run] of runs.entries()) {
       expect([0, 2]).toContain(run.code);
+      expect((JSON.parse(run.stdout) as Report).shard).toBe(shards[i]);
       seen.push(...(JSON.parse(run.stdout) as Report).accounts.map((a) => a.account));
       await writeFile(files[i]!, run.stdout);
     }
@@ -237,11 +238,15 @@ describe("audience drift over a fleet", () => {
     expect(markdown.stdout).toMatch(/^## /);
     expect(markdown.code).toBe(report.accounts.some((a) => a.resources.some((r) => r.status === "unmanaged")) ? 2 : 0);
     expect((await audience(["drift", "merge", ...files, "--fail-on", "sideways"])).code).toBe(1);
-    // A shard given twice would count its accounts twice: refused, naming the account and both files.
-    const withShard = runs.findIndex((run) => (JSON.parse(run.stdout) as Report).accounts.length > 0);
-    const twice = await audience(["drift", "merge", ...files, files[withShard]!]);
-    expect(twice.code).toBe(1);
-    expect(twice.stderr).toMatch(new RegExp(`^audience drift merge: account .* is in both ${files[withShard]!} and ${files[withShard]!}: give each shard's report once\n$`));
+    // A shard given twice would count its accounts twice, a missing one pass for a fleet without its accounts: both
+    // refused, naming the shards.
+    const twice = await audience(["drift", "merge", ...files, files[1]!]);
+    expect([twice.code, twice.stderr]).toEqual([1, `audience drift merge: shard 2/3 given 2 times (${files[1]}, ${files[1]}): give each of shards 1/3 to 3/3 once\n`]);
+    const partial = await audience(["drift", "merge", files[0]!, "--format", "text"]);
+    expect([partial.code, partial.stdout, partial.stderr]).toEqual([1, "", "audience drift merge: shards 2/3, 3/3 missing: give each of shards 1/3 to 3/3 once\n"]);
+    const unsharded = join(dir, "unsharded.json");
+    await writeFile(unsharded, json);
+    expect((await audience(["drift", "merge", unsharded])).stderr).toMatch(/^audience drift merge: \S+unsharded\.json is not the report of a shard/);
   });
 
   it("refuses a file that is no state, and names it", { timeout: 60_000 }, async () => {

@@ -54,7 +54,7 @@ describe("colour", () => {
 describe("reports", () => {
   it("merge shards into the report of all accounts, in one order", () => {
     expect(mergeReports([makeReport([south]), makeReport([north])])).toEqual(makeReport([north, south]));
-    expect(makeReport([north, south]).summary).toEqual({ in_sync: 1, drifted: 1, missing: 0, error: 0, unknown: 0, unmanaged: 1, coverage: 0.6667, failed_accounts: 0 });
+    expect(makeReport([north, south]).summary).toEqual({ in_sync: 1, drifted: 1, missing: 0, error: 0, unknown: 0, contested: 0, unmanaged: 1, coverage: 0.6667, failed_accounts: 0 });
   });
 
   it("exit 2 only for what --fail-on names; an unreadable account counts as an error", () => {

@@ -3,16 +3,16 @@
 import { createRequire } from "node:module";
 import { relative } from "node:path";
 import type Table from "cli-table3";
-import { accountLabel, STATUSES, type Change, type Report, type ResourceReport, type Status } from "./report.ts";
+import { accountLabel, STATUSES, type Change, type Claim, type Report, type ResourceReport, type Status } from "./report.ts";
 
 export const FORMATS = ["text", "json", "markdown", "github"] as const;
 export type Format = (typeof FORMATS)[number];
 
 /** Order in which statuses are shown: what needs a person first. */
-const SHOWN: Status[] = ["error", "missing", "drifted", "unknown", "unmanaged", "in_sync"];
-const TITLE: Record<Status, string> = { in_sync: "in sync", drifted: "drifted", missing: "missing", error: "error", unknown: "unknown", unmanaged: "unmanaged" };
-const MARK: Record<Status, string> = { in_sync: "=", drifted: "~", missing: "-", error: "!", unknown: "?", unmanaged: "+" };
-const COLOR: Record<Status, number> = { in_sync: 2, drifted: 33, missing: 31, error: 31, unknown: 35, unmanaged: 36 };
+const SHOWN: Status[] = ["contested", "error", "missing", "drifted", "unknown", "unmanaged", "in_sync"];
+const TITLE: Record<Status, string> = { in_sync: "in sync", drifted: "drifted", missing: "missing", error: "error", unknown: "unknown", contested: "contested", unmanaged: "unmanaged" };
+const MARK: Record<Status, string> = { in_sync: "=", drifted: "~", missing: "-", error: "!", unknown: "?", contested: "*", unmanaged: "+" };
+const COLOR: Record<Status, number> = { in_sync: 2, drifted: 33, missing: 31, error: 31, unknown: 35, contested: 31, unmanaged: 36 };
 
 function value(v: unknown): string {
   return v === undefined ? "(absent)" : JSON.stringify(v);
@@ -22,8 +22,8 @@ function change(c: Change): string {
   return `${c.path}: ${value(c.expected)} -> ${value(c.actual)}`;
 }
 
-function percent(coverage: number): string {
-  return `${(coverage * 100).toFixed(1)}%`;
+function percent(coverage: number | null): string {
+  return coverage === null ? "unknown" : `${(coverage * 100).toFixed(1)}%`;
 }
 
 function summaryLine(report: Report): string {
@@ -31,13 +31,18 @@ function summaryLine(report: Report): string {
   const counts = STATUSES.map((status) => `${s[status]} ${TITLE[status]}`).join(", ");
   const managed = STATUSES.filter((x) => x !== "unmanaged").reduce((n, x) => n + s[x], 0);
   const failed = s.failed_accounts > 0 ? `; ${s.failed_accounts} account${s.failed_accounts === 1 ? "" : "s"} not read` : "";
-  // With nothing read, a coverage would be a ratio of nothing.
-  const coverage = managed + s.unmanaged === 0 ? "nothing managed or found" : `coverage ${percent(s.coverage)} (${managed} managed of ${managed + s.unmanaged})`;
+  // With nothing read, a coverage would be a ratio of nothing; with nothing found where an account was not read, unknown.
+  const coverage = s.coverage === null ? "coverage unknown" : managed + s.unmanaged === 0 ? "nothing managed or found" : `coverage ${percent(s.coverage)} (${managed} managed of ${managed + s.unmanaged})`;
   return `${counts}; ${coverage}${failed}`;
 }
 
 function resourceTitle(r: ResourceReport): string {
   return `${r.type} ${r.name}${r.name !== r.id ? ` (${r.id})` : ""}`;
+}
+
+/** A contested resource's claim: its stack, its own name where it differs, what its comparison found. */
+function claimTitle(c: Claim, r: ResourceReport): string {
+  return `${c.stack}${c.name !== r.name ? ` (${c.name})` : ""}: ${TITLE[c.status]}${c.reason ? `: ${c.reason}` : ""}`;
 }
 
 /** Text for a terminal; `color` only on a TTY without NO_COLOR. */
@@ -57,6 +62,10 @@ export function formatText(report: Report, color: boolean): string {
       for (const r of group) {
         lines.push(`    ${paint(COLOR[status], MARK[status])} ${resourceTitle(r)}${r.reason ? `: ${r.reason}` : ""}`);
         for (const c of r.changes) lines.push(`        ${change(c)}`);
+        for (const claim of r.claims ?? []) {
+          lines.push(`        ${claimTitle(claim, r)}`);
+          for (const c of claim.changes) lines.push(`            ${change(c)}`);
+        }
       }
     }
     if (account.resources.length === 0) lines.push("  nothing managed or found");
@@ -106,7 +115,8 @@ export function formatMarkdown(report: Report): string {
     }
     lines.push("| status | resource | id | changes |", "|---|---|---|---|");
     for (const r of notable) {
-      const details = [...r.changes.map((c) => codeCell(change(c))), ...(r.reason ? [cell(r.reason)] : [])].join("<br>");
+      const claims = (r.claims ?? []).flatMap((claim) => [cell(claimTitle(claim, r)), ...claim.changes.map((c) => codeCell(change(c)))]);
+      const details = [...r.changes.map((c) => codeCell(change(c))), ...(r.reason ? [cell(r.reason)] : []), ...claims].join("<br>");
       lines.push(`| ${TITLE[r.status]} | ${cell(`${r.type} ${r.name}`)} | \`${r.id}\` | ${details} |`);
     }
     lines.push("", ...(inSync > 0 ? [`${inSync} more in sync.`, ""] : []));
@@ -145,9 +155,12 @@ export function formatGithub(report: Report, workspace: string): string {
     }
     for (const r of account.resources) {
       if (r.status === "in_sync") continue;
-      const details = [...r.changes.map(change), ...(r.reason ? [r.reason] : [])].join("\n");
-      const level = r.status === "error" || r.status === "missing" ? "error" : r.status === "unmanaged" ? "notice" : "warning";
-      annotate(level, `drift: ${r.type} ${r.name} ${TITLE[r.status]} (account ${accountLabel(account)})`, details || TITLE[r.status], r.source);
+      const claims = (r.claims ?? []).flatMap((claim) => [claimTitle(claim, r), ...claim.changes.map((c) => `  ${change(c)}`)]);
+      const details = [...r.changes.map(change), ...(r.reason ? [r.reason] : []), ...claims].join("\n");
+      const level = r.status === "error" || r.status === "missing" || r.status === "contested" ? "error" : r.status === "unmanaged" ? "notice" : "warning";
+      // A contested resource once, on the first of its declaring lines the states record.
+      const source = r.source ?? r.claims?.find((claim) => claim.source)?.source;
+      annotate(level, `drift: ${r.type} ${r.name} ${TITLE[r.status]} (account ${accountLabel(account)})`, details || TITLE[r.status], source);
     }
   }
   lines.push(summaryLine(report));

@@ -8,7 +8,7 @@ import { accountResolver, inShard, readAccountsFile, type AccountsFile, type Acc
 import { FORMATS, render, type Format } from "./format.ts";
 import { IgnoreRules } from "./ignore.ts";
 import { progressLine, type DriftProgress } from "./progress.ts";
-import { accountLabel, DEFAULT_FAIL_ON, exitCode, FAILURES, makeReport, mergeReports, type AccountReport, type Failure, type Report } from "./report.ts";
+import { accountLabel, DEFAULT_FAIL_ON, exitCode, FAILURES, makeReport, mergeReports, shardSetProblem, type AccountReport, type Failure, type Report } from "./report.ts";
 import { accountWork, limiter, pool, scanAccount, startReads, type AccountWork } from "./scan.ts";
 import { expandStates, InputError, loadState, type LoadedState, type StateResource } from "./states.ts";
 import { wantsColor } from "../terminal.ts";
@@ -96,7 +96,8 @@ export async function driftReport(options: DriftOptions): Promise<Report> {
     throw error;
   }
   const accounts = (await Promise.all(scans.values())).filter((a) => a !== undefined);
-  return makeReport(accounts);
+  // A shard's report says which shard it is, so that `merge` can tell a missing or repeated one.
+  return options.shard ? { shard: options.shard.join("/"), ...makeReport(accounts) } : makeReport(accounts);
 }
 
 function parseShard(text: string): [number, number] {
@@ -180,8 +181,8 @@ export function register(program: Command): void {
 
   drift
     .command("merge")
-    .description("merge the JSON reports of several shards into one report")
-    .argument("<reports...>", "JSON reports of `audience drift --json --shard I/N`")
+    .description("merge the JSON reports of shards 1..N of one run into one report (exit 1 when one is missing or repeated)")
+    .argument("<reports...>", "JSON reports of `audience drift --json --shard I/N`, one per shard")
     .addOption(new Option("--format <format>", "report format").choices(FORMATS).default("json"))
     .option("--fail-on <statuses>", `exit 2 when any of these is found (${FAILURES.join(",")})`, DEFAULT_FAIL_ON.join(","))
     .action(async (files: string[], flags: { format: Format; failOn: string }) => {
@@ -197,13 +198,16 @@ export function register(program: Command): void {
           if (typeof doc !== "object" || doc === null || !Array.isArray((doc as Report).accounts)) throw new InputError(`${file}: not a JSON report of \`audience drift --json\``);
           return doc as Report;
         });
-        // Each account is in one shard: one in two reports was given twice (a shard named twice), and would count twice.
+        // Exactly shards 1..N of one run, each once: a missing one would pass for a fleet without its accounts.
+        const problem = shardSetProblem(reports, files);
+        if (problem !== undefined) throw new InputError(problem);
+        // Each account is in one shard: one in two reports (shards of two runs of different states) would count twice.
         const seenIn = new Map<string, string>();
         reports.forEach((report, i) => {
           for (const account of report.accounts) {
             const key = JSON.stringify([account.account, account.baseUrl, account.stacks ?? []]);
             const earlier = seenIn.get(key);
-            if (earlier !== undefined) throw new InputError(`account ${accountLabel(account)} is in both ${earlier} and ${files[i]}: give each shard's report once`);
+            if (earlier !== undefined) throw new InputError(`account ${accountLabel(account)} is in both ${earlier} and ${files[i]}: an account falls in one shard, so these are not the shards of one run`);
             seenIn.set(key, files[i]!);
           }
         });

@@ -29,8 +29,9 @@ export interface ScanOptions {
 export interface AccountWork {
   target: AccountTarget;
   managed: StateResource[];
-  /** Ids the states manage, read (`.get`) or mention in a value (lookups): never unmanaged. Gathered when first
-   * asked, for a listed document no managed resource of its list matched. */
+  /** Ids any given state manages, reads (`.get`) or mentions in a value (lookups), whatever account it names: never
+   * unmanaged (a stack whose account cannot be read still manages them). Gathered when first asked, for a listed
+   * document no managed resource of its list matched. */
   known: () => ReadonlySet<string>;
   /** Names of what the service made for managed resources (a dataset's streams), by collection: never unmanaged. */
   made: Map<string, Set<string>>;
@@ -105,8 +106,17 @@ function strings(value: unknown, into: Set<string>): void {
   else if (isObject(value)) for (const v of Object.values(value)) strings(v, into);
 }
 
-/** Groups the states' resources by the account they live in. */
+/** Groups the states' resources by the account they live in; what every state knows is known in every account. */
 export function accountWork(resources: StateResource[], targetOf: (r: StateResource) => AccountTarget, targets: Iterable<AccountTarget> = []): AccountWork[] {
+  let known: Set<string> | undefined;
+  const gather = () => {
+    known = new Set();
+    for (const r of resources) {
+      known.add(r.id);
+      strings(r.inputs, known); // ids a program passes on (lookups) are in its inputs
+    }
+    return known;
+  };
   // Accounts no given resource is in (a stack that manages nothing yet) are read for what no stack manages.
   const byTarget = new Map<AccountTarget, StateResource[]>([...targets].map((target) => [target, []]));
   for (const resource of resources) {
@@ -124,15 +134,6 @@ export function accountWork(resources: StateResource[], targetOf: (r: StateResou
         for (const name of names) made.get(collection)!.add(name);
       }
     }
-    let known: Set<string> | undefined;
-    const gather = () => {
-      known = new Set();
-      for (const r of all) {
-        known.add(r.id);
-        strings(r.inputs, known); // ids a program passes on (lookups) are in its inputs
-      }
-      return known;
-    };
     return { target, managed, made, known: () => known ?? gather() };
   });
 }
