@@ -225,6 +225,8 @@ describe("downstream re-runs", () => {
 
   it("a new one with nothing building upstream is answered ready, its outputs made", async () => {
     const p = await pipeline();
+    // Nothing building upstream: the pipeline's own builds are done (they take a moment on a loaded machine).
+    for (let i = 0; i < 100 && (await api.get<Json>(`/v1/scopes/${p.scope}`)).body.status !== "ready"; i++) await new Promise((r) => setTimeout(r, 50));
     const created = await api.post<Json>("/v1/targets", { name: "Second CSV", scope_id: p.scope, representation: { mode: "identified" }, options: { type: "hosted_csv" } });
     expect(created.body).toMatchObject({ status: "ready", status_error: null });
     expect(created.body.last_updated_output_at).toBe(created.body.status_changed_at);
