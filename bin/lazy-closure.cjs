@@ -5,10 +5,12 @@
 // `pulumi.provider`; its run entry loads OpenTelemetry's SDK and exporters (about 230 modules) for `--tracing`, given
 // or not, and turns the debugger on for the serializer. Each is put in Node's module cache as a stand-in that loads the
 // real module on first use (the debugger is turned on on first use), for the @pulumi/pulumi the program resolves
-// (from its directory) and the one this package resolves. Loaded before @pulumi/pulumi: by the preload
-// `pulumi-audience/require-node` and first by the package's entry points.
+// (from its directory) and the one this package resolves. A module is deferred only where it is and names what the
+// stand-in answers for it, as in 3.270: in a version where one moved, it loads as the runtime loads it. Loaded before
+// @pulumi/pulumi: by the preload `pulumi-audience/require-node` and by the package's entry points.
 "use strict";
 
+const { existsSync, readFileSync } = require("node:fs");
 const Module = require("node:module");
 const { dirname, join } = require("node:path");
 
@@ -21,16 +23,29 @@ function pulumiOf(from) {
   }
 }
 
+/** Whether `file` is there and exports each of `names` (as TypeScript compiles an export: `exports.<name> =`). */
+function exportsAll(file, names) {
+  if (names.length === 0) return existsSync(file);
+  let text;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch {
+    return false;
+  }
+  return names.every((name) => text.includes(`exports.${name} `) || text.includes(`exports.${name}=`));
+}
+
 /**
  * Puts a stand-in for `file` in the module cache: reading a member loads the real module, but the members named in
  * `calls`, which are read when @pulumi/pulumi loads and only called later, are functions that load it when called,
  * and those of `until` are answered by the stand-in's own function until something else has loaded it. `loaded` gets
  * the real module once it loads, before anything reads it.
  * `esModule`: the module is compiled from TypeScript (it marks itself `__esModule`), so the stand-in says so too and
- * an `import * as` of it takes the stand-in itself instead of copying its members.
+ * an `import * as` of it takes the stand-in itself instead of copying its members. `needs`: what else `loaded` uses.
  */
-function defer(file, { calls = [], esModule = false, until = {}, loaded = () => undefined } = {}) {
+function defer(file, { calls = [], esModule = false, until = {}, needs = [], loaded = () => undefined } = {}) {
   if (Module._cache[file]) return; // already loaded (or deferred): nothing to spare
+  if (!exportsAll(file, [...calls, ...Object.keys(until), ...needs])) return;
   let real;
   const load = () => {
     if (real === undefined) {
@@ -97,5 +112,5 @@ for (const from of new Set([process.cwd(), __dirname])) {
     return api.trace.getTracer("nodejs-runtime").startSpan(name, undefined, api.trace.setSpan(api.context.active(), api.trace.getActiveSpan()));
   };
   defer(tracing, { esModule: true, calls: ["start"], until: { newSpan: apiSpan, stop: () => undefined } });
-  defer(join(pulumi, "runtime", "closure", "v8Hooks.js"), { esModule: true, until: { isInitializedAsync: async () => undefined }, loaded: sessionToldOfEarlierScripts });
+  defer(join(pulumi, "runtime", "closure", "v8Hooks.js"), { esModule: true, until: { isInitializedAsync: async () => undefined }, needs: ["getSessionAsync"], loaded: sessionToldOfEarlierScripts });
 }

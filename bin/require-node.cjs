@@ -1,7 +1,8 @@
 // The preload of Pulumi programs that use this package (`nodeargs: --require=pulumi-audience/require-node` in
 // Pulumi.yaml, as `audience new` writes it), so that the Pulumi CLI's runs get what the local engine gives its own:
 // - On too old a Node it stops the process with one line saying which Node to get, where the program would
-//   otherwise fail on its first `.ts` file with `Unknown file extension ".ts"`.
+//   otherwise fail on its first `.ts` file with `Unknown file extension ".ts"`; on a @pulumi/pulumi this package does
+//   not support (pulumi-version.cjs), with one line saying which versions it supports.
 // - A program that throws prints its error and exits instead of hanging: the Pulumi runtime installs
 //   source-map-support, whose stack lines point into @pulumi/pulumi's TypeScript sources
 //   (".../node_modules/@pulumi/resource.ts:1:2"), and Node 22's util.inspect loops forever on such a line. Installed
@@ -17,6 +18,12 @@
 "use strict";
 
 require("./node-version.cjs").stopIfTooOld();
+try {
+  require("./pulumi-version.cjs");
+} catch (error) {
+  process.stderr.write("error: " + error.message + "\n");
+  process.exit(1);
+}
 
 let sourceMapSupport;
 try {

@@ -7,7 +7,8 @@
 // runtime builds a trace's text before handing it over (about 2% of a program's CPU, more the larger the answers).
 // The program's own `pulumi.log.debug` messages go as before; AUDIENCE_RUNTIME_TRACES=1 sends the runtime's too. Only
 // the runtime of the language runtime's run entry is patched (the main script, as the Pulumi CLI and `audience run`
-// start a program); with any other main script, nothing is. Applied when loaded: by the preload
+// start a program); with any other main script, nothing is. Nor is a runtime whose log or answers are not where 3.270 has
+// them: each part is patched only where its target is as expected. Applied when loaded: by the preload
 // `pulumi-audience/require-node`, and by the package's entry points for programs without it.
 "use strict";
 
@@ -46,14 +47,17 @@ function isRuntimeTrace(message) {
 /** Patches the runtime of the run entry `main` (`process.argv[1]`); does nothing for another script. */
 function skipRuntimeTraces(main) {
   const log = process.env.AUDIENCE_RUNTIME_TRACES ? undefined : runtimeModule(main, "log/index.js");
-  if (!log) return;
+  if (typeof log?.debug !== "function") return;
   const send = log.debug;
   log.debug = function (message, resource, streamId, ephemeral) {
     return isRuntimeTrace(message) ? Promise.resolve() : send.call(this, message, resource, streamId, ephemeral);
   };
   for (const [path, names] of ANSWERS) {
     const messages = runtimeModule(main, path);
-    for (const name of names) messages[name].prototype.toString = () => name;
+    for (const name of names) {
+      const answer = messages?.[name];
+      if (typeof answer === "function" && answer.prototype) answer.prototype.toString = () => name;
+    }
   }
 }
 

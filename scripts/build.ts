@@ -27,8 +27,9 @@ const BUNDLES = {
 const SELF = { "pulumi-audience/provider": join(ROOT, BUNDLES.provider.entry) };
 
 execFileSync(process.execPath, [createRequire(import.meta.url).resolve("typescript/bin/tsc"), "-p", join(ROOT, "tsconfig.build.json")], { cwd: ROOT, stdio: "inherit" });
-const manifest = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { dependencies: Record<string, string> };
-const outside = Object.keys(manifest.dependencies).filter((name) => !INLINED.includes(name));
+const manifest = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { dependencies: Record<string, string>; peerDependencies: Record<string, string> };
+// A peer dependency (@pulumi/pulumi) is the program's own copy: never bundled.
+const outside = Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies }).filter((name) => !INLINED.includes(name));
 const external = (id: string) => id.startsWith("node:") || outside.some((name) => id === name || id.startsWith(`${name}/`));
 for (const [name, { entry, file }] of Object.entries(BUNDLES)) {
   const bundle = await rolldown({ input: join(ROOT, entry), platform: "node", external, resolve: { alias: SELF }, logLevel: "warn" });

@@ -9,6 +9,8 @@ export interface Manifest {
   version: string;
   engines: { node: string };
   dependencies: Record<string, string>;
+  /** What the program provides: its own @pulumi/pulumi, within the range given. */
+  peerDependencies: Record<string, string>;
   devDependencies: Record<string, string>;
 }
 

@@ -36,7 +36,8 @@ const PROJECT_NAME = /^[A-Za-z0-9_.-]{1,100}$/;
 export interface Scaffold {
   /** Project name (Pulumi.yaml `name`, package.json `name`). */
   name: string;
-  /** This package's version and dependencies, which the program's package.json pins alike. */
+  /** This package's version and dependencies: the program's package.json pins its tools alike, and asks for the
+   * @pulumi/pulumi versions the package supports (its peer range). */
   manifest: Manifest;
   /** Where pulumi-audience comes from: the published version, or from a checkout `file:./<its npm pack tarball>`. */
   dependency: string;
@@ -63,7 +64,7 @@ export function scaffoldFiles({ name, manifest, dependency }: Scaffold): Record<
     type: "module",
     engines: { node: manifest.engines.node },
     scripts: { typecheck: "tsc --noEmit" },
-    dependencies: { "@pulumi/pulumi": manifest.dependencies["@pulumi/pulumi"], "pulumi-audience": dependency },
+    dependencies: { "@pulumi/pulumi": manifest.peerDependencies["@pulumi/pulumi"], "pulumi-audience": dependency },
     devDependencies: { "@types/node": manifest.devDependencies["@types/node"], typescript: manifest.devDependencies["typescript"] },
   };
   const tsconfig = {

@@ -11,7 +11,7 @@ import { linkDependencies, removeTemporaries, unpack } from "../provider/install
 import { audience, ROOT } from "./helpers.ts";
 
 const PASSPHRASE = "new program passphrase";
-const manifest = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string; engines: { node: string }; dependencies: Record<string, string> };
+const manifest = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string; engines: { node: string }; peerDependencies: Record<string, string> };
 const tarball = `pulumi-audience-${manifest.version}.tgz`;
 const parent = mkdtempSync(join(tmpdir(), "cli-new-"));
 const dir = join(parent, "shop");
@@ -53,7 +53,8 @@ describe("audience new", () => {
       type: "module",
       engines: { node: manifest.engines.node },
       // A path inside the program, which npm ci installs on any machine (an absolute path names this one's).
-      dependencies: { "@pulumi/pulumi": manifest.dependencies["@pulumi/pulumi"], "pulumi-audience": `file:./${tarball}` },
+      // The @pulumi/pulumi versions the package supports, which it then shares with the program.
+      dependencies: { "@pulumi/pulumi": manifest.peerDependencies["@pulumi/pulumi"], "pulumi-audience": `file:./${tarball}` },
     });
     expect(existsSync(join(dir, tarball))).toBe(true);
     expect(readFileSync(join(dir, "index.ts"), "utf8")).toBe(FIRST_PIPELINE);

@@ -5,7 +5,8 @@
 // `pulumi import`, customTimeouts, cancellation and explicit providers work. Switching a program's import from
 // `pulumi-audience` to `pulumi-audience/native` moves its stack over without replacing anything (an alias from
 // the dynamic type). Lookups are the provider's `audience:index:get<Name>` functions.
-import "pulumi-audience/lazy-closure"; // first: before @pulumi/pulumi loads
+import "pulumi-audience/pulumi-version"; // first: fails at once on a @pulumi/pulumi the package does not support
+import "pulumi-audience/lazy-closure"; // before @pulumi/pulumi loads
 import "pulumi-audience/promise-stacks";
 import "pulumi-audience/runtime-traces";
 import type * as pulumi from "@pulumi/pulumi";

@@ -2,7 +2,8 @@
 // `pulumi-audience`: the resources and lookups a Pulumi program declares. Each resource is a
 // `pulumi.dynamic.Resource` (type token `pulumi-nodejs:dynamic/audience:<Name>`) made by one factory from its
 // family; args and outputs are typed from the service contract, in camelCase. Lookups run in the program.
-import "pulumi-audience/lazy-closure"; // first: before @pulumi/pulumi loads
+import "pulumi-audience/pulumi-version"; // first: fails at once on a @pulumi/pulumi the package does not support
+import "pulumi-audience/lazy-closure"; // before @pulumi/pulumi loads
 import "pulumi-audience/promise-stacks";
 import "pulumi-audience/runtime-traces";
 import type * as pulumi from "@pulumi/pulumi";

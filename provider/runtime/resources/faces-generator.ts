@@ -78,7 +78,8 @@ const dynamic: Face = {
     "// family; args and outputs are typed from the service contract, in camelCase. Lookups run in the program.",
   ],
   imports: [
-    'import "pulumi-audience/lazy-closure"; // first: before @pulumi/pulumi loads',
+    'import "pulumi-audience/pulumi-version"; // first: fails at once on a @pulumi/pulumi the package does not support',
+    'import "pulumi-audience/lazy-closure"; // before @pulumi/pulumi loads',
     'import "pulumi-audience/promise-stacks";',
     'import "pulumi-audience/runtime-traces";',
     'import type * as pulumi from "@pulumi/pulumi";',
@@ -111,7 +112,8 @@ const native: Face = {
     "// the dynamic type). Lookups are the provider's `audience:index:get<Name>` functions.",
   ],
   imports: [
-    'import "pulumi-audience/lazy-closure"; // first: before @pulumi/pulumi loads',
+    'import "pulumi-audience/pulumi-version"; // first: fails at once on a @pulumi/pulumi the package does not support',
+    'import "pulumi-audience/lazy-closure"; // before @pulumi/pulumi loads',
     'import "pulumi-audience/promise-stacks";',
     'import "pulumi-audience/runtime-traces";',
     'import type * as pulumi from "@pulumi/pulumi";',
