@@ -68,11 +68,15 @@ describe("the @pulumi/pulumi the package runs on", () => {
     expect(run.stderr).toBe(`error: pulumi-audience supports @pulumi/pulumi ${SUPPORTED} (${SUPPORTED.slice(1)} or a later 3.x), and the program's is 3.200.0 (${runtime}): run \`npm install @pulumi/pulumi@${SUPPORTED}\` in the program's folder\n`);
   });
 
-  it("names the versions to install when none is", () => {
-    const { dir } = program();
+  it("names the versions to install when none is, and the plugin says which folder to install instead", () => {
+    const { dir, bin } = program();
     const preload = node(["--require=pulumi-audience/require-node", "-e", ""], dir);
     expect(preload.status).toBe(1);
     expect(preload.stderr).toBe(`error: pulumi-audience needs @pulumi/pulumi ${SUPPORTED} (${SUPPORTED.slice(1)} or a later 3.x) installed beside it, and none is: run \`npm install @pulumi/pulumi@${SUPPORTED}\` in the program's folder\n`);
+    const plugin = node([join(bin, "pulumi-plugin.cjs")], dir);
+    expect(plugin.status).toBe(1);
+    expect(plugin.stdout).toBe("");
+    expect(plugin.stderr).toContain("install the plugin from the release folder that `npm run plugin:pack` makes");
   });
 });
 

@@ -3,7 +3,9 @@
 // copy, the program's, which the package's resources register through (with a second copy, an inline Automation API
 // program failed on its first resource with "Request message serialization failure", and the runtime's debug traces
 // of each resource call reached the engine). Through the real `pulumi` CLI against the emulator: `up` of a small
-// dynamic-face program and its no-op, the traces kept in the program, and an inline Automation API program.
+// dynamic-face program and its no-op, the traces kept in the program, and an inline Automation API program. And the
+// installed package as a plugin: its executable serves as one, and no Pulumi command installs anything into it (with
+// a PulumiPlugin.yaml there, they ran a development `npm install` in it, adding a second @pulumi/pulumi).
 // Needs the npm registry (or npm's cache) to install @pulumi/pulumi.
 import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -142,6 +144,18 @@ describe(`the package installed beside @pulumi/pulumi ${NEWEST}${skipReason()}`,
     // What the check above would see without the patch: the runtime sends them when asked to.
     const shown = await pulumi(["preview", "--debug"], { AUDIENCE_RUNTIME_TRACES: "1" });
     expect(shown.output).toMatch(TRACES);
+  });
+
+  it.skipIf(!cli.dir)("serves as a plugin through its executable, and no command installs anything into it", async () => {
+    const installed = join(dir, "node_modules", "pulumi-audience");
+    const schema = await pulumi(["package", "get-schema", "./node_modules/pulumi-audience/pulumi-resource-audience"]);
+    expect(schema.code, schema.output).toBe(0);
+    expect(JSON.parse(schema.output.slice(schema.output.indexOf("{")))).toMatchObject({ name: "audience" });
+    const folder = await pulumi(["package", "get-schema", "./node_modules/pulumi-audience"]);
+    expect(folder.output).toContain('an executable named "pulumi-resource-" or a PulumiPlugin file');
+    expect(folder.output).not.toContain("Installing dependencies");
+    expect(existsSync(join(installed, "node_modules"))).toBe(false);
+    expect(existsSync(join(installed, "package-lock.json"))).toBe(false);
   });
 
   it.skipIf(!cli.dir)("runs an inline Automation API program, which makes its resource", async () => {
