@@ -107,19 +107,20 @@ function claimsOf(resource: ResourceReport): Claim[] {
  * with each stack's claim; the same resource of the same stack (its state given twice) is one claim.
  */
 function joinClaims(accounts: AccountReport[]): AccountReport[] {
-  const first = new Map<string, ResourceReport>();
-  /** Resources found more than once, or contested already (a shard's), by key: the few to join. */
-  const repeated = new Map<string, ResourceReport[]>();
   const keyOf = (r: ResourceReport) => `${r.type}\0${r.id}`;
+  // By id alone on the way (a fleet's every resource passes here): the key is made only for the few found twice.
+  const byId = new Map<string, ResourceReport>();
+  /** Resources found more than once, or contested already (a shard's), by key, the first found first: the few to join. */
+  const repeated = new Map<string, ResourceReport[]>();
   for (const account of accounts) {
     for (const r of account.resources) {
       if (r.status === "unmanaged") continue;
-      const key = keyOf(r);
-      const seen = first.get(key);
+      const seen = byId.get(r.id);
       if (seen === undefined) {
-        first.set(key, r);
-        if (r.claims) repeated.set(key, [r]);
-      } else {
+        byId.set(r.id, r);
+        if (r.claims) repeated.set(keyOf(r), [r]);
+      } else if (seen.type === r.type) {
+        const key = keyOf(r);
         const all = repeated.get(key);
         if (all) all.push(r);
         else repeated.set(key, [seen, r]);
@@ -147,7 +148,7 @@ function joinClaims(accounts: AccountReport[]): AccountReport[] {
       if (r.status === "unmanaged") return [r];
       const key = keyOf(r);
       if (!repeated.has(key)) return [r];
-      return first.get(key) === r ? [joined.get(key)!] : [];
+      return repeated.get(key)![0] === r ? [joined.get(key)!] : [];
     });
     return { ...account, resources };
   });
