@@ -255,6 +255,12 @@ export function register(program: Command): void {
         const accounts = options.accounts !== undefined ? await readAccountsFile(options.accounts) : {};
         const named = accountsConfig(accounts, process.env);
         const settings = readSettings((key) => (key === "audience:accounts" ? named : undefined));
+        // It reads no stack's config (it writes a new program), so a message naming audience:apiKey would mislead.
+        const missing = options.account === undefined && (["apiKey", "baseUrl"] as const).filter((k) => settings.default[k] === undefined);
+        if (missing && missing.length > 0) {
+          throw new Error(`no ${missing.map((k) => (k === "apiKey" ? "API key" : "service URL")).join(" and ")}: generate reads the account from AUDIENCE_API_KEY and AUDIENCE_BASE_URL, `
+            + "or another from --accounts with --account; it reads no stack's config");
+        }
         const out = options.out;
         const { source, secretConfig } = await generateProgram(settings, {
           ...(options.only ? { collections: options.only.split(",").map((c) => c.trim()) } : {}),

@@ -119,6 +119,12 @@ describe("audience generate", () => {
     expect(await readFile(join(out, "index.ts"), "utf8")).toContain("new audience.Cohort(");
   });
 
+  it("without a key in the environment says what it reads: never a stack's config", { timeout: 60_000 }, async () => {
+    const run = await audience(["generate", "--only", "cohorts"], { AUDIENCE_API_KEY: "", AUDIENCE_BASE_URL: world.emulator.url });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe("audience generate: no API key: generate reads the account from AUDIENCE_API_KEY and AUDIENCE_BASE_URL, or another from --accounts with --account; it reads no stack's config\n");
+  });
+
   it("--out keeps a program already there, unless --force", { timeout: 60_000 }, async () => {
     const out = join(dir, "theirs");
     await mkdir(out, { recursive: true });
