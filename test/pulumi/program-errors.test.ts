@@ -30,6 +30,7 @@ function expectNoNoise(text: string): void {
   expect(text).not.toMatch(/^\s+at /m);
   expect(text).not.toContain("Promise {");
   expect(text).not.toContain("unhandled exception");
+  expect(text).not.toContain("PromiseRejectionHandledWarning");
 }
 
 /** A run that failed with `message` once in its closing Diagnostics (Pulumi also shows it on the stack's status

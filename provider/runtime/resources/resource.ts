@@ -110,6 +110,16 @@ export function registration<C extends Collection>(collection: C) {
   };
 }
 
+/**
+ * Marks the promises inside an output built from a resource's URN as handled: when the resource fails, they reject
+ * with its failure, which the runtime reports itself; left unhandled until the stack's outputs are read, each made
+ * Node print a PromiseRejectionHandledWarning beside that one error. Whoever reads the output still sees it fail.
+ */
+function settled(output: pulumi.Output<unknown>): void {
+  const inner = output as unknown as { isKnown?: Promise<unknown>; isSecret?: Promise<unknown>; promise?: () => Promise<unknown> };
+  for (const promise of [inner.isKnown, inner.isSecret, inner.promise?.()]) promise?.catch(() => undefined);
+}
+
 /** A resource of this program read back from the engine by its URN (`pulumi:pulumi:getResource`), resolving one member. */
 class Recorded extends pulumi.CustomResource {
   constructor(urn: string, member: string) {
@@ -134,6 +144,7 @@ export function definesOutputs(prototype: object, names: readonly string[], read
         let output = outputs.get(name);
         if (!output) {
           output = read(name, this.urn.apply((urn) => (new Recorded(urn, name) as unknown as Record<string, pulumi.Output<unknown>>)[name]!));
+          settled(output);
           outputs.set(name, output);
         }
         return output;
