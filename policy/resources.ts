@@ -5,6 +5,7 @@ import { UNKNOWN as UNKNOWN_TEXT } from "../provider/protocol/markers.ts";
 import { camelPath } from "../provider/runtime/lifecycle/shape.ts";
 import { CREDENTIAL_SOURCES_KEY, dynamicType, resourceToken, type CredentialSource } from "../provider/runtime/markers.ts";
 import { camelKey, families, isObject, renameFields, schemaName, wireName, type Collection, type FamilyDef } from "../sdk/contract/index.ts";
+import { secretMembers, type SecretTree } from "./secret-members.ts";
 
 /** A value not known until the resource exists (during preview). */
 export const UNKNOWN: unique symbol = Symbol("unknown");
@@ -17,9 +18,19 @@ export interface AudienceResource {
   wire: Record<string, unknown>;
   /** The controls and markers as given (`account`, `adoptId`, CREDENTIAL_SOURCES_KEY); UNKNOWN where not known yet. */
   props: Record<string, unknown>;
-  /** The service name the program gave (`name`), for messages; the Pulumi resource name when it has none. */
+  /** The resource's Pulumi name. */
+  name: string;
+  /** Where the values the program marked secret are, in wire names; undefined when not known (any may be secret). */
+  secrets: SecretTree | undefined;
+  /**
+   * How messages name the resource: the service name the program gave (`name`); the Pulumi name when it has none,
+   * or with `(name [secret])` when that name is secret.
+   */
   label: string;
 }
+
+/** What a message shows in place of a value the program marked secret. */
+export const SECRET_TEXT = "[secret]";
 
 const byType = new Map<string, Collection>(
   (Object.entries(families) as [Collection, FamilyDef][]).flatMap(([collection, family]) => [
@@ -62,8 +73,32 @@ export function audienceResource(resource: { type: string; name: string; props: 
   const family = families[collection] as FamilyDef;
   const props = known(resource.props) as Record<string, unknown>;
   const wire = renameFields(family.create, props, TO_WIRE) as Record<string, unknown>;
-  const label = typeof wire["name"] === "string" ? wire["name"] : resource.name;
-  return { collection, family, wire, props, label };
+  const recorded = secretMembers(resource.props);
+  const secrets = recorded === undefined ? undefined : (renameFields(family.create, recorded, TO_WIRE) as SecretTree);
+  const found = { collection, family, wire, props, name: resource.name, secrets };
+  const serviceName = wire["name"];
+  const label = typeof serviceName !== "string" ? resource.name : isSecret(found, "name") ? `${resource.name} (name ${SECRET_TEXT})` : serviceName;
+  return { ...found, label };
+}
+
+/**
+ * Whether the value at a wire path (`name`, `options.type`) is, or holds, one the program marked secret; any may be
+ * when the props carry no record of them.
+ */
+export function isSecret(resource: Pick<AudienceResource, "secrets">, wirePath: string): boolean {
+  let node = resource.secrets;
+  if (node === undefined) return true;
+  for (const key of wirePath.split(/[.[\]]+/).filter(Boolean)) {
+    if (node === true) return true;
+    node = Array.isArray(node) ? (node as readonly (SecretTree | undefined)[])[Number(key)] : (node as Record<string, SecretTree | undefined>)[key];
+    if (node === undefined) return false;
+  }
+  return true;
+}
+
+/** A member's value as a message shows it: quoted, or `[secret]` when the program marked it secret. */
+export function shown(resource: AudienceResource, wirePath: string, value: unknown): string {
+  return isSecret(resource, wirePath) ? SECRET_TEXT : JSON.stringify(value);
 }
 
 /** Each value at a member path (`[]` array elements, `*` map values), with its concrete wire path. */
@@ -105,7 +140,8 @@ export function credentialSources(resource: AudienceResource): Record<string, Cr
   return isObject(recorded) ? (recorded as Record<string, CredentialSource>) : undefined;
 }
 
-/** `Target "daily-export"`: how messages name a resource. */
+/** `Target "daily-export"`, or `Target export (name [secret])`: how messages name a resource. */
 export function named(resource: AudienceResource): string {
-  return `${resource.family.className} ${JSON.stringify(resource.label)}`;
+  const secretName = typeof resource.wire["name"] === "string" && isSecret(resource, "name");
+  return `${resource.family.className} ${secretName ? resource.label : JSON.stringify(resource.label)}`;
 }

@@ -1,5 +1,6 @@
-// Credentials only from secrets: a password, key, token or client secret written in the program (or read from plain
-// config) is a violation naming the member.
+// Credentials only from secrets: a connection's password, private key, token or client secret written in the program
+// (or read from plain config) is a violation naming the member. (An account's API key and a webhook endpoint's signing
+// key are credentials too, but only the service answers them: a program cannot write them.)
 import type { ResourceValidationPolicy } from "@pulumi/policy";
 import { camelKey } from "../../sdk/contract/index.ts";
 import { audienceResource, credentialSources, named, UNKNOWN, valuesAtPath } from "../resources.ts";
@@ -14,7 +15,7 @@ export interface CredentialsConfig {
 
 export const credentialsFromSecrets: ResourceValidationPolicy = {
   name: "audience-credentials-from-secrets",
-  description: "Credentials (connection passwords, private keys, tokens, client secrets, API keys, webhook secrets) come only from secrets: config.requireSecret, pulumi.secret or a secret output.",
+  description: "Credentials a program writes (a connection's password, private key, token or client secret) come only from secrets: config.requireSecret, pulumi.secret or a secret output.",
   enforcementLevel: "mandatory",
   configSchema: {
     properties: {
@@ -35,7 +36,8 @@ export const credentialsFromSecrets: ResourceValidationPolicy = {
       if (source === "plain") {
         reportViolation(`${named(resource)}: ${member} is given in plain text (a string in the program or non-secret config), so it is in the program's source; pass a secret instead (config.requireSecret, pulumi.secret or a secret output).`);
       } else if (source === undefined && flagUnrecorded) {
-        reportViolation(`${named(resource)}: ${member} has no record of coming from a secret (declared without the pulumi-audience TypeScript classes); keep it in secret config.`);
+        // Secret config and a literal reach the pack alike (secret): say what is known and what can be done.
+        reportViolation(`${named(resource)}: ${member} cannot be proven to come from a secret: only the pulumi-audience TypeScript classes record where a credential came from, and this resource was declared without them (Pulumi YAML, Python, Go); declare it through the TypeScript classes, or run this stack's policy with flagUnrecorded set to false.`);
       }
     }
   },

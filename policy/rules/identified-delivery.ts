@@ -1,7 +1,7 @@
 // No identified (people-level) delivery to a destination outside the team's allow-list.
 import type { ResourceValidationPolicy } from "@pulumi/policy";
 import { families, HOSTED_TYPES, targetOptions } from "../../sdk/contract/index.ts";
-import { audienceResource, named, UNKNOWN } from "../resources.ts";
+import { audienceResource, isSecret, named, SECRET_TEXT, UNKNOWN } from "../resources.ts";
 
 /** Every destination kind of a target, as the contract lists them. */
 export const DESTINATION_KINDS: readonly string[] = targetOptions.options.map((variant) => variant.shape.type.value);
@@ -37,7 +37,10 @@ export const identifiedDeliveryAllowList: ResourceValidationPolicy = {
     const mode = representation === UNKNOWN ? UNKNOWN : (representation as { mode?: unknown } | undefined)?.mode;
     const kind = options === UNKNOWN ? UNKNOWN : (options as { type?: unknown } | undefined)?.type;
     if (mode !== "identified" || typeof kind !== "string" || allowedDestinations.includes(kind)) return;
-    const hosted = (HOSTED_TYPES as readonly string[]).includes(kind) ? " (the service hosts it: anyone holding its URL or key reads it)" : "";
-    reportViolation(`${named(resource)}: representation.mode identified delivers people in clear to options.type ${kind}${hosted}, which is not among the allowed destinations (${allowedDestinations.join(", ") || "none"}); deliver hashed, referenced or aggregated, or to an allowed destination.`);
+    // A kind the program marked secret is not told, not even whether it is a hosted one.
+    const secret = isSecret(resource, "options.type");
+    const hosted = !secret && (HOSTED_TYPES as readonly string[]).includes(kind) ? " (the service hosts it: anyone holding its URL or key reads it)" : "";
+    const destination = secret ? SECRET_TEXT : kind;
+    reportViolation(`${named(resource)}: representation.mode identified delivers people in clear to options.type ${destination}${hosted}, which is not among the allowed destinations (${allowedDestinations.join(", ") || "none"}); deliver hashed, referenced or aggregated, or to an allowed destination.`);
   },
 };

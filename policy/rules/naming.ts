@@ -1,7 +1,7 @@
 // Every Target and Scope (or the classes configured) named by the team's naming rule.
 import type { ResourceValidationPolicy } from "@pulumi/policy";
 import { families } from "../../sdk/contract/index.ts";
-import { audienceResource, named } from "../resources.ts";
+import { audienceResource, named, shown } from "../resources.ts";
 
 export interface NamingConfig {
   /** A regular expression every `name` must match; the rule does nothing without one. */
@@ -14,12 +14,14 @@ const CLASS_NAMES = Object.values(families).map((family) => family.className);
 export const DEFAULT_NAMED_CLASSES: readonly string[] = [families.scopes.className, families.targets.className];
 
 /**
- * The configured pattern, compiled; a pattern that does not compile is the config's error, named as such. The policy
- * host prints an error by its stack, so this one's stack is its message: the pack's frames tell a team nothing.
+ * The configured pattern, compiled as `new RegExp(pattern)` compiles it, without flags (the `u` flag would refuse
+ * escapes such as `\_` that a JavaScript regular expression takes); a pattern that does not compile is the config's
+ * error, named as such. The policy host prints an error by its stack, so this one's stack is its message: the pack's
+ * frames tell a team nothing.
  */
 function patternOf(pattern: string): RegExp {
   try {
-    return new RegExp(pattern, "u");
+    return new RegExp(pattern);
   } catch (error) {
     const refused = new Error(`audience-naming: the configured pattern ${JSON.stringify(pattern)} is not a JavaScript regular expression (${(error as Error).message}); fix "pattern" in the policy pack's config`);
     refused.stack = refused.message;
@@ -44,6 +46,6 @@ export const naming: ResourceValidationPolicy = {
     if (!resource || !classes.includes(resource.family.className)) return;
     const name = resource.wire["name"];
     if (typeof name !== "string" || patternOf(pattern).test(name)) return;
-    reportViolation(`${named(resource)}: name ${JSON.stringify(name)} does not match the naming rule ${pattern}.`);
+    reportViolation(`${named(resource)}: name ${shown(resource, "name", name)} does not match the naming rule ${pattern}.`);
   },
 };

@@ -5,7 +5,8 @@ import {
   accountQuota, audiencePolicies, credentialsFromSecrets, DEFAULT_ALLOWED_DESTINATIONS, identifiedDeliveryAllowList, naming,
   noDeprecated, noImputedIdentified, scopeCreatedInPreview,
 } from "pulumi-audience/policy";
-import { dynamicType, nativeType, runResourcePolicy, runStackPolicy, UNKNOWN, urnOf, type Crafted } from "./harness.ts";
+import { RECORDING_SECRETS } from "../../policy/secret-members.ts";
+import { dynamicType, nativeType, runResourcePolicy, runStackPolicy, secret, UNKNOWN, urnOf, type Crafted } from "./harness.ts";
 
 const ID = "00000000-0000-4000-8000-000000000001";
 const SOURCES = "credentialSources";
@@ -44,14 +45,17 @@ describe.each([["dynamic", dynamicType], ["native", nativeType]] as const)("the 
 
     it("passes an unrecorded credential (another language's SDK) unless configured to flag it", async () => {
       expect(await runResourcePolicy(credentialsFromSecrets, connection(type, postgres))).toEqual([]);
-      expect(await runResourcePolicy(credentialsFromSecrets, connection(type, postgres), { flagUnrecorded: true })).toEqual([
-        'Connection "Warehouse": options.password has no record of coming from a secret (declared without the pulumi-audience TypeScript classes); keep it in secret config.',
+      // From secret config or not (it reaches the pack secret either way): the message says what can be done.
+      expect(await runResourcePolicy(credentialsFromSecrets, connection(type, { ...postgres, password: secret("from-secret-config") }), { flagUnrecorded: true })).toEqual([
+        'Connection "Warehouse": options.password cannot be proven to come from a secret: only the pulumi-audience TypeScript classes record where a credential came from, and this resource was declared without them (Pulumi YAML, Python, Go); declare it through the TypeScript classes, or run this stack\'s policy with flagUnrecorded set to false.',
       ]);
     });
 
-    it("reads the credentials of every family from the contract (a webhook endpoint's secret)", async () => {
-      const webhook = { type: type("WebhookEndpoint"), name: "hook", props: { name: "Hook", url: "https://example.com/h", secret: "s3cret", [SOURCES]: { secret: "plain" } } };
-      expect(await runResourcePolicy(credentialsFromSecrets, webhook)).toEqual([expect.stringMatching(/^WebhookEndpoint "Hook": secret is given in plain text/)]);
+    it("says nothing of credentials only the service answers (an account's API key, a webhook endpoint's signing key)", async () => {
+      const webhook = { type: type("WebhookEndpoint"), name: "hook", props: { name: "Hook", url: "https://example.com/h" } };
+      const account = { type: type("Account"), name: "brand", props: { name: "Brand" } };
+      for (const resource of [webhook, account]) expect(await runResourcePolicy(credentialsFromSecrets, resource, { flagUnrecorded: true })).toEqual([]);
+      expect(credentialsFromSecrets.description).not.toMatch(/API key|webhook/i);
     });
   });
 
@@ -119,21 +123,32 @@ describe.each([["dynamic", dynamicType], ["native", nativeType]] as const)("the 
       const cohort = { type: type("Cohort"), name: "c", props: { name: "Buyers" } };
       expect(await runResourcePolicy(naming, cohort, { pattern: "^growth-" })).toEqual([]);
       expect(await runResourcePolicy(naming, cohort, { pattern: "^growth-", classes: ["Cohort"] })).toHaveLength(1);
-      await expect(runResourcePolicy(naming, cohort, { pattern: "(", classes: ["Cohort"] })).rejects.toThrow(`audience-naming: the configured pattern "(" is not a JavaScript regular expression (Invalid regular expression: /(/u: Unterminated group); fix "pattern" in the policy pack's config`);
+      await expect(runResourcePolicy(naming, cohort, { pattern: "(", classes: ["Cohort"] })).rejects.toThrow(`audience-naming: the configured pattern "(" is not a JavaScript regular expression (Invalid regular expression: /(/: Unterminated group); fix "pattern" in the policy pack's config`);
+    });
+
+    it("compiles the pattern as new RegExp(pattern) does: identity escapes such as \\_ are taken", async () => {
+      expect(await runResourcePolicy(naming, scope(type, { name: "growth_x" }), { pattern: "^growth\\_x$" })).toEqual([]);
+      expect(await runResourcePolicy(naming, scope(type, { name: "growth-x" }), { pattern: "^growth\\_x$" })).toHaveLength(1);
     });
   });
 
   describe("scopes created in preview (stack)", () => {
     it("flags a scope the plan creates with preview: false, by its URN, and not one that exists or is adopted", async () => {
-      const created = scope(type, { preview: false }, "new-one");
+      const created = scope(type, { preview: false, createdAt: UNKNOWN }, "new-one");
       const existing = scope(type, { preview: false, createdAt: "2024-05-01T00:00:00Z" }, "old-one");
-      const adopted = scope(type, { preview: false, adoptId: ID }, "adopted");
-      const unknownYet = scope(type, { preview: UNKNOWN }, "later");
+      const adopted = scope(type, { preview: false, adoptId: ID, createdAt: UNKNOWN }, "adopted");
+      const unknownYet = scope(type, { preview: UNKNOWN, createdAt: UNKNOWN }, "later");
       expect(await runStackPolicy(scopeCreatedInPreview, [created, existing, adopted, unknownYet])).toEqual([{
         message: 'Scope "growth-pipeline": a new scope is created with preview: false; create it with preview: true, check its output, then set preview to false.',
         urn: urnOf(created),
       }]);
     });
+  });
+
+  it("passes an existing scope whose preview an update turns off: in a preview its planned outputs are its inputs", async () => {
+    // What both faces hand a stack policy in `pulumi preview` for that update (and for a create alike): no createdAt.
+    const turnedOff = scope(type, { preview: false }, "s0");
+    expect(await runStackPolicy(scopeCreatedInPreview, [turnedOff])).toEqual([]);
   });
 
   describe("account quota (stack)", () => {
@@ -151,6 +166,44 @@ describe.each([["dynamic", dynamicType], ["native", nativeType]] as const)("the 
         message: 'Account "brand": the stack would hold 1 Target resources (t-d), over the account\'s quota of 0.', urn: undefined,
       }]);
     });
+
+    it("charges a resource of an explicit provider of the native face to that provider's account, as drift names it", async () => {
+      const provider = (name: string) => ({ type: "pulumi:providers:audience", name, urn: `urn:pulumi:dev::policy::pulumi:providers:audience::${name}`, props: {} });
+      const stack = [
+        { ...scope(type, { name: "growth-d0" }, "d0"), provider: provider("default_0_1_0") },
+        { ...scope(type, { name: "growth-d1" }, "d1"), provider: provider("default_0_1_0") },
+        { ...scope(type, { name: "growth-n0" }, "n0"), provider: provider("north") },
+        { ...scope(type, { name: "growth-n1" }, "n1"), provider: provider("north") },
+      ];
+      expect(await runStackPolicy(accountQuota, stack, { quotas: { Scope: 2 }, accounts: { "provider north": { Scope: 1 } } })).toEqual([{
+        message: 'Account "provider north": the stack would hold 2 Scope resources (growth-n0, growth-n1), over the account\'s quota of 1.', urn: undefined,
+      }]);
+    });
+  });
+});
+
+describe.each([["dynamic", dynamicType], ["native", nativeType]] as const)("values the program marked secret, on the %s face", (_face, type) => {
+  const hidden = "Top Secret Project";
+  const secretScope = scope(type, { name: secret(hidden), preview: false, createdAt: UNKNOWN }, "secret-named");
+  const reported = async () => [
+    ...await runResourcePolicy(naming, secretScope, { pattern: "^growth-" }),
+    ...(await runStackPolicy(scopeCreatedInPreview, [secretScope])).map((v) => v.message),
+    ...(await runStackPolicy(accountQuota, [secretScope, scope(type, {}, "other")], { quotas: { Scope: 1 } })).map((v) => v.message),
+    ...await runResourcePolicy(credentialsFromSecrets, { ...connection(type, postgres, { "options.password": "plain" }), props: { name: secret(hidden), options: postgres, [SOURCES]: { "options.password": "plain" } } }),
+    ...await runResourcePolicy(identifiedDeliveryAllowList, target(type, { mode: "identified" }, secret({ type: "hosted_csv" }))),
+  ];
+
+  it("never print it: the resource is named by its Pulumi name, the value shown as [secret]", async () => {
+    expect(RECORDING_SECRETS).toBe(true);
+    const messages = await reported();
+    expect(messages).toEqual([
+      'Scope secret-named (name [secret]): name [secret] does not match the naming rule ^growth-.',
+      'Scope secret-named (name [secret]): a new scope is created with preview: false; create it with preview: true, check its output, then set preview to false.',
+      'Account "default": the stack would hold 2 Scope resources (growth-pipeline, secret-named (name [secret])), over the account\'s quota of 1.',
+      expect.stringMatching(/^Connection warehouse \(name \[secret\]\): options\.password is given in plain text/),
+      expect.stringMatching(/^Target "growth-export": representation\.mode identified delivers people in clear to options\.type \[secret\], which is not among/),
+    ]);
+    expect(messages.join("\n")).not.toMatch(/Top Secret|hosted/);
   });
 });
 
