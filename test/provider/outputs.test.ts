@@ -62,6 +62,19 @@ describe.each(["dynamic", "native"] as const)("the %s face's outputs", (face) =>
     await vi.waitFor(() => expect(warn).toHaveBeenCalledWith(expect.stringMatching(/options\.password is written in plain text/), connection));
   });
 
+  it("a plain Output of options is warned of for the credentials of its kind only, in a sentence that agrees", async () => {
+    const audience = (await underMocks(false, {}))[face];
+    const runtime = await import("@pulumi/pulumi");
+    const warn = vi.spyOn(runtime.log, "warn").mockResolvedValue(undefined);
+    const postgres = new audience.Connection("pg-output", { name: "PG", options: pulumi.output({ type: "postgres" as const, host: "h", port: 5432, database: "d", schema: "s", user: "u", password: "hunter2" }) });
+    const snowflake = new audience.Connection("sf-output", { name: "SF", options: pulumi.output({ type: "snowflake" as const, database: "d", user: "u", warehouse: "w", password: "p", privateKey: "k" }) });
+    await Promise.all([value(postgres.urn), value(snowflake.urn)]);
+    const about = (resource: unknown) => warn.mock.calls.filter(([, on]) => on === resource).map(([message]) => message);
+    await vi.waitFor(() => expect([...about(postgres), ...about(snowflake)]).toHaveLength(2));
+    expect(warn).toHaveBeenCalledWith('Connection "PG": options.password is written in plain text in the program (or plain config); it is kept secret in state, but pass a secret instead (config.requireSecret or pulumi.secret) to keep it out of the source', postgres);
+    expect(warn).toHaveBeenCalledWith('Connection "SF": options.password and options.privateKey are written in plain text in the program (or plain config); they are kept secret in state, but pass a secret instead (config.requireSecret or pulumi.secret) to keep them out of the source', snowflake);
+  });
+
   it("stay secret where the answer holds a credential", async () => {
     const audience = (await underMocks(false, { apiKey: pulumi.secret("key-123") }))[face];
     const account = new audience.Account("brand", { name: "Brand" });

@@ -34,13 +34,26 @@ function withSecret(value: unknown, path: readonly string[]): unknown {
 }
 
 /**
+ * The value of an Output once known, or undefined while it is not (a preview). `promise()` is the SDK's own way of
+ * awaiting one without running a callback; `apply`'s would never run for an unknown value.
+ */
+async function knownValue(output: pulumi.Output<unknown>): Promise<unknown> {
+  return (output as unknown as { promise(): Promise<unknown> }).promise();
+}
+
+/**
  * Where the credential at `path` inside a program's value came from, or undefined when the value has none. A secret
  * Output anywhere on the way makes it secret; a plain Output cannot hold a secret inside (secretness spreads to the
- * whole), so anything else on the way is plain text, present or not (the policy asks only about members given).
+ * whole), so what it holds is plain text: the credentials its value holds once known, any it may hold until then
+ * (the policy asks only about members given).
  */
 async function credentialSource(value: unknown, path: readonly string[]): Promise<CredentialSource | undefined> {
   if (value === undefined || value === null) return undefined;
-  if (pulumi.Output.isInstance(value)) return (await pulumi.isSecret(value)) ? "secret" : "plain";
+  if (pulumi.Output.isInstance(value)) {
+    if (await pulumi.isSecret(value)) return "secret";
+    const known = path.length === 0 ? undefined : await knownValue(value);
+    return known === undefined ? "plain" : credentialSource(known, path);
+  }
   if (value instanceof Promise) return credentialSource(await value, path);
   const [key, ...rest] = path;
   if (key === undefined) return "plain";
@@ -62,7 +75,9 @@ function warnPlain(className: string, name: unknown, sources: Record<string, Cre
   const plain = Object.entries(sources).filter(([, source]) => source === "plain").map(([path]) => path);
   if (plain.length === 0) return;
   const which = typeof name === "string" ? `${className} "${name}"` : className;
-  pulumi.log.warn(`${which}: ${plain.join(", ")} ${plain.length === 1 ? "is" : "are"} written in plain text in the program (or plain config); it is kept secret in state, but pass a secret instead (config.requireSecret or pulumi.secret) to keep it out of the source`, resource);
+  const members = plain.length === 1 ? `${plain[0]} is` : `${plain.slice(0, -1).join(", ")} and ${plain.at(-1)} are`;
+  const kept = plain.length === 1 ? "it is" : "they are";
+  pulumi.log.warn(`${which}: ${members} written in plain text in the program (or plain config); ${kept} kept secret in state, but pass a secret instead (config.requireSecret or pulumi.secret) to keep ${plain.length === 1 ? "it" : "them"} out of the source`, resource);
 }
 
 /** The resource being made, once its constructor has registered it: a warning about its inputs is shown under it. */
