@@ -6,8 +6,9 @@ import type { sendUnaryData, ServerUnaryCall, ServiceError } from "@grpc/grpc-js
 import type { IResourceProviderServer } from "@pulumi/pulumi/proto/provider_grpc_pb.js";
 import type * as provider from "@pulumi/pulumi/proto/provider_pb.js";
 import { grpc, providerProto, SERVER_OPTIONS, statusProto } from "../protocol/proto.ts";
-import type { PropertyMap } from "../protocol/values.ts";
+import { UNKNOWN, type PropertyMap } from "../protocol/values.ts";
 import type { ProviderFamily } from "../runtime/families/index.ts";
+import { camelKey } from "pulumi-audience/sdk/contract";
 import { KIND_KEY, PROVIDER_KEY } from "../runtime/lifecycle/controls.ts";
 import { failureCode } from "../runtime/lifecycle/failure.ts";
 import { hostedLifecycle } from "../runtime/lifecycle/hosted.ts";
@@ -261,8 +262,11 @@ export function createPluginServer(options: PluginOptions = {}): IResourceProvid
       const inputs = inputsOf(providerFamily, received(req.getProperties()));
       const res = new providerProto.CreateResponse();
       if (req.getPreview()) {
-        // Nothing is sent: the inputs are what is known; every other output stays unknown until the create.
-        return res.setProperties(sent(plain(inputs), [inputs], providerFamily.secretOutputs, outputNames(providerFamily)));
+        // Nothing is sent: the inputs are what is known; what the service sets (`id` aside) is marked unknown, so that
+        // a plan tells a create (`createdAt` to come) from an update, whose plan carries no such member.
+        const planned: Props = { ...plain(inputs) };
+        for (const member of providerFamily.family.readOnly) if (member !== "id") planned[camelKey(member)] ??= UNKNOWN;
+        return res.setProperties(sent(planned, [inputs], providerFamily.secretOutputs, outputNames(providerFamily)));
       }
       const created = await keeping(providerFamily, [inputs], () => lifecycle.create(withCollection(providerFamily, plain(inputs)), limits(req.getTimeout())));
       return res.setId(created.id).setProperties(sent(withoutMarkers(created.outs ?? {}), [inputs], providerFamily.secretOutputs, outputNames(providerFamily)));

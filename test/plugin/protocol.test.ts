@@ -178,11 +178,15 @@ describe("preview", () => {
     const previewed = await plugin.create(SCOPE, inputs, { preview: true });
     expect(previewed.id).toBe("");
     expect(previewed.properties.name).toBe("Only previewed");
+    // What the service sets is to come, which tells a policy the plan makes the scope.
+    expect(previewed.properties).toMatchObject({ createdAt: UNKNOWN, status: UNKNOWN });
     expect((await api.get<Json[]>("/v1/scopes")).body.length).toBe(before);
 
     const { id, inputs: olds, outputs } = await created(SCOPE, scopeInputs());
     const news = await recheck(SCOPE, olds, { ...olds, name: "Renamed in preview" });
-    expect((await plugin.update(SCOPE, id, outputs, news, { preview: true })).name).toBe("Renamed in preview");
+    const updated = await plugin.update(SCOPE, id, outputs, news, { preview: true });
+    expect(updated.name).toBe("Renamed in preview");
+    expect(updated).not.toHaveProperty("createdAt");
     expect((await api.get<Json>(`/v1/scopes/${id}`)).body.name).toBe("Pipeline");
   });
 });
