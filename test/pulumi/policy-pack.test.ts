@@ -67,6 +67,17 @@ async function stackOf(program: string, config: object): Promise<{ stack: Pulumi
 
 const writes = async () => (await takeRequests()).filter((r) => r.method !== "GET");
 
+/** The documented step under every rule mandatory: an existing scope's preview turned off passes preview and up. */
+async function turnsPreviewOff(stack: PulumiStack, flags: string[]): Promise<void> {
+  await stack.config({ preview: "false" });
+  for (const command of [["preview", "--diff"], ["up", "--yes"]]) {
+    const run = await stack.pulumi([...command, ...flags]);
+    expect(run.code, run.output).toBe(0);
+    expect(violations(run)).toEqual([]);
+  }
+  await takeRequests(); // this test's writes are no other test's
+}
+
 describe(`the policy pack through pulumi${skipReason()}`, { timeout: 300_000 }, () => {
   it.skipIf(!cli.dir)("fails preview and up on the mandatory rules before any write, naming every broken rule's resource and member", async () => {
     const { stack, flags } = await stackOf("breaking", SETTINGS);
@@ -160,13 +171,7 @@ describe(`the policy pack through pulumi${skipReason()}`, { timeout: 300_000 }, 
     expect(up.output).not.toContain("Top Secret");
     const { stack: kept, flags: keptFlags } = await stackOf(program, { ...SETTINGS, all: "mandatory", "audience-naming": "disabled", "audience-account-quota": { quotas: { Scope: 2 } } });
     expect((await kept.pulumi(["up", "--yes", ...keptFlags])).code).toBe(0);
-    await kept.config({ preview: "false" });
-    for (const command of [["preview", "--diff"], ["up", "--yes"]]) {
-      const run = await kept.pulumi([...command, ...keptFlags]);
-      expect(run.code, run.output).toBe(0);
-      expect(violations(run)).toEqual([]);
-    }
-    await takeRequests(); // this test's writes are no other test's
+    await turnsPreviewOff(kept, keptFlags);
   });
 
   // The plugin's plan tells a create from an update: a native scope made with preview off is flagged, turning an
@@ -188,13 +193,7 @@ describe(`the policy pack through pulumi${skipReason()}`, { timeout: 300_000 }, 
     expect(violations(created).map((v) => `${v.rule}: ${v.message}`)).toEqual([`${CREATED_ENABLED.rule}: Scope "growth-s0": a new scope is created with preview: false; create it with preview: true, check its output, then set preview to false.`]);
     await stack.config({ preview: "true" });
     expect((await stack.pulumi(["up", "--yes", ...flags])).code).toBe(0);
-    await stack.config({ preview: "false" });
-    for (const command of [["preview", "--diff"], ["up", "--yes"]]) {
-      const run = await stack.pulumi([...command, ...flags]);
-      expect(run.code, run.output).toBe(0);
-      expect(violations(run)).toEqual([]);
-    }
-    await takeRequests(); // this test's writes are no other test's
+    await turnsPreviewOff(stack, flags);
   });
 
   it.skipIf(!cli.dir)("passes a program keeping every rule, preview and up, with no policy message", async () => {
