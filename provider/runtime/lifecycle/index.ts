@@ -36,15 +36,30 @@ const hosted = hostedLifecycle({
 });
 const { lifecycle } = hosted;
 
+/**
+ * Aborted when the run is interrupted: Pulumi's dynamic-provider host answers the engine's Cancel with nothing, so a
+ * wait for a build would run to its waitTimeoutSeconds. A Ctrl-C at a terminal reaches the host with the CLI (one
+ * process group), and so does the engine's end; either stops the waits, as the plugin's Cancel does.
+ */
+const interrupted = new AbortController();
+const limits = { signal: interrupted.signal };
+
 // Pulumi's dynamic-provider host serves on for minutes after its engine is killed outright; once the engine that
 // started it (its argument) is gone, what is in flight gets a few seconds and the host ends, as the plugin does.
 if (/[\\/]cmd[\\/]dynamic-provider[\\/]index\.js$/.test(process.argv[1] ?? "") && process.argv[2]) {
-  whenEngineGone(process.argv[2], () => setTimeout(() => process.exit(0), 5_000).unref());
+  whenEngineGone(process.argv[2], () => {
+    interrupted.abort();
+    setTimeout(() => process.exit(0), 5_000).unref();
+  });
+  // The step in flight ends as cancelled and answers the engine, which then ends the host, instead of dying mid-step.
+  process.once("SIGINT", () => interrupted.abort());
 }
 
 /** The provider the host calls: `configure` receives the whole stack config (secrets already unwrapped). */
 export const provider: pulumi.dynamic.ResourceProvider & { configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> } = {
   ...lifecycle,
+  create: (inputs) => lifecycle.create(inputs, limits),
+  update: (id, olds, news) => lifecycle.update(id, olds, news, limits),
   check: toldOnce(async (olds, news) => {
     const result = await lifecycle.check(olds, news);
     return { ...result, failures: result.failures.map((failure) => shownFailure(failure, news)) };
