@@ -24,3 +24,13 @@ it("shows each wait before a request is sent again", async () => {
     `GET /cohorts/${made.id}: answered after 1 retry`,
   ]);
 });
+
+it("a request refused for a rate limit says nothing was done, and when to run again", async () => {
+  const settings = readSettings(() => undefined, { AUDIENCE_API_KEY: emulator.apiKey, AUDIENCE_BASE_URL: `${emulator.url}/v1` });
+  const { lifecycle } = hostedLifecycle({ settings, checkAccounts: false });
+  const made = await lifecycle.create({ [KIND_KEY]: "cohorts", name: "Throttled", streamName: "transactions" });
+  const olds = { ...made.outs, [KIND_KEY]: "cohorts" };
+  await emulatorControl(emulator.url).setFaults([{ method: "PATCH", path: "/cohorts/*", status: 429, retry_after: 120, count: 1 }]);
+  const error = (await lifecycle.update!(made.id, olds, { ...olds, name: "Throttled, renamed" }).catch((e: unknown) => e)) as Error;
+  expect(error.message).toMatch(new RegExp(`^PATCH /cohorts/${made.id}: 429 [A-Z_]+: .*: the service asks to wait 120s before another request \\(longer than a request waits\\); nothing was changed, and running again after that finishes the step$`));
+});

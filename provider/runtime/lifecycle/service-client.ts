@@ -1,5 +1,5 @@
 // The lifecycle's calls made with the SDK client, one client per account.
-import { AudienceApiError, AudienceClient, AuthenticationError, NotFoundError, type RetryNotice } from "pulumi-audience/sdk/client";
+import { AudienceApiError, AudienceClient, AuthenticationError, DEFAULT_RETRY, NotFoundError, RateLimitedError, type RetryNotice } from "pulumi-audience/sdk/client";
 import type { FamilyDef } from "pulumi-audience/sdk/contract";
 import type { Service } from "./service.ts";
 import { camelPath, isObject, type Props } from "./shape.ts";
@@ -32,6 +32,12 @@ export function explained(error: unknown, family: FamilyDef, account: string | u
   const head = `${error.method} ${error.path}: ${error.status} ${error.code ?? "error"}`;
   if (error instanceof AuthenticationError) {
     return new Error(`the service refused the API key of ${accountLabel(account)}: ${head}${error.note ? `: ${error.note}` : ""}`, { cause: error });
+  }
+  // Refused for the service's rate limit: nothing was done, which the bare 429 does not say, nor when to come back.
+  if (error instanceof RateLimitedError) {
+    const long = error.retryAfterMs !== undefined && error.retryAfterMs > (DEFAULT_RETRY.maxRetryAfterMs ?? 0);
+    const wait = long ? `asks to wait ${Math.ceil(error.retryAfterMs! / 1000)}s before another request (longer than a request waits)` : "kept refusing it for its rate limit, retries included";
+    return new Error(`${error.message}: the service ${wait}; nothing was changed, and running again after that finishes the step`, { cause: error });
   }
   if (!error.validationErrors?.length) return error;
   const fields = error.validationErrors.map((f) => (f.path ? `${camelPath(family.create, f.path)}: ${f.message}` : f.message));
