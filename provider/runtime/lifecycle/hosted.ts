@@ -19,6 +19,8 @@ export interface HostedOptions extends Pick<Environment, "report" | "progress"> 
    * checks its config itself (the plugin, in CheckConfig) leaves it off.
    */
   checkAccounts: boolean;
+  /** Where a request's wait to be sent again, and its answer after, are told; as progress by default. */
+  retry?(notice: RetryNotice): void;
 }
 
 export interface HostedLifecycle {
@@ -70,7 +72,7 @@ export function retrying({ reason, waitMs, retry, maxRetries, answered }: RetryN
 
 export function hostedLifecycle(options: HostedOptions): HostedLifecycle {
   let settings = options.settings;
-  const services = accountServices(() => settings, options.progress && ((notice) => void options.progress?.(retrying(notice))));
+  const services = accountServices(() => settings, options.retry ?? (options.progress && ((notice) => void options.progress?.(retrying(notice)))));
   const checks = accountChecks(() => settings);
   const lifecycle = coded(kindFromShim(createLifecycle({
     settings: () => settings,

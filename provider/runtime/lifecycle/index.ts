@@ -1,7 +1,11 @@
 // `pulumi-audience/provider`: the dynamic provider every resource's `__provider` shim loads at call time.
+import { AsyncLocalStorage } from "node:async_hooks";
 import type * as pulumi from "@pulumi/pulumi";
 import { whenEngineGone } from "../../protocol/engine-watch.ts";
-import { hostedLifecycle } from "./hosted.ts";
+import { familyOf } from "../families/index.ts";
+import { withFamily } from "../resources/shim.ts";
+import { KIND_KEY } from "./controls.ts";
+import { hostedLifecycle, retrying } from "./hosted.ts";
 import { readSettings } from "./settings.ts";
 import { shownFailure } from "../../protocol/check-failure.ts";
 import { toldOnce } from "./told-once.ts";
@@ -23,6 +27,32 @@ export { hostedLifecycle, type HostedLifecycle, type HostedOptions } from "./hos
 /** Whether the host can reach an engine's Log service (PULUMI_NODEJS_ENGINE), where what the provider says belongs. */
 const hasEngine = () => Boolean(process.env["PULUMI_NODEJS_ENGINE"]);
 
+/**
+ * The resource each call is about, as a message names it: the host logs without one, on the stack's line, where a
+ * request alone (`GET /cohorts`) does not say which of many resources waits.
+ */
+const step = new AsyncLocalStorage<string>();
+function about(props: Record<string, unknown>, id?: string): string | undefined {
+  try {
+    const { className } = familyOf(withFamily(props)[KIND_KEY]).family;
+    return typeof props["name"] === "string" ? `${className} "${props["name"]}"` : `${className}${id ? ` ${id}` : ""}`;
+  } catch {
+    return undefined;
+  }
+}
+function within<A extends unknown[], R>(label: (...args: A) => string | undefined, call: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
+  return (...args) => {
+    const which = label(...args);
+    return which === undefined ? call(...args) : step.run(which, () => call(...args));
+  };
+}
+
+/**
+ * Shorter waits (most of a faulty network's) are told only under --debug: on the stack's line each would be kept in
+ * the run's summary, where a throttled fleet's hundreds bury its warnings. A longer wait is progress worth showing.
+ */
+const SHOWN_WAIT_MS = 5_000;
+
 const hosted = hostedLifecycle({
   settings: readSettings(() => undefined),
   checkAccounts: true,
@@ -33,6 +63,12 @@ const hosted = hostedLifecycle({
   },
   // An ephemeral log reaches the engine when the host has one; else it is a line of output.
   progress: (message) => import("@pulumi/pulumi").then(({ log }) => log.info(message, undefined, undefined, true)).catch(() => undefined),
+  retry: (notice) => {
+    const which = step.getStore();
+    const text = `${which ? `${which}: ` : ""}${retrying(notice)}`;
+    const shown = !notice.answered && notice.waitMs >= SHOWN_WAIT_MS;
+    void import("@pulumi/pulumi").then(({ log }) => (shown ? log.info(text, undefined, undefined, true) : log.debug(text))).catch(() => undefined);
+  },
 });
 const { lifecycle } = hosted;
 
@@ -58,15 +94,15 @@ if (/[\\/]cmd[\\/]dynamic-provider[\\/]index\.js$/.test(process.argv[1] ?? "") &
 /** The provider the host calls: `configure` receives the whole stack config (secrets already unwrapped). */
 export const provider: pulumi.dynamic.ResourceProvider & { configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> } = {
   ...lifecycle,
-  create: (inputs) => lifecycle.create(inputs, limits),
-  update: (id, olds, news) => lifecycle.update(id, olds, news, limits),
-  check: toldOnce(async (olds, news) => {
+  create: within((inputs) => about(inputs), (inputs) => lifecycle.create(inputs, limits)),
+  update: within((id, _olds, news) => about(news, id), (id, olds, news) => lifecycle.update(id, olds, news, limits)),
+  check: toldOnce(within((_olds, news) => about(news), async (olds, news) => {
     const result = await lifecycle.check(olds, news);
     return { ...result, failures: result.failures.map((failure) => shownFailure(failure, news)) };
-  }),
-  diff: toldOnce(lifecycle.diff),
-  read: toldOnce(lifecycle.read),
-  delete: toldOnce(lifecycle.delete),
+  })),
+  diff: toldOnce(within((id, _olds, news) => about(news, id), lifecycle.diff)),
+  read: toldOnce(within((id, props) => about(props, id), lifecycle.read)),
+  delete: toldOnce(within((id, props) => about(props, id), lifecycle.delete)),
   async configure(req) {
     hosted.configure(readSettings((key) => {
       try {
