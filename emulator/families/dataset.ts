@@ -60,7 +60,8 @@ function buildDataset(state: ServiceState, resource: StoredResource): Doc {
     const existing = state.resources(resource.account_id, "streams").find((s) => s.doc.name === name);
     if (existing) {
       const others = ((existing.doc.event_contribution_by_dataset ?? []) as Doc[]).filter((c) => c.dataset_id !== resource.doc.id);
-      existing.doc.properties = { ...(existing.doc.properties as Doc | undefined), ...properties };
+      // A property the stream declares keeps its declaration: a data map's column adds only what the stream lacks.
+      existing.doc.properties = { ...properties, ...(existing.doc.properties as Doc | undefined) };
       existing.doc.event_contribution_by_dataset = [...others, figures];
       existing.doc.updated_at = now();
       state.save(existing);

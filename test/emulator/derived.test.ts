@@ -27,6 +27,14 @@ async function dataset(name: string, directory: string, streams: Json): Promise<
 const purchases = (dateColumn: string) => ({ purchases: { data_map: { datetime: { column_name: dateColumn, format: "date_iso8601" } } } });
 
 describe("a stream fed by datasets", () => {
+  it("keeps the types the stream declares, and gains the properties only a dataset maps", async () => {
+    expect((await api.post("/v1/streams", { name: "declared", properties: { amount: { type: "double" } } })).status).toBe(201);
+    await upload("declared", "email,day,amount\na@example.com,2024-01-02,12.5\n");
+    await dataset("Declared feed", "declared", { declared: { data_map: { datetime: { column_name: "day", format: "date_iso8601" }, amount: { column_name: "amount" } } } });
+    expect((await api.get<Json>("/v1/streams/declared")).body.properties).toEqual({ amount: { type: "double" }, datetime: { type: "date" } });
+  });
+
+
   it("counts events and dates per dataset and in total; a configured dataset that gave nothing has 0 and no dates", async () => {
     await upload("orders", "email,ordered\na@example.com,2024-01-02\nb@example.com,2024-03-05\nc@example.com,\n");
     await upload("returns", "email,returned\na@example.com,2023-12-30\n");
