@@ -86,6 +86,9 @@ function optionalPassphrase(): string | undefined {
   }
 }
 
+/** A pending operation as a message names it. */
+const OPERATION: Record<string, string> = { updating: "update", deleting: "delete", reading: "read", importing: "import" };
+
 export function register(program: Command): void {
   stackOptions(usageExitStatus(program.command("pending"), 1), { state: true })
     .description("resolve the creates an interrupted up left pending: find what each made in the account and print (or, for this engine's state, --apply) the resolution")
@@ -116,6 +119,9 @@ export function register(program: Command): void {
         const exported = first === undefined ? undefined : urnStack(first);
         const stack = flags.file && command.getOptionValueSource("stack") === "default" && exported ? exported : flags.stack;
         const ops = state.pendingById().filter(([, op]) => op.type === "creating");
+        // Updates and deletes in flight need no resolving: the state keeps the resource as it was, and the next run
+        // sends them again, which changes nothing where they took effect. Told, so that none is left unexplained.
+        const others = state.pendingById().filter(([, op]) => op.type !== "creating").map(([, op]) => ({ urn: op.resource.urn, type: op.type }));
         const now = Date.now();
         const creates: PendingCreate[] = ops.map(([, op]) => {
           const began = op.startedAt ?? since;
@@ -132,10 +138,11 @@ export function register(program: Command): void {
         if (flags.apply || resolveWith) await apply(state, ops, resolutions, config).finally(() => state.close());
         if (resolveWith) await writeFile(out, state.export({ showSecrets: false }), { mode: 0o600 });
         if (flags.json) {
-          process.stdout.write(`${JSON.stringify({ pending: resolutions, ...(resolveWith ? { command: resolveWith } : {}), applied: flags.apply === true }, null, 2)}\n`);
+          process.stdout.write(`${JSON.stringify({ pending: resolutions, ...(others.length > 0 ? { others } : {}), ...(resolveWith ? { command: resolveWith } : {}), applied: flags.apply === true }, null, 2)}\n`);
         } else {
           if (resolutions.length === 0) process.stdout.write("No pending creates in this state\n");
           for (const r of resolutions) process.stdout.write(`pending create ${r.urn}: ${describe(r)}\n`);
+          for (const o of others) process.stdout.write(`pending ${OPERATION[o.type] ?? o.type} ${o.urn}: its outcome is not known, and the state keeps the resource as it was; the next run sends it again, which changes nothing where it took effect\n`);
           if (resolveWith) process.stdout.write(`\nResolve them with:\n  ${resolveWith}\n`);
           else if (!flags.file && !flags.apply && resolutions.some((r) => r.action === "import" || r.action === "clear")) process.stdout.write("\nRun again with --apply to make these changes to the state\n");
           else if (flags.apply) process.stdout.write(`\nApplied to ${statePath}\n`);

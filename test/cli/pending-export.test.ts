@@ -51,3 +51,21 @@ it("names a missing export as such", async () => {
   expect(pending.code).toBe(1);
   expect(pending.stderr).toBe("error: --file /nonexistent/export.json: no such file\n");
 });
+
+it("tells a pending update, which needs no resolving, and what the next run does with it", { timeout: 240_000 }, async () => {
+  const account = await world.account("pending-update");
+  const dir = world.program("pending-update", { index: `import * as audience from "pulumi-audience";\nnew audience.Cohort("cohort", { name: process.env["COHORT_NAME"] ?? "Before", streamName: "transactions" });\n` });
+  writeFileSync(join(dir, "Pulumi.dev.yaml"), `config:\n  audience:apiKey: ${account.apiKey}\n  audience:baseUrl: ${world.emulator.url}/v1\n`);
+  expect((await world.run(dir, account.apiKey, "up")).ok).toBe(true);
+  // The update's answer is a 500 every time: its outcome stays unknown, and the run leaves it pending.
+  await world.control("PUT", "/faults", { rules: [{ method: "PATCH", path: "/cohorts/*", status: 500 }] });
+  const up = await world.run(dir, account.apiKey, "up", { env: { ...GIVES_UP_SOON, COHORT_NAME: "After" } });
+  await world.control("DELETE", "/faults");
+  expect(up.ok).toBe(false);
+  const env = { PULUMI_CONFIG_PASSPHRASE: PASSPHRASE, AUDIENCE_API_KEY: "", AUDIENCE_BASE_URL: "" };
+  const exported = join(dir, "export.json");
+  expect((await audience(["stack", "export", "--cwd", dir, "--state-dir", join(dir, "state"), "--file", exported], { env })).code).toBe(0);
+  const pending = await audiencePending(["--file", exported, "--cwd", dir], env);
+  expect(pending.code, pending.stderr).toBe(0);
+  expect(pending.stdout).toMatch(/^No pending creates in this state\npending update urn:pulumi:dev::pending-update::[^ ]*Cohort::cohort: its outcome is not known, and the state keeps the resource as it was; the next run sends it again, which changes nothing where it took effect\n$/);
+});
