@@ -40,3 +40,24 @@ it("stops a wait for a build when the host is interrupted (SIGINT), keeping the 
     if (child.exitCode === null) await stopPlugin(child);
   }
 });
+
+it("ends at once when interrupted with nothing in flight, as Pulumi ends its plugins after every command", { timeout: 60_000 }, async () => {
+  const engineAt = createServer((socket) => socket.destroy());
+  await new Promise<void>((resolve) => engineAt.listen(0, "127.0.0.1", resolve));
+  const entry = resolvePulumiModule(REPO_ROOT, "cmd/dynamic-provider/index.js");
+  const env = { ...process.env, NODE_OPTIONS: "--conditions=source", AUDIENCE_API_KEY: emulator.apiKey, AUDIENCE_BASE_URL: `${emulator.url}/v1` };
+  const { child, port } = await launchPlugin("dynamic-provider host", [entry, `127.0.0.1:${(engineAt.address() as AddressInfo).port}`], { cwd: REPO_ROOT, env });
+  const host = rawPlugin(port);
+  try {
+    // A call loads the provider and its interrupt handler (this one made, and answered).
+    await host.create("urn:pulumi:dev::p::pulumi-nodejs:dynamic/audience:Cohort::c", { __provider: providerModule("cohorts"), name: "Idle", streamName: "transactions" });
+    const exited = new Promise<number>((resolve) => child.once("exit", () => resolve(Date.now())));
+    const sent = Date.now();
+    child.kill("SIGINT");
+    expect(await exited - sent).toBeLessThan(2_000);
+  } finally {
+    host.close();
+    await new Promise<void>((resolve) => engineAt.close(() => resolve()));
+    if (child.exitCode === null && child.signalCode === null) await stopPlugin(child);
+  }
+});

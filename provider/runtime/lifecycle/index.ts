@@ -41,9 +41,15 @@ function about(props: Record<string, unknown>, id?: string): string | undefined 
   }
 }
 function within<A extends unknown[], R>(label: (...args: A) => string | undefined, call: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
-  return (...args) => {
+  return async (...args) => {
     const which = label(...args);
-    return which === undefined ? call(...args) : step.run(which, () => call(...args));
+    active++;
+    try {
+      return await (which === undefined ? call(...args) : step.run(which, () => call(...args)));
+    } finally {
+      active--;
+      endOnceAnswered(true);
+    }
   };
 }
 
@@ -79,6 +85,20 @@ const { lifecycle } = hosted;
  */
 const interrupted = new AbortController();
 const limits = { signal: interrupted.signal };
+/**
+ * Calls under way: an interrupted host ends at once when none is (Pulumi ends its plugins so after every command),
+ * else once they have answered, given a moment for the answer to be sent.
+ */
+let active = 0;
+function endOnceAnswered(answering = false): void {
+  if (!interrupted.signal.aborted || active > 0) return;
+  const end = () => {
+    process.removeAllListeners("SIGINT");
+    process.kill(process.pid, "SIGINT");
+  };
+  if (answering) setTimeout(end, 250).unref();
+  else end();
+}
 
 // Pulumi's dynamic-provider host serves on for minutes after its engine is killed outright; once the engine that
 // started it (its argument) is gone, what is in flight gets a few seconds and the host ends, as the plugin does.
@@ -87,8 +107,11 @@ if (/[\\/]cmd[\\/]dynamic-provider[\\/]index\.js$/.test(process.argv[1] ?? "") &
     interrupted.abort();
     setTimeout(() => process.exit(0), 5_000).unref();
   });
-  // The step in flight ends as cancelled and answers the engine, which then ends the host, instead of dying mid-step.
-  process.once("SIGINT", () => interrupted.abort());
+  // A step in flight ends as cancelled and answers the engine before the host ends, instead of dying mid-step.
+  process.once("SIGINT", () => {
+    interrupted.abort();
+    endOnceAnswered();
+  });
 }
 
 /** The provider the host calls: `configure` receives the whole stack config (secrets already unwrapped). */
