@@ -31,7 +31,7 @@ const hasEngine = () => Boolean(process.env["PULUMI_NODEJS_ENGINE"]);
  * The resource each call is about, as a message names it: the host logs without one, on the stack's line, where a
  * request alone (`GET /cohorts`) does not say which of many resources waits.
  */
-const step = new AsyncLocalStorage<string>();
+const step = new AsyncLocalStorage<() => string | undefined>();
 function about(props: Record<string, unknown>, id?: string): string | undefined {
   try {
     const { className } = familyOf(withFamily(props)[KIND_KEY]).family;
@@ -42,10 +42,10 @@ function about(props: Record<string, unknown>, id?: string): string | undefined 
 }
 function within<A extends unknown[], R>(label: (...args: A) => string | undefined, call: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
   return async (...args) => {
-    const which = label(...args);
     active++;
     try {
-      return await (which === undefined ? call(...args) : step.run(which, () => call(...args)));
+      // Named only when a message needs it: most calls tell nothing.
+      return await step.run(() => label(...args), () => call(...args));
     } finally {
       active--;
       endOnceAnswered(true);
@@ -70,7 +70,7 @@ const hosted = hostedLifecycle({
   // An ephemeral log reaches the engine when the host has one; else it is a line of output.
   progress: (message) => import("@pulumi/pulumi").then(({ log }) => log.info(message, undefined, undefined, true)).catch(() => undefined),
   retry: (notice) => {
-    const which = step.getStore();
+    const which = step.getStore()?.();
     const text = `${which ? `${which}: ` : ""}${retrying(notice)}`;
     const shown = !notice.answered && notice.waitMs >= SHOWN_WAIT_MS;
     void import("@pulumi/pulumi").then(({ log }) => (shown ? log.info(text, undefined, undefined, true) : log.debug(text))).catch(() => undefined);
