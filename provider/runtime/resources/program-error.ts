@@ -7,18 +7,23 @@ import * as pulumi from "@pulumi/pulumi";
  * error of each input it passes through (the same object, mutated once per resource on the way), which names the
  * serializer's path rather than what failed; the message already names that. Its stack is the message too: a
  * rejection the runtime meets once the program's code has run (a lookup feeding resources that answers late) is
- * printed by its stack, where the package's frames say nothing a user acts on (the cause keeps them).
+ * printed by its stack, where the package's frames say nothing a user acts on.
  */
 export class ProgramError extends pulumi.RunError {
-  constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
+  constructor(message: string) {
+    super(message);
     Object.defineProperty(this, "message", { get: () => message, set: () => {}, enumerable: false, configurable: true });
     Object.defineProperty(this, "stack", { value: message, writable: true, enumerable: false, configurable: true });
   }
 }
 
-/** `error` as a ProgramError (kept when it is one already). */
+/**
+ * `error` as a ProgramError (kept when it is one already), without the error as its `cause`: the runtime also writes
+ * every program error to its trace with Node's colored `util.inspect`, which shows a cause's stack, and on the stack
+ * lines source-map-support makes of the runtime's frames without the program preload (`.../node_modules/@pulumi/output.ts`)
+ * Node 22's inspect runs for half a minute and more before it gives up.
+ */
 export function programError(error: unknown): ProgramError {
   if (error instanceof ProgramError) return error;
-  return new ProgramError(error instanceof Error ? error.message : String(error), { cause: error });
+  return new ProgramError(error instanceof Error ? error.message : String(error));
 }
