@@ -12,6 +12,8 @@
 //   PULUMI_DEBUG_PROMISE_LEAKS asks for them.
 // - The runtime keeps its traces of each resource call to itself instead of sending them to the engine one round trip
 //   at a time (runtime-traces.cjs) unless AUDIENCE_RUNTIME_TRACES asks for them.
+// - The runtime formats a program's error without colors (plain-errors.cjs), which Node 22 does at once where its
+//   colored form of some stack lines takes half a minute.
 // - A failure the runtime has reported already (a lookup feeding resources) is not followed by Node's
 //   "PromiseRejectionHandledWarning" for each output it reaches, when the runtime handles them late, writing the stack's
 //   outputs.
@@ -45,3 +47,4 @@ require("./lazy-closure.cjs");
 // After the deferrals above: they load part of the runtime.
 require("./promise-stacks.cjs");
 require("./runtime-traces.cjs");
+require("./plain-errors.cjs");

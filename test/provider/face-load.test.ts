@@ -34,9 +34,11 @@ function loadedBy(face: string, code = ""): string[] {
 it.each(["pulumi-audience", "pulumi-audience/native"])("importing %s loads neither the contract's schemas nor the client", (face) => {
   const loaded = loadedBy(face);
   expect(loaded.some((path) => path.endsWith("registrations.ts"))).toBe(true);
-  // What keeps the runtime from capturing a stack per promise and sending its traces, for programs without the preload.
+  // What keeps the runtime from capturing a stack per promise, sending its traces and coloring an error's stack, for
+  // programs without the preload.
   expect(loaded.some((path) => path.endsWith("promise-stacks.cjs"))).toBe(true);
   expect(loaded.some((path) => path.endsWith("runtime-traces.cjs"))).toBe(true);
+  expect(loaded.some((path) => path.endsWith("plain-errors.cjs"))).toBe(true);
   expect(loaded.filter((path) => HEAVY.test(path))).toEqual([]);
 });
 

@@ -9,6 +9,7 @@ import "pulumi-audience/pulumi-version"; // first: fails at once on a @pulumi/pu
 import "pulumi-audience/lazy-closure"; // before @pulumi/pulumi loads
 import "pulumi-audience/promise-stacks";
 import "pulumi-audience/runtime-traces";
+import "pulumi-audience/plain-errors";
 import type * as pulumi from "@pulumi/pulumi";
 import type { LookupInputs } from "../../runtime/resources/lookup.ts";
 import { nativeClass, nativeLookups, type NativeResource } from "../resource.ts";

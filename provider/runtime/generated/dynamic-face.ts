@@ -6,6 +6,7 @@ import "pulumi-audience/pulumi-version"; // first: fails at once on a @pulumi/pu
 import "pulumi-audience/lazy-closure"; // before @pulumi/pulumi loads
 import "pulumi-audience/promise-stacks";
 import "pulumi-audience/runtime-traces";
+import "pulumi-audience/plain-errors";
 import type * as pulumi from "@pulumi/pulumi";
 import { resourceClass, type AudienceResource } from "../resources/resource.ts";
 import { lookups, type LookupArgs, type LookupInputs } from "../resources/lookup.ts";
