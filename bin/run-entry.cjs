@@ -1,7 +1,7 @@
 // The Pulumi runtime a program runs on: the @pulumi/pulumi whose language runtime's run entry is the main script, as
 // the Pulumi CLI and `audience run` start a program. The preload's patches of the runtime (promise-stacks.cjs,
-// runtime-traces.cjs) apply to that runtime only, and to nothing under any other main script, nor to a module a version
-// of @pulumi/pulumi no longer has.
+// runtime-traces.cjs, plain-errors.cjs) apply to that runtime only, and to nothing under any other main script, nor to
+// a module a version of @pulumi/pulumi no longer has.
 "use strict";
 
 const { dirname, join, sep } = require("node:path");
