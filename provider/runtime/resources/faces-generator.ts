@@ -71,6 +71,15 @@ function faceModule(face: Face): string {
   ].join("\n");
 }
 
+/** What both faces import first: the @pulumi/pulumi check and the runtime patches, for programs without the preload. */
+const RUNTIME_PATCHES = [
+  'import "pulumi-audience/pulumi-version"; // first: fails at once on a @pulumi/pulumi the package does not support',
+  'import "pulumi-audience/lazy-closure"; // before @pulumi/pulumi loads',
+  'import "pulumi-audience/promise-stacks";',
+  'import "pulumi-audience/runtime-traces";',
+  'import "pulumi-audience/plain-errors";',
+];
+
 const dynamic: Face = {
   header: [
     "// `pulumi-audience`: the resources and lookups a Pulumi program declares. Each resource is a",
@@ -78,11 +87,7 @@ const dynamic: Face = {
     "// family; args and outputs are typed from the service contract, in camelCase. Lookups run in the program.",
   ],
   imports: [
-    'import "pulumi-audience/pulumi-version"; // first: fails at once on a @pulumi/pulumi the package does not support',
-    'import "pulumi-audience/lazy-closure"; // before @pulumi/pulumi loads',
-    'import "pulumi-audience/promise-stacks";',
-    'import "pulumi-audience/runtime-traces";',
-    'import "pulumi-audience/plain-errors";',
+    ...RUNTIME_PATCHES,
     'import type * as pulumi from "@pulumi/pulumi";',
     'import { resourceClass, type AudienceResource } from "../resources/resource.ts";',
     'import { lookups, type LookupArgs, type LookupInputs } from "../resources/lookup.ts";',
@@ -113,11 +118,7 @@ const native: Face = {
     "// the dynamic type). Lookups are the provider's `audience:index:get<Name>` functions.",
   ],
   imports: [
-    'import "pulumi-audience/pulumi-version"; // first: fails at once on a @pulumi/pulumi the package does not support',
-    'import "pulumi-audience/lazy-closure"; // before @pulumi/pulumi loads',
-    'import "pulumi-audience/promise-stacks";',
-    'import "pulumi-audience/runtime-traces";',
-    'import "pulumi-audience/plain-errors";',
+    ...RUNTIME_PATCHES,
     'import type * as pulumi from "@pulumi/pulumi";',
     'import type { LookupInputs } from "../../runtime/resources/lookup.ts";',
     'import { nativeClass, nativeLookups, type NativeResource } from "../resource.ts";',
