@@ -1,12 +1,12 @@
 // Keeps a program's error from holding up its end for half a minute: the Pulumi runtime formats each error a program
-// stops on (for the log, and for its trace even when it prints the message alone) with Node's colored util.inspect, and
-// Node 22's colored inspect of a stack line naming a file right under a scope's folder (`node_modules/@pulumi/output.ts`,
-// where source-map-support points the runtime's frames in a program without the preload) builds a string until V8
-// refuses it, about 30 s, before the runtime falls back to the plain inspect. The plain inspect comes first here: the
-// same text without colors, at once. Only the runtime of the language runtime's run entry is patched (the main script,
-// as the Pulumi CLI and `audience run` start a program); with any other main script, or where the runtime's formatter is
-// not where 3.270 has it, nothing is. Applied when loaded: by the preload `pulumi-audience/require-node`, and by the
-// package's entry points for programs without it.
+// stops on (for the log, and for its trace even when it prints the message alone) with Node's colored util.inspect,
+// and Node 22's colored inspect of a stack line naming a file right under a scope's folder
+// (`node_modules/@pulumi/output.ts`, where source-map-support points the runtime's frames in a program without the
+// preload) builds a string until V8 refuses it, about 30 s, before the runtime falls back to the plain inspect. The
+// plain inspect comes first here: the same text without colors, at once. Only the runtime of the language runtime's
+// run entry is patched (the main script, as the Pulumi CLI and `audience run` start a program); with any other main
+// script, or where the runtime's formatter is not where 3.270 has it, nothing is. Applied when loaded: by the preload
+// `pulumi-audience/require-node`, and by the package's entry points for programs without it.
 "use strict";
 
 const { inspect } = require("node:util");

@@ -20,8 +20,8 @@ export class ProgramError extends pulumi.RunError {
 /**
  * `error` as a ProgramError (kept when it is one already), without the error as its `cause`: the runtime also writes
  * every program error to its trace with Node's colored `util.inspect`, which shows a cause's stack, and on the stack
- * lines source-map-support makes of the runtime's frames without the program preload (`.../node_modules/@pulumi/output.ts`)
- * Node 22's inspect runs for half a minute and more before it gives up.
+ * lines source-map-support makes of the runtime's frames without the program preload
+ * (`.../node_modules/@pulumi/output.ts`) Node 22's inspect runs for half a minute and more before it gives up.
  */
 export function programError(error: unknown): ProgramError {
   if (error instanceof ProgramError) return error;
