@@ -2,7 +2,8 @@
 // that cannot run (no API key) or finds nothing stops the program with its own message once, in plain and `--json`
 // output, without Pulumi's serializer's prefixes, a stack or a promise; a misspelled literal is refused naming every
 // allowed value; an id of another kind, an operator the stream's property cannot take, or an upload's path already
-// taken is refused in preview; the import option on a dynamic resource is refused naming `adoptId`.
+// taken is refused in preview; the import option on a dynamic resource is refused naming `adoptId`; the program's own
+// error is printed as plain text.
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { programFolder, pulumiCli, pulumiStack, skipReason, type PulumiStack, type Run } from "./cli.ts";
@@ -119,6 +120,17 @@ describe(`a program's mistakes, through pulumi${skipReason()}`, { timeout: 300_0
     // Pulumi prints a failure's property with the input of that name, which a nested path is not.
     expect(preview.output).not.toContain("<nil>");
     for (const mode of ["identified", "hashed", "referenced", "aggregated"]) expect(refusal).toContain(mode);
+  });
+
+  // The runtime formats it with Node's colored inspect (half a minute of Node 22 on some stacks) unless the package has
+  // it use the plain one (plain-errors.cjs); the colored inspect would color this stack's Node frames.
+  it.skipIf(!pulumiCli().dir)("the program's own error is printed as plain text, without color codes", async () => {
+    await stack.config({ throw: "true" });
+    const preview = await stack.pulumi(["preview"]);
+    await stack.config({ throw: "false" });
+    expect(preview.code, preview.output).toBe(1);
+    expect(preview.output).toMatch(/failed with an unhandled exception:\n\s+Error: the program's own mistake\n\s+at /);
+    expect(preview.output).not.toContain("\u001b[");
   });
 
   it.skipIf(!pulumiCli().dir)("the import option on a dynamic resource is one error naming adoptId, not the host's stack", async () => {
