@@ -9,13 +9,12 @@
 // Prints a table: requests and time of each path (the scan and the floors: median of a few whole runs, alternated),
 // on loopback and with a network's latency added, the scan's peak RSS, and the budget of requests.
 import { execFile } from "node:child_process";
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { stripTypeScriptTypes } from "node:module";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import Table from "cli-table3";
 import { emulatorControl, startEmulator } from "pulumi-audience/emulator";
-import { ensureBuilt, median, NETWORK_LATENCY_MS, ROOT, startChild } from "./measure.ts";
+import { baselineScript, ensureBuilt, median, NETWORK_LATENCY_MS, ROOT, startChild } from "./measure.ts";
 import type { EmulatorReady } from "./service.ts";
 import { clientService, createLifecycle, credentialsFor, type Service, type Settings } from "pulumi-audience/provider";
 import type { Report } from "../provider/cli/drift/index.ts";
@@ -123,11 +122,8 @@ try {
     if (report.summary.in_sync !== total) throw new Error(`expected every resource in sync: ${JSON.stringify(report.summary)}`);
     return measured;
   };
-  // The floor runs as JavaScript, as the scan runs dist/: Node's type stripping costs a process ~60 ms of CPU at
-  // start, no part of the wire's floor. Kept under node_modules, where it resolves undici as its source does.
-  const floorScript = join(ROOT, "node_modules", ".cache", "audience-bench", "drift-floor.mjs");
-  await mkdir(dirname(floorScript), { recursive: true });
-  await writeFile(floorScript, stripTypeScriptTypes(await readFile(join(import.meta.dirname, "drift-floor.ts"), "utf8")));
+  // The floor runs as the scan runs: JavaScript, its compiled code cached (measure.ts).
+  const floorScript = baselineScript(join(import.meta.dirname, "drift-floor.ts"));
   /** The wire's floor: the lists the scan fetched, downloaded and parsed with undici by a process of its own. */
   const floor = (planFile: string) => timed([floorScript, planFile]);
   /** The scan's own floor: the same, and the states read and parsed meanwhile, as any scan of them must. */

@@ -18,7 +18,8 @@ import { PROGRAM, writeProgram } from "./programs.ts";
 
 /** The `--parallel` a program gets, as the engine and `pulumi up` give it without the flag. */
 const PARALLEL = defaultParallel();
-const PEAK = 'process.on("exit", () => console.log(`bench-peak-rss ${process.resourceUsage().maxRSS}`));\n';
+/** Printed by each program at its exit: its peak RSS (KB) and CPU time (user and system, µs). */
+const PEAK = 'process.on("exit", () => { const u = process.resourceUsage(); console.log(`bench-peak-rss ${u.maxRSS} ${u.userCPUTime + u.systemCPUTime}`); });\n';
 
 /**
  * A cohort's whole answer, as the engine records it: every response member, null where the service has none yet; a
@@ -31,10 +32,10 @@ function cohortAnswer(inputs: PropertyMap, name: string): PropertyMap {
   return { ...members, ...inputs, ...kind, id: name, explore: false, createdAt: at, updatedAt: at, resourceType: "cohorts", status: "new", classic: false, managed: false };
 }
 
-/** Wall time and peak RSS (KB) of one program run. */
-type Run = { ms: number; peakKb: number };
+/** Wall time, CPU time (ms) and peak RSS (KB) of one program run: the program's process alone. */
+type Run = { ms: number; cpuMs: number; peakKb: number };
 
-/** Wall time and peak RSS (KB) of a program registering `count` resources with a monitor that answers at once. */
+/** Wall time, CPU and peak RSS of a program registering `count` resources with a monitor that answers at once. */
 async function run(dir: string, count: number): Promise<Run> {
   const handler: MonitorHandler = {
     register: async (reg) => ({
@@ -48,6 +49,7 @@ async function run(dir: string, count: number): Promise<Run> {
   };
   const monitor = await startMonitor(handler);
   let peakKb = Number.NaN;
+  let cpuMs = Number.NaN;
   try {
     const t = performance.now();
     const code = await runLanguageRuntime({
@@ -55,12 +57,12 @@ async function run(dir: string, count: number): Promise<Run> {
       // As the Pulumi CLI runs it: without this process's `source` condition.
       env: { ...process.env, BENCH_COUNT: String(count), NODE_OPTIONS: "" }, asCli: true,
       onOutput: (line) => {
-        const peak = /^bench-peak-rss (\d+)$/.exec(line);
-        if (peak) peakKb = Number(peak[1]);
+        const peak = /^bench-peak-rss (\d+) (\d+)$/.exec(line);
+        if (peak) [peakKb, cpuMs] = [Number(peak[1]), Number(peak[2]) / 1000];
       },
     });
     if (code !== 0) throw new Error(`${dir} exited with ${code}`);
-    return { ms: performance.now() - t, peakKb };
+    return { ms: performance.now() - t, cpuMs, peakKb };
   } finally {
     await monitor.close();
   }
@@ -74,7 +76,7 @@ export const floor: Bench = {
     type Program = (typeof names)[number];
     const programs = Object.fromEntries(names.map((name) => [name, writeProgram(`floor-${name}`, PROGRAM[name] + PEAK)])) as Record<Program, string>;
     /** Rounds at each size: medians of two moved a ratio by a fifth and more between runs on this shared machine. */
-    const roundsAt = (count: number) => (quick || count >= 5000 ? 3 : 5);
+    const roundsAt = (count: number) => (quick || count >= 10_000 ? 3 : 5);
     const rows: Row[] = [];
     /** Each of `which` run `times` at `count`, alternated (a change in the machine's load falls on all): medians. */
     const alternated = async (which: readonly Program[], count: number, times: number) => {
@@ -82,7 +84,8 @@ export const floor: Bench = {
       for (let round = 0; round < times; round++) {
         for (const name of which) runs[name].push(await run(programs[name], count));
       }
-      return { ms: (name: Program) => median(runs[name].map((r) => r.ms)), peakKb: (name: Program) => median(runs[name].map((r) => r.peakKb)) };
+      const of = (pick: (run: Run) => number) => (name: Program) => median(runs[name].map(pick));
+      return { ms: of((r) => r.ms), cpuMs: of((r) => r.cpuMs), peakKb: of((r) => r.peakKb) };
     };
     // Each program registering nothing: what importing the face costs a program's start, and the base its memory per
     // resource is measured above (the plain registrations import what the bare program does). Half a second each:
@@ -96,9 +99,9 @@ export const floor: Bench = {
         baseline: empty.ms("bare"), baselineWhat: `the same program importing @pulumi/pulumi alone (median of ${emptyRounds})`, ratio: empty.ms(name) / empty.ms("bare"), goal: "report",
       });
     }
-    for (const count of quick ? [500] : [500, 5000]) {
+    for (const count of quick ? [500] : [500, 10_000]) {
       const rounds = roundsAt(count);
-      const { ms, peakKb } = await alternated(names, count, rounds);
+      const { ms, cpuMs, peakKb } = await alternated(names, count, rounds);
       const perResource = (name: Program) => (peakKb(name) - emptyKb(name)) / 1024 / count;
       const baselineWhat = `the same number of a bare one-output resource (median of ${rounds})`;
       for (const [name, plain, face, registration] of [
@@ -107,6 +110,7 @@ export const floor: Bench = {
       ] as const) {
         const what = `program floor, ${count.toLocaleString("en-US")} ${face}`;
         rows.push(atMost({ what, measured: "program against a monitor answering at once (wall time)", unit: "ms", value: ms(name), baseline: ms("bare"), baselineWhat }, 1.1));
+        rows.push(atMost({ what, measured: "program against a monitor answering at once (CPU of the program's process)", unit: "ms", value: cpuMs(name), baseline: cpuMs("bare"), baselineWhat }, 1.1));
         rows.push(atMost({ what, measured: "peak RSS per resource, above an empty program", unit: "MB", value: perResource(name), baseline: perResource("bare"), baselineWhat }, 1.2));
         const perCohort = perResource(name);
         rows.push({ what, measured: "peak RSS per cohort (goal: at most 0.06 MB)", unit: "MB", value: perCohort, baseline: 0.06, baselineWhat: "the goal", ratio: perCohort / 0.06, goal: "<= 1x", met: perCohort <= 0.06 });

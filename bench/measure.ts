@@ -1,7 +1,8 @@
 // What every bench module shares: the row each one returns, statistics, timing, child processes and load.
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { stripTypeScriptTypes } from "node:module";
+import { basename, join } from "node:path";
 import { createInterface } from "node:readline";
 import { Pool } from "undici";
 import { uniformInt } from "pure-rand/distribution/uniformInt";
@@ -23,6 +24,24 @@ export function ensureBuilt(): void {
   if (built) return;
   execFileSync(process.execPath, [join(ROOT, "scripts", "build.ts")], { stdio: "inherit" });
   built = true;
+}
+
+/**
+ * A baseline's script (a TypeScript file of bench/) as a process runs the package's own commands: JavaScript, with
+ * Node's compile cache on, as bin/audience.js has it. Type stripping alone costs a process 60-80 ms of CPU at start,
+ * and a cold compile of what it loads more: neither is a baseline's work. Written under
+ * node_modules/.cache/audience-bench, where its packages resolve as from bench/; answers the path to run.
+ */
+export function baselineScript(source: string): string {
+  const dir = join(ROOT, "node_modules", ".cache", "audience-bench");
+  mkdirSync(dir, { recursive: true });
+  const name = basename(source, ".ts");
+  const body = join(dir, `${name}.body.mjs`);
+  writeFileSync(body, stripTypeScriptTypes(readFileSync(source, "utf8")));
+  const entry = join(dir, `${name}.mjs`);
+  // The cache is on before the script's own imports load, as bin/audience.js turns it on before the CLI's.
+  writeFileSync(entry, `import module from "node:module";\nmodule.enableCompileCache?.();\nawait import(${JSON.stringify(`./${basename(body)}`)});\n`);
+  return entry;
 }
 
 /** One line of the table: a figure beside its baseline of the same run. */

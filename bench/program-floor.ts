@@ -6,12 +6,14 @@
 //   node bench/program-floor.ts <program dir> <count> [outputs.json]                     prints {"ms": ...}
 //   node bench/program-floor.ts <program dir> <count> --create <url> <apiKey> <parallel>  prints {"ms": ...}
 import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
-import { Pool } from "undici";
+import { join, sep } from "node:path";
 import type { PropertyMap } from "../provider/protocol/values.ts";
 import type { Registration } from "../provider/engine/monitor.ts";
 
-const dist = join(import.meta.dirname, "..", "dist", "provider", "engine");
+/** The package's folder: above bench/, or above node_modules when run as measure.ts's `baselineScript` writes it. */
+const inModules = import.meta.dirname.indexOf(`${sep}node_modules${sep}`);
+const root = inModules >= 0 ? import.meta.dirname.slice(0, inModules) : join(import.meta.dirname, "..");
+const dist = join(root, "dist", "provider", "engine");
 if (!existsSync(join(dist, "language.js"))) throw new Error("build the package first (npm run build)");
 const { runLanguageRuntime } = (await import(join(dist, "language.js"))) as typeof import("../provider/engine/language.ts");
 const { startMonitor } = (await import(join(dist, "monitor.js"))) as typeof import("../provider/engine/monitor.ts");
@@ -24,7 +26,9 @@ const [dir, count, ...rest] = process.argv.slice(2);
 async function answering(): Promise<{ answer: (reg: Registration) => Promise<PropertyMap>; close: () => Promise<void> }> {
   if (rest[0] === "--create") {
     const [, url, apiKey, parallel] = rest;
-    const { camelKey } = (await import(join(import.meta.dirname, "..", "dist", "sdk", "contract", "naming.js"))) as typeof import("../sdk/contract/naming.ts");
+    const { camelKey } = (await import(join(root, "dist", "sdk", "contract", "naming.js"))) as typeof import("../sdk/contract/naming.ts");
+    // Loaded only here: a monitor answering from memory loads no HTTP client.
+    const { Pool } = await import("undici");
     const pool = new Pool(url!, { connections: Number(parallel) });
     const headers = { authorization: `Bearer ${apiKey}`, "content-type": "application/json" };
     const answer = async (reg: Registration): Promise<PropertyMap> => {

@@ -1,6 +1,8 @@
-// The bench's statistics: a goal row of rounds judged by the rounds' own ratios.
+// The bench's statistics (a goal row of rounds judged by the rounds' own ratios) and its baselines' scripts.
+import { execFileSync } from "node:child_process";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { pairedAtMost } from "../../bench/measure.ts";
+import { baselineScript, pairedAtMost } from "../../bench/measure.ts";
 
 describe("paired rounds", () => {
   const row = { what: "engine", measured: "no-op up (CPU)", unit: "ms", baselineWhat: "bare program" };
@@ -22,5 +24,15 @@ describe("paired rounds", () => {
     const paired = pairedAtMost({ ...row, note: "0 service requests" }, [{ value: 3, baseline: 2 }], 2);
     expect(paired.note).toBe("0 service requests; x: median of the rounds' own ratios (1.50)");
     expect(paired.met).toBe(true);
+  });
+});
+
+describe("a baseline's script", () => {
+  it("runs as JavaScript with the compile cache on, as bin/audience.js runs", () => {
+    const entry = baselineScript(join(import.meta.dirname, "fixtures", "baseline-probe.ts"));
+    expect(entry).toMatch(/\.mjs$/);
+    // Without type stripping: a TypeScript body would fail to load here.
+    const out = execFileSync(process.execPath, ["--no-experimental-strip-types", entry], { encoding: "utf8", env: { ...process.env, NODE_COMPILE_CACHE: "", NODE_OPTIONS: "" } });
+    expect(JSON.parse(out)).toEqual({ cached: true });
   });
 });
