@@ -123,7 +123,7 @@ try {
     return measured;
   };
   // The floor runs as the scan runs: JavaScript, its compiled code cached (measure.ts).
-  const floorScript = baselineScript(join(import.meta.dirname, "drift-floor.ts"));
+  const floorScript = await baselineScript(join(import.meta.dirname, "drift-floor.ts"));
   /** The wire's floor: the lists the scan fetched, downloaded and parsed with undici by a process of its own. */
   const floor = (planFile: string) => timed([floorScript, planFile]);
   /** The scan's own floor: the same, and the states read and parsed meanwhile, as any scan of them must. */

@@ -97,7 +97,8 @@ function timed(command: string, args: string[], env: NodeJS.ProcessEnv = {}): Pr
  * count), with what the whole process measured: the program's own time, and its own peak RSS as the largest of theirs.
  */
 async function programFloor(dir: string, count: number, answer: string[] = []): Promise<Timed & { programMs: number }> {
-  const run = await timed(process.execPath, [baselineScript(join(import.meta.dirname, "program-floor.ts")), dir, String(count), ...answer]);
+  const script = await baselineScript(join(import.meta.dirname, "program-floor.ts"));
+  const run = await timed(process.execPath, [script, dir, String(count), ...answer]);
   return { ...run, programMs: (JSON.parse(run.stdout) as { ms: number }).ms };
 }
 
@@ -160,8 +161,8 @@ function againstCreatingMonitor(dir: string, count: number): Promise<number> {
 function directRuns(count: number, stateDir: string): Promise<{ create: number; remove: number; removeCpu: number }> {
   return withEmulator(async ({ url, apiKey }) => {
     const ids = join(stateDir, `direct-${count}.ids`);
-    const requests = (mode: "create" | "delete") =>
-      timed(process.execPath, [baselineScript(join(import.meta.dirname, "requests.ts")), mode, url, apiKey, String(count), String(PARALLEL), ids]);
+    const script = await baselineScript(join(import.meta.dirname, "requests.ts"));
+    const requests = (mode: "create" | "delete") => timed(process.execPath, [script, mode, url, apiKey, String(count), String(PARALLEL), ids]);
     const create = await requests("create");
     const remove = await requests("delete");
     return { create: create.ms, remove: remove.ms, removeCpu: remove.cpuMs };

@@ -1,9 +1,9 @@
 // What every bench module shares: the row each one returns, statistics, timing, child processes and load.
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { stripTypeScriptTypes } from "node:module";
-import { basename, join } from "node:path";
+import { readFileSync, writeFileSync } from "node:fs";
+import { basename, isAbsolute, join } from "node:path";
 import { createInterface } from "node:readline";
+import { rolldown } from "rolldown";
 import { Pool } from "undici";
 import { uniformInt } from "pure-rand/distribution/uniformInt";
 import { xoroshiro128plus } from "pure-rand/generator/xoroshiro128plus";
@@ -27,17 +27,28 @@ export function ensureBuilt(): void {
 }
 
 /**
- * A baseline's script (a TypeScript file of bench/) as a process runs the package's own commands: JavaScript, with
+ * A baseline's script (a TypeScript file of bench/) as a process runs the package's own commands: JavaScript, its
+ * own modules in one file (rolldown, as scripts/build.ts bundles the commands; packages load from node_modules), with
  * Node's compile cache on, as bin/audience.js has it. Type stripping alone costs a process 60-80 ms of CPU at start,
- * and a cold compile of what it loads more: neither is a baseline's work. Written under
- * node_modules/.cache/audience-bench, where its packages resolve as from bench/; answers the path to run.
+ * and a cold compile of what it loads more: neither is a baseline's work. Written in .audience/bench/baselines,
+ * inside the package, where its imports resolve as from bench/; answers the path to run.
  */
-export function baselineScript(source: string): string {
-  const dir = join(ROOT, "node_modules", ".cache", "audience-bench");
-  mkdirSync(dir, { recursive: true });
+export function baselineScript(source: string): Promise<string> {
+  let written = baselines.get(source);
+  if (!written) baselines.set(source, (written = writeBaseline(source)));
+  return written;
+}
+
+/** The scripts `baselineScript` wrote in this process, by source: each is bundled once a run. */
+const baselines = new Map<string, Promise<string>>();
+
+async function writeBaseline(source: string): Promise<string> {
+  const dir = join(ROOT, ".audience", "bench", "baselines");
   const name = basename(source, ".ts");
   const body = join(dir, `${name}.body.mjs`);
-  writeFileSync(body, stripTypeScriptTypes(readFileSync(source, "utf8")));
+  const bundle = await rolldown({ input: source, platform: "node", external: (id) => !id.startsWith(".") && !isAbsolute(id), logLevel: "warn" });
+  await bundle.write({ format: "esm", file: body, inlineDynamicImports: true });
+  await bundle.close();
   const entry = join(dir, `${name}.mjs`);
   // The cache is on before the script's own imports load, as bin/audience.js turns it on before the CLI's.
   writeFileSync(entry, `import module from "node:module";\nmodule.enableCompileCache?.();\nawait import(${JSON.stringify(`./${basename(body)}`)});\n`);

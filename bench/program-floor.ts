@@ -6,13 +6,13 @@
 //   node bench/program-floor.ts <program dir> <count> [outputs.json]                     prints {"ms": ...}
 //   node bench/program-floor.ts <program dir> <count> --create <url> <apiKey> <parallel>  prints {"ms": ...}
 import { existsSync, readFileSync } from "node:fs";
-import { join, sep } from "node:path";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
 import type { PropertyMap } from "../provider/protocol/values.ts";
 import type { Registration } from "../provider/engine/monitor.ts";
 
-/** The package's folder: above bench/, or above node_modules when run as measure.ts's `baselineScript` writes it. */
-const inModules = import.meta.dirname.indexOf(`${sep}node_modules${sep}`);
-const root = inModules >= 0 ? import.meta.dirname.slice(0, inModules) : join(import.meta.dirname, "..");
+/** The package's folder, wherever this script runs inside it (bench/, or as measure.ts's `baselineScript` writes it). */
+const root = dirname(createRequire(import.meta.url).resolve("pulumi-audience/package.json"));
 const dist = join(root, "dist", "provider", "engine");
 if (!existsSync(join(dist, "language.js"))) throw new Error("build the package first (npm run build)");
 const { runLanguageRuntime } = (await import(join(dist, "language.js"))) as typeof import("../provider/engine/language.ts");

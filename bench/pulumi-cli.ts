@@ -16,7 +16,7 @@ import { chmodSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, renameSyn
 import { loadavg, tmpdir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
 import { emulatorControl } from "pulumi-audience/emulator";
-import { atMost, ensureBuilt, median, NETWORK_LATENCY_MS, ROOT, startChild, type Bench, type Row } from "./measure.ts";
+import { atMost, baselineScript, ensureBuilt, median, NETWORK_LATENCY_MS, ROOT, startChild, type Bench, type Row } from "./measure.ts";
 import { PROGRAM } from "./programs.ts";
 import type { EmulatorReady } from "./service.ts";
 
@@ -198,12 +198,14 @@ export const pulumiCliBench: Bench = {
     const work = mkdtempSync(join(tmpdir(), "audience-bench-pulumi-"));
     try {
       const modules = installedModules(work);
+      // The baseline plugin starts as the native one does: JavaScript, its compiled code cached (measure.ts).
+      const barePlugin = await baselineScript(join(import.meta.dirname, "pulumi-bare-plugin.ts"));
       const setup: Setup = {
         cli, work,
         programs: { bare: program(work, "bare", PROGRAM.native, modules), native: program(work, "native", PROGRAM.native, modules), dynamic: program(work, "dynamic", PROGRAM.cohorts, modules), "bare-dynamic": program(work, "bare-dynamic", PROGRAM.bareDynamic, modules) },
         plugins: {
-          bare: pluginOnPath(work, "bare-plugin", ["--conditions=source", join(import.meta.dirname, "pulumi-bare-plugin.ts")]),
-          reading: pluginOnPath(work, "reading-plugin", ["--conditions=source", join(import.meta.dirname, "pulumi-bare-plugin.ts"), "--reads"]),
+          bare: pluginOnPath(work, "bare-plugin", [barePlugin]),
+          reading: pluginOnPath(work, "reading-plugin", [barePlugin, "--reads"]),
           native: pluginOnPath(work, "native-plugin", [join(modules, "pulumi-audience", "bin", "pulumi-resource-audience.js")]),
         },
         preload: join(modules, "pulumi-audience", "bin", "require-node.cjs"),

@@ -28,11 +28,11 @@ describe("paired rounds", () => {
 });
 
 describe("a baseline's script", () => {
-  it("runs as JavaScript with the compile cache on, as bin/audience.js runs", () => {
-    const entry = baselineScript(join(import.meta.dirname, "fixtures", "baseline-probe.ts"));
+  it("runs as JavaScript with the compile cache on, as bin/audience.js runs", async () => {
+    const entry = await baselineScript(join(import.meta.dirname, "fixtures", "baseline-probe.ts"));
     expect(entry).toMatch(/\.mjs$/);
-    // Without type stripping: a TypeScript body would fail to load here.
+    // Without type stripping: a TypeScript module, the script's or one it imports, would fail to load here.
     const out = execFileSync(process.execPath, ["--no-experimental-strip-types", entry], { encoding: "utf8", env: { ...process.env, NODE_COMPILE_CACHE: "", NODE_OPTIONS: "" } });
-    expect(JSON.parse(out)).toEqual({ cached: true });
+    expect(JSON.parse(out)).toEqual({ cached: true, part: "bundled" });
   });
 });
