@@ -47,7 +47,7 @@ async function writeBaseline(source: string): Promise<string> {
   const name = basename(source, ".ts");
   const body = join(dir, `${name}.body.mjs`);
   const bundle = await rolldown({ input: source, platform: "node", external: (id) => !id.startsWith(".") && !isAbsolute(id), logLevel: "warn" });
-  await bundle.write({ format: "esm", file: body, inlineDynamicImports: true });
+  await bundle.write({ format: "esm", file: body, codeSplitting: false });
   await bundle.close();
   const entry = join(dir, `${name}.mjs`);
   // The cache is on before the script's own imports load, as bin/audience.js turns it on before the CLI's.
