@@ -20,7 +20,7 @@ import { emulatorControl } from "pulumi-audience/emulator";
 import { Snapshot } from "../provider/engine/snapshot.ts";
 import { urnName } from "../provider/engine/urn.ts";
 import type { EngineMemory } from "./engine-memory.ts";
-import { atMost, baselineScript, ensureBuilt, median, pairedAtMost, ROOT, startChild, type Bench, type Row } from "./measure.ts";
+import { atMost, baselineScript, ensureBuilt, median, paired, pairedAtMost, ROOT, startChild, type Bench, type Row } from "./measure.ts";
 import { PROGRAM, writeProgram } from "./programs.ts";
 import type { EmulatorReady } from "./service.ts";
 
@@ -292,9 +292,8 @@ export const engine: Bench = {
         rows.push(pairedAtMost({ what, measured: "no-op up (CPU)", unit: "ms", baselineWhat: `${BARE} (its process and the program's)` }, pairs((r) => r.runs.noop.cpuMs, (r) => r.bareCpu), 1.3));
         // The no-op's floor for any engine: the same program answered at once with what the engine recorded (the
         // runtime's cost of a cohort's answer beside the bare resource's); the no-op against it is the engine's share.
-        const ratioOf = (value: (r: (typeof rounds)[number]) => number, baseline: (r: (typeof rounds)[number]) => number) => median(rounds.map((r) => value(r) / baseline(r)));
-        rows.push({ what, measured: `${FLOOR} (CPU, its process and the program's)`, unit: "ms", value: of((r) => r.programCpu), baseline: of((r) => r.bareCpu), baselineWhat: `${BARE} (its process and the program's)`, ratio: ratioOf((r) => r.programCpu, (r) => r.bareCpu), goal: "report" });
-        rows.push({ what, measured: "no-op up (CPU)", unit: "ms", value: of((r) => r.runs.noop.cpuMs), baseline: of((r) => r.programCpu), baselineWhat: `${FLOOR} (its process and the program's)`, ratio: ratioOf((r) => r.runs.noop.cpuMs, (r) => r.programCpu), goal: "report" });
+        rows.push(paired({ what, measured: `${FLOOR} (CPU, its process and the program's)`, unit: "ms", baselineWhat: `${BARE} (its process and the program's)` }, pairs((r) => r.programCpu, (r) => r.bareCpu)));
+        rows.push(paired({ what, measured: "no-op up (CPU)", unit: "ms", baselineWhat: `${FLOOR} (its process and the program's)` }, pairs((r) => r.runs.noop.cpuMs, (r) => r.programCpu)));
         rows.push(pairedAtMost({ what, measured: "destroy (wall time)", unit: "ms", baselineWhat: `the same DELETEs ${requests}` }, pairs((r) => r.runs.destroy.ms, (r) => r.direct.remove), 1.5));
         rows.push(pairedAtMost({ what, measured: "destroy (CPU)", unit: "ms", baselineWhat: `the same DELETEs ${requests}` }, pairs((r) => r.runs.destroy.cpuMs, (r) => r.direct.removeCpu), 1.5));
         rows.push({ what, measured: "up (wall time)", unit: "ms", value: up, baseline: create, baselineWhat: `the same POSTs ${requests}`, ratio: up / create, goal: "report" });

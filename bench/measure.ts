@@ -130,17 +130,22 @@ export interface Pair {
 }
 
 /**
- * A row of rounds whose goal is "value / baseline at most `max`": value and baseline are each side's median, the ratio
- * the median of the rounds' own ratios, so that load which moves between rounds falls on both sides of each.
+ * A row of rounds, reported: value and baseline are each side's median, the ratio the median of the rounds' own
+ * ratios, so that load which moves between rounds falls on both sides of each.
  */
-export function pairedAtMost(row: Omit<Row, "value" | "baseline" | "ratio" | "goal" | "met">, pairs: readonly Pair[], max: number): Row {
+export function paired(row: Omit<Row, "value" | "baseline" | "ratio" | "goal" | "met">, pairs: readonly Pair[]): Row {
   const ratios = pairs.map((p) => p.value / p.baseline);
-  const ratio = median(ratios);
-  const paired = `x: median of the rounds' own ratios (${ratios.map((r) => r.toFixed(2)).join(", ")})`;
+  const note = `x: median of the rounds' own ratios (${ratios.map((r) => r.toFixed(2)).join(", ")})`;
   return {
-    ...row, value: median(pairs.map((p) => p.value)), baseline: median(pairs.map((p) => p.baseline)), ratio, goal: `<= ${max}x`, met: ratio <= max,
-    note: row.note ? `${row.note}; ${paired}` : paired,
+    ...row, value: median(pairs.map((p) => p.value)), baseline: median(pairs.map((p) => p.baseline)), ratio: median(ratios), goal: "report",
+    note: row.note ? `${row.note}; ${note}` : note,
   };
+}
+
+/** A row of rounds (`paired`) whose goal is "value / baseline at most `max`". */
+export function pairedAtMost(row: Omit<Row, "value" | "baseline" | "ratio" | "goal" | "met">, pairs: readonly Pair[], max: number): Row {
+  const reported = paired(row, pairs);
+  return { ...reported, goal: `<= ${max}x`, met: reported.ratio <= max };
 }
 
 /** A row whose goal is "value / baseline at least `min`" (throughput: higher is better). */

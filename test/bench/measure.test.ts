@@ -2,7 +2,7 @@
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { baselineScript, pairedAtMost } from "../../bench/measure.ts";
+import { baselineScript, paired, pairedAtMost } from "../../bench/measure.ts";
 
 describe("paired rounds", () => {
   const row = { what: "engine", measured: "no-op up (CPU)", unit: "ms", baselineWhat: "bare program" };
@@ -18,6 +18,14 @@ describe("paired rounds", () => {
     expect(paired.goal).toBe("<= 1.2x");
     expect(paired.note).toBe("x: median of the rounds' own ratios (1.11, 1.40, 1.18)");
     expect(pairedAtMost(row, [{ value: 1000, baseline: 900 }, { value: 1400, baseline: 1000 }, { value: 1300, baseline: 1000 }], 1.2).met).toBe(false);
+  });
+
+  it("report without a goal the same medians and ratio a goal row judges", () => {
+    const pairs = [{ value: 1000, baseline: 900 }, { value: 1400, baseline: 1000 }, { value: 1300, baseline: 1100 }];
+    const reported = paired(row, pairs);
+    expect(reported).toMatchObject({ value: 1300, baseline: 1000, goal: "report", note: "x: median of the rounds' own ratios (1.11, 1.40, 1.18)" });
+    expect(reported.ratio).toBeCloseTo(1300 / 1100);
+    expect(reported.met).toBeUndefined();
   });
 
   it("keep the row's own note first", () => {
