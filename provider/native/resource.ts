@@ -7,6 +7,7 @@ import { VERSION } from "../plugin/manifest.ts";
 import type { PropertyMap } from "../protocol/values.ts";
 import { dynamicType, functionToken, resourceToken } from "../runtime/markers.ts";
 import type { LookupInputs } from "../runtime/resources/lookup.ts";
+import { becomeProgramError } from "../runtime/resources/program-error.ts";
 import { definesOutputs, registration, type Owner } from "../runtime/resources/resource.ts";
 import type { Args, Outputs, ResourceControls, Result } from "../runtime/resources/types.ts";
 
@@ -70,15 +71,38 @@ export function nativeClass<C extends Collection>(collection: C): NativeResource
   return Resource as unknown as NativeResourceClass<C>;
 }
 
+/** How the runtime words a lookup the provider answered with an error: the RPC, then the provider's message. */
+const REFUSED = /^invocation of \S+ returned an error: /;
+
+/**
+ * A failed lookup in the provider's words alone, printed once as the dynamic face's are: the runtime rejects with a
+ * plain Error naming the RPC, which it prints with the runtime's own stack. Any other failure stays as it is.
+ */
+function lookupFailure(error: unknown): unknown {
+  return error instanceof Error && REFUSED.test(error.message) ? becomeProgramError(error, error.message.replace(REFUSED, "")) : error;
+}
+
+/** The runtime's own promise of an output's value (not part of its typed API); undefined where it has none. */
+function valueOf(output: pulumi.Output<unknown>): Promise<unknown> | undefined {
+  const promise = (output as unknown as { promise?: () => Promise<unknown> }).promise;
+  return typeof promise === "function" ? promise.call(output) : undefined;
+}
+
 /** The promise and `Output` forms of a family's lookup, answered by the provider's `get<Name>` function. */
 export function nativeLookups<C extends Collection>(collection: C) {
   const { className, renamedOutputs } = registration(collection);
   const token = functionToken(className);
   const { result } = programOutputs(collection, renamedOutputs);
   const get = (args: LookupInputs, opts: pulumi.InvokeOptions = {}): Promise<Result<C>> =>
-    (pulumi.runtime.invoke(token, args, { ...opts, version: opts.version ?? VERSION }) as Promise<Result<C>>).then(result);
-  const getOutput = (args: LookupInputs, opts: pulumi.InvokeOutputOptions = {}): pulumi.Output<Result<C>> =>
-    pulumi.runtime.invokeOutput<Result<C>>(token, args, { ...opts, version: opts.version ?? VERSION }).apply(result);
+    (pulumi.runtime.invoke(token, args, { ...opts, version: opts.version ?? VERSION }) as Promise<Result<C>>).then(result, (error: unknown) => {
+      throw lookupFailure(error);
+    });
+  const getOutput = (args: LookupInputs, opts: pulumi.InvokeOutputOptions = {}): pulumi.Output<Result<C>> => {
+    const invoked = pulumi.runtime.invokeOutput<Result<C>>(token, args, { ...opts, version: opts.version ?? VERSION });
+    // The output keeps what the invoke rejected with, which each resource fed by it reports: changed in place.
+    valueOf(invoked)?.catch(lookupFailure);
+    return invoked.apply(result);
+  };
   return { get, getOutput };
 }
 

@@ -3,7 +3,7 @@
 // output, without Pulumi's serializer's prefixes, a stack or a promise; a misspelled literal is refused naming every
 // allowed value; an id of another kind, an operator the stream's property cannot take, or an upload's path already
 // taken is refused in preview; the import option on a dynamic resource is refused naming `adoptId`; the program's own
-// error is printed as plain text.
+// error is printed as plain text. The native face's lookups that find nothing read the same.
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { programFolder, pulumiCli, pulumiStack, skipReason, type PulumiStack, type Run } from "./cli.ts";
@@ -171,5 +171,40 @@ describe(`a native program's mistakes, through pulumi${skipReason()}`, { timeout
     expectNoNoise(preview.output);
     expect(preview.output).toMatch(/population\.cohortIds\[0\]: [^\n]*uuid/);
     expect(preview.output).not.toContain("<nil>");
+  });
+});
+
+/** A JavaScript program of the native face: a lookup feeding a scope (its Output form) or awaited (its promise form). */
+const NATIVE_LOOKUP_PROGRAM = {
+  "Pulumi.yaml": "name: native-lookups\nruntime:\n  name: nodejs\n  options:\n    typescript: false\nmain: index.js\n"
+    + "plugins:\n  providers:\n    - name: audience\n      path: ./node_modules/pulumi-audience\n",
+  "package.json": JSON.stringify({ type: "module" }),
+  "index.js": `import * as pulumi from "@pulumi/pulumi";
+import * as audience from "pulumi-audience/native";
+const name = new pulumi.Config().require("cohort");
+if (new pulumi.Config().getBoolean("awaited")) {
+  await audience.getCohort({ name });
+} else {
+  const leads = audience.getCohortOutput({ name });
+  new audience.Scope("pipeline", { name: "Pipeline", preview: true, population: { cohortIds: [leads.id] }, payload: { cohortIds: [leads.id] } });
+}
+`,
+};
+
+describe(`a native Node program's failed lookup, through pulumi${skipReason()}`, { timeout: 300_000 }, () => {
+  it.skipIf(!pulumiCli().dir)("is one error in the provider's words, fed to a resource or awaited, and the right name passes", async () => {
+    const stack = await pulumiStack({ program: programFolder(NATIVE_LOOKUP_PROGRAM), env: { AUDIENCE_BASE_URL: service.baseUrl() } });
+    await stack.config({ "audience:apiKey": await service.createAccount("native-lookups") }, true);
+    await stack.config({ cohort: "Nobody" });
+    for (const awaited of ["false", "true"]) {
+      await stack.config({ awaited });
+      const preview = await stack.pulumi(["preview"]);
+      expectOneError(preview, 'getCohort: no cohorts with name "Nobody"; names seen: ');
+      // Not the runtime's words for the RPC that failed.
+      expect(preview.output).not.toContain("invocation of");
+    }
+    await stack.config({ cohort: "Leads" });
+    const fine = await stack.pulumi(["preview"]);
+    expect(fine.code, fine.output).toBe(0);
   });
 });

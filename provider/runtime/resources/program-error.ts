@@ -12,9 +12,26 @@ import * as pulumi from "@pulumi/pulumi";
 export class ProgramError extends pulumi.RunError {
   constructor(message: string) {
     super(message);
-    Object.defineProperty(this, "message", { get: () => message, set: () => {}, enumerable: false, configurable: true });
-    Object.defineProperty(this, "stack", { value: message, writable: true, enumerable: false, configurable: true });
+    keepMessage(this, message);
   }
+}
+
+/** Makes `error` read as `message` alone, its stack too, whatever is written to it later. */
+function keepMessage(error: Error, message: string): void {
+  Object.defineProperty(error, "message", { get: () => message, set: () => {}, enumerable: false, configurable: true });
+  Object.defineProperty(error, "stack", { value: message, writable: true, enumerable: false, configurable: true });
+}
+
+/**
+ * Makes an error the runtime made into a ProgramError of `message`, in place: the runtime hands one error object to
+ * every output waiting on what failed (a lookup's), so no other object would reach them.
+ */
+export function becomeProgramError(error: Error, message: string): ProgramError {
+  Object.setPrototypeOf(error, ProgramError.prototype);
+  // What RunError's constructor sets, and the runtime's RunError.isInstance looks for.
+  Object.defineProperty(error, "__pulumiRunError", { value: true, enumerable: false, configurable: true });
+  keepMessage(error, message);
+  return error as ProgramError;
 }
 
 /**
