@@ -8,7 +8,7 @@ import type { PropertyMap } from "../protocol/values.ts";
 import { dynamicType, functionToken, resourceToken } from "../runtime/markers.ts";
 import type { LookupInputs } from "../runtime/resources/lookup.ts";
 import { becomeProgramError } from "../runtime/resources/program-error.ts";
-import { definesOutputs, registration, type Owner } from "../runtime/resources/resource.ts";
+import { definesOutputs, registration, valuePromise, type Owner } from "../runtime/resources/resource.ts";
 import type { Args, Outputs, ResourceControls, Result } from "../runtime/resources/types.ts";
 
 export type NativeResource<C extends Collection> = pulumi.CustomResource & Outputs<C>;
@@ -82,12 +82,6 @@ function lookupFailure(error: unknown): unknown {
   return error instanceof Error && REFUSED.test(error.message) ? becomeProgramError(error, error.message.replace(REFUSED, "")) : error;
 }
 
-/** The runtime's own promise of an output's value (not part of its typed API); undefined where it has none. */
-function valueOf(output: pulumi.Output<unknown>): Promise<unknown> | undefined {
-  const promise = (output as unknown as { promise?: () => Promise<unknown> }).promise;
-  return typeof promise === "function" ? promise.call(output) : undefined;
-}
-
 /** The promise and `Output` forms of a family's lookup, answered by the provider's `get<Name>` function. */
 export function nativeLookups<C extends Collection>(collection: C) {
   const { className, renamedOutputs } = registration(collection);
@@ -100,7 +94,7 @@ export function nativeLookups<C extends Collection>(collection: C) {
   const getOutput = (args: LookupInputs, opts: pulumi.InvokeOutputOptions = {}): pulumi.Output<Result<C>> => {
     const invoked = pulumi.runtime.invokeOutput<Result<C>>(token, args, { ...opts, version: opts.version ?? VERSION });
     // The output keeps what the invoke rejected with, which each resource fed by it reports: changed in place.
-    valueOf(invoked)?.catch(lookupFailure);
+    valuePromise(invoked)?.catch(lookupFailure);
     return invoked.apply(result);
   };
   return { get, getOutput };

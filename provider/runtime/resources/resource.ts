@@ -131,8 +131,14 @@ export function registration<C extends Collection>(collection: C) {
  * Node print a PromiseRejectionHandledWarning beside that one error. Whoever reads the output still sees it fail.
  */
 function settled(output: pulumi.Output<unknown>): void {
-  const inner = output as unknown as { isKnown?: Promise<unknown>; isSecret?: Promise<unknown>; promise?: () => Promise<unknown> };
-  for (const promise of [inner.isKnown, inner.isSecret, inner.promise?.()]) promise?.catch(() => undefined);
+  const inner = output as unknown as { isKnown?: Promise<unknown>; isSecret?: Promise<unknown> };
+  for (const promise of [inner.isKnown, inner.isSecret, valuePromise(output)]) promise?.catch(() => undefined);
+}
+
+/** The runtime's own promise of an output's value (not part of its typed API); undefined where it has none. */
+export function valuePromise(output: pulumi.Output<unknown>): Promise<unknown> | undefined {
+  const promise = (output as unknown as { promise?: () => Promise<unknown> }).promise;
+  return typeof promise === "function" ? promise.call(output) : undefined;
 }
 
 /** A resource of this program read back from the engine by its URN (`pulumi:pulumi:getResource`), resolving one member. */
