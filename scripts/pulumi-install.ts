@@ -3,7 +3,7 @@
 // found without running Go. The folder's path is the last line on stdout; progress goes to stderr.
 import { execFileSync, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -31,9 +31,10 @@ const BUILDS: readonly Build[] = [
   },
   // The schema's SDKs, by the code generators of the CLI's own pkg/v3 (see tools/pulumi/sdkgen).
   { name: "sdkgen", module: "pulumi", pkg: "./sdkgen" },
-  // The current hosts' modules are not served by the module proxy; sdk/v3 carried the Node.js and Python hosts
-  // until v3.68.0 and the Go host until v3.62.0.
-  { name: "pulumi-language-nodejs", module: "sdk-v3.68", pkg: "github.com/pulumi/pulumi/sdk/v3/nodejs/cmd/pulumi-language-nodejs" },
+  // The current hosts' modules are not served by the module proxy. The Node.js host is built from its source, kept
+  // in tools/pulumi-language-nodejs (see its README); sdk/v3 carried the Python host until v3.68.0 and the Go host
+  // until v3.62.0.
+  { name: "pulumi-language-nodejs", module: "pulumi-language-nodejs", pkg: "." },
   { name: "pulumi-language-python", module: "sdk-v3.68", pkg: "github.com/pulumi/pulumi/sdk/v3/python/cmd/pulumi-language-python" },
   { name: "pulumi-language-go", module: "sdk-v3.62", pkg: "github.com/pulumi/pulumi/sdk/v3/go/pulumi-language-go" },
   { name: "pulumi-language-yaml", module: "pulumi-yaml", pkg: "github.com/pulumi/pulumi-yaml/cmd/pulumi-language-yaml" },
@@ -80,7 +81,10 @@ function cacheFolder(): string {
   for (const module of new Set(BUILDS.map((b) => b.module))) {
     for (const file of ["go.mod", "go.sum"]) hash.update(readFileSync(join(TOOLS, module, file)));
   }
-  hash.update(readFileSync(join(TOOLS, "pulumi", "sdkgen", "main.go")));
+  // Go sources kept here rather than fetched as modules.
+  for (const dir of [join(TOOLS, "pulumi", "sdkgen"), join(TOOLS, "pulumi-language-nodejs")]) {
+    for (const file of readdirSync(dir).filter((f) => f.endsWith(".go")).sort()) hash.update(file).update(readFileSync(join(dir, file)));
+  }
   hash.update(`${TAGS}\n${BUILDS.map((b) => `${b.module} ${b.pkg} ${b.version?.variable ?? ""}`).join("\n")}\n${SCRIPTS.map((s) => s.path).join("\n")}`);
   const root = process.env["AUDIENCE_PULUMI_CACHE"] ?? join(process.env["XDG_CACHE_HOME"] ?? join(homedir(), ".cache"), "pulumi-audience");
   return join(root, `pulumi-${pinnedVersion()}-${hash.digest("hex").slice(0, 12)}`);

@@ -1,12 +1,14 @@
 // Native resources (`pulumi-audience/native`) through the real `pulumi` CLI, the `audience` plugin found each
 // documented way: a path under Pulumi.yaml `plugins: providers:` (the installed package) and `pulumi plugin install
 // resource audience <v> --file <release folder>`; the CLI runs the folder's `pulumi-resource-audience`. The default
-// provider (named as the CLI names it, `default_0_1_0`), an explicit provider and a named account manage one
-// resource each, in three accounts.
+// provider (named as the CLI names it: its version and the download URL the language host reports from package.json's
+// `pulumi.server`), an explicit provider and a named account manage one resource each, in three accounts.
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
+import { defaultProviderName } from "../../provider/engine/providers.ts";
+import { PLUGIN_DOWNLOAD_URL } from "../../provider/plugin/manifest.ts";
 import { packPlugin } from "../../scripts/plugin-pack.ts";
 import { programFolder, pulumiCli, pulumiStack, skipReason, type PulumiStack } from "./cli.ts";
 import { emulatedService } from "./emulated.ts";
@@ -53,7 +55,7 @@ describe(`native resources through pulumi, the plugin a path under Pulumi.yaml p
   let stack: PulumiStack;
   const keys = { apiKey: "", northKey: "", southKey: "" };
 
-  it("go up in three accounts (default provider default_0_1_0, an explicit one, a named account); nothing changes after", async () => {
+  it("go up in three accounts (the default provider, an explicit one, a named account); nothing changes after", async () => {
     keys.apiKey = await createAccount("native-default");
     keys.northKey = await createAccount("native-north");
     keys.southKey = await createAccount("native-south");
@@ -70,7 +72,12 @@ describe(`native resources through pulumi, the plugin a path under Pulumi.yaml p
     expect((await scopes(keys.southKey)).map((s) => s.id)).toEqual([outputs["southScope"]]);
     const resources = (await stack.exported()).deployment.resources ?? [];
     const providers = resources.filter((r) => r.type === "pulumi:providers:audience").map((r) => r.urn.split("::").pop());
-    expect(providers.sort()).toEqual([`default_${VERSION.replaceAll(".", "_")}`, "north"]);
+    // `github://api.github.com/pulumi-audience/pulumi-audience` as the CLI writes a URL into a name.
+    expect(PLUGIN_DOWNLOAD_URL).toBe("github://api.github.com/pulumi-audience/pulumi-audience");
+    const defaultName = `default_${VERSION.replaceAll(".", "_")}_github_/api.github.com/pulumi-audience/pulumi-audience`;
+    expect(providers.sort()).toEqual([defaultName, "north"]);
+    // The local engine's name for it.
+    expect(defaultProviderName({ version: VERSION, pluginDownloadURL: PLUGIN_DOWNLOAD_URL })).toBe(defaultName);
     expect(resources.filter((r) => r.type === "audience:index:Scope")).toHaveLength(3);
 
     await takeWrites();

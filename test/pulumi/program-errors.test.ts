@@ -208,3 +208,22 @@ describe(`a native Node program's failed lookup, through pulumi${skipReason()}`,
     expect(fine.code, fine.output).toBe(0);
   });
 });
+
+describe(`a program naming the preload in Pulumi.yaml, through pulumi${skipReason()}`, { timeout: 300_000 }, () => {
+  // Without it, source-map-support points the runtime's frames at files that do not exist, and Node's colored inspect
+  // of such a frame takes half a minute (known-problems.md); the language host passes `nodeargs` to the program.
+  it.skipIf(!pulumiCli().dir)("gets it from nodeargs: an error thrown before any import shows the runtime's frames as they are", async () => {
+    const stack = await pulumiStack({
+      program: programFolder({
+        "Pulumi.yaml": "name: preloaded\nruntime:\n  name: nodejs\n  options:\n    typescript: false\n    nodeargs: --require=pulumi-audience/require-node\nmain: index.js\n",
+        "package.json": JSON.stringify({ type: "module" }),
+        "index.js": 'throw new Error("the program\'s own mistake");\n',
+      }),
+    });
+    const preview = await stack.pulumi(["preview"]);
+    expect(preview.code, preview.output).toBe(1);
+    expect(preview.output).toContain("Error: the program's own mistake");
+    expect(preview.output).toMatch(/node_modules\/@pulumi\/pulumi\/cmd\/run\/run\.js/);
+    expect(preview.output).not.toMatch(/node_modules\/@pulumi\/cmd\/run\/run\.ts/);
+  });
+});
