@@ -13,6 +13,7 @@ import type { PropertyMap } from "../protocol/values.ts";
 import { CREATE_LOOK_ONLY_KEY, CREATE_STARTED_KEY, STEP_TIMEOUT_KEY, type Controls } from "../runtime/lifecycle/controls.ts";
 import { PACKAGE } from "../runtime/markers.ts";
 import { PROVIDER_KEY } from "../protocol/markers.ts";
+import { PLUGIN_DOWNLOAD_URL } from "../plugin/manifest.ts";
 import { EARLIER_PROVIDER_MODULES, familyNamed, isPackageShim, SHIM_BODY } from "../runtime/resources/shim.ts";
 
 /** The input by which a resource takes over an existing one instead of creating it. */
@@ -102,6 +103,7 @@ export function audienceExtension({ faithful }: { faithful: boolean }): EngineEx
   const base: EngineExtension = {
     packageName: PACKAGE,
     pluginLaunch: faithful ? installedPlugin : ownPlugin,
+    ...(PLUGIN_DOWNLOAD_URL ? { pluginDownloadURL: PLUGIN_DOWNLOAD_URL } : {}),
     adoptIdOf(inputs) {
       const id = inputs[ADOPT_KEY];
       return typeof id === "string" && id !== "" ? id : undefined;

@@ -9,7 +9,7 @@ import type { MonitorHandler, ReadRequest, Registered, Registration, Severity } 
 import type { EngineExtension } from "./extension.ts";
 import type { CheckResult, ResourceCalls } from "./resource-calls.ts";
 import type { ConfigChecker } from "./step-generator.ts";
-import { DEFAULT_PROVIDER_NAME, defaultProviderName, providerTypeOf, providerUrn, type ProviderVersion } from "./providers.ts";
+import { DEFAULT_PROVIDER_NAME, defaultProviderName, INTERNAL_KEY, providerTypeOf, providerUrn, type ProviderVersion } from "./providers.ts";
 import type { Snapshot } from "./snapshot.ts";
 import type { PendingOperation, ResourceState } from "./state-file.ts";
 import { StepExecutor } from "./step-executor.ts";
@@ -41,7 +41,7 @@ export interface DeploymentOptions {
   /** The stack config's secret values, masked with the others wherever a failure is shown or recorded. */
   configSecrets?: readonly Value[];
   /** What the package the engine runs adds: its plugin's package, adoption, what a resumed create tells it. */
-  extension?: Pick<EngineExtension, "packageName" | "adoptIdOf" | "decorateCreate">;
+  extension?: Pick<EngineExtension, "packageName" | "pluginDownloadURL" | "adoptIdOf" | "decorateCreate">;
   emit: (event: EngineEvent) => void;
   /** Aborted when the run is to stop: no new step starts; those in flight finish. */
   signal?: AbortSignal;
@@ -252,23 +252,26 @@ export class Deployment implements MonitorHandler {
 
   /**
    * The default provider resources of `type` record when they name none, created implicitly and named as Pulumi
-   * does (`default_0_1_0` for a resource asking for version 0.1.0).
+   * does: `default_0_1_0_github_/api.github.com/...` for a resource asking for version 0.1.0, with the download URL
+   * the language host reports for the package when the resource asks for none.
    */
-  #defaultProvider(type: string, asked?: ProviderVersion): Promise<string> {
+  #defaultProvider(type: string, asked: ProviderVersion = {}): Promise<string> {
     const providerType = providerTypeOf(type, this.#pluginPackage) ?? type;
-    const name = defaultProviderName(asked);
+    const reported = this.#pluginPackage !== undefined && type.startsWith(`${this.#pluginPackage}:`) ? this.#o.extension?.pluginDownloadURL : undefined;
+    const requested: ProviderVersion = { version: asked.version ?? "", pluginDownloadURL: asked.pluginDownloadURL || (reported ?? "") };
+    const name = defaultProviderName(requested);
     let ref = this.#providerRefs.get(`${providerType}::${name}`);
     if (!ref) {
       ref = (async () => {
         const urn = makeUrn(this.#o.stack, this.#o.project, providerType, name, "");
-        const existing = this.#snapshot.find(urn) ?? (await this.#renameLegacyProvider(urn, providerType));
-        // As the CLI records it, which configures it from these alone where no program runs (`pulumi refresh`).
-        const inputs: PropertyMap = {
-          ...this.#o.defaultProviderInputs?.(providerType),
-          ...(asked?.version ? { version: asked.version } : {}),
-          ...(asked?.pluginDownloadURL ? { pluginDownloadURL: asked.pluginDownloadURL } : {}),
-        };
-        const record: ResourceState = { ...(existing ?? { urn, custom: true, type: providerType, id: randomUUID(), dependencies: [] }), inputs, outputs: inputs };
+        const existing = this.#snapshot.find(urn) ?? (await this.#renameEarlierProvider(urn, providerType, requested));
+        // As the CLI records it, which configures it from these alone where no program runs (`pulumi refresh`): the
+        // package's config and the version, and in the inputs alone the engine's own `__internal` (the URL).
+        const outputs: PropertyMap = { ...this.#o.defaultProviderInputs?.(providerType), ...(requested.version ? { version: requested.version } : {}) };
+        const inputs: PropertyMap = requested.version || requested.pluginDownloadURL
+          ? { [INTERNAL_KEY]: requested.pluginDownloadURL ? { pluginDownloadURL: requested.pluginDownloadURL } : {}, ...outputs }
+          : outputs;
+        const record: ResourceState = { ...(existing ?? { urn, custom: true, type: providerType, id: randomUUID(), dependencies: [] }), inputs, outputs };
         this.#registered.add(urn);
         // Its config is the stack's: checked as an explicit provider's is. A failure is reported on the provider,
         // and the resources it would serve are skipped.
@@ -276,7 +279,7 @@ export class Deployment implements MonitorHandler {
         if (checked?.failures.length) {
           const message = `${providerType} "${name}": ${checked.failures.map((f) => f.reason).join("; ")}`;
           this.progress.fail(existing ? "update" : "create", urn, checked.failures.map((f) => f.property), message);
-        } else if (!this.#o.dryRun && !(existing && isDeepStrictEqual(existing.inputs, inputs) && isDeepStrictEqual(existing.outputs, inputs))) {
+        } else if (!this.#o.dryRun && !(existing && isDeepStrictEqual(existing.inputs, inputs) && isDeepStrictEqual(existing.outputs, outputs))) {
           await this.#executor.record(record);
         }
         return `${urn}::${record.id}`;
@@ -287,17 +290,22 @@ export class Deployment implements MonitorHandler {
   }
 
   /**
-   * A state written when this engine named every default provider `default`: that provider moves to `urn` with its
-   * id, and the resources it served with it, so the move shows no provider change (nor does a later one to the CLI).
+   * A state whose default provider has an earlier name: `default` (as this engine named every one), or the name
+   * without the download URL (as this engine and Pulumi's older Node.js language host named it). That provider moves
+   * to `urn` with its id, and the resources it served with it, so the move shows no provider change (nor does a later
+   * one to the CLI).
    */
-  async #renameLegacyProvider(urn: string, providerType: string): Promise<ResourceState | undefined> {
-    const legacyUrn = makeUrn(this.#o.stack, this.#o.project, providerType, DEFAULT_PROVIDER_NAME, "");
-    const legacy = legacyUrn === urn ? undefined : this.#snapshot.find(legacyUrn);
-    if (!legacy) return undefined;
-    const moved: ResourceState = { ...legacy, urn };
+  async #renameEarlierProvider(urn: string, providerType: string, requested: ProviderVersion): Promise<ResourceState | undefined> {
+    const earlier = [DEFAULT_PROVIDER_NAME, defaultProviderName({ ...requested, pluginDownloadURL: "" })]
+      .map((name) => makeUrn(this.#o.stack, this.#o.project, providerType, name, ""))
+      .filter((candidate) => candidate !== urn)
+      .map((candidate) => this.#snapshot.find(candidate))
+      .find((found) => found !== undefined);
+    if (!earlier) return undefined;
+    const moved: ResourceState = { ...earlier, urn };
     if (this.#o.dryRun) return moved;
-    await this.#snapshot.upsert(moved, { renamed: legacy });
-    const [from, to] = [`${legacyUrn}::${legacy.id}`, `${urn}::${legacy.id}`];
+    await this.#snapshot.upsert(moved, { renamed: earlier });
+    const [from, to] = [`${earlier.urn}::${earlier.id}`, `${urn}::${earlier.id}`];
     await Promise.all(this.#snapshot.resources.filter((r) => r.provider === from).map((r) => this.#snapshot.upsert({ ...r, provider: to })));
     return moved;
   }

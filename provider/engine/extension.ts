@@ -31,6 +31,11 @@ export interface EngineExtension {
   packageName?: string;
   /** How to start that plugin for the program in `cwd`; the engine runs `packageName`'s resources only with it. */
   pluginLaunch?(cwd: string): PluginLaunch;
+  /**
+   * Where that plugin is downloaded from, as the program's language host reports the package to the Pulumi CLI
+   * (package.json's `pulumi.server`): the default provider of a resource asking for no URL takes it, in its name too.
+   */
+  pluginDownloadURL?: string;
   /** The id of an existing resource these inputs take over instead of creating one: the plan shows an adopt. */
   adoptIdOf?(inputs: PropertyMap): string | undefined;
   /**

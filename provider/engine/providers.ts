@@ -11,6 +11,16 @@ const PROVIDER_PREFIX = "pulumi:providers:";
 /** The name Pulumi gives the provider it creates for resources that name none and no version. */
 export const DEFAULT_PROVIDER_NAME = "default";
 
+/** The engine's own member of a provider resource's inputs (its download URL): never given to the plugin, as in Pulumi. */
+export const INTERNAL_KEY = "__internal";
+
+/** A provider resource's inputs as its plugin takes them: without the engine's own member (FilterProviderConfig). */
+export function pluginArgs(inputs: PropertyMap): PropertyMap {
+  if (!(INTERNAL_KEY in inputs)) return inputs;
+  const { [INTERNAL_KEY]: _internal, ...args } = inputs;
+  return args;
+}
+
 /** The provider version a resource asks for (RegisterResource's `version` and `pluginDownloadURL`). */
 export interface ProviderVersion {
   version?: string;
@@ -160,7 +170,7 @@ export class ProviderHosts {
     if (explicit) {
       const inputs = this.#o.providerInputs(urn);
       if (!inputs) return Promise.reject(new Error(`provider ${urn} is neither declared by the program nor in the state`));
-      config = { args: inputs };
+      config = { args: pluginArgs(inputs) };
     }
     // Keyed by config too: a provider whose inputs changed in this run gets a plugin configured anew.
     const key = `${explicit ? urn : DEFAULT_PROVIDER_NAME}|${JSON.stringify(config)}`;

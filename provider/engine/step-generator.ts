@@ -10,7 +10,7 @@ import { dependencyOrder, prerequisites } from "./ordering.ts";
 import { recordedOutputs } from "./snapshot.ts";
 import type { ResourceState } from "./state-file.ts";
 import { failureCode, PlanError, type DeleteStep, type DriftStep, type GoneStep, type ReadStep, type SameStep, type Step, type StepOp } from "./steps.ts";
-import { isDefaultProvider, isProviderType, providerTypeOf, servedText, type ProviderVersion } from "./providers.ts";
+import { isDefaultProvider, isProviderType, pluginArgs, providerTypeOf, servedText, type ProviderVersion } from "./providers.ts";
 import { customTimeouts } from "./timeouts.ts";
 import { STACK_REFERENCE_TYPE } from "./urn.ts";
 import { annotateSecrets, applyIgnoreChanges, changedKeys, containsSecret, markSecret, sameValues, type PropertyMap, type Value } from "../protocol/values.ts";
@@ -149,7 +149,7 @@ export class StepGenerator {
     const checker = await this.#o.configChecker?.(reg.type);
     let inputs = reg.inputs;
     if (checker) {
-      const checked = await checker.checkConfig(urn, old?.inputs ?? {}, reg.inputs);
+      const checked = await checker.checkConfig(urn, pluginArgs(old?.inputs ?? {}), reg.inputs);
       if (checked.failures.length > 0) {
         throw new PlanError(`${name}: ${checked.failures.map((f) => f.reason).join("; ")}`, old ? "update" : "create", checked.failures.map((f) => f.property));
       }
@@ -159,7 +159,7 @@ export class StepGenerator {
     const next = declaredState(urn, reg, { id: old.id ?? randomUUID(), inputs, outputs: inputs });
     let keys = changedKeys(old.inputs, inputs);
     if (checker && keys.length > 0) {
-      const diff = await checker.diffConfig(urn, old.inputs, inputs);
+      const diff = await checker.diffConfig(urn, pluginArgs(old.inputs), pluginArgs(inputs));
       if (diff.replaces.length > 0) {
         throw new PlanError(`${name}: a change of ${diff.replaces.join(", ")} replaces the provider and every resource it manages, which the local engine does not do; run it with the Pulumi CLI`, "replace", diff.replaces);
       }

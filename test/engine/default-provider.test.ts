@@ -1,9 +1,11 @@
-// The default provider is named as Pulumi names it (`default_<version>`), so a state moves between the local engine
-// and the Pulumi CLI without a provider change; a state written when the engine named it `default` moves over to
-// the new name on the next up with nothing replaced, updated or sent.
+// The default provider is named as Pulumi names it (`default_<version>_<download URL>`, the URL the language host
+// reports from package.json's `pulumi.server`), so a state moves between the local engine and the Pulumi CLI without
+// a provider change; a state written when the engine named it `default`, or `default_<version>` as Pulumi's older
+// Node.js language host had it named, moves over to the new name on the next up with nothing replaced, updated or sent.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { defaultProviderName } from "../../provider/engine/providers.ts";
+import { PLUGIN_DOWNLOAD_URL } from "../../provider/plugin/manifest.ts";
 import { SECRET_SIG, SIG_KEY } from "../../provider/protocol/values.ts";
 import { Snapshot } from "../../provider/engine/snapshot.ts";
 import { nativePrograms, PASSPHRASE, writes } from "./native-programs.ts";
@@ -33,22 +35,29 @@ interface StoredState {
   deployment: { resources: { urn: string; id?: string; provider?: string }[] };
 }
 
+/** The default provider's name, as the Pulumi CLI with the current Node.js language host names it. */
+const NAME = "default_0_1_0_github_/api.github.com/pulumi-audience/pulumi-audience";
+
 describe("the default provider's name", { timeout: 240_000 }, () => {
-  it("is default_0_1_0, and a state that names it `default` moves to it with no change shown or sent", async () => {
-    const { apiKey } = await world.account("default-provider");
-    const dir = world.program("default-provider", { index: PROGRAM });
+  it("is the version's and the download URL's, as the CLI names it", () => {
+    expect(defaultProviderName({ version: "0.1.0", pluginDownloadURL: PLUGIN_DOWNLOAD_URL })).toBe(NAME);
+  });
+
+  it.each(["default", "default_0_1_0"])("and a state that names it %s moves to it with no change shown or sent", async (earlier) => {
+    const { apiKey } = await world.account(`default-provider-${earlier}`);
+    const dir = world.program(`default-provider-${earlier}`, { index: PROGRAM });
     const run = world.runner(dir, apiKey);
 
     const up = await run("up");
     const state = JSON.parse(readFileSync(up.statePath, "utf8")) as StoredState;
-    const provider = state.deployment.resources.find((r) => r.urn.endsWith("::pulumi:providers:audience::default_0_1_0"));
+    const provider = state.deployment.resources.find((r) => r.urn.endsWith(`::pulumi:providers:audience::${NAME}`));
     expect(provider?.id).toBeDefined();
     const scope = state.deployment.resources.find((r) => r.urn.endsWith("::pipeline"));
     expect(scope?.provider).toBe(`${provider!.urn}::${provider!.id}`);
 
-    // The state as this engine wrote it before: the provider named `default` (imported, as `audience stack import` does).
+    // The state as it was written before (imported, as `audience stack import` does).
     const exported = (await Snapshot.load(up.statePath, PASSPHRASE)).export({ showSecrets: false });
-    const legacy = await Snapshot.parse(exported.replaceAll("::default_0_1_0", "::default"), { path: up.statePath, passphrase: PASSPHRASE });
+    const legacy = await Snapshot.parse(exported.replaceAll(`::${NAME}`, `::${earlier}`), { path: up.statePath, passphrase: PASSPHRASE });
     await legacy.save();
     await world.requests();
     const preview = await run("preview");
@@ -59,15 +68,15 @@ describe("the default provider's name", { timeout: 240_000 }, () => {
     expect(writes(await world.requests())).toEqual([]);
     const moved = JSON.parse(readFileSync(again.statePath, "utf8")) as StoredState;
     const providers = moved.deployment.resources.filter((r) => r.urn.includes("::pulumi:providers:audience::"));
-    expect(providers.map((r) => [r.urn.split("::").pop(), r.id])).toEqual([["default_0_1_0", provider!.id]]);
+    expect(providers.map((r) => [r.urn.split("::").pop(), r.id])).toEqual([[NAME, provider!.id]]);
     expect(moved.deployment.resources.find((r) => r.urn.endsWith("::pipeline"))?.provider).toBe(`${provider!.urn}::${provider!.id}`);
-    expect(JSON.stringify(moved)).not.toMatch(/::default::|::default"/);
+    expect(JSON.stringify(moved)).not.toContain(`::${earlier}::`);
 
     await run("destroy");
     expect(await world.list(apiKey, "scopes")).toEqual([]);
   });
 
-  it("records its inputs as the Pulumi CLI does, which `pulumi refresh` configures it from: its package's config (secrets encrypted) and the version", async () => {
+  it("records its inputs as the Pulumi CLI does, which `pulumi refresh` configures it from: its package's config (secrets encrypted), the version and, in the inputs, the URL", async () => {
     const { apiKey } = await world.account("default-provider-inputs");
     const dir = world.program("default-provider-inputs", { index: PROGRAM });
     const baseUrl = `${world.emulator.url}/v1`;
@@ -75,9 +84,9 @@ describe("the default provider's name", { timeout: 240_000 }, () => {
     const text = readFileSync(up.statePath, "utf8");
     expect(text).not.toContain(apiKey);
     const state = JSON.parse(text) as { deployment: { resources: { urn: string; inputs?: Record<string, unknown>; outputs?: Record<string, unknown> }[] } };
-    const provider = state.deployment.resources.find((r) => r.urn.endsWith("::pulumi:providers:audience::default_0_1_0"))!;
+    const provider = state.deployment.resources.find((r) => r.urn.endsWith(`::pulumi:providers:audience::${NAME}`))!;
     const recorded = { apiKey: { [SIG_KEY]: SECRET_SIG, ciphertext: expect.any(String) }, baseUrl, version: "0.1.0" };
-    expect(provider.inputs).toEqual(recorded);
+    expect(provider.inputs).toEqual({ __internal: { pluginDownloadURL: PLUGIN_DOWNLOAD_URL }, ...recorded });
     expect(provider.outputs).toEqual(recorded);
 
     await world.requests();

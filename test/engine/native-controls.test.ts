@@ -6,7 +6,8 @@ import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
 import type { RunResult } from "../../provider/engine/index.ts";
 import { createRenderer } from "../../provider/cli/render.ts";
-import { GIVES_UP_SOON, nativePrograms, writes } from "./native-programs.ts";
+import { Snapshot } from "../../provider/engine/snapshot.ts";
+import { GIVES_UP_SOON, nativePrograms, PASSPHRASE, writes } from "./native-programs.ts";
 
 const world = nativePrograms({ port: 0, builds: { default: "immediate", cohorts: "manual" } });
 
@@ -164,6 +165,9 @@ new audience.Cohort("lost", { name: "Lost cohort", streamName: "transactions", m
   });
 });
 
+/** The default provider's name (its version and the download URL, as the Pulumi CLI names it). */
+const DEFAULT = "default_0_1_0_github_/api.github.com/pulumi-audience/pulumi-audience";
+
 /** A cohort of the named account `north`, through the default provider. */
 const northAccount = `import * as audience from "pulumi-audience/native";
 new audience.Cohort("cohort", { account: "north", name: "North cohort", streamName: "transactions", minCount: 2 });
@@ -173,16 +177,16 @@ const accounts = (north: Record<string, string>) => ({ "audience:accounts": JSON
 
 describe("a provider's config, checked at plan time", { timeout: 180_000 }, () => {
   it.each([
-    ["a named account without apiKey", northAccount, accounts({ baseUrl: "http://127.0.0.1:9/v1" }), {}, "default_0_1_0", "audience:accounts.north.apiKey is missing"],
-    ["a named account with an empty apiKey", northAccount, accounts({ apiKey: "", baseUrl: "http://127.0.0.1:9/v1" }), {}, "default_0_1_0", "audience:accounts.north.apiKey must not be empty"],
-    ["a named account without baseUrl", northAccount, accounts({ apiKey: "k" }), {}, "default_0_1_0", "audience:accounts.north.baseUrl is missing"],
-    ["a named account whose baseUrl is no URL", northAccount, accounts({ apiKey: "k", baseUrl: "north.example" }), {}, "default_0_1_0", "audience:accounts.north.baseUrl must be an http(s) URL"],
+    ["a named account without apiKey", northAccount, accounts({ baseUrl: "http://127.0.0.1:9/v1" }), {}, DEFAULT, "audience:accounts.north.apiKey is missing"],
+    ["a named account with an empty apiKey", northAccount, accounts({ apiKey: "", baseUrl: "http://127.0.0.1:9/v1" }), {}, DEFAULT, "audience:accounts.north.apiKey must not be empty"],
+    ["a named account without baseUrl", northAccount, accounts({ apiKey: "k" }), {}, DEFAULT, "audience:accounts.north.baseUrl is missing"],
+    ["a named account whose baseUrl is no URL", northAccount, accounts({ apiKey: "k", baseUrl: "north.example" }), {}, DEFAULT, "audience:accounts.north.baseUrl must be an http(s) URL"],
     // An explicit provider's settings are its arguments, named as the program gave them.
     ["an explicit provider with a bad baseUrl", explicitProvider(`{ apiKey: config.requireSecret("northKey"), baseUrl: "ftp://north.example" }`), {}, {}, "north", 'baseUrl of provider "north" must be an http(s) URL'],
     ["an explicit provider without apiKey", explicitProvider(`{ baseUrl: config.require("baseUrl") }`), {}, { AUDIENCE_API_KEY: "" }, "north", 'apiKey of provider "north" is missing: give the provider an apiKey (a secret)'],
     ["an explicit provider whose key is refused", explicitProvider(`{ apiKey: pulumi.secret("refused-key"), baseUrl: config.require("baseUrl") }`), {}, {}, "north", 'apiKey of provider "north": the service at'],
-    ["the default provider with a bad audience:baseUrl", defaultProvider, { "audience:baseUrl": "ftp://default.example" }, {}, "default_0_1_0", "audience:baseUrl must be an http(s) URL"],
-    ["the default provider without apiKey", defaultProvider, {}, { AUDIENCE_API_KEY: "" }, "default_0_1_0", "audience:apiKey is missing: set it with `pulumi config set --secret audience:apiKey <KEY>` or set AUDIENCE_API_KEY"],
+    ["the default provider with a bad audience:baseUrl", defaultProvider, { "audience:baseUrl": "ftp://default.example" }, {}, DEFAULT, "audience:baseUrl must be an http(s) URL"],
+    ["the default provider without apiKey", defaultProvider, {}, { AUDIENCE_API_KEY: "" }, DEFAULT, "audience:apiKey is missing: set it with `pulumi config set --secret audience:apiKey <KEY>` or set AUDIENCE_API_KEY"],
   ])("fails the preview for %s, naming the key, before any resource step", async (_case, index, config, env, provider, message) => {
     const { apiKey } = await world.account("config-check");
     const dir = world.program("config-check", { index });
@@ -210,5 +214,24 @@ describe("a provider's config, checked at plan time", { timeout: 180_000 }, () =
     expect(up.changes).toEqual({ update: 1, same: 2 });
     expect(writes(await world.requests())).toEqual([]);
     expect(readFileSync(up.statePath, "utf8")).not.toContain(rotated);
+  });
+
+  // The Pulumi CLI records `__internal` (its own member) among a provider's inputs, and never gives it to the plugin.
+  it("configures an explicit provider the Pulumi CLI recorded, for a refresh and a destroy that run no program", async () => {
+    const { apiKey } = await world.account("config-from-cli");
+    const dir = world.program("config-from-cli", { index: explicitProvider(`{ apiKey: config.requireSecret("northKey"), baseUrl: config.require("baseUrl") }`) });
+    const run = world.runner(dir, apiKey);
+    const options = { config: { baseUrl: `${world.emulator.url}/v1` }, secrets: { northKey: apiKey } };
+    const up = await run("up", options);
+    const exported = JSON.parse((await Snapshot.load(up.statePath, PASSPHRASE)).export({ showSecrets: false })) as { deployment: { resources: { urn: string; inputs?: Record<string, unknown> }[] } };
+    const north = exported.deployment.resources.find((r) => r.urn.endsWith("::north"))!;
+    north.inputs = { __internal: {}, ...north.inputs };
+    await (await Snapshot.parse(JSON.stringify(exported), { path: up.statePath, passphrase: PASSPHRASE })).save();
+
+    const refresh = await run("refresh", options);
+    expect(refresh.ok, refresh.error).toBe(true);
+    const destroy = await run("destroy", options);
+    expect(destroy.ok, destroy.error).toBe(true);
+    expect((await world.list<{ name: string }>(apiKey, "cohorts")).map((c) => c.name)).not.toContain("North cohort");
   });
 });
