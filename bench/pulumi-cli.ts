@@ -89,7 +89,8 @@ export function pulumiEnv(options: { cli: string; path?: string[]; home: string;
     PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
     PULUMI_DISABLE_REGISTRY_RESOLVE: "true",
     NO_COLOR: "1",
-    // The Node.js host built here ignores Pulumi.yaml's `nodeargs`: the program's preload, as a user would give it.
+    // The program's preload, as a user would give it; Pulumi.yaml's `nodeargs` names it too, which the Node.js host
+    // built here until v3.260's ignored.
     NODE_OPTIONS: `--require=${options.preload}`,
   };
 }

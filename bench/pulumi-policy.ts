@@ -1,6 +1,6 @@
 // The policy pack's cost as a reviewer meets it: `pulumi preview` of the adaptive-discounting example (dynamic face,
-// the installed package) with `--policy-pack` (through scripts/policy-launcher.ts, which the v3.68 Node.js host
-// built here needs) against the same preview without it, alternated, in one stack against one emulator. Both
+// the installed package) with `--policy-pack` (through scripts/policy-launcher.ts, which older Node.js hosts
+// need) against the same preview without it, alternated, in one stack against one emulator. Both
 // previews must pass: the pack's config allows the example's identified hosted-CSV delivery.
 import { readFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";

@@ -1,6 +1,7 @@
-// The executable `--policy-pack` is given where the Node.js language host cannot start a pack folder itself (the
-// v3.68 host built here answers RunPlugin "not supported"): it starts the installed pack as a current host does.
-// docs/policy.md shows the same script to users of such hosts.
+// The executable `--policy-pack` is given where the Node.js language host cannot start a pack folder itself (older
+// hosts, v3.68's say, answer RunPlugin "not supported"): it starts the installed pack as a current host does.
+// docs/policy.md shows the same script to users of such hosts; the tests run most previews through it, and the folder
+// itself through the host built here.
 import { chmodSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 

@@ -1,7 +1,7 @@
 // What `pulumi up` tells its user, through the real CLI (test/pulumi/fixtures/notices): a build being waited for shows
 // its statuses, an adopted resource says so, a refused input and a failed delete are one error each, named once and
 // without a stack; with and without the documented preload (`--require=pulumi-audience/require-node`, given through
-// NODE_OPTIONS: the language host built here does not pass Pulumi.yaml's nodeargs).
+// NODE_OPTIONS, which any language host passes on).
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "pulumi-audience/emulator";

@@ -46,7 +46,7 @@ const slow = config.getObject<pulumi.CustomResourceOptions>("slowCohort");
 if (slow) new audience.Cohort("slow", { name: "Slow cohort", streamName: "transactions", minCount: 2, waitFor: "ready" }, slow);
 `;
 
-// The program declares what is imported itself; the Node.js language host built here (v3.68's) cannot generate code.
+// The program declares what is imported itself: the code `pulumi import` would print is not what these tests check.
 const NO_CODE = ["--generate-code=false"];
 
 const programSource = () => programFolder({
