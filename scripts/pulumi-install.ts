@@ -31,11 +31,10 @@ const BUILDS: readonly Build[] = [
   },
   // The schema's SDKs, by the code generators of the CLI's own pkg/v3 (see tools/pulumi/sdkgen).
   { name: "sdkgen", module: "pulumi", pkg: "./sdkgen" },
-  // The current hosts' modules are not served by the module proxy. The Node.js host is built from its source, kept
-  // in tools/pulumi-language-nodejs (see its README); sdk/v3 carried the Python host until v3.68.0 and the Go host
-  // until v3.62.0.
+  // The current hosts' modules are not served by the module proxy. The Node.js and Python hosts are built from their
+  // source, kept in tools/ (see their READMEs); sdk/v3 carried the Go host until v3.62.0.
   { name: "pulumi-language-nodejs", module: "pulumi-language-nodejs", pkg: "." },
-  { name: "pulumi-language-python", module: "sdk-v3.68", pkg: "github.com/pulumi/pulumi/sdk/v3/python/cmd/pulumi-language-python" },
+  { name: "pulumi-language-python", module: "pulumi-language-python", pkg: "." },
   { name: "pulumi-language-go", module: "sdk-v3.62", pkg: "github.com/pulumi/pulumi/sdk/v3/go/pulumi-language-go" },
   { name: "pulumi-language-yaml", module: "pulumi-yaml", pkg: "github.com/pulumi/pulumi-yaml/cmd/pulumi-language-yaml" },
   // Its own module: pulumi-java/pkg v1.22.0 requires pulumi pkg/v3 v3.228.0, not the CLI's version. The proxy serves
@@ -47,11 +46,11 @@ const BUILDS: readonly Build[] = [
     version: { variable: "github.com/pulumi/pulumi-java/pkg/version.Version", of: "github.com/pulumi/pulumi-java/pkg" },
   },
 ];
-/** Scripts in a host's sdk/v3 module that Pulumi ships beside its binaries (the module zip drops their run bit). */
+/** Scripts of the CLI's sdk/v3 that Pulumi ships beside its binaries (the module zip drops their run bit). */
 const SCRIPTS: readonly { module: string; path: string }[] = [
-  { module: "sdk-v3.68", path: "nodejs/dist/pulumi-resource-pulumi-nodejs" },
-  { module: "sdk-v3.68", path: "python/cmd/pulumi-language-python-exec" },
-  { module: "sdk-v3.68", path: "python/dist/pulumi-resource-pulumi-python" },
+  { module: "pulumi", path: "nodejs/dist/pulumi-resource-pulumi-nodejs" },
+  { module: "pulumi", path: "python/cmd/pulumi-language-python-exec" },
+  { module: "pulumi", path: "python/dist/pulumi-resource-pulumi-python" },
 ];
 /** Pulumi's release flags (.goreleaser.yml): a static binary, no C toolchain. */
 const TAGS = "osusergo,grpcnotrace";
@@ -82,7 +81,7 @@ function cacheFolder(): string {
     for (const file of ["go.mod", "go.sum"]) hash.update(readFileSync(join(TOOLS, module, file)));
   }
   // Go sources kept here rather than fetched as modules.
-  for (const dir of [join(TOOLS, "pulumi", "sdkgen"), join(TOOLS, "pulumi-language-nodejs")]) {
+  for (const dir of [join(TOOLS, "pulumi", "sdkgen"), join(TOOLS, "pulumi-language-nodejs"), join(TOOLS, "pulumi-language-python")]) {
     for (const file of readdirSync(dir).filter((f) => f.endsWith(".go")).sort()) hash.update(file).update(readFileSync(join(dir, file)));
   }
   hash.update(`${TAGS}\n${BUILDS.map((b) => `${b.module} ${b.pkg} ${b.version?.variable ?? ""}`).join("\n")}\n${SCRIPTS.map((s) => s.path).join("\n")}`);

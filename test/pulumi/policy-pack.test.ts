@@ -105,7 +105,8 @@ describe(`the policy pack through pulumi${skipReason()}`, { timeout: 300_000 }, 
   // one is flagged only with flagUnrecorded, as having no record of coming from a secret.
   it.skipIf(!cli.dir).each([
     { language: "Pulumi YAML", program: "breaking-yaml", env: async (): Promise<Record<string, string>> => ({}) },
-    // The v3.68 Python host runs the `python` first on PATH: the virtualenv with the generated SDK, as activated.
+    // The program's Pulumi.yaml names no virtualenv: the host runs the `python` first on PATH, the virtualenv with the
+    // generated SDK, as activated.
     { language: "Python", program: "breaking-python", env: async (stack: PulumiStack): Promise<Record<string, string>> => ({ PATH: [await pythonVirtualenv(PYTHON_REQUIREMENTS), stack.env["PATH"] ?? ""].join(delimiter) }) },
   ])("finds the same violations in a $language program's native resources, before any write", async ({ program, env }) => {
     const native = (resource: string) => resource.replace("pulumi-nodejs:dynamic/audience:", "audience:index:").replace("policy-breaking-dev", `policy-${program}-dev`);

@@ -3,7 +3,7 @@
 // preview, refresh or a second up (which writes nothing), a config change shown with its values, `pulumi import` of
 // a target made by hand, destroy leaving nothing. The warehouse password is never written or printed in plaintext.
 import { execFile } from "node:child_process";
-import { appendFileSync, readFileSync } from "node:fs";
+import { appendFileSync, readFileSync, symlinkSync } from "node:fs";
 import { delimiter, dirname, join } from "node:path";
 import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -49,6 +49,8 @@ describe(`examples/other-languages/adaptive-discounting-python through pulumi${s
     keys.apiKey = await createAccount("python-default");
     keys.northKey = await createAccount("python-north");
     stack = await pulumiStack({ program: EXAMPLE });
+    // Where the example's Pulumi.yaml has the host look for its virtualenv (`venv`, as its README makes it).
+    symlinkSync(dirname(venv), join(stack.dir, "venv"));
     // The plugin as a path in the project (this package's installation), as test/pulumi/native.test.ts finds it.
     appendFileSync(join(stack.dir, "Pulumi.yaml"), "plugins:\n  providers:\n    - name: audience\n      path: ./node_modules/pulumi-audience\n");
     await stack.config({ "audience:baseUrl": service.baseUrl(), northBaseUrl: service.baseUrl() });
