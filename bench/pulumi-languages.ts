@@ -9,8 +9,9 @@
 // host builds it again in each `up`, on a warm build cache); beside it, the Go SDK's generation against the Node.js
 // SDK's, and that first `go build` with an empty build cache against the same build warm. The Python program runs
 // from a virtualenv holding its requirements and the SDK's wheel, first on PATH (as the Python host built before
-// v3.260's needed; Pulumi.yaml's `virtualenv` names another); beside it, the Python SDK's generation against the Node.js SDK's, and the install into
-// a fresh virtualenv of the requirements with the SDK's wheel against the requirements alone.
+// v3.260's needed; Pulumi.yaml's `virtualenv` names another); beside it, the Python SDK's generation against the
+// Node.js SDK's, and the install into a fresh virtualenv of the requirements with the SDK's wheel against the
+// requirements alone.
 import { execFileSync } from "node:child_process";
 import { appendFileSync, cpSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";

@@ -9,7 +9,7 @@ import type { MonitorHandler, ReadRequest, Registered, Registration, Severity } 
 import type { EngineExtension } from "./extension.ts";
 import type { CheckResult, ResourceCalls } from "./resource-calls.ts";
 import type { ConfigChecker } from "./step-generator.ts";
-import { DEFAULT_PROVIDER_NAME, defaultProviderName, INTERNAL_KEY, providerTypeOf, providerUrn, type ProviderVersion } from "./providers.ts";
+import { DEFAULT_PROVIDER_NAME, defaultProviderName, INTERNAL_KEY, packageProviderType, providerTypeOf, providerUrn, type ProviderVersion } from "./providers.ts";
 import type { Snapshot } from "./snapshot.ts";
 import type { PendingOperation, ResourceState } from "./state-file.ts";
 import { StepExecutor } from "./step-executor.ts";
@@ -257,7 +257,7 @@ export class Deployment implements MonitorHandler {
    */
   #defaultProvider(type: string, asked: ProviderVersion = {}): Promise<string> {
     const providerType = providerTypeOf(type, this.#pluginPackage) ?? type;
-    const reported = this.#pluginPackage !== undefined && type.startsWith(`${this.#pluginPackage}:`) ? this.#o.extension?.pluginDownloadURL : undefined;
+    const reported = this.#pluginPackage !== undefined && providerType === packageProviderType(this.#pluginPackage) ? this.#o.extension?.pluginDownloadURL : undefined;
     const requested: ProviderVersion = { version: asked.version ?? "", pluginDownloadURL: asked.pluginDownloadURL || (reported ?? "") };
     const name = defaultProviderName(requested);
     let ref = this.#providerRefs.get(`${providerType}::${name}`);
@@ -296,7 +296,7 @@ export class Deployment implements MonitorHandler {
    * one to the CLI).
    */
   async #renameEarlierProvider(urn: string, providerType: string, requested: ProviderVersion): Promise<ResourceState | undefined> {
-    const earlier = [DEFAULT_PROVIDER_NAME, defaultProviderName({ ...requested, pluginDownloadURL: "" })]
+    const earlier = [...new Set([DEFAULT_PROVIDER_NAME, defaultProviderName({ ...requested, pluginDownloadURL: "" })])]
       .map((name) => makeUrn(this.#o.stack, this.#o.project, providerType, name, ""))
       .filter((candidate) => candidate !== urn)
       .map((candidate) => this.#snapshot.find(candidate))

@@ -46,7 +46,7 @@ export function defaultProviderName({ version = "", pluginDownloadURL = "" }: Pr
 }
 
 /** The provider resource type of a package: `pulumi:providers:<package>`. */
-function packageProviderType(pluginPackage: string): string {
+export function packageProviderType(pluginPackage: string): string {
   return `${PROVIDER_PREFIX}${pluginPackage}`;
 }
 

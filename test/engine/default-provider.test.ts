@@ -8,7 +8,7 @@ import { defaultProviderName } from "../../provider/engine/providers.ts";
 import { PLUGIN_DOWNLOAD_URL } from "../../provider/plugin/manifest.ts";
 import { SECRET_SIG, SIG_KEY } from "../../provider/protocol/values.ts";
 import { Snapshot } from "../../provider/engine/snapshot.ts";
-import { nativePrograms, PASSPHRASE, writes } from "./native-programs.ts";
+import { DEFAULT_PROVIDER, nativePrograms, PASSPHRASE, writes } from "./native-programs.ts";
 
 describe("defaultProviderName", () => {
   // The cases of pulumi/pulumi pkg/resource/deploy/providers/provider_test.go.
@@ -35,12 +35,9 @@ interface StoredState {
   deployment: { resources: { urn: string; id?: string; provider?: string }[] };
 }
 
-/** The default provider's name, as the Pulumi CLI with the current Node.js language host names it. */
-const NAME = "default_0_1_0_github_/api.github.com/pulumi-audience/pulumi-audience";
-
 describe("the default provider's name", { timeout: 240_000 }, () => {
   it("is the version's and the download URL's, as the CLI names it", () => {
-    expect(defaultProviderName({ version: "0.1.0", pluginDownloadURL: PLUGIN_DOWNLOAD_URL })).toBe(NAME);
+    expect(defaultProviderName({ version: "0.1.0", pluginDownloadURL: PLUGIN_DOWNLOAD_URL })).toBe(DEFAULT_PROVIDER);
   });
 
   it.each(["default", "default_0_1_0"])("and a state that names it %s moves to it with no change shown or sent", async (earlier) => {
@@ -50,14 +47,14 @@ describe("the default provider's name", { timeout: 240_000 }, () => {
 
     const up = await run("up");
     const state = JSON.parse(readFileSync(up.statePath, "utf8")) as StoredState;
-    const provider = state.deployment.resources.find((r) => r.urn.endsWith(`::pulumi:providers:audience::${NAME}`));
+    const provider = state.deployment.resources.find((r) => r.urn.endsWith(`::pulumi:providers:audience::${DEFAULT_PROVIDER}`));
     expect(provider?.id).toBeDefined();
     const scope = state.deployment.resources.find((r) => r.urn.endsWith("::pipeline"));
     expect(scope?.provider).toBe(`${provider!.urn}::${provider!.id}`);
 
     // The state as it was written before (imported, as `audience stack import` does).
     const exported = (await Snapshot.load(up.statePath, PASSPHRASE)).export({ showSecrets: false });
-    const legacy = await Snapshot.parse(exported.replaceAll(`::${NAME}`, `::${earlier}`), { path: up.statePath, passphrase: PASSPHRASE });
+    const legacy = await Snapshot.parse(exported.replaceAll(`::${DEFAULT_PROVIDER}`, `::${earlier}`), { path: up.statePath, passphrase: PASSPHRASE });
     await legacy.save();
     await world.requests();
     const preview = await run("preview");
@@ -68,7 +65,7 @@ describe("the default provider's name", { timeout: 240_000 }, () => {
     expect(writes(await world.requests())).toEqual([]);
     const moved = JSON.parse(readFileSync(again.statePath, "utf8")) as StoredState;
     const providers = moved.deployment.resources.filter((r) => r.urn.includes("::pulumi:providers:audience::"));
-    expect(providers.map((r) => [r.urn.split("::").pop(), r.id])).toEqual([[NAME, provider!.id]]);
+    expect(providers.map((r) => [r.urn.split("::").pop(), r.id])).toEqual([[DEFAULT_PROVIDER, provider!.id]]);
     expect(moved.deployment.resources.find((r) => r.urn.endsWith("::pipeline"))?.provider).toBe(`${provider!.urn}::${provider!.id}`);
     expect(JSON.stringify(moved)).not.toContain(`::${earlier}::`);
 
@@ -84,7 +81,7 @@ describe("the default provider's name", { timeout: 240_000 }, () => {
     const text = readFileSync(up.statePath, "utf8");
     expect(text).not.toContain(apiKey);
     const state = JSON.parse(text) as { deployment: { resources: { urn: string; inputs?: Record<string, unknown>; outputs?: Record<string, unknown> }[] } };
-    const provider = state.deployment.resources.find((r) => r.urn.endsWith(`::pulumi:providers:audience::${NAME}`))!;
+    const provider = state.deployment.resources.find((r) => r.urn.endsWith(`::pulumi:providers:audience::${DEFAULT_PROVIDER}`))!;
     const recorded = { apiKey: { [SIG_KEY]: SECRET_SIG, ciphertext: expect.any(String) }, baseUrl, version: "0.1.0" };
     expect(provider.inputs).toEqual({ __internal: { pluginDownloadURL: PLUGIN_DOWNLOAD_URL }, ...recorded });
     expect(provider.outputs).toEqual(recorded);

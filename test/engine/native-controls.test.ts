@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import type { RunResult } from "../../provider/engine/index.ts";
 import { createRenderer } from "../../provider/cli/render.ts";
 import { Snapshot } from "../../provider/engine/snapshot.ts";
-import { GIVES_UP_SOON, nativePrograms, PASSPHRASE, writes } from "./native-programs.ts";
+import { DEFAULT_PROVIDER, GIVES_UP_SOON, nativePrograms, PASSPHRASE, writes } from "./native-programs.ts";
 
 const world = nativePrograms({ port: 0, builds: { default: "immediate", cohorts: "manual" } });
 
@@ -165,9 +165,6 @@ new audience.Cohort("lost", { name: "Lost cohort", streamName: "transactions", m
   });
 });
 
-/** The default provider's name (its version and the download URL, as the Pulumi CLI names it). */
-const DEFAULT = "default_0_1_0_github_/api.github.com/pulumi-audience/pulumi-audience";
-
 /** A cohort of the named account `north`, through the default provider. */
 const northAccount = `import * as audience from "pulumi-audience/native";
 new audience.Cohort("cohort", { account: "north", name: "North cohort", streamName: "transactions", minCount: 2 });
@@ -177,16 +174,16 @@ const accounts = (north: Record<string, string>) => ({ "audience:accounts": JSON
 
 describe("a provider's config, checked at plan time", { timeout: 180_000 }, () => {
   it.each([
-    ["a named account without apiKey", northAccount, accounts({ baseUrl: "http://127.0.0.1:9/v1" }), {}, DEFAULT, "audience:accounts.north.apiKey is missing"],
-    ["a named account with an empty apiKey", northAccount, accounts({ apiKey: "", baseUrl: "http://127.0.0.1:9/v1" }), {}, DEFAULT, "audience:accounts.north.apiKey must not be empty"],
-    ["a named account without baseUrl", northAccount, accounts({ apiKey: "k" }), {}, DEFAULT, "audience:accounts.north.baseUrl is missing"],
-    ["a named account whose baseUrl is no URL", northAccount, accounts({ apiKey: "k", baseUrl: "north.example" }), {}, DEFAULT, "audience:accounts.north.baseUrl must be an http(s) URL"],
+    ["a named account without apiKey", northAccount, accounts({ baseUrl: "http://127.0.0.1:9/v1" }), {}, DEFAULT_PROVIDER, "audience:accounts.north.apiKey is missing"],
+    ["a named account with an empty apiKey", northAccount, accounts({ apiKey: "", baseUrl: "http://127.0.0.1:9/v1" }), {}, DEFAULT_PROVIDER, "audience:accounts.north.apiKey must not be empty"],
+    ["a named account without baseUrl", northAccount, accounts({ apiKey: "k" }), {}, DEFAULT_PROVIDER, "audience:accounts.north.baseUrl is missing"],
+    ["a named account whose baseUrl is no URL", northAccount, accounts({ apiKey: "k", baseUrl: "north.example" }), {}, DEFAULT_PROVIDER, "audience:accounts.north.baseUrl must be an http(s) URL"],
     // An explicit provider's settings are its arguments, named as the program gave them.
     ["an explicit provider with a bad baseUrl", explicitProvider(`{ apiKey: config.requireSecret("northKey"), baseUrl: "ftp://north.example" }`), {}, {}, "north", 'baseUrl of provider "north" must be an http(s) URL'],
     ["an explicit provider without apiKey", explicitProvider(`{ baseUrl: config.require("baseUrl") }`), {}, { AUDIENCE_API_KEY: "" }, "north", 'apiKey of provider "north" is missing: give the provider an apiKey (a secret)'],
     ["an explicit provider whose key is refused", explicitProvider(`{ apiKey: pulumi.secret("refused-key"), baseUrl: config.require("baseUrl") }`), {}, {}, "north", 'apiKey of provider "north": the service at'],
-    ["the default provider with a bad audience:baseUrl", defaultProvider, { "audience:baseUrl": "ftp://default.example" }, {}, DEFAULT, "audience:baseUrl must be an http(s) URL"],
-    ["the default provider without apiKey", defaultProvider, {}, { AUDIENCE_API_KEY: "" }, DEFAULT, "audience:apiKey is missing: set it with `pulumi config set --secret audience:apiKey <KEY>` or set AUDIENCE_API_KEY"],
+    ["the default provider with a bad audience:baseUrl", defaultProvider, { "audience:baseUrl": "ftp://default.example" }, {}, DEFAULT_PROVIDER, "audience:baseUrl must be an http(s) URL"],
+    ["the default provider without apiKey", defaultProvider, {}, { AUDIENCE_API_KEY: "" }, DEFAULT_PROVIDER, "audience:apiKey is missing: set it with `pulumi config set --secret audience:apiKey <KEY>` or set AUDIENCE_API_KEY"],
   ])("fails the preview for %s, naming the key, before any resource step", async (_case, index, config, env, provider, message) => {
     const { apiKey } = await world.account("config-check");
     const dir = world.program("config-check", { index });

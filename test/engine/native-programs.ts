@@ -14,6 +14,9 @@ import { faithfulMode } from "./installed.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 export const PASSPHRASE = "native passphrase";
+/** The default provider's name, as the Pulumi CLI with the current Node.js language host names it (its version, and
+ * the download URL of package.json's `pulumi.server`). */
+export const DEFAULT_PROVIDER = "default_0_1_0_github_/api.github.com/pulumi-audience/pulumi-audience";
 // Inside the repository, so the programs resolve `pulumi-audience` to this checkout, built (ignored by git).
 const WORK = join(ROOT, ".audience", "native-tests");
 

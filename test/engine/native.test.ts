@@ -5,7 +5,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { Snapshot } from "../../provider/engine/snapshot.ts";
-import { nativePrograms, PASSPHRASE, stepsOf, writes } from "./native-programs.ts";
+import { DEFAULT_PROVIDER, nativePrograms, PASSPHRASE, stepsOf, writes } from "./native-programs.ts";
 
 const world = nativePrograms();
 const { program, requests, list } = world;
@@ -33,7 +33,7 @@ describe("an example in native mode through the local engine", { timeout: 240_00
     expect(stepsOf(up, "create").sort()).toEqual(["adaptive-discounting", "adaptive-discounting-csv", "adaptive-discounting-dev"]);
     const resources = readFileSync(up.statePath, "utf8");
     expect(resources).toContain("audience:index:Scope");
-    expect(resources).toContain("pulumi:providers:audience::default_0_1_0_github_/api.github.com/pulumi-audience/pulumi-audience");
+    expect(resources).toContain(`pulumi:providers:audience::${DEFAULT_PROVIDER}`);
     expect(resources).not.toContain("pulumi-nodejs");
     expect(up.outputs["csvUrl"]).toMatch(/^http/);
     await requests();
