@@ -31,11 +31,11 @@ const BUILDS: readonly Build[] = [
   },
   // The schema's SDKs, by the code generators of the CLI's own pkg/v3 (see tools/pulumi/sdkgen).
   { name: "sdkgen", module: "pulumi", pkg: "./sdkgen" },
-  // The current hosts' modules are not served by the module proxy. The Node.js and Python hosts are built from their
-  // source, kept in tools/ (see their READMEs); sdk/v3 carried the Go host until v3.62.0.
+  // The current hosts' modules are not served by the module proxy: the Node.js, Python and Go hosts are built from
+  // their source, kept in tools/ (see their READMEs).
   { name: "pulumi-language-nodejs", module: "pulumi-language-nodejs", pkg: "." },
   { name: "pulumi-language-python", module: "pulumi-language-python", pkg: "." },
-  { name: "pulumi-language-go", module: "sdk-v3.62", pkg: "github.com/pulumi/pulumi/sdk/v3/go/pulumi-language-go" },
+  { name: "pulumi-language-go", module: "pulumi-language-go", pkg: "." },
   { name: "pulumi-language-yaml", module: "pulumi-yaml", pkg: "github.com/pulumi/pulumi-yaml/cmd/pulumi-language-yaml" },
   // Its own module: pulumi-java/pkg v1.22.0 requires pulumi pkg/v3 v3.228.0, not the CLI's version. The proxy serves
   // only some of its tags (v1.22.0 is the newest it answers).
@@ -81,8 +81,9 @@ function cacheFolder(): string {
     for (const file of ["go.mod", "go.sum"]) hash.update(readFileSync(join(TOOLS, module, file)));
   }
   // Go sources kept here rather than fetched as modules.
-  for (const dir of [join(TOOLS, "pulumi", "sdkgen"), join(TOOLS, "pulumi-language-nodejs"), join(TOOLS, "pulumi-language-python")]) {
-    for (const file of readdirSync(dir).filter((f) => f.endsWith(".go")).sort()) hash.update(file).update(readFileSync(join(dir, file)));
+  for (const dir of ["pulumi/sdkgen", "pulumi-language-nodejs", "pulumi-language-python", "pulumi-language-go"]) {
+    const files = readdirSync(join(TOOLS, dir), { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".go")).sort();
+    for (const file of files) hash.update(file).update(readFileSync(join(TOOLS, dir, file)));
   }
   hash.update(`${TAGS}\n${BUILDS.map((b) => `${b.module} ${b.pkg} ${b.version?.variable ?? ""}`).join("\n")}\n${SCRIPTS.map((s) => s.path).join("\n")}`);
   const root = process.env["AUDIENCE_PULUMI_CACHE"] ?? join(process.env["XDG_CACHE_HOME"] ?? join(homedir(), ".cache"), "pulumi-audience");

@@ -1,7 +1,9 @@
 // examples/other-languages/adaptive-discounting-go through the real `pulumi` CLI and its Go language host, with the
 // Go SDK generated from the plugin's schema: up in two accounts (the second through an explicit provider), no change
-// after, an update shown with its values, `pulumi import` of a target made on the service, destroy leaving nothing;
-// the connection's password never in plaintext.
+// after, an update shown with its values, `pulumi import` of a target made on the service (the Go code it prints,
+// pasted into the program, declares it as imported), destroy leaving nothing; the connection's password never in
+// plaintext.
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { pulumiCli, skipReason, type PulumiStack, type Run, stackFilesHolding } from "./cli.ts";
@@ -65,12 +67,12 @@ describe(`examples/other-languages/adaptive-discounting-go through pulumi${skipR
     await must(["preview", "--expect-no-changes"]);
   });
 
-  it("imports a target made on the service, recording what create records", async () => {
+  it("imports a target made on the service, recording what create records; the Go code it prints declares it", async () => {
     const scopeId = (await stack.outputs())["scopeId"] as string;
     const id = await service.create(keys.apiKey, "targets", legacyTarget(scopeId));
     await takeWrites();
-    // This Go host cannot print the code that declares it (GenerateProgram is newer than the host): README.md says so.
-    await must(["import", "audience:index:Target", "legacy-csv", id, "--yes", "--protect=false", "--generate-code=false"]);
+    const code = join(stack.dir, "imported.go.txt");
+    await must(["import", "audience:index:Target", "legacy-csv", id, "--yes", "--protect=false", "--out", code]);
     expect(await takeWrites()).toEqual([]);
     const all = await resources();
     const legacy = all.find((r) => r.urn.endsWith("::legacy-csv"))!;
@@ -80,9 +82,17 @@ describe(`examples/other-languages/adaptive-discounting-go through pulumi${skipR
     expect({ ...legacy.inputs, name: "" }).toEqual({ ...created.inputs, name: "" });
     expect(Object.keys(legacy.outputs ?? {}).sort()).toEqual(Object.keys(created.outputs ?? {}).sort());
 
-    // Not declared in the program (this host prints no Go code to paste), the next up would delete it.
-    const preview = await must(["preview", "--diff"]);
-    expect(preview.output).toMatch(/- audience:index:Target: \(delete\)\s+\[id=[^\]]+\]\s+\[urn=[^\]]+::legacy-csv\]/);
+    // The printed program, pasted as a user would: its statements in the program's own function, called from main.
+    const printed = readFileSync(code, "utf8");
+    expect(printed).toContain('"github.com/pulumi-audience/pulumi-audience/sdk/go/audience"');
+    expect(printed).toContain('audience.NewTarget(ctx, "legacy-csv", &audience.TargetArgs{');
+    writeFileSync(join(stack.dir, "imported.go"), asFunction(printed, "declareImported"));
+    const main = join(stack.dir, "main.go");
+    const source = readFileSync(main, "utf8");
+    const end = source.lastIndexOf("\t\treturn nil\n");
+    writeFileSync(main, `${source.slice(0, end)}\t\tif err := declareImported(ctx); err != nil {\n\t\t\treturn err\n\t\t}\n${source.slice(end)}`);
+    await must(["preview", "--expect-no-changes", "--diff"]);
+    expect(await takeWrites()).toEqual([]);
   });
 
   it("destroys everything, the imported target too, in both accounts; the password never shows in plaintext", async () => {
@@ -91,3 +101,12 @@ describe(`examples/other-languages/adaptive-discounting-go through pulumi${skipR
     expect(stackFilesHolding(stack, [PASSWORD, ...Object.values(keys)])).toEqual([]);
   });
 });
+
+/** A Go program `pulumi import` printed, its `main` made a function of the program's package taking `ctx`. */
+function asFunction(program: string, name: string): string {
+  const opening = "func main() {\n\tpulumi.Run(func(ctx *pulumi.Context) error {\n";
+  const closing = "\t})\n}\n";
+  expect(program).toContain(opening);
+  expect(program.endsWith(closing)).toBe(true);
+  return program.replace(opening, `func ${name}(ctx *pulumi.Context) error {\n`).slice(0, -closing.length) + "}\n";
+}
