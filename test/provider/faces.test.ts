@@ -11,6 +11,7 @@ import * as nativeFace from "../../provider/native/generated/native-face.ts";
 import { packageSchema } from "../../provider/plugin/schema.ts";
 import { providerFamilies } from "../../provider/runtime/families/index.ts";
 import { DYNAMIC_FACE_FILE, dynamicFace as dynamicFaceText, NATIVE_FACE_FILE, nativeFace as nativeFaceText, REGISTRATIONS_FILE, registrationsModule } from "../../provider/runtime/resources/faces-generator.ts";
+import { ENUMS_FILE, enumsModule } from "../../provider/native/enums-generator.ts";
 import { languageService } from "./language-service.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -20,6 +21,16 @@ describe("program faces", () => {
     expect(readFileSync(DYNAMIC_FACE_FILE, "utf8")).toBe(dynamicFaceText());
     expect(readFileSync(NATIVE_FACE_FILE, "utf8")).toBe(nativeFaceText());
     expect(readFileSync(REGISTRATIONS_FILE, "utf8")).toBe(registrationsModule());
+    expect(readFileSync(ENUMS_FILE, "utf8")).toBe(enumsModule());
+  });
+
+  it("the native face holds each enum of the schema by the names the schema gives its values, as pulumi import writes them", () => {
+    const enums = Object.entries(packageSchema().types).flatMap(([token, spec]) => ("enum" in spec ? [[token.split(":").at(-1)!, spec.enum] as const] : []));
+    expect(enums.length).toBeGreaterThan(0);
+    for (const [name, values] of enums) {
+      expect(nativeFace[name as keyof typeof nativeFace], name).toEqual(Object.fromEntries(values.map((v) => [v.name, v.value])));
+    }
+    expect(nativeFace.TargetOptionsType.HostedCsv).toBe("hosted_csv");
   });
 
   it("serve the classes and lookups the plugin schema serves, in both faces", () => {

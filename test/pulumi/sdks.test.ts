@@ -1,11 +1,13 @@
 // The SDKs generated from the plugin's schema build as each ecosystem builds them: Node.js under `tsc`, Python as a
-// wheel that pip installs and Python imports, Go under `go build` and `go vet`, Java under Maven.
+// wheel that pip installs and Python imports, Go under `go build` and `go vet` (and as `pulumi package add` links it
+// into a program), Java under Maven.
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
-import { pulumiCli, skipReason } from "./cli.ts";
+import { pulumiCli, pulumiStack, skipReason } from "./cli.ts";
+import { GO_ENV as PROGRAM_GO_ENV } from "./go-program.ts";
 import { generatedSdk } from "./sdks.ts";
 import { JAVA_SDK_VERSION } from "../../scripts/sdk-gen.ts";
 
@@ -44,6 +46,17 @@ describe(`the SDKs generated from the plugin's schema${skipReason()}`, { timeout
     expect(readFileSync(join(sdk, "go.mod"), "utf8")).toContain(`github.com/pulumi/pulumi/sdk/v3 ${version}`);
     execFileSync("go", ["build", "./..."], { cwd: sdk, env: GO_ENV });
     execFileSync("go", ["vet", "./..."], { cwd: sdk, env: GO_ENV });
+  });
+
+  it("Go: pulumi package add of the plugin generates the SDK through the Go host and links it into the program", async () => {
+    const stack = await pulumiStack({ program: join(ROOT, "examples", "other-languages", "adaptive-discounting-go"), env: PROGRAM_GO_ENV });
+    const goMod = join(stack.dir, "go.mod");
+    // The example points at the checkout's sdks/go; a program elsewhere has no SDK yet.
+    writeFileSync(goMod, readFileSync(goMod, "utf8").replace(/^replace .*$/m, ""));
+    await stack.must(["package", "add", join(ROOT, "pulumi-resource-audience")]);
+    expect(readFileSync(goMod, "utf8")).toContain("replace github.com/pulumi-audience/pulumi-audience/sdk/go => ./sdks/audience");
+    expect(readFileSync(join(stack.dir, "Pulumi.yaml"), "utf8")).toMatch(/^packages:\n {2}audience: audience@0\.1\.0$/m);
+    execFileSync("go", ["build", "-o", "/dev/null", "."], { cwd: stack.dir, env: { ...process.env, ...PROGRAM_GO_ENV } });
   });
 
   it("Java: a jar Maven builds on com.pulumi:pulumi, holding the resources the SDK reads at run time", () => {

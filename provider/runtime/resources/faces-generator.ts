@@ -129,6 +129,7 @@ const native: Face = {
     'export type * from "../../runtime/generated/program-types.ts";',
     'export type { LookupArgs, LookupInputs } from "../../runtime/resources/lookup.ts";',
     'export { nativeClass, nativeLookups, Provider, type NativeResource, type NativeResourceClass, type ProviderArgs } from "../resource.ts";',
+    'export * from "./enums.ts";',
   ],
   classOf: (c) => `nativeClass(${c})`,
   instanceOf: (c) => `NativeResource<${c}>`,
