@@ -1,9 +1,9 @@
 // examples/other-languages/adaptive-discounting-python through the real `pulumi` CLI and its Python language host,
 // with the SDK generated from the plugin's schema installed into a virtualenv as its README says: up, no change on
 // preview, refresh or a second up (which writes nothing), a config change shown with its values, `pulumi import` of
-// a target made by hand, destroy leaving nothing. The warehouse password is never written or printed in plaintext.
+// a target made by hand (the code it prints, pasted, changes nothing), destroy leaving nothing. The warehouse password is never written or printed in plaintext.
 import { execFile } from "node:child_process";
-import { appendFileSync, readFileSync, symlinkSync } from "node:fs";
+import { appendFileSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { delimiter, dirname, join } from "node:path";
 import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -84,20 +84,29 @@ describe(`examples/other-languages/adaptive-discounting-python through pulumi${s
     await must(["preview", "--expect-no-changes"]);
   });
 
-  it("pulumi import adopts a target made on the service; the README's declaration of it then changes nothing", async () => {
+  it("pulumi import adopts a target made on the service; the code it prints, or the README's, then changes nothing", async () => {
     const scopeId = (await stack.outputs())["scopeId"] as string;
     const legacy = await service.create(keys.apiKey, "targets", legacyTarget(scopeId));
-    // As the README says: this host cannot print the code (GenerateProgram), the README shows it.
-    await must(["import", "audience:index:Target", "legacy-csv", legacy, "--generate-code=false", "--protect=false", "--yes"]);
+    const code = join(stack.dir, "imported.py.txt");
+    await must(["import", "audience:index:Target", "legacy-csv", legacy, "--out", code, "--protect=false", "--yes"]);
     const resources = (await stack.exported()).deployment.resources ?? [];
     const imported = resources.find((r) => r.urn.endsWith("::legacy-csv"))!;
     const created = resources.find((r) => r.urn.endsWith("::adaptive-discounting-csv"))!;
     expect(imported.id).toBe(legacy);
     // What create records, but for the name.
     expect(imported.inputs).toEqual({ ...created.inputs, name: "Legacy CSV" });
+    // The printed program, pasted below the program's own (its imports again, harmless in Python).
+    const main = join(stack.dir, "__main__.py");
+    const program = readFileSync(main, "utf8");
+    const printed = readFileSync(code, "utf8");
+    expect(printed).toContain("import pulumi_audience as audience");
+    expect(printed).toContain('audience.Target("legacy-csv"');
+    writeFileSync(main, `${program}\n${printed}`);
+    await must(["preview", "--expect-no-changes"]);
+    // The README's declaration instead, which names the scope rather than its id.
     const declaration = /```python\n([\s\S]*?)```/.exec(readFileSync(join(EXAMPLE, "README.md"), "utf8"))?.[1];
     expect(declaration).toContain('"legacy-csv"');
-    appendFileSync(join(stack.dir, "__main__.py"), `\n${declaration}`);
+    writeFileSync(main, `${program}\n${declaration}`);
     await must(["preview", "--expect-no-changes"]);
     // An import records no dependency; the up after the declaration does (destroy then deletes the target first).
     await takeWrites();
