@@ -11,7 +11,7 @@ import * as nativeFace from "../../provider/native/generated/native-face.ts";
 import { packageSchema } from "../../provider/plugin/schema.ts";
 import { providerFamilies } from "../../provider/runtime/families/index.ts";
 import { DYNAMIC_FACE_FILE, dynamicFace as dynamicFaceText, NATIVE_FACE_FILE, nativeFace as nativeFaceText, REGISTRATIONS_FILE, registrationsModule } from "../../provider/runtime/resources/faces-generator.ts";
-import { ENUMS_FILE, enumsModule } from "../../provider/native/enums-generator.ts";
+import { ENUMS_FILE, enumsModule } from "../../provider/plugin/enums-generator.ts";
 import { languageService } from "./language-service.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -24,13 +24,14 @@ describe("program faces", () => {
     expect(readFileSync(ENUMS_FILE, "utf8")).toBe(enumsModule());
   });
 
-  it("the native face holds each enum of the schema by the names the schema gives its values, as pulumi import writes them", () => {
+  it("hold each enum of the schema by the names the schema gives its values, as pulumi import writes them", () => {
     const enums = Object.entries(packageSchema().types).flatMap(([token, spec]) => ("enum" in spec ? [[token.split(":").at(-1)!, spec.enum] as const] : []));
     expect(enums.length).toBeGreaterThan(0);
-    for (const [name, values] of enums) {
-      expect(nativeFace[name as keyof typeof nativeFace], name).toEqual(Object.fromEntries(values.map((v) => [v.name, v.value])));
+    for (const face of [dynamicFace, nativeFace] as Record<string, unknown>[]) {
+      for (const [name, values] of enums) expect(face[name], name).toEqual(Object.fromEntries(values.map((v) => [v.name, v.value])));
     }
     expect(nativeFace.TargetOptionsType.HostedCsv).toBe("hosted_csv");
+    expect(dynamicFace.TargetOptionsType.HostedCsv).toBe("hosted_csv");
   });
 
   it("serve the classes and lookups the plugin schema serves, in both faces", () => {

@@ -20,7 +20,7 @@ export type { DeepInput } from "../../runtime/resources/program-inputs.ts";
 export type * from "../../runtime/generated/program-types.ts";
 export type { LookupArgs, LookupInputs } from "../../runtime/resources/lookup.ts";
 export { nativeClass, nativeLookups, Provider, type NativeResource, type NativeResourceClass, type ProviderArgs } from "../resource.ts";
-export * from "./enums.ts";
+export * from "../../runtime/generated/enums.ts";
 
 /** A pipeline: a population of cohorts joined to a payload of predictions (outcomes, personas, recommenders, forecasts, locations). Builds in the background; `preview: false` enables it. */
 export const Scope = nativeClass("scopes");

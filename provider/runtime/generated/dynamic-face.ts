@@ -18,6 +18,7 @@ export type * from "./program-types.ts";
 export type { LookupArgs, LookupInputs } from "../resources/lookup.ts";
 export { resourceClass, type AudienceResource, type ResourceClass } from "../resources/resource.ts";
 export { lookup, lookups } from "../resources/lookup.ts";
+export * from "./enums.ts";
 
 /** A pipeline: a population of cohorts joined to a payload of predictions (outcomes, personas, recommenders, forecasts, locations). Builds in the background; `preview: false` enables it. */
 export const Scope = resourceClass("scopes");
