@@ -59,11 +59,16 @@ ${LOOP} new pulumi.CustomResource(${JSON.stringify(resourceToken("Cohort"))}, \`
 `,
 } as const;
 
+/** The Pulumi.yaml of a bench program named `name`: its runtime as a scaffold's (`audience new`) gives it. */
+export function projectFile(name: string): string {
+  return `name: ${name}\nruntime:\n  name: nodejs\n  options:\n    typescript: false\n    nodeargs: --require=pulumi-audience/require-node\nmain: index.ts\n`;
+}
+
 /** Writes the project `bench-<dir>` in `.audience/bench/<dir>` with `program` as its index.ts; its directory. */
 export function writeProgram(dir: string, program: string): string {
   const path = join(ROOT, ".audience", "bench", dir);
   mkdirSync(path, { recursive: true });
-  writeFileSync(join(path, "Pulumi.yaml"), `name: bench-${dir}\nruntime:\n  name: nodejs\n  options:\n    typescript: false\n    nodeargs: --require=pulumi-audience/require-node\nmain: index.ts\n`);
+  writeFileSync(join(path, "Pulumi.yaml"), projectFile(`bench-${dir}`));
   writeFileSync(join(path, "index.ts"), program);
   return path;
 }

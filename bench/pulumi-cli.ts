@@ -17,7 +17,7 @@ import { loadavg, tmpdir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
 import { emulatorControl } from "pulumi-audience/emulator";
 import { atMost, baselineScript, ensureBuilt, median, NETWORK_LATENCY_MS, ROOT, startChild, type Bench, type Row } from "./measure.ts";
-import { PROGRAM } from "./programs.ts";
+import { PROGRAM, projectFile } from "./programs.ts";
 import type { EmulatorReady } from "./service.ts";
 
 const ROUNDS = 3;
@@ -56,7 +56,7 @@ export function installedModules(work: string): string {
 export function program(work: string, name: string, source: string, modules: string): string {
   const dir = join(work, name);
   mkdirSync(dir);
-  writeFileSync(join(dir, "Pulumi.yaml"), `name: ${name}\nruntime: nodejs\nmain: index.ts\n`);
+  writeFileSync(join(dir, "Pulumi.yaml"), projectFile(name));
   writeFileSync(join(dir, "package.json"), JSON.stringify({ name, private: true, type: "module" }));
   writeFileSync(join(dir, "index.ts"), source);
   symlinkSync(modules, join(dir, "node_modules"));
@@ -75,10 +75,10 @@ function pluginOnPath(work: string, name: string, args: string[]): string {
 
 /**
  * The environment a bench's `pulumi` runs in: `path`, then the CLI's folder (`cli`, from pulumiDir) and this Node on
- * PATH, its own PULUMI_HOME and file backend, no update check, plugin download or registry lookup, no colour, and the
- * program's preload (`preload`, the package's require-node.cjs).
+ * PATH, its own PULUMI_HOME and file backend, no update check, plugin download or registry lookup, no colour. A Node.js
+ * program's preload is its Pulumi.yaml's `nodeargs` (projectFile), which reaches the program alone, as users give it.
  */
-export function pulumiEnv(options: { cli: string; path?: string[]; home: string; backend: string; preload: string }): NodeJS.ProcessEnv {
+export function pulumiEnv(options: { cli: string; path?: string[]; home: string; backend: string }): NodeJS.ProcessEnv {
   return {
     ...process.env,
     PATH: [...(options.path ?? []), options.cli, dirname(process.execPath), process.env["PATH"] ?? ""].join(delimiter),
@@ -89,9 +89,7 @@ export function pulumiEnv(options: { cli: string; path?: string[]; home: string;
     PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
     PULUMI_DISABLE_REGISTRY_RESOLVE: "true",
     NO_COLOR: "1",
-    // The program's preload, as a user would give it; Pulumi.yaml's `nodeargs` names it too, which the Node.js host
-    // built here until v3.260's ignored.
-    NODE_OPTIONS: `--require=${options.preload}`,
+    NODE_OPTIONS: "",
   };
 }
 
@@ -124,7 +122,6 @@ interface Setup {
   work: string;
   programs: Record<Face, string>;
   plugins: Record<"bare" | "reading" | "native", string>;
-  preload: string;
   skipCheckpoints: boolean;
 }
 
@@ -138,7 +135,7 @@ async function faceRuns(setup: Setup, face: Face, count: number, round: number):
     const backend = join(state, "backend");
     mkdirSync(backend);
     const env: NodeJS.ProcessEnv = {
-      ...pulumiEnv({ cli: setup.cli, path: face === "bare" || face === "native" ? [setup.plugins[face]] : [], home: join(state, "home"), backend, preload: setup.preload }),
+      ...pulumiEnv({ cli: setup.cli, path: face === "bare" || face === "native" ? [setup.plugins[face]] : [], home: join(state, "home"), backend }),
       AUDIENCE_BASE_URL: `${emulator.ready.url}/v1`,
       AUDIENCE_API_KEY: emulator.ready.apiKey,
       BENCH_COUNT: String(count),
@@ -209,7 +206,6 @@ export const pulumiCliBench: Bench = {
           reading: pluginOnPath(work, "reading-plugin", [barePlugin, "--reads"]),
           native: pluginOnPath(work, "native-plugin", [join(modules, "pulumi-audience", "bin", "pulumi-resource-audience.js")]),
         },
-        preload: join(modules, "pulumi-audience", "bin", "require-node.cjs"),
         skipCheckpoints: pulumiSkipCheckpoints,
       };
       const runs: Record<Face, FaceRuns[]> = { bare: [], native: [], "bare-dynamic": [], dynamic: [] };

@@ -149,7 +149,6 @@ async function languageRuns(cli: string, work: string, dir: string, language: La
     const env: NodeJS.ProcessEnv = {
       ...pulumiEnv({
         cli, path: language === "python" ? [pythonBin] : [], home: join(state, "home"), backend: state,
-        preload: join(dir, "node_modules", "pulumi-audience", "bin", "require-node.cjs"),
       }),
       ...GO_ENV,
     };

@@ -27,7 +27,7 @@ export const pulumiPolicyBench: Bench = {
       writeFileSync(config, JSON.stringify({ "audience-identified-delivery-allowed-destinations": { allowedDestinations: ["hosted_csv"] } }));
       const pack = ["--policy-pack", writePolicyLauncher(dir), "--policy-pack-config", config];
       const env: NodeJS.ProcessEnv = {
-        ...pulumiEnv({ cli, home: join(work, "home"), backend: work, preload: join(modules, "pulumi-audience", "bin", "require-node.cjs") }),
+        ...pulumiEnv({ cli, home: join(work, "home"), backend: work }),
         AUDIENCE_BASE_URL: `${emulator.ready.url}/v1`,
         // An account holding the example's Leads cohort and Forecasted spend forecast.
         AUDIENCE_API_KEY: await account(emulator.ready, "policy"),
