@@ -2,7 +2,7 @@
 // provider, and a dynamic one naming another entry of `audience:accounts`, are replaced (created there, deleted
 // from the first), and the stack then agrees with both accounts.
 import { describe, expect, it } from "vitest";
-import { programFolder, pulumiCli, pulumiStack, skipReason, type PulumiStack } from "./cli.ts";
+import { PLUGIN_IN_PACKAGE, programFolder, pulumiCli, pulumiStack, type PulumiStack, skipReason } from "./cli.ts";
 import { emulatedService } from "./emulated.ts";
 
 const cli = pulumiCli();
@@ -33,7 +33,7 @@ describe(`a resource moved to another account, through pulumi${skipReason()}`, {
     keys.north = await createAccount("north");
     keys.south = await createAccount("south");
     const program = programFolder({
-      "Pulumi.yaml": "name: accounts\nruntime: nodejs\nmain: index.ts\nplugins:\n  providers:\n    - name: audience\n      path: ./node_modules/pulumi-audience\n",
+      "Pulumi.yaml": `name: accounts\nruntime: nodejs\nmain: index.ts\n${PLUGIN_IN_PACKAGE}`,
       "index.ts": PROGRAM,
     });
     stack = await pulumiStack({ program });

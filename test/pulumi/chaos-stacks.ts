@@ -6,7 +6,7 @@ import { join } from "node:path";
 import type { RunningEmulator } from "pulumi-audience/emulator";
 import { BUILT_AUDIENCE } from "../cli/helpers.ts";
 import { CHAOS_PROGRAM, recordedIds } from "../engine/chaos-world.ts";
-import { programFolder, pulumiStack, type PulumiStack, type Run } from "./cli.ts";
+import { PLUGIN_IN_PACKAGE, programFolder, pulumiStack, type PulumiStack, type Run } from "./cli.ts";
 
 export type Face = "dynamic" | "native";
 
@@ -15,7 +15,7 @@ function chaosProgram(face: Face): string {
   if (face === "dynamic") return CHAOS_PROGRAM;
   const read = (name: string) => readFileSync(join(CHAOS_PROGRAM, name), "utf8");
   return programFolder({
-    "Pulumi.yaml": `${read("Pulumi.yaml")}plugins:\n  providers:\n    - name: audience\n      path: ./node_modules/pulumi-audience\n`,
+    "Pulumi.yaml": `${read("Pulumi.yaml")}${PLUGIN_IN_PACKAGE}`,
     "index.ts": read("index.ts").replace(/from "pulumi-audience"/, 'from "pulumi-audience/native"'),
   });
 }

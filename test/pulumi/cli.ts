@@ -10,6 +10,9 @@ import { installedProgram, removeInstalledPrograms } from "../engine/installed.t
 
 const ROOT = join(import.meta.dirname, "..", "..");
 
+/** Pulumi.yaml's section that has the CLI run the plugin of this package as the program installed it. */
+export const PLUGIN_IN_PACKAGE = "plugins:\n  providers:\n    - name: audience\n      path: ./node_modules/pulumi-audience\n";
+
 /** The folder holding `pulumi` and its language host, or why there is none. */
 export interface PulumiCli {
   readonly dir?: string;

@@ -4,13 +4,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "pulumi-audience/emulator";
 import { emulatorUnderTest } from "../engine/emulator-control.ts";
-import { programFolder, pulumiCli, pulumiStack, skipReason, type PulumiStack } from "./cli.ts";
+import { PLUGIN_IN_PACKAGE, programFolder, pulumiCli, pulumiStack, type PulumiStack, skipReason } from "./cli.ts";
 import { writes } from "./emulated.ts";
 
 /** The program in each face: the dynamic one, and the native one with its plugin found where it is installed. */
 const FACES = [
   { face: "dynamic", module: "pulumi-audience", type: "pulumi-nodejs:dynamic/audience:Cohort", plugins: "" },
-  { face: "native", module: "pulumi-audience/native", type: "audience:index:Cohort", plugins: "plugins:\n  providers:\n    - name: audience\n      path: ./node_modules/pulumi-audience\n" },
+  { face: "native", module: "pulumi-audience/native", type: "audience:index:Cohort", plugins: PLUGIN_IN_PACKAGE },
 ] as const;
 const program = (module: string, plugins: string) => programFolder({
   "Pulumi.yaml": `name: failed-build\nruntime:\n  name: nodejs\n  options:\n    typescript: false\nmain: index.js\n${plugins}`,

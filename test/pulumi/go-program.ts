@@ -5,7 +5,7 @@ import { execFile } from "node:child_process";
 import { appendFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { pulumiStack, type PulumiStack } from "./cli.ts";
+import { PLUGIN_IN_PACKAGE, pulumiStack, type PulumiStack } from "./cli.ts";
 import { generatedSdk } from "./sdks.ts";
 
 const GO_SDK_MODULE = "github.com/pulumi-audience/pulumi-audience/sdk/go";
@@ -26,6 +26,6 @@ export async function goStack(program: string, env: Record<string, string>): Pro
   // Built once here, where a cold build cache (minutes: Pulumi's Go SDK compiles too) has no command's time limit;
   // the host's `go build` in each preview and up then only links.
   await go(["build", "-o", "/dev/null", "."], stack.dir);
-  appendFileSync(join(stack.dir, "Pulumi.yaml"), "plugins:\n  providers:\n    - name: audience\n      path: ./node_modules/pulumi-audience\n");
+  appendFileSync(join(stack.dir, "Pulumi.yaml"), PLUGIN_IN_PACKAGE);
   return stack;
 }

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { scaffoldFiles } from "../../provider/cli/new.ts";
 import { thisPackage } from "../../provider/cli/dependency.ts";
-import { programFolder, pulumiCli, pulumiStack, skipReason, type ExportedResource, type PulumiStack } from "./cli.ts";
+import { type ExportedResource, PLUGIN_IN_PACKAGE, programFolder, pulumiCli, pulumiStack, type PulumiStack, skipReason } from "./cli.ts";
 import { emulatedService } from "./emulated.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
@@ -59,7 +59,7 @@ describe(`the code pulumi import prints, in a TypeScript program of pulumi-audie
     const tsconfig = scaffoldFiles({ name: "import-code", manifest: thisPackage().manifest, dependency: thisPackage().manifest.version })["tsconfig.json"]!;
     stack = await pulumiStack({
       program: programFolder({
-        "Pulumi.yaml": "name: import-code\nruntime: nodejs\nmain: index.ts\nplugins:\n  providers:\n    - name: audience\n      path: ./node_modules/pulumi-audience\n",
+        "Pulumi.yaml": `name: import-code\nruntime: nodejs\nmain: index.ts\n${PLUGIN_IN_PACKAGE}`,
         "index.ts": PROGRAM,
         "tsconfig.json": tsconfig,
       }),
@@ -103,7 +103,7 @@ describe(`the code pulumi import prints, in a TypeScript program of pulumi-audie
     // The printed code as a module of the program, its import line changed and nothing else.
     const edited = code.replace(SDK_IMPORT, NATIVE_IMPORT);
     expect(edited.split("\n").filter((line, i) => line !== code.split("\n")[i])).toEqual([NATIVE_IMPORT]);
-    // Enum members by the schema's names, which the native face exports (provider/native/generated/enums.ts).
+    // Enum members by the schema's names, which both faces export (provider/runtime/generated/enums.ts).
     expect([...code.matchAll(/\baudience\.(\w+)\.(\w+)\b/g)].map((m) => `${m[1]}.${m[2]}`).sort()).toEqual([
       "CohortRecencyOccurrence.Last",
       "TargetOptionsType.HostedCsv",

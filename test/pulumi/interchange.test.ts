@@ -7,7 +7,7 @@ import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { programFolder, pulumiCli, pulumiStack, skipReason, type PulumiStack, type Run } from "./cli.ts";
+import { PLUGIN_IN_PACKAGE, programFolder, pulumiCli, pulumiStack, type PulumiStack, type Run, skipReason } from "./cli.ts";
 import { emulatedService } from "./emulated.ts";
 
 const cli = pulumiCli();
@@ -46,7 +46,7 @@ const changed = (run: Run) => Object.keys(changesOf(run)).filter((k) => k !== "s
 /** The module a face's program imports, and what its Pulumi.yaml adds (where the CLI finds the native plugin). */
 const FACES = {
   dynamic: { module: "pulumi-audience", project: "" },
-  native: { module: "pulumi-audience/native", project: "plugins:\n  providers:\n    - name: audience\n      path: ./node_modules/pulumi-audience\n" },
+  native: { module: "pulumi-audience/native", project: PLUGIN_IN_PACKAGE },
 } as const;
 
 /** A program of both kinds a state holds: a lookup, a scope with secret-free inputs, a target depending on it. */

@@ -7,7 +7,7 @@ import { spawnSync } from "node:child_process";
 import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { pulumiCli, pulumiStack, skipReason, type PulumiStack, type Run, stackFilesHolding } from "./cli.ts";
+import { PLUGIN_IN_PACKAGE, pulumiCli, pulumiStack, type PulumiStack, type Run, skipReason, stackFilesHolding } from "./cli.ts";
 import { emulatedService, legacyTarget } from "./emulated.ts";
 import { destroyPipeline, expectPipelineDeployed } from "./pipeline.ts";
 import { generatedSdk } from "./sdks.ts";
@@ -43,7 +43,7 @@ describe(`examples/other-languages/adaptive-discounting-java through pulumi${ski
     keys.northKey = await createAccount("java-north");
     stack = await pulumiStack({ program: EXAMPLE, env: { AUDIENCE_BASE_URL: service.baseUrl() } });
     // The plugin from this package's installed node_modules, as a user's `pulumi plugin install` would find it.
-    appendFileSync(join(stack.dir, "Pulumi.yaml"), "plugins:\n  providers:\n    - name: audience\n      path: ./node_modules/pulumi-audience\n");
+    appendFileSync(join(stack.dir, "Pulumi.yaml"), PLUGIN_IN_PACKAGE);
     await stack.config({ "audience:apiKey": keys.apiKey, northApiKey: keys.northKey, warehousePassword: PASSWORD }, true);
     await stack.config({ northBaseUrl: service.baseUrl() });
 

@@ -10,7 +10,7 @@ import { describe, expect, it, onTestFinished } from "vitest";
 import { defaultProviderName } from "../../provider/engine/providers.ts";
 import { PLUGIN_DOWNLOAD_URL } from "../../provider/plugin/manifest.ts";
 import { packPlugin } from "../../scripts/plugin-pack.ts";
-import { programFolder, pulumiCli, pulumiStack, skipReason, type PulumiStack } from "./cli.ts";
+import { PLUGIN_IN_PACKAGE, programFolder, pulumiCli, pulumiStack, type PulumiStack, skipReason } from "./cli.ts";
 import { emulatedService } from "./emulated.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
@@ -60,7 +60,7 @@ describe(`native resources through pulumi, the plugin a path under Pulumi.yaml p
     keys.northKey = await createAccount("native-north");
     keys.southKey = await createAccount("native-south");
     stack = await pulumiStack({
-      program: programSource("native-path", "plugins:\n  providers:\n    - name: audience\n      path: ./node_modules/pulumi-audience\n"),
+      program: programSource("native-path", PLUGIN_IN_PACKAGE),
       env: { AUDIENCE_BASE_URL: service.baseUrl() },
     });
     await configure(stack, keys);

@@ -7,7 +7,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { programFolder, pulumiCli, pulumiStack, skipReason, type ExportedResource, type PulumiStack } from "./cli.ts";
+import { type ExportedResource, PLUGIN_IN_PACKAGE, programFolder, pulumiCli, pulumiStack, type PulumiStack, skipReason } from "./cli.ts";
 import { emulatedService } from "./emulated.ts";
 
 const cli = pulumiCli();
@@ -50,7 +50,7 @@ if (slow) new audience.Cohort("slow", { name: "Slow cohort", streamName: "transa
 const NO_CODE = ["--generate-code=false"];
 
 const programSource = () => programFolder({
-  "Pulumi.yaml": "name: options\nruntime: nodejs\nmain: index.ts\nplugins:\n  providers:\n    - name: audience\n      path: ./node_modules/pulumi-audience\n",
+  "Pulumi.yaml": `name: options\nruntime: nodejs\nmain: index.ts\n${PLUGIN_IN_PACKAGE}`,
   "index.ts": PROGRAM,
 });
 

@@ -6,7 +6,7 @@
 // error is printed as plain text. The native face's lookups that find nothing read the same.
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { programFolder, pulumiCli, pulumiStack, skipReason, type PulumiStack, type Run } from "./cli.ts";
+import { PLUGIN_IN_PACKAGE, programFolder, pulumiCli, pulumiStack, type PulumiStack, type Run, skipReason } from "./cli.ts";
 import { emulatedService } from "./emulated.ts";
 
 const PROGRAM = join(import.meta.dirname, "fixtures", "program-errors");
@@ -177,7 +177,7 @@ describe(`a native program's mistakes, through pulumi${skipReason()}`, { timeout
 /** A JavaScript program of the native face: a lookup feeding a scope (its Output form) or awaited (its promise form). */
 const NATIVE_LOOKUP_PROGRAM = {
   "Pulumi.yaml": "name: native-lookups\nruntime:\n  name: nodejs\n  options:\n    typescript: false\nmain: index.js\n"
-    + "plugins:\n  providers:\n    - name: audience\n      path: ./node_modules/pulumi-audience\n",
+    + PLUGIN_IN_PACKAGE,
   "package.json": JSON.stringify({ type: "module" }),
   "index.js": `import * as pulumi from "@pulumi/pulumi";
 import * as audience from "pulumi-audience/native";

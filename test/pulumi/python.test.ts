@@ -1,14 +1,15 @@
 // examples/other-languages/adaptive-discounting-python through the real `pulumi` CLI and its Python language host,
 // with the SDK generated from the plugin's schema installed into a virtualenv as its README says: up, no change on
 // preview, refresh or a second up (which writes nothing), a config change shown with its values, `pulumi import` of
-// a target made by hand (the code it prints, pasted, changes nothing), destroy leaving nothing. The warehouse password is never written or printed in plaintext.
+// a target made by hand (the code it prints, pasted, changes nothing), destroy leaving nothing. The warehouse password
+// is never written or printed in plaintext.
 import { execFile } from "node:child_process";
 import { appendFileSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { delimiter, dirname, join } from "node:path";
 import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
 import { emulatorControl } from "pulumi-audience/emulator";
-import { pulumiCli, pulumiStack, skipReason, type PulumiStack, type RunOptions, stackFilesHolding } from "./cli.ts";
+import { PLUGIN_IN_PACKAGE, pulumiCli, pulumiStack, type PulumiStack, type RunOptions, skipReason, stackFilesHolding } from "./cli.ts";
 import { emulatedService, legacyTarget } from "./emulated.ts";
 import { pythonVirtualenv } from "./python.ts";
 import { generatedSdk } from "./sdks.ts";
@@ -52,7 +53,7 @@ describe(`examples/other-languages/adaptive-discounting-python through pulumi${s
     // Where the example's Pulumi.yaml has the host look for its virtualenv (`venv`, as its README makes it).
     symlinkSync(dirname(venv), join(stack.dir, "venv"));
     // The plugin as a path in the project (this package's installation), as test/pulumi/native.test.ts finds it.
-    appendFileSync(join(stack.dir, "Pulumi.yaml"), "plugins:\n  providers:\n    - name: audience\n      path: ./node_modules/pulumi-audience\n");
+    appendFileSync(join(stack.dir, "Pulumi.yaml"), PLUGIN_IN_PACKAGE);
     await stack.config({ "audience:baseUrl": service.baseUrl(), northBaseUrl: service.baseUrl() });
     await stack.config({ "audience:apiKey": keys.apiKey, northApiKey: keys.northKey, warehousePassword: PASSWORD }, true);
 

@@ -6,7 +6,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse, parseDocument } from "yaml";
-import { programFolder, pulumiCli, pulumiStack, skipReason, type PulumiStack, stackFilesHolding } from "./cli.ts";
+import { PLUGIN_IN_PACKAGE, programFolder, pulumiCli, pulumiStack, type PulumiStack, skipReason, stackFilesHolding } from "./cli.ts";
 import { emulatedService, legacyTarget } from "./emulated.ts";
 
 const EXAMPLE = join(import.meta.dirname, "..", "..", "examples", "other-languages", "adaptive-discounting-yaml");
@@ -19,7 +19,7 @@ const { createAccount, takeWrites, list } = service;
 /** The example's own files, its Pulumi.yaml given the plugin's path in the installed package. */
 function exampleProgram(): string {
   const yaml = readFileSync(join(EXAMPLE, "Pulumi.yaml"), "utf8");
-  return programFolder({ "Pulumi.yaml": `${yaml}plugins:\n  providers:\n    - name: audience\n      path: ./node_modules/pulumi-audience\n` });
+  return programFolder({ "Pulumi.yaml": `${yaml}${PLUGIN_IN_PACKAGE}` });
 }
 
 describe(`the Pulumi YAML example through pulumi${skipReason()}`, { timeout: 600_000 }, () => {
