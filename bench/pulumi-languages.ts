@@ -8,8 +8,8 @@
 // so the rows show a user's steady state, not Maven's first download. The Go program is built once likewise (the Go
 // host builds it again in each `up`, on a warm build cache); beside it, the Go SDK's generation against the Node.js
 // SDK's, and that first `go build` with an empty build cache against the same build warm. The Python program runs
-// from a virtualenv holding its requirements and the SDK's wheel, first on PATH (as the Python host built before
-// v3.260's needed; Pulumi.yaml's `virtualenv` names another); beside it, the Python SDK's generation against the
+// from a virtualenv holding its requirements and the SDK's wheel, where its Pulumi.yaml's `virtualenv` has the host
+// look (`venv` in its folder, as the example's README makes it); beside it, the Python SDK's generation against the
 // Node.js SDK's, and the install into a fresh virtualenv of the requirements with the SDK's wheel against the
 // requirements alone.
 import { execFileSync } from "node:child_process";
@@ -94,6 +94,8 @@ async function programs(work: string, modules: string): Promise<{ dirs: Record<L
   const warm = await timed("go", ["build", "-o", "/dev/null", "."], go, emptyCache);
   execFileSync("go", ["build", "-o", "/dev/null", "."], { cwd: go, env: goEnv() });
   const pythonInstall = await pythonVirtualenv(work, join(python, "requirements.txt"));
+  // Without it the host makes a virtualenv of the requirements alone there, and the program cannot import the SDK.
+  symlinkSync(join(work, "venv"), join(python, "venv"));
   return { dirs: { typescript, yaml, java, go, python }, goBuild: { cold, warm }, pythonInstall };
 }
 
