@@ -94,7 +94,7 @@ async function programs(work: string, modules: string): Promise<{ dirs: Record<L
   const warm = await timed("go", ["build", "-o", "/dev/null", "."], go, emptyCache);
   execFileSync("go", ["build", "-o", "/dev/null", "."], { cwd: go, env: goEnv() });
   const pythonInstall = await pythonVirtualenv(work, join(python, "requirements.txt"));
-  // Without it the host makes a virtualenv of the requirements alone there, and the program cannot import the SDK.
+  // Without the link the host makes a virtualenv of the requirements alone there: the program cannot import the SDK.
   symlinkSync(join(work, "venv"), join(python, "venv"));
   return { dirs: { typescript, yaml, java, go, python }, goBuild: { cold, warm }, pythonInstall };
 }
