@@ -10,6 +10,9 @@ export const legacyTarget = (scopeId: string) => ({ name: "Legacy CSV", scope_id
 /** The writes among logged requests, as `METHOD /path`, in the order received. */
 export const writes = (list: { method: string; path: string }[]) => list.filter((r) => r.method !== "GET").map((r) => `${r.method} ${r.path}`);
 
+/** Writes as `writes` gives them, each path's trailing id as `<id>`: what a write did, whichever resource it was. */
+export const idsHidden = (list: readonly string[]) => list.map((w) => w.replace(/\/[0-9a-f-]{36}$/, "/<id>"));
+
 export function emulatedService(options: EmulatorOptions = { port: 0 }) {
   let emulator: RunningEmulator | undefined;
   beforeAll(async () => {

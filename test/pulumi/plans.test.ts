@@ -5,7 +5,7 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { PLUGIN_IN_PACKAGE, programFolder, pulumiCli, pulumiStack, type PulumiStack, skipReason } from "./cli.ts";
-import { emulatedService } from "./emulated.ts";
+import { emulatedService, idsHidden } from "./emulated.ts";
 
 const cli = pulumiCli();
 const { baseUrl, createAccount, list, takeWrites } = emulatedService({ port: 0, builds: { default: "immediate" } });
@@ -61,7 +61,7 @@ describe.each(["pulumi-audience/native", "pulumi-audience"])(`update plans throu
     expect(await names()).toEqual(["Planned loyal buyers"]);
     const scopes = await list(apiKey, "scopes");
     expect(scopes.find((s) => s.name === "Planned pipeline")?.preview).toBe(false);
-    expect((await takeWrites()).map((w) => w.replace(/[0-9a-f-]{36}$/, "<id>")).sort()).toEqual(["PATCH /cohorts/<id>", "PATCH /scopes/<id>"]);
+    expect(idsHidden(await takeWrites()).sort()).toEqual(["PATCH /cohorts/<id>", "PATCH /scopes/<id>"]);
 
     const unchanged = await plan("no-op");
     const noop = await upWith(unchanged.file);
@@ -86,6 +86,6 @@ describe.each(["pulumi-audience/native", "pulumi-audience"])(`update plans throu
     const again = await upWith((await plan("fresh")).file);
     expect(again.code, again.output).toBe(0);
     expect(await names()).toEqual(["Planned other buyers"]);
-    expect((await takeWrites()).map((w) => w.replace(/[0-9a-f-]{36}$/, "<id>"))).toEqual(["PATCH /cohorts/<id>"]);
+    expect(idsHidden(await takeWrites())).toEqual(["PATCH /cohorts/<id>"]);
   });
 });
