@@ -78,8 +78,8 @@ describe.each(examples)(`examples/%s through pulumi${skipReason()}`, { timeout: 
     expect((await live()).length).toBeGreaterThan(1);
     await takeRequests();
     await stack.must(["preview", "--expect-no-changes"]);
-    await stack.must(["refresh", "--yes", "--expect-no-changes"]);
-    const again = await stack.must(["up", "--yes", "--expect-no-changes"]);
+    await stack.must(["refresh", "--yes", "--skip-preview", "--expect-no-changes"]);
+    const again = await stack.must(["up", "--yes", "--skip-preview", "--expect-no-changes"]);
     expect(again.output).toMatch(/\d+ unchanged/);
     expect((await takeRequests()).filter((r) => r.method !== "GET")).toEqual([]);
   });
@@ -91,7 +91,7 @@ describe.each(examples)(`examples/%s through pulumi${skipReason()}`, { timeout: 
     for (const pattern of diff) expect(preview.output).toMatch(pattern);
     for (const secret of Object.values(scenario.secrets ?? {})) expect(preview.output).not.toContain(secret);
     await takeRequests();
-    await stack.must(["up", "--yes"]);
+    await stack.must(["up", "--yes", "--skip-preview"]);
     const writes = (await takeRequests()).filter((r) => r.method !== "GET");
     expect(writes.filter((w) => w.method === "POST")).toEqual([]);
     expect(writes.filter((w) => w.method === "PATCH")).toHaveLength(Object.values(updates).reduce((a, b) => a + b, 0));
@@ -115,14 +115,14 @@ describe.each(examples)(`examples/%s through pulumi${skipReason()}`, { timeout: 
     const refresh = await stack.pulumi(["refresh", "--preview-only", "--diff", "--expect-no-changes"]);
     expect(refresh.code).not.toBe(0);
     expect(refresh.output).toMatch(/~ name\s*: "[^"]+" => "renamed by hand"/);
-    await stack.must(["refresh", "--yes"]);
-    await stack.must(["up", "--yes"]);
-    await stack.must(["refresh", "--yes", "--expect-no-changes"]);
+    await stack.must(["refresh", "--yes", "--skip-preview"]);
+    await stack.must(["up", "--yes", "--skip-preview"]);
+    await stack.must(["refresh", "--yes", "--skip-preview", "--expect-no-changes"]);
   });
 
   it("destroy leaves nothing in the account, and no credential was written in plaintext", async () => {
     const before = await live();
-    await stack.must(["destroy", "--yes"]);
+    await stack.must(["destroy", "--yes", "--skip-preview"]);
     expect(((await stack.exported()).deployment.resources ?? []).filter((r) => r.custom)).toEqual([]);
     for (const res of before) {
       const statuses = await Promise.all(keys.map(async (k) => (await fetch(`${emulator.url}/v1/${pathOf(res.type)}/${res.id}`, { headers: { authorization: `Bearer ${k}` } })).status));

@@ -139,8 +139,8 @@ describe(`every operator set from Go, read back from the service${skipReason()}`
 
     // What the service answers is what the program declares: nothing to change, then nothing left.
     await stack.must(["preview", "--expect-no-changes"]);
-    await stack.must(["refresh", "--yes", "--expect-no-changes"]);
-    await stack.must(["destroy", "--yes"]);
+    await stack.must(["refresh", "--yes", "--skip-preview", "--expect-no-changes"]);
+    await stack.must(["destroy", "--yes", "--skip-preview"]);
     expect((await service.get(apiKey, `cohorts/${cohortId}`)).status).toBeOneOf([404, 410]);
   });
 });

@@ -49,8 +49,8 @@ describe(`examples/other-languages/adaptive-discounting-go through pulumi${skipR
 
     await takeWrites();
     await must(["preview", "--expect-no-changes"]);
-    await must(["refresh", "--yes", "--expect-no-changes"]);
-    await must(["up", "--yes", "--expect-no-changes"]);
+    await must(["refresh", "--yes", "--skip-preview", "--expect-no-changes"]);
+    await must(["up", "--yes", "--skip-preview", "--expect-no-changes"]);
     expect(await takeWrites()).toEqual([]);
   });
 
@@ -61,7 +61,7 @@ describe(`examples/other-languages/adaptive-discounting-go through pulumi${skipR
     expect(preview.output).toMatch(/~ host\s*: "warehouse\.example\.com" => "warehouse-2\.example\.com"/);
     expect(preview.output).toMatch(/~ preview\s*: true => false/);
     await takeWrites();
-    await must(["up", "--yes"]);
+    await must(["up", "--yes", "--skip-preview"]);
     const [connection, scope] = ["Connection", "Scope"].map((kind) => all.find((r) => r.type === `audience:index:${kind}`)!);
     expect((await takeWrites()).sort()).toEqual([`PATCH /connections/${connection!.id}`, `PATCH /scopes/${scope!.id}`]);
     await must(["preview", "--expect-no-changes"]);

@@ -64,7 +64,7 @@ describe(`examples/other-languages/adaptive-discounting-java through pulumi${ski
 
     await takeWrites();
     await must(["preview", "--expect-no-changes"]);
-    await must(["refresh", "--yes", "--expect-no-changes"]);
+    await must(["refresh", "--yes", "--skip-preview", "--expect-no-changes"]);
     await must(["up", "--yes", "--skip-preview", "--expect-no-changes"]);
     expect(await takeWrites()).toEqual([]);
   });

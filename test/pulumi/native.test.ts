@@ -82,13 +82,13 @@ describe(`native resources through pulumi, the plugin a path under Pulumi.yaml p
 
     await takeWrites();
     await stack.must(["preview", "--expect-no-changes"]);
-    await stack.must(["refresh", "--yes", "--expect-no-changes"]);
-    await stack.must(["up", "--yes", "--expect-no-changes"]);
+    await stack.must(["refresh", "--yes", "--skip-preview", "--expect-no-changes"]);
+    await stack.must(["up", "--yes", "--skip-preview", "--expect-no-changes"]);
     expect(await takeWrites()).toEqual([]);
   });
 
   it("destroy leaves nothing in any account", async () => {
-    await stack.must(["destroy", "--yes"]);
+    await stack.must(["destroy", "--yes", "--skip-preview"]);
     for (const key of Object.values(keys)) expect(await scopes(key)).toEqual([]);
   });
 });

@@ -135,7 +135,7 @@ describe(`resource options and state commands through pulumi${skipReason()}`, { 
     const preview = await stack.must(["preview", "--diff"]);
     expect(preview.output).not.toContain("(replace)");
     await takeWrites();
-    await stack.must(["up", "--yes"]);
+    await stack.must(["up", "--yes", "--skip-preview"]);
     expect(await takeWrites()).toEqual([]);
     expect((await resource("spend")).id).toBe(forecast.id);
   });
@@ -169,13 +169,13 @@ describe(`resource options and state commands through pulumi${skipReason()}`, { 
     expect(preview.output).toMatch(/\+-\s*pulumi-nodejs:dynamic\/audience:Cohort: \(replace\)/);
     expect(preview.output).not.toContain("__replaceOnChanges");
     await takeWrites();
-    await stack.must(["up", "--yes"]);
+    await stack.must(["up", "--yes", "--skip-preview"]);
     const after = await resource("roc");
     expect(after.id).not.toBe(before.id);
     expect(await takeWrites()).toEqual(["POST /cohorts", `DELETE /cohorts/${before.id}`]);
     await stack.must(["preview", "--expect-no-changes"]);
     await stack.config({ dynamicCohort: "null" });
-    await stack.must(["up", "--yes"]);
+    await stack.must(["up", "--yes", "--skip-preview"]);
   });
 
   it("pulumi stack export then import changes nothing", async () => {
@@ -184,7 +184,7 @@ describe(`resource options and state commands through pulumi${skipReason()}`, { 
     await stack.must(["stack", "import", "--file", file]);
     await takeWrites();
     await stack.must(["preview", "--expect-no-changes"]);
-    await stack.must(["refresh", "--yes", "--expect-no-changes"]);
+    await stack.must(["refresh", "--yes", "--skip-preview", "--expect-no-changes"]);
     expect((await takeWrites())).toEqual([]);
   });
 
@@ -250,7 +250,7 @@ describe(`resource options and state commands through pulumi${skipReason()}`, { 
 
   it("destroy removes what the stack holds", async () => {
     await stack.config({ slowCohort: "null" });
-    await stack.must(["destroy", "--yes"]);
+    await stack.must(["destroy", "--yes", "--skip-preview"]);
     expect(((await resources()).filter((r) => r.custom && !r.type.startsWith("pulumi:providers")))).toEqual([]);
   });
 });

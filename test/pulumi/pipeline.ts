@@ -27,7 +27,7 @@ export async function expectPipelineDeployed(service: Service, keys: Keys, outpu
 export async function destroyPipeline(stack: PulumiStack, must: (args: string[]) => Promise<Run>, service: Service, keys: Keys): Promise<void> {
   const resources = async () => (await stack.exported()).deployment.resources ?? [];
   const before = (await resources()).filter((r) => r.id && pathOf(r.type));
-  await must(["destroy", "--yes"]);
+  await must(["destroy", "--yes", "--skip-preview"]);
   expect((await resources()).filter((r) => r.custom)).toEqual([]);
   for (const collection of ["scopes", "targets", "connections"]) expect(await service.list(keys.apiKey, collection)).toEqual([]);
   expect((await service.list(keys.northKey, "cohorts")).map((c) => c.name)).not.toContain("North leads");

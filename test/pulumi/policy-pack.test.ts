@@ -70,7 +70,7 @@ const writes = async () => (await takeRequests()).filter((r) => r.method !== "GE
 /** The documented step under every rule mandatory: an existing scope's preview turned off passes preview and up. */
 async function turnsPreviewOff(stack: PulumiStack, flags: string[]): Promise<void> {
   await stack.config({ preview: "false" });
-  for (const command of [["preview", "--diff"], ["up", "--yes"]]) {
+  for (const command of [["preview", "--diff"], ["up", "--yes", "--skip-preview"]]) {
     const run = await stack.pulumi([...command, ...flags]);
     expect(run.code, run.output).toBe(0);
     expect(violations(run)).toEqual([]);
@@ -198,7 +198,7 @@ describe(`the policy pack through pulumi${skipReason()}`, { timeout: 300_000 }, 
   it.skipIf(!cli.dir)("passes a program keeping every rule, preview and up, with no policy message", async () => {
     const { stack, flags } = await stackOf("keeping", SETTINGS);
     await stack.config({ warehousePassword: "kept-in-secret-4c1e" }, true);
-    for (const command of [["preview"], ["up", "--yes"]]) {
+    for (const command of [["preview"], ["up", "--yes", "--skip-preview"]]) {
       const run = await stack.pulumi([...command, ...flags]);
       expect(run.code, run.output).toBe(0);
       expect(violations(run)).toEqual([]);

@@ -66,8 +66,8 @@ describe(`examples/other-languages/adaptive-discounting-python through pulumi${s
 
     await takeWrites();
     await must(["preview", "--expect-no-changes"]);
-    await must(["refresh", "--yes", "--expect-no-changes"]);
-    await must(["up", "--yes", "--expect-no-changes"]);
+    await must(["refresh", "--yes", "--skip-preview", "--expect-no-changes"]);
+    await must(["up", "--yes", "--skip-preview", "--expect-no-changes"]);
     expect(await takeWrites()).toEqual([]);
   });
 
@@ -77,7 +77,7 @@ describe(`examples/other-languages/adaptive-discounting-python through pulumi${s
     expect(preview.output).toMatch(/~ preview\s*: true => false/);
     expect(preview.output).toMatch(/~ host\s*: "warehouse\.example\.com" => "warehouse-2\.example\.com"/);
     await takeWrites();
-    await must(["up", "--yes"]);
+    await must(["up", "--yes", "--skip-preview"]);
     const outputs = await stack.outputs();
     expect((await takeWrites()).sort()).toEqual([`PATCH /connections/${outputs["warehouseId"]}`, `PATCH /scopes/${outputs["scopeId"]}`]);
     expect(await read(keys.apiKey, `scopes/${outputs["scopeId"]}`)).toMatchObject({ preview: false });
@@ -111,7 +111,7 @@ describe(`examples/other-languages/adaptive-discounting-python through pulumi${s
     await must(["preview", "--expect-no-changes"]);
     // An import records no dependency; the up after the declaration does (destroy then deletes the target first).
     await takeWrites();
-    await must(["up", "--yes", "--expect-no-changes"]);
+    await must(["up", "--yes", "--skip-preview", "--expect-no-changes"]);
     expect(await takeWrites()).toEqual([]);
     const scope = resources.find((r) => r.urn.endsWith("::adaptive-discounting"))!;
     expect(((await stack.exported()).deployment.resources ?? []).find((r) => r.urn === imported.urn)?.dependencies).toContain(scope.urn);
@@ -121,7 +121,7 @@ describe(`examples/other-languages/adaptive-discounting-python through pulumi${s
     const outputs = await stack.outputs();
     const targets = await list(keys.apiKey, "targets");
     expect(targets).toHaveLength(2);
-    await must(["destroy", "--yes"]);
+    await must(["destroy", "--yes", "--skip-preview"]);
     expect(((await stack.exported()).deployment.resources ?? []).filter((r) => r.custom)).toEqual([]);
     for (const collection of ["scopes", "targets", "connections"]) expect(await list(keys.apiKey, collection)).toEqual([]);
     expect((await list(keys.northKey, "cohorts")).map((c) => c.id)).not.toContain(outputs["northLeadsId"]);

@@ -45,8 +45,8 @@ describe(`the Pulumi YAML example through pulumi${skipReason()}`, { timeout: 600
 
     await takeWrites();
     await stack.must(["preview", "--expect-no-changes"]);
-    await stack.must(["refresh", "--yes", "--expect-no-changes"]);
-    await stack.must(["up", "--yes", "--expect-no-changes"]);
+    await stack.must(["refresh", "--yes", "--skip-preview", "--expect-no-changes"]);
+    await stack.must(["up", "--yes", "--skip-preview", "--expect-no-changes"]);
     expect(await takeWrites()).toEqual([]);
   });
 
@@ -63,7 +63,7 @@ describe(`the Pulumi YAML example through pulumi${skipReason()}`, { timeout: 600
     const preview = await stack.must(["preview", "--diff"]);
     expect(preview.output).toMatch(/~ preview\s*: true => false/);
     await takeWrites();
-    await stack.must(["up", "--yes"]);
+    await stack.must(["up", "--yes", "--skip-preview"]);
     expect(await takeWrites()).toEqual([`PATCH /scopes/${(await stack.outputs())["scopeId"]}`]);
     expect((await list(keys.apiKey, "scopes"))[0]?.preview).toBe(false);
     await stack.must(["preview", "--expect-no-changes"]);
@@ -90,12 +90,12 @@ describe(`the Pulumi YAML example through pulumi${skipReason()}`, { timeout: 600
     // What Pulumi's message says to do before a destroy: drop `protect` from the program and run `up`.
     program.setIn(["resources", "legacy-csv"], program.createNode({ ...declared, options: undefined }));
     writeFileSync(join(stack.dir, "Pulumi.yaml"), program.toString());
-    await stack.must(["up", "--yes"]);
+    await stack.must(["up", "--yes", "--skip-preview"]);
     expect(await takeWrites()).toEqual([]);
   });
 
   it("destroy leaves nothing in either account", async () => {
-    await stack.must(["destroy", "--yes"]);
+    await stack.must(["destroy", "--yes", "--skip-preview"]);
     for (const collection of ["scopes", "targets", "connections"]) expect(await list(keys.apiKey, collection), collection).toEqual([]);
     expect((await list(keys.northKey, "cohorts")).map((c) => c.name)).not.toContain("North leads");
   });
