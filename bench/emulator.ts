@@ -187,10 +187,8 @@ export const emulatorScale: Bench = {
     const baselineWhat = "the same at 100 resources";
     const p99 = (measured: string, key: "create" | "remove" | "ids") =>
       atMost({ what, measured: `${measured} p99 (sequential)`, unit: "ms", value: big[key], baseline: small[key], baselineWhat }, 2);
-    // bench/service.ts runs the emulator from its TypeScript sources: Node's type stripping holds memory dist/ does not.
-    const note = "emulator run from sources, ~30 MB over dist/";
     const rss = (measured: string, value: number, baseline: number): Row =>
-      ({ what, measured, unit: "MB", value, baseline, baselineWhat, ratio: value / baseline, goal: "<= 300 MB", met: value <= 300, note });
+      ({ what, measured, unit: "MB", value, baseline, baselineWhat, ratio: value / baseline, goal: "<= 300 MB", met: value <= 300 });
     return [
       p99("create", "create"), p99("delete", "remove"), p99("?ids= with 100 random ids", "ids"),
       rss("RSS", big.rssMb, small.rssMb),

@@ -3,7 +3,6 @@ import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { basename, isAbsolute, join } from "node:path";
 import { createInterface } from "node:readline";
-import { rolldown } from "rolldown";
 import { Pool } from "undici";
 import { uniformInt } from "pure-rand/distribution/uniformInt";
 import { xoroshiro128plus } from "pure-rand/generator/xoroshiro128plus";
@@ -46,6 +45,9 @@ async function writeBaseline(source: string): Promise<string> {
   const dir = join(ROOT, ".audience", "bench", "baselines");
   const name = basename(source, ".ts");
   const body = join(dir, `${name}.body.mjs`);
+  // Loaded here only: bench/service.ts's servers import this module, and rolldown's native binding would add some
+  // 24 MB to their RSS.
+  const { rolldown } = await import("rolldown");
   const bundle = await rolldown({ input: source, platform: "node", external: (id) => !id.startsWith(".") && !isAbsolute(id), logLevel: "warn" });
   await bundle.write({ format: "esm", file: body, codeSplitting: false });
   await bundle.close();
@@ -165,8 +167,14 @@ export interface Child<T> {
   stop(): Promise<void>;
 }
 
+/**
+ * Starts one of bench's scripts as the package's commands run: bundled (`baselineScript`), on the built package's
+ * modules, as `audience emulator` runs the emulator; without type stripping, whose compiler and stripped sources hold
+ * memory the emulator as shipped does not.
+ */
 export async function startChild<T>(script: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<Child<T>> {
-  const child: ChildProcess = spawn(process.execPath, ["--conditions=source", join(import.meta.dirname, script), ...args], {
+  ensureBuilt();
+  const child: ChildProcess = spawn(process.execPath, [await baselineScript(join(import.meta.dirname, script)), ...args], {
     env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "inherit"],
   });
   const ready = await new Promise<T>((resolve, reject) => {

@@ -1,10 +1,10 @@
 // A server in its own process, for bench modules to measure over loopback. Prints one JSON line once listening.
-//   node --conditions=source bench/service.ts emulator <cohorts>   the emulator, with an account holding <cohorts>
-//                                                                  seeded through its store (not over HTTP)
-//   node --conditions=source bench/service.ts bare <answers.json>  bare node:http answering recorded bytes
-//   node --conditions=source bench/service.ts load                 the load: sends the requests a bench module asks
-//                                                                  for (POST /warm, /load, /timings; see Loader), so
-//                                                                  neither the servers nor the bench share its process
+// Started by measure.ts's startChild, bundled as the package's commands are:
+//   service.ts emulator <cohorts>   the emulator, with an account holding <cohorts> seeded through its store (not
+//                                   over HTTP)
+//   service.ts bare <answers.json>  bare node:http answering recorded bytes
+//   service.ts load                 the load: sends the requests a bench module asks for (POST /warm, /load,
+//                                   /timings; see Loader), so neither the servers nor the bench share its process
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
