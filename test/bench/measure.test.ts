@@ -1,7 +1,10 @@
 // The bench's statistics (a goal row of rounds judged by the rounds' own ratios) and its baselines' scripts.
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { createInterface } from "node:readline";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { baselineScript, paired, pairedAtMost } from "../../bench/measure.ts";
 
 describe("paired rounds", () => {
@@ -45,5 +48,23 @@ describe("a baseline's script", () => {
     const run = (file: string) => JSON.parse(execFileSync(process.execPath, ["--no-experimental-strip-types", file], { encoding: "utf8", env: { ...env, NODE_OPTIONS: "" } })) as unknown;
     expect(run(entry)).toEqual({ cached: true, part: "bundled" });
     expect(run(entry.replace(/\.mjs$/, ".body.mjs"))).toEqual({ cached: false, part: "bundled" });
+  });
+});
+
+describe("a bench server (bench/service.ts, as startChild runs it)", () => {
+  it("runs bundled, without type stripping, and without the bundler it was bundled with", async () => {
+    const entry = await baselineScript(join(import.meta.dirname, "..", "..", "bench", "service.ts"));
+    const dir = mkdtempSync(join(tmpdir(), "bench-server-"));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    writeFileSync(join(dir, "answers.json"), "{}");
+    const child = spawn(process.execPath, ["--no-experimental-strip-types", entry, "bare", join(dir, "answers.json")], { env: { ...process.env, NODE_OPTIONS: "" }, stdio: ["ignore", "pipe", "inherit"] });
+    onTestFinished(() => void child.kill());
+    const ready = await new Promise<string>((resolve, reject) => {
+      createInterface({ input: child.stdout }).once("line", resolve);
+      child.once("exit", (code) => reject(new Error(`exited with ${code}`)));
+    });
+    expect(JSON.parse(ready)).toMatchObject({ url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/) });
+    // measure.ts, which the server imports, loads rolldown only to bundle: its native binding is tens of MB of RSS.
+    expect(readFileSync(`/proc/${child.pid}/maps`, "utf8")).not.toMatch(/rolldown/);
   });
 });
