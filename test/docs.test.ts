@@ -79,6 +79,12 @@ describe.each(DOCS)("%s", (page) => {
     expect(missing).toEqual([]);
   });
 
+  it("ends each paragraph with its sentence: none is cut off", () => {
+    // Prose outside code blocks; headings, tables, lists, quotes and HTML aside. A comma ends one that a code block continues.
+    const paragraphs = text.replace(/```[\s\S]*?```/g, "").split(/\n\s*\n/).map((b) => b.trim()).filter((b) => b && !/^([#|>*<-]|\d+\.)/.test(b));
+    expect(paragraphs.filter((b) => !/[.:?!,][)*`]?$/.test(b)).map((b) => b.slice(-80))).toEqual([]);
+  });
+
   it("links only to files that exist", () => {
     const links = [...text.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)].map((m) => m[1]!).filter((l) => !/^[a-z]+:/.test(l));
     expect(links.filter((l) => !existsSync(join(ROOT, dirname(page), l)))).toEqual([]);
