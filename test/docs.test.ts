@@ -1,6 +1,7 @@
 // The README and the guides in docs/ show commands for users to run: each must exist as written. Every shell block's
 // `audience` command names a subcommand and options the CLI defines, every `npm run` a script of package.json, every
-// `pulumi` command a subcommand and flags of the pinned CLI (when built here), and every relative link a file.
+// `pulumi` command a subcommand and flags of the pinned CLI (when built here), and every relative link a file; no
+// paragraph stops mid-sentence.
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -80,7 +81,7 @@ describe.each(DOCS)("%s", (page) => {
   });
 
   it("ends each paragraph with its sentence: none is cut off", () => {
-    // Prose outside code blocks; headings, tables, lists, quotes and HTML aside. A comma ends one that a code block continues.
+    // Prose outside code blocks (headings, tables, lists, quotes, HTML aside); a comma ends one a code block continues.
     const paragraphs = text.replace(/```[\s\S]*?```/g, "").split(/\n\s*\n/).map((b) => b.trim()).filter((b) => b && !/^([#|>*<-]|\d+\.)/.test(b));
     expect(paragraphs.filter((b) => !/[.:?!,][)*`]?$/.test(b)).map((b) => b.slice(-80))).toEqual([]);
   });
