@@ -174,12 +174,17 @@ export interface Child<T> {
  */
 export async function startChild<T>(script: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<Child<T>> {
   ensureBuilt();
-  const child: ChildProcess = spawn(process.execPath, [await baselineScript(join(import.meta.dirname, script)), ...args], {
+  return startEntry<T>(await baselineScript(join(import.meta.dirname, script)), args, env);
+}
+
+/** Starts a script `baselineScript` wrote, once it prints its one JSON line: what `startChild` does after the build. */
+export async function startEntry<T>(entry: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<Child<T>> {
+  const child: ChildProcess = spawn(process.execPath, [entry, ...args], {
     env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "inherit"],
   });
   const ready = await new Promise<T>((resolve, reject) => {
     createInterface({ input: child.stdout! }).once("line", (line) => resolve(JSON.parse(line) as T));
-    child.once("exit", (code) => reject(new Error(`${script} exited with ${code} before it was ready`)));
+    child.once("exit", (code) => reject(new Error(`${basename(entry)} exited with ${code} before it was ready`)));
   });
   return {
     ready,

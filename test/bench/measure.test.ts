@@ -1,11 +1,10 @@
 // The bench's statistics (a goal row of rounds judged by the rounds' own ratios) and its baselines' scripts.
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
 import { describe, expect, it, onTestFinished } from "vitest";
-import { baselineScript, paired, pairedAtMost } from "../../bench/measure.ts";
+import { baselineScript, paired, pairedAtMost, startEntry } from "../../bench/measure.ts";
 
 describe("paired rounds", () => {
   const row = { what: "engine", measured: "no-op up (CPU)", unit: "ms", baselineWhat: "bare program" };
@@ -57,14 +56,10 @@ describe("a bench server (bench/service.ts, as startChild runs it)", () => {
     const dir = mkdtempSync(join(tmpdir(), "bench-server-"));
     onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     writeFileSync(join(dir, "answers.json"), "{}");
-    const child = spawn(process.execPath, ["--no-experimental-strip-types", entry, "bare", join(dir, "answers.json")], { env: { ...process.env, NODE_OPTIONS: "" }, stdio: ["ignore", "pipe", "inherit"] });
-    onTestFinished(() => void child.kill());
-    const ready = await new Promise<string>((resolve, reject) => {
-      createInterface({ input: child.stdout }).once("line", resolve);
-      child.once("exit", (code) => reject(new Error(`exited with ${code}`)));
-    });
-    expect(JSON.parse(ready)).toMatchObject({ url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/) });
+    const server = await startEntry<{ url: string }>(entry, ["bare", join(dir, "answers.json")], { NODE_OPTIONS: "--no-experimental-strip-types" });
+    onTestFinished(() => server.stop());
+    expect(server.ready).toMatchObject({ url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/) });
     // measure.ts, which the server imports, loads rolldown only to bundle: its native binding is tens of MB of RSS.
-    expect(readFileSync(`/proc/${child.pid}/maps`, "utf8")).not.toMatch(/rolldown/);
+    expect(readFileSync(`/proc/${server.pid}/maps`, "utf8")).not.toMatch(/rolldown/);
   });
 });
