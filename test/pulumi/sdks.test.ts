@@ -13,8 +13,8 @@ import { JAVA_SDK_VERSION } from "../../scripts/sdk-gen.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const cli = pulumiCli();
-// -trimpath as the programs build (go-program.ts): the build cache serves this file's freshly generated SDK folder.
-const GO_ENV = { ...process.env, GOTOOLCHAIN: "local", GOFLAGS: `-mod=readonly ${PROGRAM_GO_ENV.GOFLAGS}` };
+// The programs' Go environment (go-program.ts), whose -trimpath lets the build cache serve this file's fresh SDK folder.
+const GO_ENV = { ...process.env, ...PROGRAM_GO_ENV, GOFLAGS: `-mod=readonly ${PROGRAM_GO_ENV.GOFLAGS}` };
 
 describe(`the SDKs generated from the plugin's schema${skipReason()}`, { timeout: 600_000 }, () => {
   if (!cli.dir) return;
