@@ -80,7 +80,7 @@ export interface BenchOptions {
   quick: boolean;
   /** The largest stack of the scale rows (`--scale`); they also run at half of it, and at 1,000 and 2,000. */
   scale?: number;
-  /** The cohorts of the real-CLI rows (`--pulumi-cohorts`; 500 unless said). */
+  /** The cohorts of the real-CLI rows (`--pulumi-cohorts`; 1, then 500, unless said). */
   pulumiCohorts?: number;
   /** The real-CLI rows run with PULUMI_SKIP_CHECKPOINTS=true (`--pulumi-skip-checkpoints`). */
   pulumiSkipCheckpoints?: boolean;

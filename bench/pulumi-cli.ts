@@ -1,15 +1,15 @@
-// Real-CLI rows: `pulumi up`, a no-op `pulumi up`, `pulumi refresh` and `pulumi destroy` of N cohorts (500, or
-// --pulumi-cohorts), each a whole `pulumi` process (wall, and CPU of it and every process it waited for: language
-// host, program, plugins), against the emulator in a process of its own. Four programs, each in a fresh stack and
-// emulator, taken in turn for each round: the native face (`pulumi-audience/native`, this package's plugin
-// `pulumi-resource-audience` found on PATH as the CLI finds it) against the bench's bare plugin under the same name
-// (bench/pulumi-bare-plugin.ts) running the same program; the dynamic face (`pulumi-audience`) against the native one
-// and against a bare dynamic provider (bench/programs.ts) in the same Pulumi dynamic-provider host, whose own cost
-// against the native face shows that host's floor. The bare plugin answers Read from what it is given; the bare
-// face's stack is refreshed a second time by the same plugin making the one GET per Read a refresh exists for, the
-// refresh's floor, also reported against the bare plugin's own refresh (what the GET costs a plugin doing nothing
-// else); that refresh and the native face's are made once more with NETWORK_LATENCY_MS added to every GET, as a
-// remote service has (a change can win on loopback and lose there).
+// Real-CLI rows: `pulumi up`, a no-op `pulumi up`, `pulumi refresh` and `pulumi destroy` of 1, then of 500 cohorts
+// (20 with --quick; --pulumi-cohorts alone if given), each a whole `pulumi` process (wall, and CPU of it and every
+// process it waited for: language host, program, plugins), against the emulator in a process of its own. Four
+// programs, each in a fresh stack and emulator, taken in turn for each round: the native face
+// (`pulumi-audience/native`, this package's plugin `pulumi-resource-audience` found on PATH as the CLI finds it)
+// against the bench's bare plugin under the same name (bench/pulumi-bare-plugin.ts) running the same program; the
+// dynamic face (`pulumi-audience`) against the native one and against a bare dynamic provider (bench/programs.ts) in
+// the same Pulumi dynamic-provider host, whose own cost against the native face shows that host's floor. The bare
+// plugin answers Read from what it is given; the bare face's stack is refreshed a second time by the same plugin
+// making the one GET per Read a refresh exists for, the refresh's floor, also reported against the bare plugin's own
+// refresh (what the GET costs a plugin doing nothing else); that refresh and the native face's are made once more
+// with NETWORK_LATENCY_MS added to every GET, as a remote service has (a change can win on loopback and lose there).
 // Programs are installed from `npm pack` as a user installs the package; the CLI is `npm run pulumi:install`'s.
 import { execFileSync, spawn } from "node:child_process";
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
@@ -190,7 +190,8 @@ const BASELINES: Record<"bare" | "native" | "bare-dynamic", string> = {
 export const pulumiCliBench: Bench = {
   id: "pulumi",
   async run({ quick, pulumiCohorts, pulumiSkipCheckpoints = false }) {
-    const count = pulumiCohorts ?? (quick ? 20 : 500);
+    // One cohort first, unless a size is asked: what every command costs before any resource.
+    const counts = pulumiCohorts === undefined ? [1, quick ? 20 : 500] : [pulumiCohorts];
     const rounds = quick ? 1 : ROUNDS;
     const cli = pulumiDir();
     const work = mkdtempSync(join(tmpdir(), "audience-bench-pulumi-"));
@@ -208,52 +209,18 @@ export const pulumiCliBench: Bench = {
         },
         skipCheckpoints: pulumiSkipCheckpoints,
       };
-      const runs: Record<Face, FaceRuns[]> = { bare: [], native: [], "bare-dynamic": [], dynamic: [] };
-      const loads: number[] = [];
-      for (let round = 0; round < rounds; round++) {
-        for (const face of FACES) {
-          loads.push(loadavg()[0]!);
-          runs[face].push(await faceRuns(setup, face, count, round));
-        }
-      }
-      const load = `load ${Math.min(...loads).toFixed(0)}-${Math.max(...loads).toFixed(0)}, median of ${rounds}${pulumiSkipCheckpoints ? ", PULUMI_SKIP_CHECKPOINTS=true" : ""}`;
-      const of = (face: Face, operation: Operation, key: keyof Timed) => median(runs[face].map((r) => r[operation][key]));
       const rows: Row[] = [];
-      for (const operation of OPERATIONS) {
-        // The dynamic-provider host's own floor (the bare dynamic provider against the native face) is reported; the
-        // dynamic face is held to the native face (the issue's goal) and to that floor.
-        for (const [face, baseFace, max] of [["native", "bare", 1.2], ["dynamic", "native", 1.5], ["bare-dynamic", "native", undefined], ["dynamic", "bare-dynamic", 1.2]] as const) {
-          for (const [key, unit] of [["ms", "wall"], ["cpuMs", "CPU"]] as const) {
-            const value = of(face, operation, key);
-            const baseline = of(baseFace, operation, key);
-            const row = {
-              what: `pulumi ${operation} ${count} (${unit})`,
-              measured: face === "bare-dynamic" ? "a bare dynamic provider under the pulumi CLI" : `the ${face} face under the pulumi CLI`,
-              value, baseline, baselineWhat: BASELINES[baseFace], unit: "ms", note: load,
-            };
-            rows.push(max === undefined ? { ...row, ratio: value / baseline, goal: "report" } : atMost(row, max));
+      for (const count of counts) {
+        const runs: Record<Face, FaceRuns[]> = { bare: [], native: [], "bare-dynamic": [], dynamic: [] };
+        const loads: number[] = [];
+        for (let round = 0; round < rounds; round++) {
+          for (const face of FACES) {
+            loads.push(loadavg()[0]!);
+            runs[face].push(await faceRuns(setup, face, count, round));
           }
         }
-      }
-      // The refresh against the least a refresh can do: one GET per resource, on loopback and at a network's latency.
-      const reading = (key: keyof Timed, latency: boolean) => median(runs.bare.map((r) => (latency ? r.latencyRefresh! : r.readingRefresh!)[key]));
-      for (const latency of [false, true]) {
-        for (const [key, unit] of [["ms", "wall"], ["cpuMs", "CPU"]] as const) {
-          rows.push(atMost({
-            what: `pulumi refresh ${count}${latency ? ` +${NETWORK_LATENCY_MS} ms per GET` : ""} (${unit})`, measured: "the native face under the pulumi CLI",
-            value: latency ? median(runs.native.map((r) => r.latencyRefresh![key])) : of("native", "refresh", key), baseline: reading(key, latency),
-            baselineWhat: "the bench's bare plugin, one GET per Read", unit: "ms", note: load,
-          }, 1.2));
-        }
-      }
-      // What that GET costs a plugin doing nothing else: no plugin that reads can come closer to the bare plugin.
-      for (const [key, unit] of [["ms", "wall"], ["cpuMs", "CPU"]] as const) {
-        const value = reading(key, false);
-        const baseline = of("bare", "refresh", key);
-        rows.push({
-          what: `pulumi refresh ${count} (${unit})`, measured: "the bench's bare plugin making one GET per Read", value, baseline,
-          baselineWhat: BASELINES.bare, unit: "ms", note: load, ratio: value / baseline, goal: "report",
-        });
+        const load = `load ${Math.min(...loads).toFixed(0)}-${Math.max(...loads).toFixed(0)}, median of ${rounds}${pulumiSkipCheckpoints ? ", PULUMI_SKIP_CHECKPOINTS=true" : ""}`;
+        rows.push(...countRows(runs, count, load));
       }
       return rows;
     } finally {
@@ -261,3 +228,46 @@ export const pulumiCliBench: Bench = {
     }
   },
 };
+
+/** The rows of one size: each face against its baselines, operation by operation, then the refresh's floors. */
+function countRows(runs: Record<Face, FaceRuns[]>, count: number, load: string): Row[] {
+  const of = (face: Face, operation: Operation, key: keyof Timed) => median(runs[face].map((r) => r[operation][key]));
+  const rows: Row[] = [];
+  for (const operation of OPERATIONS) {
+    // The dynamic-provider host's own floor (the bare dynamic provider against the native face) is reported; the
+    // dynamic face is held to the native face (the issue's goal) and to that floor.
+    for (const [face, baseFace, max] of [["native", "bare", 1.2], ["dynamic", "native", 1.5], ["bare-dynamic", "native", undefined], ["dynamic", "bare-dynamic", 1.2]] as const) {
+      for (const [key, unit] of [["ms", "wall"], ["cpuMs", "CPU"]] as const) {
+        const value = of(face, operation, key);
+        const baseline = of(baseFace, operation, key);
+        const row = {
+          what: `pulumi ${operation} ${count} (${unit})`,
+          measured: face === "bare-dynamic" ? "a bare dynamic provider under the pulumi CLI" : `the ${face} face under the pulumi CLI`,
+          value, baseline, baselineWhat: BASELINES[baseFace], unit: "ms", note: load,
+        };
+        rows.push(max === undefined ? { ...row, ratio: value / baseline, goal: "report" } : atMost(row, max));
+      }
+    }
+  }
+  // The refresh against the least a refresh can do: one GET per resource, on loopback and at a network's latency.
+  const reading = (key: keyof Timed, latency: boolean) => median(runs.bare.map((r) => (latency ? r.latencyRefresh! : r.readingRefresh!)[key]));
+  for (const latency of [false, true]) {
+    for (const [key, unit] of [["ms", "wall"], ["cpuMs", "CPU"]] as const) {
+      rows.push(atMost({
+        what: `pulumi refresh ${count}${latency ? ` +${NETWORK_LATENCY_MS} ms per GET` : ""} (${unit})`, measured: "the native face under the pulumi CLI",
+        value: latency ? median(runs.native.map((r) => r.latencyRefresh![key])) : of("native", "refresh", key), baseline: reading(key, latency),
+        baselineWhat: "the bench's bare plugin, one GET per Read", unit: "ms", note: load,
+      }, 1.2));
+    }
+  }
+  // What that GET costs a plugin doing nothing else: no plugin that reads can come closer to the bare plugin.
+  for (const [key, unit] of [["ms", "wall"], ["cpuMs", "CPU"]] as const) {
+    const value = reading(key, false);
+    const baseline = of("bare", "refresh", key);
+    rows.push({
+      what: `pulumi refresh ${count} (${unit})`, measured: "the bench's bare plugin making one GET per Read", value, baseline,
+      baselineWhat: BASELINES.bare, unit: "ms", note: load, ratio: value / baseline, goal: "report",
+    });
+  }
+  return rows;
+}

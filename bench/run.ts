@@ -4,7 +4,7 @@
 //     [-- --pulumi-skip-checkpoints] [-- --json <file>]
 // --quick uses smaller sizes and shorter runs to check that the bench works; --scale sets the largest stack of the
 // engine's scale rows (50,000 unless said: each of its commands takes minutes there); --pulumi-cohorts the
-// cohorts of the real-CLI rows (bench/pulumi-cli.ts: 500 unless said, 5,000 for the larger table), and
+// cohorts of the real-CLI rows (bench/pulumi-cli.ts: 1, then 500, unless said; 5,000 for the larger table), and
 // --pulumi-skip-checkpoints runs them with PULUMI_SKIP_CHECKPOINTS=true (the CLI then saves the state once, at the
 // end, instead of after every step: what makes 5,000 take minutes rather than hours).
 // Then (unless --only leaves it out): bench/drift.ts, `audience drift` over 10 accounts x 5,000 resources (2 x 500
