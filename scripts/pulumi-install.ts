@@ -1,12 +1,14 @@
 // `npm run pulumi:install`: the Pulumi CLI, the Node.js, Python, Go, YAML and Java language hosts and `sdkgen`, built from the
 // Go modules pinned in tools/ (go.sum verifies them), into a cache folder keyed by what goes into the build. A folder already built is
-// found without running Go. The folder's path is the last line on stdout; progress goes to stderr.
+// found without running Go; a new build removes the others but the one used last (pulumi-cache.ts). The folder's path is the last line
+// on stdout; progress goes to stderr.
 import { execFileSync, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { markUsed, pruneBuilds, STAMP } from "./pulumi-cache.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const TOOLS = join(ROOT, "tools");
@@ -54,7 +56,6 @@ const SCRIPTS: readonly { module: string; path: string }[] = [
 ];
 /** Pulumi's release flags (.goreleaser.yml): a static binary, no C toolchain. */
 const TAGS = "osusergo,grpcnotrace";
-const STAMP = ".built";
 
 const fail = (message: string): never => {
   process.stderr.write(`pulumi:install: ${message}\n`);
@@ -139,7 +140,10 @@ function main(): void {
       if (!existsSync(join(folder, STAMP))) throw error;
       rmSync(staging, { recursive: true, force: true });
     }
+    const removed = pruneBuilds(folder);
+    if (removed.length > 0) process.stderr.write(`pulumi:install: removed from the cache ${removed.join(", ")} (less recently used than the build kept beside this one)\n`);
   }
+  markUsed(folder);
   process.stdout.write(`${folder}\n`);
 }
 
