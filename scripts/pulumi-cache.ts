@@ -6,10 +6,18 @@ import { basename, dirname, join } from "node:path";
 /** The file a whole build holds: written last, its modification time the build's last use. */
 export const STAMP = ".built";
 /** Builds kept besides the new one: the one used most recently (a checkout of the pins before, say). */
-export const KEEP_OTHERS = 1;
+const KEEP_OTHERS = 1;
 
+/** The folder under `root` of the build of Pulumi `version` (`v3.274.1`) whose inputs hash to `hash`. */
+export function buildFolder(root: string, version: string, hash: string): string {
+  return join(root, `pulumi-${version}-${hash.slice(0, 12)}`);
+}
+/** Where process `pid` makes `folder`'s build before renaming it into place. */
+export function stagingFolder(folder: string, pid: number): string {
+  return `${folder}.${pid}.tmp`;
+}
+/** The names those two give. */
 const BUILD = /^pulumi-v.+-[0-9a-f]{12}$/;
-/** A build under way: `<build>.<pid>.tmp`. */
 const STAGING = /^pulumi-v.+-[0-9a-f]{12}\.(\d+)\.tmp$/;
 
 /** Records that `folder`'s build was used now; in a cache this user may only read, it goes unrecorded. */

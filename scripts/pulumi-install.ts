@@ -8,7 +8,7 @@ import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSy
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { markUsed, pruneBuilds, STAMP } from "./pulumi-cache.ts";
+import { buildFolder, markUsed, pruneBuilds, STAMP, stagingFolder } from "./pulumi-cache.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const TOOLS = join(ROOT, "tools");
@@ -88,7 +88,7 @@ function cacheFolder(): string {
   }
   hash.update(`${TAGS}\n${BUILDS.map((b) => `${b.module} ${b.pkg} ${b.version?.variable ?? ""}`).join("\n")}\n${SCRIPTS.map((s) => s.path).join("\n")}`);
   const root = process.env["AUDIENCE_PULUMI_CACHE"] ?? join(process.env["XDG_CACHE_HOME"] ?? join(homedir(), ".cache"), "pulumi-audience");
-  return join(root, `pulumi-${pinnedVersion()}-${hash.digest("hex").slice(0, 12)}`);
+  return buildFolder(root, pinnedVersion(), hash.digest("hex"));
 }
 
 function goVersion(): string {
@@ -129,7 +129,7 @@ function main(): void {
     process.stderr.write(`pulumi:install: ${goVersion()}; building Pulumi ${version} into ${folder} (a few minutes the first time)\n`);
     // Built beside its final place and renamed into it, so that a folder with a stamp is always whole, and two
     // installs at once each finish (the second rename finds the folder already there).
-    const staging = `${folder}.${process.pid}.tmp`;
+    const staging = stagingFolder(folder, process.pid);
     rmSync(staging, { recursive: true, force: true });
     mkdirSync(staging, { recursive: true });
     build(staging);
@@ -141,7 +141,7 @@ function main(): void {
       rmSync(staging, { recursive: true, force: true });
     }
     const removed = pruneBuilds(folder);
-    if (removed.length > 0) process.stderr.write(`pulumi:install: removed from the cache ${removed.join(", ")} (less recently used than the build kept beside this one)\n`);
+    if (removed.length > 0) process.stderr.write(`pulumi:install: removed from the cache ${removed.join(", ")} (older builds and stopped installs; the build used last is kept)\n`);
   }
   markUsed(folder);
   process.stdout.write(`${folder}\n`);

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, expect, it } from "vitest";
-import { markUsed, pruneBuilds, STAMP } from "../../scripts/pulumi-cache.ts";
+import { buildFolder, markUsed, pruneBuilds, STAMP, stagingFolder } from "../../scripts/pulumi-cache.ts";
 
 let root: string;
 beforeEach(() => {
@@ -61,6 +61,18 @@ it("a build marked used is the one kept", () => {
 
   expect(pruneBuilds(current)).toEqual(["pulumi-v3.274.1-bbbbbbbbbbbb"]);
   expect(readdirSync(root).sort()).toEqual(["pulumi-v3.270.0-cccccccccccc", "pulumi-v3.274.1-aaaaaaaaaaaa"]);
+});
+
+it("recognises the names it gives a build and its staging folder", () => {
+  const current = build("pulumi-v3.274.1-aaaaaaaaaaaa", 0);
+  build("pulumi-v3.274.1-bbbbbbbbbbbb", 1);
+  const named = buildFolder(root, "v3.260.0", "c".repeat(64));
+  expect(named).toBe(join(root, "pulumi-v3.260.0-cccccccccccc"));
+  build("pulumi-v3.260.0-cccccccccccc", 2);
+  mkdirSync(stagingFolder(named, endedPid()));
+
+  expect(pruneBuilds(current)).toHaveLength(2);
+  expect(readdirSync(root).sort()).toEqual(["pulumi-v3.274.1-aaaaaaaaaaaa", "pulumi-v3.274.1-bbbbbbbbbbbb"]);
 });
 
 it("with no other build it removes nothing", () => {
