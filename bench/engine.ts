@@ -1,7 +1,8 @@
 // Engine rows: first the engine's fixed cost, an `up` of a program declaring nothing against the bare program
 // declaring nothing (both whole processes). Then `up`, no-op `up` and `destroy` of N independent cohorts, each run
 // as users run it (bin/audience.js, a whole process, on the built package), against the same requests made with
-// undici at the engine's concurrency in a process of their own (bench/requests.ts), and against the floor the Pulumi
+// undici at the engine's concurrency in a process of their own (bench/requests.ts), the DELETEs also journaled as a
+// crash-safe engine must make them (bench/journaled-deletes.ts), and against the floor the Pulumi
 // runtime sets: the cohorts program, and
 // a bare program registering N resources, each run by the language runtime against a monitor that answers at once
 // (bench/program-floor.ts, its own process); and against the least any engine must do for the `up`: the cohorts
@@ -12,7 +13,7 @@
 // program's own peak at the largest size. And the engine alone at a small and a large size (bench/engine-memory.ts):
 // what it holds per resource and what each more resource costs.
 import { spawn } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { defaultParallel } from "../provider/engine/index.ts";
@@ -31,6 +32,7 @@ const ROUNDS = 5;
 const PASSPHRASE = "bench passphrase";
 const FLOOR = "the cohorts program alone, its monitor answering at once with the engine's outputs";
 const BARE = "a bare program registering as many resources, its monitor answering at once";
+const JOURNALED = `the same DELETEs journaled as a crash-safe engine must (stack locked, state read and verified, a record as each delete begins and ends, synced in batches, the state written and synced; bench/journaled-deletes.ts)`;
 const CREATING = `the cohorts program, its monitor only making each cohort's POST with undici (${PARALLEL} at a time) and answering with the created document (no state, check or diff)`;
 
 interface Timed {
@@ -115,6 +117,8 @@ interface EngineRun {
   destroy: Timed;
   /** Each resource's outputs as the state held them before the destroy, by name, in a JSON file. */
   outputs: string;
+  /** A copy of the state file as the destroy found it. */
+  stateBefore: string;
 }
 
 /** `measure` against a fresh emulator, in a process of its own, stopped after. */
@@ -148,7 +152,9 @@ function engineRuns(dir: string, count: number, stateDir: string, { refresh = fa
     const state = await Snapshot.load(join(stateDir, `${stack}.json`), PASSPHRASE);
     const outputs = join(stateDir, `${stack}-outputs.json`);
     writeFileSync(outputs, JSON.stringify(Object.fromEntries(state.resources.map((r) => [urnName(r.urn), r.outputs]))));
-    return { up, noop, noopRequests, ...(refreshed ? { refresh: refreshed } : {}), outputs, destroy: await run("destroy") };
+    const stateBefore = join(stateDir, `${stack}-before-destroy.json`);
+    copyFileSync(join(stateDir, `${stack}.json`), stateBefore);
+    return { up, noop, noopRequests, ...(refreshed ? { refresh: refreshed } : {}), outputs, stateBefore, destroy: await run("destroy") };
   });
 }
 
@@ -166,6 +172,21 @@ function directRuns(count: number, stateDir: string): Promise<{ create: number; 
     const create = await requests("create");
     const remove = await requests("delete");
     return { create: create.ms, remove: remove.ms, removeCpu: remove.cpuMs };
+  });
+}
+
+/**
+ * The same creates with undici, then their DELETEs as a crash-safe engine must make them (bench/journaled-deletes.ts):
+ * the stack locked, `state` (a copy of the engine's) read and verified, a record as each delete begins and ends
+ * (synced in batches), the state written and synced at the end.
+ */
+function journaledDeletes(count: number, stateDir: string, state: string): Promise<Timed> {
+  return withEmulator(async ({ url, apiKey }) => {
+    const ids = join(stateDir, `journaled-${count}.ids`);
+    const stateFile = join(stateDir, `journaled-${count}.json`);
+    copyFileSync(state, stateFile);
+    await timed(process.execPath, [await baselineScript(join(import.meta.dirname, "requests.ts")), "create", url, apiKey, String(count), String(PARALLEL), ids]);
+    return timed(process.execPath, [await baselineScript(join(import.meta.dirname, "journaled-deletes.ts")), url, apiKey, String(PARALLEL), ids, stateFile]);
   });
 }
 
@@ -266,14 +287,15 @@ export const engine: Bench = {
         // Each figure is the median of ROUNDS, the engine's runs and their baselines taken in turn within a round,
         // so that a change in the machine's load falls on both sides (one run each moved by a quarter between runs);
         // a goal's ratio is the median of the rounds' own.
-        const rounds: { direct: Awaited<ReturnType<typeof directRuns>>; bare: number; bareWhole: number; bareCpu: number; creating: number; runs: EngineRun; program: number; programCpu: number }[] = [];
+        const rounds: { direct: Awaited<ReturnType<typeof directRuns>>; bare: number; bareWhole: number; bareCpu: number; creating: number; runs: EngineRun; journaled: Timed; program: number; programCpu: number }[] = [];
         for (let round = 0; round < (quick ? 1 : ROUNDS); round++) {
           const direct = await directRuns(count, stateDir);
           const bareRun = await programFloor(bare, count);
           const creating = await againstCreatingMonitor(cohorts, count);
           const runs = await engineRuns(cohorts, count, stateDir);
+          const journaled = await journaledDeletes(count, stateDir, runs.stateBefore);
           const instant = await againstInstantMonitor(cohorts, count, runs.outputs);
-          rounds.push({ direct, bare: bareRun.programMs, bareWhole: bareRun.ms, bareCpu: bareRun.cpuMs, creating, runs, program: instant.programMs, programCpu: instant.cpuMs });
+          rounds.push({ direct, bare: bareRun.programMs, bareWhole: bareRun.ms, bareCpu: bareRun.cpuMs, creating, runs, journaled, program: instant.programMs, programCpu: instant.cpuMs });
         }
         const of = (pick: (r: (typeof rounds)[number]) => number) => median(rounds.map(pick));
         const floor = of((r) => r.bare);
@@ -296,6 +318,11 @@ export const engine: Bench = {
         rows.push(paired({ what, measured: "no-op up (CPU)", unit: "ms", baselineWhat: `${FLOOR} (its process and the program's)` }, pairs((r) => r.runs.noop.cpuMs, (r) => r.programCpu)));
         rows.push(pairedAtMost({ what, measured: "destroy (wall time)", unit: "ms", baselineWhat: `the same DELETEs ${requests}` }, pairs((r) => r.runs.destroy.ms, (r) => r.direct.remove), 1.5));
         rows.push(pairedAtMost({ what, measured: "destroy (CPU)", unit: "ms", baselineWhat: `the same DELETEs ${requests}` }, pairs((r) => r.runs.destroy.cpuMs, (r) => r.direct.removeCpu), 1.5));
+        // The destroy's floor for an engine that leaves a true state after a crash: those DELETEs journaled.
+        for (const [measure, pick] of [["wall time", (t: Timed) => t.ms], ["CPU", (t: Timed) => t.cpuMs]] as const) {
+          rows.push(paired({ what, measured: `${JOURNALED} (${measure})`, unit: "ms", baselineWhat: `the same DELETEs ${requests}` }, pairs((r) => pick(r.journaled), (r) => (measure === "CPU" ? r.direct.removeCpu : r.direct.remove))));
+          rows.push(paired({ what, measured: `destroy (${measure})`, unit: "ms", baselineWhat: JOURNALED }, pairs((r) => pick(r.runs.destroy), (r) => pick(r.journaled))));
+        }
         rows.push({ what, measured: "up (wall time)", unit: "ms", value: up, baseline: create, baselineWhat: `the same POSTs ${requests}`, ratio: up / create, goal: "report" });
         const creating = of((r) => r.creating);
         rows.push({ what, measured: "up (wall time)", unit: "ms", value: up, baseline: creating, baselineWhat: CREATING, ratio: up / creating, goal: "report" });
