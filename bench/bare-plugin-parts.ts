@@ -2,7 +2,7 @@
 // operation makes, Struct values, gRPC handlers from async functions, and serving as a plugin is served (the port
 // printed first, then served until stopped). Nothing more than any plugin must do.
 import type { sendUnaryData, ServerUnaryCall, UntypedServiceImplementation } from "@grpc/grpc-js";
-import { Pool } from "undici";
+import { Pool, request } from "./lean-undici.ts";
 import { grpc, providerRpc, structProto } from "../provider/protocol/proto.ts";
 
 export type Doc = Record<string, unknown>;
@@ -14,7 +14,7 @@ const headers = { authorization: `Bearer ${process.env["AUDIENCE_API_KEY"]}`, "c
 
 /** The service's answer to one request; undefined when a GET finds nothing. */
 export async function call(method: "GET" | "POST" | "PATCH" | "DELETE", path: string, body?: Doc): Promise<Doc | undefined> {
-  const res = await pool.request({ method, path: `${base.pathname}${path}`, headers, body: body === undefined ? null : JSON.stringify(body) });
+  const res = await request(pool, { method, path: `${base.pathname}${path}`, headers, body: body === undefined ? null : JSON.stringify(body) });
   const text = await res.body.text();
   if (method === "GET" && res.statusCode === 404) return undefined;
   if (res.statusCode >= 300) throw new Error(`${method} ${path}: ${res.statusCode} ${text}`);

@@ -11,14 +11,7 @@
 //   report printed as `audience drift --format json` prints it.
 import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
-import { createRequire } from "node:module";
-import type { Dispatcher, Pool as UndiciPool } from "undici";
-
-// The undici parts a request needs, required by path as the client requires them: undici's index (fetch, WebSocket,
-// caches, mocks) takes a quarter of a second to load, which is no part of the wire's floor and the scan never pays.
-const requireUndici = createRequire(import.meta.url);
-const Pool = requireUndici("undici/lib/dispatcher/pool.js") as typeof UndiciPool;
-const request = requireUndici("undici/lib/api/api-request.js") as (this: Dispatcher, options: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;
+import { Pool, request } from "./lean-undici.ts";
 
 interface AccountPlan {
   /** The account's name, as the states' resources give it (`account`). */
@@ -46,7 +39,7 @@ const lists = Promise.all(plan.map(async ({ baseUrl, apiKey, paths }, index) => 
   await Promise.all(Array.from({ length: 8 }, async () => {
     while (next < paths.length) {
       const path = paths[next++]!;
-      const res = await request.call(pool, { method: "GET", path: `${prefix}${path}`, headers: { authorization: `Bearer ${apiKey}` } });
+      const res = await request(pool, { method: "GET", path: `${prefix}${path}`, headers: { authorization: `Bearer ${apiKey}` } });
       if (res.statusCode !== 200) throw new Error(`GET ${path}: ${res.statusCode}`);
       if (reporting) {
         texts[index]!.push(await res.body.text());

@@ -14,7 +14,7 @@
 // i-th id of `idsFile` (made by bench/requests.ts create), so the records are the size the engine's are.
 import { createHash, randomBytes } from "node:crypto";
 import { open, readFile, rename, rm, writeFile, type FileHandle } from "node:fs/promises";
-import { Pool } from "undici";
+import { Pool, request } from "./lean-undici.ts";
 
 const [url, apiKey, parallelText, idsFile, stateFile] = process.argv.slice(2) as [string, string, string, string, string];
 const parallel = Number(parallelText);
@@ -68,7 +68,7 @@ await Promise.all(Array.from({ length: parallel }, async () => {
     const resource = { urn, type, id: ids[i]!, inputs };
     const op = randomBytes(8).toString("hex");
     append({ begin: { type: "deleting", resource, id: op } });
-    const res = await pool.request({ method: "DELETE", path: `/v1/cohorts/${resource.id}`, headers });
+    const res = await request(pool, { method: "DELETE", path: `/v1/cohorts/${resource.id}`, headers });
     await res.body.dump();
     if (res.statusCode >= 300) throw new Error(`DELETE: ${res.statusCode}`);
     append({ end: op, drop: resource.urn });

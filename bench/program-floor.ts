@@ -28,12 +28,12 @@ async function answering(): Promise<{ answer: (reg: Registration) => Promise<Pro
     const [, url, apiKey, parallel] = rest;
     const { camelKey } = (await import(join(root, "dist", "sdk", "contract", "naming.js"))) as typeof import("../sdk/contract/naming.ts");
     // Loaded only here: a monitor answering from memory loads no HTTP client.
-    const { Pool } = await import("undici");
+    const { Pool, request } = await import("./lean-undici.ts");
     const pool = new Pool(url!, { connections: Number(parallel) });
     const headers = { authorization: `Bearer ${apiKey}`, "content-type": "application/json" };
     const answer = async (reg: Registration): Promise<PropertyMap> => {
       if (!reg.custom) return reg.inputs;
-      const res = await pool.request({ method: "POST", path: "/v1/cohorts", headers, body: JSON.stringify({ name: reg.inputs["name"] }) });
+      const res = await request(pool, { method: "POST", path: "/v1/cohorts", headers, body: JSON.stringify({ name: reg.inputs["name"] }) });
       if (res.statusCode >= 300) throw new Error(`POST: ${res.statusCode}`);
       const created = Object.entries((await res.body.json()) as PropertyMap).map(([key, value]) => [camelKey(key), value]);
       return { ...reg.inputs, ...Object.fromEntries(created) };

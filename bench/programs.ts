@@ -22,15 +22,18 @@ ${LOOP} new audience.Cohort(\`cohort-\${i}\`, { name: \`cohort \${i}\`, deletion
 ${LOOP} new pulumi.CustomResource("bench:index:Item", \`item-\${i}\`, { name: \`item \${i}\` });
 `,
   // The least a dynamic provider can do for those cohorts, served by Pulumi's dynamic-provider host: Create and
-  // Delete make the one undici request each needs; Check, Diff and Read are the host's own defaults.
+  // Delete make the one undici request each needs; Check, Diff and Read are the host's own defaults. Only the undici
+  // parts a request needs are loaded, as the client loads them (bench/lean-undici.ts says why).
   bareDynamic: `import * as pulumi from "@pulumi/pulumi";
 const provider = ${JSON.stringify(`exports.handler = () => provider;
-const { Pool } = require("module").createRequire(process.cwd() + "/")("undici");
+const requireUndici = require("module").createRequire(process.cwd() + "/");
+const Pool = requireUndici("undici/lib/dispatcher/pool.js");
+const request = requireUndici("undici/lib/api/api-request.js");
 const base = new URL(process.env.AUDIENCE_BASE_URL);
 const pool = new Pool(base.origin);
 const headers = { authorization: "Bearer " + process.env.AUDIENCE_API_KEY, "content-type": "application/json" };
 async function call(method, path, body) {
-  const res = await pool.request({ method, path: base.pathname + path, headers, body: body === undefined ? null : JSON.stringify(body) });
+  const res = await request.call(pool, { method, path: base.pathname + path, headers, body: body === undefined ? null : JSON.stringify(body) });
   const text = await res.body.text();
   if (res.statusCode >= 300) throw new Error(method + " " + path + ": " + res.statusCode + " " + text);
   return text ? JSON.parse(text) : {};

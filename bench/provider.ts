@@ -11,14 +11,16 @@ import { providerModule } from "../provider/runtime/resources/shim.ts";
 import { atMost, median, ROOT, startChild, type Bench, type Row } from "./measure.ts";
 import type { EmulatorReady } from "./service.ts";
 
-// The baseline provider: one undici call per operation, nothing else. `require` is the host's.
+// The baseline provider: one undici call per operation, nothing else. `require` is the host's; only the undici parts
+// a request needs are loaded, as the client loads them (bench/lean-undici.ts says why).
 const BARE_PROVIDER = `exports.handler = () => {
-  const { Pool } = require("undici");
+  const Pool = require("undici/lib/dispatcher/pool.js");
+  const request = require("undici/lib/api/api-request.js");
   const base = new URL(process.env.AUDIENCE_BASE_URL);
   const pool = new Pool(base.origin);
   const headers = { authorization: "Bearer " + process.env.AUDIENCE_API_KEY, "content-type": "application/json" };
   const call = async (method, path, body) => {
-    const res = await pool.request({ method, path: base.pathname + path, headers, body: body === undefined ? null : JSON.stringify(body) });
+    const res = await request.call(pool, { method, path: base.pathname + path, headers, body: body === undefined ? null : JSON.stringify(body) });
     const text = await res.body.text();
     if (res.statusCode >= 300) throw new Error(method + " " + path + ": " + res.statusCode + " " + text);
     return text ? JSON.parse(text) : undefined;

@@ -3,7 +3,7 @@
 //   node bench/requests.ts create <url> <apiKey> <count> <parallel> <idsFile>   writes the ids made, one a line
 //   node bench/requests.ts delete <url> <apiKey> <count> <parallel> <idsFile>   deletes them
 import { readFileSync, writeFileSync } from "node:fs";
-import { Pool } from "undici";
+import { Pool, request } from "./lean-undici.ts";
 
 const [mode, url, apiKey, countText, parallelText, idsFile] = process.argv.slice(2);
 const count = Number(countText);
@@ -14,11 +14,11 @@ const ids: string[] = mode === "delete" ? readFileSync(idsFile!, "utf8").split("
 
 async function one(i: number): Promise<void> {
   if (mode === "create") {
-    const res = await pool.request({ method: "POST", path: "/v1/cohorts", headers, body: JSON.stringify({ name: `cohort ${i}` }) });
+    const res = await request(pool, { method: "POST", path: "/v1/cohorts", headers, body: JSON.stringify({ name: `cohort ${i}` }) });
     if (res.statusCode >= 300) throw new Error(`POST: ${res.statusCode}`);
     ids[i] = ((await res.body.json()) as { id: string }).id;
   } else {
-    const res = await pool.request({ method: "DELETE", path: `/v1/cohorts/${ids[i]}`, headers });
+    const res = await request(pool, { method: "DELETE", path: `/v1/cohorts/${ids[i]}`, headers });
     await res.body.dump();
     if (res.statusCode >= 300) throw new Error(`DELETE: ${res.statusCode}`);
   }
