@@ -1,6 +1,6 @@
 // The bench's statistics (a goal row of rounds judged by the rounds' own ratios) and its baselines' scripts.
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
@@ -47,6 +47,24 @@ describe("a baseline's script", () => {
     const run = (file: string) => JSON.parse(execFileSync(process.execPath, ["--no-experimental-strip-types", file], { encoding: "utf8", env: { ...env, NODE_OPTIONS: "" } })) as unknown;
     expect(run(entry)).toEqual({ cached: true, part: "bundled" });
     expect(run(entry.replace(/\.mjs$/, ".body.mjs"))).toEqual({ cached: false, part: "bundled" });
+  });
+});
+
+describe("a baseline's requests", () => {
+  // The load's side (the bench's own process and bench/service.ts's load) may; a baseline, measured against the
+  // commands, loads only the undici parts the client loads (bench/lean-undici.ts).
+  const LOAD_SIDE = new Set(["measure.ts", "service.ts", "emulator.ts"]);
+
+  it("load undici's request parts alone, never its index, in scripts and in the providers' text", () => {
+    const dir = join(import.meta.dirname, "..", "..", "bench");
+    const scripts = readdirSync(dir).filter((f) => f.endsWith(".ts") && !LOAD_SIDE.has(f));
+    const loadingIndex = scripts.filter((f) => {
+      const text = readFileSync(join(dir, f), "utf8");
+      // A value import, or `import("undici")` and `require("undici")` (quotes escaped in a provider's JSON text).
+      return /^import\s+(?!type\b)[^;]*from\s+"undici";/m.test(text) || /\(\s*\\?"undici\\?"\s*\)/.test(text);
+    });
+    expect(scripts).toEqual(expect.arrayContaining(["requests.ts", "journaled-deletes.ts", "bare-plugin-parts.ts", "programs.ts", "provider.ts"]));
+    expect(loadingIndex).toEqual([]);
   });
 });
 
