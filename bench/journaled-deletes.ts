@@ -22,6 +22,8 @@ const pool = new Pool(url, { connections: parallel });
 const headers = { authorization: `Bearer ${apiKey}` };
 const DEPLOYMENT_KEY = '"deployment":';
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
+/** The state's checksum, as the engine's: of its journal count and its deployment's text. */
+const stateDigest = (journal: number, deploymentText: string) => createHash("sha256").update(`${journal}:`).update(deploymentText).digest("hex");
 
 const lockFile = `${stateFile}.lock`;
 const lock = await open(lockFile, "wx");
@@ -31,7 +33,7 @@ await lock.close();
 const text = await readFile(stateFile, "utf8");
 const doc = JSON.parse(text) as { integrity: { journal: number; sha256: string }; deployment: { resources: { urn: string; type: string; id?: string; inputs: unknown }[] } };
 const deployment = text.slice(text.indexOf(DEPLOYMENT_KEY) + DEPLOYMENT_KEY.length, text.lastIndexOf("}"));
-if (createHash("sha256").update(`${doc.integrity.journal}:`).update(deployment).digest("hex") !== doc.integrity.sha256) {
+if (stateDigest(doc.integrity.journal, deployment) !== doc.integrity.sha256) {
   throw new Error(`${stateFile}: checksum mismatch`);
 }
 const ids = (await readFile(idsFile, "utf8")).split("\n").filter(Boolean);
@@ -80,7 +82,7 @@ await pool.close();
 const gone = new Set(resources.map((r) => r.urn));
 const left = { ...doc.deployment, resources: doc.deployment.resources.filter((r) => !gone.has(r.urn)) };
 const leftText = JSON.stringify(left);
-const state = JSON.stringify({ version: 3, integrity: { journal: seq, sha256: createHash("sha256").update(`${seq}:`).update(leftText).digest("hex") }, deployment: left });
+const state = `{"version":3,"integrity":${JSON.stringify({ journal: seq, sha256: stateDigest(seq, leftText) })},"deployment":${leftText}}`;
 const temporary = `${stateFile}.tmp`;
 await writeFile(temporary, state);
 const written = await open(temporary, "r+");
