@@ -115,6 +115,12 @@ interface EngineRun {
   noopRequests: number;
   refresh?: Timed;
   destroy: Timed;
+  /** What the runs left for the baselines, when asked (`keep`). */
+  kept?: Kept;
+}
+
+/** What a round's baselines take from the engine's runs, read and copied outside the timed processes. */
+interface Kept {
   /** Each resource's outputs as the state held them before the destroy, by name, in a JSON file. */
   outputs: string;
   /** A copy of the state file as the destroy found it. */
@@ -131,8 +137,11 @@ async function withEmulator<T>(measure: (emulator: EmulatorReady) => Promise<T>)
   }
 }
 
-/** `up`, a no-op `up`, a refresh (if asked) and `destroy` of the program with `count` resources, each a whole process. */
-function engineRuns(dir: string, count: number, stateDir: string, { refresh = false } = {}): Promise<EngineRun> {
+/**
+ * `up`, a no-op `up`, a refresh (if asked) and `destroy` of the program with `count` resources, each a whole process;
+ * with `keep`, the state's outputs and a copy of the state before the destroy too.
+ */
+function engineRuns(dir: string, count: number, stateDir: string, { refresh = false, keep = false } = {}): Promise<EngineRun> {
   return withEmulator(async (emulator) => {
     const env = { AUDIENCE_BASE_URL: `${emulator.url}/v1`, AUDIENCE_API_KEY: emulator.apiKey, BENCH_COUNT: String(count), PULUMI_CONFIG_PASSPHRASE: PASSPHRASE, NODE_OPTIONS: "" };
     const stack = `n${count}`;
@@ -149,13 +158,19 @@ function engineRuns(dir: string, count: number, stateDir: string, { refresh = fa
     const noop = await run("up");
     const noopRequests = (await requests()) - before;
     const refreshed = refresh ? await run("refresh") : undefined;
-    const state = await Snapshot.load(join(stateDir, `${stack}.json`), PASSPHRASE);
-    const outputs = join(stateDir, `${stack}-outputs.json`);
-    writeFileSync(outputs, JSON.stringify(Object.fromEntries(state.resources.map((r) => [urnName(r.urn), r.outputs]))));
-    const stateBefore = join(stateDir, `${stack}-before-destroy.json`);
-    copyFileSync(join(stateDir, `${stack}.json`), stateBefore);
-    return { up, noop, noopRequests, ...(refreshed ? { refresh: refreshed } : {}), outputs, stateBefore, destroy: await run("destroy") };
+    const kept = keep ? await keepForBaselines(stateDir, stack) : undefined;
+    return { up, noop, noopRequests, ...(refreshed ? { refresh: refreshed } : {}), ...(kept ? { kept } : {}), destroy: await run("destroy") };
   });
+}
+
+/** The state's outputs by name in a JSON file, and a copy of the state file. */
+async function keepForBaselines(stateDir: string, stack: string): Promise<Kept> {
+  const state = await Snapshot.load(join(stateDir, `${stack}.json`), PASSPHRASE);
+  const outputs = join(stateDir, `${stack}-outputs.json`);
+  writeFileSync(outputs, JSON.stringify(Object.fromEntries(state.resources.map((r) => [urnName(r.urn), r.outputs]))));
+  const stateBefore = join(stateDir, `${stack}-before-destroy.json`);
+  copyFileSync(join(stateDir, `${stack}.json`), stateBefore);
+  return { outputs, stateBefore };
 }
 
 /** The cohorts program against a monitor that makes each cohort's POST and answers with the created document. */
@@ -292,9 +307,10 @@ export const engine: Bench = {
           const direct = await directRuns(count, stateDir);
           const bareRun = await programFloor(bare, count);
           const creating = await againstCreatingMonitor(cohorts, count);
-          const runs = await engineRuns(cohorts, count, stateDir);
-          const journaled = await journaledDeletes(count, stateDir, runs.stateBefore);
-          const instant = await againstInstantMonitor(cohorts, count, runs.outputs);
+          const runs = await engineRuns(cohorts, count, stateDir, { keep: true });
+          const { stateBefore, outputs } = runs.kept!;
+          const journaled = await journaledDeletes(count, stateDir, stateBefore);
+          const instant = await againstInstantMonitor(cohorts, count, outputs);
           rounds.push({ direct, bare: bareRun.programMs, bareWhole: bareRun.ms, bareCpu: bareRun.cpuMs, creating, runs, journaled, program: instant.programMs, programCpu: instant.cpuMs });
         }
         const of = (pick: (r: (typeof rounds)[number]) => number) => median(rounds.map(pick));
