@@ -178,15 +178,17 @@ function againstCreatingMonitor(dir: string, count: number): Promise<number> {
   return withEmulator(async ({ url, apiKey }) => (await programFloor(dir, count, ["--create", url, apiKey, String(PARALLEL)])).programMs);
 }
 
+/** `node bench/requests.ts <mode>` of `count` cohorts, `PARALLEL` at a time, their ids in `ids`: a whole process. */
+async function plainRequests(mode: "create" | "delete", { url, apiKey }: EmulatorReady, count: number, ids: string): Promise<Timed> {
+  return timed(process.execPath, [await baselineScript(join(import.meta.dirname, "requests.ts")), mode, url, apiKey, String(count), String(PARALLEL), ids]);
+}
+
 /** The same creates, then deletes, with undici, `PARALLEL` at a time, each in a process of its own (bench/requests.ts). */
-function directRuns(count: number, stateDir: string): Promise<{ create: number; remove: number; removeCpu: number }> {
-  return withEmulator(async ({ url, apiKey }) => {
+function directRuns(count: number, stateDir: string): Promise<{ create: number; remove: Timed }> {
+  return withEmulator(async (emulator) => {
     const ids = join(stateDir, `direct-${count}.ids`);
-    const script = await baselineScript(join(import.meta.dirname, "requests.ts"));
-    const requests = (mode: "create" | "delete") => timed(process.execPath, [script, mode, url, apiKey, String(count), String(PARALLEL), ids]);
-    const create = await requests("create");
-    const remove = await requests("delete");
-    return { create: create.ms, remove: remove.ms, removeCpu: remove.cpuMs };
+    const create = await plainRequests("create", emulator, count, ids);
+    return { create: create.ms, remove: await plainRequests("delete", emulator, count, ids) };
   });
 }
 
@@ -196,12 +198,12 @@ function directRuns(count: number, stateDir: string): Promise<{ create: number; 
  * (synced in batches), the state written and synced at the end.
  */
 function journaledDeletes(count: number, stateDir: string, state: string): Promise<Timed> {
-  return withEmulator(async ({ url, apiKey }) => {
+  return withEmulator(async (emulator) => {
     const ids = join(stateDir, `journaled-${count}.ids`);
     const stateFile = join(stateDir, `journaled-${count}.json`);
     copyFileSync(state, stateFile);
-    await timed(process.execPath, [await baselineScript(join(import.meta.dirname, "requests.ts")), "create", url, apiKey, String(count), String(PARALLEL), ids]);
-    return timed(process.execPath, [await baselineScript(join(import.meta.dirname, "journaled-deletes.ts")), url, apiKey, String(PARALLEL), ids, stateFile]);
+    await plainRequests("create", emulator, count, ids);
+    return timed(process.execPath, [await baselineScript(join(import.meta.dirname, "journaled-deletes.ts")), emulator.url, emulator.apiKey, String(PARALLEL), ids, stateFile]);
   });
 }
 
@@ -332,11 +334,11 @@ export const engine: Bench = {
         // runtime's cost of a cohort's answer beside the bare resource's); the no-op against it is the engine's share.
         rows.push(paired({ what, measured: `${FLOOR} (CPU, its process and the program's)`, unit: "ms", baselineWhat: `${BARE} (its process and the program's)` }, pairs((r) => r.programCpu, (r) => r.bareCpu)));
         rows.push(paired({ what, measured: "no-op up (CPU)", unit: "ms", baselineWhat: `${FLOOR} (its process and the program's)` }, pairs((r) => r.runs.noop.cpuMs, (r) => r.programCpu)));
-        rows.push(pairedAtMost({ what, measured: "destroy (wall time)", unit: "ms", baselineWhat: `the same DELETEs ${requests}` }, pairs((r) => r.runs.destroy.ms, (r) => r.direct.remove), 1.5));
-        rows.push(pairedAtMost({ what, measured: "destroy (CPU)", unit: "ms", baselineWhat: `the same DELETEs ${requests}` }, pairs((r) => r.runs.destroy.cpuMs, (r) => r.direct.removeCpu), 1.5));
+        rows.push(pairedAtMost({ what, measured: "destroy (wall time)", unit: "ms", baselineWhat: `the same DELETEs ${requests}` }, pairs((r) => r.runs.destroy.ms, (r) => r.direct.remove.ms), 1.5));
+        rows.push(pairedAtMost({ what, measured: "destroy (CPU)", unit: "ms", baselineWhat: `the same DELETEs ${requests}` }, pairs((r) => r.runs.destroy.cpuMs, (r) => r.direct.remove.cpuMs), 1.5));
         // The destroy's floor for an engine that leaves a true state after a crash: those DELETEs journaled.
         for (const [measure, pick] of [["wall time", (t: Timed) => t.ms], ["CPU", (t: Timed) => t.cpuMs]] as const) {
-          rows.push(paired({ what, measured: `${JOURNALED} (${measure})`, unit: "ms", baselineWhat: `the same DELETEs ${requests}` }, pairs((r) => pick(r.journaled), (r) => (measure === "CPU" ? r.direct.removeCpu : r.direct.remove))));
+          rows.push(paired({ what, measured: `${JOURNALED} (${measure})`, unit: "ms", baselineWhat: `the same DELETEs ${requests}` }, pairs((r) => pick(r.journaled), (r) => pick(r.direct.remove))));
           rows.push(paired({ what, measured: `destroy (${measure})`, unit: "ms", baselineWhat: JOURNALED }, pairs((r) => pick(r.runs.destroy), (r) => pick(r.journaled))));
         }
         rows.push({ what, measured: "up (wall time)", unit: "ms", value: up, baseline: create, baselineWhat: `the same POSTs ${requests}`, ratio: up / create, goal: "report" });
