@@ -1,14 +1,15 @@
 // What a process loads whole at its start runs from its bundle (scripts/build.ts): the commands users start, and
 // `pulumi-audience/provider` as Pulumi's dynamic-provider host loads it. Of this package they load bin/ and files
 // of dist/bundle/ only, never a compiled module of dist/ one by one (a second copy of a module would be a second
-// registry, a second class for `instanceof`), and none of the dependencies bundled into them (zod, commander).
+// registry, a second class for `instanceof`), and none of the dependencies bundled into them (scripts/inlined.ts).
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join, relative } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterAll, expect, it } from "vitest";
 import { launchPlugin, stopPlugin } from "../../provider/protocol/launch.ts";
+import { INLINED } from "../../scripts/inlined.ts";
 import { audience, ROOT, userEnv } from "./helpers.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "audience-bundles-"));
@@ -32,7 +33,8 @@ function ownFiles(loads: string): string[] {
   return urls.filter((url) => url.startsWith("file:")).map((url) => relative(ROOT, fileURLToPath(url))).filter((path) => !path.startsWith(".."));
 }
 
-const outsideBundles = (files: string[]) => files.filter((path) => !/^(bin[\\/]|dist[\\/]bundle[\\/]|package\.json$)/.test(path) && !/^node_modules[\\/](?!zod[\\/]|commander[\\/])/.test(path));
+const notInlined = new RegExp(`^node_modules[\\\\/](?!${INLINED.map((name) => `${name}[\\\\/]`).join("|")})`);
+const outsideBundles = (files: string[]) => files.filter((path) => !/^(bin[\\/]|dist[\\/]bundle[\\/]|package\.json$)/.test(path) && !notInlined.test(path));
 
 it("audience drift runs from the CLI's bundle", { timeout: 60_000 }, async () => {
   const loads = join(dir, "drift-loads.txt");
@@ -42,6 +44,19 @@ it("audience drift runs from the CLI's bundle", { timeout: 60_000 }, async () =>
   // The control: the entry and the chunk of the command it ran.
   expect(files).toEqual(expect.arrayContaining([join("dist", "bundle", "cli", "main.js")]));
   expect(files.some((path) => /^dist[\\/]bundle[\\/]cli[\\/]drift-/.test(path))).toBe(true);
+  expect(outsideBundles(files)).toEqual([]);
+});
+
+it("a command reading Pulumi.yaml and the stack's config parses them from the CLI's bundle", { timeout: 60_000 }, async () => {
+  const program = join(dir, "program");
+  mkdirSync(program);
+  writeFileSync(join(program, "Pulumi.yaml"), "name: bundled\nruntime: nodejs\n");
+  writeFileSync(join(program, "Pulumi.dev.yaml"), "config:\n  audience:baseUrl: https://example.com/v1\n");
+  const loads = join(dir, "config-loads.txt");
+  const r = await audience(["config", "get", "audience:baseUrl", "--cwd", program, "--stack", "dev"], { env: { NODE_OPTIONS: recordingLoads(loads) } });
+  expect(r.stdout.trim()).toBe("https://example.com/v1");
+  const files = ownFiles(loads);
+  expect(files.some((path) => /^dist[\\/]bundle[\\/]cli[\\/]yaml-/.test(path))).toBe(true);
   expect(outsideBundles(files)).toEqual([]);
 });
 
