@@ -5,16 +5,19 @@
 // process keeping the states, comparing each listed document by plain deep equality, printing the report). The
 // emulator runs in its own process, as the service runs apart from the machine that checks it (`--in-process` runs
 // it in this process):
-//   node --conditions=source bench/drift.ts [--in-process] [accounts] [resources per account]   (default 10 x 5000)
+//   node --conditions=source bench/drift.ts [--in-process] [--rows <file>] [accounts] [resources per account]
+//   (default 10 x 5000)
 // Prints a table: requests and time of each path (the scan and the floors: median of a few whole runs, alternated),
-// on loopback and with a network's latency added, the scan's peak RSS, and the budget of requests.
+// on loopback and with a network's latency added, the scan's peak RSS, and the budget of requests; `--rows` also
+// writes the goals' rows (bench/measure.ts's Row) to a file, for `npm run bench`'s table.
 import { execFile } from "node:child_process";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { parseArgs } from "node:util";
 import Table from "cli-table3";
 import { emulatorControl, startEmulator } from "pulumi-audience/emulator";
-import { baselineScript, ensureBuilt, median, NETWORK_LATENCY_MS, ROOT, startChild } from "./measure.ts";
+import { atLeast, baselineScript, ensureBuilt, median, NETWORK_LATENCY_MS, pairedAtMost, ROOT, startChild, type Row } from "./measure.ts";
 import type { EmulatorReady } from "./service.ts";
 import { clientService, createLifecycle, credentialsFor, type Service, type Settings } from "pulumi-audience/provider";
 import type { Report } from "../provider/cli/drift/index.ts";
@@ -27,8 +30,9 @@ import { markSecret, plaintextSecrets, type PropertyMap } from "../provider/prot
 type Props = Record<string, unknown>;
 
 ensureBuilt();
-const inProcess = process.argv.includes("--in-process");
-const [accountCount = 10, perAccount = 5000] = process.argv.slice(2).filter((a) => a !== "--in-process").map(Number).filter((n) => Number.isInteger(n) && n > 0);
+const { values: flags, positionals } = parseArgs({ options: { "in-process": { type: "boolean", default: false }, rows: { type: "string" } }, allowPositionals: true });
+const inProcess = flags["in-process"];
+const [accountCount = 10, perAccount = 5000] = positionals.map(Number).filter((n) => Number.isInteger(n) && n > 0);
 /** Resource reads in flight per account for the baseline, as many as `audience run` has without `--parallel`. */
 const BASELINE_PARALLEL = defaultParallel();
 /** Whole scans (and floors) per round, alternated; the medians are compared. */
@@ -140,6 +144,7 @@ try {
 
   const table = new Table({ style: { head: [], border: [] }, head: ["network", "path", "accounts x resources", "requests", "requests / 100 resources", "ms", "x the scan's time", "CPU ms"] });
   const notes: string[] = [];
+  const rows: Row[] = [];
   for (const latencyMs of [0, NETWORK_LATENCY_MS]) {
     await plane.setFaults(latencyMs ? [{ path: "/**", latency_ms: latencyMs }] : []);
     let { last } = await served(0);
@@ -203,6 +208,18 @@ try {
     notes.push(`${network}: CPU (user + system, median) of the scan's process ${cpuOf(scans)}, of the floor's ${cpuOf(floors)}, with the states ${cpuOf(stateFloors)}, of the least scan reporting each resource ${cpuOf(leastScans)}`);
     notes.push(`${network}: the least scan reporting each resource is ${(leastMs / stateFloorMs).toFixed(2)}x the floor with the states in time and ${(cpuMs(leastScans) / cpuMs(stateFloors)).toFixed(2)}x in CPU; the scan is ${(scanMs / leastMs).toFixed(2)}x and ${(cpuMs(scans) / cpuMs(leastScans)).toFixed(2)}x the least scan (runs ${leastScans.map((m) => Math.round(m.ms)).join(", ")} ms, peak RSS ${leastScans.map((m) => m.peakMb).join(", ")} MB)`);
     notes.push(`${network}: the reads took ${Math.round(readsMs)} ms: latency alone bounds them at ${latencyBoundMs} ms; their CPU ${Math.round((user + system) / 1000)} ms, the service's ${serviceMs}`);
+    const what = `audience drift --concurrency ${accountCount}, ${size} (bin/audience.js, whole process, ${DRIFT_RUNS} runs), ${network}`;
+    const stateFloorWhat = `the wire floor reading and parsing the ${stateFiles.length} states too (bench/drift-floor.ts, whole process)`;
+    rows.push(
+      pairedAtMost({ what, measured: "time", unit: "ms", baselineWhat: stateFloorWhat }, scans.map((s, i) => ({ value: s.ms, baseline: stateFloors[i]!.ms })), 2),
+      pairedAtMost({ what, measured: "CPU", unit: "ms", baselineWhat: stateFloorWhat }, scans.map((s, i) => ({ value: s.cpuMs, baseline: stateFloors[i]!.cpuMs })), 2),
+    );
+    // At +20 ms the reads wait on the latency and the scan on its CPU: the goal holds on a quiet machine.
+    const readsRow = {
+      what, measured: `one provider read per resource (${BASELINE_PARALLEL} at once per account), its time against the scan's`, unit: "ms", value: readsMs, baseline: scanMs,
+      baselineWhat: `the scan (median of ${DRIFT_RUNS})`, note: `the reads' CPU ${Math.round((user + system) / 1000)} ms, the scan's ${cpuMs(scans)} ms`,
+    };
+    rows.push(latencyMs ? atLeast(readsRow, 10) : { ...readsRow, ratio: readsMs / scanMs, goal: "report" });
   }
   const families = new Set(stacks.flat().map((r) => r.collection));
   if ([...families].some((f) => !ADOPTABLE.includes(providerFamilies[f]!))) throw new Error("the fleet holds a family that is not listed whole: its budget has id batches");
@@ -211,6 +228,7 @@ try {
   console.log(`drift budget: ${budget} requests = per account (${ADOPTABLE.length} plain lists, which answer the managed documents of ${families.size} families, 1 account check)`);
   for (const note of notes) console.log(note);
   console.log(`setup (creating the fleet through the provider) took ${setupMs} ms; every resource reported in sync by each scan.`);
+  if (flags.rows) await writeFile(flags.rows, JSON.stringify(rows));
 } finally {
   await rm(dir, { recursive: true, force: true });
   await emulator.close();

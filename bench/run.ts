@@ -8,10 +8,12 @@
 // --pulumi-skip-checkpoints runs them with PULUMI_SKIP_CHECKPOINTS=true (the CLI then saves the state once, at the
 // end, instead of after every step: what makes 5,000 take minutes rather than hours).
 // Then (unless --only leaves it out): bench/drift.ts, `audience drift` over 10 accounts x 5,000 resources (2 x 500
-// with --quick) against the wire's floor and one GET per resource, in its own process and with its own table.
+// with --quick) against the wire's floor and one GET per resource, in its own process with its own table; its
+// goals' rows join the table.
 // Rows that run bin/audience.js or programs measure the built package: run `npm run build` first.
 import { execFileSync } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import Table from "cli-table3";
@@ -82,6 +84,24 @@ for (const bench of benches.filter((b) => !only || only.includes(b.id))) {
   }
 }
 
+// Drift over a fleet, in a process of its own (its setup alone, 50,000 resources, takes minutes; --quick runs a small
+// fleet): its own table first, its goals' rows in this one.
+const file = resolve(args.json ?? join(ROOT, ".audience", "bench", "results.json"));
+mkdirSync(dirname(file), { recursive: true });
+if (!only || only.includes("drift")) {
+  const rowsDir = mkdtempSync(join(tmpdir(), "audience-bench-drift-"));
+  const driftRows = join(rowsDir, "rows.json");
+  try {
+    execFileSync(process.execPath, ["--conditions=source", join(import.meta.dirname, "drift.ts"), "--rows", driftRows, ...(args.quick ? ["2", "500"] : [])], { stdio: "inherit" });
+    for (const row of JSON.parse(readFileSync(driftRows, "utf8")) as Row[]) rows.push({ bench: "drift", ...row });
+  } catch (error) {
+    process.stderr.write(`drift failed: ${(error as Error).message}\n`);
+    process.exitCode = 1;
+  } finally {
+    rmSync(rowsDir, { recursive: true, force: true });
+  }
+}
+
 const table = new Table({ style: { head: [], border: [], compact: true }, head: ["what", "measured", "figure", "baseline (same run)", "baseline", "ratio", "goal", "met"] });
 for (const r of rows) {
   table.push([
@@ -90,12 +110,5 @@ for (const r of rows) {
   ]);
 }
 console.log(table.toString());
-const file = resolve(args.json ?? join(ROOT, ".audience", "bench", "results.json"));
-mkdirSync(dirname(file), { recursive: true });
 writeFileSync(file, `${JSON.stringify({ at: new Date().toISOString(), quick: args.quick, node: process.version, seconds: Math.round((Date.now() - started) / 1000), rows }, null, 2)}\n`);
 console.log(`${args.quick ? "quick run (smaller sizes); " : ""}rows also in ${file}; ${Math.round((Date.now() - started) / 1000)} s`);
-
-// Drift over a fleet: its setup alone (50,000 resources) takes minutes; --quick runs a small fleet.
-if (!only || only.includes("drift")) {
-  execFileSync(process.execPath, ["--conditions=source", join(import.meta.dirname, "drift.ts"), ...(args.quick ? ["2", "500"] : [])], { stdio: "inherit" });
-}
