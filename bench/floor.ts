@@ -68,6 +68,10 @@ async function run(dir: string, count: number): Promise<Run> {
   }
 }
 
+/** The size the memory goals are judged at: at 500 a program's growth above an empty one is within the noise of
+ * its peak RSS (a bare program of 500 has measured 0 to 0.11 MB per resource); they are reported there. */
+const MEMORY_GOAL_SIZE = 10_000;
+
 export const floor: Bench = {
   id: "floor",
   async run({ quick }) {
@@ -99,7 +103,7 @@ export const floor: Bench = {
         baseline: empty.ms("bare"), baselineWhat: `the same program importing @pulumi/pulumi alone (median of ${emptyRounds})`, ratio: empty.ms(name) / empty.ms("bare"), goal: "report",
       });
     }
-    for (const count of quick ? [500] : [500, 10_000]) {
+    for (const count of quick ? [500] : [500, MEMORY_GOAL_SIZE]) {
       const rounds = roundsAt(count);
       const { ms, cpuMs, peakKb } = await alternated(names, count, rounds);
       const perResource = (name: Program) => (peakKb(name) - emptyKb(name)) / 1024 / count;
@@ -111,9 +115,10 @@ export const floor: Bench = {
         const what = `program floor, ${count.toLocaleString("en-US")} ${face}`;
         rows.push(atMost({ what, measured: "program against a monitor answering at once (wall time)", unit: "ms", value: ms(name), baseline: ms("bare"), baselineWhat }, 1.1));
         rows.push(atMost({ what, measured: "program against a monitor answering at once (CPU of the program's process)", unit: "ms", value: cpuMs(name), baseline: cpuMs("bare"), baselineWhat }, 1.1));
-        rows.push(atMost({ what, measured: "peak RSS per resource, above an empty program", unit: "MB", value: perResource(name), baseline: perResource("bare"), baselineWhat }, 1.2));
+        const memory = { what, measured: "peak RSS per resource, above an empty program", unit: "MB", value: perResource(name), baseline: perResource("bare"), baselineWhat };
+        rows.push(count >= MEMORY_GOAL_SIZE ? atMost(memory, 1.2) : { ...memory, ratio: memory.value / memory.baseline, goal: "report" });
         const perCohort = perResource(name);
-        rows.push({ what, measured: "peak RSS per cohort (goal: at most 0.06 MB)", unit: "MB", value: perCohort, baseline: 0.06, baselineWhat: "the goal", ratio: perCohort / 0.06, goal: "<= 1x", met: perCohort <= 0.06 });
+        rows.push({ what, measured: "peak RSS per cohort (goal: at most 0.06 MB)", unit: "MB", value: perCohort, baseline: 0.06, baselineWhat: "the goal", ratio: perCohort / 0.06, ...(count >= MEMORY_GOAL_SIZE ? { goal: "<= 1x", met: perCohort <= 0.06 } : { goal: "report" }) });
         // The face itself: against what the runtime costs for the same registration made without it.
         const plainWhat = `the same registration made with pulumi.CustomResource (${registration}; the same answer; median of ${rounds})`;
         rows.push({ what, measured: "program against a monitor answering at once (wall time)", unit: "ms", value: ms(name), baseline: ms(plain), baselineWhat: plainWhat, ratio: ms(name) / ms(plain), goal: "report" });
