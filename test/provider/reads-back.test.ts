@@ -60,6 +60,17 @@ describe("readsBack", () => {
     expect(both({ ...COHORT, max_count: null, stream_name: null }, COHORT_INPUTS).walk).toBe(true);
   });
 
+  it("decides a connection in sync only when its chosen option parses, as the read's normalization needs", () => {
+    // Equal to the state, but a port no option takes (a state from before the rule): left to the read.
+    const invalid = { ...CONNECTION_INPUTS.options, port: 70000 };
+    expect(both({ ...CONNECTION, options: { ...CONNECTION.options, port: 70000 } }, { ...CONNECTION_INPUTS, options: invalid }).walk).toBe(false);
+    // A null member and one the option does not take are left out, as the read leaves them out.
+    const extra = both({ ...CONNECTION, options: { ...CONNECTION.options, ssl: null, region: "eu" } }, CONNECTION_INPUTS);
+    expect(extra).toEqual({ walk: true, read: CONNECTION_INPUTS });
+    const extraInvalid = both({ ...CONNECTION, options: { ...CONNECTION.options, port: 70000, region: "eu" } }, { ...CONNECTION_INPUTS, options: invalid });
+    expect(extraInvalid.walk).toBe(false);
+  });
+
   it("leaves to the read controls the outputs hold but the inputs do not", () => {
     const { account: _account, ...inputs } = COHORT_INPUTS;
     expect(both(COHORT, inputs, { account: "north" }).walk).toBe(false);
