@@ -115,10 +115,11 @@ export const floor: Bench = {
         const what = `program floor, ${count.toLocaleString("en-US")} ${face}`;
         rows.push(atMost({ what, measured: "program against a monitor answering at once (wall time)", unit: "ms", value: ms(name), baseline: ms("bare"), baselineWhat }, 1.1));
         rows.push(atMost({ what, measured: "program against a monitor answering at once (CPU of the program's process)", unit: "ms", value: cpuMs(name), baseline: cpuMs("bare"), baselineWhat }, 1.1));
+        const memoryJudged = count >= MEMORY_GOAL_SIZE;
         const memory = { what, measured: "peak RSS per resource, above an empty program", unit: "MB", value: perResource(name), baseline: perResource("bare"), baselineWhat };
-        rows.push(count >= MEMORY_GOAL_SIZE ? atMost(memory, 1.2) : { ...memory, ratio: memory.value / memory.baseline, goal: "report" });
+        rows.push(memoryJudged ? atMost(memory, 1.2) : { ...memory, ratio: memory.value / memory.baseline, goal: "report" });
         const perCohort = perResource(name);
-        rows.push({ what, measured: "peak RSS per cohort (goal: at most 0.06 MB)", unit: "MB", value: perCohort, baseline: 0.06, baselineWhat: "the goal", ratio: perCohort / 0.06, ...(count >= MEMORY_GOAL_SIZE ? { goal: "<= 1x", met: perCohort <= 0.06 } : { goal: "report" }) });
+        rows.push({ what, measured: "peak RSS per cohort (goal: at most 0.06 MB)", unit: "MB", value: perCohort, baseline: 0.06, baselineWhat: "the goal", ratio: perCohort / 0.06, ...(memoryJudged ? { goal: "<= 1x", met: perCohort <= 0.06 } : { goal: "report" }) });
         // The face itself: against what the runtime costs for the same registration made without it.
         const plainWhat = `the same registration made with pulumi.CustomResource (${registration}; the same answer; median of ${rounds})`;
         rows.push({ what, measured: "program against a monitor answering at once (wall time)", unit: "ms", value: ms(name), baseline: ms(plain), baselineWhat: plainWhat, ratio: ms(name) / ms(plain), goal: "report" });
