@@ -21,7 +21,7 @@ import { emulatorControl } from "pulumi-audience/emulator";
 import { Snapshot } from "../provider/engine/snapshot.ts";
 import { urnName } from "../provider/engine/urn.ts";
 import type { EngineMemory } from "./engine-memory.ts";
-import { atMost, baselineScript, ensureBuilt, median, paired, pairedAtMost, ROOT, startChild, type Bench, type Row } from "./measure.ts";
+import { atMost, baselineScript, ensureBuilt, median, paired, pairedAtMost, PASSPHRASE, ROOT, startChild, type Bench, type Row } from "./measure.ts";
 import { PROGRAM, writeProgram } from "./programs.ts";
 import type { EmulatorReady } from "./service.ts";
 
@@ -29,7 +29,6 @@ import type { EmulatorReady } from "./service.ts";
 const PARALLEL = defaultParallel();
 /** Rounds of the engine's runs and their baselines at each size (one in --quick). */
 const ROUNDS = 5;
-const PASSPHRASE = "bench passphrase";
 const FLOOR = "the cohorts program alone, its monitor answering at once with the engine's outputs";
 const BARE = "a bare program registering as many resources, its monitor answering at once";
 const JOURNALED = `the same DELETEs journaled as a crash-safe engine must (stack locked, state read and verified, a record as each delete begins and ends, synced in batches, the state written and synced; bench/journaled-deletes.ts)`;

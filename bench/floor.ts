@@ -1,20 +1,25 @@
 // Program floor rows: a program of N cohorts on the Pulumi runtime, of each face (`pulumi-audience` and
-// `pulumi-audience/native`), against a monitor that answers at once with a cohort's whole answer, against the same
-// N of a bare one-output resource (the Pulumi runtime's own floor), in time and in memory per resource (peak RSS
-// above the same program registering nothing). And each face against the same registration made with
-// `pulumi.CustomResource` (its type, inputs and provider shim or alias; the same answer): what the face itself costs
-// beyond the runtime's cost of what it registers. Runs alternate between the programs.
-// The programs load the built package (`dist/`), as an installed package runs, and preload what a scaffold's
-// Pulumi.yaml preloads.
-import { camelKey, families } from "pulumi-audience/sdk/contract";
+// `pulumi-audience/native`), against a monitor that answers at once with the outputs the engine recorded for a cohort
+// of that face (one created on the emulator first), against the same N of a bare one-output resource (the Pulumi
+// runtime's own floor), in time and in memory per resource (peak RSS above the same program registering nothing).
+// And each face against the same registration made with `pulumi.CustomResource` (its type, inputs and provider shim
+// or alias; the same answer): what the face itself costs beyond the runtime's cost of what it registers. Runs
+// alternate between the programs. The programs load the built package (`dist/`), as an installed package runs, and
+// preload what a scaffold's Pulumi.yaml preloads.
+import { execFile } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
 import { defaultParallel } from "../provider/engine/index.ts";
 import { runLanguageRuntime } from "../provider/engine/language.ts";
 import { startMonitor, type MonitorHandler } from "../provider/engine/monitor.ts";
 import { loadProject } from "../provider/engine/project.ts";
-import { memberNames } from "../provider/runtime/lifecycle/shape.ts";
-import { PROVIDER_KEY, type PropertyMap } from "../provider/protocol/values.ts";
-import { atMost, ensureBuilt, median, type Bench, type Row } from "./measure.ts";
+import { Snapshot } from "../provider/engine/snapshot.ts";
+import type { PropertyMap } from "../provider/protocol/values.ts";
+import { atMost, ensureBuilt, median, PASSPHRASE, ROOT, startChild, type Bench, type Row } from "./measure.ts";
 import { PROGRAM, writeProgram } from "./programs.ts";
+import type { EmulatorReady } from "./service.ts";
 
 /** The `--parallel` a program gets, as the engine and `pulumi up` give it without the flag. */
 const PARALLEL = defaultParallel();
@@ -22,25 +27,37 @@ const PARALLEL = defaultParallel();
 const PEAK = 'process.on("exit", () => { const u = process.resourceUsage(); console.log(`bench-peak-rss ${u.maxRSS} ${u.userCPUTime + u.systemCPUTime}`); });\n';
 
 /**
- * A cohort's whole answer, as the engine records it: every response member, null where the service has none yet; a
- * dynamic one's with the `__kind` its check recorded from the shim (the plugin answers a native one without it).
+ * The outputs the engine records for a cohort of each face's program: one `up` of one cohort through bin/audience.js
+ * against `service`, read from its state. A registration is answered with them and its own inputs.
  */
-function cohortAnswer(inputs: PropertyMap, name: string): PropertyMap {
-  const members = Object.fromEntries(memberNames(families.cohorts.response).map((k) => [camelKey(k), null]));
-  const at = "2026-01-01T00:00:00.000Z";
-  const kind: PropertyMap = PROVIDER_KEY in inputs ? { __kind: "cohorts" } : {};
-  return { ...members, ...inputs, ...kind, id: name, explore: false, createdAt: at, updatedAt: at, resourceType: "cohorts", status: "new", classic: false, managed: false };
+export async function recordedOutputs(programs: Record<"cohorts" | "native", string>, service: { url: string; apiKey: string }): Promise<Record<"cohorts" | "native", PropertyMap>> {
+  const stateDir = mkdtempSync(join(tmpdir(), "floor-recorded-"));
+  try {
+    const env = { ...process.env, AUDIENCE_BASE_URL: `${service.url}/v1`, AUDIENCE_API_KEY: service.apiKey, BENCH_COUNT: "1", PULUMI_CONFIG_PASSPHRASE: PASSPHRASE, NODE_OPTIONS: "" };
+    const recorded = async (dir: string, stack: string) => {
+      await promisify(execFile)(process.execPath, [join(ROOT, "bin", "audience.js"), "run", "up", "--cwd", dir, "--stack", stack, "--state-dir", stateDir, "--yes", "--json"], { env });
+      const cohort = (await Snapshot.load(join(stateDir, `${stack}.json`), PASSPHRASE)).resources.find((r) => r.type.endsWith(":Cohort"));
+      if (!cohort) throw new Error(`the up of ${dir} recorded no cohort`);
+      return cohort.outputs as PropertyMap;
+    };
+    return { cohorts: await recorded(programs.cohorts, "cohorts"), native: await recorded(programs.native, "native") };
+  } finally {
+    rmSync(stateDir, { recursive: true, force: true });
+  }
 }
 
 /** Wall time, CPU time (ms) and peak RSS (KB) of one program run: the program's process alone. */
 type Run = { ms: number; cpuMs: number; peakKb: number };
 
-/** Wall time, CPU and peak RSS of a program registering `count` resources with a monitor that answers at once. */
-async function run(dir: string, count: number): Promise<Run> {
+/**
+ * Wall time, CPU and peak RSS of a program registering `count` resources with a monitor that answers at once: a
+ * cohort with `cohort`'s outputs and its own inputs, anything else with its inputs.
+ */
+async function run(dir: string, count: number, cohort: PropertyMap): Promise<Run> {
   const handler: MonitorHandler = {
     register: async (reg) => ({
       urn: `urn:pulumi:bench::floor::${reg.type}::${reg.name}`, id: reg.custom ? reg.name : "",
-      outputs: reg.type.endsWith(":Cohort") ? cohortAnswer(reg.inputs, reg.name) : reg.inputs,
+      outputs: reg.type.endsWith(":Cohort") ? { ...cohort, ...reg.inputs } : reg.inputs,
     }),
     registerOutputs: async () => undefined,
     read: async () => { throw new Error("not served"); },
@@ -79,6 +96,10 @@ export const floor: Bench = {
     const names = ["bare", "cohorts", "native", "plain", "plainNative"] as const;
     type Program = (typeof names)[number];
     const programs = Object.fromEntries(names.map((name) => [name, writeProgram(`floor-${name}`, PROGRAM[name] + PEAK)])) as Record<Program, string>;
+    // The plain registrations are answered as their face's: the bare program registers no cohort.
+    const emulator = await startChild<EmulatorReady>("service.ts", ["emulator", "0"]);
+    const recorded = await recordedOutputs(programs, emulator.ready).finally(() => emulator.stop());
+    const cohortOf: Record<Program, PropertyMap> = { bare: {}, cohorts: recorded.cohorts, plain: recorded.cohorts, native: recorded.native, plainNative: recorded.native };
     /** Rounds at each size: medians of two moved a ratio by a fifth and more between runs on this shared machine. */
     const roundsAt = (count: number) => (quick || count >= 10_000 ? 3 : 5);
     const rows: Row[] = [];
@@ -86,7 +107,7 @@ export const floor: Bench = {
     const alternated = async (which: readonly Program[], count: number, times: number) => {
       const runs = Object.fromEntries(which.map((name) => [name, [] as Run[]])) as Record<Program, Run[]>;
       for (let round = 0; round < times; round++) {
-        for (const name of which) runs[name].push(await run(programs[name], count));
+        for (const name of which) runs[name].push(await run(programs[name], count, cohortOf[name]));
       }
       const of = (pick: (run: Run) => number) => (name: Program) => median(runs[name].map(pick));
       return { ms: of((r) => r.ms), cpuMs: of((r) => r.cpuMs), peakKb: of((r) => r.peakKb) };

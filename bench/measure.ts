@@ -9,6 +9,9 @@ import { xoroshiro128plus } from "pure-rand/generator/xoroshiro128plus";
 
 export const ROOT = join(import.meta.dirname, "..");
 
+/** The passphrase of every stack a bench module makes. */
+export const PASSPHRASE = "bench passphrase";
+
 /** Added to every request where a row measures a service across a network (the drift scan, the CLI's refresh). */
 export const NETWORK_LATENCY_MS = 20;
 

@@ -16,7 +16,7 @@ import { chmodSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, renameSyn
 import { loadavg, tmpdir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
 import { emulatorControl } from "pulumi-audience/emulator";
-import { atMost, baselineScript, ensureBuilt, median, NETWORK_LATENCY_MS, ROOT, startChild, type Bench, type Row } from "./measure.ts";
+import { atMost, baselineScript, ensureBuilt, median, NETWORK_LATENCY_MS, PASSPHRASE, ROOT, startChild, type Bench, type Row } from "./measure.ts";
 import { PROGRAM, projectFile } from "./programs.ts";
 import type { EmulatorReady } from "./service.ts";
 
@@ -84,7 +84,7 @@ export function pulumiEnv(options: { cli: string; path?: string[]; home: string;
     PATH: [...(options.path ?? []), options.cli, dirname(process.execPath), process.env["PATH"] ?? ""].join(delimiter),
     PULUMI_HOME: options.home,
     PULUMI_BACKEND_URL: `file://${options.backend}`,
-    PULUMI_CONFIG_PASSPHRASE: "bench passphrase",
+    PULUMI_CONFIG_PASSPHRASE: PASSPHRASE,
     PULUMI_SKIP_UPDATE_CHECK: "true",
     PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
     PULUMI_DISABLE_REGISTRY_RESOLVE: "true",
