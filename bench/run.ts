@@ -10,6 +10,8 @@
 // Then (unless --only leaves it out): bench/drift.ts, `audience drift` over 10 accounts x 5,000 resources (2 x 500
 // with --quick) against the wire's floor and one GET per resource, in its own process with its own table; its
 // goals' rows join the table.
+// Last, one line on the machine (bench/machine.ts): its load through the run, on Linux the CPU time stolen by the
+// hypervisor, and its speed at both ends; results.json keeps it as `machine`.
 // Rows that run bin/audience.js or programs measure the built package: run `npm run build` first.
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -22,6 +24,7 @@ import { csv } from "./csv.ts";
 import { emulatorHttp, emulatorScale } from "./emulator.ts";
 import { engine } from "./engine.ts";
 import { floor } from "./floor.ts";
+import { describeMachine, startMachineWatch } from "./machine.ts";
 import { ROOT, type Bench, type Row } from "./measure.ts";
 import { provider } from "./provider.ts";
 import { pulumiCliBench } from "./pulumi-cli.ts";
@@ -71,6 +74,7 @@ if (pulumiCohorts !== undefined && !(Number.isInteger(pulumiCohorts) && pulumiCo
 }
 
 const started = Date.now();
+const machineWatch = startMachineWatch();
 const rows: (Row & { bench: string })[] = [];
 for (const bench of benches.filter((b) => !only || only.includes(b.id))) {
   const t = Date.now();
@@ -102,6 +106,7 @@ if (!only || only.includes("drift")) {
   }
 }
 
+const machine = machineWatch.stop();
 const table = new Table({ style: { head: [], border: [], compact: true }, head: ["what", "measured", "figure", "baseline (same run)", "baseline", "ratio", "goal", "met"] });
 for (const r of rows) {
   table.push([
@@ -110,5 +115,6 @@ for (const r of rows) {
   ]);
 }
 console.log(table.toString());
-writeFileSync(file, `${JSON.stringify({ at: new Date().toISOString(), quick: args.quick, node: process.version, seconds: Math.round((Date.now() - started) / 1000), rows }, null, 2)}\n`);
+console.log(describeMachine(machine));
+writeFileSync(file, `${JSON.stringify({ at: new Date().toISOString(), quick: args.quick, node: process.version, seconds: Math.round((Date.now() - started) / 1000), machine, rows }, null, 2)}\n`);
 console.log(`${args.quick ? "quick run (smaller sizes); " : ""}rows also in ${file}; ${Math.round((Date.now() - started) / 1000)} s`);
