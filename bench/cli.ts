@@ -1,15 +1,9 @@
 // CLI rows: `audience --help` as users start it (bin/audience.js, on the built package), and the provider plugin as
 // the Pulumi CLI starts it for every command (bin/pulumi-resource-audience.js, until it prints its port), against
 // `node -e 0`, each the median of several cold starts, taken in turn.
-import { execFileSync, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { join } from "node:path";
-import { ensureBuilt, median, ROOT, type Bench } from "./measure.ts";
-
-function once(args: string[]): number {
-  const t = performance.now();
-  execFileSync(process.execPath, args, { stdio: "ignore" });
-  return performance.now() - t;
-}
+import { ensureBuilt, median, processMs, ROOT, type Bench } from "./measure.ts";
 
 /** Milliseconds from starting the plugin to the port on its first line of stdout (then it is stopped). */
 function pluginStart(): Promise<number> {
@@ -36,8 +30,8 @@ export const cli: Bench = {
     const help: number[] = [];
     const plugin: number[] = [];
     for (let i = 0; i < runs; i++) {
-      bare.push(once(["-e", "0"]));
-      help.push(once([join(ROOT, "bin", "audience.js"), "--help"]));
+      bare.push(processMs(["-e", "0"]));
+      help.push(processMs([join(ROOT, "bin", "audience.js"), "--help"]));
       plugin.push(await pluginStart());
     }
     const baseline = median(bare);

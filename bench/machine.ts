@@ -2,10 +2,9 @@
 // run; on Linux the share of CPU time spent working, and the share the hypervisor gave to other machines: steal)
 // and how fast it was (a bare Node start and a fixed loop, at the start of the run and at its end). Figures of two
 // runs compare only on like machines; their ratios are what the goals judge.
-import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { cpus, loadavg } from "node:os";
-import { median } from "./measure.ts";
+import { cpus } from "node:os";
+import { LoadRange, median, processMs } from "./measure.ts";
 
 /** CPU time of all cores since boot, in the kernel's ticks (the `cpu` line of /proc/stat). */
 export interface CpuTimes {
@@ -50,10 +49,8 @@ export function speed(rounds = 5): Speed {
   const starts: number[] = [];
   const loops: number[] = [];
   for (let i = 0; i < rounds; i++) {
-    let t = performance.now();
-    execFileSync(process.execPath, ["-e", "0"], { stdio: "ignore", env: { ...process.env, NODE_OPTIONS: "" } });
-    starts.push(performance.now() - t);
-    t = performance.now();
+    starts.push(processMs(["-e", "0"]));
+    const t = performance.now();
     let sum = 0;
     for (let n = 0; n < LOOP; n++) sum += n & 1;
     // The sum is read, so that no compiler may drop the loop.
@@ -83,18 +80,23 @@ export interface MachineRecord {
 export function startMachineWatch({ everyMs = 10_000, rounds = 5 } = {}): { stop(): MachineRecord } {
   const atStart = speed(rounds);
   const before = cpuTimes();
-  const loads = [loadavg()[0]!];
-  const timer = setInterval(() => loads.push(loadavg()[0]!), everyMs);
+  const loads = new LoadRange();
+  loads.sample();
+  const timer = setInterval(() => loads.sample(), everyMs);
   timer.unref();
   return {
     stop() {
       clearInterval(timer);
-      loads.push(loadavg()[0]!);
+      loads.sample();
       const after = cpuTimes();
       const spent = before && after ? after.total - before.total : 0;
-      const shares = before && after && spent > 0
-        ? { busy: (spent - (after.idle - before.idle) - (after.steal - before.steal)) / spent, steal: (after.steal - before.steal) / spent } : {};
-      return { cpus: cpus().length, model: cpus()[0]?.model.trim() ?? "unknown", load: { min: Math.min(...loads), max: Math.max(...loads) }, ...shares, atStart, atEnd: speed(rounds) };
+      let shares = {};
+      if (before && after && spent > 0) {
+        const stolen = after.steal - before.steal;
+        shares = { busy: (spent - (after.idle - before.idle) - stolen) / spent, steal: stolen / spent };
+      }
+      const cores = cpus();
+      return { cpus: cores.length, model: cores[0]?.model.trim() ?? "unknown", load: { min: loads.min, max: loads.max }, ...shares, atStart, atEnd: speed(rounds) };
     },
   };
 }

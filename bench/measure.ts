@@ -1,6 +1,7 @@
 // What every bench module shares: the row each one returns, statistics, timing, child processes and load.
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
+import { loadavg } from "node:os";
 import { basename, isAbsolute, join } from "node:path";
 import { createInterface } from "node:readline";
 import { Pool } from "undici";
@@ -114,6 +115,30 @@ export async function timings(n: number, fn: (i: number) => Promise<unknown>): P
     out.push(performance.now() - t);
   }
   return out;
+}
+
+/** Milliseconds of a whole Node process run with `args` to its end (its output ignored). */
+export function processMs(args: string[]): number {
+  const t = performance.now();
+  execFileSync(process.execPath, args, { stdio: "ignore" });
+  return performance.now() - t;
+}
+
+/** The 1-minute load average, sampled when told: the lowest and highest seen. */
+export class LoadRange {
+  readonly #samples: number[] = [];
+
+  sample(): void {
+    this.#samples.push(loadavg()[0]!);
+  }
+
+  get min(): number {
+    return Math.min(...this.#samples);
+  }
+
+  get max(): number {
+    return Math.max(...this.#samples);
+  }
 }
 
 export async function elapsed(fn: () => Promise<unknown>): Promise<number> {

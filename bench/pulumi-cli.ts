@@ -13,10 +13,10 @@
 // Programs are installed from `npm pack` as a user installs the package; the CLI is `npm run pulumi:install`'s.
 import { execFileSync, spawn } from "node:child_process";
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { loadavg, tmpdir } from "node:os";
+import { tmpdir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
 import { emulatorControl } from "pulumi-audience/emulator";
-import { atMost, baselineScript, ensureBuilt, median, NETWORK_LATENCY_MS, PASSPHRASE, ROOT, startChild, type Bench, type Row } from "./measure.ts";
+import { atMost, baselineScript, ensureBuilt, LoadRange, median, NETWORK_LATENCY_MS, PASSPHRASE, ROOT, startChild, type Bench, type Row } from "./measure.ts";
 import { PROGRAM, projectFile } from "./programs.ts";
 import type { EmulatorReady } from "./service.ts";
 
@@ -212,14 +212,14 @@ export const pulumiCliBench: Bench = {
       const rows: Row[] = [];
       for (const count of counts) {
         const runs: Record<Face, FaceRuns[]> = { bare: [], native: [], "bare-dynamic": [], dynamic: [] };
-        const loads: number[] = [];
+        const loads = new LoadRange();
         for (let round = 0; round < rounds; round++) {
           for (const face of FACES) {
-            loads.push(loadavg()[0]!);
+            loads.sample();
             runs[face].push(await faceRuns(setup, face, count, round));
           }
         }
-        const load = `load ${Math.min(...loads).toFixed(0)}-${Math.max(...loads).toFixed(0)}, median of ${rounds}${pulumiSkipCheckpoints ? ", PULUMI_SKIP_CHECKPOINTS=true" : ""}`;
+        const load = `load ${loads.min.toFixed(0)}-${loads.max.toFixed(0)}, median of ${rounds}${pulumiSkipCheckpoints ? ", PULUMI_SKIP_CHECKPOINTS=true" : ""}`;
         rows.push(...countRows(runs, count, load));
       }
       return rows;

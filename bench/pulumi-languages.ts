@@ -14,11 +14,11 @@
 // requirements alone.
 import { execFileSync } from "node:child_process";
 import { appendFileSync, cpSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from "node:fs";
-import { loadavg, tmpdir } from "node:os";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { emulatorControl } from "pulumi-audience/emulator";
 import { generate } from "../scripts/sdk-gen.ts";
-import { median, ROOT, startChild, type Bench, type Row } from "./measure.ts";
+import { LoadRange, median, ROOT, startChild, type Bench, type Row } from "./measure.ts";
 import { installedModules, methods, program, pulumiDir, pulumiEnv, timed, type Timed } from "./pulumi-cli.ts";
 import type { EmulatorReady } from "./service.ts";
 
@@ -195,15 +195,15 @@ export const pulumiLanguagesBench: Bench = {
       const { dirs, goBuild, pythonInstall } = await programs(work, installedModules(work));
       const runs: Record<Language, Record<Operation, Timed>[]> = { typescript: [], yaml: [], java: [], go: [], python: [] };
       const generation: Record<"go" | "nodejs" | "python", Timed[]> = { go: [], nodejs: [], python: [] };
-      const loads: number[] = [];
+      const loads = new LoadRange();
       for (let round = 0; round < rounds; round++) {
         for (const language of ["go", "nodejs", "python"] as const) generation[language].push(await sdkGeneration(work, language, round));
         for (const language of LANGUAGES) {
-          loads.push(loadavg()[0]!);
+          loads.sample();
           runs[language].push(await languageRuns(cli, work, dirs[language], language, round, pythonInstall.bin));
         }
       }
-      const load = `load ${Math.min(...loads).toFixed(0)}-${Math.max(...loads).toFixed(0)}, median of ${rounds}`;
+      const load = `load ${loads.min.toFixed(0)}-${loads.max.toFixed(0)}, median of ${rounds}`;
       const of = (language: Language, operation: Operation, key: keyof Timed) => median(runs[language].map((r) => r[operation][key]));
       const rows: Row[] = [];
       for (const operation of OPERATIONS) {
